@@ -1,0 +1,24 @@
+"""Registry of games. Adding a game = one module with a ``SPEC`` and one line here."""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from .base import GameSpec
+
+_REGISTRY = {
+    "binaryon": "companion.games.binaryon_spec",
+    "binary": "companion.games.binary_spec",
+}
+
+
+def game_names() -> list[str]:
+    return list(_REGISTRY)
+
+
+def get_spec(name: str) -> GameSpec:
+    try:
+        module = _REGISTRY[name]
+    except KeyError:
+        raise ValueError(f"unknown game {name!r} (known: {', '.join(_REGISTRY)})") from None
+    return import_module(module).SPEC
