@@ -9,7 +9,7 @@ rank/file labels are ignored, so a diagram copied from a rules sheet is read as 
 
 from __future__ import annotations
 
-from .squares import FILES, MIN_SIZE, MAX_SIZE
+from .squares import FILES, MAX_SIZE, MIN_SIZE
 
 BLACK, WHITE, EMPTY = "x", "o", "."
 _CELLS = {"x": BLACK, "X": BLACK, "o": WHITE, "O": WHITE, ".": EMPTY}

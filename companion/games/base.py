@@ -221,6 +221,11 @@ class GameSpec(ABC):
     def player_label(self, player: str) -> str:
         return player.upper()
 
+    def hint(self, state: GameState, step: int) -> tuple[tuple[int, ...], str]:
+        """What the menu button shows: squares to light and a short text. ``step`` counts
+        presses, so a game can cycle through several hints."""
+        return (), ""
+
     # --- board readings -> actions (a switch press, or a settled full board) ---
     def on_press(self, state: GameState, square: int) -> Action:
         return None

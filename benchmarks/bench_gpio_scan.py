@@ -1,0 +1,61 @@
+"""CPU cost of one full 8x8 matrix scan (read + debounce) against the simulated GPIO modules.
+
+This measures the driver's own Python work per scan on this machine: the library calls are
+the in-process fakes, so real lgpio adds its per-call cost (a few microseconds in C on a Pi 4;
+see hardware/README.md). Run: .venv/bin/python benchmarks/bench_gpio_scan.py
+"""
+
+from __future__ import annotations
+
+import platform
+import time
+
+from companion import pinout
+from companion.hardware.fake_gpio import FakeLgpio, FakeRPiGPIO, MatrixSim
+from companion.hardware.gpio_board import GpioBoard
+
+
+def bench(module, scans: int = 20000) -> tuple[float, int]:
+    sim = MatrixSim(pinout.PI_ROWS, pinout.PI_COLS)
+    fake = module(sim)
+    board = GpioBoard(pinout.PI_ROWS, pinout.PI_COLS, backend=fake)
+    board.connect(lambda e: None)
+    for sq in range(0, 64, 3):
+        sim.set_square(sq, "1")
+    fake.calls.clear()
+    start = time.process_time()
+    for i in range(scans):
+        board.scan_once(now=i * 0.005)
+    cpu = time.process_time() - start
+    calls = sum(fake.calls.values()) // scans
+    board.stop()
+    return cpu / scans, calls
+
+
+def bench_decode(scans: int = 20000) -> float:
+    """Decode + debounce alone (no library calls): the floor of any backend."""
+    board = GpioBoard(pinout.PI_ROWS, pinout.PI_COLS, backend=FakeLgpio(MatrixSim([], [])))
+    rows = [0xFF ^ (1 << (i % 8)) for i in range(8)]
+    start = time.process_time()
+    for i in range(scans):
+        board.process(rows, i * 0.005)
+    return (time.process_time() - start) / scans
+
+
+def main() -> None:
+    print(
+        f"machine: {platform.machine()} {platform.python_implementation()} "
+        f"{platform.python_version()}"
+    )
+    for module in (FakeLgpio, FakeRPiGPIO):
+        per_scan, calls = bench(module)
+        load = per_scan * 200 * 100
+        print(
+            f"{module.__name__:12s} {per_scan * 1e6:7.1f} us CPU per scan, {calls} library "
+            f"calls per scan, {load:4.1f}% of one core at 200 Hz"
+        )
+    print(f"{'decode only':12s} {bench_decode() * 1e6:7.1f} us CPU per scan (no library calls)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,48 @@
+"""``binaryon run``: the companion. With no board attached it runs on the simulated board in
+this terminal; with a board (Pico on USB, or GPIO) it runs as the service."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+
+from ..config import ConfigError
+from .daemon_options import add_daemon_arguments, config_from_args, setup_logging
+
+log = logging.getLogger("binaryon")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_daemon_arguments(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    setup_logging(args.verbose)
+    try:
+        config = config_from_args(args)
+        from ..app import build_daemon
+
+        daemon, closers = build_daemon(config)
+    except (ConfigError, ValueError, OSError) as e:
+        print(f"binaryon: {e}", file=sys.stderr)
+        return 2
+    from ..hardware.mock_board import MockBoard
+
+    try:
+        if isinstance(daemon.board, MockBoard):
+            from ..simulator import Simulator
+
+            log.info("no board: playing on the simulated board (type help)")
+            daemon.start()
+            Simulator(daemon, daemon.board).run()
+        else:
+            signal.signal(signal.SIGTERM, lambda *_: daemon.loop.stop())
+            log.info("running %s on %s", config.game.name, config.board.driver)
+            daemon.run()
+    finally:
+        daemon.stop()
+        for close in closers:
+            close()
+    return 0

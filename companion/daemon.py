@@ -1,0 +1,411 @@
+"""The daemon: sensors and buttons in, refereed game, OLED and LEDs out.
+
+    board driver -> debounce/settle -> game's interpreter (spec.on_press / on_board)
+        -> session (rules + journal) -> OLED and LED views
+
+Everything runs in the event loop's thread; drivers only post events. The loop sleeps until
+an event or a timer (message expiry, blinking, board settle) is due.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .config import Config, ConfigError
+from .debounce import BoardSettler, SwitchDebouncer
+from .events import BoardSnapshot, ButtonEvent, LinkStatus, SquareReading, UserCommand
+from .games.base import Differ, Play, Refusal, Refuse
+from .hardware.interfaces import LedStrip, SensorBoard
+from .journal_api import Journal, NullJournal
+from .led_view import led_frame
+from .loop import EventLoop
+from .oled_view import OledView, Screen
+from .session import Session
+from .squares import square_name
+
+log = logging.getLogger("binaryon")
+
+BLINK_SECONDS = 0.5
+EMPTY_READING = {"switch": "0", "presence": "0", "polarity": "."}
+
+
+def dummy_display():
+    from luma.core.device import dummy
+
+    return dummy(width=128, height=64, mode="1")
+
+
+class Daemon:
+    def __init__(
+        self,
+        config: Config,
+        *,
+        board: SensorBoard | None = None,
+        display: Any = None,
+        leds: LedStrip | None | bool = True,
+        journal: Journal | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        notifier: Any = None,
+        buzzer: Any = None,
+    ):
+        self.config = config
+        self.loop = EventLoop(self.handle, clock)
+        if board is None:
+            from .hardware.mock_board import MockBoard
+
+            board = MockBoard(config.board.size, config.board.kind, clock)
+        self.board = board
+        self.display = display if display is not None else dummy_display()
+        self.oled = OledView(self.display)
+        self.leds: LedStrip | None = board.leds() if leds is True else (leds or None)
+        self.journal = journal or NullJournal()
+        self.notifier = notifier
+        self.buzzer = buzzer
+        self.message = ""
+        self.status = ""
+        self.differ: tuple[int, ...] = ()
+        self.refused_square: int | None = None
+        self.hint_squares: tuple[int, ...] = ()
+        self._hint_step = 0
+        self._message_timer = None
+        self._blink_timer = None
+        self._blink_on = True
+        self._last_frame: list | None = None
+        self._thread: threading.Thread | None = None
+        self.on_frame: Callable[[], None] | None = None  # benchmarks time frames with it
+
+        saved = self.journal.current()
+        if saved is not None:
+            self.session = Session.resume(saved, self.journal)
+            self.set_message("resumed")
+        else:
+            self.session = Session(
+                config.game.name, config.rule_options(), self.journal, config.game.players
+            )
+        self._check_board()
+        n = self.board.size
+        self.debouncer = SwitchDebouncer(
+            n, config.board.debounce_ms / 1000, self.loop, self._on_switch
+        )
+        self.settler = BoardSettler(
+            n,
+            config.board.settle_ms / 1000,
+            self.loop,
+            self._on_settled,
+            EMPTY_READING.get(self.board.kind, "0"),
+        )
+
+    # --- lifecycle ---
+    def start(self) -> None:
+        """Run the loop in a background thread (tests, simulator)."""
+        self.board.start(self.loop.post)
+        self.loop.call_later(0, self.render)
+        self._thread = threading.Thread(target=self._run_loop, name="binaryon-loop", daemon=True)
+        self._thread.start()
+
+    def run(self) -> None:
+        """Run in this thread until stop() (the service)."""
+        self.board.start(self.loop.post)
+        self.loop.call_later(0, self.render)
+        self._run_loop()
+
+    def _run_loop(self) -> None:
+        if self.notifier is not None:
+            self.notifier.ready(self._status_line())
+            interval = self.notifier.interval()
+            if interval:
+                self._schedule_watchdog(interval)
+        try:
+            self.loop.run()
+        finally:
+            if self.notifier is not None:
+                self.notifier.stopping()
+
+    def _schedule_watchdog(self, interval: float) -> None:
+        def ping() -> None:
+            self.notifier.watchdog()
+            self.loop.call_later(interval, ping)
+
+        self.loop.call_later(interval, ping)
+
+    def post(self, event: Any) -> None:
+        self.loop.post(event)
+
+    def wait_idle(self, timeout: float = 5.0) -> bool:
+        return self.loop.wait_idle(timeout)
+
+    def stop(self) -> None:
+        self.loop.stop()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        try:
+            self.board.stop()
+        finally:
+            if self.leds is not None:
+                self.leds.close()
+
+    # --- events ---
+    def handle(self, event: Any) -> None:
+        if isinstance(event, SquareReading):
+            self._reading(event)
+        elif isinstance(event, BoardSnapshot):
+            self._snapshot(event)
+        elif isinstance(event, LinkStatus):
+            self._link(event)
+        elif isinstance(event, ButtonEvent):
+            self.button(event.button, event.long)
+        elif isinstance(event, UserCommand):
+            self.command(event.text)
+        self.render()
+
+    def _reading(self, event: SquareReading) -> None:
+        if not 0 <= event.square < self.board.size**2:
+            log.warning("reading for square %d ignored: not on the board", event.square)
+            return
+        if self.board.kind == "switch":
+            self.debouncer.reading(event.square, event.value, event.at, event.debounced)
+        else:
+            self.settler.reading(event.square, event.value)
+
+    def _snapshot(self, event: BoardSnapshot) -> None:
+        if len(event.values) != self.board.size**2:
+            log.warning("snapshot of %d squares ignored", len(event.values))
+            return
+        if self.board.kind == "switch":
+            self.debouncer.reset(event.values)
+        else:
+            self.settler.snapshot(event.values)
+
+    def _link(self, event: LinkStatus) -> None:
+        log.info("board link: %s", event.detail)
+        if event.connected:
+            self.status = ""
+            self._check_board()
+            self._last_frame = None  # a board that comes back gets the whole frame again
+        else:
+            self.status = event.detail or "board disconnected"
+
+    def _check_board(self) -> None:
+        kind, size = self.board.kind, self.board.size
+        spec = self.session.spec
+        problem = ""
+        if kind not in spec.sensor_kinds:
+            problem = f"{spec.name} can't use a {kind} board"
+        elif (game_size := spec.board_size(self.session.options)) and game_size != size:
+            problem = f"board {size}x{size}, game {game_size}x{game_size}"
+        if problem:
+            log.error(problem)
+            self.status = problem
+        return None
+
+    # --- what readings mean ---
+    def _on_switch(self, square: int, value: str) -> None:
+        if value != "1" or self.status:
+            return  # releases mean nothing; a mismatched board is not played on
+        state = self.session.state
+        if state.is_over():
+            self.set_message("game over: hold menu for a new game")
+            return
+        self.apply(self.session.spec.on_press(state, square), square)
+        self.render()
+
+    def _on_settled(self, readings: tuple[str, ...]) -> None:
+        if self.status:
+            return
+        spec = self.session.spec
+        for _ in range(len(readings) + 1):
+            action = spec.on_board(self.session.state, readings)
+            if isinstance(action, Play):
+                if not self.apply(action, None, from_board=True):
+                    break
+                continue
+            self.differ = action.squares if isinstance(action, Differ) else ()
+            if isinstance(action, Differ):
+                self.set_message(action.hint)
+            elif isinstance(action, Refuse):
+                self.apply(action, action.square)
+            break
+        self.render()
+
+    def apply(self, action: Any, square: int | None, from_board: bool = False) -> bool:
+        """Carry out what the interpreter made of a reading; True when a move was accepted."""
+        if isinstance(action, Play):
+            result = self.session.submit(action.move)
+            if result.accepted:
+                self.refused_square = None
+                self.differ = ()
+                self._after_move(result.played)
+                return True
+            target = square if square is not None else _square_of(action.move)
+            self.refuse(result.refusal, target)
+            if from_board and target is not None:
+                self.differ = (target,)
+            return False
+        if isinstance(action, Refuse):
+            self.refuse(action.refusal, action.square)
+        elif isinstance(action, Differ):
+            self.differ = action.squares
+            self.set_message(action.hint)
+        return False
+
+    def refuse(self, refusal: Refusal | None, square: int | None) -> None:
+        reason = refusal.reason if refusal else "refused"
+        log.info("refused: %s", reason)
+        self.refused_square = square
+        self.set_message(reason)
+        if self.buzzer is not None:
+            self.buzzer.refuse()
+
+    def _after_move(self, played: list[str]) -> None:
+        log.info("played %s", " ".join(played))
+        state = self.session.state
+        spec = self.session.spec
+        if state.is_over():
+            outcome = state.outcome()
+            self.set_message(outcome.summary if outcome else "game over", lasting=True)
+        elif len(played) > 1:
+            passed = [s for s in self.session.states[-len(played) : -1]]
+            who = ", ".join(spec.player_label(s.turn) for s in passed if s.turn)
+            self.set_message(f"{who} passes (no move)")
+        else:
+            self.set_message("")
+        self._update_blink()
+
+    # --- buttons and typed commands ---
+    def button(self, name: str, long: bool = False) -> None:
+        spec = self.session.spec
+        state = self.session.state
+        if name == "confirm":
+            if state.is_over():
+                self.set_message("game over: hold menu for a new game")
+            else:
+                action = spec.on_button(state, "confirm")
+                if action is None:
+                    self.set_message("nothing to confirm")
+                else:
+                    self.apply(action, None)
+        elif name == "undo":
+            taken = self.session.undo(2 if long else 1)
+            if taken:
+                shown = [m for m in taken if m != "pass"] or taken
+                self.set_message("took back " + " ".join(shown))
+            else:
+                self.set_message("nothing to take back")
+            self.refused_square = None
+            self.differ = ()
+            self._update_blink()
+            if self.board.kind != "switch":
+                self.board.request_snapshot()
+        elif name == "menu":
+            if long:
+                self.new_game()
+            else:
+                squares, text = spec.hint(state, self._hint_step)
+                self._hint_step += 1
+                self.hint_squares = tuple(squares)
+                self.set_message(text or "no hint")
+        else:
+            log.warning("unknown button %r", name)
+
+    def new_game(self, game: str | None = None, options: dict[str, Any] | None = None) -> None:
+        self.session.new_game(game, options)
+        self.differ = ()
+        self.refused_square = None
+        self._check_board()
+        self.set_message(f"new game: {self.session.spec.title.lower()}")
+        self._update_blink()
+        if self.board.kind != "switch":
+            self.board.request_snapshot()
+
+    def command(self, text: str) -> None:
+        words = text.split()
+        if not words:
+            return
+        verb, args = words[0].lower(), words[1:]
+        if verb == "new":
+            try:
+                self.new_game(args[0] if args else None)
+            except (ValueError, ConfigError) as e:
+                self.set_message(str(e))
+        elif verb in ("confirm", "undo", "menu"):
+            self.button(verb, long=bool(args and args[0] == "long"))
+        else:
+            self.set_message(f"{verb}: unknown command")
+
+    # --- views ---
+    def set_message(self, text: str, lasting: bool = False) -> None:
+        self.message = text
+        if self._message_timer is not None:
+            self._message_timer.cancel()
+            self._message_timer = None
+        if text and not lasting:
+            self._message_timer = self.loop.call_later(
+                self.config.display.message_seconds, self._clear_message
+            )
+
+    def _clear_message(self) -> None:
+        self._message_timer = None
+        self.message = ""
+        self.refused_square = None
+        self.hint_squares = ()
+        if self.session.state.is_over():
+            outcome = self.session.state.outcome()
+            self.message = outcome.summary if outcome else ""
+        self.render()
+
+    def _update_blink(self) -> None:
+        wanted = bool(self.differ) or self.session.state.is_over()
+        if wanted and self._blink_timer is None:
+            self._blink_timer = self.loop.call_later(BLINK_SECONDS, self._blink)
+        elif not wanted and self._blink_timer is not None:
+            self._blink_timer.cancel()
+            self._blink_timer = None
+            self._blink_on = True
+
+    def _blink(self) -> None:
+        self._blink_timer = None
+        self._blink_on = not self._blink_on
+        self._update_blink()
+        self.render()
+
+    def screen(self) -> Screen:
+        state = self.session.state
+        return Screen(
+            panel=self.session.spec.panel(state),
+            message=self.message,
+            status=self.status,
+            over=state.is_over(),
+        )
+
+    def render(self) -> None:
+        sent = self.oled.show(self.screen())
+        if self.leds is not None:
+            spec, state = self.session.spec, self.session.state
+            highlight = self.hint_squares or (spec.highlight(state) if state.is_over() else ())
+            frame = led_frame(
+                spec.leds(state),
+                differ=self.differ,
+                refused=self.refused_square,
+                highlight=highlight,
+                blink_on=self._blink_on,
+            )
+            if frame != self._last_frame:
+                self.leds.show(frame)
+                self._last_frame = frame
+        if sent and self.on_frame is not None:
+            self.on_frame()
+
+    def _status_line(self) -> str:
+        s = self.session
+        return f"{s.spec.name}, move {len(s.moves)}"
+
+    def describe_square(self, square: int) -> str:
+        return square_name(square, self.board.size)
+
+
+def _square_of(move: Any) -> int | None:
+    return move if isinstance(move, int) else None

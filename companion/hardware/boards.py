@@ -1,0 +1,63 @@
+"""Choose the sensor board from the config: ``mock``, ``serial:PORT``, ``auto`` or ``gpio``.
+
+Real drivers are imported only when chosen, so a desktop never imports Pi-only modules.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+from ..config import BoardConfig, ConfigError
+from .interfaces import SensorBoard
+
+log = logging.getLogger("binaryon")
+
+
+def make_board(cfg: BoardConfig, clock: Callable[[], float] = time.monotonic) -> SensorBoard:
+    driver = cfg.driver
+    if driver == "auto":
+        port = find_board_port()
+        if port is None:
+            log.info("no board found: using the simulated board")
+            driver = "mock"
+        else:
+            driver = f"serial:{port}"
+    if driver == "mock":
+        from .mock_board import MockBoard
+
+        return MockBoard(cfg.size, cfg.kind, clock)
+    if driver.startswith("serial:"):
+        from .serial_board import SerialBoard
+
+        port = driver.split(":", 1)[1]
+        if not port:
+            raise ConfigError("board driver serial: needs a port, e.g. serial:/dev/ttyACM0")
+        return SerialBoard(port, size=cfg.size)
+    if driver == "gpio":
+        from .. import pinout
+        from .gpio_board import GpioBoard
+
+        rows = list(cfg.rows or pinout.MATRIX_ROWS)
+        cols = list(cfg.cols or pinout.MATRIX_COLS)
+        return GpioBoard(
+            rows, cols, kind=cfg.kind, scan_hz=cfg.scan_hz, debounce_ms=cfg.debounce_ms
+        )
+    raise ConfigError(f"board driver {driver!r}: use auto, mock, gpio or serial:PORT")
+
+
+def find_board_port() -> str | None:
+    """The serial port of a Pico running our firmware (udev symlink first, then USB id)."""
+    import os
+
+    if os.path.exists("/dev/binaryon-board"):
+        return "/dev/binaryon-board"
+    try:
+        from serial.tools import list_ports
+    except ImportError:
+        return None
+    for port in list_ports.comports():
+        if port.vid == 0x2E8A and port.pid == 0x0005:
+            return port.device
+    return None

@@ -1,0 +1,153 @@
+"""One game in progress: validates moves, journals them, plays forced passes, takes back.
+
+Pure game logic plus the journal; no hardware, no threads. Every accepted move is committed
+to the journal before the session's state changes, so what is shown is always what is saved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .games import get_spec
+from .games.base import GameSpec, GameState, IllegalMove, Move, Refusal
+from .journal_api import Journal, JournalError, NullJournal, SavedGame
+
+
+@dataclass
+class Submitted:
+    accepted: bool
+    refusal: Refusal | None = None
+    played: list[str] = field(default_factory=list)  # names, the move then any forced passes
+
+
+class Session:
+    def __init__(
+        self,
+        game: str,
+        options: dict[str, Any] | None = None,
+        journal: Journal | None = None,
+        players: dict[str, str] | None = None,
+    ):
+        self.journal: Journal = journal or NullJournal()
+        self.players = dict(players or {})
+        self._start(get_spec(game), options or {})
+
+    def _start(self, spec: GameSpec, options: dict[str, Any]) -> None:
+        self.spec = spec
+        self.options = spec.resolve(options)
+        self.states: list[GameState] = [spec.new(**self.options)]
+        self.moves: list[str] = []
+        self.forced: list[bool] = []  # forced[i]: move i was played by the referee
+        self.game_id = self.journal.begin(spec.name, self.options, self.players)
+        self._play_forced()
+
+    @classmethod
+    def resume(cls, saved: SavedGame, journal: Journal) -> Session:
+        """Rebuild a saved game by replaying its moves (no new journal entries)."""
+        self = cls.__new__(cls)
+        self.journal = journal
+        self.players = dict(saved.players)
+        self.spec = get_spec(saved.game)
+        self.options = self.spec.resolve(saved.options)
+        self.states = [self.spec.new(**self.options)]
+        self.moves, self.forced = [], []
+        self.game_id = saved.game_id
+        for name in saved.moves:
+            state = self.state
+            forced = state.forced_move()
+            move = state.parse_move(name)
+            self.states.append(state.play(move))
+            self.moves.append(name)
+            self.forced.append(forced is not None and move == forced)
+        return self
+
+    @property
+    def state(self) -> GameState:
+        return self.states[-1]
+
+    @property
+    def game(self) -> str:
+        return self.spec.name
+
+    def submit(self, move: Move) -> Submitted:
+        state = self.state
+        refusal = state.check(move)
+        if refusal is not None:
+            return Submitted(False, refusal)
+        try:
+            self._commit(move, forced=False)
+        except JournalError as e:
+            return Submitted(False, Refusal("cannot-save", f"not saved: {e}"))
+        except IllegalMove as e:  # check() and play() disagree: trust play()
+            return Submitted(False, e.refusal)
+        played = [self.moves[-1]]
+        played += self._play_forced()
+        return Submitted(True, None, played)
+
+    def _commit(self, move: Move, forced: bool) -> None:
+        state = self.state
+        after = state.play(move)  # raises IllegalMove before anything is saved
+        name = state.move_name(move)
+        self.journal.append(self.game_id, len(self.moves), name)
+        self.states.append(after)
+        self.moves.append(name)
+        self.forced.append(forced)
+        if after.is_over():
+            outcome = after.outcome()
+            if outcome is not None:
+                self.journal.finish(self.game_id, outcome)
+
+    def _play_forced(self) -> list[str]:
+        played = []
+        while not self.state.is_over():
+            move = self.state.forced_move()
+            if move is None:
+                break
+            try:
+                self._commit(move, forced=True)
+            except JournalError:
+                break  # the pass is replayed by the next start or the next move
+            played.append(self.moves[-1])
+        return played
+
+    def undo(self, count: int = 1) -> list[str]:
+        """Take back ``count`` player moves (and the forced passes around them)."""
+        target = len(self.moves)
+        for _ in range(count):
+            while target and self.forced[target - 1]:
+                target -= 1
+            if target == 0:
+                break
+            target -= 1
+        # passes forced right at the start of the game stay
+        while target < len(self.moves) and target == 0 and self.forced and self.forced[0]:
+            target += 1
+        if target >= len(self.moves):
+            return []
+        self.journal.takeback(self.game_id, target)
+        taken = self.moves[target:]
+        del self.states[target + 1 :]
+        del self.moves[target:]
+        del self.forced[target:]
+        return taken
+
+    def take_back_to(self, ply: int) -> list[str]:
+        """Go back to the position after ``ply`` moves (a board restored to an earlier position)."""
+        if not 0 <= ply < len(self.moves):
+            return []
+        self.journal.takeback(self.game_id, ply)
+        taken = self.moves[ply:]
+        del self.states[ply + 1 :]
+        del self.moves[ply:]
+        del self.forced[ply:]
+        return taken
+
+    def new_game(self, game: str | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start another game; one not finished stays in the journal as abandoned."""
+        if not self.state.is_over():
+            self.journal.abandon(self.game_id)
+        spec = get_spec(game) if game else self.spec
+        if options is None:
+            options = dict(self.options) if spec is self.spec else {}
+        self._start(spec, options)

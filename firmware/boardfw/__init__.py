@@ -1,0 +1,1 @@
+"""Board link firmware for the Binaryon sensor board (Raspberry Pi Pico, MicroPython)."""

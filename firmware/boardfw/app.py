@@ -1,0 +1,295 @@
+"""The firmware main loop: scan, debounce, report, obey the host (protocol in docs/protocol.md).
+
+``Firmware(port, cfg)`` takes any port with ``read(limit) -> bytes`` and ``write(bytes)``:
+USB CDC on the Pico (boardfw.usbio), a pseudo-terminal in the desktop simulation.
+"""
+
+import machine
+
+from boardfw import proto
+from boardfw.clock import ticks_diff
+from boardfw.clock import ticks_ms as _ticks_ms
+from boardfw.debounce import Debouncer
+from boardfw.leds import Leds
+from boardfw.matrix import Matrix
+
+FW_VERSION = "1.0.0"
+KINDS = ("switch", "presence", "polarity")
+RING = 64  # recent board lines kept for RESEND
+MAINT_FLAG = "maint.flag"
+MAX_CHANGES = 64  # squares in one LEDD line
+
+
+class Firmware:
+    def __init__(self, port, cfg, ticks_ms=None):
+        self.port = port
+        self.cfg = cfg
+        self.ticks = ticks_ms or _ticks_ms
+        n = cfg.SIZE
+        kind = cfg.KIND
+        if kind not in KINDS:
+            raise ValueError("config KIND must be switch, presence or polarity")
+        if len(cfg.ROW_PINS) != n or len(cfg.COL_PINS) != n:
+            raise ValueError("config needs SIZE row pins and SIZE column pins")
+        polar = kind == "polarity"
+        if polar and len(cfg.COL_PINS_B) != n:
+            raise ValueError("polarity boards need SIZE pins in COL_PINS_B")
+        self.n = n
+        self.kind = kind
+        self.matrix = Matrix(
+            cfg.ROW_PINS, cfg.COL_PINS, cfg.COL_PINS_B if polar else None,
+            cfg.FAST_IO, cfg.ROW_SETTLE_US,
+        )  # fmt: skip
+        self.leds = Leds(cfg.LED_PIN, n, cfg.LED_SERPENTINE, cfg.BRIGHTNESS)
+        self.rows_a = [0] * n
+        self.rows_b = [0] * n if polar else None
+        self.prev_a = [0] * n
+        self.prev_b = [0] * n
+        self.seq = 0
+        self.ring = [None] * RING
+        self.lines = proto.LineBuffer()
+        self.bad_lines = 0
+        self.scans = 0
+        self.scans_at_snap = 0
+        self.rate = 0  # full scans per second over the last snapshot period
+        self.wdt = machine.WDT(timeout=cfg.WATCHDOG_MS) if cfg.WATCHDOG_MS else None
+        now = self.ticks()
+        self.matrix.scan(self.rows_a, self.rows_b)
+        values = []
+        for sq in range(n * n):
+            values.append(self.value(sq))
+        self._remember_rows()
+        self.deb = Debouncer(values, cfg.DEBOUNCE_MS)
+        self.last_snap = now
+        self.started = now
+        self.hello()
+        self.snapshot()
+        if machine.reset_cause() == machine.WDT_RESET:
+            self.send("ERR wdt restarted by watchdog")
+
+    # -- reporting -----------------------------------------------------------------------
+    def send(self, body):
+        seq = self.seq
+        line = proto.frame("%02x %s" % (seq, body))
+        self.ring[seq % RING] = (seq, line)
+        self.seq = (seq + 1) & 0xFF
+        self.port.write(line)
+
+    def hello(self):
+        self.send(
+            "HELLO proto=%d fw=%s size=%d kind=%s leds=%d debounce=%d"
+            % (proto.PROTO, FW_VERSION, self.n, self.kind, self.n * self.n, self.deb_ms())
+        )
+
+    def deb_ms(self):
+        return self.deb.ms if hasattr(self, "deb") else self.cfg.DEBOUNCE_MS
+
+    def snapshot(self):
+        self.send("SNAP " + "".join(self.deb.reported))
+
+    def value(self, sq):
+        """The reading of one square from the last scan: '1'/'0', or 'x'/'o'/'.' for polarity."""
+        r, c = sq // self.n, sq % self.n
+        a = (self.rows_a[r] >> c) & 1
+        if self.rows_b is None:
+            return "1" if a else "0"
+        b = (self.rows_b[r] >> c) & 1
+        if a and not b:
+            return "x"
+        if b and not a:
+            return "o"
+        return "."
+
+    def _remember_rows(self):
+        for r in range(self.n):
+            self.prev_a[r] = self.rows_a[r]
+            if self.rows_b is not None:
+                self.prev_b[r] = self.rows_b[r]
+
+    # -- the loop ------------------------------------------------------------------------
+    def step(self):
+        """One pass: a full scan, debounced reports, host commands, LEDs, periodic snapshot."""
+        now = self.ticks()
+        self.matrix.scan(self.rows_a, self.rows_b)
+        n = self.n
+        for r in range(n):
+            if self.rows_a[r] != self.prev_a[r] or (
+                self.rows_b is not None and self.rows_b[r] != self.prev_b[r]
+            ):
+                for c in range(n):
+                    sq = r * n + c
+                    self.deb.seen(sq, self.value(sq), now)
+        self._remember_rows()
+        for sq in self.deb.due(now):
+            self.send("EV %d %s" % (sq, self.deb.reported[sq]))
+        data = self.port.read(512)
+        if data:
+            for line in self.lines.feed(data):
+                self.handle(line)
+        if self.lines.overflows:
+            self.lines.overflows = 0
+            self.bad_lines += 1
+            self.send("ERR long line over %d bytes dropped" % proto.MAX_LINE)
+        if self.leds.dirty:
+            self.leds.show()
+        self.scans += 1
+        elapsed = ticks_diff(now, self.last_snap)
+        if elapsed >= self.cfg.SNAPSHOT_MS:
+            self.rate = (self.scans - self.scans_at_snap) * 1000 // max(1, elapsed)
+            self.scans_at_snap = self.scans
+            self.last_snap = now
+            self.snapshot()
+        if self.wdt is not None:
+            self.wdt.feed()
+
+    def run(self):
+        failures = 0
+        while True:
+            try:
+                self.step()
+                failures = 0
+            except Exception as e:  # report, keep scanning; the watchdog covers a real hang
+                failures += 1
+                if failures > 50:
+                    raise
+                try:
+                    self.send("ERR internal %s" % _printable(repr(e)))
+                except Exception:
+                    pass
+
+    # -- commands from the host ----------------------------------------------------------
+    def handle(self, line):
+        if not line or line == b"\r":
+            return
+        body = proto.unframe(line)
+        if body is None:
+            self.bad_lines += 1
+            self.send("ERR crc")
+            return
+        parts = body.split(" ")
+        cmd = parts[0]
+        args = parts[1:]
+        if cmd == "HELLO":
+            self.hello()
+            self.snapshot()
+        elif cmd == "SNAP":
+            self.snapshot()
+        elif cmd == "PING":
+            self.send("PONG")
+        elif cmd == "LEDS":
+            self.cmd_leds(args)
+        elif cmd == "LEDD":
+            self.cmd_ledd(args)
+        elif cmd == "BRIGHT":
+            if len(args) == 2 and proto.is_token(args[0]) and proto.is_uint(args[1], 255):
+                self.leds.set_brightness(int(args[1]))
+                self.send("ACK " + args[0])
+            else:
+                self.bad_args(cmd)
+        elif cmd == "DEBOUNCE":
+            if len(args) == 2 and proto.is_token(args[0]) and proto.is_uint(args[1], 1000):
+                self.deb.ms = int(args[1])
+                self.send("ACK " + args[0])
+            else:
+                self.bad_args(cmd)
+        elif cmd == "RESEND":
+            if len(args) == 1 and len(args[0]) == 2 and proto.is_hex(args[0]):
+                self.resend(int(args[0], 16))
+            else:
+                self.bad_args(cmd)
+        elif cmd == "STAT":
+            self.send(
+                "STAT scans=%d rate=%d bad=%d uptime=%d"
+                % (self.scans, self.rate, self.bad_lines, ticks_diff(self.ticks(), self.started))
+            )
+        elif cmd == "MAINT":
+            self.maintenance()
+        else:
+            self.bad_lines += 1
+            self.send("ERR unknown " + _printable(cmd[:16]))
+
+    def bad_args(self, cmd):
+        self.bad_lines += 1
+        self.send("ERR args " + cmd)
+
+    def cmd_leds(self, args):
+        count = self.n * self.n
+        if len(args) != 2 or not proto.is_token(args[0]):
+            return self.bad_args("LEDS")
+        hexes = args[1]
+        if len(hexes) != count * 6 or not proto.is_hex(hexes):
+            return self.bad_args("LEDS")
+        for sq in range(count):
+            self.leds.set(sq, int(hexes[sq * 6 : sq * 6 + 6], 16))
+        self.send("ACK " + args[0])
+
+    def cmd_ledd(self, args):
+        if len(args) < 1 or not proto.is_token(args[0]) or len(args) - 1 > MAX_CHANGES:
+            return self.bad_args("LEDD")
+        changes = []
+        for item in args[1:]:
+            sq, _, rgb = item.partition(":")
+            if not proto.is_uint(sq, self.n * self.n - 1) or len(rgb) != 6 or not proto.is_hex(rgb):
+                return self.bad_args("LEDD")
+            changes.append((int(sq), int(rgb, 16)))
+        for sq, rgb in changes:
+            self.leds.set(sq, rgb)
+        self.send("ACK " + args[0])
+
+    def resend(self, first):
+        """Send again, unchanged, every line from sequence number ``first`` on."""
+        count = (self.seq - first) & 0xFF
+        lines = []
+        for k in range(count):
+            s = (first + k) & 0xFF
+            entry = self.ring[s % RING]
+            if count > RING or entry is None or entry[0] != s:
+                self.send("ERR resend %02x" % first)
+                return
+            lines.append(entry[1])
+        for line in lines:
+            self.port.write(line)
+
+    def maintenance(self):
+        """Reboot into the REPL (no scanning, no watchdog) so mpremote can update the files."""
+        try:
+            with open(MAINT_FLAG, "w") as f:
+                f.write("1")
+        except OSError:
+            self.send("ERR maint cannot write flag file")
+            return
+        self.send("ACK maint")
+        machine.reset()
+
+
+def _printable(text):
+    out = ""
+    for ch in text:
+        out += ch if " " <= ch <= "~" and ch != "*" else "?"
+    return out
+
+
+def maintenance_requested():
+    import os
+
+    try:
+        os.remove(MAINT_FLAG)
+        return True
+    except OSError:
+        return False
+
+
+def main(cfg):
+    """Entry point on the Pico (firmware/main.py)."""
+    if maintenance_requested():
+        print("board link: maintenance boot, REPL left free for mpremote")
+        return
+    import micropython
+
+    from boardfw.usbio import UsbPort
+
+    micropython.kbd_intr(-1)  # a 0x03 byte from the host must not stop the firmware
+    try:
+        Firmware(UsbPort(), cfg).run()
+    except Exception:
+        machine.reset()

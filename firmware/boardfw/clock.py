@@ -1,0 +1,20 @@
+"""Millisecond ticks: MicroPython's time functions, or a CPython equivalent for the simulation."""
+
+import time
+
+try:
+    ticks_ms = time.ticks_ms
+    ticks_diff = time.ticks_diff
+    sleep_us = time.sleep_us
+except AttributeError:  # CPython (desktop simulation)
+    _PERIOD = 1 << 30
+
+    def ticks_ms():
+        return int(time.monotonic() * 1000) & (_PERIOD - 1)
+
+    def ticks_diff(a, b):
+        d = (a - b) & (_PERIOD - 1)
+        return d - _PERIOD if d >= _PERIOD // 2 else d
+
+    def sleep_us(us):
+        pass

@@ -1,0 +1,28 @@
+# Sourced by ./run and ./run-tests: make .venv with the package installed (extras in $EXTRAS).
+# Needs only Python 3.11+. On Debian without python3-venv (no ensurepip), pip comes from PyPI.
+set -euo pipefail
+PY=${PYTHON:-python3}
+if ! command -v "$PY" >/dev/null 2>&1; then
+  echo "binaryon: $PY not found: install Python 3.11 or newer" >&2; exit 1
+fi
+if ! "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+  echo "binaryon: $("$PY" --version 2>&1) is too old: Python 3.11 or newer is needed" >&2; exit 1
+fi
+if [ ! -x .venv/bin/python ] || ! .venv/bin/python -m pip --version >/dev/null 2>&1; then
+  rm -rf .venv
+  if ! "$PY" -m venv .venv >/dev/null 2>&1; then
+    rm -rf .venv
+    "$PY" -m venv --without-pip .venv
+    .venv/bin/python scripts/fetch_pip.py
+  fi
+fi
+if [ -r /proc/device-tree/model ] && grep -qi "raspberry pi" /proc/device-tree/model; then
+  EXTRAS="${EXTRAS:+$EXTRAS,}pi"
+fi
+spec=".${EXTRAS:+[$EXTRAS]}"
+stamp=".venv/.installed-$(echo "$spec" | tr -c 'a-z0-9' '_')"
+if [ ! -e "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  echo "binaryon: installing into .venv ($spec)..." >&2
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -e "$spec"
+  touch "$stamp"
+fi

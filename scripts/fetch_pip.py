@@ -1,0 +1,28 @@
+"""Install pip into a venv made with --without-pip, from PyPI alone (no get-pip script).
+
+A pip wheel is itself runnable: ``python pip-X.whl/pip install pip`` installs pip from it.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import urllib.request
+
+INDEX = os.environ.get("PIP_INDEX_URL", "https://pypi.org/simple").rstrip("/")
+
+
+def main() -> int:
+    base = INDEX[: -len("/simple")] if INDEX.endswith("/simple") else "https://pypi.org"
+    with urllib.request.urlopen(f"{base}/pypi/pip/json", timeout=60) as r:
+        info = json.load(r)
+    wheel = next(u for u in info["urls"] if u["filename"].endswith(".whl"))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, wheel["filename"])
+        urllib.request.urlretrieve(wheel["url"], path)
+        return subprocess.call([sys.executable, os.path.join(path, "pip"), "install", "-q", path])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+import os
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+
+class FakeClock:
+    """Monotonic time that only moves when a test says so."""
+
+    def __init__(self, start: float = 1000.0):
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def make_daemon(clock):
+    """A daemon on a mock board with a fake clock, stepped by hand (no threads)."""
+    from companion.config import Config
+    from companion.daemon import Daemon
+    from companion.hardware.mock_board import MockBoard
+
+    made = []
+
+    def make(kind="switch", game="binaryon", rules=None, initial=None, journal=None, **board):
+        cfg = Config.default().with_overrides(
+            game={"name": game}, board={"kind": kind, **board}, rules={game: rules or {}}
+        )
+        size = cfg.rule_options().get("size", 8)
+        mock = MockBoard(size, kind, clock, initial=initial)
+        d = Daemon(cfg, board=mock, clock=clock, journal=journal)
+        d.board.start(d.loop.post)
+        d.loop.run_pending()
+        made.append(d)
+        return d
+
+    yield make
+    for d in made:
+        d.board.stop()
+
+
+def step(daemon, clock, seconds: float = 0.0) -> None:
+    """Let ``seconds`` pass and handle everything that became due."""
+    daemon.loop.run_pending()
+    if seconds:
+        clock.advance(seconds)
+        daemon.loop.run_pending()

@@ -1,0 +1,84 @@
+import pytest
+
+from companion.config import Config, ConfigError
+
+
+def test_defaults_need_no_file():
+    c = Config.default()
+    assert c.game.name == "binaryon"
+    assert c.board.driver == "auto" and c.board.debounce_ms == 20 and c.board.settle_ms == 300
+    assert c.rule_options()["first"] == "on"
+
+
+def test_load_a_full_file(tmp_path):
+    p = tmp_path / "c.toml"
+    p.write_text(
+        """
+[game]
+name = "binaryon"
+players = { on = "Ana", off = "Ben" }
+[rules.binaryon]
+first = "off"
+reach = "ray"
+[board]
+driver = "mock"
+kind = "polarity"
+settle_ms = 250
+[display]
+driver = "dummy"
+i2c_address = 0x3D
+[leds]
+brightness = 0.1
+"""
+    )
+    c = Config.load(p)
+    assert c.game.players == {"on": "Ana", "off": "Ben"}
+    assert c.rule_options()["first"] == "off" and c.rule_options()["reach"] == "ray"
+    assert c.board.kind == "polarity" and c.board.settle_ms == 250
+    assert c.display.i2c_address == 0x3D
+    assert c.leds.brightness == 0.1
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("[board]\nkind = 'laser'", "kind 'laser'"),
+        ("[board]\nsize = 'eight'", "expected a whole number"),
+        ("[board]\nflavour = 1", "unknown key 'flavour'"),
+        ("[screen]\ndriver = 'x'", "unknown section [screen]"),
+        ("[display]\ndriver = 'crt'", "driver 'crt'"),
+        ("[leds]\nbrightness = 3", "brightness must be"),
+        ("[game]\nname = 'chess'", "name 'chess'"),
+        ("[board\n", "not valid TOML"),
+        ("[board]\ndriver = 'usb'", "driver 'usb'"),
+    ],
+)
+def test_bad_config_is_one_clear_line(tmp_path, text, words):
+    p = tmp_path / "bad.toml"
+    p.write_text(text)
+    with pytest.raises(ConfigError) as e:
+        Config.load(p)
+    assert words in str(e.value)
+    assert "\n" not in str(e.value)
+
+
+def test_bad_rule_option_names_the_section(tmp_path):
+    p = tmp_path / "c.toml"
+    p.write_text("[rules.binaryon]\nfirst = 'maybe'\n")
+    c = Config.load(p)
+    with pytest.raises(ConfigError) as e:
+        c.rule_options()
+    assert str(e.value).startswith("[rules.binaryon] first")
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(ConfigError, match="no such config file"):
+        Config.load(tmp_path / "nope.toml")
+
+
+def test_overrides_keep_the_rest():
+    c = Config.default().with_overrides(board={"driver": "mock"}, rules={"binaryon": {"size": 6}})
+    assert c.board.driver == "mock" and c.board.settle_ms == 300
+    assert c.rule_options()["size"] == 6
+    with pytest.raises(ConfigError):
+        Config.default().with_overrides(board={"kind": "nope"})

@@ -1,0 +1,213 @@
+"""End to end: simulated sensor events drive the daemon; check game, OLED and LEDs."""
+
+import random
+
+from companion.events import ButtonEvent, LinkStatus, UserCommand
+from companion.games.binaryon import PASS
+from companion.led_view import GREEN, RED
+from companion.squares import parse_square
+
+from .conftest import step
+
+
+def sq(name, n=8):
+    return parse_square(name, n)
+
+
+def play_press(d, clock, name):
+    d.board.tap(sq(name, d.board.size))
+    step(d, clock)
+
+
+def test_a_legal_press_turns_the_piece_and_lights_it(make_daemon, clock):
+    d = make_daemon()
+    before = d.leds.frame[sq("e5")]
+    play_press(d, clock, "e5")
+    assert d.session.moves == ["e5"]
+    assert d.session.state.turn == "off"
+    assert d.leds.frame[sq("e5")] != before  # the LED shows the turned piece
+    assert d.oled.frames >= 2
+
+
+def test_an_illegal_press_is_refused_with_a_reason_and_changes_nothing(make_daemon, clock):
+    d = make_daemon()
+    play_press(d, clock, "e5")
+    play_press(d, clock, "d4")
+    state = d.session.state
+    play_press(d, clock, "f5")  # not in line with d4
+    assert d.session.state is state
+    assert d.message == "f5: not in line with d4"
+    assert d.leds.frame[sq("f5")] == RED
+    clock.advance(d.config.display.message_seconds + 0.1)
+    d.loop.run_pending()
+    assert d.message == "" and d.leds.frame[sq("f5")] != RED  # the refusal goes after a while
+
+
+def test_bounce_on_the_switch_counts_one_press(make_daemon, clock):
+    d = make_daemon()
+    d.board.bounce(sq("e5"), "1", edges=6)
+    d.board.bounce(sq("e5"), "0", edges=6)
+    step(d, clock, 0.05)
+    assert d.session.moves == ["e5"]
+
+
+def test_a_full_random_game_ends_with_winner_shown_and_line_blinking(make_daemon, clock):
+    rng = random.Random(7)
+    d = make_daemon(rules={"size": 6}, size=6)
+    presses = 0
+    while not d.session.state.is_over():
+        state = d.session.state
+        moves = [m for m in state.legal_moves() if m is not PASS]
+        assert moves, "the session plays passes by itself"
+        d.board.tap(rng.choice(moves))
+        step(d, clock, 0.03)
+        presses += 1
+        assert presses < 200
+    outcome = d.session.state.outcome()
+    assert d.message == outcome.summary
+    highlight = d.session.spec.highlight(d.session.state)
+    assert highlight
+    frames = set()
+    for _ in range(4):  # the winning line blinks
+        step(d, clock, 0.5)
+        frames.add(tuple(d.leds.frame[s] for s in highlight))
+    assert len(frames) == 2 and any(all(c == GREEN for c in f) for f in frames)
+    # a press after the end changes nothing and says so
+    moves = list(d.session.moves)
+    d.board.tap(0)
+    step(d, clock, 0.03)
+    assert d.session.moves == moves and "game over" in d.message
+
+
+def test_passes_are_played_and_announced(make_daemon, clock):
+    # Find a random 4x4 game where someone passes, then replay it through the board.
+    from companion.games.binaryon import new_game
+
+    for seed in range(200):
+        rng = random.Random(seed)
+        st, moves, passed = new_game(size=4), [], False
+        while not st.is_over():
+            legal = st.legal_moves()
+            m = rng.choice(legal)
+            passed |= m is PASS and not st.is_over() and len(moves) > 0
+            if m is not PASS:
+                moves.append(m)
+            st = st.play(m)
+            if passed:
+                break
+        if passed:
+            break
+    else:
+        raise AssertionError("no game with a pass found")
+    d = make_daemon(rules={"size": 4}, size=4)
+    for m in moves:
+        d.board.tap(m)
+        step(d, clock, 0.03)
+    assert "pass" in d.session.moves
+    assert "passes" in d.message or d.session.state.is_over()
+
+
+def test_undo_and_new_game_buttons(make_daemon, clock):
+    d = make_daemon()
+    play_press(d, clock, "e5")
+    play_press(d, clock, "d4")
+    d.post(ButtonEvent("undo"))
+    step(d, clock)
+    assert d.session.moves == ["e5"] and d.message == "took back d4"
+    play_press(d, clock, "d4")
+    d.post(ButtonEvent("undo", long=True))  # a full round
+    step(d, clock)
+    assert d.session.moves == []
+    play_press(d, clock, "a8")
+    d.post(ButtonEvent("menu", long=True))
+    step(d, clock)
+    assert d.session.moves == [] and d.message.startswith("new game")
+    d.post(UserCommand("new binary"))
+    step(d, clock)
+    assert d.session.game == "binary"
+
+
+def test_unplugged_board_is_shown_and_presses_wait(make_daemon, clock):
+    d = make_daemon()
+    d.board.unplug()
+    step(d, clock)
+    assert d.status == "board disconnected"
+    assert d.screen().status == "board disconnected"
+    d.board.replug()
+    step(d, clock)
+    assert d.status == ""
+    play_press(d, clock, "e5")
+    assert d.session.moves == ["e5"]
+
+
+def test_colour_board_move_needs_a_still_board(make_daemon, clock):
+    from companion.games.binaryon import new_game
+
+    cells = new_game().cells()
+    d = make_daemon(kind="polarity", initial=cells)
+    step(d, clock, 0.31)
+    assert d.differ == ()
+    d.board.set_reading(sq("e5"), "o")  # ON turns the disc on e5 to white
+    step(d, clock, 0.1)
+    assert d.session.moves == []  # not still long enough
+    step(d, clock, 0.25)
+    assert d.session.moves == ["e5"]
+    # OFF turns a disc that is not in line: refused, shown, waits until turned back
+    d.board.set_reading(sq("b1"), "x")
+    step(d, clock, 0.31)
+    assert d.session.moves == ["e5"]
+    assert d.differ == (sq("b1"),)
+    assert "b1" in d.message
+    d.board.set_reading(sq("b1"), "o")
+    step(d, clock, 0.31)
+    assert d.differ == ()
+    d.board.set_reading(sq("d4"), "x")
+    step(d, clock, 0.31)
+    assert d.session.moves == ["e5", "d4"]
+
+
+def test_colour_board_two_discs_turned_at_once_are_both_shown(make_daemon, clock):
+    from companion.games.binaryon import new_game
+
+    d = make_daemon(kind="polarity", initial=new_game().cells())
+    d.board.set_reading(sq("e5"), "o")
+    d.board.set_reading(sq("a8"), "o")
+    step(d, clock, 0.31)
+    assert d.session.moves == []
+    assert set(d.differ) == {sq("e5"), sq("a8")}
+
+
+def test_binaryon_refuses_a_presence_board_with_a_reason(make_daemon, clock):
+    d = make_daemon(kind="presence")
+    assert d.status == "binaryon can't use a presence board"
+
+
+def test_a_reading_off_the_board_is_ignored(make_daemon, clock):
+    from companion.events import SquareReading
+
+    d = make_daemon()
+    d.post(SquareReading(999, "1", clock()))
+    step(d, clock)
+    assert d.loop.errors == 0 and d.session.moves == []
+
+
+def test_threaded_run_goes_idle_and_stops(clock):
+    from companion.config import Config
+    from companion.daemon import Daemon
+
+    d = Daemon(Config.default().with_overrides(board={"driver": "mock"}))
+    d.start()
+    try:
+        d.board.tap(sq("e5"))
+        assert d.wait_idle(5)
+        assert d.session.moves == ["e5"]
+    finally:
+        d.stop()
+    assert d.leds.frame == [(0, 0, 0)] * 64  # LEDs off on exit
+
+
+def test_link_status_message_is_kept_until_reconnected(make_daemon, clock):
+    d = make_daemon()
+    d.post(LinkStatus(False, "board disconnected"))
+    step(d, clock, 10)
+    assert d.screen().status == "board disconnected"
