@@ -132,7 +132,7 @@ class Config:
                 out = replace(out, rules=rules)
             else:
                 out = replace(out, **{name: _section(getattr(out, name), changes, f"[{name}]")})
-        out.validate("options")
+        out.validate("")
         return out
 
     def rule_options(self) -> dict[str, Any]:
@@ -156,7 +156,7 @@ class Config:
         from .games import game_names
 
         def bad(msg: str) -> ConfigError:
-            return ConfigError(f"{source}: {msg}")
+            return ConfigError(f"{source}: {msg}" if source else msg)
 
         if self.game.name not in game_names():
             raise bad(f"[game] name {self.game.name!r} is not one of {', '.join(game_names())}")

@@ -220,16 +220,34 @@ class Daemon:
         for _ in range(len(readings) + 1):
             action = spec.on_board(self.session.state, readings)
             if isinstance(action, Play):
+                illegal = self.session.state.check(action.move) is not None
+                if illegal and self._board_took_back(readings):
+                    continue  # a disc turned back: the board shows an earlier position
                 if not self.apply(action, None, from_board=True):
                     break
                 continue
             self.differ = action.squares if isinstance(action, Differ) else ()
+            if isinstance(action, Differ) and self._board_took_back(readings):
+                continue
             if isinstance(action, Differ):
                 self.set_message(action.hint)
             elif isinstance(action, Refuse):
                 self.apply(action, action.square)
             break
         self.render()
+
+    def _board_took_back(self, readings: tuple[str, ...]) -> bool:
+        """A sensor board put back to an earlier position of this game is a takeback to it."""
+        spec, kind = self.session.spec, self.board.kind
+        seen = list(readings)
+        for ply in range(len(self.session.moves) - 1, -1, -1):
+            if spec.expected_readings(self.session.states[ply], kind) == seen:
+                taken = self.session.take_back_to(ply)
+                self.differ = ()
+                self.set_message("took back " + " ".join(taken))
+                self._update_blink()
+                return True
+        return False
 
     def apply(self, action: Any, square: int | None, from_board: bool = False) -> bool:
         """Carry out what the interpreter made of a reading; True when a move was accepted."""
@@ -402,6 +420,10 @@ class Daemon:
     def _status_line(self) -> str:
         s = self.session
         return f"{s.spec.name}, move {len(s.moves)}"
+
+    def expected_readings(self) -> list[str]:
+        """What the board should read now, for the current game."""
+        return self.session.spec.expected_readings(self.session.state, self.board.kind)
 
     def describe_square(self, square: int) -> str:
         return square_name(square, self.board.size)

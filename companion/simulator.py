@@ -18,7 +18,7 @@ HELP = """\
 Type a square (e4) to press it (LED-switch board), turn its disc (colour board) or
 place/lift a piece (presence board). Several squares on one line: e4 d5.
 Buttons: confirm | undo | undo long | menu | menu long (new game).
-Also: new [GAME], show, help, quit."""
+Also: new [GAME], setup (put the simulated board in the game's position), show, help, quit."""
 
 
 class Simulator:
@@ -57,6 +57,14 @@ class Simulator:
             self.board.wait_quiet()
             d.wait_idle(5)
 
+    def setup_board(self) -> None:
+        """A person setting the pieces out for the game (sensor boards only)."""
+        if self.daemon.board.kind == "switch":
+            return
+        for square, value in enumerate(self.daemon.expected_readings()):
+            if self.board.readings[square] != value:
+                self.board.set_reading(square, value)
+
     def act_on_square(self, square: int) -> None:
         kind = self.daemon.board.kind
         if kind == "switch":
@@ -82,10 +90,18 @@ class Simulator:
         if verb == "show":
             self.draw()
             return True
+        if verb == "setup":
+            self.setup_board()
+            self.settle()
+            self.draw()
+            return True
         if verb in ("confirm", "undo", "menu", "new"):
             from .events import UserCommand
 
             self.daemon.post(UserCommand(" ".join(words)))
+            if verb == "new" or words[-1:] == ["long"] and verb == "menu":
+                self.settle()
+                self.setup_board()
         else:
             size = self.daemon.board.size
             for word in words:

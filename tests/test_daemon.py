@@ -2,6 +2,8 @@
 
 import random
 
+import pytest
+
 from companion.events import ButtonEvent, LinkStatus, UserCommand
 from companion.games.binaryon import PASS
 from companion.led_view import GREEN, RED
@@ -211,3 +213,32 @@ def test_link_status_message_is_kept_until_reconnected(make_daemon, clock):
     d.post(LinkStatus(False, "board disconnected"))
     step(d, clock, 10)
     assert d.screen().status == "board disconnected"
+
+
+def test_colour_board_put_back_to_an_earlier_position_is_a_takeback(make_daemon, clock):
+    from companion.games.binaryon import new_game
+
+    d = make_daemon(kind="polarity", initial=new_game().cells())
+    for name, colour in (("e5", "o"), ("d4", "x")):
+        d.board.set_reading(sq(name), colour)
+        step(d, clock, 0.31)
+    assert d.session.moves == ["e5", "d4"]
+    d.board.set_reading(sq("d4"), "o")  # d4 turned back: the position after e5
+    step(d, clock, 0.31)
+    assert d.session.moves == ["e5"] and d.message == "took back d4"
+    assert d.differ == ()
+
+
+def test_emulator_window_mirrors_the_frames(tmp_path, monkeypatch):
+    pytest.importorskip("luma.emulator")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    from companion.app import mirrored_emulator
+    from companion.config import Config
+    from companion.daemon import Daemon
+
+    device = mirrored_emulator()
+    d = Daemon(Config.default().with_overrides(board={"driver": "mock"}), display=device)
+    d.board.start(d.loop.post)
+    d.loop.run_pending()
+    assert d.oled.frames == 1
+    assert device.image.getbbox() is not None  # the frame that went to the window

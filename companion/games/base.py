@@ -221,6 +221,16 @@ class GameSpec(ABC):
     def player_label(self, player: str) -> str:
         return player.upper()
 
+    def expected_readings(self, state: GameState, kind: str) -> list[str]:
+        """What a board of ``kind`` reads when it matches ``state`` (for board games whose
+        state has ``cells()``: 'x', 'o' or '.' per square)."""
+        cells = state.cells()  # type: ignore[attr-defined]
+        if kind == "polarity":
+            return list(cells)
+        if kind == "presence":
+            return ["0" if c == "." else "1" for c in cells]
+        return ["0"] * len(cells)
+
     def hint(self, state: GameState, step: int) -> tuple[tuple[int, ...], str]:
         """What the menu button shows: squares to light and a short text. ``step`` counts
         presses, so a game can cycle through several hints."""

@@ -9,6 +9,15 @@ in a fixed direction. Rows and columns never reflect, so they are whole rows and
 Diagonals reflect off an edge (the component perpendicular to that edge is reversed); a step
 that would leave across two edges at once (out of a corner) ends the line: no line continues
 through it. Each reading direction is a separate line, so every line's reverse is also listed.
+The move rule always uses every line; the options ``scoring`` and ``through`` only choose which
+lines are read for the score.
+
+The in-line rule has an option ``reach``: ``line`` (share one of those lines) or ``ray`` (any
+square an unbounded ray from the last square hits, diagonals reflecting, stopping at a corner
+or when the ray repeats). Both give the same squares on every size: a reflecting diagonal that
+meets a corner is a long diagonal (itself a line); any other repeats with period 2(n-1), and
+the n-square windows containing a square cover 2n-1 consecutive steps, i.e. the whole orbit.
+The option is kept because the rules name it; a test holds the two equal.
 
 A line never visits a square twice, on any board size. Unfold the reflections: each coordinate
 walks a triangle wave of period 2(n-1), and a coordinate repeats within n-1 steps only by
@@ -301,7 +310,7 @@ class Rules:
         return x & self.reach[last] & self.majority(x)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=32)
 def _rules_cached(key: tuple[tuple[str, Any], ...]) -> Rules:
     return Rules(dict(key))
 
@@ -510,7 +519,7 @@ class BinaryonState(GameState):
 
     @property
     def options(self) -> dict[str, Any]:
-        return self.rules.options
+        return dict(self.rules.options)
 
     @property
     def turn(self) -> str | None:

@@ -1,0 +1,85 @@
+from companion.games.base import Outcome
+from companion.journal_api import JournalError, NullJournal
+from companion.session import Session
+
+
+class RecordingJournal(NullJournal):
+    def __init__(self, fail_after=None):
+        super().__init__()
+        self.log = []
+        self.fail_after = fail_after
+
+    def append(self, game_id, ply, move):
+        if self.fail_after is not None and ply >= self.fail_after:
+            raise JournalError("disk full")
+        self.log.append(("move", game_id, ply, move))
+
+    def takeback(self, game_id, to_ply):
+        self.log.append(("takeback", game_id, to_ply))
+
+    def finish(self, game_id, outcome: Outcome):
+        self.log.append(("finish", game_id, outcome.winner))
+
+    def abandon(self, game_id):
+        self.log.append(("abandon", game_id))
+
+
+def test_moves_are_journaled_before_they_count():
+    j = RecordingJournal()
+    s = Session("binaryon", journal=j)
+    r = s.submit(s.state.parse_move("e5"))
+    assert r.accepted and r.played == ["e5"]
+    assert j.log == [("move", s.game_id, 0, "e5")]
+
+
+def test_a_refused_move_changes_nothing_and_is_not_journaled():
+    j = RecordingJournal()
+    s = Session("binaryon", journal=j)
+    before = s.state
+    r = s.submit(s.state.parse_move("e4"))  # ON cannot turn a white piece
+    assert not r.accepted and r.refusal.reason == "e4: already white"
+    assert s.state is before and j.log == []
+
+
+def test_a_move_that_cannot_be_saved_is_refused():
+    j = RecordingJournal(fail_after=1)
+    s = Session("binaryon", journal=j)
+    assert s.submit(s.state.parse_move("e5")).accepted
+    r = s.submit(s.state.parse_move("d4"))
+    assert not r.accepted and r.refusal.code == "cannot-save"
+    assert r.refusal.reason == "not saved: disk full"
+    assert s.moves == ["e5"]
+
+
+def test_undo_records_a_takeback_and_keeps_the_rest():
+    j = RecordingJournal()
+    s = Session("binaryon", journal=j)
+    for m in ("e5", "d4", "f6"):
+        assert s.submit(s.state.parse_move(m)).accepted
+    assert s.undo() == ["f6"]
+    assert s.moves == ["e5", "d4"] and s.state.turn == "on"
+    assert ("takeback", s.game_id, 2) in j.log
+    assert s.undo(5) == ["e5", "d4"]
+    assert s.undo() == []
+
+
+def test_resume_replays_to_the_same_position():
+    from companion.journal_api import SavedGame
+
+    s = Session("binaryon", {"first": "off"})
+    for m in ("d4", "e5"):
+        assert s.submit(s.state.parse_move(m)).accepted
+    saved = SavedGame(s.game_id, "binaryon", s.options, list(s.moves))
+    r = Session.resume(saved, NullJournal())
+    assert r.moves == s.moves and r.state.cells() == s.state.cells()
+    assert r.state.turn == s.state.turn and r.options["first"] == "off"
+
+
+def test_new_game_abandons_an_unfinished_one():
+    j = RecordingJournal()
+    s = Session("binaryon", journal=j)
+    s.submit(s.state.parse_move("e5"))
+    first = s.game_id
+    s.new_game("binary")
+    assert ("abandon", first) in j.log
+    assert s.game == "binary" and s.game_id != first and s.moves == []
