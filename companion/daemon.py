@@ -18,7 +18,8 @@ from typing import Any
 from .config import Config, ConfigError
 from .debounce import BoardSettler, SwitchDebouncer
 from .events import BoardSnapshot, ButtonEvent, LinkStatus, SquareReading, UserCommand
-from .games.base import Differ, Play, Refusal, Refuse
+from .games import game_names, get_spec
+from .games.base import Differ, Panel, PanelRow, Play, Refusal, Refuse
 from .hardware.interfaces import LedStrip, SensorBoard
 from .journal_api import Journal, NullJournal
 from .led_view import led_frame
@@ -76,6 +77,9 @@ class Daemon:
         self._blink_on = True
         self._last_frame: list | None = None
         self._thread: threading.Thread | None = None
+        self.menu: list[str] | None = None  # the new-game menu, when open
+        self.menu_index = 0
+        self.board_synced = False  # sensor boards: has the board matched the game yet?
         self.on_frame: Callable[[], None] | None = None  # benchmarks time frames with it
 
         saved = self.journal.current()
@@ -184,6 +188,7 @@ class Daemon:
         log.info("board link: %s", event.detail)
         if event.connected:
             self.status = ""
+            self.board_synced = False  # the board may have changed while away
             self._check_board()
             self._last_frame = None  # a board that comes back gets the whole frame again
         else:
@@ -216,6 +221,9 @@ class Daemon:
     def _on_settled(self, readings: tuple[str, ...]) -> None:
         if self.status:
             return
+        if not self.board_synced and not self._sync(readings):
+            self.render()
+            return
         spec = self.session.spec
         for _ in range(len(readings) + 1):
             action = spec.on_board(self.session.state, readings)
@@ -235,6 +243,33 @@ class Daemon:
                 self.apply(action, action.square)
             break
         self.render()
+
+    def _sync(self, readings: tuple[str, ...]) -> bool:
+        """After the game changed without the board (start, resume, undo, new game, a
+        reconnect) the board must first match the game; until then, show what differs."""
+        expected = self.expected_readings()
+        wrong = tuple(i for i, (a, b) in enumerate(zip(readings, expected, strict=True)) if a != b)
+        self.differ = wrong
+        self._update_blink()
+        if wrong:
+            names = [square_name(i, self.board.size) for i in wrong]
+            text = "fix " + " ".join(names) if len(names) <= 3 else f"{len(names)} squares differ"
+            self.set_message(text, lasting=True)
+            return False
+        self.board_synced = True
+        if self.message.startswith("fix ") or self.message.endswith("squares differ"):
+            self.set_message("board matches")
+        return True
+
+    def board_changed_elsewhere(self) -> None:
+        """The game moved without the board (undo, new game): a sensor board must catch up."""
+        if self.board.kind == "switch":
+            return
+        self.board_synced = False
+        if self.settler.known:
+            self._on_settled(tuple(self.settler.readings))
+        else:
+            self.board.request_snapshot()
 
     def _board_took_back(self, readings: tuple[str, ...]) -> bool:
         """A sensor board put back to an earlier position of this game is a takeback to it."""
@@ -295,6 +330,9 @@ class Daemon:
 
     # --- buttons and typed commands ---
     def button(self, name: str, long: bool = False) -> None:
+        if self.menu is not None:
+            self._menu_button(name, long)
+            return
         spec = self.session.spec
         state = self.session.state
         if name == "confirm":
@@ -316,11 +354,12 @@ class Daemon:
             self.refused_square = None
             self.differ = ()
             self._update_blink()
-            if self.board.kind != "switch":
-                self.board.request_snapshot()
+            self.board_changed_elsewhere()
         elif name == "menu":
             if long:
-                self.new_game()
+                self.menu = game_names()
+                self.menu_index = self.menu.index(self.session.game)
+                self.set_message("menu: next, confirm: start, undo: back", lasting=True)
             else:
                 squares, text = spec.hint(state, self._hint_step)
                 self._hint_step += 1
@@ -329,6 +368,19 @@ class Daemon:
         else:
             log.warning("unknown button %r", name)
 
+    def _menu_button(self, name: str, long: bool) -> None:
+        """The new-game menu: menu steps through the games, confirm starts, undo goes back."""
+        assert self.menu is not None
+        if name == "menu" and not long:
+            self.menu_index = (self.menu_index + 1) % len(self.menu)
+            return
+        chosen = self.menu[self.menu_index]
+        self.menu = None
+        if name == "confirm":
+            self.new_game(chosen)
+        else:
+            self.set_message("menu closed")
+
     def new_game(self, game: str | None = None, options: dict[str, Any] | None = None) -> None:
         self.session.new_game(game, options)
         self.differ = ()
@@ -336,8 +388,7 @@ class Daemon:
         self._check_board()
         self.set_message(f"new game: {self.session.spec.title.lower()}")
         self._update_blink()
-        if self.board.kind != "switch":
-            self.board.request_snapshot()
+        self.board_changed_elsewhere()
 
     def command(self, text: str) -> None:
         words = text.split()
@@ -392,6 +443,13 @@ class Daemon:
 
     def screen(self) -> Screen:
         state = self.session.state
+        if self.menu is not None:
+            first = max(0, min(self.menu_index - 1, len(self.menu) - 3))
+            rows = tuple(
+                PanelRow(get_spec(name).title, "", i == self.menu_index)
+                for i, name in enumerate(self.menu)
+            )[first : first + 3]
+            return Screen(Panel("NEW GAME", 0, rows, corner="menu"), self.message)
         return Screen(
             panel=self.session.spec.panel(state),
             message=self.message,

@@ -52,7 +52,7 @@ def wrap(text: str, lines: int = 2) -> list[str]:
 def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
     f = font()
     p = screen.panel
-    right = "over" if screen.over else f"#{p.move}"
+    right = "over" if screen.over else (p.corner or f"#{p.move}")
     draw.text((0, 0), p.title[: CHARS - len(right) - 1], font=f, fill="white")
     draw.text((WIDTH - 6 * len(right), 0), right, font=f, fill="white")
     draw.line((0, 11, WIDTH - 1, 11), fill="white")

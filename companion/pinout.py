@@ -44,12 +44,15 @@ PI_HEADER: dict[int, int] = {
 PI_GROUND_PINS: tuple[int, ...] = (6, 9, 14, 20, 25, 30, 34, 39)
 
 # ── Raspberry Pi Pico (GPn numbers) ──────────────────────────────────────────────────────────
-PICO_ROWS: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8, 9)
-PICO_COLS: tuple[int, ...] = (10, 11, 12, 13, 14, 15, 16, 17)
-# Hall-sensor (polarity) boards have a second sensor per square, for the north pole; its
-# columns share the rows. Unused on switch and reed boards.
-PICO_COLS_NORTH: tuple[int, ...] = (18, 19, 20, 21, 26, 27, 28, 0)
-PICO_LED_DATA: int = 22
+# Contiguous blocks, so the firmware reads all columns with one register read per row.
+# firmware/config.py carries the same numbers (ROW_PINS, COL_PINS, COL_PINS_B, LED_PIN);
+# tests/test_pinout.py keeps the two equal.
+PICO_ROWS: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 7)
+PICO_COLS: tuple[int, ...] = (8, 9, 10, 11, 12, 13, 14, 15)
+# Hall-sensor (polarity) boards have a second sensor per square, the white-up one (its disc
+# shows the north pole downwards); its columns share the rows. Unused on switch/reed boards.
+PICO_COLS_B: tuple[int, ...] = (16, 17, 18, 19, 20, 21, 22, 26)
+PICO_LED_DATA: int = 28
 PICO_USB_VID_PID: tuple[int, int] = (0x2E8A, 0x0005)  # MicroPython on RP2040
 
 # Physical pad of each Pico GPn.
@@ -58,6 +61,13 @@ PICO_PAD: dict[int, int] = {
     12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27,
     22: 29, 26: 31, 27: 32, 28: 34,
 }  # fmt: skip
+
+# Names the rest of the code uses for the Pi defaults.
+MATRIX_ROWS = PI_ROWS
+MATRIX_COLS = PI_COLS
+BUTTONS = PI_BUTTONS
+BUZZER = PI_BUZZER
+LED_PIN = PI_LED_DATA
 
 FILES = "abcdefgh"
 
@@ -96,8 +106,8 @@ def signals() -> list[Signal]:
         )  # fmt: skip
     for i in range(8):
         out.append(
-            Signal(f"NCOL{FILES[i].upper()}", f"hall north-pole column, file {FILES[i]}",
-                   None, PICO_COLS_NORTH[i], "pico")
+            Signal(f"COLB{FILES[i].upper()}", f"hall white-up column, file {FILES[i]}",
+                   None, PICO_COLS_B[i], "pico")
         )  # fmt: skip
     out.append(Signal("LED_DIN", "WS2812B data in (via 74AHCT125)", PI_LED_DATA, PICO_LED_DATA))
     for name, gpio in PI_BUTTONS.items():

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 import urllib.request
 
 INDEX = os.environ.get("PIP_INDEX_URL", "https://pypi.org/simple").rstrip("/")
@@ -15,12 +16,14 @@ INDEX = os.environ.get("PIP_INDEX_URL", "https://pypi.org/simple").rstrip("/")
 
 def main() -> int:
     base = INDEX[: -len("/simple")] if INDEX.endswith("/simple") else "https://pypi.org"
-    with urllib.request.urlopen(f"{base}/pypi/pip/json", timeout=60) as r:
+    meta = f"{base}/pypi/pip/json"
+    with urllib.request.urlopen(meta, timeout=60) as r:
         info = json.load(r)
     wheel = next(u for u in info["urls"] if u["filename"].endswith(".whl"))
+    url = urllib.parse.urljoin(meta, wheel["url"])  # mirrors may answer with relative links
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, wheel["filename"])
-        urllib.request.urlretrieve(wheel["url"], path)
+        urllib.request.urlretrieve(url, path)
         return subprocess.call([sys.executable, os.path.join(path, "pip"), "install", "-q", path])
 
 

@@ -51,7 +51,14 @@ def reason(state: BinaryState, word: str) -> str:
 
 def test_new_game_defaults():
     s = new_game()
-    assert (s.n, s.hands, s.discarded, s.turn, s.ply, s.placed) == (8, (16, 16), (0, 0), BLACK, 0, ())
+    assert (s.n, s.hands, s.discarded, s.turn, s.ply, s.placed) == (
+        8,
+        (16, 16),
+        (0, 0),
+        BLACK,
+        0,
+        (),
+    )
     assert s.cells == (".",) * 64
     assert s.options == {"size": 8, "empty_joins": True, "stuck": "pass"}
     assert not s.is_over() and s.outcome() is None

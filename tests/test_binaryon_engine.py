@@ -417,9 +417,9 @@ def test_scoring_matches_the_reference_on_mixed_boards():
     import random
 
     rng = random.Random(7)
-    for n in (4, 6, 8, 10):
+    for n in (4, 6, 8, 10, 16):
         for options in ({}, {"scoring": "orthogonal"}, {"through": "b2"}):
-            for _ in range(25):
+            for _ in range(25 if n < 16 else 5):
                 cells = [rng.choice("xo") for _ in range(n * n)]
                 sc = score_cells(cells, n, options)
                 on, off, winner = _reference_score(cells, n, options)
@@ -512,3 +512,14 @@ def test_score_position_shapes_and_errors():
     text = spec.describe_score(START, {})
     assert "| o | o | o | o | o | o | o | o | 1" in text
     assert "Every number cancels: draw" in text
+
+
+def test_spec_hint_cycles_moves_and_best_line():
+    spec = get_spec("binaryon")
+    s = spec.new()
+    assert spec.hint(s, 0) == (tuple(range(32, 64)), "32 moves for ON")
+    assert spec.hint(s, 1) == (path("a1-b1-c1-d1-e1-f1-g1-h1"), "ON best 11111111")
+    stuck = BinaryonState.from_cells(["o"] * 64, 8, mover="on", last=0)
+    assert spec.hint(stuck, 2) == ((), "ON must pass")
+    over = BinaryonState.from_cells(only_white(["e4"]), 8, passes=2)
+    assert spec.hint(over, 0) == (path("a1-b1-c1-d1-e1-f1-g1-h1"), "OFF wins")

@@ -120,13 +120,31 @@ def test_undo_and_new_game_buttons(make_daemon, clock):
     d.post(ButtonEvent("undo", long=True))  # a full round
     step(d, clock)
     assert d.session.moves == []
-    play_press(d, clock, "a8")
-    d.post(ButtonEvent("menu", long=True))
-    step(d, clock)
-    assert d.session.moves == [] and d.message.startswith("new game")
+    play_press(d, clock, "e5")
     d.post(UserCommand("new binary"))
     step(d, clock)
-    assert d.session.game == "binary"
+    assert d.session.game == "binary" and d.session.moves == []
+
+
+def test_menu_button_chooses_the_next_game(make_daemon, clock):
+    d = make_daemon()
+    play_press(d, clock, "e5")
+    d.post(ButtonEvent("menu", long=True))  # opens the new-game menu
+    step(d, clock)
+    assert d.screen().panel.title == "NEW GAME"
+    assert [r.to_move for r in d.screen().panel.rows] == [True, False]
+    d.post(ButtonEvent("undo"))  # back out: nothing changes
+    step(d, clock)
+    assert d.menu is None and d.session.moves == ["e5"]
+    d.post(ButtonEvent("menu", long=True))
+    d.post(ButtonEvent("menu"))  # next game
+    d.post(ButtonEvent("confirm"))
+    step(d, clock)
+    assert d.session.game == "binary" and d.message == "new game: binary"
+    d.post(ButtonEvent("menu", long=True))
+    d.post(ButtonEvent("confirm"))  # the same game again: a fresh one
+    step(d, clock)
+    assert d.session.game == "binary" and d.session.moves == []
 
 
 def test_unplugged_board_is_shown_and_presses_wait(make_daemon, clock):
@@ -172,6 +190,7 @@ def test_colour_board_two_discs_turned_at_once_are_both_shown(make_daemon, clock
     from companion.games.binaryon import new_game
 
     d = make_daemon(kind="polarity", initial=new_game().cells())
+    step(d, clock, 0.31)
     d.board.set_reading(sq("e5"), "o")
     d.board.set_reading(sq("a8"), "o")
     step(d, clock, 0.31)
@@ -219,6 +238,7 @@ def test_colour_board_put_back_to_an_earlier_position_is_a_takeback(make_daemon,
     from companion.games.binaryon import new_game
 
     d = make_daemon(kind="polarity", initial=new_game().cells())
+    step(d, clock, 0.31)  # the board matches the game
     for name, colour in (("e5", "o"), ("d4", "x")):
         d.board.set_reading(sq(name), colour)
         step(d, clock, 0.31)
@@ -242,3 +262,26 @@ def test_emulator_window_mirrors_the_frames(tmp_path, monkeypatch):
     d.loop.run_pending()
     assert d.oled.frames == 1
     assert device.image.getbbox() is not None  # the frame that went to the window
+
+
+def test_colour_board_must_match_the_game_before_moves_count(make_daemon, clock):
+    from companion.games.binaryon import new_game
+
+    cells = new_game().cells()
+    cells[sq("a1")] = "x"  # a disc set out wrong
+    d = make_daemon(kind="polarity", initial=cells)
+    step(d, clock, 0.31)
+    assert d.differ == (sq("a1"),) and d.message == "fix a1"
+    d.board.set_reading(sq("a1"), "o")
+    step(d, clock, 0.31)
+    assert d.differ == () and d.message == "board matches"
+    d.board.set_reading(sq("e5"), "o")
+    step(d, clock, 0.31)
+    assert d.session.moves == ["e5"]
+    # undo: the game goes back, the disc on the board must follow before play goes on
+    d.post(ButtonEvent("undo"))
+    step(d, clock)
+    assert d.session.moves == [] and d.differ == (sq("e5"),) and d.message == "fix e5"
+    d.board.set_reading(sq("e5"), "x")
+    step(d, clock, 0.31)
+    assert d.differ == () and d.session.moves == []

@@ -93,3 +93,13 @@ def test_long_messages_are_cut_to_two_lines(text):
     lines = wrap(text)
     assert len(lines) == 2 and all(len(s) <= CHARS for s in lines)
     assert lines[-1].endswith("..")
+
+
+def test_new_game_menu(make_daemon):
+    from companion.events import ButtonEvent
+
+    d = make_daemon()
+    d.post(ButtonEvent("menu", long=True))
+    d.post(ButtonEvent("menu"))
+    d.loop.run_pending()
+    check("menu_binary_chosen", d.display.image)

@@ -164,6 +164,7 @@ class Panel:
     move: int
     rows: tuple[PanelRow, ...]
     note: str = ""  # one optional extra line, e.g. territory sizes
+    corner: str = ""  # top-right text instead of the move number
 
 
 # What a reading of the board means for the game (see companion/interpret.py).

@@ -85,6 +85,23 @@ class BinaryonSpec(GameSpec):
             return sc.off_line
         return sc.on_line + tuple(s for s in sc.off_line if s not in sc.on_line)
 
+    def hint(self, state: GameState, step: int) -> tuple[tuple[int, ...], str]:
+        """Even presses: the squares the mover may turn; odd presses: the mover's best line."""
+        st = _state(state)
+        if st.is_over():
+            outcome = st.outcome()
+            return self.highlight(st), outcome.summary if outcome else ""
+        who = st.mover.upper()
+        if step % 2 == 0:
+            moves = tuple(m for m in st.legal_moves() if isinstance(m, int))
+            if not moves:
+                return (), f"{who} must pass"
+            return moves, f"{len(moves)} move{'s' if len(moves) > 1 else ''} for {who}"
+        sc = st.score()
+        if st.mover == "on":
+            return sc.on_line, f"{who} best {sc.bits(sc.on_best)}"
+        return sc.off_line, f"{who} best {sc.bits(sc.off_best)}"
+
     def on_press(self, state: GameState, square: int) -> Action:
         return Play(square)
 

@@ -13,6 +13,7 @@ works on it) that
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections.abc import Callable
@@ -51,7 +52,11 @@ def open_display(
         raise
     except Exception as e:
         raise DisplayError(explain(e, driver, i2c_port, i2c_address, spi)) from e
-    name = driver if driver in ("emulator", "dummy") else f"{driver} on {_where(i2c_port, i2c_address, spi)}"
+    name = (
+        driver
+        if driver in ("emulator", "dummy")
+        else f"{driver} on {_where(i2c_port, i2c_address, spi)}"
+    )
     return ResilientDisplay(device, make, name=name, retry_seconds=retry_seconds)
 
 
@@ -74,7 +79,7 @@ def _maker(driver, port, address, spi, rotate, serial_interface) -> Callable[[],
                     "the emulator needs luma.emulator and pygame: "
                     "pip install 'binaryon-companion[emulator]'"
                 ) from e
-            return emulator(width=WIDTH, height=HEIGHT, rotate=rotate, mode="1", scale=3)
+            return emulator(width=WIDTH, height=HEIGHT, rotate=rotate, mode="1", scale=2)
 
         return make_emulator
 
@@ -190,14 +195,11 @@ class ResilientDisplay:
         return True
 
     def _reopen(self) -> None:
-        old, self.device = self.device, None
-        if old is not None:
-            try:
-                old.persist = True  # do not blank the glass, just release the bus
-                old.cleanup()
-            except Exception:
-                pass
-        self.device = self._make()
+        new = self._make()  # raises while the bus is still down: the old device stays
+        old, self.device = self.device, new
+        with contextlib.suppress(Exception):
+            old.persist = True  # do not blank the glass, just release the bus
+            old.cleanup()
 
     def _schedule_retry(self) -> None:
         if self._closed:
@@ -251,10 +253,8 @@ class ResilientDisplay:
                 self._timer.cancel()
             self._closed = True
             if self.device is not None:
-                try:
+                with contextlib.suppress(Exception):
                     self.device.cleanup()
-                except Exception:
-                    pass
 
     close = cleanup
 

@@ -19,6 +19,7 @@ simulation costs little CPU.
 from __future__ import annotations
 
 import collections
+import contextlib
 import importlib
 import importlib.util
 import os
@@ -30,7 +31,6 @@ import threading
 import time
 import tty
 import types
-from collections.abc import Callable
 from pathlib import Path
 
 from ..squares import check_size
@@ -243,16 +243,14 @@ class _PtyPort:
             data = os.read(self._fd, limit)
         except OSError:  # nothing waiting (EAGAIN), or the cable is gone (EIO)
             data = b""
-        return injected + data
+        return injected + self._pico._filter_incoming(data)
 
     def write(self, data: bytes) -> None:
         data = self._pico._filter_outgoing(bytes(data))
         if not data:
             return
-        try:
+        with contextlib.suppress(OSError):  # nobody reading and the buffer full, or unplugged
             os.write(self._fd, data)
-        except OSError:
-            pass  # nobody reading and the buffer full, or unplugged: the line is lost
 
 
 # -- the simulated board ---------------------------------------------------------------------
@@ -272,6 +270,7 @@ class SimulatedPico:
         kind: str = "switch",
         *,
         step_ms: int = 2,
+        autorun: bool = True,
         link_dir: str | None = None,
         **config_overrides,
     ) -> None:
@@ -280,6 +279,7 @@ class SimulatedPico:
         self.size = check_size(size)
         self.kind = kind
         self.step_ms = step_ms
+        self.autorun = autorun  # False: no thread, the caller runs the loop with step()
         self.cfg = firmware_config(size, kind, **config_overrides)
         self._app = load_firmware()
         self._lock = threading.RLock()
@@ -297,6 +297,9 @@ class SimulatedPico:
         self._reset_request: int | None = None
         self._drops: list[bytes | None] = []
         self._corrupts: list[bytes | None] = []
+        self._command_drops: list[bytes | None] = []
+        self._partial_in = b""
+        self._port: _PtyPort | None = None
         self._injected_input = b""
         self._fw = None
         self._pixels: list[tuple[int, ...]] = [(0, 0, 0)] * n2
@@ -330,11 +333,13 @@ class SimulatedPico:
             self.plugged = True
             self._reset_cause = PWRON_RESET
             self._stop = threading.Event()
-            self._thread = threading.Thread(
-                target=self._main, args=(self._stop, _PtyPort(self, master)),
-                name="pico-sim", daemon=True,
-            )  # fmt: skip
-            self._thread.start()
+            self._port = _PtyPort(self, master)
+            self._fw = None
+            if self.autorun:
+                self._thread = threading.Thread(
+                    target=self._main, args=(self._stop, self._port), name="pico-sim", daemon=True
+                )
+                self._thread.start()
 
     def unplug(self) -> None:
         """Pull the USB cable: the firmware loses power and the port disappears."""
@@ -348,10 +353,8 @@ class SimulatedPico:
             thread.join(timeout=5)
         with self._lock:
             for fd in (self._master, self._slave):
-                try:
+                with contextlib.suppress(OSError):
                     os.close(fd)
-                except OSError:
-                    pass
             self._master = self._slave = -1
             if os.path.lexists(self.port):
                 os.unlink(self.port)
@@ -428,10 +431,11 @@ class SimulatedPico:
             )  # fmt: skip
             self.schedule(square, [end if i % 2 == 0 else start for i in range(n)] + [end])
 
-    def readings(self) -> str:
-        """The physical sensors now, one character per square, a1 first."""
+    @property
+    def readings(self) -> tuple[str, ...]:
+        """The physical sensors now, one reading per square, a1 first."""
         with self._lock:
-            return "".join(self._values)
+            return tuple(self._values)
 
     def wait_quiet(self, timeout: float = 5.0) -> bool:
         """Wait until no scheduled change is left and the firmware has had time to report."""
@@ -451,10 +455,8 @@ class SimulatedPico:
         """Write bytes towards the host as if the board had sent them (noise, half lines)."""
         with self._lock:
             if self._master >= 0:
-                try:
+                with contextlib.suppress(OSError):
                     os.write(self._master, data)
-                except OSError:
-                    pass
 
     def inject_to_board(self, data: bytes) -> None:
         """Bytes the firmware will read as if the host had sent them."""
@@ -465,6 +467,11 @@ class SimulatedPico:
         """Lose the next board line (containing ``match``, if given)."""
         with self._lock:
             self._drops.append(match)
+
+    def drop_next_command(self, match: bytes | None = None) -> None:
+        """Lose the next host -> board line (containing ``match``, if given)."""
+        with self._lock:
+            self._command_drops.append(match)
 
     def corrupt_next_line(self, match: bytes | None = None) -> None:
         """Flip one bit in the next board line (containing ``match``, if given)."""
@@ -508,27 +515,43 @@ class SimulatedPico:
 
     def _main(self, stop: threading.Event, port: _PtyPort) -> None:
         _current.pico = self
+        self.crashed: BaseException | None = None
         try:
             self._boot(port)
             while not stop.is_set():
-                with self._lock:
-                    cause, self._reset_request = self._reset_request, None
-                    self._advance_queues()
-                if cause is not None:
-                    self._reset_cause = cause
-                    self._boot(port)
-                try:
-                    self._fw.step()
-                except SimReset:  # machine.reset() from the firmware (MAINT)
-                    self._reset_cause = WDT_RESET
-                    self._boot(port)
-                with self._lock:
-                    self._clock_ms += self.step_ms
-                    self._scans += 1
+                self._one_step(port)
                 stop.wait(self.step_ms / 1000)
         except Exception as e:  # keep the failure visible to tests
-            self.crashed: BaseException | None = e
+            self.crashed = e
             raise
+
+    def _one_step(self, port: _PtyPort) -> None:
+        with self._lock:
+            cause, self._reset_request = self._reset_request, None
+            self._advance_queues()
+        if cause is not None:
+            self._reset_cause = cause
+            self._boot(port)
+        try:
+            self._fw.step()
+        except SimReset:  # machine.reset() from the firmware (MAINT)
+            self._reset_cause = WDT_RESET
+            self._boot(port)
+        with self._lock:
+            self._clock_ms += self.step_ms
+            self._scans += 1
+
+    def step(self, count: int = 1) -> None:
+        """Run ``count`` firmware loop passes in this thread (only when autorun=False)."""
+        if self.autorun:
+            raise RuntimeError("this SimulatedPico runs its own loop thread")
+        if not self.plugged or self._port is None:
+            return
+        _current.pico = self
+        if self._fw is None:
+            self._boot(self._port)
+        for _ in range(count):
+            self._one_step(self._port)
 
     def _advance_queues(self) -> None:
         for sq in list(self._queues):
@@ -587,6 +610,24 @@ class SimulatedPico:
         with self._lock:
             data, self._injected_input = self._injected_input, b""
         return data
+
+    def _filter_incoming(self, data: bytes) -> bytes:
+        """Drop a whole host line when asked to (drop_next_command)."""
+        with self._lock:
+            if not self._command_drops and not self._partial_in:
+                return data
+            data = self._partial_in + data
+            lines = data.split(b"\n")
+            self._partial_in = lines.pop()
+            out = []
+            for line in lines:
+                for i, match in enumerate(self._command_drops):
+                    if match is None or match in line:
+                        del self._command_drops[i]
+                        break
+                else:
+                    out.append(line + b"\n")
+            return b"".join(out)
 
     def _filter_outgoing(self, data: bytes) -> bytes:
         with self._lock:

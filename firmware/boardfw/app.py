@@ -4,6 +4,9 @@
 USB CDC on the Pico (boardfw.usbio), a pseudo-terminal in the desktop simulation.
 """
 
+# MicroPython subset: no contextlib, and %-formatting is the cheapest there.
+# ruff: noqa: UP031, SIM105, SIM110
+
 import machine
 
 from boardfw import proto

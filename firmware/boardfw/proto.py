@@ -4,6 +4,9 @@ Written in the subset MicroPython and CPython share, so the desktop simulation r
 companion/link_protocol.py is the host's copy; tests check both frame lines identically.
 """
 
+# MicroPython subset: no contextlib, and %-formatting is the cheapest there.
+# ruff: noqa: UP031, SIM105, SIM110
+
 PROTO = 1
 MAX_LINE = 2048  # bytes before the newline; longer input is dropped as garbled
 STAR = 42  # ord("*")

@@ -1,5 +1,8 @@
 """USB CDC on the Pico: sys.stdin/sys.stdout, polled so the scan loop never blocks."""
 
+# MicroPython subset: no contextlib, and %-formatting is the cheapest there.
+# ruff: noqa: UP031, SIM105, SIM110
+
 import select
 import sys
 
