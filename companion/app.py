@@ -93,11 +93,15 @@ def make_leds(config: Config, board: SensorBoard):
         return own
     if driver == "board":
         raise ConfigError("leds driver board: this board has no LEDs of its own")
-    if driver == "ws281x" or (driver == "auto" and on_a_pi()):
+    if driver in ("spi", "ws281x") or (driver == "auto" and on_a_pi()):
+        from . import pinout
         from .hardware.pi_leds import open_leds
 
         return open_leds(
-            "ws281x", count=board.size**2, pin=config.leds.pin, brightness=config.leds.brightness
+            "ws281x" if driver == "ws281x" else "spi",
+            count=board.size**2,
+            pin=config.leds.pin or pinout.LED_PIN,
+            brightness=config.leds.brightness,
         )
     from .led_view import RecordingLeds
 
@@ -140,12 +144,18 @@ def make_notifier():
     return Notifier()
 
 
-def build_daemon(config: Config, board: SensorBoard | None = None, simulated: bool | None = None):
-    """Returns (daemon, closers): call each closer after the daemon stops."""
+def build_daemon(
+    config: Config,
+    board: SensorBoard | None = None,
+    simulated: bool | None = None,
+    service: bool = False,
+):
+    """Returns (daemon, closers): call each closer after the daemon stops. A ``service``
+    never falls back to the simulated board: it waits for the real one."""
     from .hardware.boards import make_board
     from .hardware.mock_board import MockBoard
 
-    board = board or make_board(config.board)
+    board = board or make_board(config.board, simulate_if_missing=not service)
     simulated = isinstance(board, MockBoard) if simulated is None else simulated
     display = make_display(config, simulated)
     leds = make_leds(config, board)

@@ -14,6 +14,19 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("companion.commands.score", "score a position (file or - for stdin)"),
     "lines": ("companion.commands.lines", "list every line of the Binaryon board"),
     "legal": ("companion.commands.legal", "list the legal Binaryon moves in a position"),
+    "doctor": (
+        "companion.commands.doctor",
+        "check the Pi's hardware and say how to fix what is missing",
+    ),
+    "install-service": (
+        "companion.commands.install_service",
+        "install and start the systemd service (Raspberry Pi OS)",
+    ),
+    "history": ("companion.commands.history", "list the games in the journal with results"),
+    "export": ("companion.commands.export", "write a game from the journal as a text record"),
+    "import": ("companion.commands.import_record", "check a text record and add it to the journal"),
+    "replay": ("companion.commands.replay", "step through a game record on the simulated board"),
+    "abandon": ("companion.commands.abandon", "abandon the game in progress (kept in history)"),
 }
 
 

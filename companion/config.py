@@ -53,8 +53,9 @@ class DisplayConfig:
 
 @dataclass(frozen=True)
 class LedConfig:
-    driver: str = "auto"  # auto (the board's own if it has them) | board | ws281x | none
-    pin: int = 18
+    # auto: the board's own chain (Pico), else SPI on a Pi, else none | board | spi | ws281x | none
+    driver: str = "auto"
+    pin: int = 0  # 0 = the default of companion.pinout
     brightness: float = 0.25
 
 
@@ -177,8 +178,8 @@ class Config:
             raise bad("[display] rotate must be 0, 1, 2 or 3")
         if not 0.5 <= d.message_seconds <= 60:
             raise bad("[display] message_seconds must be 0.5..60")
-        if self.leds.driver not in ("auto", "board", "ws281x", "none"):
-            raise bad(f"[leds] driver {self.leds.driver!r}: use auto, board, ws281x or none")
+        if self.leds.driver not in ("auto", "board", "spi", "ws281x", "none"):
+            raise bad(f"[leds] driver {self.leds.driver!r}: use auto, board, spi, ws281x or none")
         if not 0.0 <= self.leds.brightness <= 1.0:
             raise bad("[leds] brightness must be 0.0..1.0")
         if self.buttons.enabled not in ("auto", "yes", "no"):

@@ -136,6 +136,8 @@ class RecoveryReport:
     games: int = 0
     events: int = 0
     lost: list[str] = field(default_factory=list)
+    expected: dict[int, set[int]] | None = None  # event ids per game, from the index
+    unsure: bool = False  # part of the events table unreadable and the index too
 
     def line(self) -> str:
         lost = "; ".join(self.lost) if self.lost else "nothing"
@@ -279,7 +281,38 @@ class SqliteJournal:
                 (game, _json(options), _json(players), self._now(), IN_PROGRESS),
             )
             game_id = int(cur.lastrowid or 0)
+            self._close_others(db, game_id)
         return game_id
+
+    def _close_others(self, db: sqlite3.Connection, keep: int) -> None:
+        """Only one game is in progress: when one begins, any other left so by a crash is
+        closed, as finished if its moves end the game (the crash came before its finish was
+        recorded), else as abandoned."""
+        rows = db.execute(
+            "SELECT id, game, options FROM games WHERE status = ? AND id != ?", (IN_PROGRESS, keep)
+        ).fetchall()
+        now = self._now()
+        for gid, game, options in rows:
+            moves, _ = self._live(db, gid)
+            outcome = _outcome(game, _unjson(options, {}), [m.name for m in moves])
+            kind = "finish" if outcome else "abandon"
+            db.execute(
+                "INSERT INTO events (game_id, kind, ply, at) VALUES (?, ?, ?, ?)",
+                (gid, kind, len(moves), now),
+            )
+            db.execute(
+                "UPDATE games SET status = ?, ended = ?, result = ?, summary = ?, detail = ?,"
+                " note = ? WHERE id = ?",
+                (
+                    FINISHED if outcome else ABANDONED,
+                    now,
+                    (outcome.winner or "draw") if outcome else None,
+                    outcome.summary if outcome else None,
+                    _json(outcome.detail) if outcome else None,
+                    "closed when the next game began",
+                    gid,
+                ),
+            )
 
     def append(self, game_id: int, ply: int, move: str) -> None:
         with self._write() as db:
@@ -446,7 +479,22 @@ class SqliteJournal:
                     "INSERT INTO events (game_id, kind, ply, at) VALUES (?, ?, ?, ?)",
                     (game_id, kind, len(moves), iso(ended) or now),
                 )
+            else:
+                self._close_others(db, game_id)
         return game_id
+
+
+def _outcome(game: str, options: dict[str, Any], moves: list[str]) -> Outcome | None:
+    """The result if replaying ``moves`` ends the game; None if not (or not replayable)."""
+    from .games import get_spec
+
+    try:
+        state = get_spec(game).new(**options)
+        for name in moves:
+            state = state.play(state.parse_move(name))
+    except ValueError:
+        return None
+    return state.outcome() if state.is_over() else None
 
 
 _GAME_COLUMNS = "id, game, options, players, started, ended, status, result, summary, detail, note"
@@ -647,30 +695,104 @@ _EVENT_ROW = (
 
 def _read_damaged(source: Path, report: RecoveryReport) -> tuple[list[tuple], list[tuple]]:
     """Every row that can still be read, table by table, working round unreadable pages."""
+    cut = _pages_missing(source)
+    if cut:
+        report.lost.append(cut)
     try:
-        db = sqlite3.connect(f"file:{source}?mode=ro", uri=True, isolation_level=None)
+        db = sqlite3.connect(source, isolation_level=None)
+        db.execute("PRAGMA writable_schema = ON")  # read tables even if an index is damaged
         db.execute("PRAGMA query_only = ON")
     except sqlite3.Error as e:
         report.lost.append(f"everything ({e})")
         return [], []
-    upper = max(1000, (sum(p.stat().st_size for p in source.parent.iterdir()) // 8) + 1)
+    upper = max(1000, source.stat().st_size // 8 + 1)
     try:
-        games, bad_games = _rows(db, _GAME_ROW, upper)
-        events, bad_events = _rows(db, _EVENT_ROW, upper)
+        games, games_failed = _rows(db, _GAME_ROW, upper)
+        events, events_failed = _rows(db, _EVENT_ROW, upper)
+        report.expected = _indexed_events(db)
+        report.unsure = events_failed and report.expected is None
+    except sqlite3.Error as e:  # not even the schema can be read
+        report.lost.append(f"everything ({e})")
+        return [], []
     finally:
         db.close()
-    if bad_games:
-        report.lost.append(f"{bad_games} unreadable game headers")
-    if bad_events:
-        report.lost.append(f"{bad_events} unreadable events")
+    good_games = [g for g in games if _good_game(g)]
+    good_events = [e for e in events if _good_event(e)]
+    dropped = len(games) - len(good_games) + len(events) - len(good_events)
+    if dropped:
+        report.lost.append(f"{dropped} garbled rows dropped")
+    games, events = good_games, good_events
+    for what, rows, failed in (("games", games, games_failed), ("events", events, events_failed)):
+        top = rows[-1][0] if rows else 0
+        gaps = top - len(rows)  # ids are dense: rows are never deleted
+        if gaps:
+            report.lost.append(f"{gaps} {what} unreadable")
+        elif failed:
+            report.lost.append(f"part of the {what} table unreadable")
     return games, events
 
 
-def _rows(db: sqlite3.Connection, sql: str, upper: int, budget: int = 20000) -> tuple[list, int]:
-    """Rows with ids 1..upper, bisecting round ranges that fail to read. Returns (rows, number
-    of ranges/ids given up on)."""
+def _indexed_events(db: sqlite3.Connection) -> dict[int, set[int]] | None:
+    """Event ids per game as the index has them (the index lives on other pages than the
+    table, so it often tells what a damaged table lost). None if unreadable."""
+    try:
+        rows = db.execute("SELECT game_id, id FROM events INDEXED BY events_by_game").fetchall()
+    except sqlite3.Error:
+        return None
+    out: dict[int, set[int]] = {}
+    for gid, eid in rows:
+        if isinstance(gid, int) and isinstance(eid, int):
+            out.setdefault(gid, set()).add(eid)
+    return out
+
+
+def _pages_missing(source: Path) -> str:
+    """'file cut short: ...' when the header promises more pages than the file holds."""
+    try:
+        with open(source, "rb") as f:
+            head = f.read(100)
+        size = source.stat().st_size
+    except OSError:
+        return ""
+    if len(head) < 100 or not head.startswith(b"SQLite format 3\0"):
+        return ""
+    page = int.from_bytes(head[16:18], "big")
+    page = 65536 if page == 1 else page
+    pages = int.from_bytes(head[28:32], "big")
+    have = size // page if page else 0
+    if pages and have < pages:
+        return f"file cut short: {pages - have} of {pages} pages missing"
+    return ""
+
+
+def _good_game(row: tuple) -> bool:
+    gid, game, options, players, _s, _e, status, *_ = row
+    return (
+        isinstance(gid, int)
+        and isinstance(game, str)
+        and isinstance(options, str)
+        and isinstance(players, str)
+        and status in STATUSES
+    )
+
+
+def _good_event(row: tuple) -> bool:
+    eid, gid, kind, ply, move, _at = row
+    return (
+        isinstance(eid, int)
+        and isinstance(gid, int)
+        and kind in ("move", "takeback", "finish", "abandon")
+        and isinstance(ply, int)
+        and ply >= 0
+        and (move is None or isinstance(move, str))
+    )
+
+
+def _rows(db: sqlite3.Connection, sql: str, upper: int, budget: int = 20000) -> tuple[list, bool]:
+    """Rows with ids 1..upper, bisecting round ranges that cannot be read. Returns (rows,
+    whether any part failed)."""
     out: list[tuple] = []
-    bad = 0
+    failed = False
     stack = [(1, upper)]
     while stack:
         lo, hi = stack.pop()
@@ -679,15 +801,13 @@ def _rows(db: sqlite3.Connection, sql: str, upper: int, budget: int = 20000) -> 
             out.extend(db.execute(sql, (lo, hi)).fetchall())
             continue
         except sqlite3.Error:
-            pass
-        if lo == hi or budget <= 0:
-            bad += 1
-            continue
-        mid = (lo + hi) // 2
-        stack.append((mid + 1, hi))
-        stack.append((lo, mid))
+            failed = True
+        if lo < hi and budget > 0:
+            mid = (lo + hi) // 2
+            stack.append((mid + 1, hi))
+            stack.append((lo, mid))
     out.sort(key=lambda r: r[0])
-    return out, bad
+    return out, failed
 
 
 def _write_salvage(
@@ -699,7 +819,8 @@ def _write_salvage(
     for row in events:
         by_game.setdefault(row[1], []).append(row)
     header_ids = {g[0] for g in games}
-    orphans = sorted(gid for gid in by_game if gid not in header_ids)
+    expected = report.expected or {}
+    orphans = sorted(gid for gid in set(by_game) | set(expected) if gid not in header_ids)
     if orphans:
         report.lost.append(f"games {', '.join(map(str, orphans))} (header unreadable)")
     db = _connect(fresh)
@@ -708,10 +829,9 @@ def _write_salvage(
         for g in games:
             gid, game, _options, _players, _s, _e, status, *_ = g
             kept, lost = _usable_events(by_game.get(gid, []))
-            entry = _entry(g)
-            note = None
+            over = None
             try:
-                state = get_spec(game).new(**entry.options)
+                state = get_spec(game).new(**_entry(g).options)
                 moves, _ = fold([(k, p, m, a) for _, _, k, p, m, a in kept])
                 for i, mv in enumerate(moves):
                     try:
@@ -719,14 +839,20 @@ def _write_salvage(
                     except ValueError:
                         kept, lost = _cut_at_ply(kept, i), True
                         break
+                over = state.is_over() and not lost
             except ValueError:
                 pass  # an unknown game or options: keep the rows as they are
-            if lost:
-                note = "recovered: later moves lost"
-                report.lost.append(f"game {gid}: moves after the first {_live_length(kept)}")
-                if status == FINISHED:
-                    status = ABANDONED
-                    note = "recovered: later moves lost, result unverified"
+            note = None
+            unread = len(expected.get(gid, set()) - {e[0] for e in by_game.get(gid, [])})
+            if lost or unread or (status == FINISHED and over is False):
+                length = _live_length(kept)
+                note = f"recovered: moves after the first {length} lost"
+                more = f" ({unread} events unreadable)" if unread else ""
+                report.lost.append(f"game {gid}: moves after the first {length}{more}")
+            elif report.unsure and status == IN_PROGRESS:
+                length = _live_length(kept)
+                note = f"recovered: moves after the first {length} may be lost"
+                report.lost.append(f"game {gid}: perhaps moves after the first {length}")
             db.execute(
                 f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 (*g[:6], status, *g[7:10], note or g[10]),

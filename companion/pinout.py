@@ -11,8 +11,8 @@ takes); "pad" is the Pico's physical pin 1..40.
 Two builds:
 - "pico" (recommended): the Pico scans the matrix and drives the LEDs; the Pi has only the
   OLED, the buttons and the buzzer. The OLED may be on I2C or SPI.
-- "gpio": the Pi scans the matrix itself (8 row outputs, 8 column inputs) and drives the LEDs.
-  The OLED must be on I2C, because the SPI pins are matrix lines in this build.
+- "gpio": the Pi scans the matrix itself (8 row outputs, 8 column inputs) and drives the LEDs
+  over SPI0's MOSI. Every header GPIO is then in use; the OLED must be on I2C.
 """
 
 from __future__ import annotations
@@ -23,17 +23,22 @@ from dataclasses import dataclass
 # ── Raspberry Pi (BCM numbers) ───────────────────────────────────────────────────────────────
 # Matrix rows are outputs driven low one at a time (ranks 1..8); columns are inputs with
 # pull-ups (files a..h). A closed square pulls its column low through its diode.
-PI_ROWS: tuple[int, ...] = (4, 17, 27, 22, 10, 9, 11, 8)
-PI_COLS: tuple[int, ...] = (23, 24, 25, 7, 12, 16, 20, 21)
+PI_ROWS: tuple[int, ...] = (4, 17, 27, 22, 14, 15, 18, 23)
+PI_COLS: tuple[int, ...] = (24, 25, 7, 12, 16, 19, 20, 21)
 PI_BUTTONS: dict[str, int] = {"confirm": 5, "undo": 6, "menu": 13}
 PI_BUZZER: int = 26
-PI_LED_DATA: int = 18  # PWM0: the pin rpi_ws281x drives on channel 0
+# LED data leaves on SPI0 MOSI: the spidev driver needs no root and works on every Pi,
+# Pi 5 included. (rpi_ws281x on PWM GPIO18 needs root; see hardware/README.md.)
+PI_LED_DATA: int = 10
+PI_SPI_LED_BUS: dict[int, int] = {10: 0, 20: 1}  # MOSI pin -> /dev/spidevN.0
 PI_I2C_PORT: int = 1
 PI_I2C_SDA: int = 2
 PI_I2C_SCL: int = 3
 OLED_I2C_ADDRESS: int = 0x3C  # some SH1106 modules answer at 0x3D
 # Optional SPI OLED (pico build only): SPI0 plus two plain GPIOs for D/C and reset.
 PI_SPI_OLED: dict[str, int] = {"mosi": 10, "sclk": 11, "ce0": 8, "dc": 24, "reset": 25}
+# Pins SPI0 takes once enabled with `dtoverlay=spi0-1cs` (MISO, MOSI, SCLK, CE0).
+PI_SPI0_CLAIMS: tuple[int, ...] = (9, 10, 11, 8)
 
 # Physical header pin of each BCM GPIO on the 40-pin header (all Pi models with 40 pins).
 PI_HEADER: dict[int, int] = {
@@ -109,7 +114,10 @@ def signals() -> list[Signal]:
             Signal(f"COLB{FILES[i].upper()}", f"hall white-up column, file {FILES[i]}",
                    None, PICO_COLS_B[i], "pico")
         )  # fmt: skip
-    out.append(Signal("LED_DIN", "WS2812B data in (via 74AHCT125)", PI_LED_DATA, PICO_LED_DATA))
+    out.append(
+        Signal("LED_DIN", "WS2812B data in (via 74AHCT125); Pi: SPI0 MOSI",
+               PI_LED_DATA, PICO_LED_DATA)
+    )  # fmt: skip
     for name, gpio in PI_BUTTONS.items():
         out.append(Signal(f"BTN_{name.upper()}", f"{name} button to GND", gpio))
     out.append(Signal("BUZZER", "buzzer + (active buzzer, or passive via transistor)", PI_BUZZER))
@@ -128,14 +136,12 @@ def pins_used(build: str, *, spi_oled: bool = False) -> list[int]:
     if build not in ("gpio", "pico"):
         raise ValueError(f"build must be 'gpio' or 'pico', got {build!r}")
     if build == "gpio" and spi_oled:
-        raise ValueError("the gpio build needs an I2C OLED: the SPI pins are matrix lines")
+        raise ValueError("the gpio build needs an I2C OLED: SPI0 carries the LED data")
     used = [*PI_BUTTONS.values(), PI_BUZZER, PI_I2C_SDA, PI_I2C_SCL]
     if build == "gpio":
-        used += [*PI_ROWS, *PI_COLS, PI_LED_DATA]
+        used += [*PI_ROWS, *PI_COLS, *PI_SPI0_CLAIMS]  # PI_LED_DATA is SPI0's MOSI
     if spi_oled:
-        used += list(PI_SPI_OLED.values())
-        # enabling SPI0 also claims MISO (9) and CE1 (7)
-        used += [9, 7]
+        used += [*PI_SPI0_CLAIMS, PI_SPI_OLED["dc"], PI_SPI_OLED["reset"]]
     return used
 
 

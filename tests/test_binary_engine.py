@@ -286,7 +286,7 @@ def test_non_moves_are_refused(move):
 
 
 def test_replaying_move_names_rebuilds_the_game():
-    words = "c3 b1 d1 a1 end d4 e4 b3 end".split()
+    words = ["c3", "b1", "d1", "a1", "end", "d4", "e4", "b3", "end"]
     s, names = new_game(), []
     for word in words:
         move = s.parse_move(word)
@@ -329,7 +329,9 @@ def test_random_legal_games(n, empty_joins, stuck, data):
         legal = s.legal_moves()
         # check() is None exactly for the moves legal_moves() lists
         for m in [*range(n * n), *MOVE_SPACE]:
-            assert (s.check(m) is None) == (m in legal), (m, legal)
+            refusal = s.check(m)
+            assert (refusal is None) == (m in legal), (m, legal)
+            assert refusal is None or len(refusal.reason) <= 2 * 21  # two OLED lines
         move = data.draw(st.sampled_from(legal))
         mover, before = s.turn, s
         s = s.play(move)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 
@@ -16,6 +17,11 @@ log = logging.getLogger("binaryon")
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_daemon_arguments(p)
+    p.add_argument(
+        "--service",
+        action="store_true",
+        help="run as the service: never simulate, wait for the board (implied under systemd)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -24,7 +30,8 @@ def run(args: argparse.Namespace) -> int:
         config = config_from_args(args)
         from ..app import build_daemon
 
-        daemon, closers = build_daemon(config)
+        service = args.service or "INVOCATION_ID" in os.environ  # systemd sets it
+        daemon, closers = build_daemon(config, service=service)
     except (ConfigError, ValueError, OSError) as e:
         print(f"binaryon: {e}", file=sys.stderr)
         return 2

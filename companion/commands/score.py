@@ -40,8 +40,11 @@ def game_options(names: list[str]) -> list[Option]:
 def add_rule_flags(parser: argparse.ArgumentParser, options: list[Option]) -> None:
     group = parser.add_argument_group("rule options")
     for option in options:
+        flags = [f"--{option.name.replace('_', '-')}"]
+        if "_" in option.name:
+            flags.append(f"--{option.name}")
         group.add_argument(
-            f"--{option.name}",
+            *flags,
             dest=f"rule_{option.name}",
             default=None,
             metavar="VALUE",

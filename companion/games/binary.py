@@ -61,7 +61,8 @@ def centre_squares(n: int) -> frozenset[int]:
 def _ordinal(k: int) -> str:
     if 10 <= k % 100 <= 20:
         return f"{k}th"
-    return f"{k}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th') }"
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
 
 
 # --------------------------------------------------------------------------- territories

@@ -21,6 +21,7 @@ from .binary import (
     BinaryState,
     compare,
     new_game,
+    other,
     score_cells,
     square_owner,
 )
@@ -31,6 +32,8 @@ PIECE_RGB: dict[str, RGB] = {BLACK: (0, 70, 255), WHITE: (255, 190, 110)}
 TERRITORY_RGB: dict[str, RGB] = {BLACK: (0, 20, 90), WHITE: (110, 70, 20)}
 OFF: RGB = (0, 0, 0)
 LIGHT_EMPTY: RGB = (6, 6, 6)  # light squares glow faintly so a plain board shows the checkers
+
+MID_TURN = "2nd piece or confirm"  # the note while the mover may add a piece or end the turn
 
 # Reading values: switch/presence "1"/"0", polarity "x"/"o"/".". "?" = a piece, colour unknown.
 _READING = {"1": "?", "0": EMPTY, "x": "x", "o": "o", ".": EMPTY}
@@ -76,6 +79,8 @@ class BinarySpec(GameSpec):
         return Panel(self.title, state.ply, rows, self._note(state, result))
 
     def _note(self, state: BinaryState, result: dict[str, dict[str, Any]]) -> str:
+        if state.placed:
+            return MID_TURN
         b, w = result[BLACK]["territories"], result[WHITE]["territories"]
         note = f"B {_sizes(b, 8)} W {_sizes(w, 8)}"
         hands = f" hand {state.hand(BLACK)}/{state.hand(WHITE)}"
@@ -101,6 +106,32 @@ class BinarySpec(GameSpec):
                 for i in terr:
                     out[i] = TERRITORY_RGB[p]
         return out
+
+    def hint(self, state: BinaryState, step: int) -> tuple[tuple[int, ...], str]:  # type: ignore[override]
+        """Menu presses cycle: the mover's territories, the opponent's, where the mover may
+        place (after the game: Black's and White's territories)."""
+        if state.turn is None:
+            order, cycle = PLAYERS, 2
+        else:
+            order, cycle = (state.turn, other(state.turn)), 3
+        k = step % cycle
+        if k == 2:
+            who = order[0].upper()
+            squares = tuple(m for m in state.legal_moves() if isinstance(m, int))
+            return squares, (f"{who}: {len(squares)} squares" if squares else f"{who} must pass")
+        player = order[k]
+        result = state.score()[player]
+        squares = tuple(sorted({i for terr in result["squares"] for i in terr}))
+        label = f"{player.upper()} terr "
+        return squares, label + _sizes(result["territories"], OLED_WIDTH - len(label))
+
+    def expected_readings(self, state: BinaryState, kind: str) -> list[str]:  # type: ignore[override]
+        """What a board of ``kind`` reads when it matches ``state``."""
+        if kind == "polarity":
+            return list(state.cells)
+        if kind == "presence":
+            return ["0" if c == EMPTY else "1" for c in state.cells]
+        return ["0"] * len(state.cells)  # switches read released
 
     def highlight(self, state: BinaryState) -> tuple[int, ...]:  # type: ignore[override]
         outcome = state.outcome()
@@ -146,7 +177,7 @@ class BinarySpec(GameSpec):
             return None
         names = [square_name(i, n) for i in new]
         if state.turn is None:
-            return Differ(tuple(new), _fit("game over: remove", names))
+            return Differ(tuple(new), _fit("remove", names))
         mine = PIECE[state.turn]
         theirs = [i for i in new if seen[i] in "xo" and seen[i] != mine]
         if theirs:
@@ -194,9 +225,10 @@ class BinarySpec(GameSpec):
 
     # ----------------------------------------------------------------- scoring a position
     def _scoring(self, text: str, options: Mapping[str, Any] | None) -> tuple[int, list[str], Any]:
-        given = {k: v for k, v in (options or {}).items() if k != "size"}  # the text sets n
+        given = dict(options or {})
         opts = self.resolve(given)
-        n, cells = parse_position(text)
+        # the text sets the size; a size given on purpose must agree with it
+        n, cells = parse_position(text, opts["size"] if "size" in given else None)
         return n, cells, score_cells(cells, n, opts)
 
     def score_position(self, text: str, options: Mapping[str, Any] | None = None) -> dict:
@@ -222,7 +254,7 @@ class BinarySpec(GameSpec):
                 for i in terr:
                     marks[i].append(letters[k] if k < len(letters) else "#")
         shared = any(len(m) > 1 for m in marks)
-        lines = [f"{'position':<{2 * n + 3}}territories"]
+        lines = [f"   {'position':<{2 * n + 1}}territories"]
         for rank in range(n - 1, -1, -1):
             row = range(rank * n, rank * n + n)
             left = " ".join(cells[i] for i in row)

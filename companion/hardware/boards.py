@@ -15,15 +15,24 @@ from .interfaces import SensorBoard
 log = logging.getLogger("binaryon")
 
 
-def make_board(cfg: BoardConfig, clock: Callable[[], float] = time.monotonic) -> SensorBoard:
+def make_board(
+    cfg: BoardConfig,
+    clock: Callable[[], float] = time.monotonic,
+    simulate_if_missing: bool = True,
+) -> SensorBoard:
+    """``auto`` finds a Pico on USB; with none there it simulates one, or (for the service)
+    waits for the Pico to be plugged in."""
     driver = cfg.driver
     if driver == "auto":
         port = find_board_port()
-        if port is None:
+        if port is not None:
+            driver = f"serial:{port}"
+        elif simulate_if_missing:
             log.info("no board found: using the simulated board")
             driver = "mock"
         else:
-            driver = f"serial:{port}"
+            log.info("no board found yet: waiting for the Pico on USB")
+            driver = "serial:auto"
     if driver == "mock":
         from .mock_board import MockBoard
 
@@ -51,13 +60,11 @@ def find_board_port() -> str | None:
     """The serial port of a Pico running our firmware (udev symlink first, then USB id)."""
     import os
 
+    from .serial_board import BoardNotFound, find_pico_port
+
     if os.path.exists("/dev/binaryon-board"):
         return "/dev/binaryon-board"
     try:
-        from serial.tools import list_ports
-    except ImportError:
+        return find_pico_port()
+    except BoardNotFound:
         return None
-    for port in list_ports.comports():
-        if port.vid == 0x2E8A and port.pid == 0x0005:
-            return port.device
-    return None

@@ -198,7 +198,11 @@ def load_firmware() -> types.ModuleType:
     """Import firmware/boardfw (as the top-level package ``boardfw``) and return boardfw.app."""
     with _fw_lock:
         install_stand_ins()
-        if "boardfw" not in sys.modules:
+        if "boardfw" in sys.modules:
+            return importlib.import_module("boardfw.app")
+        # No __pycache__ in firmware/: `mpremote cp -r` would copy it onto the Pico.
+        saved, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+        try:
             pkg_dir = FIRMWARE_DIR / "boardfw"
             if not pkg_dir.is_dir():
                 raise FileNotFoundError(f"firmware not found at {pkg_dir}")
@@ -209,7 +213,9 @@ def load_firmware() -> types.ModuleType:
             pkg = importlib.util.module_from_spec(spec)
             sys.modules["boardfw"] = pkg
             spec.loader.exec_module(pkg)
-        return importlib.import_module("boardfw.app")
+            return importlib.import_module("boardfw.app")
+        finally:
+            sys.dont_write_bytecode = saved
 
 
 def firmware_config(size: int = 8, kind: str = "switch", **overrides) -> types.SimpleNamespace:
@@ -250,7 +256,7 @@ class _PtyPort:
         if not data:
             return
         with contextlib.suppress(OSError):  # nobody reading and the buffer full, or unplugged
-            os.write(self._fd, data)
+            self._pico.bytes_out += os.write(self._fd, data)
 
 
 # -- the simulated board ---------------------------------------------------------------------
@@ -304,8 +310,10 @@ class SimulatedPico:
         self._fw = None
         self._pixels: list[tuple[int, ...]] = [(0, 0, 0)] * n2
         self.watchdog_feeds = 0
+        self.crashed: BaseException | None = None  # an exception that stopped the loop thread
         self.boots = 0
         self.lines_sent = 0
+        self.bytes_out = 0  # bytes the firmware got onto the wire
         self._own_dir = link_dir is None
         self._dir = link_dir or tempfile.mkdtemp(prefix="pico-sim-")
         self.port = os.path.join(self._dir, "ttyACM-pico")
@@ -359,6 +367,10 @@ class SimulatedPico:
             if os.path.lexists(self.port):
                 os.unlink(self.port)
             self._fw = None
+
+    def freeze(self) -> None:
+        """The firmware hangs with the cable still in (the real watchdog would then reset it)."""
+        self._stop.set()
 
     def reset(self, watchdog: bool = True) -> None:
         """Restart the firmware without touching the cable (a watchdog reset by default)."""
@@ -515,7 +527,7 @@ class SimulatedPico:
 
     def _main(self, stop: threading.Event, port: _PtyPort) -> None:
         _current.pico = self
-        self.crashed: BaseException | None = None
+        self.crashed = None
         try:
             self._boot(port)
             while not stop.is_set():

@@ -110,7 +110,7 @@ class SerialBoard(SensorBoard):
         self._gap_at: float | None = None
         self._gap_tries = 0
         self._gap_first = 0
-        self._resync_pending = False
+        self._boot_id: str | None = None
         self._leds = SerialLeds(self)
 
     # -- SensorBoard ---------------------------------------------------------------------
@@ -129,6 +129,10 @@ class SerialBoard(SensorBoard):
         self._first_attempt.wait(self.start_timeout)
 
     def stop(self) -> None:
+        """Stop the reader thread and close the port, turning the LEDs off first."""
+        if self.connected and self._leds.frame is not None:
+            n2 = self.size * self.size
+            self._write(lp.cmd_leds_full(self._leds.next_id(), [(0, 0, 0)] * n2))
         self._stopping.set()
         if self._thread is not None:
             self._thread.join(timeout=5)
@@ -259,7 +263,8 @@ class SerialBoard(SensorBoard):
         if self._state == "handshake":
             if now - self._hs_started > self.handshake_timeout:
                 if self._hs_tries >= 3:
-                    self._lose("no handshake")
+                    log.warning("no handshake from %s", self.port)
+                    self._close()
                     self._down(f"{DISCONNECTED}: no answer from the board on {self.port}")
                     self._first_attempt.set()
                 else:
@@ -343,6 +348,13 @@ class SerialBoard(SensorBoard):
             self._first_attempt.set()
             self._stopping.wait(self.retry_max)
             return
+        boot = msg.fields.get("boot")
+        if self._state == "up" and boot is not None and boot == self._boot_id:
+            # The same boot answering our HELLO again: just follow its sequence numbers.
+            self._expect = (msg.seq + 1) % lp.SEQ_MOD
+            self._gap_at = None
+            return
+        self._boot_id = boot
         restarted = self._state == "up"
         if restarted:
             self.stats["board_restarts"] += 1
@@ -388,6 +400,7 @@ class SerialBoard(SensorBoard):
                         self._post(SquareReading(sq, new, now, debounced=True))
             self._known = list(msg.values)
             self._first_snapshot = False
+            self.stats["snapshots"] += 1
             self._post(BoardSnapshot(tuple(msg.values), now))
         elif isinstance(msg, lp.Ack):
             self._leds.on_ack(msg.id, now)

@@ -7,6 +7,8 @@ USB CDC on the Pico (boardfw.usbio), a pseudo-terminal in the desktop simulation
 # MicroPython subset: no contextlib, and %-formatting is the cheapest there.
 # ruff: noqa: UP031, SIM105, SIM110
 
+import os
+
 import machine
 
 from boardfw import proto
@@ -56,6 +58,8 @@ class Firmware:
         self.scans_at_snap = 0
         self.rate = 0  # full scans per second over the last snapshot period
         self.wdt = machine.WDT(timeout=cfg.WATCHDOG_MS) if cfg.WATCHDOG_MS else None
+        # A random id per boot: the host tells a restart from a repeated HELLO by it.
+        self.boot_id = "%08x" % int.from_bytes(os.urandom(4), "big")
         now = self.ticks()
         self.matrix.scan(self.rows_a, self.rows_b)
         values = []
@@ -80,12 +84,10 @@ class Firmware:
 
     def hello(self):
         self.send(
-            "HELLO proto=%d fw=%s size=%d kind=%s leds=%d debounce=%d"
-            % (proto.PROTO, FW_VERSION, self.n, self.kind, self.n * self.n, self.deb_ms())
-        )
-
-    def deb_ms(self):
-        return self.deb.ms if hasattr(self, "deb") else self.cfg.DEBOUNCE_MS
+            "HELLO proto=%d fw=%s size=%d kind=%s boot=%s leds=%d debounce=%d"
+            % (proto.PROTO, FW_VERSION, self.n, self.kind, self.boot_id, self.n * self.n,
+               self.deb.ms)
+        )  # fmt: skip
 
     def snapshot(self):
         self.send("SNAP " + "".join(self.deb.reported))

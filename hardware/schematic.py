@@ -1,0 +1,404 @@
+"""Generate the board's netlists (KiCad S-expression format) and the schematic picture from
+companion/pinout.py, so the drawings can never disagree with the code.
+
+    python hardware/schematic.py          # rewrites the files below
+    python hardware/schematic.py --check  # exit 1 if any of them is out of date
+
+Outputs (committed): hardware/binaryon-pico.net, hardware/binaryon-gpio.net,
+hardware/schematic.svg. The netlists import into KiCad's PCB editor (File > Import > Netlist)
+with the footprints named in them; the SVG is the picture in hardware/README.md.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from companion import pinout  # noqa: E402
+
+FILES = "abcdefgh"
+PICO_GND = (3, 8, 13, 18, 23, 28, 33, 38)
+PICO_VBUS, PICO_3V3 = 40, 36
+PI_5V, PI_3V3 = (2, 4), (1, 17)
+
+
+class Netlist:
+    def __init__(self, title: str):
+        self.title = title
+        self.parts: dict[str, tuple[str, str, str]] = {}  # ref -> (value, lib:part, footprint)
+        self.nets: dict[str, list[tuple[str, str]]] = defaultdict(list)
+
+    def part(self, ref: str, value: str, symbol: str, footprint: str) -> str:
+        self.parts[ref] = (value, symbol, footprint)
+        return ref
+
+    def connect(self, net: str, ref: str, pin: int | str) -> None:
+        self.nets[net].append((ref, str(pin)))
+
+    def text(self) -> str:
+        def q(s: str) -> str:
+            return '"' + s.replace('"', "'") + '"'
+
+        out = [
+            "(export (version " + q("E") + ")",
+            "  (design (source " + q(self.title) + ") (tool " + q("hardware/schematic.py") + "))",
+            "  (components",
+        ]
+        for ref in sorted(self.parts, key=_natural):
+            value, symbol, fp = self.parts[ref]
+            lib, part = symbol.split(":")
+            out.append(
+                f"    (comp (ref {q(ref)}) (value {q(value)}) (footprint {q(fp)})"
+                f" (libsource (lib {q(lib)}) (part {q(part)})))"
+            )
+        out.append("  )")
+        out.append("  (nets")
+        for code, name in enumerate(sorted(self.nets, key=_natural), start=1):
+            nodes = " ".join(
+                f"(node (ref {q(r)}) (pin {q(p)}))"
+                for r, p in sorted(self.nets[name], key=lambda n: (_natural(n[0]), int(n[1])))
+            )
+            out.append(f"    (net (code {q(str(code))}) (name {q('/' + name)}) {nodes})")
+        out.append("  )")
+        out.append(")")
+        return "\n".join(out) + "\n"
+
+
+def _natural(s: str):
+    import re
+
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", s)]
+
+
+def matrix(nl: Netlist) -> None:
+    """64 squares: column -- switch -- diode anode; diode cathode -- row (row low selects)."""
+    for rank in range(8):
+        for f in range(8):
+            sq = f"{FILES[f]}{rank + 1}"
+            sw = nl.part(
+                f"SW_{sq}",
+                "sensor (LED switch / reed)",
+                "Switch:SW_Push",
+                "Button_Switch_THT:SW_PUSH_6mm",
+            )
+            d = nl.part(
+                f"D_{sq}", "1N4148", "Device:D", "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal"
+            )
+            nl.connect(f"COL{FILES[f].upper()}", sw, 1)
+            nl.connect(f"SQ_{sq}", sw, 2)
+            nl.connect(f"SQ_{sq}", d, 2)  # anode
+            nl.connect(f"ROW{rank + 1}", d, 1)  # cathode
+
+
+def led_chain(nl: Netlist, data_net: str) -> None:
+    """74AHCT125 lifts the 3.3 V data to 5 V; 330 R in series; 64 WS2812B a1, b1 .. h8."""
+    nl.part("U2", "74AHCT125", "74xx:74AHCT125", "Package_DIP:DIP-14_W7.62mm")
+    nl.part(
+        "R1", "330", "Device:R", "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal"
+    )
+    nl.part("C1", "1000uF 10V", "Device:CP", "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm")
+    nl.part(
+        "J1",
+        "5V LED supply (2 A)",
+        "Connector:Screw_Terminal_01x02",
+        "TerminalBlock:TerminalBlock_bornier-2_P5.08mm",
+    )
+    nl.connect("+5V_LED", "J1", 1)
+    nl.connect("GND", "J1", 2)
+    nl.connect("+5V_LED", "C1", 1)
+    nl.connect("GND", "C1", 2)
+    nl.connect(data_net, "U2", 2)  # 1A
+    nl.connect("GND", "U2", 1)  # 1OE enabled
+    for unused_oe in (4, 10, 13):  # the other three buffers: disabled
+        nl.connect("+5V_LED", "U2", unused_oe)
+    for unused_in in (5, 9, 12):
+        nl.connect("GND", "U2", unused_in)
+    nl.connect("GND", "U2", 7)
+    nl.connect("+5V_LED", "U2", 14)
+    nl.connect("LED_5V_DATA", "U2", 3)  # 1Y
+    nl.connect("LED_5V_DATA", "R1", 1)
+    prev = "LED_DIN_a1"
+    nl.connect(prev, "R1", 2)
+    for i in range(64):
+        rank, f = divmod(i, 8)
+        sq = f"{FILES[f]}{rank + 1}"
+        led = nl.part(
+            f"LED_{sq}", "WS2812B", "LED:WS2812B", "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm"
+        )
+        nl.connect("+5V_LED", led, 1)
+        nl.connect("GND", led, 3)
+        nl.connect(prev, led, 4)  # DIN
+        if i < 63:
+            nxt = i + 1
+            prev = f"LED_DIN_{FILES[nxt % 8]}{nxt // 8 + 1}"
+            nl.connect(prev, led, 2)  # DOUT
+
+
+def pi_side(nl: Netlist) -> None:
+    """Header J2: OLED on I2C, three buttons to GND, piezo buzzer, power."""
+    nl.part(
+        "J2",
+        "Raspberry Pi 40-pin header",
+        "Connector_Generic:Conn_02x20_Odd_Even",
+        "Connector_PinSocket_2.54mm:PinSocket_2x20_P2.54mm_Vertical",
+    )
+    h = pinout.PI_HEADER
+    for p in pinout.PI_GROUND_PINS:
+        nl.connect("GND", "J2", p)
+    for p in PI_3V3:
+        nl.connect("+3V3_PI", "J2", p)
+    nl.part(
+        "U3",
+        "SSD1306/SH1106 128x64 I2C OLED module",
+        "Connector_Generic:Conn_01x04",
+        "Connector_PinHeader_2.54mm:PinHeader_1x04_P2.54mm_Vertical",
+    )
+    nl.connect("GND", "U3", 1)
+    nl.connect("+3V3_PI", "U3", 2)
+    nl.connect("OLED_SCL", "U3", 3)
+    nl.connect("OLED_SDA", "U3", 4)
+    nl.connect("OLED_SDA", "J2", h[pinout.PI_I2C_SDA])
+    nl.connect("OLED_SCL", "J2", h[pinout.PI_I2C_SCL])
+    for name, gpio in pinout.PI_BUTTONS.items():
+        ref = nl.part(
+            f"SW_{name.upper()}",
+            f"{name} button (Omron B3F-4055)",
+            "Switch:SW_Push",
+            "Button_Switch_THT:SW_PUSH-12mm",
+        )
+        nl.connect(f"BTN_{name.upper()}", "J2", h[gpio])
+        nl.connect(f"BTN_{name.upper()}", ref, 1)
+        nl.connect("GND", ref, 2)
+    nl.part("BZ1", "piezo (TDK PS1240P02BT)", "Device:Buzzer", "Buzzer_Beeper:Buzzer_12x9.5RM7.6")
+    nl.connect("BUZZER", "J2", h[pinout.PI_BUZZER])
+    nl.connect("BUZZER", "BZ1", 1)
+    nl.connect("GND", "BZ1", 2)
+
+
+def pico_build() -> Netlist:
+    nl = Netlist("Binaryon board, Pico build")
+    nl.part(
+        "U1",
+        "Raspberry Pi Pico",
+        "MCU_RaspberryPi_and_Boards:Pico",
+        "MCU_RaspberryPi_and_Boards:RPi_Pico_SMD_TH",
+    )
+    pad = pinout.PICO_PAD
+    for i, gp in enumerate(pinout.PICO_ROWS):
+        nl.connect(f"ROW{i + 1}", "U1", pad[gp])
+    for i, gp in enumerate(pinout.PICO_COLS):
+        nl.connect(f"COL{FILES[i].upper()}", "U1", pad[gp])
+    for p in PICO_GND:
+        nl.connect("GND", "U1", p)
+    matrix(nl)
+    nl.connect("LED_DATA_3V3", "U1", pad[pinout.PICO_LED_DATA])
+    led_chain(nl, "LED_DATA_3V3")
+    pi_side(nl)  # the Pico reaches the Pi over a USB cable, not a net
+    return nl
+
+
+def gpio_build() -> Netlist:
+    nl = Netlist("Binaryon board, GPIO build")
+    pi_side(nl)
+    h = pinout.PI_HEADER
+    for i, g in enumerate(pinout.PI_ROWS):
+        nl.connect(f"ROW{i + 1}", "J2", h[g])
+    for i, g in enumerate(pinout.PI_COLS):
+        nl.connect(f"COL{FILES[i].upper()}", "J2", h[g])
+    matrix(nl)
+    nl.connect("LED_DATA_3V3", "J2", h[pinout.PI_LED_DATA])
+    led_chain(nl, "LED_DATA_3V3")
+    return nl
+
+
+# ── the picture ──────────────────────────────────────────────────────────────────────────────
+def svg() -> str:
+    W, H = 1100, 760
+    s: list[str] = []
+
+    def text(x, y, t, size=12, anchor="start", weight="normal", fill="#222"):
+        t = t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        s.append(
+            f'<text x="{x}" y="{y}" font-size="{size}" text-anchor="{anchor}" '
+            f'font-weight="{weight}" fill="{fill}">{t}</text>'
+        )
+
+    def line(x1, y1, x2, y2, colour="#222", width=1.2, dash=""):
+        d = f' stroke-dasharray="{dash}"' if dash else ""
+        s.append(
+            f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{colour}" '
+            f'stroke-width="{width}"{d}/>'
+        )
+
+    def box(x, y, w, h, fill="#f4f4f4", stroke="#222"):
+        s.append(
+            f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{fill}" '
+            f'stroke="{stroke}" stroke-width="1.4" rx="4"/>'
+        )
+
+    s.append(
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
+        f'viewBox="0 0 {W} {H}" font-family="DejaVu Sans, Arial, sans-serif">'
+    )
+    s.append(f'<rect width="{W}" height="{H}" fill="white"/>')
+    text(20, 30, "Binaryon board: sensor matrix, LED chain and controller pins", 18, weight="bold")
+    text(
+        20,
+        50,
+        "Generated by hardware/schematic.py from companion/pinout.py. "
+        "Pin labels: Pico GPn (Pi BCM GPIO in the GPIO build).",
+        11,
+        fill="#555",
+    )
+
+    # the matrix: columns vertical (files), rows horizontal (ranks, 8 at the top)
+    x0, y0, step = 150, 110, 52
+    for f in range(8):
+        x = x0 + f * step
+        line(x, y0 - 20, x, y0 + 7 * step + 20, "#1f5fbf")
+        text(x, y0 + 7 * step + 38, f"{FILES[f]}", 12, "middle", "bold", "#1f5fbf")
+        text(x, y0 + 7 * step + 52, f"GP{pinout.PICO_COLS[f]}", 9, "middle", fill="#1f5fbf")
+        text(x, y0 + 7 * step + 63, f"GPIO{pinout.PI_COLS[f]}", 9, "middle", fill="#1f5fbf")
+    for r in range(8):
+        y = y0 + (7 - r) * step
+        line(x0 - 30, y + 14, x0 + 7 * step + 30, y + 14, "#bf1f1f")
+        text(x0 - 40, y + 18, f"{r + 1}", 12, "end", "bold", "#bf1f1f")
+        text(x0 - 58, y + 12, f"GP{pinout.PICO_ROWS[r]}", 9, "end", fill="#bf1f1f")
+        text(x0 - 58, y + 23, f"GPIO{pinout.PI_ROWS[r]}", 9, "end", fill="#bf1f1f")
+        for f in range(8):
+            x = x0 + f * step
+            # switch: from the column, a short stub to the right with a contact
+            line(x, y, x + 12, y)
+            line(x + 12, y, x + 22, y - 6)
+            line(x + 24, y, x + 24, y + 4)
+            # diode: anode at the switch, cathode bar toward the row line
+            s.append(
+                f'<polygon points="{x + 19},{y + 4} {x + 29},{y + 4} {x + 24},{y + 10}" '
+                f'fill="#222"/>'
+            )
+            line(x + 19, y + 10, x + 29, y + 10, width=1.6)
+            line(x + 24, y + 10, x + 24, y + 14)
+            s.append(f'<circle cx="{x + 24}" cy="{y + 14}" r="1.8" fill="#bf1f1f"/>')
+    text(x0 - 80, y0 - 35, "ranks (rows): outputs, driven LOW one at a time", 11, fill="#bf1f1f")
+    text(
+        x0 + 7 * step + 40,
+        y0 + 7 * step + 52,
+        "files (columns): inputs with pull-ups",
+        11,
+        fill="#1f5fbf",
+    )
+    text(
+        x0 - 80,
+        y0 + 7 * step + 90,
+        "each square: column -> sensor -> diode anode; diode cathode -> row.",
+        11,
+    )
+    text(
+        x0 - 80,
+        y0 + 7 * step + 106,
+        "A closed square reads LOW on its column while its row is selected;",
+        11,
+    )
+    text(
+        x0 - 80,
+        y0 + 7 * step + 122,
+        "the diodes stop ghost squares when several are closed at once.",
+        11,
+    )
+
+    # controllers
+    bx = 640
+    box(bx, 90, 190, 150, "#eef7ee")
+    text(bx + 95, 110, "Raspberry Pi Pico", 13, "middle", "bold")
+    lines = [
+        f"rows  GP{pinout.PICO_ROWS[0]}-GP{pinout.PICO_ROWS[-1]}",
+        f"cols  GP{pinout.PICO_COLS[0]}-GP{pinout.PICO_COLS[-1]}",
+        f"hall B cols GP{pinout.PICO_COLS_B[0]}..GP{pinout.PICO_COLS_B[-1]}",
+        f"LED data GP{pinout.PICO_LED_DATA}",
+        "USB to the Pi (2e8a:0005)",
+    ]
+    for i, t in enumerate(lines):
+        text(bx + 12, 132 + i * 20, t, 11)
+    box(bx + 230, 90, 220, 210, "#eef0fa")
+    text(bx + 340, 110, "Raspberry Pi (40-pin header)", 13, "middle", "bold")
+    h = pinout.PI_HEADER
+    rows = [
+        f"OLED SDA GPIO{pinout.PI_I2C_SDA} (pin {h[pinout.PI_I2C_SDA]})",
+        f"OLED SCL GPIO{pinout.PI_I2C_SCL} (pin {h[pinout.PI_I2C_SCL]})",
+    ]
+    rows += [f"{n} GPIO{g} (pin {h[g]}) to GND" for n, g in pinout.PI_BUTTONS.items()]
+    rows += [
+        f"buzzer GPIO{pinout.PI_BUZZER} (pin {h[pinout.PI_BUZZER]})",
+        f"LED data GPIO{pinout.PI_LED_DATA} (pin {h[pinout.PI_LED_DATA]}, SPI0 MOSI)",
+        "matrix: GPIO build only",
+    ]
+    for i, t in enumerate(rows):
+        text(bx + 242, 132 + i * 20, t, 11)
+    line(bx + 190, 220, bx + 230, 220, "#555", 2, "6,3")
+    text(bx + 210, 212, "USB", 10, "middle", fill="#555")
+
+    # LED chain
+    ly = 330
+    box(bx, ly, 450, 120, "#fff7e6")
+    text(bx + 225, ly + 20, "LED chain (64 x WS2812B under the squares)", 13, "middle", "bold")
+    text(bx + 12, ly + 44, "data 3.3 V -> 74AHCT125 (1A->1Y, 1OE to GND, Vcc 5 V) -> 330 R ->", 11)
+    text(bx + 12, ly + 62, "DIN a1, DOUT a1 -> DIN b1 ... h1 -> a2 ... -> h8 (index = square)", 11)
+    text(bx + 12, ly + 80, "5 V LED supply + 1000 uF at the chain's start; GND common with", 11)
+    text(bx + 12, ly + 98, "the controller; brightness capped in software (1 A budget)", 11)
+    for i in range(7):
+        x = bx + 30 + i * 52
+        box(x, ly + 135, 30, 22, "#fff0c0")
+        text(x + 15, ly + 150, f"{FILES[i]}1", 10, "middle")
+        line(x + 30, ly + 146, x + 52, ly + 146, "#b07000", 1.4)
+    text(bx + 30 + 7 * 52 + 4, ly + 150, "... h8", 10)
+
+    # sensors
+    sy = 530
+    box(bx, sy, 450, 190, "#f6f6f6")
+    text(bx + 225, sy + 20, "Sensor per square", 13, "middle", "bold")
+    for i, t in enumerate(
+        [
+            "switch: momentary LED switch (pressed = closed)",
+            "presence: reed switch (Littelfuse MDSR-7) closed by a magnet",
+            "polarity: two unipolar hall switches (Allegro A1120), one facing",
+            "  up (black-up discs), one facing down (white-up discs), each",
+            "  with its own diode; the second on the B columns (Pico build)",
+            "magnet: axially magnetised disc, N pole toward the black face",
+            "  => black up shows S downwards, white up shows N downwards",
+        ]
+    ):
+        text(bx + 12, sy + 44 + i * 20, t, 11)
+    s.append("</svg>")
+    return "\n".join(s) + "\n"
+
+
+OUTPUTS = {
+    "binaryon-pico.net": lambda: pico_build().text(),
+    "binaryon-gpio.net": lambda: gpio_build().text(),
+    "schematic.svg": svg,
+}
+
+
+def main(argv: list[str]) -> int:
+    stale = []
+    for name, make in OUTPUTS.items():
+        path = HERE / name
+        content = make()
+        if "--check" in argv:
+            if not path.exists() or path.read_text() != content:
+                stale.append(name)
+        else:
+            path.write_text(content)
+            print(f"wrote {path}")
+    if stale:
+        print("out of date (run python hardware/schematic.py): " + ", ".join(stale))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,118 @@
+"""Child process for tests/test_crash.py: plays scripted Binaryon games against a journal
+until it is killed. Not a test module.
+
+    python tests/crash_child.py JOURNAL session|daemon [DIE_AT]
+
+Prints ``R`` once ready, ``G <id>`` when a game starts or resumes, ``T <move>`` before
+submitting a move and ``M <move>`` for every move accepted (its forced passes included),
+flushing each line. With DIE_AT=N the process SIGKILLs itself just before its Nth SQL
+statement (BEGIN, INSERT, UPDATE or COMMIT): inside a commit, between its steps.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from companion.journal import SqliteJournal  # noqa: E402
+from companion.session import Session  # noqa: E402
+
+
+class DyingConnection:
+    """Wraps the journal's sqlite connection; dies at the chosen statement."""
+
+    def __init__(self, db, die_at: int):
+        self._db = db
+        self.die_at = die_at
+        self.count = 0
+
+    def execute(self, sql, params=()):
+        self.count += 1
+        if self.count == self.die_at:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return self._db.execute(sql, params)
+
+    def __getattr__(self, name):
+        return getattr(self._db, name)
+
+
+def say(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def play_session(journal) -> None:
+    saved = journal.current()
+    session = Session.resume(saved, journal) if saved else Session("binaryon", journal=journal)
+    say(f"G {session.game_id}")
+    for name in session.moves[len(saved.moves) if saved else 0 :]:
+        say(f"M {name}")  # passes the referee played on resuming
+    while True:
+        state = session.state
+        if state.is_over():
+            session.new_game()
+            say(f"G {session.game_id}")
+            continue
+        move = state.legal_moves()[0]
+        say(f"T {state.move_name(move)}")
+        result = session.submit(move)
+        if not result.accepted:
+            say(f"X {result.refusal}")
+            return
+        for name in result.played:
+            say(f"M {name}")
+
+
+def play_daemon(journal) -> None:
+    from companion.config import Config
+    from companion.daemon import Daemon
+    from companion.games.binaryon import PASS
+
+    saved = journal.current()
+    now = [1000.0]  # a clock the child moves itself, so the switch debounce is exact
+    d = Daemon(Config.default(), journal=journal, leds=False, clock=lambda: now[0])
+    d.board.start(d.loop.post)
+    d.loop.run_pending()
+    say(f"G {d.session.game_id}")
+    for name in d.session.moves[len(saved.moves) if saved else 0 :]:
+        say(f"M {name}")  # passes the referee played on resuming
+    while True:
+        session = d.session
+        state = session.state
+        if state.is_over():
+            d.new_game()
+            say(f"G {d.session.game_id}")
+            continue
+        move = state.legal_moves()[0]
+        say(f"T {state.move_name(move)}")
+        before = len(session.moves)
+        if move == PASS:  # a pass a restart left unplayed: only the referee can play it
+            session.submit(move)
+        else:
+            d.board.tap(move)
+            d.loop.run_pending()
+            now[0] += 0.1
+            d.loop.run_pending()
+        if len(session.moves) == before:
+            say(f"X {d.message}")
+            return
+        for name in session.moves[before:]:
+            say(f"M {name}")
+
+
+def main() -> None:
+    path, mode = sys.argv[1], sys.argv[2]
+    die_at = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    journal = SqliteJournal.open(path)
+    if die_at:
+        journal._db = DyingConnection(journal._db, die_at)
+    say("R")
+    (play_daemon if mode == "daemon" else play_session)(journal)
+
+
+if __name__ == "__main__":
+    main()

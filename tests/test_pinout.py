@@ -1,0 +1,119 @@
+"""companion/pinout.py is the one source of truth: the hardware README's table, the firmware's
+pin block, the netlists and the picture must all agree with it."""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion import pinout
+
+REPO = Path(__file__).resolve().parents[1]
+README = REPO / "hardware" / "README.md"
+FIRMWARE_CONFIG = REPO / "firmware" / "config.py"
+
+
+def test_readme_table_is_the_generated_one():
+    text = README.read_text()
+    start = text.index(pinout.TABLE_BEGIN) + len(pinout.TABLE_BEGIN)
+    end = text.index(pinout.TABLE_END)
+    assert text[start:end].strip() == pinout.markdown_table().strip(), (
+        "hardware/README.md's pinout table is stale: paste `python -m companion.pinout`"
+    )
+
+
+def test_readme_table_lists_every_pin_of_both_builds():
+    table = pinout.markdown_table()
+    for gpio in {*pinout.PI_ROWS, *pinout.PI_COLS, *pinout.PI_BUTTONS.values()}:
+        assert f"| GPIO{gpio} | {pinout.PI_HEADER[gpio]} |" in table
+    for gp in {*pinout.PICO_ROWS, *pinout.PICO_COLS, *pinout.PICO_COLS_B}:
+        assert f"| GP{gp} | {pinout.PICO_PAD[gp]} |" in table
+
+
+def firmware_values() -> dict[str, object]:
+    tree = ast.parse(FIRMWARE_CONFIG.read_text())
+    out = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                with contextlib.suppress(ValueError):
+                    out[target.id] = ast.literal_eval(node.value)
+    return out
+
+
+def test_firmware_pins_agree():
+    if not FIRMWARE_CONFIG.exists():
+        pytest.skip("no firmware/config.py")
+    fw = firmware_values()
+    assert tuple(fw["ROW_PINS"]) == pinout.PICO_ROWS
+    assert tuple(fw["COL_PINS"]) == pinout.PICO_COLS
+    assert tuple(fw["COL_PINS_B"]) == pinout.PICO_COLS_B
+    assert fw["LED_PIN"] == pinout.PICO_LED_DATA
+
+
+@pytest.mark.parametrize("build, spi_oled", [("gpio", False), ("pico", False), ("pico", True)])
+def test_no_pin_is_used_twice(build, spi_oled):
+    used = pinout.pins_used(build, spi_oled=spi_oled)
+    assert len(used) == len(set(used))
+    assert set(used) <= set(pinout.PI_HEADER)
+    assert not set(used) & {0, 1}  # the HAT ID EEPROM pins
+
+
+def test_gpio_build_refuses_an_spi_oled():
+    with pytest.raises(ValueError, match="I2C OLED"):
+        pinout.pins_used("gpio", spi_oled=True)
+
+
+def test_pico_pins_are_distinct_gpios():
+    pins = [*pinout.PICO_ROWS, *pinout.PICO_COLS, *pinout.PICO_COLS_B, pinout.PICO_LED_DATA]
+    assert len(pins) == len(set(pins)) and set(pins) <= set(pinout.PICO_PAD)
+    assert len(pinout.PICO_ROWS) == len(pinout.PICO_COLS) == len(pinout.PICO_COLS_B) == 8
+
+
+def test_spi_led_pin_is_a_mosi():
+    assert pinout.PI_LED_DATA in pinout.PI_SPI_LED_BUS
+    assert pinout.PI_LED_DATA in pinout.PI_SPI0_CLAIMS
+
+
+def test_schematic_files_are_up_to_date():
+    r = subprocess.run(
+        [sys.executable, str(REPO / "hardware" / "schematic.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def nets(path: Path) -> dict[str, set[tuple[str, str]]]:
+    """Net name -> {(ref, pin)}; the generator writes one net per line."""
+    out = {}
+    for line in path.read_text().splitlines():
+        m = re.match(r'\s*\(net \(code "\d+"\) \(name "/([^"]+)"\)(.*)\)$', line)
+        if m:
+            out[m.group(1)] = set(re.findall(r'\(ref "([^"]+)"\) \(pin "([^"]+)"\)', m.group(2)))
+    return out
+
+
+def test_netlists_wire_the_pinout():
+    pico = nets(REPO / "hardware" / "binaryon-pico.net")
+    gpio = nets(REPO / "hardware" / "binaryon-gpio.net")
+    for i in range(8):
+        row, col = f"ROW{i + 1}", f"COL{'ABCDEFGH'[i]}"
+        assert ("U1", str(pinout.PICO_PAD[pinout.PICO_ROWS[i]])) in pico[row]
+        assert ("U1", str(pinout.PICO_PAD[pinout.PICO_COLS[i]])) in pico[col]
+        assert ("J2", str(pinout.PI_HEADER[pinout.PI_ROWS[i]])) in gpio[row]
+        assert ("J2", str(pinout.PI_HEADER[pinout.PI_COLS[i]])) in gpio[col]
+        # each row carries 8 diode cathodes; each column 8 sensors
+        assert sum(ref.startswith("D_") and pin == "1" for ref, pin in pico[row]) == 8
+        assert sum(ref.startswith("SW_") for ref, _ in pico[col]) == 8
+    assert ("J2", str(pinout.PI_HEADER[pinout.PI_BUTTONS["confirm"]])) in gpio["BTN_CONFIRM"]
+    # the LED chain is unbroken: a1's DIN comes from the resistor, every DOUT feeds the next DIN
+    assert ("R1", "2") in pico["LED_DIN_a1"]
+    assert {("LED_g8", "2"), ("LED_h8", "4")} == pico["LED_DIN_h8"]
