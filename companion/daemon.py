@@ -21,7 +21,7 @@ from .events import BoardSnapshot, ButtonEvent, LinkStatus, SquareReading, UserC
 from .games import game_names, get_spec
 from .games.base import Differ, Panel, PanelRow, Play, Refusal, Refuse
 from .hardware.interfaces import LedStrip, SensorBoard
-from .journal_api import Journal, NullJournal
+from .journal_api import Journal, JournalError, NullJournal
 from .led_view import led_frame
 from .loop import EventLoop
 from .oled_view import OledView, Screen
@@ -82,14 +82,19 @@ class Daemon:
         self.board_synced = False  # sensor boards: has the board matched the game yet?
         self.on_frame: Callable[[], None] | None = None  # benchmarks time frames with it
 
+        session = None
         saved = self.journal.current()
         if saved is not None:
-            self.session = Session.resume(saved, self.journal)
-            self.set_message("resumed")
-        else:
-            self.session = Session(
-                config.game.name, config.rule_options(), self.journal, config.game.players
-            )
+            try:
+                session = Session.resume(saved, self.journal)
+                self.set_message("resumed")
+            except ValueError as e:
+                log.error("cannot resume game %s: %s", saved.game_id, e)
+        self.session = session or Session(
+            config.game.name, config.rule_options(), self.journal, config.game.players
+        )
+        if getattr(self.journal, "recovery", None):
+            self.set_message(("resumed; " if self.message else "") + "journal repaired")
         self._check_board()
         n = self.board.size
         self.debouncer = SwitchDebouncer(
@@ -277,7 +282,11 @@ class Daemon:
         seen = list(readings)
         for ply in range(len(self.session.moves) - 1, -1, -1):
             if spec.expected_readings(self.session.states[ply], kind) == seen:
-                taken = self.session.take_back_to(ply)
+                try:
+                    taken = self.session.take_back_to(ply)
+                except JournalError as e:
+                    self.set_message(f"not saved: {e}")
+                    return True
                 self.differ = ()
                 self.set_message("took back " + " ".join(taken))
                 self._update_blink()
@@ -345,7 +354,11 @@ class Daemon:
                 else:
                     self.apply(action, None)
         elif name == "undo":
-            taken = self.session.undo(2 if long else 1)
+            try:
+                taken = self.session.undo(2 if long else 1)
+            except JournalError as e:
+                self.set_message(f"not saved: {e}")
+                return
             if taken:
                 shown = [m for m in taken if m != "pass"] or taken
                 self.set_message("took back " + " ".join(shown))
@@ -382,7 +395,11 @@ class Daemon:
             self.set_message("menu closed")
 
     def new_game(self, game: str | None = None, options: dict[str, Any] | None = None) -> None:
-        self.session.new_game(game, options)
+        try:
+            self.session.new_game(game, options)
+        except JournalError as e:
+            self.set_message(f"not saved: {e}")
+            return
         self.differ = ()
         self.refused_square = None
         self._check_board()

@@ -20,9 +20,11 @@ class PositionError(ValueError):
 
 
 def _is_file_footer(tokens: list[str]) -> bool:
-    return bool(tokens) and all(len(t) == 1 for t in tokens) and "".join(tokens) == FILES[
-        : len(tokens)
-    ]
+    return (
+        bool(tokens)
+        and all(len(t) == 1 for t in tokens)
+        and "".join(tokens) == FILES[: len(tokens)]
+    )
 
 
 def parse_position(text: str, size: int | None = None) -> tuple[int, list[str]]:

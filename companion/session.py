@@ -6,6 +6,7 @@ to the journal before the session's state changes, so what is shown is always wh
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,12 +40,23 @@ class Session:
         self.states: list[GameState] = [spec.new(**self.options)]
         self.moves: list[str] = []
         self.forced: list[bool] = []  # forced[i]: move i was played by the referee
-        self.game_id = self.journal.begin(spec.name, self.options, self.players)
+        self.game_id: int | None = None
+        self._begin()
         self._play_forced()
+
+    def _begin(self) -> str | None:
+        """Record the game's start; on failure the next move tries again (and is refused
+        if it still cannot be saved). Returns why it failed, or None."""
+        try:
+            self.game_id = self.journal.begin(self.spec.name, self.options, self.players)
+        except JournalError as e:
+            return str(e)
+        return None
 
     @classmethod
     def resume(cls, saved: SavedGame, journal: Journal) -> Session:
-        """Rebuild a saved game by replaying its moves (no new journal entries)."""
+        """Rebuild a saved game by replaying its moves; journals a pass or the finish that
+        a crash left out."""
         self = cls.__new__(cls)
         self.journal = journal
         self.players = dict(saved.players)
@@ -60,6 +72,10 @@ class Session:
             self.states.append(state.play(move))
             self.moves.append(name)
             self.forced.append(forced is not None and move == forced)
+        self._play_forced()  # a pass a crash left unplayed is played (and saved) now
+        if self.state.is_over() and (outcome := self.state.outcome()) is not None:
+            with contextlib.suppress(JournalError):  # the crash may have come first
+                self.journal.finish(self.game_id, outcome)
         return self
 
     @property
@@ -75,6 +91,8 @@ class Session:
         refusal = state.check(move)
         if refusal is not None:
             return Submitted(False, refusal)
+        if self.game_id is None and (problem := self._begin()):
+            return Submitted(False, Refusal("cannot-save", f"not saved: {problem}"))
         try:
             self._commit(move, forced=False)
         except JournalError as e:
@@ -99,7 +117,9 @@ class Session:
                 self.journal.finish(self.game_id, outcome)
 
     def _play_forced(self) -> list[str]:
-        played = []
+        played: list[str] = []
+        if self.game_id is None:
+            return played
         while not self.state.is_over():
             move = self.state.forced_move()
             if move is None:
@@ -145,7 +165,7 @@ class Session:
 
     def new_game(self, game: str | None = None, options: dict[str, Any] | None = None) -> None:
         """Start another game; one not finished stays in the journal as abandoned."""
-        if not self.state.is_over():
+        if self.game_id is not None and not self.state.is_over():
             self.journal.abandon(self.game_id)
         spec = get_spec(game) if game else self.spec
         if options is None:

@@ -239,10 +239,6 @@ def test_the_undo_button_is_journalled_and_survives_a_restart(path, clock):
     assert [m for k, _, m, _ in d2.journal.events(d2.session.game_id) if k == "move"] == script[:5]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Session.resume does not play the pass a crash left unplayed (fix in report)",
-)
 def test_a_pass_lost_in_a_crash_is_played_on_resume(path):
     script = first_legal_game()
     k = next(i for i, m in enumerate(script) if m == PASS)

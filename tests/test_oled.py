@@ -85,8 +85,8 @@ def test_transient_i2c_error_is_retried_logged_once_and_recovers(caplog):
     time.sleep(0.1)  # several retries fail meanwhile
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and "retrying" in warnings[0].getMessage()
+    bus.data.clear()  # before the bus comes back, so the retry thread cannot race it
     bus.fail = 0
-    bus.data.clear()
     assert wait_for(lambda: d.healthy)
     assert "working again" in caplog.records[-1].getMessage()
     # re-initialising clears the glass, then the latest frame follows: a 21x21 box at the top

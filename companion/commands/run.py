@@ -10,6 +10,7 @@ import signal
 import sys
 
 from ..config import ConfigError
+from ..journal_api import JournalError
 from .daemon_options import add_daemon_arguments, config_from_args, setup_logging
 
 log = logging.getLogger("binaryon")
@@ -32,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
 
         service = args.service or "INVOCATION_ID" in os.environ  # systemd sets it
         daemon, closers = build_daemon(config, service=service)
-    except (ConfigError, ValueError, OSError) as e:
+    except (ConfigError, ValueError, OSError, JournalError) as e:
         print(f"binaryon: {e}", file=sys.stderr)
         return 2
     from ..hardware.mock_board import MockBoard

@@ -75,13 +75,29 @@ def read_text(path: str) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="position file, or - for stdin")
+    parser.add_argument("file", metavar="FILE", nargs="?", help="position file, or - for stdin")
+    parser.add_argument(
+        "--record", metavar="RECORD", help="score the final position of a game record instead"
+    )
     parser.add_argument("--game", default="binaryon", help="game to score (default binaryon)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     add_rule_flags(parser, game_options(game_names()))
 
 
 def run(args: argparse.Namespace) -> int:
+    text = None
+    record_options: dict[str, Any] = {}
+    if args.record:
+        if args.file:
+            return fail("give a position FILE or --record RECORD, not both")
+        from ..records import RecordError, final_position_text
+
+        try:
+            args.game, record_options, text = final_position_text(args.record)
+        except RecordError as exc:
+            return fail(str(exc))
+    elif not args.file:
+        return fail("give a position FILE (or - for stdin), or --record RECORD")
     try:
         spec = get_spec(args.game)
     except ValueError as exc:
@@ -90,9 +106,10 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"game {args.game!r} is not available")
     if not hasattr(spec, "score_position"):
         return fail(f"game {args.game!r} cannot score a position")
-    given = given_rule_options(args)
+    given = {**record_options, **given_rule_options(args)}
     try:
-        text = read_text(args.file)
+        if text is None:
+            text = read_text(args.file)
         if args.json:
             result = spec.score_position(text, given)
             print(json.dumps(result))
