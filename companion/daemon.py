@@ -22,7 +22,7 @@ from .games import game_names, get_spec
 from .games.base import Differ, Panel, PanelRow, Play, Refusal, Refuse
 from .hardware.interfaces import LedStrip, SensorBoard
 from .journal_api import Journal, JournalError, NullJournal
-from .led_view import led_frame
+from .led_view import GREEN, led_frame
 from .loop import EventLoop
 from .oled_view import OledView, Screen
 from .session import Session
@@ -71,6 +71,7 @@ class Daemon:
         self.differ: tuple[int, ...] = ()
         self.refused_square: int | None = None
         self.hint_squares: tuple[int, ...] = ()
+        self.hint_colour = GREEN
         self._hint_step = 0
         self._message_timer = None
         self._blink_timer = None
@@ -375,6 +376,7 @@ class Daemon:
                 self.set_message("menu: next, confirm: start, undo: back", lasting=True)
             else:
                 squares, text = spec.hint(state, self._hint_step)
+                self.hint_colour = spec.hint_colour(state, self._hint_step) or GREEN
                 self._hint_step += 1
                 self.hint_squares = tuple(squares)
                 self.set_message(text or "no hint")
@@ -484,6 +486,7 @@ class Daemon:
                 differ=self.differ,
                 refused=self.refused_square,
                 highlight=highlight,
+                highlight_colour=self.hint_colour if self.hint_squares else GREEN,
                 blink_on=self._blink_on,
             )
             if frame != self._last_frame:

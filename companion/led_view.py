@@ -21,11 +21,12 @@ def led_frame(
     differ: Sequence[int] = (),
     refused: int | None = None,
     highlight: Sequence[int] = (),
+    highlight_colour: RGB = GREEN,
     blink_on: bool = True,
 ) -> list[RGB]:
     frame = list(base)
     for sq in highlight:
-        frame[sq] = GREEN if blink_on else base[sq]
+        frame[sq] = highlight_colour if blink_on else base[sq]
     if refused is not None:
         frame[refused] = RED
     for sq in differ:

@@ -232,6 +232,11 @@ class GameSpec(ABC):
             return ["0" if c == "." else "1" for c in cells]
         return ["0"] * len(cells)
 
+    def hint_colour(self, state: GameState, step: int) -> RGB | None:
+        """The colour to light the hint's squares in (None: the usual highlight colour),
+        e.g. each player's territories in that player's colour."""
+        return None
+
     def hint(self, state: GameState, step: int) -> tuple[tuple[int, ...], str]:
         """What the menu button shows: squares to light and a short text. ``step`` counts
         presses, so a game can cycle through several hints."""

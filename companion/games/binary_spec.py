@@ -125,6 +125,12 @@ class BinarySpec(GameSpec):
         label = f"{player.upper()} terr "
         return squares, label + _sizes(result["territories"], OLED_WIDTH - len(label))
 
+    def hint_colour(self, state: BinaryState, step: int) -> RGB | None:  # type: ignore[override]
+        """Territories light up in their player's colour; playable squares in the usual one."""
+        order = PLAYERS if state.turn is None else (state.turn, other(state.turn))
+        k = step % (2 if state.turn is None else 3)
+        return None if k == 2 else TERRITORY_RGB[order[k]]
+
     def expected_readings(self, state: BinaryState, kind: str) -> list[str]:  # type: ignore[override]
         """What a board of ``kind`` reads when it matches ``state``."""
         if kind == "polarity":

@@ -217,8 +217,8 @@ class ResilientDisplay:
                 return False
             image = self._pending
             if self._send(image, _frame_key(image), reopen=True):
-                self._broken = False
                 log.warning("%s: working again", self.name)
+                self._broken = False  # last: whoever sees it healthy also sees the log line
                 return True
             self._schedule_retry()
             return False
