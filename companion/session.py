@@ -143,17 +143,11 @@ class Session:
         # passes forced right at the start of the game stay
         while target < len(self.moves) and target == 0 and self.forced and self.forced[0]:
             target += 1
-        if target >= len(self.moves):
-            return []
-        self.journal.takeback(self.game_id, target)
-        taken = self.moves[target:]
-        del self.states[target + 1 :]
-        del self.moves[target:]
-        del self.forced[target:]
-        return taken
+        return self.take_back_to(target)
 
     def take_back_to(self, ply: int) -> list[str]:
-        """Go back to the position after ``ply`` moves (a board restored to an earlier position)."""
+        """Go back to the position after ``ply`` moves; the journal records the takeback
+        first (JournalError leaves the game as it was). Returns the moves taken back."""
         if not 0 <= ply < len(self.moves):
             return []
         self.journal.takeback(self.game_id, ply)

@@ -1,4 +1,5 @@
 import os
+import time
 
 import pytest
 
@@ -56,3 +57,12 @@ def step(daemon, clock, seconds: float = 0.0) -> None:
     if seconds:
         clock.advance(seconds)
         daemon.loop.run_pending()
+
+
+def wait_until(cond, timeout: float = 5.0, what: str = "condition") -> None:
+    """Poll ``cond`` (for threads: drivers, retries) until true; fail after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.005)

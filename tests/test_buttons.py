@@ -12,6 +12,8 @@ from companion import pinout
 from companion.events import ButtonEvent
 from companion.hardware.buttons import Buttons, ButtonsError, Buzzer
 
+from .conftest import wait_until
+
 
 class Clock:
     def __init__(self):
@@ -135,22 +137,13 @@ def test_bad_configuration_is_one_line(factory):
         held.close()
 
 
-def wait_for(predicate, timeout=5.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.01)
-    return False
-
-
 def test_refuse_beeps_twice(factory):
     bz = Buzzer(pinout.PI_BUZZER, pin_factory=factory)
     try:
         p = factory.pin(pinout.PI_BUZZER)
         p.clear_states()
         bz.refuse()
-        assert wait_for(lambda: len(p.states) >= 5)
+        wait_until(lambda: len(p.states) >= 5)
         assert [s.state for s in p.states[:5]] == [False, True, False, True, False]
     finally:
         bz.close()
@@ -162,7 +155,7 @@ def test_tonal_buzzer_plays_then_stops():
         bz = Buzzer(pinout.PI_BUZZER, tonal=True, pin_factory=f)
         bz.refuse()
         assert bz.device.is_active and bz.device.tone.frequency == pytest.approx(220.0)
-        assert wait_for(lambda: not bz.device.is_active)
+        wait_until(lambda: not bz.device.is_active)
         bz.close()
     finally:
         f.reset()

@@ -14,6 +14,8 @@ from PIL import Image, ImageChops
 
 from companion.hardware.oled import DRIVERS, DisplayError, open_display
 
+from .conftest import wait_until
+
 
 class Bus:
     """smbus2.SMBus's write_i2c_block_data, recording bytes; ``fail`` writes raise EIO."""
@@ -28,15 +30,6 @@ class Bus:
             self.fail -= 1
             raise OSError(errno.EIO, "Input/output error")
         (self.commands if mode == 0x00 else self.data).extend(values)
-
-
-def wait_for(predicate, timeout=5.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.01)
-    return False
 
 
 def draw_box(device, box=(10, 10, 50, 30)):
@@ -87,7 +80,7 @@ def test_transient_i2c_error_is_retried_logged_once_and_recovers(caplog):
     assert len(warnings) == 1 and "retrying" in warnings[0].getMessage()
     bus.data.clear()  # before the bus comes back, so the retry thread cannot race it
     bus.fail = 0
-    assert wait_for(lambda: d.healthy)
+    wait_until(lambda: d.healthy)
     assert "working again" in caplog.records[-1].getMessage()
     # re-initialising clears the glass, then the latest frame follows: a 21x21 box at the top
     # left is two full pages (0xFF) and five rows of the third (0x1F), 21 columns each

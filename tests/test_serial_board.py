@@ -12,6 +12,8 @@ from companion.hardware import serial_board
 from companion.hardware.pico_sim import SimulatedPico
 from companion.hardware.serial_board import BoardNotFound, SerialBoard, board_from_spec
 
+from .conftest import wait_until
+
 
 class Sink:
     """Collects events from the reader thread; tests wait for conditions, never fixed sleeps."""
@@ -47,14 +49,6 @@ class Sink:
 
     def count(self, cls):
         return len(self.of(cls))
-
-
-def wait_until(cond, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not met in time")
-        time.sleep(0.005)
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 daemon. In every fault case the game loses nothing and ends in the state the presses imply."""
 
 import random
-import time
 
 import pytest
 
@@ -12,13 +11,7 @@ from companion.games.binaryon import PASS, new_game
 from companion.hardware.pico_sim import SimulatedPico
 from companion.hardware.serial_board import SerialBoard
 
-
-def wait_until(cond, timeout=5.0, what="condition"):
-    deadline = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.005)
+from .conftest import wait_until
 
 
 class Table:

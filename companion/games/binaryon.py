@@ -108,24 +108,31 @@ def resolve(given: Mapping[str, Any] | None = None) -> dict[str, Any]:
 # Lines
 
 
+def _step(n: int, r: int, f: int, dr: int, df: int) -> tuple[int, int, int, int] | None:
+    """One king step heading (dr, df), reflecting off an edge at equal angles; None where the
+    line cannot go on (out of a corner, or a row/column meeting an edge: straight angles)."""
+    nr, nf = r + dr, f + df
+    out_r, out_f = not 0 <= nr < n, not 0 <= nf < n
+    if (out_r and out_f) or ((out_r or out_f) and (dr == 0 or df == 0)):
+        return None
+    if out_r:
+        dr = -dr
+        nr = r + dr
+    if out_f:
+        df = -df
+        nf = f + df
+    return nr, nf, dr, df
+
+
 def _walk(n: int, start: int, dr: int, df: int) -> tuple[int, ...] | None:
     """The n-square line from ``start`` heading (dr, df), or None if there is none."""
     r, f = divmod(start, n)
     out = [start]
     for _ in range(n - 1):
-        nr, nf = r + dr, f + df
-        out_r, out_f = not 0 <= nr < n, not 0 <= nf < n
-        if out_r and out_f:
-            return None  # out of a corner: a straight-angle reflection
-        if (out_r or out_f) and (dr == 0 or df == 0):
-            return None  # rows and columns never reflect
-        if out_r:
-            dr = -dr
-            nr = r + dr
-        if out_f:
-            df = -df
-            nf = f + df
-        r, f = nr, nf
+        nxt = _step(n, r, f, dr, df)
+        if nxt is None:
+            return None
+        r, f, dr, df = nxt
         out.append(r * n + f)
     if len(set(out)) != n:  # cannot happen (see the module docstring); kept as a guard
         return None
@@ -176,20 +183,8 @@ def _ray_reach(n: int, start: int) -> int:
     for dr0, df0 in _DIRECTIONS:
         r, f, dr, df = r0, f0, dr0, df0
         seen = {(r, f, dr, df)}
-        while True:
-            nr, nf = r + dr, f + df
-            out_r, out_f = not 0 <= nr < n, not 0 <= nf < n
-            if (out_r and out_f) or ((out_r or out_f) and (dr == 0 or df == 0)):
-                break
-            if out_r:
-                dr = -dr
-                nr = r + dr
-            if out_f:
-                df = -df
-                nf = f + df
-            r, f = nr, nf
-            if (r, f, dr, df) in seen:
-                break
+        while (nxt := _step(n, r, f, dr, df)) is not None and nxt not in seen:
+            r, f, dr, df = nxt
             seen.add((r, f, dr, df))
             mask |= 1 << (r * n + f)
     return mask & ~(1 << start)
