@@ -8,16 +8,19 @@ fi
 if ! "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
   echo "binaryon: $("$PY" --version 2>&1) is too old: Python 3.11 or newer is needed" >&2; exit 1
 fi
+# On a Raspberry Pi the venv sees the system's GPIO/SPI modules (python3-lgpio, python3-spidev,
+# RPi.GPIO ship with Raspberry Pi OS), which need no compiler, unlike their PyPI sources.
+VENV_OPTS=""
+if [ -r /proc/device-tree/model ] && grep -qi "raspberry pi" /proc/device-tree/model; then
+  VENV_OPTS="--system-site-packages"
+fi
 if [ ! -x .venv/bin/python ] || ! .venv/bin/python -m pip --version >/dev/null 2>&1; then
   rm -rf .venv
-  if ! "$PY" -m venv .venv >/dev/null 2>&1; then
+  if ! "$PY" -m venv $VENV_OPTS .venv >/dev/null 2>&1; then
     rm -rf .venv
-    "$PY" -m venv --without-pip .venv
+    "$PY" -m venv $VENV_OPTS --without-pip .venv
     .venv/bin/python scripts/fetch_pip.py
   fi
-fi
-if [ -r /proc/device-tree/model ] && grep -qi "raspberry pi" /proc/device-tree/model; then
-  EXTRAS="${EXTRAS:+$EXTRAS,}pi"
 fi
 spec=".${EXTRAS:+[$EXTRAS]}"
 stamp=".venv/.installed-$(echo "$spec" | tr -c 'a-z0-9' '_')"
