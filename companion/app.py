@@ -168,8 +168,6 @@ def build_daemon(
         journal=journal,
         notifier=make_notifier(),
     )
-    if isinstance(board, MockBoard) and board.kind != "switch":
-        board.readings = daemon.expected_readings()  # a simulated board starts set up
     buttons, buzzer = make_buttons(config, daemon.post, simulated)
     daemon.buzzer = buzzer
     closers = [c.close for c in (buttons, buzzer, journal) if c is not None and hasattr(c, "close")]

@@ -119,6 +119,8 @@ class Simulator:
     def run(self, inp: TextIO = sys.stdin) -> None:
         print(HELP, file=self.out)
         self.settle()
+        self.setup_board()  # the simulated pieces start out as the game has them
+        self.settle()
         self.draw()
         interactive = inp.isatty()
         while True:

@@ -184,3 +184,31 @@ def test_two_keys_pressed_at_once(table):
     t.pico.release(second)
     t.press()
     t.check()
+
+
+def test_colour_board_replugged_with_a_disc_turned_shows_it_until_fixed():
+    """Hall board over the serial link: a disc turned while the cable was out is shown as
+    differing after the resync, and play goes on once it is turned back."""
+    pico = SimulatedPico(size=8, kind="polarity")
+    for square, colour in enumerate(new_game().cells()):
+        pico.set_reading(square, colour)
+    board = SerialBoard(pico.port, size=8)
+    d = Daemon(Config.default().with_overrides(board={"settle_ms": 100}), board=board)
+    d.start()
+    try:
+        wait_until(lambda: d.board_synced, what="board to match the game")
+        pico.set_reading(36, "o")  # ON turns e5
+        wait_until(lambda: d.session.moves == ["e5"], what="e5")
+        pico.unplug()
+        wait_until(lambda: d.status == "board disconnected", timeout=2.0, what="disconnected")
+        pico.set_reading(0, "x")  # bumped while the board was away: a1 now black
+        pico.replug()
+        wait_until(lambda: d.differ == (0,), what="a1 shown as differing")
+        assert d.message == "fix a1" and d.session.moves == ["e5"]
+        pico.set_reading(0, "o")
+        wait_until(lambda: d.differ == () and d.board_synced, what="board to match again")
+        pico.set_reading(27, "x")  # OFF turns d4
+        wait_until(lambda: d.session.moves == ["e5", "d4"], what="d4")
+    finally:
+        d.stop()
+        pico.close()
