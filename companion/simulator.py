@@ -7,12 +7,13 @@ debounce/settle -> interpreter -> rules -> journal -> OLED and LEDs.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import TextIO
 
 from .squares import parse_square
-from .terminal_view import board_lines, framed, oled_lines
+from .terminal_view import board_lines, oled_view_lines
 
 HELP = """\
 Type a square (e4) to press it (LED-switch board), turn its disc (colour board) or
@@ -30,7 +31,7 @@ class Simulator:
 
     def draw(self) -> None:
         d = self.daemon
-        lines = framed(oled_lines(d.display.image), "OLED")
+        lines = oled_view_lines(d.display.image, self.columns())
         leds = d.leds.frame if d.leds is not None and hasattr(d.leds, "frame") else None
         size = d.board.size
         if leds is None:
@@ -45,6 +46,13 @@ class Simulator:
             f"turn: {turn}" + (f" | {d.status or d.message}" if d.status or d.message else "")
         )
         print("\n".join(lines), file=self.out, flush=True)
+
+    def columns(self) -> int:
+        """The terminal's width (80 when the output is not a terminal)."""
+        try:
+            return os.get_terminal_size(self.out.fileno()).columns
+        except (OSError, ValueError, AttributeError):
+            return 80
 
     def settle(self) -> None:
         """Wait until what was typed has gone all the way through (board settle included)."""

@@ -33,6 +33,28 @@ def oled_lines(image: Image.Image) -> list[str]:
     return lines
 
 
+def oled_block_lines(image: Image.Image) -> list[str]:
+    """A 1-bit image as half blocks, one pixel wide and two high each (128x64 -> 128x32):
+    the OLED's own pixels, readable, for terminals at least 130 columns wide."""
+    img = image.convert("1")
+    w, h = img.size
+    px = img.load()
+    chars = {(0, 0): " ", (1, 0): "▀", (0, 1): "▄", (1, 1): "█"}
+    return [
+        "".join(
+            chars[(1 if px[x, y] else 0, 1 if y + 1 < h and px[x, y + 1] else 0)] for x in range(w)
+        )
+        for y in range(0, h, 2)
+    ]
+
+
+def oled_view_lines(image: Image.Image, columns: int) -> list[str]:
+    """The OLED drawn as large as the terminal allows."""
+    if columns >= image.size[0] + 2:
+        return framed(oled_block_lines(image), "OLED")
+    return framed(oled_lines(image), "OLED")
+
+
 def framed(lines: list[str], title: str = "") -> list[str]:
     width = max(len(s) for s in lines)
     top = "┌" + (f" {title} " if title else "").center(width, "─") + "┐"

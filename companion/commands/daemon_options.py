@@ -40,6 +40,12 @@ def setup_logging(verbose: bool) -> None:
     )
 
 
+def quiet_while_simulating(verbose: bool) -> None:
+    """The simulator draws in the terminal: only warnings go to stderr then (unless -v)."""
+    if not verbose:
+        logging.getLogger().setLevel(logging.WARNING)
+
+
 def _pairs(items: list[str], what: str) -> dict[str, str]:
     out = {}
     for item in items:

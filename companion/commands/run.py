@@ -11,7 +11,12 @@ import sys
 
 from ..config import ConfigError
 from ..journal_api import JournalError
-from .daemon_options import add_daemon_arguments, config_from_args, setup_logging
+from .daemon_options import (
+    add_daemon_arguments,
+    config_from_args,
+    quiet_while_simulating,
+    setup_logging,
+)
 
 log = logging.getLogger("binaryon")
 
@@ -43,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
             from ..simulator import Simulator
 
             log.info("no board: playing on the simulated board (type help)")
+            quiet_while_simulating(args.verbose)
             daemon.start()
             Simulator(daemon, daemon.board).run()
         else:

@@ -9,7 +9,12 @@ import sys
 
 from ..config import ConfigError
 from ..journal_api import JournalError
-from .daemon_options import add_daemon_arguments, config_from_args, setup_logging
+from .daemon_options import (
+    add_daemon_arguments,
+    config_from_args,
+    quiet_while_simulating,
+    setup_logging,
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -55,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
             pico.close()
         return 2
     try:
+        quiet_while_simulating(args.verbose)
         daemon.start()
         Simulator(daemon, controller).run()
     finally:
