@@ -12,7 +12,7 @@ from typing import Any
 
 from .config import Config, ConfigError
 from .daemon import Daemon
-from .hardware.interfaces import SensorBoard
+from .hardware.interfaces import HardwareError, SensorBoard
 
 log = logging.getLogger("binaryon")
 
@@ -48,18 +48,22 @@ def make_display(config: Config, simulated: bool) -> Any:
             if on_a_pi() and not simulated and os.path.exists(f"/dev/i2c-{config.display.i2c_port}")
             else "dummy"
         )
-    if driver in ("terminal", "dummy", "none"):
-        from luma.core.device import dummy
+    from luma.core.device import dummy
 
+    if driver in ("terminal", "dummy", "none"):
         return dummy(width=128, height=64, mode="1")
     if driver == "emulator":
         return mirrored_emulator()
     from .hardware.oled import open_display
 
     d = config.display
-    return open_display(
-        driver, i2c_port=d.i2c_port, i2c_address=d.i2c_address, spi=d.spi, rotate=d.rotate
-    )
+    try:
+        return open_display(
+            driver, i2c_port=d.i2c_port, i2c_address=d.i2c_address, spi=d.spi, rotate=d.rotate
+        )
+    except HardwareError as e:  # the referee goes on without its display
+        log.error("display: %s; running without it", e)
+        return dummy(width=128, height=64, mode="1")
 
 
 def mirrored_emulator() -> Any:
@@ -97,12 +101,16 @@ def make_leds(config: Config, board: SensorBoard):
         from . import pinout
         from .hardware.pi_leds import open_leds
 
-        return open_leds(
-            "ws281x" if driver == "ws281x" else "spi",
-            count=board.size**2,
-            pin=config.leds.pin or pinout.LED_PIN,
-            brightness=config.leds.brightness,
-        )
+        try:
+            return open_leds(
+                "ws281x" if driver == "ws281x" else "spi",
+                count=board.size**2,
+                pin=config.leds.pin or pinout.LED_PIN,
+                brightness=config.leds.brightness,
+            )
+        except HardwareError as e:  # the referee goes on without its LEDs
+            log.error("LEDs: %s; running without them", e)
+            return None
     from .led_view import RecordingLeds
 
     return RecordingLeds(board.size**2)
@@ -131,8 +139,12 @@ def make_buttons(config: Config, sink, simulated: bool):
         "undo": b.undo or pinout.BUTTONS["undo"],
         "menu": b.menu or pinout.BUTTONS["menu"],
     }
-    buttons = Buttons(pins, sink, hold_seconds=b.hold_seconds)
-    buzzer = Buzzer(b.buzzer) if b.buzzer else None
+    buttons = buzzer = None
+    try:
+        buttons = Buttons(pins, sink, hold_seconds=b.hold_seconds)
+        buzzer = Buzzer(b.buzzer) if b.buzzer else None
+    except HardwareError as e:  # the referee goes on without them
+        log.error("buttons: %s; running without them", e)
     return buttons, buzzer
 
 

@@ -10,6 +10,7 @@ import signal
 import sys
 
 from ..config import ConfigError
+from ..hardware.interfaces import HardwareError
 from ..journal_api import JournalError
 from .daemon_options import (
     add_daemon_arguments,
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
 
         service = args.service or "INVOCATION_ID" in os.environ  # systemd sets it
         daemon, closers = build_daemon(config, service=service)
-    except (ConfigError, ValueError, OSError, JournalError) as e:
+    except (ConfigError, ValueError, OSError, JournalError, HardwareError) as e:
         print(f"binaryon: {e}", file=sys.stderr)
         return 2
     from ..hardware.mock_board import MockBoard

@@ -8,6 +8,7 @@ import argparse
 import sys
 
 from ..config import ConfigError
+from ..hardware.interfaces import HardwareError
 from ..journal_api import JournalError
 from .daemon_options import (
     add_daemon_arguments,
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             daemon, closers = build_daemon(config, simulated=True)
             controller = daemon.board
-    except (ConfigError, ValueError, OSError, JournalError) as e:
+    except (ConfigError, ValueError, OSError, JournalError, HardwareError) as e:
         print(f"binaryon: {e}", file=sys.stderr)
         if pico is not None:
             pico.close()

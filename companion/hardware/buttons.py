@@ -18,13 +18,14 @@ import time
 from collections.abc import Callable, Mapping
 
 from ..events import ButtonEvent
+from .interfaces import HardwareError
 
 log = logging.getLogger(__name__)
 
 NAMES = ("confirm", "undo", "menu")
 
 
-class ButtonsError(RuntimeError):
+class ButtonsError(HardwareError):
     """Buttons or buzzer cannot be used; the message is one line for the user."""
 
 

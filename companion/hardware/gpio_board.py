@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 
 from ..events import BoardSnapshot, Event, LinkStatus, SquareReading
 from ..squares import check_size
-from .interfaces import SENSOR_KINDS, SensorBoard
+from .interfaces import SENSOR_KINDS, HardwareError, SensorBoard
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ BACKENDS = ("auto", "lgpio", "rpigpio")
 HEADER_CHIP_LABELS = ("pinctrl-rp1", "pinctrl-bcm2712", "pinctrl-bcm2711", "pinctrl-bcm2835")
 
 
-class GpioError(RuntimeError):
+class GpioError(HardwareError):
     """The GPIO matrix cannot be used; the message is one line for the user."""
 
 

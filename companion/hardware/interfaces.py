@@ -12,6 +12,10 @@ RGB = tuple[int, int, int]
 SENSOR_KINDS = ("switch", "presence", "polarity")
 
 
+class HardwareError(RuntimeError):
+    """A device that cannot be used as configured; the message is one line with the fix."""
+
+
 class SensorBoard(ABC):
     """An n x n matrix of sensors. ``start(sink)`` makes it post events to ``sink`` (any thread).
 

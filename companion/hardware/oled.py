@@ -19,6 +19,7 @@ import threading
 from collections.abc import Callable
 
 from .. import pinout
+from .interfaces import HardwareError
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +27,7 @@ DRIVERS = ("ssd1306", "sh1106", "emulator", "dummy")
 WIDTH, HEIGHT = 128, 64
 
 
-class DisplayError(RuntimeError):
+class DisplayError(HardwareError):
     """The display cannot be opened; the message is one line with the fix."""
 
 

@@ -21,7 +21,7 @@ import threading
 from collections.abc import Sequence
 
 from .. import pinout
-from .interfaces import RGB, LedStrip
+from .interfaces import RGB, HardwareError, LedStrip
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ SPI_HZ = 2_400_000
 RESET_BYTES = 90  # >= 300 us low: the reset (latch) time of newer WS2812B parts
 
 
-class LedError(RuntimeError):
+class LedError(HardwareError):
     """The LED chain cannot be driven; the message is one line with the fix."""
 
 
