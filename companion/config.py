@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .hardware.interfaces import SENSOR_KINDS
+from .squares import MAX_SIZE, MIN_SIZE
 
 
 class ConfigError(ValueError):
@@ -112,7 +113,7 @@ class Config:
             if not isinstance(value, dict):
                 raise ConfigError(f"{source}: [{name}] must be a table")
             if name == "rules":
-                values[name] = {str(k): dict(v) for k, v in value.items() if isinstance(v, dict)}
+                values[name] = _rules(value, source)
                 continue
             default = getattr(cls(), name)
             values[name] = _section(default, value, f"{source}: [{name}]")
@@ -162,6 +163,8 @@ class Config:
         if self.game.name not in game_names():
             raise bad(f"[game] name {self.game.name!r} is not one of {', '.join(game_names())}")
         b = self.board
+        if not (MIN_SIZE <= b.size <= MAX_SIZE and b.size % 2 == 0):
+            raise bad(f"[board] size {b.size} must be even, {MIN_SIZE}..{MAX_SIZE}")
         if not (b.driver in ("auto", "mock", "gpio") or b.driver.startswith("serial:")):
             raise bad(f"[board] driver {b.driver!r}: use auto, mock, gpio or serial:PORT")
         if b.kind not in SENSOR_KINDS:
@@ -186,6 +189,20 @@ class Config:
             raise bad("[buttons] enabled must be auto, yes or no")
         if not 0.2 <= self.buttons.hold_seconds <= 10:
             raise bad("[buttons] hold_seconds must be 0.2..10")
+
+
+def _rules(value: dict[str, Any], source: str) -> dict[str, dict[str, Any]]:
+    """[rules.GAME] tables: one per known game (checked against the game's options later)."""
+    from .games import game_names
+
+    out = {}
+    for game, options in value.items():
+        if not isinstance(options, dict):
+            raise ConfigError(f"{source}: [rules] {game} = ...: use a table [rules.GAME]")
+        if game not in game_names():
+            raise ConfigError(f"{source}: [rules.{game}]: no such game ({', '.join(game_names())})")
+        out[game] = dict(options)
+    return out
 
 
 def _section(default: Any, given: dict[str, Any], where: str) -> Any:

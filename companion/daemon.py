@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .config import Config, ConfigError
+from .config import Config
 from .debounce import BoardSettler, SwitchDebouncer
 from .events import BoardSnapshot, ButtonEvent, LinkStatus, SquareReading, UserCommand
 from .games import game_names, get_spec
@@ -67,8 +67,10 @@ class Daemon:
         self.notifier = notifier
         self.buzzer = buzzer
         self.message = ""
-        self.status = ""
+        self.link_status = ""  # e.g. "board disconnected"
+        self.board_problem = ""  # e.g. "binaryon can't use a presence board"
         self.differ: tuple[int, ...] = ()
+        self._differ_hint = ""
         self.refused_square: int | None = None
         self.hint_squares: tuple[int, ...] = ()
         self.hint_colour = GREEN
@@ -96,6 +98,10 @@ class Daemon:
         )
         if getattr(self.journal, "recovery", None):
             self.set_message(("resumed; " if self.message else "") + "journal repaired")
+        if self.session.state.is_over():  # resumed into a finished game (its passes replayed)
+            outcome = self.session.state.outcome()
+            self.set_message(outcome.summary if outcome else "game over", lasting=True)
+        self._update_blink()
         self._check_board()
         n = self.board.size
         self.debouncer = SwitchDebouncer(
@@ -190,17 +196,24 @@ class Daemon:
         else:
             self.settler.snapshot(event.values)
 
+    @property
+    def status(self) -> str:
+        """A lasting condition that stops play, shown instead of messages."""
+        return self.link_status or self.board_problem
+
     def _link(self, event: LinkStatus) -> None:
         log.info("board link: %s", event.detail)
         if event.connected:
-            self.status = ""
-            self.board_synced = False  # the board may have changed while away
+            self.link_status = ""
+            self.board_synced = False  # the board may have changed while away:
+            self.settler.known = False  # its next full reading is compared with the game
             self._check_board()
             self._last_frame = None  # a board that comes back gets the whole frame again
         else:
-            self.status = event.detail or "board disconnected"
+            self.link_status = event.detail or "board disconnected"
 
     def _check_board(self) -> None:
+        """Can this game be played on this board? (Rechecked for every new game.)"""
         kind, size = self.board.kind, self.board.size
         spec = self.session.spec
         problem = ""
@@ -208,15 +221,14 @@ class Daemon:
             problem = f"{spec.name} can't use a {kind} board"
         elif (game_size := spec.board_size(self.session.options)) and game_size != size:
             problem = f"board {size}x{size}, game {game_size}x{game_size}"
-        if problem:
+        if problem and problem != self.board_problem:
             log.error(problem)
-            self.status = problem
-        return None
+        self.board_problem = problem
 
     # --- what readings mean ---
     def _on_switch(self, square: int, value: str) -> None:
-        if value != "1" or self.status:
-            return  # releases mean nothing; a mismatched board is not played on
+        if value != "1" or self.status or self.menu is not None:
+            return  # releases mean nothing; no play on a mismatched board or in the menu
         state = self.session.state
         if state.is_over():
             self.set_message("game over: hold menu for a new game")
@@ -225,8 +237,8 @@ class Daemon:
         self.render()
 
     def _on_settled(self, readings: tuple[str, ...]) -> None:
-        if self.status:
-            return
+        if self.status or self.menu is not None:
+            return  # looked at again when the menu closes
         if not self.board_synced and not self._sync(readings):
             self.render()
             return
@@ -240,13 +252,12 @@ class Daemon:
                 if not self.apply(action, None, from_board=True):
                     break
                 continue
-            self.differ = action.squares if isinstance(action, Differ) else ()
             if isinstance(action, Differ) and self._board_took_back(readings):
                 continue
-            if isinstance(action, Differ):
-                self.set_message(action.hint)
-            elif isinstance(action, Refuse):
+            if isinstance(action, Refuse):
                 self.apply(action, action.square)
+            else:
+                self.show_differ(action.squares if action else (), action.hint if action else "")
             break
         self.render()
 
@@ -255,17 +266,29 @@ class Daemon:
         reconnect) the board must first match the game; until then, show what differs."""
         expected = self.expected_readings()
         wrong = tuple(i for i, (a, b) in enumerate(zip(readings, expected, strict=True)) if a != b)
-        self.differ = wrong
-        self._update_blink()
         if wrong:
             names = [square_name(i, self.board.size) for i in wrong]
             text = "fix " + " ".join(names) if len(names) <= 3 else f"{len(names)} squares differ"
-            self.set_message(text, lasting=True)
+            self.show_differ(wrong, text)
             return False
         self.board_synced = True
-        if self.message.startswith("fix ") or self.message.endswith("squares differ"):
+        if self.differ:
+            self.show_differ((), "")
             self.set_message("board matches")
         return True
+
+    def show_differ(self, squares: tuple[int, ...], hint: str) -> None:
+        """Squares where the board does not match the game: they blink and the hint stays
+        on the OLED until the board matches again."""
+        self.differ = tuple(squares)
+        if squares:
+            self._differ_hint = hint
+            self.set_message(hint, lasting=True)
+        elif self._differ_hint:
+            if self.message == self._differ_hint:
+                self.set_message("")
+            self._differ_hint = ""
+        self._update_blink()
 
     def board_changed_elsewhere(self) -> None:
         """The game moved without the board (undo, new game): a sensor board must catch up."""
@@ -288,9 +311,8 @@ class Daemon:
                 except JournalError as e:
                     self.set_message(f"not saved: {e}")
                     return True
-                self.differ = ()
+                self.show_differ((), "")
                 self.set_message("took back " + " ".join(taken))
-                self._update_blink()
                 return True
         return False
 
@@ -300,19 +322,18 @@ class Daemon:
             result = self.session.submit(action.move)
             if result.accepted:
                 self.refused_square = None
-                self.differ = ()
+                self.show_differ((), "")
                 self._after_move(result.played)
                 return True
             target = square if square is not None else _square_of(action.move)
             self.refuse(result.refusal, target)
-            if from_board and target is not None:
-                self.differ = (target,)
+            if from_board and target is not None:  # the piece stays wrong until put back
+                self.show_differ((target,), self.message)
             return False
         if isinstance(action, Refuse):
             self.refuse(action.refusal, action.square)
         elif isinstance(action, Differ):
-            self.differ = action.squares
-            self.set_message(action.hint)
+            self.show_differ(action.squares, action.hint)
         return False
 
     def refuse(self, refusal: Refusal | None, square: int | None) -> None:
@@ -323,8 +344,13 @@ class Daemon:
         if self.buzzer is not None:
             self.buzzer.refuse()
 
+    def _clear_hint(self) -> None:
+        self.hint_squares = ()
+        self._hint_step = 0
+
     def _after_move(self, played: list[str]) -> None:
         log.info("played %s", " ".join(played))
+        self._clear_hint()
         state = self.session.state
         spec = self.session.spec
         if state.is_over():
@@ -360,15 +386,15 @@ class Daemon:
             except JournalError as e:
                 self.set_message(f"not saved: {e}")
                 return
+            self.refused_square = None
+            self._clear_hint()
+            self.show_differ((), "")
             if taken:
                 shown = [m for m in taken if m != "pass"] or taken
                 self.set_message("took back " + " ".join(shown))
+                self.board_changed_elsewhere()
             else:
                 self.set_message("nothing to take back")
-            self.refused_square = None
-            self.differ = ()
-            self._update_blink()
-            self.board_changed_elsewhere()
         elif name == "menu":
             if long:
                 self.menu = game_names()
@@ -393,20 +419,26 @@ class Daemon:
         self.menu = None
         if name == "confirm":
             self.new_game(chosen)
-        else:
-            self.set_message("menu closed")
+            return
+        self.set_message("menu closed")
+        if self.board.kind != "switch" and self.settler.known:
+            self._on_settled(tuple(self.settler.readings))  # what happened on the board meanwhile
 
     def new_game(self, game: str | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a game (another one, or this one afresh). A game switched to takes its rule
+        options from the config; the same game keeps the options it had."""
+        if options is None and game and game != self.session.game:
+            options = dict(self.config.rules.get(game, {}))
         try:
             self.session.new_game(game, options)
-        except JournalError as e:
-            self.set_message(f"not saved: {e}")
+        except (JournalError, ValueError) as e:
+            self.set_message(f"not saved: {e}" if isinstance(e, JournalError) else str(e))
             return
-        self.differ = ()
         self.refused_square = None
+        self._clear_hint()
+        self.show_differ((), "")
         self._check_board()
         self.set_message(f"new game: {self.session.spec.title.lower()}")
-        self._update_blink()
         self.board_changed_elsewhere()
 
     def command(self, text: str) -> None:
@@ -415,10 +447,7 @@ class Daemon:
             return
         verb, args = words[0].lower(), words[1:]
         if verb == "new":
-            try:
-                self.new_game(args[0] if args else None)
-            except (ValueError, ConfigError) as e:
-                self.set_message(str(e))
+            self.new_game(args[0] if args else None)
         elif verb in ("confirm", "undo", "menu"):
             self.button(verb, long=bool(args and args[0] == "long"))
         else:

@@ -34,13 +34,15 @@ class SwitchDebouncer:
         self._reported = ["0"] * (size * size)
         self._raw = ["0"] * (size * size)
         self._locked_until = [float("-inf")] * (size * size)
+        self._raw_at = [float("-inf")] * (size * size)  # when each raw reading last changed
 
     def reading(self, square: int, value: str, at: float, debounced: bool = False) -> None:
+        now = self._scheduler.clock()
         self._raw[square] = value
+        self._raw_at[square] = now
         if debounced or self.debounce <= 0:
             self._report(square, value)
             return
-        now = self._scheduler.clock()
         if now < self._locked_until[square]:
             return  # bounce: the recheck at the end of the lock-out settles it
         self._lock_and_report(square, value, now)
@@ -50,15 +52,19 @@ class SwitchDebouncer:
         self._reported = list(values)
         self._raw = list(values)
 
-    def _lock_and_report(self, square: int, value: str, now: float) -> None:
+    def _lock_and_report(self, square: int, value: str, since: float) -> None:
+        """Report ``value``, which the square has had since ``since``; lock out bounce."""
         if value == self._reported[square]:
             return
-        self._locked_until[square] = now + self.debounce
-        self._scheduler.call_later(self.debounce, lambda: self._recheck(square))
+        self._locked_until[square] = since + self.debounce
+        delay = self._locked_until[square] - self._scheduler.clock()
+        self._scheduler.call_later(max(0.0, delay), lambda: self._recheck(square))
         self._report(square, value)
 
     def _recheck(self, square: int) -> None:
-        self._lock_and_report(square, self._raw[square], self._scheduler.clock())
+        """End of a lock-out: report the square's latest raw reading if it differs (the
+        lock-out then counts from when that reading arrived, not from now)."""
+        self._lock_and_report(square, self._raw[square], self._raw_at[square])
 
     def _report(self, square: int, value: str) -> None:
         if value != self._reported[square]:

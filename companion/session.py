@@ -159,9 +159,10 @@ class Session:
 
     def new_game(self, game: str | None = None, options: dict[str, Any] | None = None) -> None:
         """Start another game; one not finished stays in the journal as abandoned."""
-        if self.game_id is not None and not self.state.is_over():
-            self.journal.abandon(self.game_id)
-        spec = get_spec(game) if game else self.spec
+        spec = get_spec(game) if game else self.spec  # a bad name or option changes nothing
         if options is None:
             options = dict(self.options) if spec is self.spec else {}
+        options = spec.resolve(options)
+        if self.game_id is not None and not self.state.is_over():
+            self.journal.abandon(self.game_id)
         self._start(spec, options)

@@ -7,6 +7,7 @@ debounce/settle -> interpreter -> rules -> journal -> OLED and LEDs.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -33,9 +34,9 @@ class Simulator:
         d = self.daemon
         lines = oled_view_lines(d.display.image, self.columns())
         leds = d.leds.frame if d.leds is not None and hasattr(d.leds, "frame") else None
-        size = d.board.size
         if leds is None:
             leds = d.session.spec.leds(d.session.state)
+        size = math.isqrt(len(leds))  # the game's board (a mismatched board is reported)
         readings = getattr(self.board, "readings", ())
         lines += board_lines(leds, size, readings if d.board.kind != "switch" else (), self.colour)
         moves = d.session.moves
@@ -106,9 +107,10 @@ class Simulator:
         if verb in ("confirm", "undo", "menu", "new"):
             from .events import UserCommand
 
+            game_before = self.daemon.session.game_id
             self.daemon.post(UserCommand(" ".join(words)))
-            if verb == "new" or words[-1:] == ["long"] and verb == "menu":
-                self.settle()
+            self.settle()
+            if self.daemon.session.game_id != game_before:  # a new game: set its pieces out
                 self.setup_board()
         else:
             size = self.daemon.board.size

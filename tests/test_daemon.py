@@ -285,3 +285,108 @@ def test_colour_board_must_match_the_game_before_moves_count(make_daemon, clock)
     d.board.set_reading(sq("e5"), "x")
     step(d, clock, 0.31)
     assert d.differ == () and d.session.moves == []
+
+
+def test_a_mistyped_new_game_changes_nothing_and_play_goes_on(make_daemon, clock, tmp_path):
+    from companion.journal import SqliteJournal
+
+    journal = SqliteJournal.open(tmp_path / "j.sqlite")
+    d = make_daemon(journal=journal)
+    play_press(d, clock, "e5")
+    d.post(UserCommand("new chess"))
+    step(d, clock)
+    assert "unknown game 'chess'" in d.message
+    play_press(d, clock, "d4")
+    assert d.session.moves == ["e5", "d4"]
+    assert journal.current().moves == ["e5", "d4"]
+
+
+def test_hint_lights_go_when_a_move_is_played(make_daemon, clock):
+    d = make_daemon()
+    d.post(ButtonEvent("menu"))
+    step(d, clock)
+    assert len(d.hint_squares) == 32 and d.message == "32 moves for ON"
+    play_press(d, clock, "e5")
+    assert d.hint_squares == ()
+    assert all(d.leds.frame[s] != GREEN for s in range(64))
+
+
+def test_a_board_problem_clears_when_the_game_can_use_the_board(make_daemon, clock):
+    d = make_daemon(kind="presence", game="binary")
+    assert d.status == ""
+    d.post(UserCommand("new binaryon"))
+    step(d, clock)
+    assert d.status == "binaryon can't use a presence board"
+    d.post(UserCommand("new binary"))
+    step(d, clock)
+    assert d.status == "" and d.session.game == "binary"
+
+
+def test_replugged_board_that_did_not_change_plays_on(make_daemon, clock):
+    from companion.games.binaryon import new_game
+
+    d = make_daemon(kind="polarity", initial=new_game().cells())
+    step(d, clock, 0.31)
+    d.board.set_reading(sq("e5"), "o")
+    step(d, clock, 0.31)
+    d.board.unplug()
+    step(d, clock)
+    d.board.replug()  # same readings as before
+    step(d, clock, 0.31)
+    assert d.board_synced and d.differ == ()
+    d.board.set_reading(sq("d4"), "x")  # OFF's legal reply counts as a move
+    step(d, clock, 0.31)
+    assert d.session.moves == ["e5", "d4"]
+
+
+def test_a_game_switched_to_takes_its_rule_options_from_the_config(make_daemon, clock):
+    from companion.config import Config
+    from companion.daemon import Daemon
+
+    cfg = Config.default().with_overrides(
+        board={"driver": "mock"},
+        rules={"binaryon": {"first": "off"}, "binary": {"empty_joins": False}},
+    )
+    d = Daemon(cfg, clock=clock)
+    d.new_game("binary")
+    assert d.session.options["empty_joins"] is False
+    d.new_game("binaryon")
+    assert d.session.options["first"] == "off" and d.session.state.turn == "off"
+
+
+def test_board_input_waits_while_the_menu_is_open(make_daemon, clock):
+    d = make_daemon()
+    d.post(ButtonEvent("menu", long=True))
+    step(d, clock)
+    play_press(d, clock, "e5")
+    assert d.session.moves == [] and d.screen().panel.title == "NEW GAME"
+    d.post(ButtonEvent("undo"))  # close the menu
+    step(d, clock, 0.05)
+    play_press(d, clock, "e5")
+    assert d.session.moves == ["e5"]
+
+
+def test_a_resumed_game_that_had_ended_shows_its_result_and_blinks(clock):
+    from companion.config import Config
+    from companion.daemon import Daemon
+    from companion.games.binaryon import new_game
+    from companion.journal_api import NullJournal, SavedGame
+
+    rng = random.Random(2)
+    st, names = new_game(size=4), []
+    while not st.is_over():
+        m = rng.choice(st.legal_moves())
+        names.append(st.move_name(m))
+        st = st.play(m)
+    while names[-1] == "pass":  # the crash came before the final passes were saved
+        names.pop()
+
+    class Saved(NullJournal):
+        def current(self):
+            return SavedGame(1, "binaryon", {"size": 4}, list(names))
+
+    cfg = Config.default().with_overrides(board={"driver": "mock", "size": 4})
+    d = Daemon(cfg, clock=clock, journal=Saved())
+    assert d.session.state.is_over()
+    assert d.message == d.session.state.outcome().summary
+    assert d._blink_timer is not None

@@ -95,3 +95,24 @@ def test_menu_lights_each_players_territories_in_their_colour(make_daemon, clock
     step(d, clock)
     other = "white" if mover == "black" else "black"
     assert all(d.leds.frame[i] == TERRITORY_RGB[other] for i in d.hint_squares)
+
+
+def test_a_board_error_blinks_and_stays_until_fixed(make_daemon, clock):
+    d = make_daemon(kind="presence", game="binary")
+    step(d, clock, 0.31)
+    for square in (18, 1, 3):
+        d.board.set_reading(square, "1")
+        step(d, clock, 0.31)
+    d.board.set_reading(18, "0")
+    step(d, clock, 0.31)
+    hint = d.message
+    frames = set()
+    for _ in range(4):
+        step(d, clock, 0.5)
+        frames.add(d.leds.frame[18])
+    assert len(frames) == 2  # blinking
+    step(d, clock, 30)
+    assert d.message == hint and d.differ == (18,)  # still shown: the board is still wrong
+    d.board.set_reading(18, "1")
+    step(d, clock, 0.31)
+    assert d.differ == () and d.message == ""
