@@ -51,6 +51,10 @@ brightness = 0.1
         ("[game]\nname = 'chess'", "name 'chess'"),
         ("[board\n", "not valid TOML"),
         ("[board]\ndriver = 'usb'", "driver 'usb'"),
+        ("[board]\nsize = 7", "size 7 must be even"),
+        ("[board]\nsize = 0", "size 0 must be even"),
+        ("[rules]\nsize = 6", "use a table [rules.GAME]"),
+        ("[rules.chess]\nsize = 6", "[rules.chess]: no such game"),
     ],
 )
 def test_bad_config_is_one_clear_line(tmp_path, text, words):

@@ -150,6 +150,12 @@ def compare(black: Sequence[int], white: Sequence[int]) -> tuple[str | None, str
     return None, f"tie {sb}-{sw}: same territories, draw"
 
 
+def _deciding(tie_break: str) -> str:
+    """'tie 15-15: black's largest territory 6 > 5' -> 'largest terr 6>5' (short for the OLED)."""
+    words = tie_break.split(": ", 1)[-1].split()  # black's largest territory 6 > 5
+    return f"{words[1]} terr {words[3]}>{words[5]}"
+
+
 # --------------------------------------------------------------------------- state
 
 
@@ -332,8 +338,8 @@ class BinaryState(GameState):
         scores = f"{b['score']}-{w['score']}"
         if winner is None:
             summary = f"draw {scores}"
-        elif tie_break:
-            summary = f"{winner.upper()} wins {scores} (tie-break)"
+        elif tie_break:  # say why, in two OLED lines: "BLACK wins 15-15:" "largest terr 6>5"
+            summary = f"{winner.upper()} wins {scores}: {_deciding(tie_break)}"
         else:
             summary = f"{winner.upper()} wins {scores}"
         detail = {
