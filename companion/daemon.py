@@ -320,6 +320,9 @@ class Daemon:
         """Carry out what the interpreter made of a reading; True when a move was accepted."""
         if isinstance(action, Play):
             result = self.session.submit(action.move)
+            if not result.accepted and self.session.closed_elsewhere:
+                self._closed_elsewhere()
+                return False
             if result.accepted:
                 self.refused_square = None
                 self.show_differ((), "")
@@ -335,6 +338,14 @@ class Daemon:
         elif isinstance(action, Differ):
             self.show_differ(action.squares, action.hint)
         return False
+
+    def _closed_elsewhere(self) -> None:
+        """The journal says this game was ended from outside (e.g. `binaryon abandon`):
+        start a fresh one rather than refuse every move."""
+        old = self.session.game_id
+        self.session.closed_elsewhere = False
+        self.new_game()
+        self.set_message(f"game {old} was closed: new game")
 
     def refuse(self, refusal: Refusal | None, square: int | None) -> None:
         reason = refusal.reason if refusal else "refused"

@@ -13,6 +13,11 @@ class JournalError(RuntimeError):
     """The journal cannot save (disk full, read-only, damaged); the message is one line."""
 
 
+class GameClosed(JournalError):
+    """The game is no longer in progress in the journal (finished or abandoned elsewhere,
+    e.g. by ``binaryon abandon`` while the daemon runs)."""
+
+
 @dataclass
 class SavedGame:
     """A game as the journal holds it: enough to rebuild it by replaying ``moves``."""

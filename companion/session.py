@@ -12,7 +12,7 @@ from typing import Any
 
 from .games import get_spec
 from .games.base import GameSpec, GameState, IllegalMove, Move, Refusal
-from .journal_api import Journal, JournalError, NullJournal, SavedGame
+from .journal_api import GameClosed, Journal, JournalError, NullJournal, SavedGame
 
 
 @dataclass
@@ -23,6 +23,8 @@ class Submitted:
 
 
 class Session:
+    closed_elsewhere = False  # the journal said the game was ended from outside
+
     def __init__(
         self,
         game: str,
@@ -95,6 +97,9 @@ class Session:
             return Submitted(False, Refusal("cannot-save", f"not saved: {problem}"))
         try:
             self._commit(move, forced=False)
+        except GameClosed as e:
+            self.closed_elsewhere = True
+            return Submitted(False, Refusal("game-closed", str(e)))
         except JournalError as e:
             return Submitted(False, Refusal("cannot-save", f"not saved: {e}"))
         except IllegalMove as e:  # check() and play() disagree: trust play()
@@ -114,7 +119,9 @@ class Session:
         if after.is_over():
             outcome = after.outcome()
             if outcome is not None:
-                self.journal.finish(self.game_id, outcome)
+                # the move is saved; a finish that fails is written again on resume
+                with contextlib.suppress(JournalError):
+                    self.journal.finish(self.game_id, outcome)
 
     def _play_forced(self) -> list[str]:
         played: list[str] = []
@@ -164,5 +171,6 @@ class Session:
             options = dict(self.options) if spec is self.spec else {}
         options = spec.resolve(options)
         if self.game_id is not None and not self.state.is_over():
-            self.journal.abandon(self.game_id)
+            with contextlib.suppress(GameClosed):  # already ended elsewhere: fine
+                self.journal.abandon(self.game_id)
         self._start(spec, options)
