@@ -343,7 +343,6 @@ class Daemon:
         """The journal says this game was ended from outside (e.g. `binaryon abandon`):
         start a fresh one rather than refuse every move."""
         old = self.session.game_id
-        self.session.closed_elsewhere = False
         self.new_game()
         self.set_message(f"game {old} was closed: new game")
 

@@ -42,6 +42,7 @@ class Session:
         self.states: list[GameState] = [spec.new(**self.options)]
         self.moves: list[str] = []
         self.forced: list[bool] = []  # forced[i]: move i was played by the referee
+        self.closed_elsewhere = False
         self.game_id: int | None = None
         self._begin()
         self._play_forced()

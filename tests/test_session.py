@@ -83,3 +83,38 @@ def test_new_game_abandons_an_unfinished_one():
     s.new_game("binary")
     assert ("abandon", first) in j.log
     assert s.game == "binary" and s.game_id != first and s.moves == []
+
+
+def test_a_saved_final_move_is_not_refused_when_only_the_finish_fails():
+    import random
+
+    from companion.games.binaryon import PASS
+
+    class FinishFails(RecordingJournal):
+        def finish(self, game_id, outcome):
+            raise JournalError("disk full")
+
+    s = Session("binaryon", {"size": 4}, journal=FinishFails())
+    rng = random.Random(4)
+    while not s.state.is_over():
+        moves = [m for m in s.state.legal_moves() if m is not PASS]
+        result = s.submit(rng.choice(moves))
+        assert result.accepted  # the last one too: its move was saved
+    assert s.state.outcome() is not None
+
+
+def test_a_game_closed_elsewhere_is_flagged_not_retried():
+    from companion.journal_api import GameClosed
+
+    class Closed(RecordingJournal):
+        def append(self, game_id, ply, move):
+            raise GameClosed(f"game {game_id} was abandoned elsewhere")
+
+        def abandon(self, game_id):
+            raise GameClosed("already abandoned")
+
+    s = Session("binaryon", journal=Closed())
+    r = s.submit(s.state.parse_move("e5"))
+    assert not r.accepted and r.refusal.code == "game-closed" and s.closed_elsewhere
+    s.new_game()  # abandoning an already-closed game is not an error
+    assert s.moves == [] and not s.closed_elsewhere
