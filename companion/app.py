@@ -167,7 +167,9 @@ def build_daemon(
     from .hardware.boards import make_board
     from .hardware.mock_board import MockBoard
 
-    board = board or make_board(config.board, simulate_if_missing=not service)
+    board = board or make_board(
+        config.board, simulate_if_missing=not service, led_brightness=config.leds.brightness
+    )
     simulated = isinstance(board, MockBoard) if simulated is None else simulated
     display = make_display(config, simulated)
     leds = make_leds(config, board)

@@ -188,3 +188,33 @@ def test_self_test_reports_a_dead_button(factory):
     )
     assert not ok and "confirm: nothing in 0.05s" in out.getvalue()
     leds.close()
+
+
+def test_leds_self_test_off_a_pi_says_so_in_one_line(tmp_path, capsys, monkeypatch, recwarn):
+    monkeypatch.delenv("BINARYON_CONFIG", raising=False)
+    monkeypatch.setattr(doctor, "Probe", lambda: FakePi(tmp_path))  # no Pi file tree
+    started = []
+    monkeypatch.setattr(doctor, "_run_self_test", lambda config: started.append(config) or 1)
+    parser = argparse.ArgumentParser()
+    doctor.add_arguments(parser)
+    assert doctor.run(parser.parse_args(["--leds"])) == 0
+    captured = capsys.readouterr()
+    lines = [ln for ln in captured.out.splitlines() if "--leds" in ln]
+    assert len(lines) == 1 and "no Pi hardware here to test" in lines[0]
+    assert captured.err == "" and started == [] and len(recwarn) == 0
+    assert doctor.run(parser.parse_args(["--leds", "--json"])) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)[0]["status"] == "info"  # the JSON stays clean
+    assert "no Pi hardware here to test" in captured.err
+
+
+def test_leds_self_test_runs_on_a_pi(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("BINARYON_CONFIG", raising=False)
+    make_tree(tmp_path, "i2c-1", "gpiochip0", "spidev0.0")
+    monkeypatch.setattr(doctor, "Probe", lambda: FakePi(tmp_path, answers={0x3C}))
+    started = []
+    monkeypatch.setattr(doctor, "_run_self_test", lambda config: started.append(config) or 0)
+    parser = argparse.ArgumentParser()
+    doctor.add_arguments(parser)
+    doctor.run(parser.parse_args(["--leds"]))
+    assert len(started) == 1 and "no Pi hardware" not in capsys.readouterr().out

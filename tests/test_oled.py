@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
 import time
 
 import pytest
@@ -130,3 +131,70 @@ def test_emulator_runs_headless(monkeypatch):
     draw_box(d)
     assert d.frames_sent == 1 and d.healthy
     d.cleanup()
+
+
+class CountingSMBus:
+    """smbus2.SMBus for luma's own i2c(port=...): each open holds a real file descriptor (as
+    /dev/i2c-N would) and the bus fails with EREMOTEIO while nothing answers."""
+
+    present = True
+    opened: list[int] = []
+    closed: list[int] = []
+
+    def __init__(self, bus=None, force=False):
+        self.fd = os.open(os.devnull, os.O_RDWR)
+        CountingSMBus.opened.append(self.fd)
+
+    def _io(self):
+        if not CountingSMBus.present:
+            raise OSError(errno.EREMOTEIO, "Remote I/O error")
+
+    def write_i2c_block_data(self, addr, reg, data, force=None):
+        self._io()
+
+    def i2c_rdwr(self, *msgs):
+        self._io()
+
+    def close(self):
+        if self.fd is not None:
+            os.close(self.fd)
+            CountingSMBus.closed.append(self.fd)
+            self.fd = None
+
+    @classmethod
+    def held(cls) -> int:
+        return len(cls.opened) - len(cls.closed)
+
+
+@pytest.fixture
+def counting_bus(monkeypatch):
+    import smbus2
+
+    monkeypatch.setattr(smbus2, "SMBus", CountingSMBus)
+    monkeypatch.setattr(CountingSMBus, "present", True)
+    monkeypatch.setattr(CountingSMBus, "opened", [])
+    monkeypatch.setattr(CountingSMBus, "closed", [])
+    return CountingSMBus
+
+
+def test_absent_display_at_start_releases_the_bus(counting_bus):
+    counting_bus.present = False
+    for _ in range(3):
+        with pytest.raises(DisplayError, match="no display answers"):
+            open_display("ssd1306", i2c_port=1)
+    assert len(counting_bus.opened) == 3 and counting_bus.held() == 0
+
+
+def test_retries_while_the_display_is_gone_do_not_leak_descriptors(counting_bus):
+    d = open_display("ssd1306", i2c_port=1, retry_seconds=0.005)
+    assert counting_bus.held() == 1
+    counting_bus.present = False  # the OLED is unplugged
+    draw_box(d)
+    wait_until(lambda: len(counting_bus.opened) >= 20)  # many failed re-opens meanwhile
+    assert not d.healthy
+    assert counting_bus.held() <= 2  # the device in use (+ at most one re-open under way)
+    counting_bus.present = True
+    wait_until(lambda: d.healthy)
+    assert counting_bus.held() == 1  # only the working display's bus is open
+    d.cleanup()
+    assert counting_bus.held() == 0

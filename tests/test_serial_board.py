@@ -1,5 +1,6 @@
 """The host driver against the simulated Pico through a pty: events, LEDs, faults, reconnects."""
 
+import logging
 import random
 import threading
 import time
@@ -351,3 +352,68 @@ def test_random_noise_on_the_wire_never_stops_the_driver(link):
     tap_and_wait(pico, sink, 44)
     assert (44, "1") in sink.readings() and (44, "0") in sink.readings()
     assert board.connected
+
+
+def test_a_port_that_vanishes_between_open_and_flush_is_closed_and_retried(tmp_path, monkeypatch):
+    import termios
+
+    import serial
+
+    pico = SimulatedPico(link_dir=str(tmp_path))
+    opened = []
+    real_reset = serial.Serial.reset_input_buffer
+
+    def vanishing(self):
+        opened.append(self)
+        if len(opened) <= 2:  # what tcflush raises once the USB device is gone
+            raise termios.error(5, "Input/output error")
+        return real_reset(self)
+
+    monkeypatch.setattr(serial.Serial, "reset_input_buffer", vanishing)
+    board = SerialBoard(pico.port, retry_min=0.01)
+    sink = Sink()
+    try:
+        board.start(sink)
+        sink.wait(lambda ev: any(isinstance(e, LinkStatus) and e.connected for e in ev))
+        assert board._thread is not None and board._thread.is_alive()
+        assert len(opened) == 3
+        assert not opened[0].is_open and not opened[1].is_open  # the failed opens were closed
+        assert not sink.of(LinkStatus)[0].connected
+    finally:
+        board.stop()
+        pico.close()
+
+
+def test_an_unexpected_error_in_the_reader_is_logged_once_and_the_link_comes_back(
+    link, caplog, monkeypatch
+):
+    pico, board, sink = link()
+    real_tick = board._tick
+    failures = []
+
+    def buggy_tick(now):
+        if len(failures) < 3:
+            failures.append(now)
+            raise RuntimeError("a bug")
+        return real_tick(now)
+
+    monkeypatch.setattr(board, "_tick", buggy_tick)
+    sink.wait(lambda ev: [e.connected for e in ev if isinstance(e, LinkStatus)][-1:] == [True]
+              and len(failures) == 3 and board.connected)  # fmt: skip
+    said = [r for r in caplog.records if r.levelno >= logging.WARNING and "unexpected" in r.message]
+    assert len(said) == 1 and said[0].levelname == "ERROR"  # once, with the traceback
+    assert board.stats["reader_errors"] == 3 and board._thread.is_alive()
+    tap_and_wait(pico, sink, 5)
+    assert sink.readings()[-2:] == [(5, "1"), (5, "0")]
+
+
+def test_brightness_is_sent_again_after_a_replug(link):
+    pico, board, sink = link(brightness=51)
+    board.leds().show([(200, 100, 0)] * 64)
+    wait_until(lambda: pico.pixels[0] == (40, 20, 0))
+    pico.unplug()
+    sink.wait(lambda ev: LinkStatus(False, "board disconnected") in ev)
+    pico.replug()  # a power-on boot: the firmware starts at its own default brightness
+    sink.wait(lambda ev: [e.connected for e in ev if isinstance(e, LinkStatus)][-1:] == [True])
+    wait_until(lambda: pico.firmware is not None and pico.firmware.leds.brightness == 51)
+    wait_until(lambda: pico.pixels[0] == (40, 20, 0))

@@ -153,3 +153,57 @@ def test_install_under_a_root_prefix(tmp_path, capsys):
     assert install_service.run(args("--root", str(tmp_path), "--exec", str(exe))) == 0
     assert "sh1106" in config.read_text()
     assert f"kept {config}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "exe", ["/home/pi/venv/bin/binaryon", "/root/venv/bin/binaryon", "/run/user/1000/b/binaryon"]
+)
+def test_a_program_the_unit_cannot_reach_is_refused_in_one_line(tmp_path, capsys, exe):
+    code = install_service.run(args("--root", str(tmp_path), "--exec", exe))
+    err = capsys.readouterr().err
+    assert code == 1 and list(tmp_path.iterdir()) == []
+    assert err.count("\n") == 1 and exe in err
+    assert "ProtectHome=yes" in err and "/opt/binaryon/venv" in err and "--force" in err
+
+
+def test_a_script_whose_venv_is_under_home_is_refused(tmp_path, capsys):
+    exe = tmp_path / "bin/binaryon"  # e.g. /usr/local/bin/binaryon copied from a home venv
+    exe.parent.mkdir()
+    exe.write_text("#!/home/pi/.venv/bin/python\nfrom companion.cli import main\n")
+    assert install_service.run(args("--root", str(tmp_path / "r"), "--exec", str(exe))) == 1
+    assert "its Python (/home/pi/.venv/bin/python) is under /home" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()
+
+
+def test_force_installs_anyway_and_dry_run_only_notes_it(tmp_path, capsys):
+    exe = "/home/pi/venv/bin/binaryon"
+    assert install_service.run(args("--dry-run", "--root", str(tmp_path), "--exec", exe)) == 0
+    out = capsys.readouterr().out
+    assert "note: the install would stop here:" in out and list(tmp_path.iterdir()) == []
+    assert install_service.run(args("--root", str(tmp_path), "--exec", exe, "--force")) == 0
+    unit = (tmp_path / "etc/systemd/system/binaryon.service").read_text()
+    assert f"ExecStart={exe} run" in unit
+
+
+def test_not_a_pi_refuses_a_real_install_but_dry_run_works(monkeypatch, capsys):
+    monkeypatch.setattr(install_service, "on_a_pi", lambda: False)
+    ran = []
+    monkeypatch.setattr(install_service, "execute", lambda *a, **k: ran.append(a) or 0)
+    assert install_service.run(args()) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a Raspberry Pi" in err and "--force" in err
+    assert ran == []
+    assert install_service.run(args("--dry-run")) == 0 and len(ran) == 1
+    assert ran[0][2] is True  # dry run
+
+
+def test_the_checks_pass_on_a_pi_with_the_opt_recipe_and_force_skips_them(monkeypatch):
+    monkeypatch.setattr(install_service, "on_a_pi", lambda: True)
+    opt = install_service.DEFAULT_EXEC
+    root = Path("/")
+    assert install_service.refusal(args("--exec", opt), root, opt) is None
+    monkeypatch.setattr(install_service, "on_a_pi", lambda: False)
+    assert "not a Raspberry Pi" in install_service.refusal(args("--exec", opt), root, opt)
+    assert install_service.refusal(args("--exec", opt, "--force"), root, opt) is None
+    home = "/home/pi/venv/bin/binaryon"
+    assert install_service.refusal(args("--exec", home, "--force"), root, home) is None

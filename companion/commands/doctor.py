@@ -4,7 +4,7 @@ Checks the Pi, I2C and the OLED on it, SPI (Pi-driven LEDs), the GPIO chip and l
 buttons at rest, the board link (a Pico on USB, found by VID:PID, and its udev name), the
 user's groups and the service. On a machine that is not a Pi it says so and skips the
 hardware checks. ``--leds`` runs a visible self-test: a chase over the LEDs, then press each
-button and some squares.
+button and some squares; on a machine that is not a Pi it says there is nothing to test.
 """
 
 from __future__ import annotations
@@ -444,6 +444,13 @@ def run(args: argparse.Namespace) -> int:
         report(checks)
     problems = any(c.status == MISSING for c in checks)
     if args.leds:
+        if checks[0].status != OK:  # not a Pi: no LEDs, buttons or pins of ours to exercise
+            print(
+                "--leds: no Pi hardware here to test (the LED, button and square self-test "
+                "runs on the Raspberry Pi); skipped",
+                file=sys.stderr if args.json else sys.stdout,
+            )
+            return int(problems)
         return _run_self_test(config) or int(problems)
     return int(problems)
 
@@ -456,6 +463,9 @@ def _run_self_test(config) -> int:
     leds = None
     try:
         board = make_board(config.board)
+        set_brightness = getattr(board, "set_brightness", None)  # a Pico's own LED chain
+        if set_brightness is not None:
+            set_brightness(round(config.leds.brightness * 255))
         leds = board.leds()
         if leds is None:
             leds = open_leds("spi", count=board.size**2, brightness=config.leds.brightness)

@@ -5,6 +5,10 @@ systemd unit and the udev rule for the Pico, writes a starter /etc/binaryon/conf
 overwrites one), enables I2C and SPI with raspi-config when present, and enables + starts the
 service. ``--dry-run`` only prints the plan; ``--root DIR`` installs the files under DIR and
 skips everything that would change this machine (tests, image builders).
+
+It refuses (one line, unless ``--force``) on a machine that is not a Raspberry Pi, and when the
+program it would run lives under /home, /root or /run/user, which the unit's ProtectHome=yes
+hides from the service.
 """
 
 from __future__ import annotations
@@ -23,6 +27,10 @@ UNIT_NAME = "binaryon.service"
 RULE_NAME = "99-binaryon.rules"
 DEFAULT_EXEC = "/opt/binaryon/venv/bin/binaryon"
 GROUPS = ("gpio", "i2c", "spi", "dialout")
+# Hidden from the service by its ProtectHome=yes: a program (or venv, or source) there fails
+# to start with status 203/EXEC.
+HIDDEN_DIRS = ("/home", "/root", "/run/user")
+OPT_RECIPE = "install it in /opt/binaryon/venv as README.md shows (On a Raspberry Pi, step 4)"
 
 STARTER_CONFIG = """\
 # Binaryon companion settings. Every key is optional: delete or comment out what you do not need.
@@ -78,6 +86,75 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="the binaryon program the unit runs (default: the one running now)",
     )
     p.add_argument("--no-start", action="store_true", help="enable at boot but do not start now")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="install even when this is not a Pi or the program is under /home (the unit's "
+        "ProtectHome=yes hides it)",
+    )
+
+
+def on_a_pi() -> bool:
+    try:
+        model = Path("/proc/device-tree/model").read_text(errors="replace")
+    except OSError:
+        return False
+    return "raspberry pi" in model.lower()
+
+
+def _hidden_under(path: str) -> str | None:
+    for top in HIDDEN_DIRS:
+        if path == top or path.startswith(top + "/"):
+            return top
+    return None
+
+
+def _interpreter(path: str) -> str | None:
+    """The interpreter named on a script's #! line (a venv's python), if any."""
+    try:
+        with open(path, "rb") as f:
+            first = f.readline(512)
+    except OSError:
+        return None
+    if not first.startswith(b"#!"):
+        return None
+    words = first[2:].decode(errors="replace").split()
+    return words[0] if words else None
+
+
+def exec_problem(exec_path: str, package_dir: str | None = None) -> str | None:
+    """Why the service could not run ``exec_path`` (one line), or None.
+
+    Looks at the path, where a symlink leads, the script's interpreter (its venv) and, for the
+    running install, where the package itself lives (an editable install's source tree).
+    """
+    looked = [("the program", exec_path), ("the program", os.path.realpath(exec_path))]
+    interpreter = _interpreter(os.path.realpath(exec_path))
+    if interpreter:
+        looked.append(("its Python", interpreter))
+    if package_dir:
+        looked.append(("the companion package", package_dir))
+    for what, path in looked:
+        top = _hidden_under(path)
+        if top is not None:
+            return (
+                f"{what} ({path}) is under {top}, which the service cannot reach "
+                f"(ProtectHome=yes): {OPT_RECIPE}, or pass --force"
+            )
+    return None
+
+
+def refusal(args: argparse.Namespace, root: Path, exec_path: str) -> str | None:
+    """The one-line reason not to install, or None. --force skips every check."""
+    if args.force:
+        return None
+    if root == Path("/") and not args.dry_run and not on_a_pi():
+        return (
+            "this is not a Raspberry Pi: the service belongs on the Pi under the board "
+            "(--dry-run shows the plan, --force installs anyway)"
+        )
+    package = None if args.exec_path else str(Path(__file__).resolve().parents[1])
+    return exec_problem(exec_path, package)
 
 
 def source_dir() -> Path | None:
@@ -243,6 +320,11 @@ def execute(plan: Plan, root: Path, dry_run: bool, out=None) -> int:
 
 def run(args: argparse.Namespace) -> int:
     root = Path(args.root).resolve()
+    exec_path = args.exec_path or current_exec()
+    why_not = refusal(args, root, exec_path)
+    if why_not is not None and not args.dry_run:
+        print(f"binaryon: {why_not}", file=sys.stderr)
+        return 1
     if root == Path("/") and not args.dry_run and os.geteuid() != 0:
         print(
             "binaryon: installing the service needs root: sudo binaryon install-service "
@@ -251,10 +333,12 @@ def run(args: argparse.Namespace) -> int:
         )
         return 1
     try:
-        plan = make_plan(root, args.user, args.exec_path or current_exec(), not args.no_start)
+        plan = make_plan(root, args.user, exec_path, not args.no_start)
     except (OSError, ValueError) as e:
         print(f"binaryon: {e}", file=sys.stderr)
         return 1
+    if why_not is not None:  # --dry-run: show the plan, and why the real run would refuse
+        plan.notes.append(f"the install would stop here: {why_not}")
     code = execute(plan, root, args.dry_run)
     if code == 0 and not args.dry_run and root == Path("/"):
         print(

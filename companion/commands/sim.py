@@ -49,7 +49,11 @@ def run(args: argparse.Namespace) -> int:
             from ..hardware.serial_board import SerialBoard
 
             pico = SimulatedPico(size=config.board.size, kind=config.board.kind)
-            board = SerialBoard(pico.port, size=config.board.size)
+            board = SerialBoard(
+                pico.port,
+                size=config.board.size,
+                brightness=round(config.leds.brightness * 255),
+            )
             daemon, closers = build_daemon(config, board=board, simulated=True)
             controller = pico
         else:

@@ -19,9 +19,11 @@ def make_board(
     cfg: BoardConfig,
     clock: Callable[[], float] = time.monotonic,
     simulate_if_missing: bool = True,
+    led_brightness: float | None = None,
 ) -> SensorBoard:
     """``auto`` finds a Pico on USB; with none there it simulates one, or (for the service)
-    waits for the Pico to be plugged in."""
+    waits for the Pico to be plugged in. ``led_brightness`` (0..1, ``[leds] brightness``) goes
+    to a board that drives its own LEDs (the Pico), which re-sends it after every reconnect."""
     driver = cfg.driver
     if driver == "auto":
         port = find_board_port()
@@ -43,7 +45,8 @@ def make_board(
         port = driver.split(":", 1)[1]
         if not port:
             raise ConfigError("board driver serial: needs a port, e.g. serial:/dev/ttyACM0")
-        return SerialBoard(port, size=cfg.size)
+        level = None if led_brightness is None else round(led_brightness * 255)
+        return SerialBoard(port, size=cfg.size, brightness=level)
     if driver == "gpio":
         from .. import pinout
         from .gpio_board import GpioBoard

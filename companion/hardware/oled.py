@@ -99,7 +99,15 @@ def _maker(driver, port, address, spi, rotate, serial_interface) -> Callable[[],
             from luma.core.interface.serial import i2c
 
             iface = i2c(port=port, address=address)
-        return cls(iface, width=WIDTH, height=HEIGHT, rotate=rotate)
+        try:
+            return cls(iface, width=WIDTH, height=HEIGHT, rotate=rotate)
+        except BaseException:
+            # The controller did not answer: release the bus we opened (smbus2 closes its
+            # /dev/i2c-N file only in close()), or every retry would leak a descriptor.
+            if iface is not serial_interface:
+                with contextlib.suppress(Exception):
+                    iface.cleanup()
+            raise
 
     return make_oled
 

@@ -523,7 +523,9 @@ class SimulatedPico:
         with self._lock:
             self.boots += 1
             self._out.clear()
-        self._fw = self._app.Firmware(port, self.cfg, ticks_ms=self._ticks)
+        fw = self._app.Firmware(port, self.cfg, ticks_ms=self._ticks)
+        fw.start_watchdog()  # as Firmware.run() does before its loop
+        self._fw = fw
 
     def _main(self, stop: threading.Event, port: _PtyPort) -> None:
         _current.pico = self

@@ -161,50 +161,81 @@ class SerialBoard(SensorBoard):
     def _run(self) -> None:
         delay = self.retry_min
         while not self._stopping.is_set():
-            ser = self._ser
-            if ser is None:
-                if self._open():
-                    delay = self.retry_min
-                else:
-                    self._first_attempt.set()
-                    self._stopping.wait(delay)
-                    delay = min(delay * 2, self.retry_max)
-                continue
             try:
-                data = ser.read(ser.in_waiting or 1)
-            except (serial.SerialException, OSError, TypeError, ValueError) as e:
-                self._lose(f"read failed: {e}")
-                continue
-            now = time.monotonic()
-            if data:
-                for line in self._splitter.feed(data):
-                    try:
-                        self._handle(line, now)
-                    except Exception:  # a bug here must not kill the link
-                        log.exception("board line %r", line[:80])
-                        self.stats["handler_errors"] += 1
-                if self._splitter.overflows:
-                    self.stats["bad_lines"] += self._splitter.overflows
-                    self._splitter.overflows = 0
-            self._tick(now)
+                delay = self._run_once(delay)
+            except Exception as e:  # a bug or an odd error must not end the reader for good
+                self._crashed(e)
+                self._first_attempt.set()
+                self._stopping.wait(delay)
+                delay = min(delay * 2, self.retry_max)
         self._close()
+
+    def _run_once(self, delay: float) -> float:
+        """One pass of the reader: (re)open the port, or read and handle what came in.
+        Returns the back-off delay for the next failed open."""
+        ser = self._ser
+        if ser is None:
+            if self._open():
+                return self.retry_min
+            self._first_attempt.set()
+            self._stopping.wait(delay)
+            return min(delay * 2, self.retry_max)
+        try:
+            data = ser.read(ser.in_waiting or 1)
+        except (serial.SerialException, OSError, TypeError, ValueError) as e:
+            self._lose(f"read failed: {e}")
+            return delay
+        now = time.monotonic()
+        if data:
+            for line in self._splitter.feed(data):
+                try:
+                    self._handle(line, now)
+                except Exception:  # a bug here must not kill the link
+                    log.exception("board line %r", line[:80])
+                    self.stats["handler_errors"] += 1
+            if self._splitter.overflows:
+                self.stats["bad_lines"] += self._splitter.overflows
+                self._splitter.overflows = 0
+        self._tick(now)
+        return delay
+
+    def _crashed(self, e: Exception) -> None:
+        """An unexpected error in the reader: log it (the first time in full), drop the port
+        and let the loop reconnect."""
+        self.stats["reader_errors"] += 1
+        if self.stats["reader_errors"] == 1:
+            log.exception("board reader: unexpected error, reconnecting")
+        else:
+            log.debug("board reader: unexpected error again: %r", e)
+        try:
+            self._lose(f"unexpected error: {type(e).__name__}: {e}", quiet=True)
+        except Exception:  # never let the recovery itself end the thread
+            log.debug("board reader: recovery failed", exc_info=True)
+            self._ser = None
+            self._state = "closed"
 
     def _resolve_port(self) -> str:
         return find_pico_port() if self.port == "auto" else self.port
 
     def _open(self) -> bool:
+        ser = None
         try:
             path = self._resolve_port()
             ser = serial.Serial(
                 path, self.baudrate, timeout=0.05, write_timeout=0.5, exclusive=True
             )
+            # May raise termios.error (not an OSError) when the device vanished after open().
             ser.reset_input_buffer()
         except BoardNotFound as e:
             self._down(str(e))
             return False
-        except (serial.SerialException, OSError, ValueError) as e:
-            log.debug("open %s: %s", self.port, e)
-            self._down(DISCONNECTED if self._announced is not None else f"{DISCONNECTED}: {e}")
+        except Exception as e:
+            if ser is not None:
+                with contextlib.suppress(Exception):
+                    ser.close()
+            why = " ".join(str(e).split()) or type(e).__name__
+            log.debug("open %s: %s", self.port, why)
+            self._down(DISCONNECTED if self._announced is not None else f"{DISCONNECTED}: {why}")
             return False
         with self._io_lock:
             self._ser = ser
@@ -220,7 +251,7 @@ class SerialBoard(SensorBoard):
             ser, self._ser = self._ser, None
         self._state = "closed"
         if ser is not None:
-            with contextlib.suppress(serial.SerialException, OSError):
+            with contextlib.suppress(Exception):  # termios.error is not an OSError
                 ser.close()
 
     def _down(self, detail: str) -> None:
@@ -230,9 +261,9 @@ class SerialBoard(SensorBoard):
             self._announced = detail
             self._post(LinkStatus(False, detail))
 
-    def _lose(self, why: str) -> None:
+    def _lose(self, why: str, quiet: bool = False) -> None:
         was_up = self._state == "up"
-        log.warning("board link lost: %s", why)
+        (log.debug if quiet else log.warning)("board link lost: %s", why)
         self._close()
         self.stats["disconnects"] += 1
         self._leds.on_disconnect()
@@ -246,7 +277,7 @@ class SerialBoard(SensorBoard):
             try:
                 ser.write(data)
                 return True
-            except (serial.SerialException, OSError, TypeError, ValueError) as e:
+            except Exception as e:  # the reader thread notices a dead port and reconnects
                 log.debug("write failed: %s", e)
                 return False
 

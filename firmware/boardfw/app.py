@@ -30,15 +30,12 @@ class Firmware:
         self.port = port
         self.cfg = cfg
         self.ticks = ticks_ms or _ticks_ms
+        problem = config_problem(cfg)
+        if problem is not None:
+            raise ValueError(problem)
         n = cfg.SIZE
         kind = cfg.KIND
-        if kind not in KINDS:
-            raise ValueError("config KIND must be switch, presence or polarity")
-        if len(cfg.ROW_PINS) != n or len(cfg.COL_PINS) != n:
-            raise ValueError("config needs SIZE row pins and SIZE column pins")
         polar = kind == "polarity"
-        if polar and len(cfg.COL_PINS_B) != n:
-            raise ValueError("polarity boards need SIZE pins in COL_PINS_B")
         self.n = n
         self.kind = kind
         self.matrix = Matrix(
@@ -57,7 +54,7 @@ class Firmware:
         self.scans = 0
         self.scans_at_snap = 0
         self.rate = 0  # full scans per second over the last snapshot period
-        self.wdt = machine.WDT(timeout=cfg.WATCHDOG_MS) if cfg.WATCHDOG_MS else None
+        self.wdt = None  # started by run(): a failed start must not be reset by it
         # A random id per boot: the host tells a restart from a repeated HELLO by it.
         self.boot_id = "%08x" % int.from_bytes(os.urandom(4), "big")
         now = self.ticks()
@@ -147,7 +144,13 @@ class Firmware:
         if self.wdt is not None:
             self.wdt.feed()
 
+    def start_watchdog(self):
+        """Arm the hardware watchdog (it cannot be stopped again until the next reset)."""
+        if self.cfg.WATCHDOG_MS and self.wdt is None:
+            self.wdt = machine.WDT(timeout=self.cfg.WATCHDOG_MS)
+
     def run(self):
+        self.start_watchdog()
         failures = 0
         while True:
             try:
@@ -192,7 +195,8 @@ class Firmware:
             else:
                 self.bad_args(cmd)
         elif cmd == "DEBOUNCE":
-            if len(args) == 2 and proto.is_token(args[0]) and proto.is_uint(args[1], 1000):
+            ok = len(args) == 2 and proto.is_token(args[0]) and proto.is_uint(args[1], 1000)
+            if ok and int(args[1]) >= 1:
                 self.deb.ms = int(args[1])
                 self.send("ACK " + args[0])
             else:
@@ -284,17 +288,82 @@ def maintenance_requested():
         return False
 
 
+def _int_in(value, low, high):
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _pins(cfg, name, n):
+    pins = getattr(cfg, name, None)
+    if not isinstance(pins, (tuple, list)) or len(pins) != n:
+        return None, "%s needs %d GPIO numbers (SIZE is %d)" % (name, n, n)
+    for p in pins:
+        if not _int_in(p, 0, 255):
+            return None, "%s has %r, not a GPIO number" % (name, p)
+    return pins, None
+
+
+def config_problem(cfg):
+    """What is wrong with config.py in one line, or None. Checked before anything starts."""
+    n = getattr(cfg, "SIZE", None)
+    if not _int_in(n, 4, 16):
+        return "SIZE must be 4..16, got %r" % (n,)
+    kind = getattr(cfg, "KIND", None)
+    if kind not in KINDS:
+        return "KIND %r is not one of switch, presence, polarity" % (kind,)
+    used = []
+    names = ("ROW_PINS", "COL_PINS", "COL_PINS_B") if kind == "polarity" else (
+        "ROW_PINS", "COL_PINS")  # fmt: skip
+    for name in names:
+        pins, why = _pins(cfg, name, n)
+        if why is not None:
+            return why
+        used.extend(pins)
+    led = getattr(cfg, "LED_PIN", None)
+    if not _int_in(led, 0, 255):
+        return "LED_PIN must be a GPIO number, got %r" % (led,)
+    used.append(led)
+    for i in range(len(used)):
+        if used[i] in used[i + 1 :]:
+            return "GPIO %d is used twice (ROW_PINS, COL_PINS, COL_PINS_B, LED_PIN)" % used[i]
+    limits = (
+        ("BRIGHTNESS", 0, 255), ("DEBOUNCE_MS", 1, 1000), ("SNAPSHOT_MS", 100, 60000),
+        ("WATCHDOG_MS", 0, 8388), ("ROW_SETTLE_US", 0, 10000),
+    )  # fmt: skip
+    for name, low, high in limits:
+        value = getattr(cfg, name, None)
+        if not _int_in(value, low, high):
+            return "%s must be %d..%d, got %r" % (name, low, high, value)
+    for name in ("LED_SERPENTINE", "FAST_IO"):
+        if not isinstance(getattr(cfg, name, None), bool):
+            return "%s must be True or False" % name
+    return None
+
+
 def main(cfg):
-    """Entry point on the Pico (firmware/main.py)."""
+    """Entry point on the Pico (firmware/main.py).
+
+    A mistake in config.py, or a start-up failure, prints one line and returns to the REPL
+    with Ctrl-C still working (a reset would only repeat it). Once the scan loop runs, Ctrl-C
+    is off and a failure resets the board.
+    """
     if maintenance_requested():
         print("board link: maintenance boot, REPL left free for mpremote")
+        return
+    problem = config_problem(cfg)
+    if problem is not None:
+        print("board link: config.py: %s; fix it, copy it to the Pico, reset" % problem)
         return
     import micropython
 
     from boardfw.usbio import UsbPort
 
+    try:
+        fw = Firmware(UsbPort(), cfg)
+    except Exception as e:
+        print("board link: cannot start: %s" % _printable(repr(e)))
+        return
     micropython.kbd_intr(-1)  # a 0x03 byte from the host must not stop the firmware
     try:
-        Firmware(UsbPort(), cfg).run()
+        fw.run()
     except Exception:
         machine.reset()

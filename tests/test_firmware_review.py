@@ -1,0 +1,159 @@
+"""The firmware's start-up (config checks, Ctrl-C, resets), DEBOUNCE limits, RESEND of nothing,
+and docs/protocol.md against what the firmware really sends."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion import link_protocol as lp
+from companion.hardware import pico_sim
+from companion.hardware.pico_sim import FIRMWARE_DIR, SimReset
+
+from .test_firmware import bench  # noqa: F401 - the fixture
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def app(monkeypatch, tmp_path):
+    """boardfw.app under the stand-ins, with kbd_intr, the USB port and resets recorded."""
+    monkeypatch.chdir(tmp_path)  # no maint.flag here
+    module = pico_sim.load_firmware()
+    calls: list = []
+    monkeypatch.setattr(sys.modules["micropython"], "kbd_intr", lambda c: calls.append(c))
+    usbio = importlib.import_module("boardfw.usbio")
+    monkeypatch.setattr(usbio, "UsbPort", lambda: "usb")
+    module.calls = calls
+    return module
+
+
+@pytest.mark.parametrize(
+    ("override", "words"),
+    [
+        ({"KIND": "reed"}, "KIND 'reed'"),
+        ({"SIZE": 3}, "SIZE must be 4..16"),
+        ({"ROW_PINS": (0, 1, 2)}, "ROW_PINS needs 8"),
+        ({"COL_PINS": (8, 9, 10, 11, 12, 13, 14, 7)}, "GPIO 7 is used twice"),
+        ({"LED_PIN": 3}, "GPIO 3 is used twice"),
+        ({"DEBOUNCE_MS": 0}, "DEBOUNCE_MS must be 1..1000"),
+        ({"BRIGHTNESS": 300}, "BRIGHTNESS must be 0..255"),
+        ({"WATCHDOG_MS": 9000}, "WATCHDOG_MS must be 0..8388"),
+        ({"FAST_IO": "yes"}, "FAST_IO must be True or False"),
+    ],
+)
+def test_a_config_mistake_prints_one_line_and_leaves_the_repl_usable(app, capsys, override, words):
+    cfg = pico_sim.firmware_config(**override)
+    app.main(cfg)  # returns: no SimReset (machine.reset) and no exception
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and "config.py" in out and words in out, out
+    assert app.calls == []  # Ctrl-C was never disabled
+
+
+def test_polarity_needs_its_second_columns(app, capsys):
+    app.main(pico_sim.firmware_config(kind="polarity", COL_PINS_B=(16, 17)))
+    assert "COL_PINS_B needs 8" in capsys.readouterr().out and app.calls == []
+
+
+def test_the_shipped_config_and_the_simulator_sizes_are_accepted():
+    module = pico_sim.load_firmware()
+    for size in (4, 8, 16):
+        for kind in ("switch", "presence", "polarity"):
+            assert module.config_problem(pico_sim.firmware_config(size, kind)) is None
+
+
+def test_a_start_up_failure_returns_to_the_repl_without_a_reset(app, capsys, monkeypatch):
+    def broken(port, cfg):
+        raise ValueError("invalid pin")  # e.g. a GPIO this Pico does not have
+
+    monkeypatch.setattr(app, "Firmware", broken)
+    app.main(pico_sim.firmware_config())
+    out = capsys.readouterr().out
+    assert out.startswith("board link: cannot start") and "invalid pin" in out
+    assert app.calls == []
+
+
+def test_once_the_loop_runs_ctrl_c_is_off_and_a_failure_resets(app, monkeypatch):
+    seen = []
+
+    class Loop:
+        def __init__(self, port, cfg):
+            seen.append(("made", port, list(app.calls)))
+
+        def run(self):
+            seen.append(("run", list(app.calls)))
+            raise RuntimeError("stuck")
+
+    monkeypatch.setattr(app, "Firmware", Loop)
+    with pytest.raises(SimReset):
+        app.main(pico_sim.firmware_config())
+    assert seen == [("made", "usb", []), ("run", [-1])]
+
+
+def test_the_watchdog_is_armed_by_the_loop_not_by_construction():
+    pico = pico_sim.SimulatedPico(autorun=False)
+    try:
+        pico_sim._current.pico = pico  # the stand-in pins belong to this thread's Pico
+        fw = pico._app.Firmware(pico._port, pico.cfg, ticks_ms=pico._ticks)
+        assert fw.wdt is None  # a failure before the loop must not end in a watchdog reset
+        fw.start_watchdog()
+        assert fw.wdt is not None and fw.wdt.timeout == pico.cfg.WATCHDOG_MS
+    finally:
+        pico.close()
+
+
+def test_debounce_accepts_1_to_1000_and_rejects_0(bench):  # noqa: F811
+    b = bench()
+    b.run()
+    for ms, ok in (("0", False), ("1", True), ("1000", True), ("1001", False)):
+        msgs = b.send(lp.frame(f"DEBOUNCE d{ms} {ms}"))
+        if ok:
+            assert [m.id for m in msgs if isinstance(m, lp.Ack)] == [f"d{ms}"]
+            assert b.pico.firmware.deb.ms == int(ms)
+        else:
+            assert [(m.code, m.detail) for m in msgs if isinstance(m, lp.BoardError)] == [
+                ("args", "DEBOUNCE")
+            ]
+    assert b.pico.firmware.deb.ms == 1000
+    assert lp.cmd_debounce("1", 0) == lp.frame("DEBOUNCE 1 1")  # the host never sends 0
+
+
+def test_resend_of_the_next_number_sends_nothing(bench):  # noqa: F811
+    b = bench()
+    first = b.run()
+    nxt = (first[-1].seq + 1) % 256
+    assert b.send(lp.cmd_resend(nxt)) == []
+    msgs = b.send(lp.cmd_ping())
+    assert [(type(m), m.seq) for m in msgs] == [(lp.Pong, nxt)]  # numbering goes on as before
+
+
+def _doc_error_codes() -> set[str]:
+    text = (REPO / "docs/protocol.md").read_text()
+    section = text.split("### Board errors", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"^\| `([a-z]+)` \|", section, re.M))
+
+
+def test_every_error_the_firmware_sends_is_in_the_protocol_doc():
+    source = (FIRMWARE_DIR / "boardfw/app.py").read_text()
+    sent = set(re.findall(r'"ERR ([a-z]+)', source))
+    assert {"crc", "long", "unknown", "args", "resend", "wdt", "internal", "maint"} <= sent
+    assert sent <= _doc_error_codes()
+
+
+def test_the_docs_agree_on_which_pole_is_which():
+    """Black up shows the south pole to the sensor: the first sensor (COL_PINS) reads x."""
+    protocol = " ".join((REPO / "docs/protocol.md").read_text().split())
+    hardware = " ".join((REPO / "hardware/README.md").read_text().split())
+    firmware = " ".join((FIRMWARE_DIR / "README.md").read_text().split())
+    assert "south pole (disc black side up, `x`)" in protocol
+    assert "north pole (white up, `o`)" in protocol
+    assert "black-up shows its south pole" in hardware
+    assert "south pole facing the sensors → `x` (disc black side up)" in firmware
+    assert "north → `o` (white up)" in firmware
+    assert "on for a south pole: a black-up disc" in hardware
+    for text in (protocol, hardware, firmware):
+        assert "north pole (disc black side up" not in text and "north → `x`" not in text
