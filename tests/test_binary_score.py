@@ -26,6 +26,8 @@ from companion.games.binary import (
 from companion.position_text import parse_position
 from companion.squares import parse_square, square_name
 
+from .positions import BINARY_FIG3 as FIG3
+
 
 def sizes(text: str, player: str, empty_joins: bool = True) -> list[int]:
     n, cells = parse_position(text)
@@ -167,16 +169,6 @@ def test_lone_piece_joined_only_by_an_empty_square():
 #   5 = a6 b6 a7 + empty c6 b7; 4 = f4 g4 + empty f3 f5; 3 = f8 + empty f7 g8.
 # Lone pieces that count for nothing: Black c1 and e1 (dark squares whose neighbours are all
 # light, so empty ones are White's), White g2 (light, its neighbours are all dark).
-FIG3 = """
-x . . . x o . x
-o . . . . . . x
-o o . x x . x .
-. x . x x . . x
-. o . . x o o .
-o . o o . . . .
-. o . o . . o .
-o o x . x . . x
-"""
 
 
 def test_source_example_49_42():

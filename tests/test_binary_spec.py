@@ -23,16 +23,8 @@ from companion.games.binary_spec import (
 from companion.position_text import parse_position
 from companion.squares import parse_square
 
-FIG3 = """
-x . . . x o . x
-o . . . . . . x
-o o . x x . x .
-. x . x x . . x
-. o . . x o o .
-o . o o . . . .
-. o . o . . o .
-o o x . x . . x
-"""
+from .positions import BINARY_FIG3 as FIG3
+
 TIE_6X6 = """
 x x . . . .
 . . . . . .

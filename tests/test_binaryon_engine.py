@@ -19,17 +19,7 @@ from companion.games.binaryon import (
 from companion.position_text import parse_position
 from companion.squares import parse_square, square_name
 
-START = """
-| x | x | x | x | x | x | x | x | 8
-| x | x | x | x | x | x | x | x | 7
-| x | x | x | x | x | x | x | x | 6
-| x | x | x | x | x | x | x | x | 5
-| o | o | o | o | o | o | o | o | 4
-| o | o | o | o | o | o | o | o | 3
-| o | o | o | o | o | o | o | o | 2
-| o | o | o | o | o | o | o | o | 1
-a b c d e f g h
-"""
+from .positions import BINARYON_START as START
 
 # e4 black with exactly four black neighbours (d4, d5, e5, f5); d4 black too.
 P1 = """

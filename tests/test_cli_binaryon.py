@@ -9,19 +9,9 @@ import pytest
 
 from companion.cli import main
 
-# Fig. 1 of the rules sheet, as posted (rank labels after the rows, file letters below).
-SEED_DIAGRAM = """\
-| x | x | x | x | x | x | x | x | 8
-| x | x | x | x | x | x | x | x | 7
-| x | x | x | x | x | x | x | x | 6
-| x | x | x | x | x | x | x | x | 5
-| o | o | o | o | o | o | o | o | 4
-| o | o | o | o | o | o | o | o | 3
-| o | o | o | o | o | o | o | o | 2
-| o | o | o | o | o | o | o | o | 1
+from .positions import BINARYON_START as SEED_DIAGRAM
 
-a b c d e f g h
-"""
+# Fig. 1 of the rules sheet, as posted (rank labels after the rows, file letters below).
 
 # Only e4 white: OFF wins with a1-h1; ON's best is the reflected line from e4.
 ONE_WHITE = "\n".join(["xxxxxxxx"] * 4 + ["xxxxoxxx"] + ["xxxxxxxx"] * 3) + "\n"

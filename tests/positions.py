@@ -1,0 +1,28 @@
+"""Positions several test modules share."""
+
+# Fig. 1 of the Binaryon rules sheet, as posted (rank labels after the rows, file letters below).
+BINARYON_START = """\
+| x | x | x | x | x | x | x | x | 8
+| x | x | x | x | x | x | x | x | 7
+| x | x | x | x | x | x | x | x | 6
+| x | x | x | x | x | x | x | x | 5
+| o | o | o | o | o | o | o | o | 4
+| o | o | o | o | o | o | o | o | 3
+| o | o | o | o | o | o | o | o | 2
+| o | o | o | o | o | o | o | o | 1
+
+a b c d e f g h
+"""
+
+# Binary: a position realising the source's Fig. 3 result, Black 22+3+2 = 49 against
+# White 15+5+4+3 = 42 (worked out square by square in test_binary_score.py).
+BINARY_FIG3 = """
+x . . . x o . x
+o . . . . . . x
+o o . x x . x .
+. x . x x . . x
+. o . . x o o .
+o . o o . . . .
+. o . o . . o .
+o o x . x . . x
+"""
