@@ -11,7 +11,9 @@
     2. pass {+9.875s} f6 {+15s}
 
 Tags first, one per line; then the moves, one token each, in play order (passes included),
-each optionally followed by ``{+S s}``: seconds since the game started. ``N.`` move numbers
+each optionally followed by ``{+S s}``: seconds since the game started (``{-S s}`` when the
+clock said the move came before the start, e.g. a Pi without a real-time clock that set its
+time after a power cut). ``N.`` move numbers
 (every two plies) and ``; comments`` are optional. Reading a record checks every tag and
 replays every move through the game engine; the first problem is reported as one line
 ``FILE:LINE:COL: reason``.
@@ -31,7 +33,8 @@ from .journal import ABANDONED, FINISHED, IN_PROGRESS, GameEntry, from_iso, iso
 
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _NUMBER = re.compile(r"(\d+)\.$")
-_TIME = re.compile(r"\+(\d+(?:\.\d{1,3})?)s$")
+_TIME = re.compile(r"([+-])(\d+(?:\.\d{1,3})?)s$")
+_TIME_LIKE = re.compile(r"[+-]\d|\+")  # a comment starting so is meant as a time
 _STATUS_WORDS = {"finished": FINISHED, "in progress": IN_PROGRESS, "abandoned": ABANDONED}
 _KNOWN_TAGS = {"game", "date", "started", "ended", "options", "status", "result", "summary"}
 
@@ -73,8 +76,11 @@ def _options_text(options: dict[str, Any]) -> str:
 
 
 def _seconds(ms: int) -> str:
-    text = f"{ms / 1000:.3f}".rstrip("0").rstrip(".")
-    return f"{{+{text}s}}"
+    """Milliseconds after the start as ``{+9.875s}``; before it (a clock set late) ``{-2s}``."""
+    sign = "-" if ms < 0 else "+"
+    whole, part = divmod(abs(ms), 1000)
+    text = f"{whole}.{part:03d}".rstrip("0").rstrip(".")
+    return f"{{{sign}{text}s}}"
 
 
 def player_ids(game: str) -> tuple[str, ...]:
@@ -129,6 +135,7 @@ def record_from_entry(entry: GameEntry) -> Record:
         status=entry.status,
         result=entry.result,
         summary=entry.summary,
+        tags=dict(entry.tags),
     )
 
 
@@ -257,16 +264,17 @@ def _read_moves(rec: Record, tokens: list[tuple[str, int, int]], source: str) ->
         where = f"{source}:{line}:{col}"
         if text.startswith("{"):
             body = text[1:-1].strip()
-            if not body.startswith("+"):
+            if not _TIME_LIKE.match(body):
                 continue  # a free comment
             m = _TIME.match(body)
             if not m:
-                raise RecordError(f"{where}: time {text} should look like {{+12.5s}}")
+                raise RecordError(f"{where}: time {text} should look like {{+12.5s}} or {{-3s}}")
             if not rec.moves or rec.times[-1] is not None:
                 raise RecordError(f"{where}: time {text} does not follow a move")
             if rec.started is None:
                 raise RecordError(f"{where}: move times need a [Started] or [Date] tag")
-            rec.times[-1] = rec.started + round(float(m.group(1)) * 1000)
+            ms = _milliseconds(m.group(2))
+            rec.times[-1] = rec.started + (-ms if m.group(1) == "-" else ms)
             continue
         m = _NUMBER.match(text)
         if m:
@@ -277,6 +285,12 @@ def _read_moves(rec: Record, tokens: list[tuple[str, int, int]], source: str) ->
         rec.moves.append(text)
         rec.times.append(None)
         rec.where.append((line, col))
+
+
+def _milliseconds(text: str) -> int:
+    """'12.5' -> 12500, exactly (no float rounding)."""
+    whole, _, part = text.partition(".")
+    return int(whole) * 1000 + int((part + "000")[:3])
 
 
 def validate(rec: Record, source: str = "record") -> GameState:
@@ -349,6 +363,7 @@ def import_record(journal: Any, rec: Record, state: GameState, resume: bool = Fa
         ended=rec.ended,
         status=status,
         outcome=outcome_of(rec, state),
+        tags=dict(rec.tags),
     )
 
 

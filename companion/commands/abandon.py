@@ -18,7 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        with open_journal(args) as journal:
+        with open_journal(args, write=True) as journal:
             if args.game_id is None:
                 saved = journal.current()
                 if saved is None:

@@ -29,6 +29,7 @@ def as_dict(entry: GameEntry) -> dict:
         "moves": len(entry.moves),
         "takebacks": entry.takebacks,
         "note": entry.note,
+        "tags": entry.tags,
     }
 
 
