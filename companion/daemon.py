@@ -21,7 +21,7 @@ from .events import BoardSnapshot, ButtonEvent, LinkStatus, SquareReading, UserC
 from .games import game_names, get_spec
 from .games.base import Differ, Panel, PanelRow, Play, Refusal, Refuse
 from .hardware.interfaces import LedStrip, SensorBoard
-from .journal_api import Journal, JournalError, NullJournal
+from .journal_api import GameClosed, Journal, JournalError, NullJournal
 from .led_view import GREEN, led_frame
 from .loop import EventLoop
 from .oled_view import OledView, Screen
@@ -98,6 +98,8 @@ class Daemon:
         )
         if getattr(self.journal, "recovery", None):
             self.set_message(("resumed; " if self.message else "") + "journal repaired")
+        if getattr(self.journal, "read_only", False):  # say so before a move is refused
+            self.set_message("journal read-only: moves cannot be saved", lasting=True)
         if self.session.state.is_over():  # resumed into a finished game (its passes replayed)
             outcome = self.session.state.outcome()
             self.set_message(outcome.summary if outcome else "game over", lasting=True)
@@ -308,6 +310,9 @@ class Daemon:
             if spec.expected_readings(self.session.states[ply], kind) == seen:
                 try:
                     taken = self.session.take_back_to(ply)
+                except GameClosed:
+                    self._closed_elsewhere()
+                    return True
                 except JournalError as e:
                     self.set_message(f"not saved: {e}")
                     return True
@@ -393,6 +398,9 @@ class Daemon:
         elif name == "undo":
             try:
                 taken = self.session.undo(2 if long else 1)
+            except GameClosed:
+                self._closed_elsewhere()
+                return
             except JournalError as e:
                 self.set_message(f"not saved: {e}")
                 return

@@ -390,3 +390,19 @@ def test_a_resumed_game_that_had_ended_shows_its_result_and_blinks(clock):
     assert d.session.state.is_over()
     assert d.message == d.session.state.outcome().summary
     assert d._blink_timer is not None
+
+
+def test_undo_after_the_game_was_abandoned_elsewhere_starts_a_new_game(
+    make_daemon, clock, tmp_path
+):
+    from companion.journal import SqliteJournal
+
+    path = tmp_path / "j.sqlite"
+    d = make_daemon(journal=SqliteJournal.open(path))
+    play_press(d, clock, "e5")
+    first = d.session.game_id
+    SqliteJournal.open(path).abandon(first)  # e.g. `binaryon abandon` from a shell
+    d.post(ButtonEvent("undo"))
+    step(d, clock)
+    assert d.session.game_id != first and d.session.moves == []
+    assert d.message == f"game {first} was closed: new game"
