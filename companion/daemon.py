@@ -397,7 +397,7 @@ class Daemon:
                     self.apply(action, None)
         elif name == "undo":
             try:
-                taken = self.session.undo(2 if long else 1)
+                taken = self.session.undo_round() if long else self.session.undo()
             except GameClosed:
                 self._closed_elsewhere()
                 return

@@ -153,6 +153,28 @@ class Session:
             target += 1
         return self.take_back_to(target)
 
+    def undo_round(self) -> list[str]:
+        """The long undo: the unconfirmed part of the turn in progress if there is one (e.g. a
+        first Binary piece), else a full round: the opponent's last turn and the one before."""
+        n = len(self.moves)
+        start = n
+        while (
+            start and not self.forced[start - 1] and self.states[start - 1].turn == self.state.turn
+        ):
+            start -= 1
+        if start < n:
+            return self.take_back_to(start)
+        target = n
+        for _ in range(2):
+            while target and self.forced[target - 1]:
+                target -= 1
+            if target == 0:
+                break
+            player = self.states[target - 1].turn
+            while target and not self.forced[target - 1] and self.states[target - 1].turn == player:
+                target -= 1
+        return self.take_back_to(target)
+
     def take_back_to(self, ply: int) -> list[str]:
         """Go back to the position after ``ply`` moves; the journal records the takeback
         first (JournalError leaves the game as it was). Returns the moves taken back."""

@@ -118,3 +118,21 @@ def test_a_game_closed_elsewhere_is_flagged_not_retried():
     assert not r.accepted and r.refusal.code == "game-closed" and s.closed_elsewhere
     s.new_game()  # abandoning an already-closed game is not an error
     assert s.moves == [] and not s.closed_elsewhere
+
+
+def test_long_undo_takes_back_a_full_round_in_binaryon():
+    s = Session("binaryon")
+    for m in ("e5", "d4", "f6", "c3"):
+        assert s.submit(s.state.parse_move(m)).accepted
+    assert s.undo_round() == ["f6", "c3"]
+    assert s.moves == ["e5", "d4"] and s.state.turn == "on"
+
+
+def test_long_undo_in_binary_first_takes_back_the_unconfirmed_part_of_a_turn():
+    s = Session("binary")
+    for m in ("c3", "b1", "d1", "a1"):  # black c3; white b1 d1; black a1 (a 2nd may follow)
+        assert s.submit(s.state.parse_move(m)).accepted
+    assert s.state.turn == "black"
+    assert s.undo_round() == ["a1"]  # back to the start of Black's turn
+    assert s.undo_round() == ["c3", "b1", "d1"]  # then a full round: White's turn and Black's
+    assert s.moves == []
