@@ -151,7 +151,7 @@ def test_tools_never_repair_behind_the_daemon(tmp_path):
 
 
 def test_no_room_for_the_copy_means_nothing_is_touched(tmp_path, monkeypatch):
-    import companion.journal as journal_module
+    import companion.journal_repair as journal_module
 
     path = tmp_path / "journal.sqlite"
     path.write_bytes(b"garbage" * 1000)
