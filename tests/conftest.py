@@ -66,3 +66,22 @@ def wait_until(cond, timeout: float = 5.0, what: str = "condition") -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.005)
+
+
+def daemon_on_journal(path, clock):
+    """A daemon on a mock switch board with an SQLite journal at ``path``, stepped by hand
+    (a second call on the same path is a restart)."""
+    from companion.config import Config
+    from companion.daemon import Daemon
+    from companion.hardware.mock_board import MockBoard
+    from companion.journal import SqliteJournal
+
+    d = Daemon(
+        Config.default(),
+        board=MockBoard(8, "switch", clock),
+        journal=SqliteJournal.open(path),
+        clock=clock,
+    )
+    d.board.start(d.loop.post)
+    d.loop.run_pending()
+    return d

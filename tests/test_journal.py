@@ -11,14 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.config import Config
 from companion.daemon import Daemon
 from companion.games.binaryon import PASS
-from companion.hardware.mock_board import MockBoard
 from companion.journal import ABANDONED, FINISHED, IN_PROGRESS, SqliteJournal, fold
 from companion.journal_api import JournalError, NullJournal
 from companion.session import Session
 from companion.squares import parse_square
+
+from .conftest import daemon_on_journal
 
 
 class Clock:
@@ -183,18 +183,6 @@ def test_fold_replaces_moves_after_a_takeback():
 # --- resume through the daemon ---
 
 
-def make_daemon(path: Path, clock) -> Daemon:
-    d = Daemon(
-        Config.default(),
-        board=MockBoard(8, "switch", clock),
-        journal=SqliteJournal.open(path),
-        clock=clock,
-    )
-    d.board.start(d.loop.post)
-    d.loop.run_pending()
-    return d
-
-
 def press(d: Daemon, clock, name: str) -> None:
     d.board.tap(parse_square(name, 8))
     d.loop.run_pending()
@@ -203,7 +191,7 @@ def press(d: Daemon, clock, name: str) -> None:
 
 
 def test_a_restarted_daemon_resumes_the_same_game(path, clock):
-    d = make_daemon(path, clock)
+    d = daemon_on_journal(path, clock)
     assert d.message != "resumed"
     for name in first_legal_game()[:7]:
         press(d, clock, name)
@@ -211,7 +199,7 @@ def test_a_restarted_daemon_resumes_the_same_game(path, clock):
     assert len(moves) == 7
     frame = list(d.leds.frame)
     d.journal.close()  # the plug is pulled: nothing else is written
-    d2 = make_daemon(path, clock)
+    d2 = daemon_on_journal(path, clock)
     assert d2.message == "resumed"
     assert d2.session.moves == moves
     assert d2.session.game_id == d.session.game_id
@@ -225,7 +213,7 @@ def test_a_restarted_daemon_resumes_the_same_game(path, clock):
 
 
 def test_the_undo_button_is_journalled_and_survives_a_restart(path, clock):
-    d = make_daemon(path, clock)
+    d = daemon_on_journal(path, clock)
     script = first_legal_game()
     for name in script[:5]:
         press(d, clock, name)
@@ -233,7 +221,7 @@ def test_the_undo_button_is_journalled_and_survives_a_restart(path, clock):
     d.button("undo")
     assert d.session.moves == script[:3]
     d.journal.close()
-    d2 = make_daemon(path, clock)
+    d2 = daemon_on_journal(path, clock)
     assert d2.session.moves == script[:3]
     assert d2.journal.load(d2.session.game_id).takebacks == 2
     assert [m for k, _, m, _ in d2.journal.events(d2.session.game_id) if k == "move"] == script[:5]

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from companion.config import Config
 from companion.daemon import Daemon
-from companion.hardware.mock_board import MockBoard
 from companion.journal import SqliteJournal
 from companion.journal_api import JournalError, NullJournal
 from companion.session import Session
 from companion.squares import parse_square
+
+from .conftest import daemon_on_journal
 
 
 def scripted(size: int = 8) -> list[str]:
@@ -45,18 +45,6 @@ def build_journal(path: Path, finished: int = 3, in_progress: int = 40) -> int:
 
 def copies_of(path: Path) -> list[Path]:
     return sorted(p for p in path.parent.iterdir() if ".corrupt-" in p.name)
-
-
-def start_daemon(path: Path, clock) -> Daemon:
-    d = Daemon(
-        Config.default(),
-        board=MockBoard(8, "switch", clock),
-        journal=SqliteJournal.open(path),
-        clock=clock,
-    )
-    d.board.start(d.loop.post)
-    d.loop.run_pending()
-    return d
 
 
 def press(d: Daemon, clock, square: int) -> None:
@@ -91,7 +79,7 @@ def test_a_file_that_is_not_a_database_is_kept_and_replaced(tmp_path, clock, cap
     damaged = b"power cut while writing? " * 200
     path.write_bytes(damaged)
     with caplog.at_level(logging.WARNING, logger="binaryon"):
-        d = start_daemon(path, clock)
+        d = daemon_on_journal(path, clock)
     check_salvaged(path, damaged, d, caplog)
     assert "recovered 0 games" in d.journal.recovery.line()
     assert d.session.moves[:1] == SCRIPT[:1]  # a fresh game began
@@ -105,7 +93,7 @@ def test_a_truncated_journal_keeps_what_is_readable(tmp_path, clock, caplog, kee
     damaged = whole[: int(len(whole) * keep)]
     path.write_bytes(damaged)
     with caplog.at_level(logging.WARNING, logger="binaryon"):
-        d = start_daemon(path, clock)
+        d = daemon_on_journal(path, clock)
     report = d.journal.recovery
     assert report is not None and "file cut short" in report.line()
     assert any("game 4" in lost for lost in report.lost)  # the game in progress lost moves
@@ -117,7 +105,7 @@ def test_a_lightly_truncated_journal_resumes_the_game_with_what_survived(tmp_pat
     played = build_journal(path, finished=1, in_progress=60)
     whole = path.read_bytes()
     path.write_bytes(whole[: len(whole) - 6000])  # the last page and a half
-    d = start_daemon(path, clock)
+    d = daemon_on_journal(path, clock)
     assert d.journal.recovery is not None
     assert "resumed" in d.message
     assert 0 < len(d.session.moves) < played
@@ -135,7 +123,7 @@ def test_garbage_inside_a_page_is_worked_round(tmp_path, clock, caplog, page):
     damaged = bytes(data)
     path.write_bytes(damaged)
     with caplog.at_level(logging.WARNING, logger="binaryon"):
-        d = start_daemon(path, clock)
+        d = daemon_on_journal(path, clock)
     if d.journal.recovery is None:  # sqlite found nothing wrong: then nothing may be lost
         assert [len(g.moves) for g in d.journal.games()] == [len(SCRIPT)] * 3 + [played]
         return
@@ -214,7 +202,7 @@ def test_a_read_only_journal_refuses_the_move(tmp_path):
 
 def test_the_daemon_shows_why_a_move_was_not_saved(tmp_path, clock):
     path = tmp_path / "journal.sqlite"
-    d = start_daemon(path, clock)
+    d = daemon_on_journal(path, clock)
     d.journal._db.execute("PRAGMA query_only = ON")
     square = parse_square(SCRIPT[0], 8)
     frame = list(d.leds.frame)

@@ -21,15 +21,14 @@ from hypothesis import strategies as st
 import companion.journal as journal_module
 from companion.cli import main
 from companion.commands import journal_args
-from companion.config import Config
-from companion.daemon import Daemon
 from companion.games.base import Outcome
-from companion.hardware.mock_board import MockBoard
 from companion.journal import ABANDONED, FINISHED, IN_PROGRESS, SqliteJournal
 from companion.journal_api import GameClosed, JournalError
 from companion.records import format_record, parse_record, record_from_entry, validate
 from companion.session import Session
 from companion.squares import parse_square
+
+from .conftest import daemon_on_journal
 
 ROOT = Path(__file__).resolve().parent.parent
 FRAME = 24 + 4096  # a WAL frame: its header and one page
@@ -357,14 +356,7 @@ def test_a_damaged_journal_is_still_damage_when_writable(tmp_path):
 
 def test_a_game_abandoned_elsewhere_makes_the_daemon_start_a_new_one(tmp_path, clock):
     path = tmp_path / "journal.sqlite"
-    d = Daemon(
-        Config.default(),
-        board=MockBoard(8, "switch", clock),
-        journal=SqliteJournal.open(path),
-        clock=clock,
-    )
-    d.board.start(d.loop.post)
-    d.loop.run_pending()
+    d = daemon_on_journal(path, clock)
 
     def tap(name: str) -> None:
         d.board.tap(parse_square(name, 8))
