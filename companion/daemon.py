@@ -20,7 +20,7 @@ from .debounce import BoardSettler, SwitchDebouncer
 from .events import BoardSnapshot, ButtonEvent, LinkStatus, SquareReading, UserCommand
 from .games import game_names, get_spec
 from .games.base import Differ, Panel, PanelRow, Play, Refusal, Refuse
-from .hardware.interfaces import LedStrip, SensorBoard
+from .hardware.interfaces import IDLE_READING, LedStrip, SensorBoard
 from .journal_api import GameClosed, Journal, JournalError, NullJournal
 from .led_view import GREEN, led_frame
 from .loop import EventLoop
@@ -31,7 +31,6 @@ from .squares import square_name
 log = logging.getLogger("binaryon")
 
 BLINK_SECONDS = 0.5
-EMPTY_READING = {"switch": "0", "presence": "0", "polarity": "."}
 
 
 def dummy_display():
@@ -114,7 +113,7 @@ class Daemon:
             config.board.settle_ms / 1000,
             self.loop,
             self._on_settled,
-            EMPTY_READING.get(self.board.kind, "0"),
+            IDLE_READING.get(self.board.kind, "0"),
         )
 
     # --- lifecycle ---
@@ -549,9 +548,6 @@ class Daemon:
     def expected_readings(self) -> list[str]:
         """What the board should read now, for the current game."""
         return self.session.spec.expected_readings(self.session.state, self.board.kind)
-
-    def describe_square(self, square: int) -> str:
-        return square_name(square, self.board.size)
 
 
 def _square_of(move: Any) -> int | None:

@@ -10,6 +10,8 @@ from ..events import Event
 RGB = tuple[int, int, int]
 
 SENSOR_KINDS = ("switch", "presence", "polarity")
+# What a square reads with nothing on or pressing it, by sensor kind.
+IDLE_READING = {"switch": "0", "presence": "0", "polarity": "."}
 
 
 class HardwareError(RuntimeError):

@@ -8,9 +8,7 @@ from collections.abc import Callable, Sequence
 
 from ..events import BoardSnapshot, Event, LinkStatus, SquareReading
 from ..led_view import RecordingLeds
-from .interfaces import SensorBoard
-
-EMPTY = {"switch": "0", "presence": "0", "polarity": "."}
+from .interfaces import IDLE_READING, SensorBoard
 
 
 class MockBoard(SensorBoard):
@@ -27,7 +25,9 @@ class MockBoard(SensorBoard):
         self.size = size
         self.kind = kind
         self.clock = clock
-        self.readings = list(initial) if initial is not None else [EMPTY[kind]] * (size * size)
+        self.readings = (
+            list(initial) if initial is not None else [IDLE_READING[kind]] * (size * size)
+        )
         self._sink: Callable[[Event], None] | None = None
         self._leds = RecordingLeds(size * size) if has_leds else None
 
