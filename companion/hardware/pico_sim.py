@@ -34,11 +34,12 @@ import types
 from pathlib import Path
 
 from ..squares import check_size
+from .interfaces import IDLE_READING
 
 FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware"
 PWRON_RESET, WDT_RESET = 1, 3  # the values MicroPython's rp2 port uses
 SIO_GPIO_IN = 0xD0000004
-IDLE = {"switch": "0", "presence": "0", "polarity": "."}
+IDLE = IDLE_READING
 READINGS = {"switch": "01", "presence": "01", "polarity": "xo."}
 
 _current = threading.local()
