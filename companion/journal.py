@@ -277,14 +277,9 @@ class SqliteJournal:
 
     def finish(self, game_id: int, outcome: Outcome) -> None:
         with self._write() as db:
-            if self._in_progress(db, game_id, allow=FINISHED) == FINISHED:
+            now = self._close_event(db, game_id, "finish", FINISHED)
+            if now is None:
                 return  # already recorded (e.g. replayed after a restart)
-            moves, _ = self._live(db, game_id)
-            now = self._now()
-            db.execute(
-                "INSERT INTO events (game_id, kind, ply, at) VALUES (?, 'finish', ?, ?)",
-                (game_id, len(moves), now),
-            )
             db.execute(
                 "UPDATE games SET status = ?, ended = ?, result = ?, summary = ?, detail = ?"
                 " WHERE id = ?",
@@ -300,17 +295,25 @@ class SqliteJournal:
 
     def abandon(self, game_id: int) -> None:
         with self._write() as db:
-            if self._in_progress(db, game_id, allow=ABANDONED) == ABANDONED:
+            now = self._close_event(db, game_id, "abandon", ABANDONED)
+            if now is None:
                 return  # already abandoned: nothing to do
-            moves, _ = self._live(db, game_id)
-            now = self._now()
-            db.execute(
-                "INSERT INTO events (game_id, kind, ply, at) VALUES (?, 'abandon', ?, ?)",
-                (game_id, len(moves), now),
-            )
             db.execute(
                 "UPDATE games SET status = ?, ended = ? WHERE id = ?", (ABANDONED, now, game_id)
             )
+
+    def _close_event(self, db, game_id: int, kind: str, status: str) -> str | None:
+        """Record the event that ends a game (finish or abandon); its time, or None when the
+        game already has that status. GameClosed when it ended the other way."""
+        if self._in_progress(db, game_id, allow=status) == status:
+            return None
+        moves, _ = self._live(db, game_id)
+        now = self._now()
+        db.execute(
+            "INSERT INTO events (game_id, kind, ply, at) VALUES (?, ?, ?, ?)",
+            (game_id, kind, len(moves), now),
+        )
+        return now
 
     def current(self) -> SavedGame | None:
         with self._read() as db:
