@@ -1,4 +1,18 @@
-"""Positions several test modules share."""
+"""Positions and small helpers several test modules share."""
+
+from companion.squares import parse_square
+
+
+def sq(name: str, n: int = 8) -> int:
+    return parse_square(name, n)
+
+
+def play(state, moves: str):
+    """``state`` after the moves named in ``moves`` (space-separated notation)."""
+    for word in moves.split():
+        state = state.play(state.parse_move(word))
+    return state
+
 
 # Fig. 1 of the Binaryon rules sheet, as posted (rank labels after the rows, file letters below).
 BINARYON_START = """\

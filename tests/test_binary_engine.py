@@ -22,17 +22,8 @@ from companion.games.binary import (
     new_game,
     square_owner,
 )
-from companion.squares import parse_square
 
-
-def sq(name: str, n: int = 8) -> int:
-    return parse_square(name, n)
-
-
-def play(state: BinaryState, moves: str) -> BinaryState:
-    for word in moves.split():
-        state = state.play(state.parse_move(word))
-    return state
+from .positions import play, sq
 
 
 def code(state: BinaryState, word: str) -> str | None:

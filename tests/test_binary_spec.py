@@ -21,9 +21,9 @@ from companion.games.binary_spec import (
     TERRITORY_RGB,
 )
 from companion.position_text import parse_position
-from companion.squares import parse_square
 
 from .positions import BINARY_FIG3 as FIG3
+from .positions import play, sq
 
 TIE_6X6 = """
 x x . . . .
@@ -33,16 +33,6 @@ x . . o . .
 . . . . . o
 . . . x o .
 """
-
-
-def sq(name: str, n: int = 8) -> int:
-    return parse_square(name, n)
-
-
-def play(state: BinaryState, moves: str) -> BinaryState:
-    for word in moves.split():
-        state = state.play(state.parse_move(word))
-    return state
 
 
 def presence(cells) -> list[str]:
