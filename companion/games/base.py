@@ -407,6 +407,8 @@ class GameSpec(ABC):
     title: ClassVar[str]  # short, for the OLED header
     options: ClassVar[tuple[Option, ...]]
     sensor_kinds: ClassVar[tuple[str, ...]]  # board kinds it can be played on; () = no board
+    # extra `binaryon` subcommands: name -> (module with add_arguments/run, one-line help)
+    commands: ClassVar[dict[str, tuple[str, str]]] = {}
 
     def resolve(self, given: dict[str, Any]) -> dict[str, Any]:
         return resolve_options(self.options, given)
