@@ -376,10 +376,10 @@ class LatentState(GameState):
             return Refusal("not-in-sight", f"{name}: not in sight")
         cols = self.rules.colours_of(opponent)
         if isinstance(move, Challenge):
-            if len(nest.caps) == 2:
-                return Refusal("two-caps", f"{name}: two caps, guess order")
             if move.colour not in cols:
                 return Refusal("not-a-colour", f"{move.colour[:12]}: not a {opponent} colour")
+            if len(nest.caps) == 2:
+                return Refusal("two-caps", f"{name}: two caps, guess order")
             if move.colour in nest.caps:
                 return Refusal("already-capped", f"{name}: {move.colour} capped")
             if self.stash_of(opponent)[move.colour] == 0:
@@ -590,7 +590,8 @@ def new_game(**options: Any) -> LatentState:
 
 
 def arranged(
-    nests: Mapping[str, tuple[str, str, str]],
+    placement: Mapping[str, tuple[str, str, str]],
+    /,
     *,
     mover: str = RAINBOW,
     phase: str = MOVE,
@@ -606,7 +607,7 @@ def arranged(
     r = rules(options)
     caps = caps or {}
     placed = []
-    for name, (owner, top, bottom) in nests.items():
+    for name, (owner, top, bottom) in placement.items():
         sq = parse_square(name)
         capped = tuple(caps.get(name, ()))
         placed.append(Nest(owner, sq, sq, top, bottom, capped))
