@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.games.base import IllegalMove
+from companion.games.latent_binaries.arrange import arranged
 from companion.games.latent_binaries.engine import (
     CHALLENGE,
     MARKER,
@@ -12,7 +13,6 @@ from companion.games.latent_binaries.engine import (
     OVER,
     SETUP,
     LatentState,
-    arranged,
     new_game,
     replay,
 )

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.games.latent_binaries.engine import arranged
+from companion.games.latent_binaries.arrange import arranged
 from companion.games.latent_binaries.geometry import (
     BETWEEN,
     GOAL_ROWS,

@@ -22,12 +22,10 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final
 
 from ..base import GameState, IllegalMove, Outcome, Refusal
+from .board import base_squares, marker_jumps, step_moves, winning_line
 from .geometry import (
     HEIGHT,
-    STEPS,
-    index,
     mask_of,
-    parse_square,
     sees,
     square_name,
     squares_of,
@@ -45,7 +43,8 @@ from .moves import (
     parse_move,
     public_name,
 )
-from .options import MIN_LEFT, PLAYERS, RAINBOW, XENO, Rules, other, rules
+from .options import PLAYERS, Rules, other, rules
+from .refusals import guess_refusal, marker_refusal, setup_refusal, step_refusal
 
 GAME: Final = "latent-binaries"
 SETUP, MOVE, CHALLENGE, MARKER, OVER = "setup", "move", "challenge", "marker", "over"
@@ -76,49 +75,6 @@ class Nest:
     @property
     def is_set(self) -> bool:
         return self.top is not None
-
-
-# ------------------------------------------------------------------------------ pure helpers
-
-
-def base_squares(markers: tuple[int, int], player: str) -> tuple[int, int]:
-    """The two marker squares of ``player``'s base (behind their home row)."""
-    rank = 0 if player == RAINBOW else HEIGHT - 1
-    f = markers[PLAYERS.index(player)]
-    return index(f, rank), index(f + 1, rank)
-
-
-def step_moves(own: int, nests: int) -> list[Step]:
-    """Every one-square orthogonal nest move of the nests in ``own`` onto empty play squares."""
-    return [
-        Step(s, t) for s in squares_of(own) for t in squares_of(STEPS[s] & ~nests)
-    ]  # fmt: skip
-
-
-def winning_line(own: int, nests: int, targets: Iterable[int]) -> tuple[int, int] | None:
-    """(nest, marker square) of the first unblocked straight line from a nest in ``own`` to a
-    square of ``targets``, or None."""
-    for s in squares_of(own):
-        for t in targets:
-            if sees(s, t, nests):
-                return s, t
-    return None
-
-
-def marker_jumps(low: int, rank: int) -> list[Marker]:
-    """The jumps of the marker pair on ``rank`` whose left marker is on file ``low``."""
-    out = []
-    if low + 2 <= 4:  # the left marker jumps right over its partner
-        out.append(Marker(index(low, rank), index(low + 2, rank)))
-    if low - 1 >= 0:  # the right marker jumps left
-        out.append(Marker(index(low + 1, rank), index(low - 1, rank)))
-    return out
-
-
-def fillable(spare: Iterable[int], nests: int) -> bool:
-    """Can ``nests`` nests each get two pawns of different colours, with ``spare`` pawns of
-    each colour to hide? (Each colour goes at most once into a nest.)"""
-    return sum(min(s, nests) for s in spare) >= 2 * nests
 
 
 def _phase_of(move: Any) -> str | None:
@@ -246,7 +202,7 @@ class LatentState(GameState):
         if self.phase == CHALLENGE:
             guesses = self._guesses()
             return guesses + [END] if self.guesses else guesses
-        return self._marker_moves()
+        return self.marker_moves()
 
     def _setup_moves(self, player: str) -> list[LatentMove]:
         cols = self.rules.colours_of(player)
@@ -256,7 +212,7 @@ class LatentState(GameState):
             if not n.is_set
             for top in cols
             for bottom in cols
-            if self._setup_refusal(player, Setup(n.square, top, bottom)) is None
+            if setup_refusal(self, player, Setup(n.square, top, bottom)) is None
         ]
 
     def _guesses(self) -> list[LatentMove]:
@@ -274,7 +230,7 @@ class LatentState(GameState):
                 out += [Challenge(n.square, c) for c, k in stash.items() if k and c not in n.caps]
         return out
 
-    def _marker_moves(self) -> list[LatentMove]:
+    def marker_moves(self) -> list[LatentMove]:
         return [*marker_jumps(self.markers[0], 0), *marker_jumps(self.markers[1], HEIGHT - 1)]
 
     def forced_move(self) -> LatentMove | None:
@@ -302,15 +258,15 @@ class LatentState(GameState):
                 return Refusal("not-a-start", f"{square_name(move.square)}: not a start square")
             if player is not None and player != owner:
                 return Refusal("not-yours", f"{square_name(move.square)}: not {player}'s nest")
-            return self._setup_refusal(owner, move)
+            return setup_refusal(self, owner, move)
         who = self.mover
         assert who is not None
         if isinstance(move, Step):
-            return self._step_refusal(who, move)
+            return step_refusal(self, who, move)
         if isinstance(move, Challenge | Order):
-            return self._guess_refusal(who, move)
+            return guess_refusal(self, who, move)
         if isinstance(move, Marker):
-            return self._marker_refusal(move)
+            return marker_refusal(self, move)
         if move == PASS and self.legal_moves() != [PASS]:
             return Refusal("has-move", "pass: a nest can move")
         if move == END and self.guesses == 0:
@@ -323,82 +279,6 @@ class LatentState(GameState):
             if square in self.rules.starts[k]:
                 return player
         return None
-
-    def _setup_refusal(self, player: str, move: Setup) -> Refusal | None:
-        name = square_name(move.square)
-        nest = self.nest_at(move.square)
-        if nest is None or nest.owner != player:
-            return Refusal("not-a-start", f"{name}: no {player} nest to set up")
-        if nest.is_set:
-            return Refusal("already-set", f"{name}: already set up")
-        cols = self.rules.colours_of(player)
-        for c in (move.top, move.bottom):
-            if c not in cols:
-                return Refusal("not-your-colour", f"{c[:12]}: not a {player} colour")
-        if move.top == move.bottom:
-            return Refusal("same-colour", f"{name}: two different colours")
-        stash = self.stash_of(player)
-        for c in (move.top, move.bottom):
-            if stash[c] - 1 < MIN_LEFT:
-                return Refusal("stash-too-low", f"{c}: {MIN_LEFT} must stay in stash")
-        left = sum(1 for n in self.nests_of(player) if not n.is_set) - 1
-        spare = [k - MIN_LEFT - (c in (move.top, move.bottom)) for c, k in stash.items()]
-        if not fillable(spare, left):
-            return Refusal("setup-stuck", f"{name}: other nests can't be filled")
-        return None
-
-    def _step_refusal(self, player: str, move: Step) -> Refusal | None:
-        src, dst = square_name(move.src), square_name(move.dst)
-        nest = self.nest_at(move.src)
-        if nest is None or nest.owner != player:
-            return Refusal("no-nest", f"{src}: not your nest")
-        if move.dst == move.src:
-            return Refusal("not-adjacent", f"{dst}: not a step from {src}")
-        r0, f0 = divmod(move.src, 5)
-        r1, f1 = divmod(move.dst, 5)
-        if abs(r0 - r1) + abs(f0 - f1) != 1:
-            return Refusal("not-adjacent", f"{dst}: not a step from {src}")
-        if not STEPS[move.src] >> move.dst & 1:
-            return Refusal("goal-row", f"{dst}: goal row, no nests")
-        if self.occupied() >> move.dst & 1:
-            return Refusal("occupied", f"{dst}: a nest is there")
-        return None
-
-    def _guess_refusal(self, player: str, move: Challenge | Order) -> Refusal | None:
-        name = square_name(move.target)
-        nest = self.nest_at(move.target)
-        opponent = other(player)
-        if nest is None or nest.owner != opponent:
-            return Refusal("no-nest", f"{name}: no {opponent} nest")
-        if self.target is not None and move.target != self.target:
-            return Refusal("one-nest", f"{name}: keep to {square_name(self.target)}")
-        if nest not in self.in_sight(player):
-            return Refusal("not-in-sight", f"{name}: not in sight")
-        cols = self.rules.colours_of(opponent)
-        if isinstance(move, Challenge):
-            if move.colour not in cols:
-                return Refusal("not-a-colour", f"{move.colour[:12]}: not a {opponent} colour")
-            if len(nest.caps) == 2:
-                return Refusal("two-caps", f"{name}: two caps, guess order")
-            if move.colour in nest.caps:
-                return Refusal("already-capped", f"{name}: {move.colour} capped")
-            if self.stash_of(opponent)[move.colour] == 0:
-                return Refusal("not-in-stash", f"{move.colour}: none in stash")
-            return None
-        if len(nest.caps) < 2:
-            return Refusal("needs-two-caps", f"{name}: order needs two caps")
-        if move.top == move.bottom or {move.top, move.bottom} != set(nest.caps):
-            return Refusal("not-the-caps", f"{name}: caps are {'/'.join(nest.caps)}")
-        return None
-
-    def _marker_refusal(self, move: Marker) -> Refusal | None:
-        if move in self._marker_moves():
-            return None
-        src = square_name(move.src)
-        markers = {m for pair in (self.base(RAINBOW), self.base(XENO)) for m in pair}
-        if move.src not in markers:
-            return Refusal("not-a-marker", f"{src}: no marker there")
-        return Refusal("not-a-jump", f"{square_name(move.dst)}: not a jump from {src}")
 
     # ----- playing
     def play(self, move: Any, player: str | None = None) -> LatentState:
@@ -587,47 +467,6 @@ def new_game(**options: Any) -> LatentState:
     )  # fmt: skip
     full = tuple(r.pawns for _ in r.colours[0]), tuple(r.pawns for _ in r.colours[1])
     return LatentState(rules=r, nests=nests, stash=full, markers=r.bases)
-
-
-def arranged(
-    placement: Mapping[str, tuple[str, str, str]],
-    /,
-    *,
-    mover: str = RAINBOW,
-    phase: str = MOVE,
-    turns: tuple[int, int] = (2, 2),
-    caps: Mapping[str, tuple[str, ...]] | None = None,
-    markers: tuple[int, int] | None = None,
-    **options: Any,
-) -> LatentState:
-    """A state in the middle of a game, for analysis and tests: ``nests`` maps a square to
-    (owner, top, bottom); ``caps`` a square to its caps; the stashes hold the rest."""
-    if phase not in (MOVE, CHALLENGE, MARKER):
-        raise ValueError(f"phase must be move, challenge or marker, got {phase!r}")
-    r = rules(options)
-    caps = caps or {}
-    placed = []
-    for name, (owner, top, bottom) in placement.items():
-        sq = parse_square(name)
-        capped = tuple(caps.get(name, ()))
-        placed.append(Nest(owner, sq, sq, top, bottom, capped))
-    stash = [list(r.pawns for _ in cols) for cols in r.colours]
-    for n in placed:
-        k = PLAYERS.index(n.owner)
-        for c in (n.top, n.bottom, *n.caps):
-            stash[k][r.colours[k].index(c)] -= 1
-    if any(v < 0 for counts in stash for v in counts):
-        raise ValueError("more pawns of a colour than the game has")
-    s = LatentState(
-        rules=r,
-        nests=tuple(sorted(placed, key=lambda n: n.square)),
-        stash=(tuple(stash[0]), tuple(stash[1])),
-        markers=r.bases if markers is None else markers,
-        phase=phase,
-        mover=mover,
-        turns=turns,
-    )
-    return s
 
 
 def replay(names: Iterable[str], options: Mapping[str, Any] | None = None) -> LatentState:
