@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 
@@ -124,3 +125,9 @@ def test_legal_main_refuses_bad_input_with_one_line(tmp_path, capsys):
     assert legal_main([str(tmp_path / "missing.txt"), "--mover", "xeno"]) == 2
     assert capsys.readouterr().err.startswith("binaryon: cannot read")
     assert legal_main([str(bad), "--mover", "blue"]) == 2  # argparse's own usage error
+
+
+def test_the_documented_example_is_the_start_position():
+    doc = (Path(__file__).parent.parent / "docs/rules/latent-binaries.md").read_text()
+    example = doc.split("```")[-2]
+    assert parse_position(example) == parse_position(START)
