@@ -90,9 +90,11 @@ def _phase_of(move: Any) -> str | None:
     return None
 
 
-def make_outcome(winners: tuple[str, ...], summary: str, detail: dict[str, Any]) -> Outcome:
-    """The result in today's Outcome shape (one winner); kept in one place for protocol v2."""
-    return Outcome(winners[0] if len(winners) == 1 else None, summary, detail)
+def make_outcome(
+    winners: tuple[str, ...], summary: str, reason: str, detail: dict[str, Any]
+) -> Outcome:
+    """The result (protocol v2: several winners possible, a reason that fits the OLED)."""
+    return Outcome(winners=winners, summary=summary, reason=reason, detail=detail)
 
 
 # ------------------------------------------------------------------------------ the state
@@ -232,6 +234,12 @@ class LatentState(GameState):
 
     def marker_moves(self) -> list[LatentMove]:
         return [*marker_jumps(self.markers[0], 0), *marker_jumps(self.markers[1], HEIGHT - 1)]
+
+    def actor(self, move: Any) -> str | None:
+        """Who plays ``move``: a setup names its nest's owner, anything else is the mover's."""
+        if isinstance(move, Setup):
+            return self.setup_owner(move.square)
+        return self.mover
 
     def forced_move(self) -> LatentMove | None:
         """``pass`` when the mover has no nest that can move."""
@@ -441,7 +449,11 @@ class LatentState(GameState):
             }
             for n in self.nests
         ]
-        return make_outcome((self.winner,), f"{self.winner.upper()} wins", detail)
+        if self.line is not None:
+            reason = "{} sees {}".format(*(square_name(x) for x in self.line))
+        else:
+            reason = f"no {other(self.winner)} nest left"
+        return make_outcome((self.winner,), f"{self.winner.upper()} wins", reason, detail)
 
     def move_name(self, move: Any) -> str:
         return move_name(move)
