@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games import get_spec
+from companion.games import game_names, get_spec, register, unregister
 from companion.games.base import GameSpec, Pending, Play, Refuse
 from companion.games.latent_binaries.arrange import arranged
 from companion.games.latent_binaries.engine import CHALLENGE, MARKER, MOVE, SETUP, new_game
@@ -26,6 +26,16 @@ SETUPS = {
     R: ["setup b2 red/yellow", "setup c2 green/blue", "setup d2 red/green"],
     X: ["setup b6 cyan/magenta", "setup c6 orange/purple", "setup d6 cyan/orange"],
 }
+
+
+@pytest.fixture(autouse=True)
+def registered():
+    """The game under its registry name, as the one registry line will add it for good."""
+    known = "latent-binaries" in game_names()
+    register("latent-binaries", "companion.games.latent_binaries.spec")
+    yield
+    if not known:
+        unregister("latent-binaries")
 
 
 def sq(name: str) -> int:
