@@ -159,7 +159,9 @@ def test_replaying_move_names_rebuilds_every_state(seed, options):
     rebuilt = replay(names[: len(names) // 2], options)
     assert rebuilt == game[len(names) // 2][0]
     if final.is_over():
-        assert final.phase == OVER and final.outcome() is not None
+        outcome = final.outcome()
+        assert final.phase == OVER and outcome is not None and outcome.winners == (final.winner,)
+        assert len(outcome.reason) <= 21 and json.dumps(outcome.detail)
         assert {h["top"] for h in reveal(final)["hidden"]} <= {
             c for p in PLAYERS for c in final.rules.colours_of(p)
         }
