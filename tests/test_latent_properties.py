@@ -178,3 +178,14 @@ def test_the_legal_function_agrees_with_the_engine(seed, options):
         assert result["moves"] == [state.move_name(m) for m in moves]
         winning = [state.move_name(m) for m in moves if state.play(m).winner == state.mover]
         assert result["winning"] == winning
+
+
+@FAST
+@GAMES
+def test_notation_round_trips_for_every_legal_move(seed, options):
+    for state, _ in random_game(seed, options):
+        for m in state.legal_moves():
+            name = state.move_name(m)
+            assert state.parse_move(name) == m
+            assert state.parse_move(name.upper()) == m  # typed in capitals
+            assert state.actor(m) in state.to_act

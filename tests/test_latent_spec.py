@@ -218,3 +218,18 @@ def test_a_bad_viewer_is_refused():
     with pytest.raises(ValueError):
         SPEC.view(started(), "blue")
     assert started().phase == MOVE and new_game().phase == SETUP
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_views_cover_the_layout(seed):
+    cells = SPEC.layout({}).cells
+    for state, _ in random_game(seed, {"nests": 3}):
+        for viewer in (None, R, X):
+            view = SPEC.view(state, viewer)
+            assert len(view.cells) == len(view.leds) == cells
+            assert len(view.panel.note) <= 21 and len(view.panel.rows) == 2
+            for move, _label in view.actions:
+                assert state.check(state.parse_move(move), viewer) is None
+        hint = SPEC.hint(state, 0)
+        assert len(hint.text) <= 21 and all(0 <= c < cells for c in hint.cells)
