@@ -72,6 +72,10 @@ def short_answer(state: LatentState) -> str:
     return ""
 
 
+def _nests(k: int) -> str:
+    return f"{k} nest" if k == 1 else f"{k} nests"
+
+
 def _guess_label(move: Any) -> str:
     if isinstance(move, Challenge):
         return f"{square_name(move.target)}: {move.colour}?"
@@ -120,7 +124,7 @@ class LatentSpec(GameSpec):
 
     def panel(self, st: LatentState) -> Panel:
         rows = tuple(
-            PanelRow(p.upper(), f"{len(st.nests_of(p))} nests", p in st.to_act) for p in PLAYERS
+            PanelRow(p.upper(), _nests(len(st.nests_of(p))), p in st.to_act) for p in PLAYERS
         )
         if st.phase == OVER:
             outcome = st.outcome()
