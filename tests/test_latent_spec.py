@@ -233,3 +233,15 @@ def test_views_cover_the_layout(seed):
                 assert state.check(state.parse_move(move), viewer) is None
         hint = SPEC.hint(state, 0)
         assert len(hint.text) <= 21 and all(0 <= c < cells for c in hint.cells)
+
+
+def test_the_spec_answers_the_legal_command():
+    text = "gg...\n..X..\n.....\n..R..\n.....\n.....\n...gg\n"
+    assert SPEC.legal_position(text, R) == {
+        "moves": ["c4-c3", "c4-b4", "c4-d4", "c4-c5"],
+        "winning": ["c4-b4", "c4-d4", "c4-c5"],
+    }
+    with pytest.raises(ValueError, match="expected 7 ranks"):
+        SPEC.legal_position("R....\n", R)
+    with pytest.raises(ValueError, match="mover must be rainbow or xeno"):
+        SPEC.legal_position(text, "on")

@@ -41,6 +41,7 @@ from companion.games.latent_binaries.geometry import (
 from companion.games.latent_binaries.input import LatentInput, fit, marker_cells
 from companion.games.latent_binaries.moves import END, PASS, Challenge, Marker, Order, Setup
 from companion.games.latent_binaries.options import OPTIONS, PLAYERS, other, resolve
+from companion.games.latent_binaries.position import legal, parse_position
 
 NEST_RGB: dict[str, RGB] = {"rainbow": (220, 70, 0), "xeno": (0, 110, 220)}
 MARKER_RGB: RGB = (110, 110, 110)
@@ -225,6 +226,14 @@ class LatentSpec(GameSpec):
 
     def player_label(self, player: str) -> str:
         return player.upper()
+
+    # ----------------------------------------------------------------- the legal command
+    def legal_position(
+        self, text: str, mover: str, options: dict[str, Any] | None = None
+    ) -> dict[str, list[str]]:
+        """``binaryon legal --game latent-binaries``: {"moves": [...], "winning": [...]} for
+        a public position text; ValueError (one line) for a bad position or mover."""
+        return legal(parse_position(text), mover)
 
 
 SPEC = LatentSpec()
