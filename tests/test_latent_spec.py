@@ -19,6 +19,7 @@ from companion.games.latent_binaries.moves import END, Marker, Step
 from companion.games.latent_binaries.options import resolve
 from companion.games.latent_binaries.spec import SPEC
 from companion.referee.session import Session
+from tests import test_game_contract as contract
 from tests.test_latent_properties import random_game, scrambled
 
 R, X = "rainbow", "xeno"
@@ -72,12 +73,12 @@ def test_setup_view_hides_colours_and_offers_each_player_their_own_setups():
     table, mine, theirs = SPEC.view(s), SPEC.view(s, R), SPEC.view(s, X)
     assert table.actions == () and table.private == ()
     assert table.panel.note == "setup: on your page"
-    assert "c2: red over blue" in mine.private
+    assert "c2 hides red over blue" in mine.private
     assert all(m.startswith("setup b2") or m.startswith("setup d2") for m, _ in mine.actions)
     assert all(m.startswith("setup") and m.split()[1][1] == "6" for m, _ in theirs.actions)
     for view in (table, theirs):
         text = repr(view)
-        assert "red/blue" not in text and "red over blue" not in text
+        assert "red/blue" not in text and "red over blue" not in text and "red" not in text
     assert mine.cells[sq("c2")].text == "red/blue"
     assert table.cells[sq("c2")].text == "" and table.cells[sq("c2")].piece == "R"
 
@@ -245,3 +246,13 @@ def test_the_spec_answers_the_legal_command():
         SPEC.legal_position("R....\n", R)
     with pytest.raises(ValueError, match="mover must be rainbow or xeno"):
         SPEC.legal_position(text, "on")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_protocol_contract(seed):
+    contract.test_random_games_keep_the_contract("latent-binaries", seed)
+
+
+def test_the_contract_on_secrets_and_sensors():
+    contract.test_no_secret_on_the_table_or_another_players_page("latent-binaries")
+    contract.test_interpreters_read_every_cell("latent-binaries")

@@ -177,8 +177,8 @@ class LatentSpec(GameSpec):
         own = st.nests_of(viewer)
         lines = [f"you are {viewer}"]
         for n in own:
-            hidden = f"{n.top} over {n.bottom}" if n.is_set else "not set up yet"
-            lines.append(f"{square_name(n.square)}: {hidden}")
+            hidden = f"hides {n.top} over {n.bottom}" if n.is_set else "not set up yet"
+            lines.append(f"{square_name(n.square)} {hidden}")
         stash = ", ".join(f"{c} {k}" for c, k in st.stash_of(viewer).items())
         lines.append(f"your stash: {stash}")
         return lines
