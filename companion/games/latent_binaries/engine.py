@@ -105,6 +105,7 @@ class LatentState(GameState):
     """One moment of a game, secrets included."""
 
     game: ClassVar[str] = GAME
+    players: ClassVar[tuple[str, ...]] = PLAYERS  # fixed seats
 
     rules: Rules
     nests: tuple[Nest, ...]
@@ -122,10 +123,6 @@ class LatentState(GameState):
     answer: str = ""  # the referee's instruction after the last move (public)
 
     # ----- protocol basics
-    @property
-    def players(self) -> tuple[str, ...]:  # type: ignore[override]
-        return PLAYERS
-
     @property
     def to_act(self) -> frozenset[str]:
         if self.phase == SETUP:
