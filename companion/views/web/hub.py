@@ -1,0 +1,179 @@
+"""The web server's link to the backend: cached views, backend calls off the event loop, and the
+WebSocket clients that get a fresh view after every change.
+
+Lives in the web server's event loop. The backend's change callback may come from any thread;
+it only bumps a counter through ``call_soon_threadsafe``, so the daemon never waits for the web.
+Changes that come while a broadcast is under way are folded into one more broadcast.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from aiohttp import WSCloseCode, web
+
+from .backend import WebBackend
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+CALL_TIMEOUT = 5.0  # seconds the web waits for the daemon before answering 503
+GONE = 4001  # WebSocket close code: the player's token is not for the game in progress
+
+
+class BackendUnavailable(Exception):
+    """The backend raised or did not answer in time."""
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(eq=False)
+class Client:
+    ws: web.WebSocketResponse
+    remote: str
+    player: str | None = None
+    token: str | None = None
+    last_sent: str | None = field(default=None, repr=False)
+
+
+class Hub:
+    def __init__(self, backend: WebBackend, workers: int = 4):
+        self.backend = backend
+        self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="web-backend")
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.version = 0
+        self._public: tuple[int, str] | None = None  # (version, JSON)
+        self.clients: set[Client] = set()
+        self._broadcasting: asyncio.Task | None = None
+        self._again = False
+        self._closed = False
+
+    # --- from any thread ---
+    def notify(self) -> None:
+        """The backend changed (called from any thread)."""
+        loop = self.loop
+        if loop is None or self._closed:
+            return
+        try:
+            loop.call_soon_threadsafe(self._changed)
+        except RuntimeError:  # the loop is closing
+            pass
+
+    # --- in the loop ---
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+
+    async def call(self, fn: Callable[..., T], *args: Any, timeout: float = CALL_TIMEOUT) -> T:
+        """Run a backend method in a worker thread, never on the event loop."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await asyncio.wait_for(loop.run_in_executor(self.executor, fn, *args), timeout)
+        except TimeoutError:
+            log.warning("web: the backend did not answer %s in %.0f s", fn.__name__, timeout)
+            raise BackendUnavailable("the referee did not answer in time") from None
+        except Exception as e:
+            log.exception("web: backend %s failed", getattr(fn, "__name__", fn))
+            raise BackendUnavailable("the referee could not answer") from e
+
+    async def public_json(self) -> str:
+        """The public view as JSON, computed once per change however many ask for it."""
+        version = self.version
+        cached = self._public
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        text = dumps(await self.call(self.backend.public_view))
+        if self._public is None or self._public[0] <= version:
+            self._public = (version, text)
+        return text
+
+    async def current_player(self, token: str | None) -> str | None:
+        """The player ``token`` belongs to if they play the game in progress, else None."""
+        if not token:
+            return None
+        player = await self.call(self.backend.token_player, token)
+        if player is None:
+            return None
+        players = await self.call(self.backend.players)
+        return player if player in players else None
+
+    async def player_json(self, player: str) -> str:
+        return dumps(await self.call(self.backend.player_view, player))
+
+    def _changed(self) -> None:
+        self.version += 1
+        if self._broadcasting is not None and not self._broadcasting.done():
+            self._again = True
+            return
+        self._broadcasting = asyncio.ensure_future(self._broadcast())
+
+    async def _broadcast(self) -> None:
+        self._again = True
+        while self._again and not self._closed:
+            self._again = False
+            try:
+                await self._send_all()
+            except BackendUnavailable:
+                pass  # logged; the next change tries again
+            except Exception:
+                log.exception("web: broadcast failed")
+
+    async def _send_all(self) -> None:
+        clients = list(self.clients)
+        if not clients:
+            return
+        public = await self.public_json()
+        views: dict[str, str | None] = {}
+        for client in clients:
+            if client.player is None:
+                await self.send_view(client, public)
+                continue
+            if client.token not in views:
+                player = await self.current_player(client.token)
+                views[client.token] = player and await self.player_json(player)
+            text = views[client.token]
+            if text is None:
+                await self.send_gone(client)
+            else:
+                await self.send_view(client, text)
+
+    async def send_view(self, client: Client, view_json: str) -> None:
+        if client.ws.closed or view_json == client.last_sent:
+            return
+        client.last_sent = view_json
+        try:
+            await client.ws.send_str('{"type":"state","view":' + view_json + "}")
+        except (ConnectionError, RuntimeError):
+            self.clients.discard(client)
+
+    async def send_gone(self, client: Client) -> None:
+        self.clients.discard(client)
+        try:
+            await client.ws.send_str(
+                dumps({"type": "gone", "reason": "this link is not for the game in progress"})
+            )
+            await client.ws.close(code=GONE, message=b"not a player of this game")
+        except (ConnectionError, RuntimeError):
+            pass
+
+    async def close(self) -> None:
+        """Tell every WebSocket client the server is going away (they reconnect)."""
+        self._closed = True
+        for client in list(self.clients):
+            try:
+                await client.ws.close(code=WSCloseCode.GOING_AWAY, message=b"server restarting")
+            except (ConnectionError, RuntimeError):
+                pass
+        self.clients.clear()
+        if self._broadcasting is not None:
+            self._broadcasting.cancel()
+
+    def shutdown_executor(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
