@@ -22,6 +22,24 @@ def _hex(rgb: tuple[int, int, int]) -> str | None:
     return None if rgb == (0, 0, 0) else "#{:02x}{:02x}{:02x}".format(*rgb)
 
 
+def random_moves(game: str = "binaryon", count: int = 10, seed: int = 1) -> list[str]:
+    """Names of ``count`` legal moves of a random game (fewer if it ends first)."""
+    import random
+
+    rng = random.Random(seed)
+    spec = get_spec(game)
+    state = spec.new(**spec.resolve({}))
+    names: list[str] = []
+    while len(names) < count and not state.is_over():
+        moves = [m for m in state.legal_moves() if state.move_name(m) != "pass"]
+        move = rng.choice(moves) if moves else state.legal_moves()[0]
+        names.append(state.move_name(move))
+        state = state.play(move)
+        while (forced := state.forced_move()) is not None:
+            state = state.play(forced)
+    return names
+
+
 class FakeBackend:
     def __init__(
         self,
@@ -139,7 +157,7 @@ class FakeBackend:
                     {"name": name, "file": i % n, "rank": i // n, "piece": piece, "text": "",
                      "colour": _hex(leds[i]), "height": 0, "marks": marks}
                 )  # fmt: skip
-        explanation = [f"{row.label}: {row.value}" for row in panel.rows]
+        explanation = self._explain(state) or [f"{row.label}: {row.value}" for row in panel.rows]
         if panel.note:
             explanation.append(panel.note)
         turn = state.turn
@@ -162,6 +180,19 @@ class FakeBackend:
             "status": (self._result(state) or "") if state.is_over() else "",
             "actions": [{"move": "pass", "label": "pass"}] if "pass" in legal else [],
         }  # fmt: skip
+
+    def _explain(self, state) -> list[str]:
+        """Binaryon's best lines, as the real daemon explains them; [] for other games."""
+        if not hasattr(state, "score"):
+            return []
+        from companion.games.binaryon import score_detail
+
+        detail = score_detail(state.score())
+        lines = [f"{p.upper()}: {detail[p]['best']} by {'-'.join(detail[p]['line'])}"
+                 for p in ("on", "off")]  # fmt: skip
+        if detail.get("winner"):
+            lines.append(f"{detail['winner'].upper()} leads")
+        return lines
 
     def public_view(self) -> dict[str, Any]:
         with self._lock:
