@@ -118,12 +118,11 @@ class WebServer:
     async def _start(self) -> None:
         self.hub = Hub(self.backend)
         app = make_app(self.backend, self.hub, self._limiter)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(
+            app, access_log=None, handle_signals=False, shutdown_timeout=1.0
+        )
         await self._runner.setup()
-        site = web.TCPSite(
-            self._runner, self.listen.host, self.listen.port, shutdown_timeout=1.0,
-            reuse_address=True,
-        )  # fmt: skip
+        site = web.TCPSite(self._runner, self.listen.host, self.listen.port, reuse_address=True)
         await site.start()
         sockets = getattr(site._server, "sockets", None) or []  # noqa: SLF001
         self.port = sockets[0].getsockname()[1] if sockets else self.listen.port
