@@ -57,7 +57,7 @@ async def test_state_is_computed_once_per_change_however_many_ask():
             assert (await client.get("/api/state")).status == 200
         assert len(calls) == 1
         backend.board_press(legal_square(backend))
-        await _until(lambda: _ply_of(client) , lambda v: v == 1)
+        await _until(lambda: _ply_of(client), lambda v: v == 1)
         assert len(calls) == 2
 
 
@@ -150,7 +150,9 @@ async def test_a_legal_move_is_200_and_played():
     async with api() as (client, backend):
         square = legal_square(backend)
         resp = await client.post(
-            "/api/move", json={"move": square, "player": "on"}, headers=bearer(backend.tokens()["on"])
+            "/api/move",
+            json={"move": square, "player": "on"},
+            headers=bearer(backend.tokens()["on"]),
         )
         assert resp.status == 200
         assert (await resp.json())["ok"] is True
@@ -189,7 +191,9 @@ async def test_a_refused_move_is_409_with_the_rules_code_and_reason():
 async def test_moving_out_of_turn_is_refused():
     async with api() as (client, backend):
         resp = await client.post(
-            "/api/move", json={"move": legal_square(backend)}, headers=bearer(backend.tokens()["off"])
+            "/api/move",
+            json={"move": legal_square(backend)},
+            headers=bearer(backend.tokens()["off"]),
         )
         assert resp.status == 409
         assert (await resp.json())["code"] == "not-your-turn"
@@ -243,7 +247,9 @@ async def test_a_backend_failure_is_503_not_a_traceback():
             raise RuntimeError("boom")
 
         backend.submit = broken
-        resp = await client.post("/api/move", json={"move": "e5"}, headers=bearer(backend.tokens()["on"]))
+        resp = await client.post(
+            "/api/move", json={"move": "e5"}, headers=bearer(backend.tokens()["on"])
+        )
         assert resp.status == 503
         body = await resp.json()
         assert body["code"] == "unavailable" and "boom" not in body["reason"]
@@ -361,13 +367,12 @@ async def _next_view(ws, timeout: float = 3.0) -> dict:
 
 @run_async
 async def test_ws_pushes_the_public_view_on_connect_and_every_change():
-    async with api() as (client, backend):
-        async with client.ws_connect("/ws") as ws:
-            assert (await _next_view(ws))["ply"] == 0
-            # the change notice comes from another thread, as the daemon's will
-            threading.Thread(target=backend.board_press, args=(legal_square(backend),)).start()
-            view = await _next_view(ws)
-            assert view["ply"] == 1 and view == backend.public_view()
+    async with api() as (client, backend), client.ws_connect("/ws") as ws:
+        assert (await _next_view(ws))["ply"] == 0
+        # the change notice comes from another thread, as the daemon's will
+        threading.Thread(target=backend.board_press, args=(legal_square(backend),)).start()
+        view = await _next_view(ws)
+        assert view["ply"] == 1 and view == backend.public_view()
 
 
 @run_async
@@ -418,11 +423,14 @@ async def test_ws_refuses_other_origins_and_bad_tokens():
 
 @run_async
 async def test_a_players_ws_is_told_when_their_token_is_gone():
-    async with api() as (client, backend):
-        async with client.ws_connect(f"/ws?token={backend.tokens()['on']}") as ws:
-            await _next_view(ws)
-            backend.new_game()
-            msg = await asyncio.wait_for(ws.receive(), 3)
-            assert json.loads(msg.data)["type"] == "gone"
-            msg = await asyncio.wait_for(ws.receive(), 3)
-            assert msg.type == aiohttp.WSMsgType.CLOSE and msg.data == 4001
+    backend = FakeBackend()
+    async with (
+        api(backend) as (client, _),
+        client.ws_connect(f"/ws?token={backend.tokens()['on']}") as ws,
+    ):
+        await _next_view(ws)
+        backend.new_game()
+        msg = await asyncio.wait_for(ws.receive(), 3)
+        assert json.loads(msg.data)["type"] == "gone"
+        msg = await asyncio.wait_for(ws.receive(), 3)
+        assert msg.type == aiohttp.WSMsgType.CLOSE and msg.data == 4001

@@ -49,7 +49,9 @@ def test_listen_addresses(text, host, port):
     assert parse_listen(text) == Listen(host, port)
 
 
-@pytest.mark.parametrize("text", ["", "host", "host:", "host:http", "h:70000", "::1:80", "[::1]", "a b:1"])
+@pytest.mark.parametrize(
+    "text", ["", "host", "host:", "host:http", "h:70000", "::1:80", "[::1]", "a b:1"]
+)
 def test_bad_listen_addresses_say_why_in_one_line(text):
     with pytest.raises(ListenError) as e:
         parse_listen(text)

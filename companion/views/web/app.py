@@ -75,7 +75,9 @@ async def limit_rate(request: web.Request, handler):
     client = _client_of(request)
     if not limiter.allow(client):
         wait = max(1, round(limiter.retry_after(client) + 0.5))
-        return error(429, "rate-limited", "too many requests: slow down", **{"Retry-After": str(wait)})
+        return error(
+            429, "rate-limited", "too many requests: slow down", **{"Retry-After": str(wait)}
+        )
     return await handler(request)
 
 
@@ -305,9 +307,7 @@ def load_pages() -> dict[str, bytes]:
 def make_app(
     backend: WebBackend, hub: Hub | None = None, limiter: RateLimiter | None = None
 ) -> web.Application:
-    app = web.Application(
-        middlewares=[limit_rate, security_headers], client_max_size=MAX_BODY
-    )
+    app = web.Application(middlewares=[limit_rate, security_headers], client_max_size=MAX_BODY)
     hub = hub or Hub(backend)
     app[HUB] = hub
     app[LIMITER] = limiter or RateLimiter()

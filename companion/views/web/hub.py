@@ -9,6 +9,7 @@ Changes that come while a broadcast is under way are folded into one more broadc
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import Callable
@@ -62,10 +63,8 @@ class Hub:
         loop = self.loop
         if loop is None or self._closed:
             return
-        try:
+        with contextlib.suppress(RuntimeError):  # the loop is closing
             loop.call_soon_threadsafe(self._changed)
-        except RuntimeError:  # the loop is closing
-            pass
 
     # --- in the loop ---
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -167,10 +166,8 @@ class Hub:
         """Tell every WebSocket client the server is going away (they reconnect)."""
         self._closed = True
         for client in list(self.clients):
-            try:
+            with contextlib.suppress(ConnectionError, RuntimeError):
                 await client.ws.close(code=WSCloseCode.GOING_AWAY, message=b"server restarting")
-            except (ConnectionError, RuntimeError):
-                pass
         self.clients.clear()
         if self._broadcasting is not None:
             self._broadcasting.cancel()

@@ -1,14 +1,15 @@
 """The web server in its own thread with its own asyncio loop, beside the daemon.
 
-    server = WebServer(backend, "0.0.0.0:8080")
-    server.start()          # raises WebError with a one-line reason (e.g. port in use)
-    ...
-    server.stop()
+server = WebServer(backend, "0.0.0.0:8080")
+server.start()          # raises WebError with a one-line reason (e.g. port in use)
+...
+server.stop()
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 
@@ -88,10 +89,8 @@ class WebServer:
         thread, loop = self._thread, self._loop
         if thread is None or loop is None:
             return
-        try:
+        with contextlib.suppress(RuntimeError):  # already closed
             loop.call_soon_threadsafe(loop.stop)
-        except RuntimeError:
-            pass  # already closed
         thread.join(timeout)
         self._thread = None
 
