@@ -255,3 +255,17 @@ def test_invite_base_url_of_a_running_server():
         assert server.base_url() == f"http://127.0.0.1:{server.port}"
     finally:
         server.stop()
+
+
+def test_importing_the_package_loads_no_server_or_qr_library():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, companion.views.web as w\n"
+        "from companion.views.web import TokenStore, invite_json, parse_listen\n"
+        "assert 'aiohttp' not in sys.modules and 'segno' not in sys.modules\n"
+        "w.WebServer, w.qr_image\n"
+        "assert 'aiohttp' in sys.modules and 'segno' in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

@@ -19,7 +19,6 @@ from aiohttp import web
 from .backend import WebBackend
 from .hub import BackendUnavailable, Client, Hub, dumps
 from .invite import player_url
-from .qr import qr_svg
 from .ratelimit import RateLimiter
 
 log = logging.getLogger(__name__)
@@ -261,6 +260,8 @@ async def qr_code(request: web.Request) -> web.Response:
     token = request.match_info["token"]
     if await request.app[HUB].current_player(token) is None:
         return _page(request, "notfound.html", 404)
+    from .qr import qr_svg  # segno loads only when someone asks for a code
+
     base = f"{request.scheme}://{request.host}"
     return web.Response(text=qr_svg(player_url(base, token)), content_type="image/svg+xml")
 

@@ -46,7 +46,7 @@ class Client:
 
 
 class Hub:
-    def __init__(self, backend: WebBackend, workers: int = 4):
+    def __init__(self, backend: WebBackend, workers: int = 2):
         self.backend = backend
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="web-backend")
         self.loop: asyncio.AbstractEventLoop | None = None
