@@ -434,3 +434,14 @@ async def test_a_players_ws_is_told_when_their_token_is_gone():
         assert json.loads(msg.data)["type"] == "gone"
         msg = await asyncio.wait_for(ws.receive(), 3)
         assert msg.type == aiohttp.WSMsgType.CLOSE and msg.data == 4001
+
+
+@run_async
+async def test_a_ws_client_that_floods_messages_is_cut_off():
+    limiter = RateLimiter(rate=1, burst=5)
+    async with api(limiter=limiter) as (client, _), client.ws_connect("/ws") as ws:
+        await _next_view(ws)
+        for _ in range(10):
+            await ws.send_str("hello")
+        msg = await asyncio.wait_for(ws.receive(), 3)
+        assert msg.type == aiohttp.WSMsgType.CLOSE and msg.data == 1008

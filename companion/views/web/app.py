@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from aiohttp import web
+from aiohttp import WSCloseCode, web
 
 from .backend import WebBackend
 from .hub import BackendUnavailable, Client, Hub, dumps
@@ -294,8 +294,10 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     hub.clients.add(client)
     try:
         await hub.send_view(client, first)
-        async for _msg in ws:
-            pass  # the pages only listen; moves go through POST
+        limiter = request.app[LIMITER]
+        async for _msg in ws:  # the pages only listen (moves go through POST): a client that
+            if not limiter.allow(remote):  # talks too much is cut off
+                await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"too many messages")
     finally:
         hub.clients.discard(client)
     return ws
