@@ -445,3 +445,38 @@ async def test_a_ws_client_that_floods_messages_is_cut_off():
             await ws.send_str("hello")
         msg = await asyncio.wait_for(ws.receive(), 3)
         assert msg.type == aiohttp.WSMsgType.CLOSE and msg.data == 1008
+
+
+@run_async
+async def test_a_view_that_is_not_json_is_503():
+    async with api() as (client, backend):
+        backend.public_view = lambda: {"game": object()}
+        resp = await client.get("/api/state")
+        assert resp.status == 503 and (await resp.json())["code"] == "unavailable"
+
+
+@run_async
+async def test_a_move_the_daemon_is_slow_to_answer_does_not_hold_up_the_pages():
+    async with api() as (client, backend):
+        release = threading.Event()
+        real = backend.submit
+
+        def slow_submit(player, move):
+            release.wait(5)
+            return real(player, move)
+
+        backend.submit = slow_submit
+        move = asyncio.ensure_future(
+            client.post(
+                "/api/move",
+                json={"move": legal_square(backend)},
+                headers=bearer(backend.tokens()["on"]),
+            )
+        )
+        await asyncio.sleep(0.05)
+        resp = await asyncio.wait_for(
+            client.get("/api/me", headers=bearer(backend.tokens()["on"])), 2
+        )
+        assert resp.status == 200 and not move.done()
+        release.set()
+        assert (await move).status == 200

@@ -231,6 +231,7 @@ def test_a_port_in_use_is_a_one_line_error():
     message = str(e.value)
     assert f"cannot listen on 127.0.0.1:{port}" in message and "\n" not in message
     assert not server.running
+    assert server.backend._listeners == []
 
 
 def test_server_restarts_on_the_same_port():

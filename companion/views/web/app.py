@@ -215,7 +215,7 @@ async def _act(request: web.Request, field: str, method: str) -> web.Response:
         return error(400, "bad-request", f'expected {{"{field}": "<text>"}}')
     hub = request.app[HUB]
     try:
-        answer = await hub.call(getattr(hub.backend, method), player, value.strip())
+        answer = await hub.call(getattr(hub.backend, method), player, value.strip(), action=True)
     except BackendUnavailable as e:
         return error(503, "unavailable", str(e))
     return _answer(answer)

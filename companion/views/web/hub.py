@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 CALL_TIMEOUT = 5.0  # seconds the web waits for the daemon before answering 503
+SEND_TIMEOUT = 5.0  # seconds a client may take to take a message before it is dropped
 GONE = 4001  # WebSocket close code: the player's token is not for the game in progress
 
 
@@ -46,9 +47,12 @@ class Client:
 
 
 class Hub:
-    def __init__(self, backend: WebBackend, workers: int = 2):
+    def __init__(self, backend: WebBackend):
         self.backend = backend
-        self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="web-backend")
+        # views and lookups (cheap) and actions (may wait for the daemon) on separate workers,
+        # so a slow move never holds up the pages
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="web-views")
+        self.actions = ThreadPoolExecutor(max_workers=1, thread_name_prefix="web-actions")
         self.loop: asyncio.AbstractEventLoop | None = None
         self.version = 0
         self._public: tuple[int, str] | None = None  # (version, JSON)
@@ -70,11 +74,14 @@ class Hub:
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
 
-    async def call(self, fn: Callable[..., T], *args: Any, timeout: float = CALL_TIMEOUT) -> T:
+    async def call(
+        self, fn: Callable[..., T], *args: Any, timeout: float = CALL_TIMEOUT, action: bool = False
+    ) -> T:
         """Run a backend method in a worker thread, never on the event loop."""
         loop = asyncio.get_running_loop()
+        pool = self.actions if action else self.executor
         try:
-            return await asyncio.wait_for(loop.run_in_executor(self.executor, fn, *args), timeout)
+            return await asyncio.wait_for(loop.run_in_executor(pool, fn, *args), timeout)
         except TimeoutError:
             log.warning("web: the backend did not answer %s in %.0f s", fn.__name__, timeout)
             raise BackendUnavailable("the referee did not answer in time") from None
@@ -88,7 +95,7 @@ class Hub:
         cached = self._public
         if cached is not None and cached[0] == version:
             return cached[1]
-        text = dumps(await self.call(self.backend.public_view))
+        text = self._dumps(await self.call(self.backend.public_view))
         if self._public is None or self._public[0] <= version:
             self._public = (version, text)
         return text
@@ -104,7 +111,15 @@ class Hub:
         return player if player in players else None
 
     async def player_json(self, player: str) -> str:
-        return dumps(await self.call(self.backend.player_view, player))
+        return self._dumps(await self.call(self.backend.player_view, player))
+
+    @staticmethod
+    def _dumps(view: Any) -> str:
+        try:
+            return dumps(view)
+        except (TypeError, ValueError) as e:
+            log.error("web: the backend's view is not JSON: %s", e)
+            raise BackendUnavailable("the referee's view could not be sent") from e
 
     def _changed(self) -> None:
         self.version += 1
@@ -129,28 +144,31 @@ class Hub:
         if not clients:
             return
         public = await self.public_json()
-        views: dict[str, str | None] = {}
+        views: dict[str | None, str | None] = {}
+        sends = []
         for client in clients:
             if client.player is None:
-                await self.send_view(client, public)
+                sends.append(self.send_view(client, public))
                 continue
             if client.token not in views:
                 player = await self.current_player(client.token)
-                views[client.token] = player and await self.player_json(player)
+                views[client.token] = await self.player_json(player) if player else None
             text = views[client.token]
-            if text is None:
-                await self.send_gone(client)
-            else:
-                await self.send_view(client, text)
+            sends.append(self.send_gone(client) if text is None else self.send_view(client, text))
+        await asyncio.gather(*sends)  # together: a slow client holds up nobody
 
     async def send_view(self, client: Client, view_json: str) -> None:
         if client.ws.closed or view_json == client.last_sent:
             return
         client.last_sent = view_json
         try:
-            await client.ws.send_str('{"type":"state","view":' + view_json + "}")
-        except (ConnectionError, RuntimeError):
+            await asyncio.wait_for(
+                client.ws.send_str('{"type":"state","view":' + view_json + "}"), SEND_TIMEOUT
+            )
+        except (ConnectionError, RuntimeError, TimeoutError):
             self.clients.discard(client)
+            with contextlib.suppress(Exception):
+                await client.ws.close(code=WSCloseCode.GOING_AWAY, message=b"too slow")
 
     async def send_gone(self, client: Client) -> None:
         self.clients.discard(client)
@@ -173,4 +191,5 @@ class Hub:
             self._broadcasting.cancel()
 
     def shutdown_executor(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        for pool in (self.executor, self.actions):
+            pool.shutdown(wait=False, cancel_futures=True)

@@ -76,6 +76,7 @@ const BV = (() => {
           const cell = byPos[`${f},${r}`];
           const node = el(onPress ? "button" : "div", "cell");
           if (onPress) node.type = "button";
+          else node.setAttribute("role", "img");
           node.dataset.file = f;
           node.dataset.rank = r;
           if (cell) node.dataset.square = cell.name;
