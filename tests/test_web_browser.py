@@ -233,6 +233,7 @@ def test_any_board_shape_and_no_board_render_without_web_changes(browser):
             if board is None:
                 assert browser.js("return document.getElementById('board').hidden;")
                 assert not browser.js("return document.getElementById('no-board').hidden;")
+                assert browser.js("return document.body.classList.contains('boardless');")
                 continue
             a1, b2, e7 = (cell_classes(browser, s) for s in ("a1", "b2", "e7"))
             assert {"piece-x", "mark-win", "mark-hint"} <= set(a1.split())

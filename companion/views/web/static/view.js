@@ -188,6 +188,7 @@ const BV = (() => {
     renderBoard($("board"), view.board, opts.onPress);
     const noBoard = $("no-board");
     if (noBoard) noBoard.hidden = !!view.board;
+    document.body.classList.toggle("boardless", !view.board);
     renderPlayers($("players"), view);
     fillList($("explanation"), view.explanation || [], (line) => el("li", "", line));
     renderMoves($("moves"), view);
