@@ -480,3 +480,28 @@ async def test_a_move_the_daemon_is_slow_to_answer_does_not_hold_up_the_pages():
         assert resp.status == 200 and not move.done()
         release.set()
         assert (await move).status == 200
+
+
+class _RecordingSocket:
+    closed = False
+
+    def __init__(self):
+        self.sent: list[str] = []
+
+    async def send_str(self, text: str) -> None:
+        self.sent.append(json.loads(text)["view"]["n"])
+
+
+@run_async
+async def test_a_client_never_gets_an_older_view_after_a_newer_one():
+    from companion.views.web.hub import Client, Hub
+
+    hub = Hub(FakeBackend())
+    ws = _RecordingSocket()
+    client = Client(ws, "127.0.0.1")  # type: ignore[arg-type]
+    await hub.send_view(client, '{"n": 2}', 2)
+    await hub.send_view(client, '{"n": 1}', 1)  # computed before the newer one, sent late
+    await hub.send_view(client, '{"n": 2}', 2)  # the same again: not resent
+    await hub.send_view(client, '{"n": 3}', 3)
+    assert ws.sent == [2, 3]
+    hub.shutdown_executor()

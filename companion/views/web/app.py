@@ -278,22 +278,22 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         return error(429, "too-many-sockets", "too many live connections")
     token = request.query.get("token")
     player = None
-    try:
-        if token is not None:
+    if token is not None:
+        try:
             player = await hub.current_player(token)
-            if player is None:
-                return error(403, "bad-token", "not a player of the game in progress")
-            first = await hub.player_json(player)
-        else:
-            first = await hub.public_json()
-    except BackendUnavailable as e:
-        return error(503, "unavailable", str(e))
+        except BackendUnavailable as e:
+            return error(503, "unavailable", str(e))
+        if player is None:
+            return error(403, "bad-token", "not a player of the game in progress")
     ws = web.WebSocketResponse(heartbeat=20, max_msg_size=1024)
     await ws.prepare(request)
     client = Client(ws, remote, player, token)
-    hub.clients.add(client)
     try:
-        await hub.send_view(client, first)
+        try:
+            await hub.welcome(client)
+        except BackendUnavailable:
+            await ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"referee busy")
+            return ws
         limiter = request.app[LIMITER]
         async for _msg in ws:  # the pages only listen (moves go through POST): a client that
             if not limiter.allow(remote):  # talks too much is cut off

@@ -44,6 +44,8 @@ class Client:
     player: str | None = None
     token: str | None = None
     last_sent: str | None = field(default=None, repr=False)
+    sent_version: int = -1  # the change count the last view sent was at least as new as
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
 
 class Hub:
@@ -91,14 +93,18 @@ class Hub:
 
     async def public_json(self) -> str:
         """The public view as JSON, computed once per change however many ask for it."""
+        return (await self._public_snapshot())[1]
+
+    async def _public_snapshot(self) -> tuple[int, str]:
+        """(change count, view): the view is at least as new as that count."""
         version = self.version
         cached = self._public
         if cached is not None and cached[0] == version:
-            return cached[1]
+            return cached
         text = self._dumps(await self.call(self.backend.public_view))
         if self._public is None or self._public[0] <= version:
             self._public = (version, text)
-        return text
+        return version, text
 
     async def current_player(self, token: str | None) -> str | None:
         """The player ``token`` belongs to if they play the game in progress, else None."""
@@ -143,32 +149,51 @@ class Hub:
         clients = list(self.clients)
         if not clients:
             return
-        public = await self.public_json()
+        version, public = await self._public_snapshot()
         views: dict[str | None, str | None] = {}
         sends = []
         for client in clients:
             if client.player is None:
-                sends.append(self.send_view(client, public))
+                sends.append(self.send_view(client, public, version))
                 continue
             if client.token not in views:
                 player = await self.current_player(client.token)
                 views[client.token] = await self.player_json(player) if player else None
             text = views[client.token]
-            sends.append(self.send_gone(client) if text is None else self.send_view(client, text))
+            sends.append(
+                self.send_gone(client) if text is None else self.send_view(client, text, version)
+            )
         await asyncio.gather(*sends)  # together: a slow client holds up nobody
 
-    async def send_view(self, client: Client, view_json: str) -> None:
-        if client.ws.closed or view_json == client.last_sent:
+    async def welcome(self, client: Client) -> None:
+        """Register a new WebSocket client and send it the current view. Registered first, so
+        a change while its view is computed is sent to it too, and never older than this."""
+        self.clients.add(client)
+        if client.player is None:
+            version, text = await self._public_snapshot()
+            await self.send_view(client, text, version)
             return
-        client.last_sent = view_json
-        try:
-            await asyncio.wait_for(
-                client.ws.send_str('{"type":"state","view":' + view_json + "}"), SEND_TIMEOUT
-            )
-        except (ConnectionError, RuntimeError, TimeoutError):
-            self.clients.discard(client)
-            with contextlib.suppress(Exception):
-                await client.ws.close(code=WSCloseCode.GOING_AWAY, message=b"too slow")
+        version = self.version
+        player = await self.current_player(client.token)
+        if player is None:
+            await self.send_gone(client)
+        else:
+            await self.send_view(client, await self.player_json(player), version)
+
+    async def send_view(self, client: Client, view_json: str, version: int) -> None:
+        """Send a view unless the client has it or already has a newer one."""
+        async with client.lock:
+            if client.ws.closed or version < client.sent_version or view_json == client.last_sent:
+                return
+            client.sent_version, client.last_sent = version, view_json
+            try:
+                await asyncio.wait_for(
+                    client.ws.send_str('{"type":"state","view":' + view_json + "}"), SEND_TIMEOUT
+                )
+            except (ConnectionError, RuntimeError, TimeoutError):
+                self.clients.discard(client)
+                with contextlib.suppress(Exception):
+                    await client.ws.close(code=WSCloseCode.GOING_AWAY, message=b"too slow")
 
     async def send_gone(self, client: Client) -> None:
         self.clients.discard(client)
