@@ -243,7 +243,7 @@ async def test_a_body_over_the_limit_is_413_declared_or_streamed():
 async def test_a_backend_failure_is_503_not_a_traceback():
     async with api() as (client, backend):
 
-        def broken(player, move):
+        def broken(*args):
             raise RuntimeError("boom")
 
         backend.submit = broken
@@ -253,6 +253,11 @@ async def test_a_backend_failure_is_503_not_a_traceback():
         assert resp.status == 503
         body = await resp.json()
         assert body["code"] == "unavailable" and "boom" not in body["reason"]
+        token = backend.tokens()["on"]
+        backend.token_player = broken
+        resp = await client.get("/api/me", headers=bearer(token))
+        assert resp.status == 503 and (await resp.json())["code"] == "unavailable"
+        assert (await client.get(f"/p/{token}")).status == 503
 
 
 # --- history and replay ---

@@ -127,7 +127,10 @@ async def _authorise(request: web.Request) -> str | web.Response:
             401, "no-token", "no player token: open your player link",
             **{"WWW-Authenticate": 'Bearer realm="binaryon"'},
         )  # fmt: skip
-    player = await request.app[HUB].current_player(token)
+    try:
+        player = await request.app[HUB].current_player(token)
+    except BackendUnavailable as e:
+        return error(503, "unavailable", str(e))
     if player is None:
         return error(403, "bad-token", "not a player of the game in progress")
     return player
@@ -258,7 +261,11 @@ async def api_game(request: web.Request) -> web.Response:
 async def qr_code(request: web.Request) -> web.Response:
     """The QR code of a player's own link (shown on their page, to open it elsewhere)."""
     token = request.match_info["token"]
-    if await request.app[HUB].current_player(token) is None:
+    try:
+        player = await request.app[HUB].current_player(token)
+    except BackendUnavailable:
+        return _page(request, "unavailable.html", 503)
+    if player is None:
         return _page(request, "notfound.html", 404)
     from .qr import qr_svg  # segno loads only when someone asks for a code
 
@@ -310,7 +317,7 @@ def load_pages() -> dict[str, bytes]:
 def make_app(
     backend: WebBackend, hub: Hub | None = None, limiter: RateLimiter | None = None
 ) -> web.Application:
-    app = web.Application(middlewares=[limit_rate, security_headers], client_max_size=MAX_BODY)
+    app = web.Application(middlewares=[security_headers, limit_rate], client_max_size=MAX_BODY)
     hub = hub or Hub(backend)
     app[HUB] = hub
     app[LIMITER] = limiter or RateLimiter()
