@@ -1,9 +1,11 @@
 """Debian's Chromium driven through Selenium and Debian's chromedriver, for the web tests.
 
 Offline: no driver or browser is downloaded; ``/usr/bin/chromium`` and ``/usr/bin/chromedriver``
-come from apt (``.ci/run`` installs them). Also makes the README's screenshots:
+come from apt (``.ci/run`` installs them). Also makes the README's screenshots, and serves the
+pages on the fake backend to look at them by hand:
 
     .venv/bin/python -m tests.web_browser docs/
+    .venv/bin/python -m tests.web_browser --serve 127.0.0.1:8080
 """
 
 from __future__ import annotations
@@ -153,8 +155,33 @@ def screenshots(out: Path) -> list[Path]:
     return written
 
 
+def serve(listen: str) -> None:
+    """Serve the fake backend (a game in progress and a past one) until interrupted."""
+    import json
+
+    from companion.views.web import WebServer, invite_json
+    from tests.web_fake import FakeBackend, random_moves
+
+    backend = FakeBackend()
+    backend.new_game(random_moves(count=30, seed=3))
+    backend.new_game(random_moves(count=12, seed=5))
+    server = WebServer(backend, listen)
+    server.start()
+    print(json.dumps(invite_json(server.url, backend.tokens())), flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+
+
 if __name__ == "__main__":
     import sys
 
-    for p in screenshots(Path(sys.argv[1] if len(sys.argv) > 1 else "docs")):
-        print(p)
+    if sys.argv[1:2] == ["--serve"]:
+        serve(sys.argv[2] if len(sys.argv) > 2 else "127.0.0.1:8080")
+    else:
+        for p in screenshots(Path(sys.argv[1] if len(sys.argv) > 1 else "docs")):
+            print(p)
