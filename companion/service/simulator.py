@@ -1,0 +1,183 @@
+"""The interactive simulator: type square names (or commands) to act on a simulated board;
+after each line the emulated OLED and the board's LEDs are drawn in the terminal.
+
+Typed squares go to the simulated board, so each one travels the real path: board driver ->
+debounce/settle -> interpreter -> rules -> journal -> OLED and LEDs.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+from typing import TextIO
+
+from companion.core.squares import parse_square
+from companion.testing.mock_board import MockBoard
+from companion.views.terminal import board_lines, oled_view_lines
+
+HELP = """\
+Type a square (e4) to press it (LED-switch board), turn its disc (colour board) or
+place/lift a piece (presence board). Several squares on one line: e4 d5.
+Buttons: confirm | undo | undo long | menu (hints: the moves, then the best line) |
+menu long (the new-game menu: menu = next game, confirm = start, undo = back).
+Also: move NAME [as PLAYER] (a move in the game's notation, e.g. move pass),
+new [GAME], setup (put the simulated board in the game's position), show, help, quit."""
+
+
+class Simulator:
+    def __init__(self, daemon, board, out: TextIO = sys.stdout, colour: bool | None = None):
+        self.daemon = daemon
+        self.board = board  # a MockBoard or a SimulatedPico controller
+        self.out = out
+        self.colour = colour
+        self.inp: TextIO = sys.stdin
+        self.interactive = False
+
+    def draw(self) -> None:
+        d = self.daemon
+        lines = oled_view_lines(d.display.image, self.columns())
+        leds = d.leds.frame if d.leds is not None and hasattr(d.leds, "frame") else None
+        if leds is None:
+            leds = d.session.spec.leds(d.session.state)
+        size = math.isqrt(len(leds))  # the game's board (a mismatched board is reported)
+        readings = getattr(self.board, "readings", ())
+        lines += board_lines(leds, size, readings if d.board.kind != "switch" else (), self.colour)
+        moves = d.session.moves_seen_by(None)  # the table's view: no secrets
+        state = d.session.state
+        turn = d.session.spec.player_label(state.turn) if state.turn else "game over"
+        lines.append(f"moves: {' '.join(moves[-12:]) if moves else '(none yet)'}")
+        lines.append(
+            f"turn: {turn}" + (f" | {d.status or d.message}" if d.status or d.message else "")
+        )
+        print("\n".join(lines), file=self.out, flush=True)
+
+    def columns(self) -> int:
+        """The terminal's width (80 when the output is not a terminal)."""
+        try:
+            return os.get_terminal_size(self.out.fileno()).columns
+        except (OSError, ValueError, AttributeError):
+            return 80
+
+    def settle(self, timeout: float = 10.0) -> None:
+        """Wait until what was typed has gone all the way through (board settle included),
+        so the next line acts on the game as this one left it."""
+        d = self.daemon
+        deadline = time.monotonic() + timeout
+        while True:
+            d.wait_idle(5)
+            if hasattr(self.board, "wait_quiet"):
+                self.board.wait_quiet()
+                d.wait_idle(5)
+            if d.quiet() or time.monotonic() > deadline:
+                return
+            time.sleep(0.005)
+
+    def setup_board(self) -> None:
+        """A person setting the pieces out for the game (sensor boards only)."""
+        if self.daemon.board.kind == "switch":
+            return
+        for square, value in enumerate(self.daemon.expected_readings()):
+            if self.board.readings[square] != value:
+                self.board.set_reading(square, value)
+
+    def act_on_square(self, square: int) -> None:
+        kind = self.daemon.board.kind
+        if kind == "switch":
+            if isinstance(self.board, MockBoard):
+                self.board.tap(square, clean=True)  # one whole press, however fast typed
+            else:
+                self.board.tap(square)  # the simulated Pico debounces it like a real one
+        elif kind == "polarity":
+            current = self.board.readings[square]
+            self.board.set_reading(square, "x" if current == "o" else "o")
+        else:
+            current = self.board.readings[square]
+            self.board.set_reading(square, "0" if current == "1" else "1")
+
+    def handle_line(self, line: str) -> bool:
+        """Act on one typed line; False to quit."""
+        words = line.strip().split()
+        if not words:
+            return True
+        verb = words[0].lower()
+        if verb in ("quit", "exit", "q"):
+            return False
+        if verb in ("help", "?"):
+            print(HELP, file=self.out)
+            return True
+        if verb == "show":
+            self.draw()
+            return True
+        if verb == "setup":
+            self.setup_board()
+            self.settle()
+            self.draw()
+            return True
+        if verb in ("confirm", "undo", "menu", "new", "move"):
+            from companion.core.events import UserCommand
+
+            if verb == "new" and not self.confirm_new():
+                print("new game not started", file=self.out)
+                return True
+            game_before = self.daemon.session.game_id
+            self.daemon.post(UserCommand(" ".join(words)))
+            self.settle()
+            if self.daemon.session.game_id != game_before:  # a new game: set its pieces out
+                self.setup_board()
+        else:
+            size = self.daemon.board.size
+            try:
+                squares = [parse_square(word, size) for word in words]
+            except ValueError as e:
+                print(f"{e} (type help)", file=self.out)
+                return True
+            for square in squares:
+                self.act_on_square(square)
+                self.settle()
+        self.settle()
+        self.draw()
+        return True
+
+    def confirm_new(self) -> bool:
+        """A game with moves is abandoned by ``new``: ask first when a person is typing."""
+        s = self.daemon.session
+        if not self.interactive or not s.played or s.state.is_over():
+            return True
+        answer = self.read_line(f"abandon game {s.game_id} ({len(s.played)} moves)? [y/N] ")
+        return answer.strip().lower() in ("y", "yes")
+
+    def read_line(self, prompt: str) -> str:
+        """One typed line ('' at the end of the input); line editing and history at a tty."""
+        if self.interactive and self.inp is sys.stdin:
+            try:
+                return input(prompt) + "\n"
+            except EOFError:
+                return ""
+        if self.interactive:
+            print(prompt, end="", file=self.out, flush=True)
+        return self.inp.readline()
+
+    def run(self, inp: TextIO = sys.stdin) -> None:
+        self.inp = inp
+        self.interactive = inp.isatty()
+        if self.interactive and inp is sys.stdin:
+            import contextlib
+
+            with contextlib.suppress(ImportError):  # line editing and history for input()
+                import readline  # noqa: F401
+        print(HELP, file=self.out)
+        self.settle()
+        self.setup_board()  # the simulated pieces start out as the game has them
+        self.settle()
+        self.draw()
+        interactive = self.interactive
+        while True:
+            line = self.read_line("> ")
+            if not line:
+                break
+            if not interactive:
+                print(f"> {line.rstrip()}", file=self.out)
+            if not self.handle_line(line):
+                break
