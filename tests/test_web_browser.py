@@ -29,14 +29,10 @@ def browser():
 
 
 @pytest.fixture
-def site(browser):
-    """A fresh backend and server; the test's tabs are closed afterwards."""
-    backend = FakeBackend()
-    server = WebServer(backend, "127.0.0.1:0")
-    server.start()
+def tabs(browser):
+    """Closes the tabs a test opened, and checks no page had a script error."""
     first = browser.driver.window_handles[0]
-    yield backend, server
-    server.stop()
+    yield browser
     for handle in browser.driver.window_handles:
         if handle != first:
             browser.to(handle)
@@ -45,6 +41,16 @@ def site(browser):
     browser.driver.get("about:blank")
     errors = [e for e in browser.driver.get_log("browser") if e.get("source") == "javascript"]
     assert errors == [], errors
+
+
+@pytest.fixture
+def site(tabs):
+    """A fresh backend and server."""
+    backend = FakeBackend()
+    server = WebServer(backend, "127.0.0.1:0")
+    server.start()
+    yield backend, server
+    server.stop()
 
 
 def open_live(browser: Browser, url: str) -> str:
@@ -211,7 +217,7 @@ def _frame_view(board) -> dict:
     }  # fmt: skip
 
 
-def test_any_board_shape_and_no_board_render_without_web_changes(browser):
+def test_any_board_shape_and_no_board_render_without_web_changes(browser, tabs):
     cells = [
         {"name": f"{'abcde'[f]}{r + 1}", "file": f, "rank": r, "piece": "", "text": "",
          "colour": None, "height": 0, "marks": []}
@@ -221,7 +227,11 @@ def test_any_board_shape_and_no_board_render_without_web_changes(browser):
     cells[6].update(text="7", colour="#336699", marks=["differ"])
     cells[34].update(piece="o", marks=["selected"])
     for board, expect_cells in (({"files": 5, "ranks": 7, "cells": cells}, 35), (None, 0)):
-        backend = StaticBackend(_frame_view(board))
+        view = _frame_view(board)
+        if board is None:  # an ended game: its result shows under the (missing) board
+            view.update(over=True, to_act=[], result={"winners": ["b"], "summary": "B wins",
+                                                       "reason": "5 frames to 3"})  # fmt: skip
+        backend = StaticBackend(view)
         server = WebServer(backend, "127.0.0.1:0")
         server.start()
         try:
@@ -229,8 +239,9 @@ def test_any_board_shape_and_no_board_render_without_web_changes(browser):
             browser.wait(lambda: browser.body_data("conn") == "live", what="live")
             assert browser.js("return document.querySelectorAll('.cell').length;") == expect_cells
             assert browser.text("title") == "LATENT"
-            assert "A, B to move" in browser.text("meta")
+            assert ("A, B to move" in browser.text("meta")) == (board is not None)
             if board is None:
+                assert browser.text("status") == "B wins: 5 frames to 3"
                 assert browser.js("return document.getElementById('board').hidden;")
                 assert not browser.js("return document.getElementById('no-board').hidden;")
                 assert browser.js("return document.body.classList.contains('boardless');")
@@ -251,3 +262,66 @@ def test_any_board_shape_and_no_board_render_without_web_changes(browser):
             assert top_left == "a7"  # rank 7 at the top
         finally:
             server.stop()
+
+
+@pytest.fixture
+def stub_games():
+    """The protocol's stub games (tests/stub_games), registered for one test."""
+    from companion.games import register, unregister
+    from tests.stub_games import STUBS
+
+    for name, module in STUBS.items():
+        register(name, module)
+    yield
+    for name in STUBS:
+        unregister(name)
+
+
+def _private_text(browser: Browser) -> str:
+    return browser.text("private") or ""
+
+
+def test_a_hidden_information_game_keeps_each_secret_on_its_own_page(browser, tabs, stub_games):
+    backend = FakeBackend("hidden", names={"left": "Lea", "right": "Rui"})
+    server = WebServer(backend, "127.0.0.1:0")
+    server.start()
+    tokens = backend.tokens()
+    try:
+        table = open_live(browser, server.url + "/")
+        assert "LEFT, RIGHT to move" in browser.text("meta")
+        right = open_live(browser, f"{server.url}/p/{tokens['right']}")
+        left = open_live(browser, f"{server.url}/p/{tokens['left']}")
+        browser.click_action("hide left b2")
+        browser.wait(lambda: "your treasure: b2" in _private_text(browser), what="left's treasure")
+        on(browser, right, lambda: browser.body_data("ply") == "1", "right sees a move")
+        assert "treasure" not in _private_text(browser)
+        assert "hide left" in browser.text("moves") and "b2" not in browser.text("moves")
+        browser.click_action("hide right c3")
+        browser.wait(lambda: "your treasure: c3" in _private_text(browser), what="right's treasure")
+        on(browser, table, lambda: browser.body_data("ply") == "2", "the table at ply 2")
+        assert "treasure" not in browser.page_text()
+        assert browser.text("moves").split() == ["1.", "LEFT", "hide", "left", "2.", "RIGHT",
+                                                 "hide", "right"]  # fmt: skip
+        browser.to(left)
+        browser.wait(lambda: "Your turn" in browser.text("you"), what="left to press")
+        assert "c3" not in _private_text(browser)
+        browser.click_square("a1")
+        on(browser, table, lambda: "piece-o" in cell_classes(browser, "a1"), "a1 pressed")
+        assert browser.js("return document.querySelectorAll('.cell').length;") == 9
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("game, cells, players", [("party", 0, 5), ("small", 12, 2)])
+def test_stub_games_of_other_shapes_render(browser, tabs, stub_games, game, cells, players):
+    backend = FakeBackend(game, names={})
+    server = WebServer(backend, "127.0.0.1:0")
+    server.start()
+    try:
+        browser.driver.get(server.url + "/")
+        browser.wait(lambda: browser.body_data("conn") == "live", what="live")
+        assert browser.js("return document.querySelectorAll('.cell').length;") == cells
+        assert browser.js("return document.querySelectorAll('#players li').length;") == players
+        assert browser.js("return document.body.classList.contains('boardless');") == (cells == 0)
+    finally:
+        server.stop()

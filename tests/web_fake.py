@@ -1,5 +1,6 @@
-"""An in-memory WebBackend for the web tests: a real game (through the games' protocol), two
-players with secrets in their private views, a history, and change notices from another thread.
+"""An in-memory WebBackend for the web tests: a real game (through the games' protocol: state,
+``spec.view``, ``spec.layout``), players with secrets in their private views, a history, and
+change notices from another thread.
 
 Every secret starts with ``SECRET-`` so tests can look for any of them anywhere.
 """
@@ -12,14 +13,13 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.games import get_spec
-from companion.squares import square_name
 from companion.views.web.tokens import TokenStore
 
 SECRET_PREFIX = "SECRET-"
 
 
-def _hex(rgb: tuple[int, int, int]) -> str | None:
-    return None if rgb == (0, 0, 0) else "#{:02x}{:02x}{:02x}".format(*rgb)
+def _hex(rgb: tuple[int, int, int] | None) -> str | None:
+    return None if rgb is None or rgb == (0, 0, 0) else "#{:02x}{:02x}{:02x}".format(*rgb)
 
 
 def random_moves(game: str = "binaryon", count: int = 10, seed: int = 1) -> list[str]:
@@ -49,13 +49,14 @@ class FakeBackend:
     ):
         self.spec = get_spec(game)
         self.options = self.spec.resolve({})
+        self.layout = self.spec.layout(self.options)
         self.names = names or {"on": "Ana", "off": "Ben"}
         self.notify_in_thread = notify_in_thread
         self.token_store = TokenStore()
         self._lock = threading.RLock()
         self._listeners: list[Callable[[], None]] = []
         self._next_id = 1
-        self._past: list[dict[str, Any]] = []  # finished games: id, game, moves, result
+        self._past: list[dict[str, Any]] = []  # earlier games: id, game, moves, result
         self.calls: list[tuple[str, str, str]] = []  # (method, player, value) of every action
         self.new_game()
 
@@ -74,21 +75,22 @@ class FakeBackend:
             self.moves: list[str] = []
             self.message = ""
             self.refused: str | None = None
-            self.secrets = {p: f"{SECRET_PREFIX}{p.upper()}-{secrets.token_hex(4)}"
-                            for p in self.states[0].players}  # fmt: skip
-            self.token_store.for_game(self.game_id, list(self.states[0].players))
+            players = list(self.states[0].players)
+            self.secrets = {
+                p: f"{SECRET_PREFIX}{p.upper()}-{secrets.token_hex(4)}" for p in players
+            }
+            self.token_store.for_game(self.game_id, players)
             for name in moves or []:
-                self._play(name)
+                self._play(name, None)
         self._notify()
 
     def board_press(self, square: str) -> dict[str, Any]:
         """A press on the physical board, by whoever is on turn."""
-        return self.press(self.states[-1].turn or "on", square)
+        return self.press(self.states[-1].turn or self.players()[0], square)
 
-    def _play(self, name: str) -> None:
+    def _play(self, name: str, player: str | None) -> None:
         state = self.states[-1]
-        after = state.play(state.parse_move(name))
-        self.states.append(after)
+        self.states.append(state.play(state.parse_move(name), player))
         self.moves.append(name)
         while (forced := self.states[-1].forced_move()) is not None:
             st = self.states[-1]
@@ -98,18 +100,16 @@ class FakeBackend:
     def _act(self, player: str, name: str) -> dict[str, Any]:
         with self._lock:
             state = self.states[-1]
-            if state.is_over():
-                return self._refuse("game-over", "the game is over")
-            if state.turn != player:
-                return self._refuse("not-your-turn", f"not your turn: {state.turn.upper()} moves")
+            if (refusal := state.own_turn(player)) is not None:
+                return self._refuse(refusal.code, refusal.reason)
             try:
                 move = state.parse_move(name)
             except ValueError as e:
                 return self._refuse("bad-move", str(e), name)
-            refusal = state.check(move)
+            refusal = state.check(move, player)
             if refusal is not None:
                 return self._refuse(refusal.code, refusal.reason, name)
-            self._play(name)
+            self._play(name, player)
             self.message, self.refused = "", None
         self._notify()
         return {"ok": True}
@@ -136,63 +136,56 @@ class FakeBackend:
         outcome = state.outcome() if state.is_over() else None
         return outcome.summary if outcome else None
 
-    def _view(self, states: list, moves: list[str], game_id: int, live: bool) -> dict[str, Any]:
+    def _view(
+        self, states: list, moves: list[str], game_id: int, live: bool, viewer: str | None = None
+    ) -> dict[str, Any]:
         spec, state = self.spec, states[-1]
-        panel = spec.panel(state)
-        n = spec.board_size(self.options)
-        last = moves[-1] if moves else None
+        view = spec.view(state, viewer)
+        public_moves = []
+        for st, name in zip(states, moves, strict=False):
+            move = st.parse_move(name)
+            shown = name if state.revealed() or st.actor(move) == viewer else st.public_name(move)
+            public_moves.append((st.actor(move), shown))
+        last = public_moves[-1][1] if public_moves else None
         board = None
-        if n:
-            cells, leds = state.cells(), spec.leds(state)
-            board = {"files": n, "ranks": n, "cells": []}
-            for i in range(n * n):
-                name = square_name(i, n)
+        if self.layout is not None and view.cells:
+            files = self.layout.files
+            board = {"files": files, "ranks": self.layout.ranks, "cells": []}
+            for i, cell in enumerate(view.cells):
+                name = spec.cell_name(i, self.options)
                 marks = []
                 if name == last:
                     marks.append("last")
                 if live and name == self.refused:
                     marks.append("refused")
-                piece = {"x": "x", "o": "o"}.get(cells[i], "")
+                led = view.leds[i] if i < len(view.leds) else None
                 board["cells"].append(
-                    {"name": name, "file": i % n, "rank": i // n, "piece": piece, "text": "",
-                     "colour": _hex(leds[i]), "height": 0, "marks": marks}
+                    {"name": name, "file": i % files, "rank": i // files, "piece": cell.piece,
+                     "text": cell.text, "colour": _hex(cell.colour or led), "height": cell.height,
+                     "marks": marks}
                 )  # fmt: skip
-        explanation = self._explain(state) or [f"{row.label}: {row.value}" for row in panel.rows]
-        if panel.note:
-            explanation.append(panel.note)
-        turn = state.turn
-        legal = {state.move_name(m) for m in state.legal_moves()} if not state.is_over() else set()
+        rows = view.panel.rows
+        to_act = sorted(state.to_act)
         return {
-            "game": spec.name, "title": panel.title, "game_id": game_id, "ply": state.ply,
-            "over": state.is_over(), "turn": turn, "to_act": [turn] if turn else [],
+            "game": spec.name, "title": view.panel.title, "game_id": game_id, "ply": state.ply,
+            "over": state.is_over(), "turn": state.turn, "to_act": to_act,
             "players": [
                 {"id": p, "label": spec.player_label(p), "name": self.names.get(p, ""),
-                 "score": row.value, "to_move": row.to_move}
-                for p, row in zip(state.players, panel.rows, strict=False)
+                 "score": rows[k].value if k < len(rows) else "", "to_move": p in to_act}
+                for k, p in enumerate(state.players)
             ],
             "board": board,
-            "explanation": explanation,
+            "explanation": list(view.explanation),
             "moves": [
-                {"ply": i + 1, "player": st.turn, "name": m}
-                for i, (st, m) in enumerate(zip(states, moves, strict=False))
+                {"ply": k + 1, "player": actor, "name": shown}
+                for k, (actor, shown) in enumerate(public_moves)
             ],
             "message": self.message if live else "",
             "status": (self._result(state) or "") if state.is_over() else "",
-            "actions": [{"move": "pass", "label": "pass"}] if "pass" in legal else [],
+            "actions": [{"move": m, "label": label} for m, label in view.actions]
+            if viewer is None
+            else [],
         }  # fmt: skip
-
-    def _explain(self, state) -> list[str]:
-        """Binaryon's best lines, as the real daemon explains them; [] for other games."""
-        if not hasattr(state, "score"):
-            return []
-        from companion.games.binaryon import score_detail
-
-        detail = score_detail(state.score())
-        lines = [f"{p.upper()}: {detail[p]['best']} by {'-'.join(detail[p]['line'])}"
-                 for p in ("on", "off")]  # fmt: skip
-        if detail.get("winner"):
-            lines.append(f"{detail['winner'].upper()} leads")
-        return lines
 
     def public_view(self) -> dict[str, Any]:
         with self._lock:
@@ -200,11 +193,13 @@ class FakeBackend:
 
     def player_view(self, player: str) -> dict[str, Any]:
         with self._lock:
-            view = self.public_view()
+            view = self._view(self.states, self.moves, self.game_id, live=True, viewer=player)
+            own = self.spec.view(self.states[-1], player)
             view["you"] = player
             view["private"] = {
-                "lines": [f"your secret: {self.secrets[player]}"],
-                "actions": [{"move": "reveal", "label": "reveal my secret"}],
+                "lines": [*own.private, f"your secret: {self.secrets[player]}"],
+                "actions": [{"move": m, "label": label} for m, label in own.actions]
+                + [{"move": "reveal", "label": "reveal my secret"}],
             }
             return view
 

@@ -184,7 +184,11 @@ const BV = (() => {
     else if (view.to_act && view.to_act.length)
       meta.push(`${view.to_act.map((p) => playerLabel(view, p)).join(", ")} to move`);
     $("meta").textContent = meta.join(" · ");
-    setText($("status"), view.status);
+    let status = view.status || "";
+    if (!status && view.over && view.result && view.result.summary) {
+      status = view.result.reason ? `${view.result.summary}: ${view.result.reason}` : view.result.summary;
+    }
+    setText($("status"), status);
     renderBoard($("board"), view.board, opts.onPress);
     const noBoard = $("no-board");
     if (noBoard) noBoard.hidden = !!view.board;
