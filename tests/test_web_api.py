@@ -510,3 +510,22 @@ async def test_a_client_never_gets_an_older_view_after_a_newer_one():
     await hub.send_view(client, '{"n": 3}', 3)
     assert ws.sent == [2, 3]
     hub.shutdown_executor()
+
+
+@run_async
+async def test_websockets_per_client_are_limited(monkeypatch):
+    from companion.views.web import app as web_app
+
+    monkeypatch.setattr(web_app, "MAX_SOCKETS_PER_CLIENT", 2)
+    async with api() as (client, _):
+        first = await client.ws_connect("/ws")
+        second = await client.ws_connect("/ws")
+        await _next_view(first)
+        await _next_view(second)
+        try:
+            await client.ws_connect("/ws")
+            raise AssertionError("a third socket was accepted")
+        except aiohttp.WSServerHandshakeError as e:
+            assert e.status == 429
+        await first.close()
+        await second.close()

@@ -39,7 +39,11 @@ def tabs(browser):
             browser.driver.close()
     browser.to(first)
     browser.driver.get("about:blank")
-    errors = [e for e in browser.driver.get_log("browser") if e.get("source") == "javascript"]
+    errors = [
+        e
+        for e in browser.driver.get_log("browser")
+        if e.get("source") in ("javascript", "security")
+    ]  # script errors and Content-Security-Policy violations
     assert errors == [], errors
 
 
@@ -112,6 +116,9 @@ def test_a_private_action_button_posts_the_move(browser, site):
     browser.wait(lambda: browser.body_data("result") == "refused", what="the answer")
     assert browser.text("result") == "Refused: reveal: only at the end"
     assert ("submit", "on", "reveal") in backend.calls
+    browser.js("document.getElementById('share').open = true;")  # the QR code of this page
+    browser.wait(lambda: browser.js("return document.getElementById('qr').naturalWidth;") > 100,
+                 what="the QR code")  # fmt: skip
 
 
 def test_no_page_shows_another_players_secret(browser, site):
