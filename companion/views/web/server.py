@@ -118,7 +118,7 @@ class WebServer:
         self.hub = Hub(self.backend)
         app = make_app(self.backend, self.hub, self._limiter)
         self._runner = web.AppRunner(
-            app, access_log=None, handle_signals=False, shutdown_timeout=1.0
+            app, access_log=None, handle_signals=False, shutdown_timeout=1.0, keepalive_timeout=15
         )
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.listen.host, self.listen.port, reuse_address=True)
