@@ -123,8 +123,8 @@ class WebServer:
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.listen.host, self.listen.port, reuse_address=True)
         await site.start()
-        sockets = getattr(site._server, "sockets", None) or []  # noqa: SLF001
-        self.port = sockets[0].getsockname()[1] if sockets else self.listen.port
+        addresses = self._runner.addresses  # (host, port, ...) of every bound socket
+        self.port = addresses[0][1] if addresses else self.listen.port
 
     async def _cleanup(self) -> None:
         if self._runner is not None:
