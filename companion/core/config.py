@@ -79,6 +79,12 @@ class JournalConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    # "HOST:PORT" for the table page and the players' pages, e.g. "0.0.0.0:8080"; "" = off
+    listen: str = ""
+
+
+@dataclass(frozen=True)
 class Config:
     game: GameConfig = field(default_factory=GameConfig)
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # game -> option values
@@ -87,6 +93,7 @@ class Config:
     leds: LedConfig = field(default_factory=LedConfig)
     buttons: ButtonConfig = field(default_factory=ButtonConfig)
     journal: JournalConfig = field(default_factory=JournalConfig)
+    web: WebConfig = field(default_factory=WebConfig)
 
     @classmethod
     def default(cls) -> Config:
@@ -192,6 +199,13 @@ class Config:
             raise bad("[buttons] enabled must be auto, yes or no")
         if not 0.2 <= self.buttons.hold_seconds <= 10:
             raise bad("[buttons] hold_seconds must be 0.2..10")
+        if self.web.listen:
+            from companion.views.web.address import ListenError, parse_listen
+
+            try:
+                parse_listen(self.web.listen)
+            except ListenError as e:
+                raise bad(f"[web] listen: {e}") from None
 
 
 def _rules(value: dict[str, Any], source: str) -> dict[str, dict[str, Any]]:

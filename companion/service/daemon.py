@@ -79,6 +79,8 @@ class Daemon:
         self.board_synced = False  # sensor boards: has the board matched the game yet?
         self.on_frame: Callable[[], None] | None = None  # benchmarks time frames with it
         self.listeners: list[Callable[[], None]] = []  # told after every render (web pages)
+        self.web: Any = None  # the web server, when the pages are served
+        self.web_backend: Any = None
 
         session = first_session(config, self.journal, board.size, self.say, rng)
         self.referee = Referee(session, board.kind, self.feedback)
@@ -180,6 +182,10 @@ class Daemon:
     def call(self, fn: Callable[[], Any], timeout: float = 5.0) -> Any:
         """Run ``fn`` in the loop's thread (from another thread, e.g. the web server) and
         return its result; the table is rendered after it like after any event."""
+        if self.loop.thread is None or self.loop.thread is threading.current_thread():
+            value = fn()  # no loop thread (stepped by hand), or already in it
+            self.render()
+            return value
         done = threading.Event()
         box: dict[str, Any] = {}
 

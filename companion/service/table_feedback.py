@@ -29,6 +29,7 @@ class TableFeedback:
         self._hint_step = 0
         self._message_timer = None
         self._blink_timer = None
+        self.last_refusal: Refusal | None = None  # the last one told (a web click's answer)
 
     # --- Feedback ---
     def say(self, text: str, lasting: bool = False) -> None:
@@ -37,6 +38,7 @@ class TableFeedback:
     def refuse(self, refusal: Refusal | None, cell: int | None) -> None:
         reason = refusal.reason if refusal else "refused"
         log.info("refused: %s", reason)
+        self.last_refusal = refusal or Refusal("refused", reason)
         squares = self.daemon.map.squares
         mapped = cell is not None and 0 <= cell < len(squares)
         self.notices.refused = squares[cell] if mapped else None
