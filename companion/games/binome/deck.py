@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .postulates import IDS
-from .resolution import X, Points
+from .resolution import Points, X
 
 MAX_POINTS = 99
 BUILTIN_NAME = "deck.toml"

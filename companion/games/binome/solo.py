@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 
 from .postulates import BY_ID, IDS, digits, get
-from .resolution import X, Points
+from .resolution import Points, X
 
 SLOTS = 8
 
@@ -108,10 +108,7 @@ def choose_cell(
         slot, half = divmod(cell, 2)
         first, second = sheet[2 * slot], sheet[2 * slot + 1]
         before = _slot_worth(first, second, table)
-        if half == 0:
-            after = _slot_worth(digit, second, table)
-        else:
-            after = _slot_worth(first, digit, table)
+        after = _slot_worth(*((digit, second) if half == 0 else (first, digit)), table)
         score = after - before + rng.uniform(0, 0.3)
         if score > best_score:
             best_cell, best_score = cell, score
