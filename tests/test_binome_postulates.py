@@ -51,7 +51,7 @@ WINNER_OF_EDGES = {
 
 
 def test_the_ids_are_the_issues_sixteen_in_order():
-    assert IDS == tuple(ELIGIBLE)
+    assert tuple(ELIGIBLE) == IDS
     assert len(POSTULATES) == 16
 
 
