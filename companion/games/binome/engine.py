@@ -31,7 +31,7 @@ from ..base import GameState, IllegalMove, Option, Outcome, Refusal, resolve_opt
 from . import solo
 from .deck import Deck, DeckError, parse_deck_text
 from .postulates import BY_ID, IDS, number_text, parse_number
-from .resolution import Resolution, resolve
+from .resolution import Resolution, join_names, resolve
 
 GAME: Final = "binome"
 SLOTS: Final = 8
@@ -522,7 +522,7 @@ class BinomeState(GameState):
         if len(winners) == 1:
             summary = f"{winners[0]} wins with {top}"
         else:
-            summary = f"{' and '.join(winners)} tie on {top}"
+            summary = f"{join_names(winners)} tie on {top}"
         return build_outcome(winners, summary, self.detail())
 
     def detail(self) -> dict[str, Any]:

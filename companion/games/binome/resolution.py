@@ -56,7 +56,7 @@ def card_value(points: Points, claimants: int) -> int:
     return claimants if points == X else int(points)
 
 
-def _join(items: Sequence[str]) -> str:
+def join_names(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
@@ -125,11 +125,11 @@ def _explain(
     elif len(winners) == 1:
         head = f"{win_nums[0]} wins"
     else:
-        head = f"{_join(win_nums)} win"
+        head = f"{join_names(win_nums)} win"
     parts = []
     ineligible = [number_text(v) for n, v in claims if reasons.get(n) == INELIGIBLE]
     if ineligible:
-        parts.append(f"{_join(ineligible)} not eligible")
+        parts.append(f"{join_names(ineligible)} not eligible")
     groups: dict[int, int] = {}
     for n, v in claims:
         if reasons.get(n) == IDENTICAL:
@@ -143,5 +143,5 @@ def _explain(
             if reasons.get(n) == BEATEN:
                 why = "lower" if p.key(v) == best_key else p.worse
                 by_reason.setdefault(why, []).append(number_text(v))
-        parts.extend(f"{_join(nums)} {why}" for why, nums in by_reason.items())
+        parts.extend(f"{join_names(nums)} {why}" for why, nums in by_reason.items())
     return f"{head}: {'; '.join(parts)}" if parts else head
