@@ -495,14 +495,16 @@ class BinomeState(GameState):
 
     def bot_move(self, bot: str) -> BinomeMove:
         """What the virtual player ``bot`` plays now (solo.py's strategy, seeded)."""
-        rng = random.Random(f"binome/{self.options['seed']}/{bot}/{self._ply}")
+        seed = self.options["seed"]
+        rng = random.Random(f"binome/{seed}/{bot}/{self._ply}")
+        me = solo.personality(seed, bot)
         players = len(self.names)
         if self.phase == WRITE:
-            cell = solo.choose_cell(self.sheet(bot), self.rolls[-1], self.deck, players, rng)
+            cell = solo.choose_cell(self.sheet(bot), self.rolls[-1], self.deck, players, rng, me)
             return Write(cell, bot)
         assert self.card is not None
         number = solo.choose_claim(
-            self.unused_numbers(bot), self.card, self.deck, self.remaining, players, rng
+            self.unused_numbers(bot), self.card, self.deck, self.remaining, players, rng, me
         )
         return Decline(bot) if number is None else Claim(number, bot)
 
@@ -632,6 +634,15 @@ def new_game(**options: Any) -> BinomeState:
         scores=(0,) * n,
         won=((),) * n,
     )
+
+
+def referee_move(state: BinomeState, rng: random.Random) -> BinomeMove | None:
+    """What the referee plays by itself now: a chance outcome drawn with ``rng`` (roll,
+    draw) or a virtual player's move; None while it waits for the players."""
+    chance = state.chance()
+    if chance is not None:
+        return rng.choice(chance.moves)
+    return state.forced_move()
 
 
 def replay(options: Mapping[str, Any], move_names: Sequence[str]) -> BinomeState:
