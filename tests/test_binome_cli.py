@@ -102,3 +102,20 @@ def test_bad_deck_file_is_one_line(capsys, tmp_path):
     deck.write_text("[cards]\nidentical-digits = 4\n")
     err = run_error(capsys, ["resolve", "max-number", "A=05", "--deck", str(deck)])
     assert err == f"binaryon: {deck}: missing card 'divisible-by-10'"
+
+
+def test_add_arguments_and_run_fit_a_plain_subcommand_parser(capsys):
+    """The shape companion's COMMANDS table expects: add_arguments(parser), run(args)."""
+    import argparse
+
+    from companion.games.binome import resolve_cli
+
+    top = argparse.ArgumentParser(prog="binaryon")
+    sub = top.add_subparsers(dest="command")
+    resolve_cli.add_arguments(sub.add_parser("binome"))
+    args = top.parse_args(["binome", "resolve", "contains-5", "A=05", "B=50", "--json"])
+    assert resolve_cli.run(args) == 0
+    assert json.loads(capsys.readouterr().out)["winners"] == ["B"]
+    args = top.parse_args(["binome", "resolve", "contains-5", "A=5"])
+    assert resolve_cli.run(args) == 2
+    assert capsys.readouterr().err.count("\n") == 1
