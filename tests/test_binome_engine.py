@@ -344,6 +344,12 @@ def test_bad_options(options, problem):
         new_game(**options)
 
 
+def test_the_first_chair_is_named_in_any_case():
+    assert new_game(players="Ann,Bob", chair="bob").chair == "Bob"
+    assert new_game(players="Ann,Bob").chair == "Ann"
+    assert new_game(players="Ann", solo=2, chair="BOT2").chair == "bot2"
+
+
 def test_players_as_a_count_or_names():
     assert new_game(players=3).players == ("p1", "p2", "p3")
     assert new_game(players="Zoë,Åsa").players == ("Zoë", "Åsa")

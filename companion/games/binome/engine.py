@@ -183,8 +183,11 @@ def resolve_game_options(given: Mapping[str, Any] | None = None) -> dict[str, An
         if humans[0].lower() in bots:
             raise ValueError(f"players: {humans[0]!r} is a virtual player's name")
     names = seat_order(out)
-    if out["chair"] and out["chair"] not in names:
-        raise ValueError(f"chair: {out['chair']!r} is not a player")
+    if out["chair"]:
+        match = [n for n in names if n.lower() == out["chair"].strip().lower()]
+        if not match:
+            raise ValueError(f"chair: {out['chair']!r} is not a player")
+        out["chair"] = match[0]
     out["points"] = parse_deck_text(out["points"], "points").text()
     return out
 
