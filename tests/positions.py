@@ -1,6 +1,6 @@
 """Positions and small helpers several test modules share."""
 
-from companion.squares import parse_square
+from companion.core.squares import parse_square
 
 
 def sq(name: str, n: int = 8) -> int:
@@ -40,3 +40,9 @@ o . o o . . . .
 . o . o . . o .
 o o x . x . . x
 """
+
+
+def hint_of(spec, state, step):
+    """A game's hint as (cells, text)."""
+    h = spec.hint(state, step)
+    return h.cells, h.text

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from companion.events import ButtonEvent
-from companion.games.binary_spec import TERRITORY_RGB
+from companion.core.events import ButtonEvent
+from companion.games.binary.spec import TERRITORY_RGB
 
 from .conftest import step
 
@@ -31,7 +31,7 @@ def play_random_game(d, clock, kind, rng):
             d.board.tap(sq)
             step(d, clock, 0.03)
         else:
-            value = spec.expected_readings(state.play(sq), kind)[sq]
+            value = spec.interpreter(kind).expected(state.play(sq))[sq]
             d.board.set_reading(sq, value)
             step(d, clock, 0.31)
         assert not d.differ, d.message

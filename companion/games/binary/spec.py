@@ -1,0 +1,213 @@
+"""Hosting Binary: the OLED panel, the LEDs, board readings -> moves, and scoring a position."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.core.position_text import parse_position
+from companion.core.squares import FILES
+from companion.games.base import (
+    RGB,
+    Cell,
+    GameSpec,
+    GameState,
+    Hint,
+    Interpreter,
+    Panel,
+    PanelRow,
+    View,
+)
+from companion.games.binary.engine import (
+    BLACK,
+    EMPTY,
+    END,
+    OPTIONS,
+    PASS,
+    PLAYERS,
+    WHITE,
+    BinaryState,
+    compare,
+    new_game,
+    other,
+    score_cells,
+    square_owner,
+)
+from companion.games.binary.input import OLED_WIDTH, BinaryInput
+
+PIECE_RGB: dict[str, RGB] = {BLACK: (0, 70, 255), WHITE: (255, 190, 110)}
+TERRITORY_RGB: dict[str, RGB] = {BLACK: (0, 20, 90), WHITE: (110, 70, 20)}
+OFF: RGB = (0, 0, 0)
+LIGHT_EMPTY: RGB = (6, 6, 6)  # light squares glow faintly so a plain board shows the checkers
+
+MID_TURN = "2nd piece or confirm"  # the note while the mover may add a piece or end the turn
+
+
+def _sizes(sizes: Sequence[int], room: int) -> str:
+    """Territory sizes as '5,3,2', cut to ``room`` characters with a trailing '+'."""
+    text = ",".join(str(s) for s in sizes) or "-"
+    if len(text) <= room:
+        return text
+    cut = text[: room - 1].rsplit(",", 1)[0]
+    return f"{cut}+"
+
+
+class BinarySpec(GameSpec):
+    name = "binary"
+    title = "BINARY"
+    options = OPTIONS
+    sensor_kinds = ("switch", "presence", "polarity")
+
+    def new(self, **options: Any) -> BinaryState:
+        return new_game(**options)
+
+    def view(self, state: GameState, viewer: str | None = None) -> View:
+        """Binary has no secrets: every viewer sees the same."""
+        st: BinaryState = state  # type: ignore[assignment]
+        result = st.score()
+        explanation = []
+        for p in PLAYERS:
+            sizes = result[p]["territories"]
+            formula = f" = 2x{sizes[0]}" + "".join(f" + {s}" for s in sizes[1:]) if sizes else ""
+            explanation.append(f"{p.upper()} {result[p]['score']}{formula}")
+        winner, tie_break = compare(result[BLACK]["territories"], result[WHITE]["territories"])
+        if tie_break:
+            explanation.append(tie_break)
+        elif winner:
+            explanation.append(f"{winner.upper()} {'wins' if st.is_over() else 'leads'}")
+        explanation.append(f"in hand: black {st.hand(BLACK)}, white {st.hand(WHITE)}")
+        actions = tuple((m, m.lower()) for m in (END, PASS) if st.check(m) is None)
+        return View(
+            panel=self.panel(st),
+            cells=tuple(Cell(piece=c if c != EMPTY else "") for c in st.cells),
+            leds=tuple(self.leds(st)),
+            explanation=tuple(explanation),
+            actions=actions,
+        )
+
+    # ----------------------------------------------------------------- display
+    def panel(self, state: BinaryState) -> Panel:  # type: ignore[override]
+        result = state.score()
+        rows = tuple(PanelRow(p.upper(), f"{result[p]['score']}", state.turn == p) for p in PLAYERS)
+        return Panel(self.title, state.ply, rows, self._note(state, result))
+
+    def _note(self, state: BinaryState, result: dict[str, dict[str, Any]]) -> str:
+        if state.placed:
+            return MID_TURN
+        b, w = result[BLACK]["territories"], result[WHITE]["territories"]
+        note = f"B {_sizes(b, 8)} W {_sizes(w, 8)}"
+        hands = f" hand {state.hand(BLACK)}/{state.hand(WHITE)}"
+        if not state.is_over() and len(note) + len(hands) <= OLED_WIDTH:
+            note += hands
+        return note
+
+    def leds(self, state: BinaryState) -> list[RGB]:  # type: ignore[override]
+        out: list[RGB] = []
+        for i, cell in enumerate(state.cells):
+            if cell == EMPTY:
+                out.append(OFF if square_owner(i, state.n) == BLACK else LIGHT_EMPTY)
+            else:
+                out.append(PIECE_RGB[BLACK if cell == "x" else WHITE])
+        return out
+
+    def territory_leds(self, state: BinaryState, player: str | None = None) -> list[RGB]:
+        """Each player's territories in that player's colour (both players when None)."""
+        result = state.score()
+        out = [OFF] * (state.n * state.n)
+        for p in PLAYERS if player is None else (player,):
+            for terr in result[p]["squares"]:
+                for i in terr:
+                    out[i] = TERRITORY_RGB[p]
+        return out
+
+    def hint(self, state: BinaryState, step: int) -> Hint:  # type: ignore[override]
+        """Menu presses cycle: the mover's territories, the opponent's, where the mover may
+        place (after the game: Black's and White's territories)."""
+        if state.turn is None:
+            order, cycle = PLAYERS, 2
+        else:
+            order, cycle = (state.turn, other(state.turn)), 3
+        k = step % cycle
+        if k == 2:
+            who = order[0].upper()
+            squares = tuple(m for m in state.legal_moves() if isinstance(m, int))
+            return Hint(
+                squares, f"{who}: {len(squares)} squares" if squares else f"{who} must pass"
+            )
+        player = order[k]
+        result = state.score()[player]
+        squares = tuple(sorted({i for terr in result["squares"] for i in terr}))
+        label = f"{player.upper()} terr "
+        text = label + _sizes(result["territories"], OLED_WIDTH - len(label))
+        return Hint(squares, text, TERRITORY_RGB[player])
+
+    def highlight(self, state: BinaryState) -> tuple[int, ...]:  # type: ignore[override]
+        outcome = state.outcome()
+        if outcome is None or outcome.winner is None:
+            return ()
+        squares = state.score()[outcome.winner]["squares"]
+        return tuple(sorted({i for terr in squares for i in terr}))
+
+    def interpreter(self, kind: str) -> Interpreter:
+        return BinaryInput(kind)
+
+    # ----------------------------------------------------------------- scoring a position
+    def _scoring(self, text: str, options: Mapping[str, Any] | None) -> tuple[int, list[str], Any]:
+        given = dict(options or {})
+        opts = self.resolve(given)
+        # the text sets the size; a size given on purpose must agree with it
+        n, cells = parse_position(text, opts["size"] if "size" in given else None)
+        return n, cells, score_cells(cells, n, opts)
+
+    def score_position(self, text: str, options: Mapping[str, Any] | None = None) -> dict:
+        """Score a position text: {"game", "black", "white", "winner"} (see the CLI)."""
+        _, _, result = self._scoring(text, options)
+        winner, _ = compare(result[BLACK]["territories"], result[WHITE]["territories"])
+        out: dict[str, Any] = {"game": self.name}
+        for p in PLAYERS:
+            out[p] = {"score": result[p]["score"], "territories": list(result[p]["territories"])}
+        out["winner"] = winner or "draw"
+        return out
+
+    def describe_score(self, text: str, options: Mapping[str, Any] | None = None) -> str:
+        """The position beside a map of the territories (Black A, B, ..; White a, b, ..),
+        then each player's score and the result with its tie-break."""
+        n, cells, result = self._scoring(text, options)
+        marks: list[list[str]] = [[] for _ in range(n * n)]
+        for p, letters in (
+            (BLACK, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
+            (WHITE, "abcdefghijklmnopqrstuvwxyz"),
+        ):
+            for k, terr in enumerate(result[p]["squares"]):
+                for i in terr:
+                    marks[i].append(letters[k] if k < len(letters) else "#")
+        shared = any(len(m) > 1 for m in marks)
+        lines = [f"   {'position':<{2 * n + 1}}territories"]
+        for rank in range(n - 1, -1, -1):
+            row = range(rank * n, rank * n + n)
+            left = " ".join(cells[i] for i in row)
+            right = " ".join(
+                (marks[i][0] if len(marks[i]) == 1 else "+") if marks[i] else cells[i] for i in row
+            )
+            lines.append(f"{rank + 1:>2} {left}  {right}")
+        files = " ".join(FILES[:n])
+        lines.append(f"   {files}  {files}")
+        if shared:
+            lines.append("+ = empty square counted in two or more territories")
+        for p, letters in (
+            (BLACK, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
+            (WHITE, "abcdefghijklmnopqrstuvwxyz"),
+        ):
+            sizes = result[p]["territories"]
+            parts = [f"{letters[k] if k < 26 else '#'}={s}" for k, s in enumerate(sizes)]
+            formula = f" = 2x{sizes[0]}" + "".join(f" + {s}" for s in sizes[1:]) if sizes else ""
+            lines.append(f"{p.upper()} {result[p]['score']}{formula}: {' '.join(parts) or 'none'}")
+        winner, tie_break = compare(result[BLACK]["territories"], result[WHITE]["territories"])
+        scores = f"{result[BLACK]['score']}-{result[WHITE]['score']}"
+        lines.append("draw " + scores if winner is None else f"{winner.upper()} wins {scores}")
+        if tie_break:
+            lines.append(tie_break)
+        return "\n".join(lines) + "\n"
+
+
+SPEC = BinarySpec()

@@ -1,0 +1,620 @@
+"""The daemon: sensors and buttons in, refereed game, OLED and LEDs out.
+
+    board driver -> debounce/settle -> board map (squares -> the game's cells)
+        -> referee (interpreter, session: rules + journal) -> presenter -> LEDs, OLED, pages
+
+Everything runs in the event loop's thread; drivers only post events. The loop sleeps until
+an event or a timer (message expiry, blinking, board settle) is due. Each event ends in one
+render: the LED frame goes out first (a few bytes), then the slower OLED frame.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from companion.core.config import Config
+from companion.core.events import BoardSnapshot, ButtonEvent, LinkStatus, SquareReading, UserCommand
+from companion.core.loop import EventLoop
+from companion.games import game_names, get_spec
+from companion.games.base import GameSpec, Refusal
+from companion.hardware.interfaces import IDLE_READING, LedStrip, SensorBoard
+from companion.journal.api import Journal, NullJournal
+from companion.referee.referee import Referee
+from companion.referee.session import Played, Session
+from companion.sensing.board_sync import BoardMap
+from companion.sensing.debounce import BoardSettler, SwitchDebouncer
+from companion.service.menu import NewGameMenu
+from companion.views.oled import OledView, Screen
+from companion.views.presenter import Notices, Table, leds, oled_screen, web_view
+
+log = logging.getLogger("binaryon")
+
+BLINK_SECONDS = 0.5
+
+
+def dummy_display():
+    from luma.core.device import dummy
+
+    return dummy(width=128, height=64, mode="1")
+
+
+def fitting_options(spec: GameSpec, options: dict[str, Any], board: int) -> dict[str, Any]:
+    """``options`` with the game's size brought down to what the board holds, when the game
+    has a size option and does not fit as asked (e.g. a 10x10 game on the 8x8 board)."""
+    layout = spec.layout(options)
+    if layout is None or layout.fits(board) or not any(o.name == "size" for o in spec.options):
+        return options
+    for size in range(min(board, int(options.get("size", board))), 0, -1):
+        try:
+            candidate = spec.resolve({**options, "size": size})
+        except ValueError:
+            continue
+        if (lay := spec.layout(candidate)) is not None and lay.fits(board):
+            return candidate
+    return options
+
+
+class Daemon:
+    def __init__(
+        self,
+        config: Config,
+        *,
+        board: SensorBoard | None = None,
+        display: Any = None,
+        leds: LedStrip | None | bool = True,
+        journal: Journal | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        notifier: Any = None,
+        buzzer: Any = None,
+        rng: random.Random | None = None,
+    ):
+        self.config = config
+        self.loop = EventLoop(self.handle, clock)
+        if board is None:
+            from companion.testing.mock_board import MockBoard
+
+            board = MockBoard(config.board.size, config.board.kind, clock)
+        self.board = board
+        self.display = display if display is not None else dummy_display()
+        self.oled = OledView(self.display)
+        self.leds: LedStrip | None = board.leds() if leds is True else (leds or None)
+        self.journal = journal or NullJournal()
+        self.notifier = notifier
+        self.buzzer = buzzer
+        self.notices = Notices()
+        self.link_status = ""  # e.g. "board disconnected"
+        self.board_problem = ""  # e.g. "binaryon can't use a presence board"
+        self._differ_hint = ""
+        self._hint_step = 0
+        self._message_timer = None
+        self._blink_timer = None
+        self._last_frame: list | None = None
+        self._thread: threading.Thread | None = None
+        self.menu = NewGameMenu(game_names())
+        self.board_synced = False  # sensor boards: has the board matched the game yet?
+        self.on_frame: Callable[[], None] | None = None  # benchmarks time frames with it
+        self.listeners: list[Callable[[], None]] = []  # told after every render (web pages)
+
+        self.referee = Referee(self._first_session(rng), board.kind, self)
+        if getattr(self.journal, "recovery", None):
+            self.say(("resumed; " if self.message else "") + "journal repaired")
+        if getattr(self.journal, "read_only", False):  # say so before a move is refused
+            self.say("journal read-only: moves cannot be saved", lasting=True)
+        if self.session.state.is_over():  # resumed into a finished game (its passes replayed)
+            self.say(self._result_line(), lasting=True)
+        self._sensing()
+        self._check_board()
+        self._update_blink()
+
+    def _first_session(self, rng: random.Random | None) -> Session:
+        """The game in progress in the journal, unless the config names another game: then
+        that game starts and the other is filed as abandoned."""
+        config = self.config
+        saved = self.journal.current()
+        session = None
+        if saved is not None:
+            try:
+                session = Session.resume(saved, self.journal, rng)
+                self.say("resumed")
+            except ValueError as e:
+                log.error("cannot resume game %s: %s", saved.game_id, e)
+        wanted = config.game.name
+        if session is not None and config.game.chosen and session.game != wanted:
+            old = f"{session.game} game {session.game_id}"
+            session.abandon()
+            session = None
+            self.say(f"{old} abandoned: new {wanted}")
+        if session is None:
+            spec = get_spec(wanted)
+            options = fitting_options(spec, config.rule_options(), self.board.size)
+            session = Session(wanted, options, self.journal, config.game.players, rng)
+        return session
+
+    # --- the game and its board ---
+    @property
+    def session(self) -> Session:
+        return self.referee.session
+
+    def _sensing(self) -> None:
+        """Debounce, settle and the square -> cell map for the board and the game in play."""
+        spec = self.session.spec
+        layout = spec.layout(self.session.options)
+        resize = getattr(self.board, "resize", None)
+        if resize is not None and layout is not None and layout.natural_board != self.board.size:
+            resize(layout.natural_board)  # a simulated board takes the game's size
+        n, kind = self.board.size, self.board.kind
+        current = getattr(self, "map", None)
+        if current is None or (current.size, current.kind, current.layout) != (n, kind, layout):
+            self.map = BoardMap(n, kind, layout)
+        if getattr(self, "debouncer", None) is None or self.settler_size != n:
+            self.settler_size = n
+            self.debouncer = SwitchDebouncer(
+                n, self.config.board.debounce_ms / 1000, self.loop, self._on_switch
+            )
+            self.settler = BoardSettler(
+                n,
+                self.config.board.settle_ms / 1000,
+                self.loop,
+                self._on_settled,
+                IDLE_READING.get(self.board.kind, "0"),
+            )
+
+    def _check_board(self) -> None:
+        """Can this game be played on this board? (Rechecked for every new game.)"""
+        kind, size = self.board.kind, self.board.size
+        spec = self.session.spec
+        layout = spec.layout(self.session.options)
+        problem = ""
+        if layout is not None and kind not in spec.sensor_kinds:
+            problem = f"{spec.name} can't use a {kind} board: hold menu for another game"
+        elif layout is not None and not layout.fits(size):
+            problem = (
+                f"{spec.name} {layout.describe()} does not fit the {size}x{size} board: "
+                "hold menu for a new game"
+            )
+        if problem and problem != self.board_problem:
+            log.error(problem)
+        self.board_problem = problem
+
+    # --- lifecycle ---
+    def start(self) -> None:
+        """Run the loop in a background thread (tests, simulator)."""
+        self.board.start(self.loop.post)
+        self.loop.call_later(0, self.render)
+        self._thread = threading.Thread(target=self._run_loop, name="binaryon-loop", daemon=True)
+        self._thread.start()
+
+    def run(self) -> None:
+        """Run in this thread until stop() (the service)."""
+        self.board.start(self.loop.post)
+        self.loop.call_later(0, self.render)
+        self._run_loop()
+
+    def _run_loop(self) -> None:
+        if self.notifier is not None:
+            self.notifier.ready(self._status_line())
+            interval = self.notifier.interval()
+            if interval:
+                self._schedule_watchdog(interval)
+        try:
+            self.loop.run()
+        finally:
+            if self.notifier is not None:
+                self.notifier.stopping()
+
+    def _schedule_watchdog(self, interval: float) -> None:
+        def ping() -> None:
+            self.notifier.watchdog()
+            self.loop.call_later(interval, ping)
+
+        self.loop.call_later(interval, ping)
+
+    def post(self, event: Any) -> None:
+        self.loop.post(event)
+
+    def wait_idle(self, timeout: float = 5.0) -> bool:
+        return self.loop.wait_idle(timeout)
+
+    def call(self, fn: Callable[[], Any], timeout: float = 5.0) -> Any:
+        """Run ``fn`` in the loop's thread (from another thread, e.g. the web server) and
+        return its result; the table is rendered after it like after any event."""
+        done = threading.Event()
+        box: dict[str, Any] = {}
+
+        def task() -> None:
+            try:
+                box["value"] = fn()
+            except Exception as e:  # handed back to the caller's thread
+                box["error"] = e
+            finally:
+                done.set()
+
+        self.loop.post(_Call(task))
+        if not done.wait(timeout):
+            raise TimeoutError("the referee is busy")
+        if "error" in box:
+            raise box["error"]
+        return box.get("value")
+
+    def stop(self) -> None:
+        self.loop.stop()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        try:
+            self.board.stop()
+        finally:
+            if self.leds is not None:
+                self.leds.close()
+
+    # --- events ---
+    def handle(self, event: Any) -> None:
+        if isinstance(event, SquareReading):
+            self._reading(event)
+        elif isinstance(event, BoardSnapshot):
+            self._snapshot(event)
+        elif isinstance(event, LinkStatus):
+            self._link(event)
+        elif isinstance(event, ButtonEvent):
+            self.button(event.button, event.long)
+        elif isinstance(event, UserCommand):
+            self.command(event.text)
+        elif isinstance(event, _Call):
+            event.fn()
+        self.render()
+
+    def _reading(self, event: SquareReading) -> None:
+        if not 0 <= event.square < self.board.size**2:
+            log.warning("reading for square %d ignored: not on the board", event.square)
+            return
+        if self.board.kind == "switch":
+            self.debouncer.reading(event.square, event.value, event.at, event.debounced)
+        else:
+            self.settler.reading(event.square, event.value)
+
+    def _snapshot(self, event: BoardSnapshot) -> None:
+        if len(event.values) != self.board.size**2:
+            log.warning("snapshot of %d squares ignored", len(event.values))
+            return
+        if self.board.kind == "switch":
+            self.debouncer.reset(event.values)
+        else:
+            self.settler.snapshot(event.values)
+
+    @property
+    def status(self) -> str:
+        """A lasting condition that stops play, shown instead of messages."""
+        return self.link_status or self.board_problem
+
+    def _link(self, event: LinkStatus) -> None:
+        log.info("board link: %s", event.detail)
+        if event.connected:
+            self.link_status = ""
+            if self.board.kind != self.referee.kind:  # a serial board says its kind on hello
+                self.referee.kind = self.board.kind
+                self.referee.interpreter = self.session.spec.interpreter(self.board.kind)
+                self._sensing()
+            self.board_synced = False  # the board may have changed while away:
+            self.settler.known = False  # its next full reading is compared with the game
+            self._check_board()
+            self._last_frame = None  # a board that comes back gets the whole frame again
+        else:
+            self.link_status = event.detail or "board disconnected"
+
+    # --- what readings mean ---
+    def _on_switch(self, square: int, value: str) -> None:
+        if value != "1" or self.status or self.menu.is_open:
+            return  # releases mean nothing; no play on a mismatched board or in the menu
+        cell = self.map.cell(square)
+        if cell is None:
+            if self.map.squares:
+                self.say("outside the game's area")
+            return
+        self.referee.press(cell)
+
+    def _on_settled(self, readings: tuple[str, ...]) -> None:
+        if self.status or self.menu.is_open or not self.map.squares:
+            return  # looked at again when the menu closes
+        strays = self.map.strays(readings)
+        if strays:
+            self.show_differ(strays, self.map.fix_hint(strays).replace("fix", "clear", 1))
+            return
+        cells = self.map.cells(readings)
+        if not self.board_synced and not self._sync(cells):
+            return
+        self.referee.settled(cells)
+
+    def _sync(self, cells: list[str]) -> bool:
+        """After the game changed without the board (start, resume, undo, new game, a
+        reconnect) the board must first match the game; until then, show what differs."""
+        wrong = self.map.to_squares(self.referee.matches(cells))
+        if wrong:
+            self.show_differ(wrong, self.map.fix_hint(wrong))
+            return False
+        self.board_synced = True
+        if self.notices.differ:
+            self.show_differ((), "")
+            self.say("board matches")
+        return True
+
+    def board_changed_elsewhere(self) -> None:
+        """The game moved without the board (undo, new game): a sensor board must catch up."""
+        if self.board.kind == "switch":
+            return
+        self.board_synced = False
+        if self.settler.known:
+            self._on_settled(tuple(self.settler.readings))
+        else:
+            self.board.request_snapshot()
+
+    def expected_readings(self) -> list[str]:
+        """What the whole board should read now, for the current game."""
+        if not self.map.squares:
+            return [IDLE_READING.get(self.board.kind, "0")] * (self.board.size**2)
+        return self.map.expected(self.referee.expected())
+
+    # --- Feedback: what the referee tells the table ---
+    def say(self, text: str, lasting: bool = False) -> None:
+        self.set_message(text, lasting)
+
+    def refuse(self, refusal: Refusal | None, cell: int | None) -> None:
+        reason = refusal.reason if refusal else "refused"
+        log.info("refused: %s", reason)
+        mapped = cell is not None and 0 <= cell < len(self.map.squares)
+        self.notices.refused = self.map.square(cell) if mapped else None
+        self.set_message(reason)
+        if self.buzzer is not None:
+            self.buzzer.refuse()
+
+    def mismatch(self, cells: tuple[int, ...], hint: str) -> None:
+        self.show_differ(self.map.to_squares(cells) if cells else (), hint)
+
+    def entering(self, cells: tuple[int, ...], text: str) -> None:
+        self.notices.pending = self.map.to_squares(cells)
+        self.notices.pending_text = text
+
+    def moved(self, played: list[Played]) -> None:
+        log.info("played %s", " ".join(p.public for p in played))
+        self._clear_hint()
+        self.notices.refused = None
+        self.notices.pending, self.notices.pending_text = (), ""
+        state = self.session.state
+        spec = self.session.spec
+        if state.is_over():
+            self.set_message(self._result_line(), lasting=True)
+        else:
+            passes = [p for p in played[1:] if p.name == "pass"]
+            if passes:
+                before = self.session.states[-len(played) : -1]
+                who = ", ".join(
+                    spec.player_label(s.turn)
+                    for s, p in zip(before[1:], played[1:], strict=False)
+                    if p.name == "pass" and s.turn
+                )
+                self.set_message(f"{who} passes (no move)")
+            else:
+                self.set_message("")
+        self._update_blink()
+
+    def game_changed(self, board_too: bool) -> None:
+        self._clear_hint()
+        self.notices.refused = None
+        self.notices.pending, self.notices.pending_text = (), ""
+        if board_too:
+            self._sensing()
+            self._check_board()
+            self._last_frame = None
+            self.set_message(f"new game: {self.session.spec.title.lower()}")
+        self._update_blink()
+        self.board_changed_elsewhere()
+
+    def _result_line(self) -> str:
+        outcome = self.session.state.outcome()
+        if outcome is None:
+            return "game over"
+        return f"{outcome.summary}: {outcome.reason}" if outcome.reason else outcome.summary
+
+    # --- buttons and typed commands ---
+    def button(self, name: str, long: bool = False) -> None:
+        if self.menu.is_open:
+            self._menu_button(name, long)
+            return
+        if name == "confirm":
+            if self.status:
+                self.set_message(self.status)
+            elif not self.referee.button("confirm"):
+                self.set_message("nothing to confirm")
+        elif name == "undo":
+            self.notices.refused = None
+            self.referee.undo(long)
+        elif name == "menu":
+            if long:
+                self.menu.open(self.session.game)
+                self.set_message("menu: next, confirm: start, undo: back", lasting=True)
+            else:
+                hint = self.session.spec.hint(self.session.state, self._hint_step)
+                self._hint_step += 1
+                self.notices.hint = hint
+                self.notices.hint_squares = self.map.to_squares(hint.cells)
+                self.set_message(hint.text or "no hint")
+        else:
+            log.warning("unknown button %r", name)
+
+    def _menu_button(self, name: str, long: bool) -> None:
+        """The new-game menu: menu steps through the games, confirm starts, undo goes back."""
+        if name == "menu" and not long:
+            self.menu.step()
+            return
+        chosen = self.menu.chosen
+        self.menu.close()
+        if name == "confirm":
+            self.new_game(chosen)
+            return
+        self.set_message("menu closed")
+        if self.board.kind != "switch" and self.settler.known:
+            self._on_settled(tuple(self.settler.readings))  # what happened on the board meanwhile
+
+    def new_game(self, game: str | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a game (another one, or this one afresh) that fits the board. A game switched
+        to takes its rule options from the config; the same game keeps the options it had."""
+        if self.menu.is_open:
+            self.menu.close()
+        spec = self.session.spec
+        if options is None and game and game != self.session.game:
+            options = dict(self.config.rules.get(game, {}))
+        try:
+            spec = get_spec(game) if game else spec
+            base = (
+                options
+                if options is not None
+                else (dict(self.session.options) if spec is self.session.spec else {})
+            )
+            options = fitting_options(spec, spec.resolve(base), self.board.size)
+        except ValueError as e:
+            self.set_message(str(e))
+            return
+        self.referee.new_game(spec.name, options)
+
+    def command(self, text: str) -> None:
+        words = text.split()
+        if not words:
+            return
+        verb, args = words[0].lower(), words[1:]
+        if verb == "new":
+            if len(args) > 1:
+                self.set_message("new: one game name at most")
+            else:
+                self.new_game(args[0] if args else None)
+        elif verb in ("confirm", "undo", "menu"):
+            if args and args != ["long"]:
+                self.set_message(f"{verb}: only 'long' may follow")
+            else:
+                self.button(verb, long=bool(args))
+        else:
+            self.set_message(f"{verb}: unknown command")
+
+    # --- notices and their timers ---
+    @property
+    def message(self) -> str:
+        return self.notices.message
+
+    @property
+    def differ(self) -> tuple[int, ...]:
+        return self.notices.differ
+
+    @property
+    def refused_square(self) -> int | None:
+        return self.notices.refused
+
+    @property
+    def hint_squares(self) -> tuple[int, ...]:
+        return self.notices.hint_squares
+
+    def set_message(self, text: str, lasting: bool = False) -> None:
+        self.notices.message = text
+        if self._message_timer is not None:
+            self._message_timer.cancel()
+            self._message_timer = None
+        if text and not lasting:
+            self._message_timer = self.loop.call_later(
+                self.config.display.message_seconds, self._clear_message
+            )
+
+    def _clear_message(self) -> None:
+        self._message_timer = None
+        self.notices.message = ""
+        self.notices.refused = None
+        self.notices.hint_squares = ()
+        self.notices.hint = None
+        if self.session.state.is_over():
+            self.notices.message = self._result_line()
+        self.render()
+
+    def show_differ(self, squares: tuple[int, ...], hint: str) -> None:
+        """Squares where the board does not match the game: they blink and the hint stays
+        on the OLED until the board matches again."""
+        self.notices.differ = tuple(squares)
+        if squares:
+            self._differ_hint = hint
+            self.set_message(hint, lasting=True)
+        elif self._differ_hint:
+            if self.message == self._differ_hint:
+                self.set_message("")
+            self._differ_hint = ""
+        self._update_blink()
+
+    def _clear_hint(self) -> None:
+        self.notices.hint_squares = ()
+        self.notices.hint = None
+        self._hint_step = 0
+
+    def _update_blink(self) -> None:
+        wanted = bool(self.notices.differ) or self.session.state.is_over()
+        if wanted and self._blink_timer is None:
+            self._blink_timer = self.loop.call_later(BLINK_SECONDS, self._blink)
+        elif not wanted and self._blink_timer is not None:
+            self._blink_timer.cancel()
+            self._blink_timer = None
+            self.notices.blink_on = True
+
+    def _blink(self) -> None:
+        self._blink_timer = None
+        self.notices.blink_on = not self.notices.blink_on
+        self._update_blink()
+        self.render()
+
+    # --- views ---
+    def table(self) -> Table:
+        s = self.session
+        return Table(
+            spec=s.spec,
+            state=s.state,
+            options=s.options,
+            layout=self.map.layout if self.map.squares else None,
+            board_size=self.board.size,
+            played=tuple(s.played),
+            game_id=s.game_id,
+            people=s.players_named(),
+        )
+
+    def screen(self) -> Screen:
+        self.notices.status = self.status
+        self.notices.menu = self.menu.shown()
+        titles = {g: get_spec(g).title for g in self.menu.games}
+        return oled_screen(self.table(), self.notices, titles)
+
+    def web_view(self, viewer: str | None = None) -> dict[str, Any]:
+        self.notices.status = self.status
+        return web_view(self.table(), self.notices, viewer)
+
+    def render(self) -> None:
+        """Draw every view from one snapshot: LEDs first (fast), then the OLED."""
+        self.notices.status = self.status
+        self.notices.menu = self.menu.shown()
+        table = self.table()
+        if self.leds is not None:
+            frame = leds(table, self.notices)
+            if frame != self._last_frame:
+                self.leds.show(frame)
+                self._last_frame = frame
+        titles = {g: get_spec(g).title for g in self.menu.games}
+        sent = self.oled.show(oled_screen(table, self.notices, titles))
+        if sent and self.on_frame is not None:
+            self.on_frame()
+        for listener in list(self.listeners):
+            listener()
+
+    def _status_line(self) -> str:
+        s = self.session
+        return f"{s.spec.name}, move {len(s.played)}"
+
+
+class _Call:
+    """A function to run in the loop's thread (see Daemon.call)."""
+
+    def __init__(self, fn: Callable[[], None]):
+        self.fn = fn
