@@ -66,9 +66,10 @@ def test_a_new_game_waits_for_the_first_roll():
     assert s.players == ("p1", "p2")
     assert s.phase == ROLL and s.to_act == frozenset() and s.turn is None
     chance = s.chance()
-    assert chance is not None and chance.kind == "roll"
-    assert chance.moves == tuple(Roll(d) for d in range(10))
-    assert s.legal_moves() == list(chance.moves)
+    assert chance is not None and chance.kind == "d10"
+    assert chance.outcomes == tuple(f"roll {d}" for d in range(10))
+    assert [s.parse_move(o) for o in chance.outcomes] == [Roll(d) for d in range(10)]
+    assert s.legal_moves() == [s.parse_move(o) for o in chance.outcomes]
     assert s.legal_moves("p1") == []
     assert not s.is_over() and s.outcome() is None
 
@@ -98,7 +99,8 @@ def test_part_one_is_sixteen_rolls_then_the_chair_draws():
     assert s.phase == DRAW and s.to_act == frozenset()
     assert s.numbers("Cornelia") == tuple(EXAMPLE_SHEETS["Cornelia"])
     chance = s.chance()
-    assert chance is not None and chance.kind == "draw" and len(chance.moves) == 16
+    assert chance is not None and chance.kind == "draw" and len(chance.outcomes) == 16
+    assert s.parse_move(chance.outcomes[0]) == Draw("identical-digits")
     refusal = s.check(Roll(3))
     assert refusal is not None and refusal.code == "not-now"
 

@@ -82,7 +82,7 @@ def random_game(data, options):
     while not state.is_over():
         chance = state.chance()
         if chance is not None:
-            move = data.draw(st.sampled_from(chance.moves))
+            move = state.parse_move(data.draw(st.sampled_from(chance.outcomes)))
         elif (forced := state.forced_move()) is not None:
             move = forced
         else:
@@ -170,7 +170,7 @@ def test_legal_moves_are_accepted_and_others_refused(options, data):
             break
         chance = state.chance()
         if chance is not None:
-            move = data.draw(st.sampled_from(chance.moves))
+            move = state.parse_move(data.draw(st.sampled_from(chance.outcomes)))
         else:
             player = data.draw(st.sampled_from(sorted(state.to_act)))
             legal = state.legal_moves(player)

@@ -27,9 +27,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final
 
-from ..base import GameState, IllegalMove, Option, Outcome, Refusal, resolve_options
+from ..base import Chance, GameState, IllegalMove, Option, Outcome, Refusal, resolve_options
 from . import solo
-from .deck import Deck, DeckError, parse_deck_text
+from .deck import Deck, DeckError, load_deck, parse_deck_text
 from .postulates import BY_ID, IDS, number_text, parse_number
 from .resolution import Resolution, join_names, resolve
 
@@ -80,15 +80,6 @@ BinomeMove = Roll | Draw | Write | Claim | Decline
 PlayerMove = Write | Claim | Decline
 
 
-@dataclass(frozen=True)
-class Chance:
-    """A random step the referee resolves: each of ``moves`` equally likely."""
-
-    kind: str  # "roll" or "draw"
-    label: str  # e.g. "roll the die (3 of 16)"
-    moves: tuple[BinomeMove, ...]
-
-
 def cell_name(cell: int) -> str:
     """Cell index -> '3a' (number 3, first digit)."""
     slot, half = divmod(cell, 2)
@@ -134,8 +125,10 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("solo", 0, "virtual opponents (solo mode: one player against 1..6)", kind=int,
            minimum=0, maximum=6),
     Option("seed", 0, "seed of the virtual opponents' choices (solo mode)", kind=int),
-    Option("points", "", "card points id=N|X,... for all 16 cards ('' = the built-in deck)",
+    Option("points", "", "card points id=N|X,... for all 16 cards ('' = the deck file)",
            check=_check_points),
+    Option("deck", "", "deck file (TOML) with the card points ('' = the shipped deck.toml); "
+           "read when the game starts, unless points are given"),
 )  # fmt: skip
 
 
@@ -188,6 +181,11 @@ def resolve_game_options(given: Mapping[str, Any] | None = None) -> dict[str, An
         if not match:
             raise ValueError(f"chair: {out['chair']!r} is not a player")
         out["chair"] = match[0]
+    if not out["points"].strip() and out["deck"].strip():
+        try:
+            out["points"] = load_deck(out["deck"].strip()).text()
+        except DeckError as exc:
+            raise ValueError(f"deck: {exc}") from None
     out["points"] = parse_deck_text(out["points"], "points").text()
     return out
 
@@ -318,14 +316,25 @@ class BinomeState(GameState):
 
     # ------------------------------------------------------------------ moves
     def chance(self) -> Chance | None:
+        """The die (part 1) or the deck (part 2): the referee draws one outcome's name."""
+        moves = self.chance_moves()
+        if not moves:
+            return None
+        kind = "d10" if isinstance(moves[0], Roll) else "draw"
+        return Chance(kind, tuple(self.move_name(m) for m in moves))
+
+    def chance_moves(self) -> tuple[Roll | Draw, ...]:
+        """The equally likely outcomes of the chance step now, as moves (() when none)."""
         phase = self.phase
         if phase == ROLL:
-            label = f"roll the die ({len(self.rolls) + 1} of {ROLLS})"
-            return Chance("roll", label, tuple(Roll(d) for d in range(10)))
+            return tuple(Roll(d) for d in range(10))
         if phase == DRAW:
-            label = f"draw a postulate ({len(self.remaining)} left)"
-            return Chance("draw", label, tuple(Draw(c) for c in self.remaining))
-        return None
+            return tuple(Draw(c) for c in self.remaining)
+        return ()
+
+    def actor(self, move: Any) -> str | None:
+        """Who plays ``move``: the player it names (None for a roll or a draw)."""
+        return getattr(move, "player", None)
 
     def _player_moves(self, player: str) -> list[BinomeMove]:
         if player not in self.to_act:
@@ -340,9 +349,9 @@ class BinomeState(GameState):
         if self.over:
             return []
         if player is None:
-            chance = self.chance()
-            if chance is not None:
-                return list(chance.moves)
+            chance = self.chance_moves()
+            if chance:
+                return list(chance)
             return [m for p in self.names for m in self._player_moves(p)]
         if player not in self.names:
             return []
@@ -526,9 +535,26 @@ class BinomeState(GameState):
         top = max(self.scores)
         if len(winners) == 1:
             summary = f"{winners[0]} wins with {top}"
+            others = sorted(
+                ((s, p) for p, s in zip(self.names, self.scores, strict=True) if p != winners[0]),
+                key=lambda item: -item[0],
+            )
+            reason = f"{others[0][1]} next with {others[0][0]}" if others else "alone at the table"
         else:
             summary = f"{join_names(winners)} tie on {top}"
-        return build_outcome(winners, summary, self.detail())
+            reason = "equal top scores share the win"
+        return Outcome(
+            winners=winners, summary=summary, reason=reason, detail=self.detail()
+        )
+
+    def end_reason(self) -> str:
+        """Why the game ended: the deck ran out or a player used their last number."""
+        if not self.over:
+            return ""
+        done = [p for p, u in zip(self.names, self.used, strict=True) if all(u)]
+        if done:
+            return f"{join_names(done)} used the last number"
+        return "the last card was resolved"
 
     def detail(self) -> dict[str, Any]:
         """JSON-able account of the game: scores, cards, sheets (revealed), every turn."""
@@ -543,6 +569,7 @@ class BinomeState(GameState):
                 for r in self.history
             ],
             "cards_left": len(self.remaining),
+            "ended": self.end_reason(),
         }  # fmt: skip
 
     # ------------------------------------------------------------------ notation
@@ -615,13 +642,6 @@ class BinomeState(GameState):
         )
 
 
-def build_outcome(winners: Sequence[str], summary: str, detail: dict[str, Any]) -> Outcome:
-    """The game's result in today's Outcome (one winner, None when several share the top);
-    the full list is in ``detail['winners']`` until Outcome has ``winners``."""
-    winner = winners[0] if len(winners) == 1 else None
-    return Outcome(winner, summary, {**detail, "winners": list(winners)})
-
-
 def new_game(**options: Any) -> BinomeState:
     """A game at its first roll. Options: see OPTIONS (``players`` names or a count...)."""
     opts = resolve_game_options(options)
@@ -642,9 +662,9 @@ def new_game(**options: Any) -> BinomeState:
 def referee_move(state: BinomeState, rng: random.Random) -> BinomeMove | None:
     """What the referee plays by itself now: a chance outcome drawn with ``rng`` (roll,
     draw) or a virtual player's move; None while it waits for the players."""
-    chance = state.chance()
-    if chance is not None:
-        return rng.choice(chance.moves)
+    chance = state.chance_moves()
+    if chance:
+        return rng.choice(chance)
     return state.forced_move()
 
 
