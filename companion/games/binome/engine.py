@@ -543,9 +543,7 @@ class BinomeState(GameState):
         else:
             summary = f"{join_names(winners)} tie on {top}"
             reason = "equal top scores share the win"
-        return Outcome(
-            winners=winners, summary=summary, reason=reason, detail=self.detail()
-        )
+        return Outcome(winners=winners, summary=summary, reason=reason, detail=self.detail())
 
     def end_reason(self) -> str:
         """Why the game ended: the deck ran out or a player used their last number."""
