@@ -237,3 +237,24 @@ def test_a_deck_file_sets_the_points(clock, tmp_path):
     d = make(clock, {"players": "Ann,Bob", "deck": str(deck)})
     assert d.session.state.deck["identical-digits"] == 7
     assert d.session.options["points"].startswith("identical-digits=7,")
+
+
+def test_a_solo_game_resumes_with_the_virtual_players_moves_as_they_were(clock, tmp_path):
+    path = tmp_path / "j.sqlite"
+    rules = {"players": "Solo", "solo": 2, "seed": 5, "secrets": True}
+    d = make(clock, rules, SqliteJournal.open(path), rng_seed=8)
+    spec = d.session.spec
+    rng = random.Random(4)
+    while d.session.state.card is None or len(d.session.state.history) < 2:
+        state = d.session.state
+        submit(d, rng.choice(spec.view(state, "Solo").actions)[0], "Solo")
+    state = d.session.state
+    assert state.to_act == {"Solo"} and {p for p, _ in state.decided} == {"bot1", "bot2"}
+    assert "bot1 chose" in json.dumps(d.web_view(None)["moves"])
+    played = list(d.session.played)
+    d.board.stop()
+    again = make(clock, rules, SqliteJournal.open(path), rng_seed=9)
+    assert again.session.state == state
+    assert [(p.name, p.player, p.forced) for p in again.session.played] == [
+        (p.name, p.player, p.forced) for p in played
+    ]
