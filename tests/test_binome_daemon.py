@@ -258,3 +258,15 @@ def test_a_solo_game_resumes_with_the_virtual_players_moves_as_they_were(clock, 
     assert [(p.name, p.player, p.forced) for p in again.session.played] == [
         (p.name, p.player, p.forced) for p in played
     ]
+
+
+def test_the_simulator_starts_binome_and_presses_mean_nothing(tmp_path):
+    from .test_simulator import run_cli, status_lines
+
+    args = ["sim", "--game", "binome", "--rule", "players=5", "--journal", "none"]
+    r = run_cli(args, ["confirm", "e4", "quit"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    moves = [line for line in status_lines(r.stdout) if line.startswith("moves:")]
+    assert moves and all(line == moves[0] for line in moves)  # one roll, nothing else
+    assert moves[0].startswith("moves: roll ") and len(moves[0].split()) == 3
+    assert "⣿" in r.stdout or "▀" in r.stdout  # the OLED is drawn
