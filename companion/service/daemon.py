@@ -489,6 +489,8 @@ class Daemon:
                 self.set_message("new: one game name at most")
             else:
                 self.new_game(args[0] if args else None)
+        elif verb == "move":
+            self._named_move(args)
         elif verb in ("confirm", "undo", "menu"):
             if args and args != ["long"]:
                 self.set_message(f"{verb}: only 'long' may follow")
@@ -496,6 +498,27 @@ class Daemon:
                 self.button(verb, long=bool(args))
         else:
             self.set_message(f"{verb}: unknown command")
+
+    def _named_move(self, args: list[str]) -> None:
+        """``move NAME [as PLAYER]``: a move in the game's notation, as a player's page sends
+        it (for games whose moves are not presses: Binome's sheets, Wythe's swap)."""
+        player = None
+        if len(args) >= 2 and args[-2] == "as":
+            player, args = args[-1], args[:-2]
+        if not args:
+            self.set_message("move: name a move, e.g. move pass")
+            return
+        if player is not None and player not in self.session.state.players:
+            self.set_message(f"move: no player {player!r}")
+            return
+        if self.status:
+            self.set_message(self.status)
+            return
+        self.referee.submit_name(" ".join(args), player)
+
+    def quiet(self) -> bool:
+        """Nothing left to handle: no event queued, no board settling."""
+        return self.loop.wait_idle(0) and self.settler._timer is None
 
     # --- notices and their timers ---
     @property
