@@ -260,13 +260,17 @@ def test_a_solo_game_resumes_with_the_virtual_players_moves_as_they_were(clock, 
     ]
 
 
-def test_the_simulator_starts_binome_and_presses_mean_nothing(tmp_path):
+def test_the_simulator_plays_binome_by_move_names(tmp_path):
     from .test_simulator import run_cli, status_lines
 
-    args = ["sim", "--game", "binome", "--rule", "players=5", "--journal", "none"]
-    r = run_cli(args, ["confirm", "e4", "quit"], tmp_path)
+    args = ["sim", "--game", "binome", "--rule", "players=3", "--journal", "none"]
+    lines = ["confirm", "e4", "move p1 write 1a", "move p2 write 3b as p2", "quit"]
+    r = run_cli(args, lines, tmp_path)
     assert r.returncode == 0, r.stderr
-    moves = [line for line in status_lines(r.stdout) if line.startswith("moves:")]
-    assert moves and all(line == moves[0] for line in moves)  # one roll, nothing else
-    assert moves[0].startswith("moves: roll ") and len(moves[0].split()) == 3
+    status = status_lines(r.stdout)
+    moves = [line.split()[1:] for line in status if line.startswith("moves:")]
+    assert moves[0][0] == "roll" and len(moves[0]) == 2  # one roll, the press did nothing
+    assert moves[1] == moves[0]
+    assert moves[-1][2:] == ["p1", "write", "p2", "write"]  # the table sees no cell
+    assert "turn: P1, P2, P3" in status and "turn: P3" in status
     assert "⣿" in r.stdout or "▀" in r.stdout  # the OLED is drawn
