@@ -11,6 +11,7 @@ _REGISTRY = {
     "binaryon": "companion.games.binaryon.spec",
     "binary": "companion.games.binary.spec",
     "latent-binaries": "companion.games.latent_binaries.spec",
+    "binome": "companion.games.binome.spec",
 }
 
 

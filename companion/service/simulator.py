@@ -46,7 +46,8 @@ class Simulator:
         lines += board_lines(leds, size, readings if d.board.kind != "switch" else (), self.colour)
         moves = d.session.moves_seen_by(None)  # the table's view: no secrets
         state = d.session.state
-        turn = d.session.spec.player_label(state.turn) if state.turn else "game over"
+        acting = [d.session.spec.player_label(p) for p in state.players if p in state.to_act]
+        turn = ", ".join(acting) if acting else ("game over" if state.is_over() else "referee")
         lines.append(f"moves: {' '.join(moves[-12:]) if moves else '(none yet)'}")
         lines.append(
             f"turn: {turn}" + (f" | {d.status or d.message}" if d.status or d.message else "")
