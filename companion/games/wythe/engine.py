@@ -411,26 +411,36 @@ class WytheState(GameState):
         r = self.rules
         n = self.n
         p0, p1, p2 = self.p0, self.p1, self.p2
-        occ = p0 | p1 | p2
+        # equal heights east / north of each square, with as few planes as the heights need
         if p2:
+            occ = p0 | p1 | p2
             eq_e = r.east_ok & ~((p0 ^ (p0 >> 1)) | (p1 ^ (p1 >> 1)) | (p2 ^ (p2 >> 1)))
             eq_n = r.north_ok & ~((p0 ^ (p0 >> n)) | (p1 ^ (p1 >> n)) | (p2 ^ (p2 >> n)))
-        else:  # no stack of 4 or more: the usual case
+        elif p1:
+            occ = p0 | p1
             eq_e = r.east_ok & ~((p0 ^ (p0 >> 1)) | (p1 ^ (p1 >> 1)))
             eq_n = r.north_ok & ~((p0 ^ (p0 >> n)) | (p1 ^ (p1 >> n)))
+        else:
+            occ = p0
+            eq_e = r.east_ok & ~(p0 ^ (p0 >> 1))
+            eq_n = r.north_ok & ~(p0 ^ (p0 >> n))
         hw = self.hwest & eq_e
         vs = self.ssouth & eq_n
         cover = (r.full ^ occ) | hw | (hw << 1) | vs | (vs << n)
         white = self.white
         takes_black = cover & ~(occ ^ white)
         takes_white = cover & ~white
+        # Directions 0 and 1 (and 2 and 3) in one int each: the low n*n bits test black on s,
+        # the high ones white on s. Bits shifted across the middle land on the last file (or
+        # the top rank), which e (u) leaves out.
+        nn = r.shift1
+        lower = takes_black | takes_white << nn  # what s takes, per direction
+        upper = takes_white | takes_black << nn  # what its partner must take
         e = eq_e & ~self.hwest
         u = eq_n & ~self.ssouth
         m = (
-            (takes_black & (takes_white >> 1) & e)
-            | (takes_white & (takes_black >> 1) & e) << r.shift1
-            | (takes_black & (takes_white >> n) & u) << r.shift2
-            | (takes_white & (takes_black >> n) & u) << r.shift3
+            lower & (upper >> 1) & (e | e << nn)
+            | (lower & (upper >> n) & (u | u << nn)) << r.shift2
         )
         self._masks = m
         return m
