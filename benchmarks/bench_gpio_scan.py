@@ -10,9 +10,9 @@ from __future__ import annotations
 import platform
 import time
 
-from companion import pinout
-from companion.hardware.fake_gpio import FakeLgpio, FakeRPiGPIO, MatrixSim
+from companion.hardware import pinout
 from companion.hardware.gpio_board import GpioBoard
+from companion.testing.fake_gpio import FakeLgpio, FakeRPiGPIO, MatrixSim
 
 
 def bench(module, scans: int = 20000) -> tuple[float, int]:

@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.config import Config  # noqa: E402
-from companion.daemon import Daemon  # noqa: E402
-from companion.games.binaryon import PASS  # noqa: E402
+from companion.core.config import Config  # noqa: E402
+from companion.games.binaryon.engine import PASS  # noqa: E402
+from companion.service.daemon import Daemon  # noqa: E402
 
 
 def measure(presses: int, journal=None, seed: int = 1) -> list[float]:
@@ -70,7 +70,7 @@ def main() -> None:
     report("press -> OLED frame (no journal)", measure(args.presses))
     if args.with_journal:
         try:
-            from companion.journal import SqliteJournal
+            from companion.journal.store import SqliteJournal
         except ImportError:
             print("journal: not available")
             return

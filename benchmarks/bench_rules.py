@@ -10,7 +10,7 @@ import argparse
 import random
 import time
 
-from companion.games.binaryon import BinaryonState, Rules, rules, score_bitboard
+from companion.games.binaryon.engine import BinaryonState, Rules, rules, score_bitboard
 
 
 def bench_scoring(r: Rules, rng: random.Random, seconds: float) -> tuple[float, float]:

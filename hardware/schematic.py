@@ -18,7 +18,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from companion import pinout  # noqa: E402
+from companion.hardware import pinout  # noqa: E402
 
 FILES = "abcdefgh"
 PICO_GND = (3, 8, 13, 18, 23, 28, 33, 38)

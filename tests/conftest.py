@@ -28,9 +28,9 @@ def clock():
 @pytest.fixture
 def make_daemon(clock):
     """A daemon on a mock board with a fake clock, stepped by hand (no threads)."""
-    from companion.config import Config
-    from companion.daemon import Daemon
-    from companion.hardware.mock_board import MockBoard
+    from companion.core.config import Config
+    from companion.service.daemon import Daemon
+    from companion.testing.mock_board import MockBoard
 
     made = []
 
@@ -71,10 +71,10 @@ def wait_until(cond, timeout: float = 5.0, what: str = "condition") -> None:
 def daemon_on_journal(path, clock):
     """A daemon on a mock switch board with an SQLite journal at ``path``, stepped by hand
     (a second call on the same path is a restart)."""
-    from companion.config import Config
-    from companion.daemon import Daemon
-    from companion.hardware.mock_board import MockBoard
-    from companion.journal import SqliteJournal
+    from companion.core.config import Config
+    from companion.journal.store import SqliteJournal
+    from companion.service.daemon import Daemon
+    from companion.testing.mock_board import MockBoard
 
     d = Daemon(
         Config.default(),

@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.journal import SqliteJournal  # noqa: E402
-from companion.session import Session  # noqa: E402
+from companion.journal.store import SqliteJournal  # noqa: E402
+from companion.referee.session import Session  # noqa: E402
 
 
 class DyingConnection:
@@ -68,9 +68,9 @@ def play_session(journal) -> None:
 
 
 def play_daemon(journal) -> None:
-    from companion.config import Config
-    from companion.daemon import Daemon
-    from companion.games.binaryon import PASS
+    from companion.core.config import Config
+    from companion.games.binaryon.engine import PASS
+    from companion.service.daemon import Daemon
 
     saved = journal.current()
     now = [1000.0]  # a clock the child moves itself, so the switch debounce is exact

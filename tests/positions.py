@@ -1,6 +1,6 @@
 """Positions and small helpers several test modules share."""
 
-from companion.squares import parse_square
+from companion.core.squares import parse_square
 
 
 def sq(name: str, n: int = 8) -> int:

@@ -2,9 +2,9 @@
 
 import logging
 
-from companion.app import build_daemon, make_display, make_leds
-from companion.config import Config
-from companion.hardware.mock_board import MockBoard
+from companion.core.config import Config
+from companion.service.app import build_daemon, make_display, make_leds
+from companion.testing.mock_board import MockBoard
 
 
 def test_missing_oled_is_one_line_and_the_daemon_still_starts(caplog, monkeypatch):

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import IllegalMove
-from companion.games.binary import (
+from companion.games.binary.engine import (
     BLACK,
     END,
     PASS,

@@ -13,7 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.binary import (
+from companion.core.position_text import parse_position
+from companion.core.squares import parse_square, square_name
+from companion.games.binary.engine import (
     BLACK,
     WHITE,
     BinaryState,
@@ -23,8 +25,6 @@ from companion.games.binary import (
     square_owner,
     territories,
 )
-from companion.position_text import parse_position
-from companion.squares import parse_square, square_name
 
 from .positions import BINARY_FIG3 as FIG3
 
@@ -229,7 +229,7 @@ def test_tie_break_on_a_board():
     out = state.outcome()
     assert out is not None and out.winner == BLACK
     assert out.summary == "BLACK wins 15-15: largest terr 6>5"  # fits two OLED lines
-    from companion.oled_view import wrap
+    from companion.views.oled import wrap
 
     assert wrap(out.summary) == ["BLACK wins 15-15:", "largest terr 6>5"]
     assert out.detail["decided_by"] == "tie-break"

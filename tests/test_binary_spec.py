@@ -9,10 +9,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.core.position_text import parse_position
 from companion.games import get_spec
 from companion.games.base import Differ, GameSpec, Play
-from companion.games.binary import BLACK, END, PASS, WHITE, BinaryState, new_game, square_owner
-from companion.games.binary_spec import (
+from companion.games.binary.engine import (
+    BLACK,
+    END,
+    PASS,
+    WHITE,
+    BinaryState,
+    new_game,
+    square_owner,
+)
+from companion.games.binary.spec import (
     LIGHT_EMPTY,
     OFF,
     OLED_WIDTH,
@@ -20,7 +29,6 @@ from companion.games.binary_spec import (
     SPEC,
     TERRITORY_RGB,
 )
-from companion.position_text import parse_position
 
 from .positions import BINARY_FIG3 as FIG3
 from .positions import play, sq

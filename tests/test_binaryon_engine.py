@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from companion.core.position_text import parse_position
+from companion.core.squares import parse_square, square_name
 from companion.games import get_spec
 from companion.games.base import Differ, IllegalMove, Play
-from companion.games.binaryon import (
+from companion.games.binaryon.engine import (
     PASS,
     BinaryonState,
     all_lines,
@@ -16,8 +18,6 @@ from companion.games.binaryon import (
     score_cells,
     score_detail,
 )
-from companion.position_text import parse_position
-from companion.squares import parse_square, square_name
 
 from .positions import BINARYON_START as START
 

@@ -7,7 +7,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.binaryon import (
+from companion.core.squares import neighbours
+from companion.games.binaryon.engine import (
     PASS,
     BinaryonState,
     all_lines,
@@ -16,7 +17,6 @@ from companion.games.binaryon import (
     same_colour_pairs,
     score_cells,
 )
-from companion.squares import neighbours
 
 SIZES = st.sampled_from([4, 6, 8])
 

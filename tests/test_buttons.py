@@ -8,8 +8,8 @@ import time
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion import pinout
-from companion.events import ButtonEvent
+from companion.core.events import ButtonEvent
+from companion.hardware import pinout
 from companion.hardware.buttons import Buttons, ButtonsError, Buzzer
 
 from .conftest import wait_until

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from companion.cli import main
+from companion.cli.main import main
 
 from .positions import BINARYON_START as SEED_DIAGRAM
 
@@ -103,7 +103,7 @@ def test_score_errors_are_one_line(capsys, tmp_path, start_file):
 
 
 def test_score_flag_of_another_game_is_refused_for_binaryon(capsys, start_file):
-    from companion.commands.score import game_options
+    from companion.cli.score import game_options
     from companion.games import game_names
 
     foreign = [o.name for o in game_options(game_names()) if o.name not in {

@@ -1,6 +1,6 @@
 import pytest
 
-from companion.config import Config, ConfigError
+from companion.core.config import Config, ConfigError
 
 
 def test_defaults_need_no_file():

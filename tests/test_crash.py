@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.journal import FINISHED, IN_PROGRESS, SqliteJournal
-from companion.journal_api import NullJournal
-from companion.session import Session
+from companion.journal.api import NullJournal
+from companion.journal.store import FINISHED, IN_PROGRESS, SqliteJournal
+from companion.referee.session import Session
 
 CHILD = Path(__file__).with_name("crash_child.py")
 

@@ -4,10 +4,10 @@ import random
 
 import pytest
 
-from companion.events import ButtonEvent, LinkStatus, UserCommand
-from companion.games.binaryon import PASS
-from companion.led_view import GREEN, RED
-from companion.squares import parse_square
+from companion.core.events import ButtonEvent, LinkStatus, UserCommand
+from companion.core.squares import parse_square
+from companion.games.binaryon.engine import PASS
+from companion.views.leds import GREEN, RED
 
 from .conftest import step
 
@@ -83,7 +83,7 @@ def test_a_full_random_game_ends_with_winner_shown_and_line_blinking(make_daemon
 
 def test_passes_are_played_and_announced(make_daemon, clock):
     # Find a random 4x4 game where someone passes, then replay it through the board.
-    from companion.games.binaryon import new_game
+    from companion.games.binaryon.engine import new_game
 
     for seed in range(200):
         rng = random.Random(seed)
@@ -161,7 +161,7 @@ def test_unplugged_board_is_shown_and_presses_wait(make_daemon, clock):
 
 
 def test_colour_board_move_needs_a_still_board(make_daemon, clock):
-    from companion.games.binaryon import new_game
+    from companion.games.binaryon.engine import new_game
 
     cells = new_game().cells()
     d = make_daemon(kind="polarity", initial=cells)
@@ -187,7 +187,7 @@ def test_colour_board_move_needs_a_still_board(make_daemon, clock):
 
 
 def test_colour_board_two_discs_turned_at_once_are_both_shown(make_daemon, clock):
-    from companion.games.binaryon import new_game
+    from companion.games.binaryon.engine import new_game
 
     d = make_daemon(kind="polarity", initial=new_game().cells())
     step(d, clock, 0.31)
@@ -204,7 +204,7 @@ def test_binaryon_refuses_a_presence_board_with_a_reason(make_daemon, clock):
 
 
 def test_a_reading_off_the_board_is_ignored(make_daemon, clock):
-    from companion.events import SquareReading
+    from companion.core.events import SquareReading
 
     d = make_daemon()
     d.post(SquareReading(999, "1", clock()))
@@ -213,8 +213,8 @@ def test_a_reading_off_the_board_is_ignored(make_daemon, clock):
 
 
 def test_threaded_run_goes_idle_and_stops(clock):
-    from companion.config import Config
-    from companion.daemon import Daemon
+    from companion.core.config import Config
+    from companion.service.daemon import Daemon
 
     d = Daemon(Config.default().with_overrides(board={"driver": "mock"}))
     d.start()
@@ -235,7 +235,7 @@ def test_link_status_message_is_kept_until_reconnected(make_daemon, clock):
 
 
 def test_colour_board_put_back_to_an_earlier_position_is_a_takeback(make_daemon, clock):
-    from companion.games.binaryon import new_game
+    from companion.games.binaryon.engine import new_game
 
     d = make_daemon(kind="polarity", initial=new_game().cells())
     step(d, clock, 0.31)  # the board matches the game
@@ -252,9 +252,9 @@ def test_colour_board_put_back_to_an_earlier_position_is_a_takeback(make_daemon,
 def test_emulator_window_mirrors_the_frames(tmp_path, monkeypatch):
     pytest.importorskip("luma.emulator")
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    from companion.app import mirrored_emulator
-    from companion.config import Config
-    from companion.daemon import Daemon
+    from companion.core.config import Config
+    from companion.service.app import mirrored_emulator
+    from companion.service.daemon import Daemon
 
     device = mirrored_emulator()
     d = Daemon(Config.default().with_overrides(board={"driver": "mock"}), display=device)
@@ -265,7 +265,7 @@ def test_emulator_window_mirrors_the_frames(tmp_path, monkeypatch):
 
 
 def test_colour_board_must_match_the_game_before_moves_count(make_daemon, clock):
-    from companion.games.binaryon import new_game
+    from companion.games.binaryon.engine import new_game
 
     cells = new_game().cells()
     cells[sq("a1")] = "x"  # a disc set out wrong
@@ -288,7 +288,7 @@ def test_colour_board_must_match_the_game_before_moves_count(make_daemon, clock)
 
 
 def test_a_mistyped_new_game_changes_nothing_and_play_goes_on(make_daemon, clock, tmp_path):
-    from companion.journal import SqliteJournal
+    from companion.journal.store import SqliteJournal
 
     journal = SqliteJournal.open(tmp_path / "j.sqlite")
     d = make_daemon(journal=journal)
@@ -323,7 +323,7 @@ def test_a_board_problem_clears_when_the_game_can_use_the_board(make_daemon, clo
 
 
 def test_replugged_board_that_did_not_change_plays_on(make_daemon, clock):
-    from companion.games.binaryon import new_game
+    from companion.games.binaryon.engine import new_game
 
     d = make_daemon(kind="polarity", initial=new_game().cells())
     step(d, clock, 0.31)
@@ -340,8 +340,8 @@ def test_replugged_board_that_did_not_change_plays_on(make_daemon, clock):
 
 
 def test_a_game_switched_to_takes_its_rule_options_from_the_config(make_daemon, clock):
-    from companion.config import Config
-    from companion.daemon import Daemon
+    from companion.core.config import Config
+    from companion.service.daemon import Daemon
 
     cfg = Config.default().with_overrides(
         board={"driver": "mock"},
@@ -367,10 +367,10 @@ def test_board_input_waits_while_the_menu_is_open(make_daemon, clock):
 
 
 def test_a_resumed_game_that_had_ended_shows_its_result_and_blinks(clock):
-    from companion.config import Config
-    from companion.daemon import Daemon
-    from companion.games.binaryon import new_game
-    from companion.journal_api import NullJournal, SavedGame
+    from companion.core.config import Config
+    from companion.games.binaryon.engine import new_game
+    from companion.journal.api import NullJournal, SavedGame
+    from companion.service.daemon import Daemon
 
     rng = random.Random(2)
     st, names = new_game(size=4), []
@@ -395,7 +395,7 @@ def test_a_resumed_game_that_had_ended_shows_its_result_and_blinks(clock):
 def test_undo_after_the_game_was_abandoned_elsewhere_starts_a_new_game(
     make_daemon, clock, tmp_path
 ):
-    from companion.journal import SqliteJournal
+    from companion.journal.store import SqliteJournal
 
     path = tmp_path / "j.sqlite"
     d = make_daemon(journal=SqliteJournal.open(path))

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from companion.events import ButtonEvent
-from companion.games.binary_spec import TERRITORY_RGB
+from companion.core.events import ButtonEvent
+from companion.games.binary.spec import TERRITORY_RGB
 
 from .conftest import step
 

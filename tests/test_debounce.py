@@ -1,5 +1,5 @@
-from companion.debounce import BoardSettler, SwitchDebouncer
-from companion.loop import EventLoop
+from companion.core.loop import EventLoop
+from companion.sensing.debounce import BoardSettler, SwitchDebouncer
 
 from .conftest import FakeClock
 

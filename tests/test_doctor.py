@@ -11,9 +11,9 @@ import time
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from companion import pinout
-from companion.commands import doctor
-from companion.commands.doctor import MISSING, OK, Probe, report, run_checks, self_test
+from companion.cli import doctor
+from companion.cli.doctor import MISSING, OK, Probe, report, run_checks, self_test
+from companion.hardware import pinout
 from companion.hardware.buttons import Buttons
 from companion.hardware.pi_leds import open_leds
 

@@ -16,8 +16,8 @@ import serial
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import link_protocol as lp
-from companion.hardware.pico_sim import FIRMWARE_DIR, SimulatedPico
+from companion.hardware import link_protocol as lp
+from companion.testing.pico_sim import FIRMWARE_DIR, SimulatedPico
 
 STEP_MS = 2
 

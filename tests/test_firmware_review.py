@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from companion import link_protocol as lp
-from companion.hardware import pico_sim
-from companion.hardware.pico_sim import FIRMWARE_DIR, SimReset
+from companion.hardware import link_protocol as lp
+from companion.testing import pico_sim
+from companion.testing.pico_sim import FIRMWARE_DIR, SimReset
 
 from .test_firmware import bench  # noqa: F401 - the fixture
 

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion import pinout
-from companion.events import BoardSnapshot, LinkStatus, SquareReading
-from companion.hardware.fake_gpio import FakeLgpio, FakeRPiGPIO, MatrixSim
+from companion.core.events import BoardSnapshot, LinkStatus, SquareReading
+from companion.hardware import pinout
 from companion.hardware.gpio_board import GpioBoard
+from companion.testing.fake_gpio import FakeLgpio, FakeRPiGPIO, MatrixSim
 
 ROWS, COLS = list(pinout.PI_ROWS), list(pinout.PI_COLS)
 
@@ -238,7 +238,7 @@ def test_debounce_invariants(steps, debounce_ms):
 
 def test_importing_the_driver_loads_no_pi_library():
     code = (
-        "import sys, companion.hardware.gpio_board, companion.pinout;"
+        "import sys, companion.hardware.gpio_board, companion.hardware.pinout;"
         "bad = [m for m in ('lgpio', 'RPi', 'RPi.GPIO') if m in sys.modules];"
         "print(bad); sys.exit(1 if bad else 0)"
     )

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import time
 
-from companion import pinout
-from companion.config import Config
-from companion.daemon import Daemon
-from companion.hardware.fake_gpio import FakeLgpio, MatrixSim
+from companion.core.config import Config
+from companion.core.squares import parse_square
+from companion.hardware import pinout
 from companion.hardware.gpio_board import GpioBoard
-from companion.squares import parse_square
+from companion.service.daemon import Daemon
+from companion.testing.fake_gpio import FakeLgpio, MatrixSim
 
 
 def eventually(predicate, timeout: float = 5.0) -> bool:

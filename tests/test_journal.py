@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.daemon import Daemon
-from companion.games.binaryon import PASS
-from companion.journal import ABANDONED, FINISHED, IN_PROGRESS, SqliteJournal, fold
-from companion.journal_api import JournalError, NullJournal
-from companion.session import Session
-from companion.squares import parse_square
+from companion.core.squares import parse_square
+from companion.games.binaryon.engine import PASS
+from companion.journal.api import JournalError, NullJournal
+from companion.journal.store import ABANDONED, FINISHED, IN_PROGRESS, SqliteJournal, fold
+from companion.referee.session import Session
+from companion.service.daemon import Daemon
 
 from .conftest import daemon_on_journal
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.daemon import Daemon
-from companion.journal import SqliteJournal
-from companion.journal_api import JournalError, NullJournal
-from companion.session import Session
-from companion.squares import parse_square
+from companion.core.squares import parse_square
+from companion.journal.api import JournalError, NullJournal
+from companion.journal.store import SqliteJournal
+from companion.referee.session import Session
+from companion.service.daemon import Daemon
 
 from .conftest import daemon_on_journal
 
@@ -139,7 +139,7 @@ def test_tools_never_repair_behind_the_daemon(tmp_path):
 
 
 def test_no_room_for_the_copy_means_nothing_is_touched(tmp_path, monkeypatch):
-    import companion.journal_repair as journal_module
+    import companion.journal.repair as journal_module
 
     path = tmp_path / "journal.sqlite"
     path.write_bytes(b"garbage" * 1000)

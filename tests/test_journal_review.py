@@ -18,15 +18,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import companion.journal as journal_module
-from companion.cli import main
-from companion.commands import journal_args
+import companion.journal.store as journal_module
+from companion.cli import journal_args
+from companion.cli.main import main
+from companion.core.squares import parse_square
 from companion.games.base import Outcome
-from companion.journal import ABANDONED, FINISHED, IN_PROGRESS, SqliteJournal
-from companion.journal_api import GameClosed, JournalError
-from companion.records import format_record, parse_record, record_from_entry, validate
-from companion.session import Session
-from companion.squares import parse_square
+from companion.journal.api import GameClosed, JournalError
+from companion.journal.records import format_record, parse_record, record_from_entry, validate
+from companion.journal.store import ABANDONED, FINISHED, IN_PROGRESS, SqliteJournal
+from companion.referee.session import Session
 
 from .conftest import daemon_on_journal
 
@@ -39,8 +39,8 @@ CHILD = textwrap.dedent(
     """
     import os, sys
     sys.path.insert(0, {root!r})
-    from companion.journal import SqliteJournal
-    from companion.session import Session
+    from companion.journal.store import SqliteJournal
+    from companion.referee.session import Session
     j = SqliteJournal.open(sys.argv[1])
     s = Session("binaryon", journal=j)
     for i in range(int(sys.argv[2])):
@@ -235,10 +235,10 @@ READ_ONLY_CHILD = textwrap.dedent(
     """
     import json, sys
     sys.path.insert(0, {root!r})
-    from companion.config import Config
-    from companion.daemon import Daemon
-    from companion.hardware.mock_board import MockBoard
-    from companion.journal import SqliteJournal
+    from companion.core.config import Config
+    from companion.service.daemon import Daemon
+    from companion.testing.mock_board import MockBoard
+    from companion.journal.store import SqliteJournal
     path = sys.argv[1]
     j = SqliteJournal.open(path)
     now = [1000.0]
@@ -491,7 +491,7 @@ def test_without_a_config_the_service_journal_is_used(tmp_path, monkeypatch):
     monkeypatch.delenv("BINARYON_CONFIG", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setattr("companion.app.CONFIG_PLACES", ("~/.config/binaryon/config.toml",))
+    monkeypatch.setattr("companion.service.app.CONFIG_PLACES", ("~/.config/binaryon/config.toml",))
     service = tmp_path / "var-lib" / "journal.sqlite"
     own = tmp_path / "state" / "binaryon" / "journal.sqlite"
     assert journal_args.default_journal_path(service) == own  # neither exists

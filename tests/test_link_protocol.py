@@ -5,8 +5,8 @@ import sys
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion import link_protocol as lp
-from companion.hardware.pico_sim import load_firmware
+from companion.hardware import link_protocol as lp
+from companion.testing.pico_sim import load_firmware
 
 load_firmware()
 proto = sys.modules["boardfw.proto"]

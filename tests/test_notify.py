@@ -1,4 +1,4 @@
-"""companion.notify against a real AF_UNIX datagram socket standing in for systemd."""
+"""companion.service.notify against a real AF_UNIX datagram socket standing in for systemd."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from companion.notify import Notifier
+from companion.service.notify import Notifier
 
 
 def notifier(monkeypatch, **env) -> Notifier:

@@ -13,7 +13,7 @@ from PIL import Image, ImageChops
 
 from companion.games import get_spec
 from companion.games.base import Panel, PanelRow
-from companion.oled_view import OledView, Screen
+from companion.views.oled import OledView, Screen
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -88,7 +88,7 @@ def test_identical_screens_are_not_sent_twice():
 
 @pytest.mark.parametrize("text", ["x" * 60, "word " * 20])
 def test_long_messages_are_cut_to_two_lines(text):
-    from companion.oled_view import CHARS, wrap
+    from companion.views.oled import CHARS, wrap
 
     lines = wrap(text)
     assert len(lines) == 2 and all(len(s) <= CHARS for s in lines)
@@ -96,7 +96,7 @@ def test_long_messages_are_cut_to_two_lines(text):
 
 
 def test_new_game_menu(make_daemon):
-    from companion.events import ButtonEvent
+    from companion.core.events import ButtonEvent
 
     d = make_daemon()
     d.post(ButtonEvent("menu", long=True))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import pinout
+from companion.hardware import pinout
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "hardware" / "README.md"
@@ -24,7 +24,7 @@ def test_readme_table_is_the_generated_one():
     start = text.index(pinout.TABLE_BEGIN) + len(pinout.TABLE_BEGIN)
     end = text.index(pinout.TABLE_END)
     assert text[start:end].strip() == pinout.markdown_table().strip(), (
-        "hardware/README.md's pinout table is stale: paste `python -m companion.pinout`"
+        "hardware/README.md's pinout table is stale: paste `python -m companion.hardware.pinout`"
     )
 
 

@@ -4,7 +4,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from companion.config import Config
+from companion.core.config import Config
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 

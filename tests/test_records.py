@@ -11,11 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.cli import main
+from companion.cli.main import main
 from companion.games import get_spec
-from companion.journal import FINISHED, SqliteJournal
-from companion.journal_api import NullJournal
-from companion.records import (
+from companion.journal.api import NullJournal
+from companion.journal.records import (
     RecordError,
     final_position_text,
     format_record,
@@ -25,7 +24,8 @@ from companion.records import (
     record_from_entry,
     validate,
 )
-from companion.session import Session
+from companion.journal.store import FINISHED, SqliteJournal
+from companion.referee.session import Session
 
 
 class Clock:
@@ -98,7 +98,7 @@ def test_any_game_round_trips_through_the_text(size, first, reach, picks):
             break
         legal = s.state.legal_moves()
         s.submit(legal[k % len(legal)])
-    from companion.records import Record
+    from companion.journal.records import Record
 
     t0 = 1_700_000_000_000
     rec = Record(
@@ -135,7 +135,7 @@ def test_a_binary_game_round_trips_too():
         move = legal[(i * 7) % len(legal)]
         names.append(state.move_name(move))
         state = state.play(move)
-    from companion.records import Record
+    from companion.journal.records import Record
 
     rec = Record(game="binary", options=spec.resolve({}), moves=names)
     validate(rec)
@@ -288,7 +288,7 @@ def test_export_of_a_missing_game_is_one_line(journal_path, capsys):
 
 
 def test_replay_steps_through_the_record_on_the_simulated_board(tmp_path):
-    from companion.commands.replay import replay
+    from companion.cli.replay import replay
 
     j = SqliteJournal.open(tmp_path / "j.sqlite")
     s = play(j, size=8)

@@ -7,11 +7,11 @@ import time
 
 import pytest
 
-from companion import link_protocol as lp
-from companion.events import BoardSnapshot, LinkStatus, SquareReading
+from companion.core.events import BoardSnapshot, LinkStatus, SquareReading
+from companion.hardware import link_protocol as lp
 from companion.hardware import serial_board
-from companion.hardware.pico_sim import SimulatedPico
 from companion.hardware.serial_board import BoardNotFound, SerialBoard, board_from_spec
+from companion.testing.pico_sim import SimulatedPico
 
 from .conftest import wait_until
 

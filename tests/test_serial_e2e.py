@@ -5,11 +5,11 @@ import random
 
 import pytest
 
-from companion.config import Config
-from companion.daemon import Daemon
-from companion.games.binaryon import PASS, new_game
-from companion.hardware.pico_sim import SimulatedPico
+from companion.core.config import Config
+from companion.games.binaryon.engine import PASS, new_game
 from companion.hardware.serial_board import SerialBoard
+from companion.service.daemon import Daemon
+from companion.testing.pico_sim import SimulatedPico
 
 from .conftest import wait_until
 

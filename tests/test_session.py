@@ -1,6 +1,6 @@
 from companion.games.base import Outcome
-from companion.journal_api import JournalError, NullJournal
-from companion.session import Session
+from companion.journal.api import JournalError, NullJournal
+from companion.referee.session import Session
 
 
 class RecordingJournal(NullJournal):
@@ -64,7 +64,7 @@ def test_undo_records_a_takeback_and_keeps_the_rest():
 
 
 def test_resume_replays_to_the_same_position():
-    from companion.journal_api import SavedGame
+    from companion.journal.api import SavedGame
 
     s = Session("binaryon", {"first": "off"})
     for m in ("d4", "e5"):
@@ -88,7 +88,7 @@ def test_new_game_abandons_an_unfinished_one():
 def test_a_saved_final_move_is_not_refused_when_only_the_finish_fails():
     import random
 
-    from companion.games.binaryon import PASS
+    from companion.games.binaryon.engine import PASS
 
     class FinishFails(RecordingJournal):
         def finish(self, game_id, outcome):
@@ -104,7 +104,7 @@ def test_a_saved_final_move_is_not_refused_when_only_the_finish_fails():
 
 
 def test_a_game_closed_elsewhere_is_flagged_not_retried():
-    from companion.journal_api import GameClosed
+    from companion.journal.api import GameClosed
 
     class Closed(RecordingJournal):
         def append(self, game_id, ply, move):

@@ -10,7 +10,7 @@ import pytest
 def run_cli(args, lines, tmp_path, timeout=60):
     env = dict(os.environ, XDG_STATE_HOME=str(tmp_path), NO_COLOR="1", SDL_VIDEODRIVER="dummy")
     return subprocess.run(
-        [sys.executable, "-m", "companion.cli", *args],
+        [sys.executable, "-m", "companion.cli.main", *args],
         input="".join(line + "\n" for line in lines),
         capture_output=True,
         text=True,

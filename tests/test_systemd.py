@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from companion import pinout
-from companion.commands import install_service
-from companion.config import Config
+from companion.cli import install_service
+from companion.core.config import Config
+from companion.hardware import pinout
 
 REPO = Path(__file__).resolve().parents[1]
 UNIT = REPO / "systemd" / "binaryon.service"
@@ -169,7 +169,7 @@ def test_a_program_the_unit_cannot_reach_is_refused_in_one_line(tmp_path, capsys
 def test_a_script_whose_venv_is_under_home_is_refused(tmp_path, capsys):
     exe = tmp_path / "bin/binaryon"  # e.g. /usr/local/bin/binaryon copied from a home venv
     exe.parent.mkdir()
-    exe.write_text("#!/home/pi/.venv/bin/python\nfrom companion.cli import main\n")
+    exe.write_text("#!/home/pi/.venv/bin/python\nfrom companion.cli.main import main\n")
     assert install_service.run(args("--root", str(tmp_path / "r"), "--exec", str(exe))) == 1
     assert "its Python (/home/pi/.venv/bin/python) is under /home" in capsys.readouterr().err
     assert not (tmp_path / "r").exists()

@@ -1,6 +1,6 @@
 from PIL import Image
 
-from companion.terminal_view import board_lines, oled_block_lines, oled_lines, oled_view_lines
+from companion.views.terminal import board_lines, oled_block_lines, oled_lines, oled_view_lines
 
 
 def image_with(*pixels, size=(4, 4)):

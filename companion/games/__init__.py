@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from .base import GameSpec
+from companion.games.base import GameSpec
 
 _REGISTRY = {
-    "binaryon": "companion.games.binaryon_spec",
-    "binary": "companion.games.binary_spec",
+    "binaryon": "companion.games.binaryon.spec",
+    "binary": "companion.games.binary.spec",
 }
 
 

@@ -9,8 +9,8 @@ import logging
 import time
 from collections.abc import Callable
 
-from ..config import BoardConfig, ConfigError
-from .interfaces import SensorBoard
+from companion.core.config import BoardConfig, ConfigError
+from companion.hardware.interfaces import SensorBoard
 
 log = logging.getLogger("binaryon")
 
@@ -36,11 +36,11 @@ def make_board(
             log.info("no board found yet: waiting for the Pico on USB")
             driver = "serial:auto"
     if driver == "mock":
-        from .mock_board import MockBoard
+        from companion.testing.mock_board import MockBoard
 
         return MockBoard(cfg.size, cfg.kind, clock)
     if driver.startswith("serial:"):
-        from .serial_board import SerialBoard
+        from companion.hardware.serial_board import SerialBoard
 
         port = driver.split(":", 1)[1]
         if not port:
@@ -48,8 +48,8 @@ def make_board(
         level = None if led_brightness is None else round(led_brightness * 255)
         return SerialBoard(port, size=cfg.size, brightness=level)
     if driver == "gpio":
-        from .. import pinout
-        from .gpio_board import GpioBoard
+        from companion.hardware import pinout
+        from companion.hardware.gpio_board import GpioBoard
 
         rows = list(cfg.rows or pinout.MATRIX_ROWS)
         cols = list(cfg.cols or pinout.MATRIX_COLS)
@@ -63,7 +63,7 @@ def find_board_port() -> str | None:
     """The serial port of a Pico running our firmware (udev symlink first, then USB id)."""
     import os
 
-    from .serial_board import BoardNotFound, find_pico_port
+    from companion.hardware.serial_board import BoardNotFound, find_pico_port
 
     if os.path.exists("/dev/binaryon-board"):
         return "/dev/binaryon-board"

@@ -17,8 +17,8 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 
-from ..events import ButtonEvent
-from .interfaces import HardwareError
+from companion.core.events import ButtonEvent
+from companion.hardware.interfaces import HardwareError
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ Backends, imported only when chosen:
   costs one ``group_write`` and one ``group_read`` (all columns as a bitmask): 16 calls a scan.
 - RPi.GPIO (or rpi-lgpio, its drop-in on a Pi 5): one ``output`` per row plus one ``input``
   per column: 72 calls a scan. A fallback only.
-- any module object with either shape (tests pass companion.hardware.fake_gpio's).
+- any module object with either shape (tests pass companion.testing.fake_gpio's).
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
-from ..events import BoardSnapshot, Event, LinkStatus, SquareReading
-from ..squares import check_size
-from .interfaces import SENSOR_KINDS, HardwareError, SensorBoard
+from companion.core.events import BoardSnapshot, Event, LinkStatus, SquareReading
+from companion.core.squares import check_size
+from companion.hardware.interfaces import SENSOR_KINDS, HardwareError, SensorBoard
 
 log = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 
-from ..events import Event
+from companion.core.events import Event
 
 RGB = tuple[int, int, int]
 

@@ -18,8 +18,8 @@ import logging
 import threading
 from collections.abc import Callable
 
-from .. import pinout
-from .interfaces import HardwareError
+from companion.hardware import pinout
+from companion.hardware.interfaces import HardwareError
 
 log = logging.getLogger(__name__)
 

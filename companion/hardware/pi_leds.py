@@ -20,8 +20,8 @@ import logging
 import threading
 from collections.abc import Sequence
 
-from .. import pinout
-from .interfaces import RGB, HardwareError, LedStrip
+from companion.hardware import pinout
+from companion.hardware.interfaces import RGB, HardwareError, LedStrip
 
 log = logging.getLogger(__name__)
 

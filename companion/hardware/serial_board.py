@@ -18,9 +18,9 @@ from collections.abc import Callable, Sequence
 
 import serial
 
-from .. import link_protocol as lp
-from ..events import BoardSnapshot, Event, LinkStatus, SquareReading
-from .interfaces import RGB, LedStrip, SensorBoard
+from companion.core.events import BoardSnapshot, Event, LinkStatus, SquareReading
+from companion.hardware import link_protocol as lp
+from companion.hardware.interfaces import RGB, LedStrip, SensorBoard
 
 log = logging.getLogger(__name__)
 

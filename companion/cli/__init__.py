@@ -1,0 +1,1 @@
+"""One module per ``binaryon`` subcommand (see companion.cli.main.COMMANDS)."""

@@ -1,0 +1,38 @@
+"""``binaryon abandon [GAME_ID]``: give up a game in progress; it stays in the history."""
+
+from __future__ import annotations
+
+import argparse
+
+from companion.cli.journal_args import add_journal_argument, fail, open_journal
+from companion.journal.api import JournalError
+from companion.journal.store import IN_PROGRESS
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "game_id", metavar="GAME_ID", nargs="?", type=int, help="default: the game in progress"
+    )
+    add_journal_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        with open_journal(args, write=True) as journal:
+            if args.game_id is None:
+                saved = journal.current()
+                if saved is None:
+                    return fail("no game in progress")
+                game_id = saved.game_id
+            else:
+                game_id = args.game_id
+            entry = journal.load(game_id)
+            if entry is None:
+                return fail(f"no game {game_id} in the journal (see binaryon history)")
+            if entry.status != IN_PROGRESS:
+                return fail(f"game {game_id} is {entry.status.replace('_', ' ')}, not in progress")
+            journal.abandon(game_id)
+    except JournalError as e:
+        return fail(str(e))
+    print(f"game {game_id} abandoned after {len(entry.moves)} moves (kept in history)")
+    return 0

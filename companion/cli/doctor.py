@@ -1,0 +1,494 @@
+"""``binaryon doctor``: what hardware is present, what is missing, and the fix for each.
+
+Checks the Pi, I2C and the OLED on it, SPI (Pi-driven LEDs), the GPIO chip and library, the
+buttons at rest, the board link (a Pico on USB, found by VID:PID, and its udev name), the
+user's groups and the service. On a machine that is not a Pi it says so and skips the
+hardware checks. ``--leds`` runs a visible self-test: a chase over the LEDs, then press each
+button and some squares; on a machine that is not a Pi it says there is nothing to test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from companion.hardware import pinout
+
+OK, MISSING, INFO, SKIP = "ok", "missing", "info", "skip"
+
+
+@dataclass
+class Check:
+    name: str
+    status: str  # ok | missing | info | skip
+    detail: str
+    fix: str = ""
+
+
+class Probe:
+    """Where the checks look. ``root`` prefixes /dev, /proc and /sys so tests can fake them."""
+
+    def __init__(self, root: str | os.PathLike[str] = "/"):
+        self.root = Path(root)
+
+    def path(self, p: str) -> Path:
+        return self.root / p.lstrip("/")
+
+    def model(self) -> str | None:
+        for p in ("/proc/device-tree/model", "/sys/firmware/devicetree/base/model"):
+            try:
+                return self.path(p).read_text(errors="replace").strip("\0\n ")
+            except OSError:
+                continue
+        return None
+
+    def exists(self, p: str) -> bool:
+        return os.path.lexists(self.path(p))
+
+    def usable(self, p: str) -> bool:
+        return os.access(self.path(p), os.R_OK | os.W_OK)
+
+    def glob(self, pattern: str) -> list[str]:
+        return sorted("/" + str(p.relative_to(self.root)) for p in self.root.glob(pattern))
+
+    def i2c_answers(self, port: int, address: int) -> bool | None:
+        """True when a device acknowledges ``address``; None when the bus cannot be opened."""
+        try:
+            from smbus2 import SMBus
+        except ImportError:
+            return None
+        try:
+            bus = SMBus(port)
+        except OSError:
+            return None
+        try:
+            bus.write_quick(address)  # what i2cdetect does: address only, no data
+            return True
+        except OSError:
+            return False
+        finally:
+            bus.close()
+
+    def usb_serial_ports(self) -> list[tuple[str, int | None, int | None, str]]:
+        """(device, vid, pid, description) of every serial port."""
+        try:
+            from serial.tools import list_ports
+        except ImportError:
+            return []
+        return [(p.device, p.vid, p.pid, p.description or "") for p in list_ports.comports()]
+
+    def has_module(self, name: str) -> bool:
+        try:
+            return importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            return False
+
+    def user_groups(self) -> set[str]:
+        import grp
+
+        names = set()
+        for gid in os.getgroups():
+            with contextlib.suppress(KeyError):
+                names.add(grp.getgrgid(gid).gr_name)
+        return names
+
+    def buttons_at_rest(self, pins: dict[str, int]) -> dict[str, bool] | str:
+        """name -> pressed, read once through gpiozero; a one-line reason when impossible."""
+        try:
+            from gpiozero import Button
+        except ImportError as e:
+            return str(e)
+        out, made = {}, []
+        try:
+            for name, pin in pins.items():
+                b = Button(pin, pull_up=True)
+                made.append(b)
+                out[name] = bool(b.is_pressed)
+        except Exception as e:
+            return " ".join(str(e).split()) or type(e).__name__
+        finally:
+            for b in made:
+                b.close()
+        return out
+
+    def is_root(self) -> bool:
+        return os.geteuid() == 0
+
+    def service_state(self) -> str | None:
+        if shutil.which("systemctl") is None or self.root != Path("/"):
+            return None
+        r = subprocess.run(
+            ["systemctl", "is-active", "binaryon.service"], capture_output=True, text=True
+        )
+        return r.stdout.strip() or None
+
+
+def run_checks(
+    probe: Probe, *, i2c_port: int = pinout.PI_I2C_PORT, i2c_address: int = pinout.OLED_I2C_ADDRESS
+) -> list[Check]:
+    checks: list[Check] = []
+    add = checks.append
+    model = probe.model()
+    on_pi = bool(model and "raspberry pi" in model.lower())
+    if on_pi:
+        add(Check("machine", OK, model or ""))
+    else:
+        add(
+            Check(
+                "machine",
+                INFO,
+                f"{model or 'not a Raspberry Pi'}: Pi hardware checks "
+                "skipped; `binaryon run` plays on the simulated board",
+            )
+        )
+
+    # the board link: a Pico on USB (any machine can have one)
+    vid, pid = pinout.PICO_USB_VID_PID
+    picos = [p for p in probe.usb_serial_ports() if (p[1], p[2]) == (vid, pid)]
+    if picos:
+        dev = picos[0][0]
+        add(Check("board link", OK, f"Pico (MicroPython) on {dev}"))
+        if not probe.exists("/dev/binaryon-board"):
+            add(
+                Check(
+                    "board name",
+                    MISSING,
+                    "no /dev/binaryon-board symlink",
+                    "sudo binaryon install-service (installs the udev rule), then replug",
+                )
+            )
+        if not probe.usable(dev):
+            add(
+                Check(
+                    "board access",
+                    MISSING,
+                    f"no permission for {dev}",
+                    "sudo adduser $USER dialout, then log in again",
+                )
+            )
+    else:
+        add(
+            Check(
+                "board link",
+                INFO if not on_pi else MISSING,
+                f"no Pico ({vid:04x}:{pid:04x}) on USB",
+                "plug the board's Pico in; flash the firmware: see firmware/README.md "
+                '(or use the gpio build: [board] driver = "gpio")',
+            )
+        )
+    if not on_pi:
+        return checks
+
+    # I2C and the display
+    dev = f"/dev/i2c-{i2c_port}"
+    if not probe.exists(dev):
+        add(
+            Check(
+                "I2C",
+                MISSING,
+                f"I2C not enabled ({dev} missing)",
+                "sudo raspi-config nonint do_i2c 0, then reboot",
+            )
+        )
+    elif not probe.usable(dev):
+        add(
+            Check(
+                "I2C",
+                MISSING,
+                f"no permission for {dev}",
+                "sudo adduser $USER i2c, then log in again",
+            )
+        )
+    else:
+        add(Check("I2C", OK, dev))
+        answer = probe.i2c_answers(i2c_port, i2c_address)
+        if answer:
+            add(Check("display", OK, f"a device answers at 0x{i2c_address:02X} on i2c-{i2c_port}"))
+        else:
+            other = 0x3D if i2c_address == 0x3C else 0x3C
+            if answer is not None and probe.i2c_answers(i2c_port, other):
+                add(
+                    Check(
+                        "display",
+                        MISSING,
+                        f"the display answers at 0x{other:02X}, not 0x{i2c_address:02X}",
+                        f"set i2c_address = 0x{other:02X} under "
+                        "[display] in /etc/binaryon/config.toml",
+                    )
+                )
+            else:
+                add(
+                    Check(
+                        "display",
+                        MISSING,
+                        f"no display answers at 0x{i2c_address:02X} on i2c-{i2c_port}",
+                        "check the wiring: SDA to pin 3, SCL to pin 5, VCC "
+                        f"to 3V3 (pin 1), GND (pin 6); then i2cdetect -y {i2c_port}",
+                    )
+                )
+
+    # GPIO: the chip, the library, the buttons
+    chips = probe.glob("dev/gpiochip*")
+    if not chips:
+        add(Check("GPIO", MISSING, "no /dev/gpiochip*", "update Raspberry Pi OS (bookworm)"))
+    elif not all(probe.usable(c) for c in chips[:1]):
+        add(
+            Check(
+                "GPIO",
+                MISSING,
+                f"no permission for {chips[0]}",
+                "sudo adduser $USER gpio, then log in again",
+            )
+        )
+    else:
+        add(Check("GPIO", OK, ", ".join(chips)))
+    if probe.has_module("lgpio"):
+        add(Check("GPIO library", OK, "lgpio"))
+    else:
+        add(
+            Check(
+                "GPIO library",
+                MISSING,
+                "lgpio is not installed (buttons, gpio board)",
+                "pip install lgpio  (or: sudo apt install python3-lgpio and a venv made "
+                "with --system-site-packages)",
+            )
+        )
+    rest = probe.buttons_at_rest(dict(pinout.PI_BUTTONS))
+    if isinstance(rest, str):
+        add(Check("buttons", MISSING, f"cannot read the buttons: {rest}", "see GPIO above"))
+    else:
+        stuck = [n for n, pressed in rest.items() if pressed]
+        if stuck:
+            pins = ", ".join(f"{n} (GPIO{pinout.PI_BUTTONS[n]})" for n in stuck)
+            add(
+                Check(
+                    "buttons",
+                    MISSING,
+                    f"reads pressed at rest: {pins}",
+                    "check for a short to GND; each button goes from its GPIO to GND",
+                )
+            )
+        else:
+            add(Check("buttons", OK, "confirm, undo, menu released (press test: --leds)"))
+
+    # SPI: needed when the Pi drives the LEDs (gpio build)
+    if probe.exists("/dev/spidev0.0"):
+        add(Check("SPI (Pi-driven LEDs)", OK, "/dev/spidev0.0"))
+    else:
+        add(
+            Check(
+                "SPI (Pi-driven LEDs)",
+                MISSING,
+                "SPI not enabled (/dev/spidev0.0 missing); needed only when the Pi drives the LEDs",
+                "sudo raspi-config nonint do_spi 0, then reboot",
+            )
+        )
+
+    mine = probe.user_groups()
+    lacking = [g for g in ("gpio", "i2c", "spi", "dialout") if g not in mine]
+    if lacking and not probe.is_root():
+        add(
+            Check(
+                "groups",
+                MISSING,
+                f"you are not in {', '.join(lacking)}",
+                f"sudo usermod -aG {','.join(lacking)} $USER, then log in again",
+            )
+        )
+    state = probe.service_state()
+    if state is not None:
+        add(
+            Check(
+                "service",
+                OK if state == "active" else INFO,
+                f"binaryon.service is {state}",
+                "" if state == "active" else "sudo binaryon install-service",
+            )
+        )
+    return checks
+
+
+def report(checks: list[Check], out=None) -> None:
+    out = out or sys.stdout
+    width = max(len(c.name) for c in checks)
+    for c in checks:
+        print(f"{c.status.upper():8s}{c.name:{width}s}  {c.detail}", file=out)
+        if c.fix and c.status == MISSING:
+            print(f"{'':8s}{'':{width}s}  fix: {c.fix}", file=out)
+    problems = sum(c.status == MISSING for c in checks)
+    print(
+        f"{problems} problem{'s' if problems != 1 else ''} found"
+        if problems
+        else "nothing missing",
+        file=out,
+    )
+
+
+# ── the visible self-test ────────────────────────────────────────────────────────────────────
+def self_test(
+    leds,
+    buttons_factory: Callable,
+    board=None,
+    *,
+    wait: float = 10.0,
+    out=None,
+    sleep: Callable[[float], None] = time.sleep,
+) -> bool:
+    """Chase each LED (red, green, blue), then ask for each button. True when all answered."""
+    import queue
+
+    out = out or sys.stdout
+    from companion.core.events import ButtonEvent
+    from companion.core.squares import square_name
+
+    n = len(leds.last) if hasattr(leds, "last") else 64
+    events: queue.Queue = queue.Queue()
+    if board is not None:
+        board.start(events.put)  # first: a Pico's LEDs work only over a live link
+    all_ok = True
+    try:
+        print(f"LEDs: a red, then green, then blue dot walks a1 -> h8 over {n} LEDs", file=out)
+        for colour in ((255, 0, 0), (0, 255, 0), (0, 0, 255)):
+            for i in range(n):
+                frame = [(0, 0, 0)] * n
+                frame[i] = colour
+                leds.show(frame)
+                sleep(0.02)
+        leds.show([(0, 0, 0)] * n)
+        buttons = buttons_factory(events.put)
+        try:
+            for name in ("confirm", "undo", "menu"):
+                print(f"press {name} (GPIO{pinout.PI_BUTTONS[name]}) ...", file=out, flush=True)
+                got = _wait_for(
+                    events,
+                    wait,
+                    lambda e, name=name: isinstance(e, ButtonEvent) and e.button == name,
+                )
+                print(f"  {name}: {'ok' if got else f'nothing in {wait:g}s'}", file=out)
+                all_ok &= got is not None
+        finally:
+            buttons.close()
+        if board is not None:
+            print(f"press or place on a few squares for {wait:g}s (each lights up) ...", file=out)
+            seen: list[str] = []
+            frame = [(0, 0, 0)] * n
+            deadline = time.monotonic() + wait
+            while (e := _wait_for(events, deadline - time.monotonic(), _is_piece)) is not None:
+                seen.append(square_name(e.square, board.size))
+                if e.square < n:
+                    frame[e.square] = (0, 255, 0)
+                    leds.show(frame)
+            print(f"  squares: {' '.join(seen) or 'none'}", file=out)
+        leds.show([(0, 0, 0)] * n)
+    finally:
+        if board is not None:
+            board.stop()
+    return all_ok
+
+
+def _is_piece(e) -> bool:
+    from companion.core.events import SquareReading
+
+    return isinstance(e, SquareReading) and e.value not in ("0", ".")
+
+
+def _wait_for(events, seconds: float, wanted: Callable) -> object | None:
+    """The first event that is ``wanted`` within ``seconds``, else None."""
+    import queue
+
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            e = events.get(timeout=min(left, 0.1))
+        except queue.Empty:
+            continue
+        if wanted(e):
+            return e
+    return None
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--leds", action="store_true", help="visible LED, button and square self-test")
+    p.add_argument("--json", action="store_true", help="print the checks as JSON")
+    p.add_argument("--config", metavar="FILE", help="TOML config (display address, board)")
+
+
+def _config(path: str | None):
+    from companion.service.app import load_config
+
+    return load_config(path)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = _config(args.config)
+    except Exception as e:  # a bad config is itself a finding
+        print(f"binaryon: {e}", file=sys.stderr)
+        return 2
+    d = config.display
+    checks = run_checks(Probe(), i2c_port=d.i2c_port, i2c_address=d.i2c_address)
+    if args.json:
+        print(json.dumps([asdict(c) for c in checks], indent=1))
+    else:
+        report(checks)
+    problems = any(c.status == MISSING for c in checks)
+    if args.leds:
+        if checks[0].status != OK:  # not a Pi: no LEDs, buttons or pins of ours to exercise
+            print(
+                "--leds: no Pi hardware here to test (the LED, button and square self-test "
+                "runs on the Raspberry Pi); skipped",
+                file=sys.stderr if args.json else sys.stdout,
+            )
+            return int(problems)
+        return _run_self_test(config) or int(problems)
+    return int(problems)
+
+
+def _run_self_test(config) -> int:
+    from companion.hardware.boards import make_board
+    from companion.hardware.buttons import Buttons
+    from companion.hardware.pi_leds import open_leds
+
+    leds = None
+    try:
+        board = make_board(config.board)
+        set_brightness = getattr(board, "set_brightness", None)  # a Pico's own LED chain
+        if set_brightness is not None:
+            set_brightness(round(config.leds.brightness * 255))
+        leds = board.leds()
+        if leds is None:
+            leds = open_leds("spi", count=board.size**2, brightness=config.leds.brightness)
+            if config.leds.driver == "ws281x":
+                leds.close()
+                leds = open_leds(
+                    "ws281x",
+                    count=board.size**2,
+                    pin=config.leds.pin,
+                    brightness=config.leds.brightness,
+                )
+        b = config.buttons
+        pins = {n: getattr(b, n) or pinout.PI_BUTTONS[n] for n in ("confirm", "undo", "menu")}
+
+        def factory(sink):
+            return Buttons(pins, sink, hold_seconds=b.hold_seconds)
+
+        ok = self_test(leds, factory, board)
+    except Exception as e:
+        print(f"binaryon: self-test stopped: {' '.join(str(e).split())}", file=sys.stderr)
+        return 1
+    finally:
+        if leds is not None:
+            with contextlib.suppress(Exception):
+                leds.close()
+    return 0 if ok else 1

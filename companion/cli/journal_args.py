@@ -1,0 +1,96 @@
+"""The ``--journal PATH`` option shared by the record and history commands.
+
+Without it the commands use the daemon's journal: the one the config file names
+($BINARYON_CONFIG, ~/.config/binaryon/config.toml, /etc/binaryon/config.toml, as ``binaryon
+run`` finds it), or, when that file does not exist, the installed service's journal in
+/var/lib/binaryon (the service runs with XDG_STATE_HOME=/var/lib).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from companion.journal.api import JournalError
+from companion.journal.store import SqliteJournal
+
+SERVICE_JOURNAL = Path("/var/lib/binaryon/journal.sqlite")
+ACCESS_FIX = (
+    "run it with sudo, or add yourself to the binaryon group "
+    "(sudo usermod -aG binaryon $USER, then log in again)"
+)
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:  # a directory that may not be searched
+        return True
+
+
+def default_journal_path(service_journal: Path = SERVICE_JOURNAL) -> Path:
+    """The daemon's journal (see the module docstring). JournalError for a config file that
+    cannot be read or that turns the journal off."""
+    from companion.core.config import ConfigError
+    from companion.service.app import load_config
+
+    try:
+        path = load_config(None).journal_path()
+    except ConfigError as e:
+        raise JournalError(f"{e} (or give --journal PATH)") from None
+    if path is None:
+        raise JournalError("the config file turns the journal off ([journal] path = none)")
+    if not _exists(path) and _exists(service_journal):
+        return service_journal
+    return path
+
+
+def add_journal_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--journal",
+        metavar="PATH",
+        type=Path,
+        default=None,
+        help="journal file (default: the daemon's, from its config file, else "
+        f"{SERVICE_JOURNAL} when that exists)",
+    )
+
+
+def check_readable(path: Path) -> None:
+    """One line with the fix when the journal, its WAL or its folder may not be read."""
+    for p in (path, path.with_name(path.name + "-wal")):
+        try:
+            p.stat()
+            readable = os.access(p, os.R_OK)
+        except PermissionError:
+            readable = False
+        except OSError:
+            continue  # missing: the caller says so (or there is no WAL)
+        if not readable:
+            raise JournalError(f"no permission to read the journal {p}: {ACCESS_FIX}")
+
+
+def open_journal(
+    args: argparse.Namespace, create: bool = False, write: bool = False
+) -> SqliteJournal:
+    """The journal named by --journal (``create``: may be new; ``write``: must take writes).
+    Never repairs a damaged file (a running daemon may hold it): that is left to the daemon.
+    Raises JournalError with one line."""
+    path = args.journal or default_journal_path()
+    check_readable(path)
+    if not create and not _exists(path):
+        raise JournalError(f"no journal at {path} (no games played yet?)")
+    journal = SqliteJournal.open(path, recover=False)
+    why = journal.read_only
+    if why and (create or write):
+        journal.close()
+        fix = f": {ACCESS_FIX}" if why.startswith("no write permission") else ""
+        raise JournalError(f"the journal {path} is read-only ({why}){fix}")
+    return journal
+
+
+def fail(reason: str) -> int:
+    print(f"binaryon: {reason}", file=sys.stderr)
+    return 2

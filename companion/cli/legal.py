@@ -1,0 +1,40 @@
+"""``binaryon legal FILE --mover on|off [--last SQUARE]``: the squares the mover may turn."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from companion.cli.score import add_rule_flags, fail, given_rule_options, read_text
+from companion.core.position_text import parse_position
+from companion.core.squares import parse_square, square_name
+from companion.games.binaryon.engine import OPTIONS, legal_squares, resolve
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="position file, or - for stdin")
+    parser.add_argument("--mover", required=True, choices=("on", "off"), help="player to move")
+    parser.add_argument("--last", default=None, help="last square turned (omit: opening move)")
+    parser.add_argument("--json", action="store_true", help='print {"moves": [...]}')
+    add_rule_flags(parser, list(OPTIONS))
+
+
+def run(args: argparse.Namespace) -> int:
+    given = given_rule_options(args)
+    try:
+        n, cells = parse_position(read_text(args.file))
+        if "size" in given and resolve({"size": given["size"]})["size"] != n:
+            raise ValueError(f"position is {n}x{n} but size is {given['size']}")
+        options = resolve({**given, "size": n})
+        last = None if args.last is None else parse_square(args.last, n)
+        moves = legal_squares(cells, n, args.mover, last, options)
+    except ValueError as exc:
+        return fail(str(exc))
+    names = [square_name(s, n) for s in moves]
+    if args.json:
+        print(json.dumps({"moves": names}))
+    elif names:
+        print(" ".join(names))
+    else:
+        print(f"{args.mover.upper()} has no legal move: pass")
+    return 0

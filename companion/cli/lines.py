@@ -1,0 +1,29 @@
+"""``binaryon lines``: every Binaryon line of the board, each reading direction separately."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from companion.cli.score import fail
+from companion.games.binaryon.engine import all_lines, line_names, resolve
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--size", default="8", help="board size n, even 4..16 (default 8)")
+    parser.add_argument("--json", action="store_true", help='print {"lines": [[...], ...]}')
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        n = resolve({"size": args.size})["size"]
+    except ValueError as exc:
+        return fail(str(exc))
+    lines = [line_names(line, n) for line in all_lines(n)]
+    if args.json:
+        print(json.dumps({"lines": lines}))
+    else:
+        for line in lines:
+            print("-".join(line))
+        print(f"{len(lines)} lines on {n}x{n}")
+    return 0

@@ -1,0 +1,61 @@
+"""The ``binaryon`` command. Each subcommand lives in companion/cli/<name>.py and is
+imported only when chosen, so ``binaryon score`` never loads display or hardware code."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib import import_module
+
+# name -> (module, one-line help). Modules define add_arguments(parser) and run(args) -> int.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "run": ("companion.cli.run", "run the companion (simulated board when none is found)"),
+    "sim": ("companion.cli.sim", "play on simulated hardware in this terminal"),
+    "score": ("companion.cli.score", "score a position (file or - for stdin)"),
+    "lines": ("companion.cli.lines", "list every line of the Binaryon board"),
+    "legal": ("companion.cli.legal", "list the legal Binaryon moves in a position"),
+    "doctor": (
+        "companion.cli.doctor",
+        "check the Pi's hardware and say how to fix what is missing",
+    ),
+    "install-service": (
+        "companion.cli.install_service",
+        "install and start the systemd service (Raspberry Pi OS)",
+    ),
+    "history": ("companion.cli.history", "list the games in the journal with results"),
+    "export": ("companion.cli.export", "write a game from the journal as a text record"),
+    "import": ("companion.cli.import_record", "check a text record and add it to the journal"),
+    "replay": ("companion.cli.replay", "step through a game record on the simulated board"),
+    "abandon": ("companion.cli.abandon", "abandon the game in progress (kept in history)"),
+}
+
+
+def build_parser(argv: list[str]) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="binaryon", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    for name, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if name == chosen:  # only the chosen command's module is imported
+            import_module(module).add_arguments(p)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv)
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return 2
+    module = import_module(COMMANDS[args.command][0])
+    try:
+        return int(module.run(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""``binaryon replay FILE``: step through a game record on the simulated board and OLED.
+
+Each move goes through the daemon as a board reading would (interpreter result -> session ->
+OLED and LEDs), and the terminal shows the emulated OLED and the board after every move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import TextIO
+
+from companion.cli.journal_args import fail
+from companion.journal.records import RecordError, read_record
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="a game record (see docs/records.md)")
+    parser.add_argument(
+        "--delay", type=float, default=0.7, metavar="S", help="seconds between moves (0.7)"
+    )
+    parser.add_argument("--step", action="store_true", help="wait for Enter before each move")
+    parser.add_argument("--no-colour", action="store_true", help="plain characters only")
+
+
+def build_daemon(game: str, options: dict, players: dict):
+    from companion.core.config import Config
+    from companion.games import get_spec
+    from companion.journal.api import NullJournal
+    from companion.service.daemon import Daemon
+    from companion.testing.mock_board import MockBoard
+
+    spec = get_spec(game)
+    size = spec.board_size(options) or 8
+    kind = spec.sensor_kinds[0] if spec.sensor_kinds else "switch"
+    config = Config.default().with_overrides(
+        game={"name": game, "players": players},
+        board={"driver": "mock", "kind": kind, "size": size},
+        rules={game: options},
+    )
+    return Daemon(config, board=MockBoard(size, kind), journal=NullJournal())
+
+
+def replay(path: str, delay: float, step: bool, out: TextIO, inp: TextIO, colour) -> int:
+    from companion.games.base import Play
+    from companion.service.simulator import Simulator
+
+    try:
+        rec, _ = read_record(path)
+    except RecordError as e:
+        return fail(str(e))
+    daemon = build_daemon(rec.game, rec.options, rec.players)
+    view = Simulator(daemon, daemon.board, out=out, colour=colour)
+    session = daemon.session
+    total = len(rec.moves)
+    daemon.render()
+    print(f"{path}: {rec.game}, {total} moves", file=out)
+    view.draw()
+    for k, name in enumerate(rec.moves):
+        if len(session.moves) > k:  # a pass the referee played by itself
+            if session.moves[k] != name:
+                return fail(f"move {k + 1}: record has {name}, referee played {session.moves[k]}")
+            continue
+        if step:
+            print("Enter: next move, q: stop> ", end="", file=out, flush=True)
+            answer = inp.readline()
+            if not answer or answer.strip().lower() == "q":
+                return 0
+        elif delay > 0:
+            time.sleep(delay)
+        move = session.state.parse_move(name)
+        if not daemon.apply(Play(move), move if isinstance(move, int) else None):
+            return fail(f"move {k + 1} {name}: {daemon.message}")
+        daemon.render()
+        played = " ".join(session.moves[k:])
+        print(f"\nmove {k + 1}/{total}: {played}", file=out)
+        view.draw()
+    state = session.state
+    end = state.outcome().summary if state.is_over() and state.outcome() else "not finished"
+    print(f"end of record: {end}", file=out)
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.delay < 0:
+        return fail("--delay must be 0 or more")
+    colour = False if args.no_colour else None
+    return replay(args.file, args.delay, args.step, sys.stdout, sys.stdin, colour)

@@ -1,1 +1,0 @@
-"""One module per ``binaryon`` subcommand (see companion.cli.COMMANDS)."""

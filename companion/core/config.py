@@ -1,0 +1,244 @@
+"""Daemon configuration: a TOML file with sensible defaults, so no file is needed to start.
+
+Every bad value gives one line naming the key and what is wrong (ConfigError).
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from companion.core.squares import MAX_SIZE, MIN_SIZE
+from companion.hardware.interfaces import SENSOR_KINDS
+
+
+class ConfigError(ValueError):
+    """A config problem, as one line for the user."""
+
+
+def default_state_dir() -> Path:
+    base = os.environ.get("XDG_STATE_HOME") or os.path.expanduser("~/.local/state")
+    return Path(base) / "binaryon"
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    name: str = "binaryon"
+    players: dict[str, str] = field(default_factory=dict)  # player id -> person's name
+
+
+@dataclass(frozen=True)
+class BoardConfig:
+    driver: str = "auto"  # auto | mock | serial:PORT | gpio
+    kind: str = "switch"  # what a mock or GPIO board has (a serial board reports its own)
+    size: int = 8
+    debounce_ms: int = 20
+    settle_ms: int = 300
+    scan_hz: int = 200
+    rows: tuple[int, ...] = ()  # GPIO pins; empty = the defaults of companion.hardware.pinout
+    cols: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    driver: str = "auto"  # auto | terminal | emulator | ssd1306 | sh1106 | dummy | none
+    i2c_port: int = 1
+    i2c_address: int = 0x3C
+    spi: bool = False
+    rotate: int = 0
+    message_seconds: float = 4.0
+
+
+@dataclass(frozen=True)
+class LedConfig:
+    # auto: the board's own chain (Pico), else SPI on a Pi, else none | board | spi | ws281x | none
+    driver: str = "auto"
+    pin: int = 0  # 0 = the default of companion.hardware.pinout
+    brightness: float = 0.25
+
+
+@dataclass(frozen=True)
+class ButtonConfig:
+    enabled: str = "auto"  # auto (on a Pi) | yes | no
+    confirm: int = 0  # 0 = the default of companion.hardware.pinout
+    undo: int = 0
+    menu: int = 0
+    buzzer: int = 0  # 0 = none
+    hold_seconds: float = 1.0
+
+
+@dataclass(frozen=True)
+class JournalConfig:
+    path: str = ""  # empty = $XDG_STATE_HOME/binaryon/journal.sqlite; "none" = no journal
+
+
+@dataclass(frozen=True)
+class Config:
+    game: GameConfig = field(default_factory=GameConfig)
+    rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # game -> option values
+    board: BoardConfig = field(default_factory=BoardConfig)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    leds: LedConfig = field(default_factory=LedConfig)
+    buttons: ButtonConfig = field(default_factory=ButtonConfig)
+    journal: JournalConfig = field(default_factory=JournalConfig)
+
+    @classmethod
+    def default(cls) -> Config:
+        return cls()
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Config:
+        try:
+            with open(path, "rb") as f:
+                data = tomllib.load(f)
+        except FileNotFoundError:
+            raise ConfigError(f"{path}: no such config file") from None
+        except tomllib.TOMLDecodeError as e:
+            raise ConfigError(f"{path}: not valid TOML: {e}") from None
+        except OSError as e:
+            raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
+        return cls.from_dict(data, source=str(path))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], source: str = "config") -> Config:
+        sections = {f.name: f for f in fields(cls)}
+        unknown = sorted(set(data) - set(sections))
+        if unknown:
+            raise ConfigError(f"{source}: unknown section [{unknown[0]}]")
+        values: dict[str, Any] = {}
+        for name, value in data.items():
+            if not isinstance(value, dict):
+                raise ConfigError(f"{source}: [{name}] must be a table")
+            if name == "rules":
+                values[name] = _rules(value, source)
+                continue
+            default = getattr(cls(), name)
+            values[name] = _section(default, value, f"{source}: [{name}]")
+        config = cls(**values)
+        config.validate(source)
+        return config
+
+    def with_overrides(self, **sections: dict[str, Any]) -> Config:
+        """A copy with some keys replaced, e.g. with_overrides(board={"driver": "mock"})."""
+        out = self
+        for name, changes in sections.items():
+            if not changes:
+                continue
+            if name == "rules":
+                rules = {g: dict(v) for g, v in self.rules.items()}
+                for game, opts in changes.items():
+                    rules.setdefault(game, {}).update(opts)
+                out = replace(out, rules=rules)
+            else:
+                out = replace(out, **{name: _section(getattr(out, name), changes, f"[{name}]")})
+        out.validate("")
+        return out
+
+    def rule_options(self) -> dict[str, Any]:
+        """The validated rule options of the configured game."""
+        from companion.games import get_spec
+
+        spec = get_spec(self.game.name)
+        try:
+            return spec.resolve(self.rules.get(self.game.name, {}))
+        except ValueError as e:
+            raise ConfigError(f"[rules.{self.game.name}] {e}") from None
+
+    def journal_path(self) -> Path | None:
+        if self.journal.path.lower() == "none":
+            return None
+        if self.journal.path:
+            return Path(os.path.expanduser(self.journal.path))
+        return default_state_dir() / "journal.sqlite"
+
+    def validate(self, source: str) -> None:
+        from companion.games import game_names
+
+        def bad(msg: str) -> ConfigError:
+            return ConfigError(f"{source}: {msg}" if source else msg)
+
+        if self.game.name not in game_names():
+            raise bad(f"[game] name {self.game.name!r} is not one of {', '.join(game_names())}")
+        b = self.board
+        if not (MIN_SIZE <= b.size <= MAX_SIZE and b.size % 2 == 0):
+            raise bad(f"[board] size {b.size} must be even, {MIN_SIZE}..{MAX_SIZE}")
+        if not (b.driver in ("auto", "mock", "gpio") or b.driver.startswith("serial:")):
+            raise bad(f"[board] driver {b.driver!r}: use auto, mock, gpio or serial:PORT")
+        if b.kind not in SENSOR_KINDS:
+            raise bad(f"[board] kind {b.kind!r} is not one of {', '.join(SENSOR_KINDS)}")
+        if not 0 <= b.debounce_ms <= 500 or not 0 <= b.settle_ms <= 5000:
+            raise bad("[board] debounce_ms must be 0..500 and settle_ms 0..5000")
+        if not 10 <= b.scan_hz <= 2000:
+            raise bad(f"[board] scan_hz {b.scan_hz} must be 10..2000")
+        d = self.display
+        drivers = ("auto", "terminal", "emulator", "ssd1306", "sh1106", "dummy", "none")
+        if d.driver not in drivers:
+            raise bad(f"[display] driver {d.driver!r} is not one of {', '.join(drivers)}")
+        if d.rotate not in (0, 1, 2, 3):
+            raise bad("[display] rotate must be 0, 1, 2 or 3")
+        if not 0.5 <= d.message_seconds <= 60:
+            raise bad("[display] message_seconds must be 0.5..60")
+        if self.leds.driver not in ("auto", "board", "spi", "ws281x", "none"):
+            raise bad(f"[leds] driver {self.leds.driver!r}: use auto, board, spi, ws281x or none")
+        if not 0.0 <= self.leds.brightness <= 1.0:
+            raise bad("[leds] brightness must be 0.0..1.0")
+        if self.buttons.enabled not in ("auto", "yes", "no"):
+            raise bad("[buttons] enabled must be auto, yes or no")
+        if not 0.2 <= self.buttons.hold_seconds <= 10:
+            raise bad("[buttons] hold_seconds must be 0.2..10")
+
+
+def _rules(value: dict[str, Any], source: str) -> dict[str, dict[str, Any]]:
+    """[rules.GAME] tables: one per known game (checked against the game's options later)."""
+    from companion.games import game_names
+
+    out = {}
+    for game, options in value.items():
+        if not isinstance(options, dict):
+            raise ConfigError(f"{source}: [rules] {game} = ...: use a table [rules.GAME]")
+        if game not in game_names():
+            raise ConfigError(f"{source}: [rules.{game}]: no such game ({', '.join(game_names())})")
+        out[game] = dict(options)
+    return out
+
+
+def _section(default: Any, given: dict[str, Any], where: str) -> Any:
+    known = {f.name: f for f in fields(default)}
+    changes = {}
+    for key, value in given.items():
+        if key not in known:
+            raise ConfigError(f"{where} unknown key {key!r} (known: {', '.join(known)})")
+        current = getattr(default, key)
+        changes[key] = _coerce(current, value, f"{where} {key}")
+    return replace(default, **changes)
+
+
+def _coerce(current: Any, value: Any, where: str) -> Any:
+    if isinstance(current, bool):
+        if isinstance(value, bool):
+            return value
+        raise ConfigError(f"{where}: expected true or false, got {value!r}")
+    if isinstance(current, int):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise ConfigError(f"{where}: expected a whole number, got {value!r}")
+    if isinstance(current, float):
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+        raise ConfigError(f"{where}: expected a number, got {value!r}")
+    if isinstance(current, str):
+        if isinstance(value, str):
+            return value
+        raise ConfigError(f"{where}: expected text, got {value!r}")
+    if isinstance(current, tuple):
+        if isinstance(value, list) and all(isinstance(v, int) for v in value):
+            return tuple(value)
+        raise ConfigError(f"{where}: expected a list of whole numbers, got {value!r}")
+    if isinstance(current, dict):
+        if isinstance(value, dict):
+            return {str(k): str(v) for k, v in value.items()}
+        raise ConfigError(f"{where}: expected a table, got {value!r}")
+    raise ConfigError(f"{where}: unsupported value {value!r}")

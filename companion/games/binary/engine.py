@@ -1,0 +1,431 @@
+"""Binary (Kanare Kato, from "10 Binary 10"): a territory game on a checkerboard.
+
+Pure rules, no I/O. See shared/rules/binary.md for the rules as enforced. Summary:
+
+- n x n checkerboard (n even, 4..16), a1 dark. Black belongs with dark squares, White with
+  light ones. Each player holds n*n/4 pieces. The centre space is the central 2x2 block.
+- Black opens with one piece on a dark square outside the centre. Then, from White on, a turn
+  is one or two pieces on own-colour squares, or one piece on an other-colour square.
+  An own-colour centre square is the only piece of its turn; an other-colour centre square
+  costs one extra piece from the hand (discarded), so needs a spare one.
+- Moves: a square index (a placement), ``END`` (stop after one own-colour piece) and ``PASS``
+  (a player with pieces but nowhere to put one, option ``stuck='pass'``). A turn ends by
+  itself as soon as no further piece may be added, so the state always knows who is to act.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from companion.core.squares import orthogonal_neighbours, parse_square, square_name
+from companion.games.base import (
+    GameState,
+    IllegalMove,
+    Move,
+    Option,
+    Outcome,
+    Refusal,
+    resolve_options,
+)
+
+BLACK, WHITE = "black", "white"
+PLAYERS = (BLACK, WHITE)
+PIECE = {BLACK: "x", WHITE: "o"}
+EMPTY = "."
+END, PASS = "END", "PASS"
+
+
+def _even(value: int) -> str | None:
+    return None if value % 2 == 0 else "must be even"
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("size", 8, "squares per side (even, 4..16)", kind=int, minimum=4, maximum=16,
+           check=_even),
+    Option("empty_joins", True, "an empty square next to two groups joins them", kind=bool),
+    Option("stuck", "pass", "a player with pieces but no legal placement: pass or end the game",
+           choices=("pass", "end")),
+)  # fmt: skip
+
+
+def other(player: str) -> str:
+    return WHITE if player == BLACK else BLACK
+
+
+def square_owner(index: int, n: int) -> str:
+    """The player whose colour the square is: Black for dark squares (a1 is dark)."""
+    rank, file = divmod(index, n)
+    return BLACK if (rank + file) % 2 == 0 else WHITE
+
+
+def centre_squares(n: int) -> frozenset[int]:
+    """The central 2x2 block (d4, e4, d5, e5 on 8x8)."""
+    h = n // 2
+    return frozenset({(h - 1) * n + h - 1, (h - 1) * n + h, h * n + h - 1, h * n + h})
+
+
+def _ordinal(k: int) -> str:
+    if 10 <= k % 100 <= 20:
+        return f"{k}th"
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
+
+
+# --------------------------------------------------------------------------- territories
+
+
+def _components(members: Iterable[int], n: int) -> list[list[int]]:
+    """Orthogonally connected groups of ``members``."""
+    todo = set(members)
+    out = []
+    while todo:
+        start = todo.pop()
+        group, stack = [start], [start]
+        while stack:
+            for nb in orthogonal_neighbours(stack.pop(), n):
+                if nb in todo:
+                    todo.remove(nb)
+                    group.append(nb)
+                    stack.append(nb)
+        out.append(sorted(group))
+    return out
+
+
+def territories(
+    cells: Sequence[str], n: int, player: str, empty_joins: bool = True
+) -> list[tuple[int, ...]]:
+    """The player's territories as sorted square tuples, largest first (ties: lowest square).
+
+    A territory is a connected group of the player's pieces and empty squares of the player's
+    colour, holding at least one piece, of at least two squares. With ``empty_joins`` False,
+    each group of pieces is a territory with the empty own-colour squares next to it, so an
+    empty square touching two groups counts in both.
+    """
+    piece = PIECE[player]
+
+    def own_empty(i: int) -> bool:
+        return cells[i] == EMPTY and square_owner(i, n) == player
+
+    if empty_joins:
+        members = [i for i in range(n * n) if cells[i] == piece or own_empty(i)]
+        found = [g for g in _components(members, n) if any(cells[i] == piece for i in g)]
+    else:
+        found = []
+        for group in _components([i for i in range(n * n) if cells[i] == piece], n):
+            empties = {nb for i in group for nb in orthogonal_neighbours(i, n) if own_empty(nb)}
+            found.append(sorted(set(group) | empties))
+    kept = [tuple(g) for g in found if len(g) >= 2]
+    return sorted(kept, key=lambda g: (-len(g), g))
+
+
+def score_of(sizes: Sequence[int]) -> int:
+    """2 x the largest territory + the sum of all the others."""
+    return sum(sizes) + max(sizes, default=0)
+
+
+def score_cells(
+    cells: Sequence[str], n: int, options: Mapping[str, Any] | None = None
+) -> dict[str, dict[str, Any]]:
+    """Score any position: per colour, score, territory sizes (largest first) and squares."""
+    if len(cells) != n * n:
+        raise ValueError(f"expected {n * n} cells, got {len(cells)}")
+    empty_joins = bool((options or {}).get("empty_joins", True))
+    out = {}
+    for player in PLAYERS:
+        terrs = territories(cells, n, player, empty_joins)
+        sizes = [len(t) for t in terrs]
+        out[player] = {"score": score_of(sizes), "territories": sizes, "squares": terrs}
+    return out
+
+
+def compare(black: Sequence[int], white: Sequence[int]) -> tuple[str | None, str | None]:
+    """(winner or None for a draw, tie-break explanation or None when the score decided).
+
+    Sizes are sorted largest first. Equal scores compare sizes position by position.
+    """
+    sb, sw = score_of(black), score_of(white)
+    if sb != sw:
+        return (BLACK if sb > sw else WHITE), None
+    for k in range(max(len(black), len(white))):
+        b = black[k] if k < len(black) else 0
+        w = white[k] if k < len(white) else 0
+        if b != w:
+            winner, hi, lo = (BLACK, b, w) if b > w else (WHITE, w, b)
+            which = "largest" if k == 0 else _ordinal(k + 1)
+            return winner, f"tie {sb}-{sw}: {winner}'s {which} territory {hi} > {lo or 'none'}"
+    return None, f"tie {sb}-{sw}: same territories, draw"
+
+
+def _deciding(tie_break: str) -> str:
+    """'tie 15-15: black's largest territory 6 > 5' -> 'largest terr 6>5' (short for the OLED)."""
+    words = tie_break.split(": ", 1)[-1].split()  # black's largest territory 6 > 5
+    return f"{words[1]} terr {words[3]}>{words[5]}"
+
+
+# --------------------------------------------------------------------------- state
+
+
+@dataclass(frozen=True)
+class BinaryState(GameState):
+    """One position. ``hands``/``discarded`` are (black, white); ``placed`` lists the squares
+    placed so far in the turn in progress; ``mover`` is None once the game is over."""
+
+    game: ClassVar[str] = "binary"
+    players: ClassVar[tuple[str, ...]] = PLAYERS
+
+    n: int
+    cells: tuple[str, ...]
+    hands: tuple[int, int]
+    discarded: tuple[int, int] = (0, 0)
+    mover: str | None = BLACK
+    placed: tuple[int, ...] = ()
+    plies: int = 0
+    passes: int = 0
+    opening: bool = True  # Black's first turn (one dark square outside the centre) to come
+    empty_joins: bool = True
+    stuck: str = "pass"
+    end_reason: str = ""
+
+    # ----- protocol basics
+    @property
+    def turn(self) -> str | None:
+        return self.mover
+
+    @property
+    def ply(self) -> int:
+        return self.plies
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return {"size": self.n, "empty_joins": self.empty_joins, "stuck": self.stuck}
+
+    def hand(self, player: str) -> int:
+        return self.hands[PLAYERS.index(player)]
+
+    def is_over(self) -> bool:
+        return self.mover is None
+
+    @property
+    def centre(self) -> frozenset[int]:
+        return centre_squares(self.n)
+
+    # ----- legality
+    def _empties(self) -> list[int]:
+        return [i for i, c in enumerate(self.cells) if c == EMPTY]
+
+    def _first_ok(self, player: str, sq: int) -> bool:
+        """May ``player`` (holding pieces) put a first piece of a turn on empty ``sq``?"""
+        other_centre = sq in self.centre and square_owner(sq, self.n) != player
+        return not (other_centre and self.hand(player) < 2)
+
+    def _second_ok(self, player: str, sq: int) -> bool:
+        return square_owner(sq, self.n) == player and sq not in self.centre
+
+    def _can_place(self, player: str) -> bool:
+        return self.hand(player) > 0 and any(self._first_ok(player, i) for i in self._empties())
+
+    def legal_moves(self) -> list[Move]:
+        p = self.mover
+        if p is None:
+            return []
+        empties = self._empties()
+        if self.opening or self.placed:
+            moves: list[Move] = [i for i in empties if self._second_ok(p, i)]
+            return moves + [END] if self.placed else moves
+        moves = [i for i in empties if self._first_ok(p, i)]
+        return moves or [PASS]
+
+    def check(self, move: Move) -> Refusal | None:
+        if self.mover is None:
+            return Refusal("game-over", "game is over")
+        if move == END:
+            if len(self.placed) == 1:
+                return None
+            return Refusal("end-too-early", "end: place a piece first")
+        if move == PASS:
+            if self.placed or self._can_place(self.mover):
+                return Refusal("pass-not-allowed", "no pass: a piece fits")
+            return None
+        if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < self.n**2:
+            return Refusal("not-a-square", f"{move!r}: not a square")
+        return self._placement_refusal(move)
+
+    def _placement_refusal(self, sq: int) -> Refusal | None:
+        p, name = self.mover, square_name(sq, self.n)
+        assert p is not None
+        if self.cells[sq] != EMPTY:
+            return Refusal("occupied", f"{name}: occupied")
+        if self.hand(p) == 0:  # unreachable in play: turns pass on an empty hand
+            return Refusal("no-pieces", f"{name}: no pieces left")
+        own, centre = square_owner(sq, self.n) == p, sq in self.centre
+        if self.opening:
+            if centre:
+                return Refusal("first-centre", f"{name}: first piece not in centre")
+            if not own:
+                return Refusal("first-dark", f"{name}: first piece: dark square")
+            return None
+        if self.placed:
+            if not own:
+                return Refusal("second-colour", f"{name}: 2nd piece must be own colour")
+            if centre:
+                return Refusal("centre-alone", f"{name}: centre allows 1 piece")
+            return None
+        if centre and not own and self.hand(p) < 2:
+            return Refusal("no-spare", f"{name}: need 1 spare piece to discard")
+        return None
+
+    # ----- playing
+    def play(self, move: Move) -> BinaryState:
+        refusal = self.check(move)
+        if refusal is not None:
+            raise IllegalMove(refusal)
+        p = self.mover
+        assert p is not None
+        if move == END:
+            return replace(self, plies=self.plies + 1)._hand_over(p)
+        if move == PASS:
+            return replace(self, plies=self.plies + 1, passes=self.passes + 1)._hand_over(p)
+        assert isinstance(move, int)
+        k = PLAYERS.index(p)
+        own, centre = square_owner(move, self.n) == p, move in self.centre
+        cost = 2 if centre and not own else 1
+        cells = list(self.cells)
+        cells[move] = PIECE[p]
+        hands = list(self.hands)
+        hands[k] -= cost
+        discarded = list(self.discarded)
+        discarded[k] += cost - 1
+        after = replace(
+            self,
+            cells=tuple(cells),
+            hands=(hands[0], hands[1]),
+            discarded=(discarded[0], discarded[1]),
+            placed=self.placed + (move,),
+            plies=self.plies + 1,
+        )
+        more = (
+            not self.opening
+            and not self.placed
+            and own
+            and not centre
+            and after.hand(p) > 0
+            and any(after._second_ok(p, i) for i in after._empties())
+        )
+        return after if more else after._hand_over(p)
+
+    def _hand_over(self, previous: str) -> BinaryState:
+        """Start the next turn: the opponent if they hold pieces, else the same player."""
+        holders = [q for q in (other(previous), previous) if self.hand(q) > 0]
+        base = replace(self, placed=(), opening=False)
+        if not holders:
+            return replace(base, mover=None, end_reason="all pieces placed")
+        nxt = holders[0]
+        if self._can_place(nxt):
+            return replace(base, mover=nxt)
+        if self.stuck == "end":
+            return replace(base, mover=None, end_reason=f"{nxt} cannot place")
+        if not any(self._can_place(q) for q in holders):
+            return replace(base, mover=None, end_reason="no one can place")
+        return replace(base, mover=nxt)  # nxt must pass
+
+    def forced_move(self) -> Move | None:
+        return PASS if self.legal_moves() == [PASS] else None
+
+    # ----- result
+    def score(self) -> dict[str, dict[str, Any]]:
+        return score_cells(self.cells, self.n, self.options)
+
+    def outcome(self) -> Outcome | None:
+        if not self.is_over():
+            return None
+        result = self.score()
+        b, w = result[BLACK], result[WHITE]
+        winner, tie_break = compare(b["territories"], w["territories"])
+        scores = f"{b['score']}-{w['score']}"
+        if winner is None:
+            summary = f"draw {scores}"
+        elif tie_break:  # say why, in two OLED lines: "BLACK wins 15-15:" "largest terr 6>5"
+            summary = f"{winner.upper()} wins {scores}: {_deciding(tie_break)}"
+        else:
+            summary = f"{winner.upper()} wins {scores}"
+        detail = {
+            "scores": {p: result[p]["score"] for p in PLAYERS},
+            "territories": {p: result[p]["territories"] for p in PLAYERS},
+            "squares": {
+                p: [[square_name(i, self.n) for i in t] for t in result[p]["squares"]]
+                for p in PLAYERS
+            },
+            "decided_by": "score" if tie_break is None else ("tie-break" if winner else "draw"),
+            "tie_break": tie_break,
+            "end_reason": self.end_reason,
+            "discarded": {p: self.discarded[k] for k, p in enumerate(PLAYERS)},
+        }
+        return Outcome(winner, summary, detail)
+
+    # ----- notation
+    def move_name(self, move: Move) -> str:
+        if move == END:
+            return "end"
+        if move == PASS:
+            return "pass"
+        if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < self.n**2:
+            return square_name(move, self.n)
+        raise ValueError(f"{move!r}: not a move")
+
+    def parse_move(self, text: str) -> Move:
+        word = text.strip().lower()
+        if word == "end":
+            return END
+        if word == "pass":
+            return PASS
+        return parse_square(word, self.n)
+
+    # ----- construction
+    @classmethod
+    def from_position(
+        cls,
+        cells: Sequence[str],
+        n: int,
+        mover: str = BLACK,
+        hands: tuple[int, int] | None = None,
+        **options: Any,
+    ) -> BinaryState:
+        """A state in the middle of a game, at the start of ``mover``'s turn (for analysis and
+        tests). Hands default to n*n/4 minus the pieces on the board."""
+        opts = resolve_options(OPTIONS, {"size": n, **options})
+        if len(cells) != n * n or any(c not in "xo." for c in cells):
+            raise ValueError(f"expected {n * n} cells of x, o or .")
+        if mover not in PLAYERS:
+            raise ValueError(f"unknown player {mover!r}")
+        if hands is None:
+            per = n * n // 4
+            hands = (per - list(cells).count("x"), per - list(cells).count("o"))
+        if min(hands) < 0:
+            raise ValueError("more pieces on the board than a player holds")
+        state = cls(
+            n=n,
+            cells=tuple(cells),
+            hands=hands,
+            mover=mover,
+            opening=False,
+            empty_joins=opts["empty_joins"],
+            stuck=opts["stuck"],
+        )
+        # Settle whose turn it really is, as if the other player had just finished.
+        return state._hand_over(other(mover))
+
+
+def new_game(**options: Any) -> BinaryState:
+    """A new game; options as in OPTIONS (validated, ValueError naming the option)."""
+    opts = resolve_options(OPTIONS, options)
+    n = opts["size"]
+    per = n * n // 4
+    return BinaryState(
+        n=n,
+        cells=(EMPTY,) * (n * n),
+        hands=(per, per),
+        empty_joins=opts["empty_joins"],
+        stuck=opts["stuck"],
+    )

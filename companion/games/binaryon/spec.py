@@ -1,0 +1,181 @@
+"""Hosting Binaryon[8]: options, OLED panel, LEDs, board readings, and position scoring."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from companion.core.position_text import BLACK, WHITE, format_position, parse_position
+from companion.core.squares import square_name
+from companion.games.base import (
+    RGB,
+    Action,
+    Differ,
+    GameSpec,
+    GameState,
+    Option,
+    Panel,
+    PanelRow,
+    Play,
+)
+from companion.games.binaryon.engine import (
+    OPTIONS,
+    BinaryonState,
+    Score,
+    cells_to_white,
+    line_names,
+    resolve,
+    rules,
+    score_bitboard,
+)
+
+_SIZE_OPTION = next(o for o in OPTIONS if o.name == "size")
+LIT: RGB = (160, 140, 100)
+DARK: RGB = (0, 0, 0)
+
+
+def _state(state: GameState) -> BinaryonState:
+    if not isinstance(state, BinaryonState):
+        raise TypeError(f"not a Binaryon state: {type(state).__name__}")
+    return state
+
+
+def _path(line: Sequence[int], n: int) -> str:
+    return "-".join(line_names(line, n))
+
+
+class BinaryonSpec(GameSpec):
+    name: ClassVar[str] = "binaryon"
+    title: ClassVar[str] = "BINARYON"
+    options: ClassVar[tuple[Option, ...]] = OPTIONS
+    sensor_kinds: ClassVar[tuple[str, ...]] = ("switch", "polarity")
+
+    def resolve(self, given: dict[str, Any]) -> dict[str, Any]:
+        return resolve(given)
+
+    def new(self, **options: Any) -> BinaryonState:
+        return BinaryonState.start(self.resolve(options))
+
+    def board_size(self, options: dict[str, Any]) -> int | None:
+        return int(options.get("size", 8))
+
+    def panel(self, state: GameState) -> Panel:
+        st = _state(state)
+        sc = st.score()
+        over = st.is_over()
+        note = ""
+        if over:
+            outcome = st.outcome()
+            note = outcome.summary if outcome else ""
+        elif st.last is not None:
+            note = f"last {square_name(st.last, st.n)}"
+        return Panel(
+            title=self.title,
+            move=st.ply if over else st.ply + 1,
+            rows=(
+                PanelRow("ON", sc.bits(sc.on_best), st.turn == "on"),
+                PanelRow("OFF", sc.bits(sc.off_best), st.turn == "off"),
+            ),
+            note=note,
+        )
+
+    def leds(self, state: GameState) -> list[RGB]:
+        st = _state(state)
+        return [LIT if st.white >> i & 1 else DARK for i in range(st.n * st.n)]
+
+    def highlight(self, state: GameState) -> tuple[int, ...]:
+        """The winner's best line at the end (both best lines on a draw), else nothing."""
+        st = _state(state)
+        if not st.is_over():
+            return ()
+        sc = st.score()
+        if sc.winner == "on":
+            return sc.on_line
+        if sc.winner == "off":
+            return sc.off_line
+        return sc.on_line + tuple(s for s in sc.off_line if s not in sc.on_line)
+
+    def hint(self, state: GameState, step: int) -> tuple[tuple[int, ...], str]:
+        """Even presses: the squares the mover may turn; odd presses: the mover's best line."""
+        st = _state(state)
+        if st.is_over():
+            outcome = st.outcome()
+            return self.highlight(st), outcome.summary if outcome else ""
+        who = st.mover.upper()
+        if step % 2 == 0:
+            moves = tuple(m for m in st.legal_moves() if isinstance(m, int))
+            if not moves:
+                return (), f"{who} must pass"
+            return moves, f"{len(moves)} move{'s' if len(moves) > 1 else ''} for {who}"
+        sc = st.score()
+        if st.mover == "on":
+            return sc.on_line, f"{who} best {sc.bits(sc.on_best)}"
+        return sc.off_line, f"{who} best {sc.bits(sc.off_best)}"
+
+    def on_press(self, state: GameState, square: int) -> Action:
+        return Play(square)
+
+    def on_board(self, state: GameState, readings: Sequence[str]) -> Action:
+        """A polarity board's reading: one disc turned to the mover's colour is a move."""
+        st = _state(state)
+        n = st.n
+        if len(readings) != n * n:
+            return Differ((), f"board has {len(readings)} squares, need {n * n}")
+        expected = st.cells()
+        diff = tuple(i for i in range(n * n) if readings[i] != expected[i])
+        if not diff:
+            return None
+        if len(diff) == 1:
+            sq = diff[0]
+            mover_colour = WHITE if st.mover == "on" else BLACK
+            if not st.is_over() and readings[sq] == mover_colour:
+                return Play(sq)
+            name = square_name(sq, n)
+            hint = f"put a disc on {name}" if readings[sq] == "." else f"turn {name} back"
+            return Differ(diff, hint)
+        return Differ(diff, f"{len(diff)} squares differ")
+
+    # --- scoring a position given as text (the `score` command) ---
+    def _score_text(self, text: str, options: Mapping[str, Any]) -> tuple[list[str], int, Score]:
+        """Parse and score. ``options`` are the ones the user gave; the size comes from the text
+        (a given size must match it). Raises ValueError with a one-line reason."""
+        n, cells = parse_position(text)
+        given = {k: v for k, v in options.items() if v is not None}
+        if "size" in given:
+            size = _SIZE_OPTION.parse(given["size"])
+            if size != n:
+                raise ValueError(f"position is {n}x{n} but size is {size}")
+        given["size"] = n
+        r = rules(self.resolve(given))
+        return cells, n, score_bitboard(cells_to_white(cells, n), r)
+
+    def score_position(self, text: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        _, n, sc = self._score_text(text, options)
+        return {
+            "game": self.name,
+            "on": {"best": sc.bits(sc.on_best), "line": line_names(sc.on_line, n)},
+            "off": {"best": sc.bits(sc.off_best), "line": line_names(sc.off_line, n)},
+            "winner": sc.winner or "draw",
+        }
+
+    def describe_score(self, text: str, options: Mapping[str, Any]) -> str:
+        cells, n, sc = self._score_text(text, options)
+        out = [format_position(cells, n).rstrip("\n"), ""]
+        out.append(f"ON  best {sc.bits(sc.on_best)} on {_path(sc.on_line, n)}")
+        out.append(f"OFF best {sc.bits(sc.off_best)} on {_path(sc.off_line, n)}")
+        if sc.tied:
+            rem = sc.remaining()
+            if rem is None:
+                out.append("Every number cancels: draw")
+            else:
+                out.append(f"Tie at {sc.bits(sc.on_best)}: identical numbers cancel")
+                for p in ("on", "off"):
+                    v, line = rem[p]
+                    label = p.upper().ljust(3)
+                    out.append(f"{label} largest left {sc.bits(v)} on {_path(line, n)}")
+        if sc.winner:
+            out.append(f"{sc.winner.upper()} wins")
+        return "\n".join(out) + "\n"
+
+
+SPEC = BinaryonSpec()

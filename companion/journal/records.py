@@ -1,0 +1,380 @@
+"""Game records as plain text, in the spirit of PGN (see docs/records.md)::
+
+    [Game "binaryon"]
+    [Date "2025-03-01"]
+    [Started "2025-03-01T14:02:11.120Z"]
+    [Options "first=on opening=free reach=line scoring=all size=8 through="]
+    [On "Ana"]
+    [Result "on"]
+
+    1. e5 {+3.2s} d4 {+9.875s}
+    2. pass {+9.875s} f6 {+15s}
+
+Tags first, one per line; then the moves, one token each, in play order (passes included),
+each optionally followed by ``{+S s}``: seconds since the game started (``{-S s}`` when the
+clock said the move came before the start, e.g. a Pi without a real-time clock that set its
+time after a power cut). ``N.`` move numbers
+(every two plies) and ``; comments`` are optional. Reading a record checks every tag and
+replays every move through the game engine; the first problem is reported as one line
+``FILE:LINE:COL: reason``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, unquote
+
+from companion.games import get_spec
+from companion.games.base import GameState, IllegalMove, Outcome
+from companion.journal.store import ABANDONED, FINISHED, IN_PROGRESS, GameEntry, from_iso, iso
+
+_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
+_NUMBER = re.compile(r"(\d+)\.$")
+_TIME = re.compile(r"([+-])(\d+(?:\.\d{1,3})?)s$")
+_TIME_LIKE = re.compile(r"[+-]\d|\+")  # a comment starting so is meant as a time
+_STATUS_WORDS = {"finished": FINISHED, "in progress": IN_PROGRESS, "abandoned": ABANDONED}
+_KNOWN_TAGS = {"game", "date", "started", "ended", "options", "status", "result", "summary"}
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed; the message is one line."""
+
+
+@dataclass
+class Record:
+    game: str
+    options: dict[str, Any]
+    moves: list[str]
+    times: list[int | None] = field(default_factory=list)  # ms since the epoch, per move
+    players: dict[str, str] = field(default_factory=dict)
+    started: int | None = None
+    ended: int | None = None
+    status: str = IN_PROGRESS
+    result: str | None = None  # winner id or 'draw' once finished
+    summary: str | None = None
+    tags: dict[str, str] = field(default_factory=dict)  # other tags, kept as read
+    where: list[tuple[int, int]] = field(default_factory=list, repr=False, compare=False)
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _quote_tag(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _options_text(options: dict[str, Any]) -> str:
+    def word(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        return quote(str(v), safe="")
+
+    return " ".join(f"{k}={word(v)}" for k, v in options.items())
+
+
+def _seconds(ms: int) -> str:
+    """Milliseconds after the start as ``{+9.875s}``; before it (a clock set late) ``{-2s}``."""
+    sign = "-" if ms < 0 else "+"
+    whole, part = divmod(abs(ms), 1000)
+    text = f"{whole}.{part:03d}".rstrip("0").rstrip(".")
+    return f"{{{sign}{text}s}}"
+
+
+def player_ids(game: str) -> tuple[str, ...]:
+    spec = get_spec(game)
+    return tuple(getattr(type(spec.new(**spec.resolve({}))), "players", ()))
+
+
+def format_record(rec: Record) -> str:
+    tags: list[tuple[str, str]] = [("Game", rec.game)]
+    if rec.started is not None:
+        tags.append(("Date", (iso(rec.started) or "")[:10]))
+        tags.append(("Started", iso(rec.started) or ""))
+    if rec.ended is not None:
+        tags.append(("Ended", iso(rec.ended) or ""))
+    tags.append(("Options", _options_text(rec.options)))
+    for pid in player_ids(rec.game):
+        if rec.players.get(pid):
+            tags.append((pid.capitalize(), rec.players[pid]))
+    for name, value in rec.tags.items():
+        tags.append((name, value))
+    status = next(w for w, s in _STATUS_WORDS.items() if s == rec.status)
+    tags.append(("Status", status))
+    tags.append(("Result", rec.result or "*"))
+    if rec.summary:
+        tags.append(("Summary", rec.summary))
+    lines = [f'[{name} "{_quote_tag(value)}"]' for name, value in tags]
+    lines.append("")
+    row: list[str] = []
+    for i, name in enumerate(rec.moves):
+        if i % 2 == 0:
+            if row:
+                lines.append(" ".join(row))
+            row = [f"{i // 2 + 1}."]
+        row.append(name)
+        at = rec.times[i] if i < len(rec.times) else None
+        if at is not None and rec.started is not None:
+            row.append(_seconds(at - rec.started))
+    if row:
+        lines.append(" ".join(row))
+    return "\n".join(lines) + "\n"
+
+
+def record_from_entry(entry: GameEntry) -> Record:
+    return Record(
+        game=entry.game,
+        options=dict(entry.options),
+        moves=entry.move_names,
+        times=[m.at for m in entry.moves],
+        players=dict(entry.players),
+        started=entry.started,
+        ended=entry.ended,
+        status=entry.status,
+        result=entry.result,
+        summary=entry.summary,
+        tags=dict(entry.tags),
+    )
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _unquote_tag(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+def _parse_options(text: str, where: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for word in text.split():
+        name, sep, value = word.partition("=")
+        if not sep or not name:
+            raise RecordError(f"{where}: Options: {word!r} is not NAME=VALUE")
+        out[name] = unquote(value)
+    return out
+
+
+def _time_tag(value: str, where: str, name: str) -> int:
+    try:
+        ms = from_iso(value)
+    except ValueError:
+        ms = None
+    if ms is None:
+        raise RecordError(f"{where}: {name} {value!r} is not a date-time like 2025-03-01T14:02:11Z")
+    return ms
+
+
+def parse_record(text: str, source: str = "record") -> Record:
+    """Read tags and move tokens (no rules checked yet: see ``validate``)."""
+    tags: dict[str, tuple[str, int]] = {}
+    tokens: list[tuple[str, int, int]] = []  # (text, line, column)
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.rstrip()
+        stripped = line.lstrip()
+        if not stripped:
+            continue
+        if stripped.startswith("["):
+            if tokens:
+                raise RecordError(f"{source}:{lineno}: tag after the moves")
+            m = _TAG.match(stripped)
+            if not m:
+                raise RecordError(f'{source}:{lineno}: bad tag, expected [Name "value"]')
+            name = m.group(1)
+            if name.lower() in (t.lower() for t in tags):
+                raise RecordError(f"{source}:{lineno}: tag {name} given twice")
+            tags[name] = (_unquote_tag(m.group(2)), lineno)
+            continue
+        col = 0
+        while col < len(line):
+            ch = line[col]
+            if ch.isspace():
+                col += 1
+            elif ch == ";":
+                break
+            elif ch == "{":
+                end = line.find("}", col)
+                if end < 0:
+                    raise RecordError(f"{source}:{lineno}:{col + 1}: comment not closed with }}")
+                tokens.append((line[col : end + 1], lineno, col + 1))
+                col = end + 1
+            else:
+                end = col
+                while end < len(line) and not line[end].isspace() and line[end] not in "{;":
+                    end += 1
+                tokens.append((line[col:end], lineno, col + 1))
+                col = end
+    return _assemble(tags, tokens, source)
+
+
+def _assemble(
+    tags: dict[str, tuple[str, int]], tokens: list[tuple[str, int, int]], source: str
+) -> Record:
+    lower = {k.lower(): (k, v, n) for k, (v, n) in tags.items()}
+    if "game" not in lower:
+        raise RecordError(f'{source}:1: no [Game "..."] tag')
+    _, game, game_line = lower["game"]
+    try:
+        spec = get_spec(game)
+    except ValueError as e:
+        raise RecordError(f"{source}:{game_line}: {e}") from None
+    options: dict[str, Any] = {}
+    if "options" in lower:
+        _, text, n = lower["options"]
+        try:
+            options = spec.resolve(_parse_options(text, f"{source}:{n}"))
+        except ValueError as e:
+            if isinstance(e, RecordError):
+                raise
+            raise RecordError(f"{source}:{n}: Options: {e}") from None
+    else:
+        options = spec.resolve({})
+    rec = Record(game=game, options=options, moves=[])
+    if "started" in lower:
+        rec.started = _time_tag(lower["started"][1], f"{source}:{lower['started'][2]}", "Started")
+    elif "date" in lower:
+        value, n = lower["date"][1], lower["date"][2]
+        rec.started = _time_tag(value.replace(".", "-") + "T00:00:00Z", f"{source}:{n}", "Date")
+    if "ended" in lower:
+        rec.ended = _time_tag(lower["ended"][1], f"{source}:{lower['ended'][2]}", "Ended")
+    if "status" in lower:
+        value, n = lower["status"][1], lower["status"][2]
+        word = value.strip().lower().replace("_", " ")
+        if word not in _STATUS_WORDS:
+            raise RecordError(f"{source}:{n}: Status {value!r}: use {', '.join(_STATUS_WORDS)}")
+        rec.status = _STATUS_WORDS[word]
+    if "result" in lower:
+        value = lower["result"][1].strip().lower()
+        rec.result = None if value in ("*", "") else value
+    if "summary" in lower:
+        rec.summary = lower["summary"][1]
+    ids = {p.lower(): p for p in player_ids(game)}
+    for key, (name, value, _) in lower.items():
+        if key in ids:
+            rec.players[ids[key]] = value
+        elif key not in _KNOWN_TAGS:
+            rec.tags[name] = value
+    _read_moves(rec, tokens, source)
+    return rec
+
+
+def _read_moves(rec: Record, tokens: list[tuple[str, int, int]], source: str) -> None:
+    for text, line, col in tokens:
+        where = f"{source}:{line}:{col}"
+        if text.startswith("{"):
+            body = text[1:-1].strip()
+            if not _TIME_LIKE.match(body):
+                continue  # a free comment
+            m = _TIME.match(body)
+            if not m:
+                raise RecordError(f"{where}: time {text} should look like {{+12.5s}} or {{-3s}}")
+            if not rec.moves or rec.times[-1] is not None:
+                raise RecordError(f"{where}: time {text} does not follow a move")
+            if rec.started is None:
+                raise RecordError(f"{where}: move times need a [Started] or [Date] tag")
+            ms = _milliseconds(m.group(2))
+            rec.times[-1] = rec.started + (-ms if m.group(1) == "-" else ms)
+            continue
+        m = _NUMBER.match(text)
+        if m:
+            expected = len(rec.moves) // 2 + 1
+            if len(rec.moves) % 2 or int(m.group(1)) != expected:
+                raise RecordError(f"{where}: move number {text} out of place, expected {expected}.")
+            continue
+        rec.moves.append(text)
+        rec.times.append(None)
+        rec.where.append((line, col))
+
+
+def _milliseconds(text: str) -> int:
+    """'12.5' -> 12500, exactly (no float rounding)."""
+    whole, _, part = text.partition(".")
+    return int(whole) * 1000 + int((part + "000")[:3])
+
+
+def validate(rec: Record, source: str = "record") -> GameState:
+    """Replay every move from the start; returns the final state. Move names are made
+    canonical; status, result and summary must agree with the moves (filled in when absent)."""
+    spec = get_spec(rec.game)
+    try:
+        state = spec.new(**rec.options)
+    except ValueError as e:
+        raise RecordError(f"{source}: options: {e}") from None
+    for k, text in enumerate(rec.moves):
+        line, col = rec.where[k] if k < len(rec.where) else (0, 0)
+        try:
+            move = state.parse_move(text)
+            name = state.move_name(move)
+            state = state.play(move)
+        except IllegalMove as e:
+            raise RecordError(f"{source}:{line}:{col}: move {k + 1} {text}: {e.refusal}") from None
+        except ValueError as e:
+            raise RecordError(f"{source}:{line}:{col}: move {k + 1} {text}: {e}") from None
+        rec.moves[k] = name
+    outcome = state.outcome() if state.is_over() else None
+    last = f"{source}:{rec.where[-1][0]}" if rec.where else source
+    if outcome is not None:
+        got = outcome.winner or "draw"
+        if rec.result is not None and rec.result != got:
+            raise RecordError(f"{last}: Result {rec.result} but the moves give {outcome.summary}")
+        if rec.status != FINISHED and rec.status != IN_PROGRESS:
+            raise RecordError(f"{last}: Status {rec.status} but the game is over")
+        rec.status, rec.result, rec.summary = FINISHED, got, outcome.summary
+    else:
+        if rec.result is not None:
+            raise RecordError(f"{last}: Result {rec.result} but the game is not over")
+        if rec.status == FINISHED:
+            raise RecordError(f"{last}: Status finished but the game is not over")
+    return state
+
+
+def read_text(path: str | Path) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: not a text file") from None
+    except OSError as e:
+        raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
+
+
+def read_record(path: str | Path) -> tuple[Record, GameState]:
+    """Parse and fully check a record file; RecordError with one line on any problem."""
+    rec = parse_record(read_text(path), str(path))
+    return rec, validate(rec, str(path))
+
+
+def outcome_of(rec: Record, state: GameState) -> Outcome | None:
+    return state.outcome() if state.is_over() else None
+
+
+def import_record(journal: Any, rec: Record, state: GameState, resume: bool = False) -> int:
+    """Add a validated record to the journal in one transaction. An unfinished game is stored
+    as abandoned unless ``resume`` (then the daemon carries on with it at its next start)."""
+    status = rec.status
+    if status != FINISHED:
+        status = IN_PROGRESS if resume else ABANDONED
+    return journal.import_game(
+        rec.game,
+        rec.options,
+        rec.players,
+        list(zip(rec.moves, rec.times, strict=True)),
+        started=rec.started,
+        ended=rec.ended,
+        status=status,
+        outcome=outcome_of(rec, state),
+        tags=dict(rec.tags),
+    )
+
+
+def final_position_text(record_path: str | Path) -> tuple[str, dict[str, Any], str]:
+    """(game, options, position text) of a record's last position, for ``score --record``."""
+    from companion.core.position_text import format_position
+
+    rec, state = read_record(record_path)
+    cells = getattr(state, "cells", None)
+    n = getattr(state, "n", None)
+    if cells is None or n is None:
+        raise RecordError(f"{record_path}: {rec.game} has no board position to score")
+    cells = list(cells() if callable(cells) else cells)
+    return rec.game, dict(rec.options), format_position(cells, n)

@@ -1,0 +1,165 @@
+"""Damage to the journal found at open, and its repair.
+
+The check reads a copy of the bytes (main file and WAL) in memory, never the live files. A
+damaged journal is never overwritten silently: the bytes as found are first kept, durably, as
+``<name>.corrupt-<UTC time>`` (and ``-wal``), then whatever is readable is salvaged into a
+fresh file (companion.journal.salvage) that replaces it. A last write that did not complete is
+no damage; if it may have been a damaged commit its WAL is kept as ``<name>.cut-<time>-wal``.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from companion.journal.api import JournalError
+from companion.journal.db import memory_db
+from companion.journal.salvage import RecoveryReport, salvage_rows, write_salvage
+from companion.journal.wal import WalScan, db_image, db_page_size, scan_wal
+
+
+def _sidecars(path: Path) -> list[Path]:
+    return [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm")]
+
+
+def has_data(path: Path) -> bool:
+    return any(p.exists() and p.stat().st_size > 0 for p in (path, _sidecars(path)[0]))
+
+
+def snapshot(path: Path) -> dict[str, bytes]:
+    """The journal's bytes as found (main file and WAL), before sqlite touches them, so a
+    damaged file can be kept exactly as it was."""
+    found = {}
+    for p, key in ((path, ""), (_sidecars(path)[0], "-wal")):
+        try:
+            found[key] = p.read_bytes()
+        except FileNotFoundError:
+            continue
+        except OSError as e:
+            raise JournalError(f"cannot read journal {p}: {e.strerror or e}") from None
+    return found
+
+
+def examine(path: Path, tries: int = 3) -> tuple[dict[str, bytes], str | None, WalScan]:
+    """(bytes as found, the damage or None, the WAL as read). A snapshot taken while another
+    process writes can look torn, so damage must be seen ``tries`` times running."""
+    for attempt in range(tries):
+        if attempt:
+            time.sleep(0.05)
+        found = snapshot(path)
+        wal = scan_wal(found.get("-wal", b""), db_page_size(found.get("", b"")))
+        problem = wal.problem() or _problem(db_image(found.get("", b""), wal, "sqlite"))
+        if problem is None:
+            break
+    return found, problem, wal
+
+
+def _problem(image: bytes) -> str | None:
+    """None if the database image reads cleanly, else a short description of the damage."""
+    try:
+        db = memory_db(image)
+    except sqlite3.Error as e:
+        return str(e)
+    try:
+        rows = db.execute("PRAGMA quick_check").fetchall()
+        if rows != [("ok",)]:
+            return f"integrity check: {str(rows[0][0]).splitlines()[0]}"
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if tables and not {"games", "events"} <= tables:
+            return "not a binaryon journal"
+        if tables:
+            db.execute("SELECT count(*), max(id) FROM events").fetchone()
+            db.execute("SELECT count(*), max(id) FROM games").fetchone()
+        return None
+    except sqlite3.Error as e:
+        return str(e)
+    finally:
+        db.close()
+
+
+def _write_durably(path: Path, data: bytes) -> None:
+    with open(path, "xb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def cut_short_line(
+    path: Path, found: dict[str, bytes], wal: WalScan, clock: Callable[[], float]
+) -> str:
+    """The log line for a last write that did not complete. Frames that are all sound are
+    surely one never committed; a damaged one may also be a confirmed commit hit by damage
+    (the two look the same), so then the WAL is kept as <name>.cut-<time>-wal."""
+    frames = wal.frames[wal.replayed :]
+    line = f"journal {path}: the last write before the stop did not complete ({len(frames)} WAL "
+    if all(f.fits for f in frames):
+        return line + "frames, no commit among them); left out"
+    stamp = datetime.fromtimestamp(clock(), UTC).strftime("%Y%m%dT%H%M%SZ")
+    copy = path.with_name(f"{path.name}.cut-{stamp}-wal")
+    try:
+        _write_durably(copy, found["-wal"])
+        _fsync_dir(path.parent)
+        kept = f"WAL kept as {copy}"
+    except OSError as e:
+        kept = f"WAL copy not kept: {e.strerror or e}"
+    return line + f"frames, damaged or cut short); left out; {kept}"
+
+
+def repair(
+    path: Path,
+    problem: str,
+    found: dict[str, bytes],
+    wal: WalScan,
+    clock: Callable[[], float],
+) -> RecoveryReport:
+    stamp = datetime.fromtimestamp(clock(), UTC).strftime("%Y%m%dT%H%M%SZ")
+    base = path.with_name(f"{path.name}.corrupt-{stamp}")
+    n = 1
+    while base.exists():
+        n += 1
+        base = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+    copies = []
+    try:  # 1. keep the damaged bytes, durably, before anything else
+        for key, data in found.items():
+            target = base.with_name(base.name + key)
+            _write_durably(target, data)
+            copies.append(target)
+        _fsync_dir(path.parent)
+    except OSError as e:
+        raise JournalError(
+            f"journal {path} is damaged ({problem}) and a copy cannot be kept: "
+            f"{e.strerror or e}; nothing changed"
+        ) from None
+    report, games, events = salvage_rows(path, problem, copies, found, wal)
+    fresh = path.with_name(path.name + ".salvage")
+    try:  # 2. build the salvaged file beside it, then swap it in
+        for p in (fresh, *_sidecars(fresh)):
+            p.unlink(missing_ok=True)
+        write_salvage(fresh, games, events, report)
+        for p in _sidecars(path):
+            p.unlink(missing_ok=True)  # their bytes are in the kept copy
+        os.replace(fresh, path)
+        _fsync_dir(path.parent)
+    except (OSError, sqlite3.Error, JournalError) as e:
+        raise JournalError(
+            f"journal {path} is damaged ({problem}); copy kept at {base}, but repair failed: "
+            f"{getattr(e, 'strerror', None) or e}"
+        ) from None
+    return report

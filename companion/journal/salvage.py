@@ -1,0 +1,265 @@
+"""Salvage of a damaged journal: every row that can still be read from a database image,
+checked, written into a fresh file, and the report of what could not be recovered."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion.journal.db import connect, memory_db
+from companion.journal.rows import (
+    FINISHED,
+    GAME_COLUMNS,
+    IN_PROGRESS,
+    STATUSES,
+    entry_from_row,
+    fold,
+)
+from companion.journal.wal import WalScan, db_image, db_page_size
+
+
+@dataclass
+class RecoveryReport:
+    """What opening a damaged journal did."""
+
+    path: Path
+    problem: str
+    copies: list[Path]
+    games: int = 0
+    events: int = 0
+    lost: list[str] = field(default_factory=list)
+    expected: dict[int, set[int]] | None = None  # event ids per game, from the index
+    unsure: bool = False  # part of the events table unreadable and the index too
+
+    def line(self) -> str:
+        lost = "; ".join(self.lost) if self.lost else "nothing"
+        copy = self.copies[0] if self.copies else "?"
+        if len(self.copies) > 1:
+            copy = f"{copy} (and its -wal)"
+        return (
+            f"journal {self.path} was damaged ({self.problem}); damaged file kept as {copy}; "
+            f"recovered {self.games} games, {self.events} events; lost: {lost}"
+        )
+
+
+def salvage_rows(
+    path: Path, problem: str, copies: list[Path], found: dict[str, bytes], wal: WalScan
+) -> tuple[RecoveryReport, list[tuple], list[tuple]]:
+    """The readable rows, from the WAL view that yields the most: every commit whose own
+    frames are sound (even past a damaged frame), and, if some damaged frame is the only
+    copy of its page, also that page as found (the salvage checks every row it reads)."""
+    best: tuple[RecoveryReport, list[tuple], list[tuple]] | None = None
+    views = ["sound", "all"] if wal.usable("all") != wal.usable("sound") else ["sound"]
+    for view in views:
+        report = RecoveryReport(path, problem, copies)
+        report.lost, report.unsure = wal.losses(view)
+        games, events = _read_damaged(db_image(found.get("", b""), wal, view), report)
+        if best is None or (len(events), len(games)) > (len(best[2]), len(best[1])):
+            best = report, games, events
+    assert best is not None
+    return best
+
+
+_GAME_ROW = f"SELECT {GAME_COLUMNS} FROM games WHERE id BETWEEN ? AND ? ORDER BY id"
+_EVENT_ROW = (
+    "SELECT id, game_id, kind, ply, move, at FROM events WHERE id BETWEEN ? AND ? ORDER BY id"
+)
+
+
+def _read_damaged(image: bytes, report: RecoveryReport) -> tuple[list[tuple], list[tuple]]:
+    """Every row that can still be read, table by table, working round unreadable pages."""
+    cut = _pages_missing(image)
+    if cut:
+        report.lost.append(cut)
+    try:
+        db = memory_db(image)
+        db.execute("PRAGMA writable_schema = ON")  # read tables even if an index is damaged
+        db.execute("PRAGMA query_only = ON")
+    except sqlite3.Error as e:
+        report.lost.append(f"everything ({e})")
+        return [], []
+    upper = max(1000, len(image) // 8 + 1)
+    try:
+        games, games_failed = _rows(db, _GAME_ROW, upper)
+        events, events_failed = _rows(db, _EVENT_ROW, upper)
+        report.expected = _indexed_events(db)
+        report.unsure = report.unsure or (events_failed and report.expected is None)
+    except sqlite3.Error as e:  # not even the schema can be read
+        report.lost.append(f"everything ({e})")
+        return [], []
+    finally:
+        db.close()
+    good_games = [g for g in games if _good_game(g)]
+    good_events = [e for e in events if _good_event(e)]
+    dropped = len(games) - len(good_games) + len(events) - len(good_events)
+    if dropped:
+        report.lost.append(f"{dropped} garbled rows dropped")
+    games, events = good_games, good_events
+    for what, rows, failed in (("games", games, games_failed), ("events", events, events_failed)):
+        top = rows[-1][0] if rows else 0
+        gaps = top - len(rows)  # ids are dense: rows are never deleted
+        if gaps:
+            report.lost.append(f"{gaps} {what} unreadable")
+        elif failed:
+            report.lost.append(f"part of the {what} table unreadable")
+    return games, events
+
+
+def _indexed_events(db: sqlite3.Connection) -> dict[int, set[int]] | None:
+    """Event ids per game as the index has them (the index lives on other pages than the
+    table, so it often tells what a damaged table lost). None if unreadable."""
+    try:
+        rows = db.execute("SELECT game_id, id FROM events INDEXED BY events_by_game").fetchall()
+    except sqlite3.Error:
+        return None
+    out: dict[int, set[int]] = {}
+    for gid, eid in rows:
+        if isinstance(gid, int) and isinstance(eid, int):
+            out.setdefault(gid, set()).add(eid)
+    return out
+
+
+def _pages_missing(image: bytes) -> str:
+    """'file cut short: ...' when the header promises more pages than the file holds."""
+    page = db_page_size(image)
+    if not page:
+        return ""
+    pages = int.from_bytes(image[28:32], "big")
+    have = len(image) // page
+    if pages and have < pages:
+        return f"file cut short: {pages - have} of {pages} pages missing"
+    return ""
+
+
+def _good_game(row: tuple) -> bool:
+    gid, game, options, players, _s, _e, status, *_ = row
+    return (
+        isinstance(gid, int)
+        and isinstance(game, str)
+        and isinstance(options, str)
+        and isinstance(players, str)
+        and status in STATUSES
+    )
+
+
+def _good_event(row: tuple) -> bool:
+    eid, gid, kind, ply, move, _at = row
+    return (
+        isinstance(eid, int)
+        and isinstance(gid, int)
+        and kind in ("move", "takeback", "finish", "abandon")
+        and isinstance(ply, int)
+        and ply >= 0
+        and (move is None or isinstance(move, str))
+    )
+
+
+def _rows(db: sqlite3.Connection, sql: str, upper: int, budget: int = 20000) -> tuple[list, bool]:
+    """Rows with ids 1..upper, bisecting round ranges that cannot be read. Returns (rows,
+    whether any part failed)."""
+    out: list[tuple] = []
+    failed = False
+    stack = [(1, upper)]
+    while stack:
+        lo, hi = stack.pop()
+        budget -= 1
+        try:
+            out.extend(db.execute(sql, (lo, hi)).fetchall())
+            continue
+        except sqlite3.Error:
+            failed = True
+        if lo < hi and budget > 0:
+            mid = (lo + hi) // 2
+            stack.append((mid + 1, hi))
+            stack.append((lo, mid))
+    out.sort(key=lambda r: r[0])
+    return out, failed
+
+
+def write_salvage(
+    fresh: Path, games: list[tuple], events: list[tuple], report: RecoveryReport
+) -> None:
+    from companion.games import get_spec
+
+    by_game: dict[int, list[tuple]] = {}
+    for row in events:
+        by_game.setdefault(row[1], []).append(row)
+    header_ids = {g[0] for g in games}
+    expected = report.expected or {}
+    orphans = sorted(gid for gid in set(by_game) | set(expected) if gid not in header_ids)
+    if orphans:
+        report.lost.append(f"games {', '.join(map(str, orphans))} (header unreadable)")
+    db = connect(fresh)
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        for g in games:
+            gid, game, _options, _players, _s, _e, status, *_ = g
+            kept, lost = _usable_events(by_game.get(gid, []))
+            over = None
+            try:
+                state = get_spec(game).new(**entry_from_row(g).options)
+                moves, _ = fold([(k, p, m, a) for _, _, k, p, m, a in kept])
+                for i, mv in enumerate(moves):
+                    try:
+                        state = state.play(state.parse_move(mv.name))
+                    except ValueError:
+                        kept, lost = _cut_at_ply(kept, i), True
+                        break
+                over = state.is_over() and not lost
+            except ValueError:
+                pass  # an unknown game or options: keep the rows as they are
+            note = None
+            unread = len(expected.get(gid, set()) - {e[0] for e in by_game.get(gid, [])})
+            if lost or unread or (status == FINISHED and over is False):
+                length = _live_length(kept)
+                note = f"recovered: moves after the first {length} lost"
+                more = f" ({unread} events unreadable)" if unread else ""
+                report.lost.append(f"game {gid}: moves after the first {length}{more}")
+            elif report.unsure and status == IN_PROGRESS:
+                length = _live_length(kept)
+                note = f"recovered: moves after the first {length} may be lost"
+                report.lost.append(f"game {gid}: perhaps moves after the first {length}")
+            db.execute(
+                f"INSERT INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (*g[:6], status, *g[7:10], note or g[10]),
+            )
+            db.executemany(
+                "INSERT INTO events (id, game_id, kind, ply, move, at) VALUES (?,?,?,?,?,?)", kept
+            )
+            report.games += 1
+            report.events += len(kept)
+        db.execute("COMMIT")
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        db.close()
+
+
+def _usable_events(rows: list[tuple]) -> tuple[list[tuple], bool]:
+    """The events up to the first one that cannot follow the ones before (a move lost)."""
+    length = 0
+    for i, (_, _, kind, ply, _, _) in enumerate(rows):
+        if kind == "move":
+            if ply > length:
+                return rows[:i], True
+            length = ply + 1
+        elif kind == "takeback":
+            length = min(length, ply)
+    return rows, False
+
+
+def _cut_at_ply(rows: list[tuple], ply: int) -> list[tuple]:
+    """The events before the one that put the live move number ``ply`` in place."""
+    origin: list[int] = []  # origin[k]: index of the event that made live move k
+    for i, (_, _, kind, p, _, _) in enumerate(rows):
+        if kind == "move":
+            del origin[p:]
+            origin.append(i)
+        elif kind == "takeback":
+            del origin[p:]
+    return rows[: origin[ply]] if ply < len(origin) else rows
+
+
+def _live_length(rows: list[tuple]) -> int:
+    moves, _ = fold([(k, p, m, a) for _, _, k, p, m, a in rows])
+    return len(moves)

@@ -1,0 +1,100 @@
+"""The simulator's view in a plain terminal (works over SSH): the emulated OLED drawn in
+Braille dots from the very image the OLED gets, and the board with each square's LED colour."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+
+from PIL import Image
+
+from companion.core.squares import FILES
+
+_DOTS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10), (1, 2, 0x20),
+         (0, 3, 0x40), (1, 3, 0x80))  # fmt: skip
+
+
+def oled_lines(image: Image.Image) -> list[str]:
+    """A 1-bit image as Braille characters, 2x4 pixels each (128x64 -> 64x16)."""
+    img = image.convert("1")
+    w, h = img.size
+    px = img.load()
+    lines = []
+    for y in range(0, h, 4):
+        row = []
+        for x in range(0, w, 2):
+            bits = 0
+            for dx, dy, bit in _DOTS:
+                if x + dx < w and y + dy < h and px[x + dx, y + dy]:
+                    bits |= bit
+            row.append(chr(0x2800 + bits))
+        lines.append("".join(row))
+    return lines
+
+
+def oled_block_lines(image: Image.Image) -> list[str]:
+    """A 1-bit image as half blocks, one pixel wide and two high each (128x64 -> 128x32):
+    the OLED's own pixels, readable, for terminals at least 130 columns wide."""
+    img = image.convert("1")
+    w, h = img.size
+    px = img.load()
+    chars = {(0, 0): " ", (1, 0): "▀", (0, 1): "▄", (1, 1): "█"}
+    return [
+        "".join(
+            chars[(1 if px[x, y] else 0, 1 if y + 1 < h and px[x, y + 1] else 0)] for x in range(w)
+        )
+        for y in range(0, h, 2)
+    ]
+
+
+def oled_view_lines(image: Image.Image, columns: int) -> list[str]:
+    """The OLED drawn as large as the terminal allows."""
+    if columns >= image.size[0] + 2:
+        return framed(oled_block_lines(image), "OLED")
+    return framed(oled_lines(image), "OLED")
+
+
+def framed(lines: list[str], title: str = "") -> list[str]:
+    width = max(len(s) for s in lines)
+    top = "┌" + (f" {title} " if title else "").center(width, "─") + "┐"
+    return [top] + ["│" + s.ljust(width) + "│" for s in lines] + ["└" + "─" * width + "┘"]
+
+
+def use_colour() -> bool:
+    return (
+        sys.stdout.isatty()
+        and "NO_COLOR" not in os.environ
+        and os.environ.get("TERM", "dumb") != "dumb"
+    )
+
+
+def _cell(rgb: tuple[int, int, int], reading: str, colour: bool) -> str:
+    lit = sum(rgb) > 30
+    if colour:
+        r, g, b = (min(255, c * 2) for c in rgb)
+        mark = {"x": "x", "o": "o", "1": "#"}.get(reading, " ")
+        fg = "30" if lit else "37"
+        return f"\x1b[48;2;{r};{g};{b}m\x1b[{fg}m {mark} \x1b[0m"
+    if rgb[0] > 120 and rgb[1] < 60:
+        return " ! "
+    if rgb[1] > 120 and rgb[0] < 60 and rgb[2] < 60:
+        return " * "
+    return " O " if lit else " . "
+
+
+def board_lines(
+    leds: Sequence[tuple[int, int, int]], size: int, readings: Sequence[str] = (), colour=None
+) -> list[str]:
+    """The board, rank 8 at the top, each square coloured as its LED."""
+    colour = use_colour() if colour is None else colour
+    out = []
+    for rank in range(size - 1, -1, -1):
+        cells = []
+        for file in range(size):
+            i = rank * size + file
+            reading = readings[i] if i < len(readings) else ""
+            cells.append(_cell(leds[i], reading, colour))
+        out.append(f"{rank + 1:>2} " + "".join(cells))
+    out.append("   " + "".join(f" {f} " for f in FILES[:size]))
+    return out
