@@ -9,6 +9,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.core.squares import orthogonal_neighbours
 from companion.games.wythe.engine import (
     BLACK,
     MAX_HEIGHT,
@@ -20,7 +21,6 @@ from companion.games.wythe.engine import (
     group_sizes,
     other,
 )
-from companion.squares import orthogonal_neighbours
 
 SIZES = st.sampled_from([4, 5, 6, 8])
 

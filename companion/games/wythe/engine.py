@@ -32,7 +32,7 @@ from functools import cache
 from operator import getitem
 from typing import Any, ClassVar, Final, NamedTuple
 
-from ...squares import FILES, parse_square, square_name
+from ...core.squares import parse_square, square_name
 from ..base import GameState, IllegalMove, Option, Outcome, Refusal, resolve_options
 
 BLACK: Final = "black"
@@ -76,10 +76,12 @@ class Piece(NamedTuple):
 
 
 class Rules:
-    """Masks and move tables for one board size; get one with ``rules(n)``."""
+    """Masks and move tables for one board size, and the game's options; get one with
+    ``rules(n, pie)`` (shared by every state of every game with those options)."""
 
-    def __init__(self, n: int):
+    def __init__(self, n: int, pie: bool = True):
         self.n = n
+        self.pie = pie
         self.squares = n * n
         self.full = (1 << (n * n)) - 1
         last_file = sum(1 << (r * n + n - 1) for r in range(n))
@@ -124,9 +126,9 @@ class Rules:
 
 
 @cache
-def rules(n: int = 8) -> Rules:
-    resolve({"size": n})
-    return Rules(n)
+def rules(n: int = 8, pie: bool = True) -> Rules:
+    resolve({"size": n, "pie": pie})
+    return Rules(n, pie)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -251,9 +253,7 @@ class WytheState(GameState):
     players: ClassVar[tuple[str, ...]] = PLAYERS
 
     # Set on every state (the hot path copies them):
-    rules: Rules
-    n: int
-    pie: bool
+    rules: Rules  # tables and options, shared
     p0: int
     p1: int
     p2: int
@@ -277,9 +277,7 @@ class WytheState(GameState):
     def start(cls, options: Mapping[str, Any] | None = None) -> WytheState:
         opts = resolve(options)
         s = _new(cls)
-        s.rules = rules(opts["size"])
-        s.n = opts["size"]
-        s.pie = opts["pie"]
+        s.rules = rules(opts["size"], opts["pie"])
         s.p0 = s.p1 = s.p2 = s.white = s.hwest = s.ssouth = 0
         s.mover = BLACK
         s._ply = 0
@@ -289,7 +287,7 @@ class WytheState(GameState):
     def _same_board(self) -> WytheState:
         """The next state with the board unchanged (after a pass or a swap)."""
         s = _new(WytheState)
-        s.rules, s.n, s.pie = self.rules, self.n, self.pie
+        s.rules = self.rules
         s.p0, s.p1, s.p2 = self.p0, self.p1, self.p2
         s.white, s.hwest, s.ssouth = self.white, self.hwest, self.ssouth
         s.mover = WHITE if self.mover == BLACK else BLACK
@@ -330,6 +328,16 @@ class WytheState(GameState):
         return state
 
     # ----- protocol basics
+    @property
+    def n(self) -> int:
+        """Squares per side."""
+        return self.rules.n
+
+    @property
+    def pie(self) -> bool:
+        """Whether White may swap on their first turn."""
+        return self.rules.pie
+
     @property
     def options(self) -> dict[str, Any]:
         return {"size": self.n, "pie": self.pie}
@@ -409,7 +417,7 @@ class WytheState(GameState):
         if m is not None:
             return m
         r = self.rules
-        n = self.n
+        n = r.n
         p0, p1, p2 = self.p0, self.p1, self.p2
         # equal heights east / north of each square, with as few planes as the heights need
         if p2:
@@ -607,7 +615,7 @@ class WytheState(GameState):
         h1 = h + 1
         keep = ~m
         s = _new(WytheState)
-        s.rules, s.n, s.pie = self.rules, self.n, self.pie
+        s.rules = self.rules
         s.p0 = (p0 & keep) | m if h1 & 1 else p0 & keep
         s.p1 = (p1 & keep) | m if h1 & 2 else p1 & keep
         s.p2 = (p2 & keep) | m if h1 & 4 else p2 & keep
@@ -677,7 +685,7 @@ def parse_move(text: str, n: int = 8) -> Any:
 
 @cache
 def _orthogonal(n: int) -> tuple[frozenset[int], ...]:
-    from ...squares import orthogonal_neighbours
+    from ...core.squares import orthogonal_neighbours
 
     return tuple(frozenset(orthogonal_neighbours(s, n)) for s in range(n * n))
 
@@ -738,7 +746,6 @@ def build_outcome(state: WytheState) -> Outcome:
 
 __all__ = [
     "BLACK",
-    "FILES",
     "MAX_HEIGHT",
     "OPTIONS",
     "PASS",
