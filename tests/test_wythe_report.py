@@ -22,6 +22,8 @@ from companion.games.wythe.records import (
     swap_tag,
 )
 from companion.games.wythe.report import (
+    deciding_groups,
+    group_squares,
     groups_words,
     lead_line,
     legal_json,
@@ -29,7 +31,9 @@ from companion.games.wythe.report import (
     score_json,
     score_row,
     score_text,
+    turn_note,
 )
+from tests.positions import sq
 from tests.test_wythe_engine import BLOCKED, ZERO_ZERO, play, start
 
 PEOPLE = {BLACK: "Ana", WHITE: "Ben"}
@@ -213,3 +217,23 @@ def test_replay_gives_the_same_state_as_playing():
     state = replay(names, {"size": 4})
     direct = WytheState.from_pieces([state.parse_move(m) for m in names], {"size": 4})
     assert state.cells() == direct.cells() and state.pieces == direct.pieces
+
+
+# --------------------------------------------------------------------------- hints, notes
+
+
+def test_deciding_groups_are_the_groups_of_the_score_size():
+    s = play(start(), "d4-d5 a1-a2 h8-h7 c4-b4")
+    assert deciding_groups(s, BLACK) == [[sq("c4"), sq("d4")]]
+    assert deciding_groups(s, WHITE) == [[sq("a2")], [sq("b4")], [sq("d5")], [sq("h7")]]
+    assert deciding_groups(play(start(), "d4-d5"), BLACK) == []  # scores 0
+    assert group_squares(0b0110_0001, 4) == [[0], [5, 6]]
+
+
+def test_turn_notes():
+    assert turn_note(start()) == ""
+    assert turn_note(play(start(), "d4-d5")) == "White: place or swap"
+    assert turn_note(play(start(pie=False), "d4-d5")) == ""
+    blocked = play(start(size=4), BLOCKED)
+    assert turn_note(blocked) == "Black must pass"
+    assert turn_note(play(blocked, "pass pass")) == ""

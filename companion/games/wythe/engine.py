@@ -233,9 +233,8 @@ def score_masks(black_tops: int, white_tops: int, n: int, last_placer: str | Non
 def _listed(chunks: tuple[tuple[tuple[Placement, ...], ...], ...], raw: bytes) -> list[Any]:
     """The placements of the set bits of ``raw`` (legal_bits as bytes), by table lookups."""
     out: list[Any] = []
-    for found in map(getitem, chunks, raw):
-        if found:
-            out += found
+    for found in filter(None, map(getitem, chunks, raw)):
+        out += found
     return out
 
 
@@ -610,7 +609,7 @@ class WytheState(GameState):
         _, b, w, m, mw, low, horizontal = info
         p0, p1, p2 = self.p0, self.p1, self.p2
         h = (p0 >> b & 1) | (p1 >> b & 1) << 1 | (p2 >> b & 1) << 2
-        if h >= MAX_HEIGHT:  # cannot happen (see the module docstring)
+        if h >= 5:  # MAX_HEIGHT: cannot happen (see the module docstring)
             raise AssertionError("stack above the height limit")
         h1 = h + 1
         keep = ~m
@@ -627,7 +626,7 @@ class WytheState(GameState):
             s.hwest = self.hwest & keep
             s.ssouth = (self.ssouth & keep) | low
         mover = self.mover
-        s.mover = WHITE if mover == BLACK else BLACK
+        s.mover = "white" if mover == "black" else "black"
         s._ply = self._ply + 1
         if self.swapped:
             s.swapped = True

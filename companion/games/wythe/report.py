@@ -96,6 +96,50 @@ def lead_line(state: WytheState) -> str:
     return reason_line(state.score())
 
 
+def group_squares(mask: int, n: int) -> list[list[int]]:
+    """The orthogonally connected groups of the squares in ``mask``, each sorted, by lowest
+    square."""
+    from ...core.squares import orthogonal_neighbours
+
+    todo = {s for s in range(n * n) if mask >> s & 1}
+    out = []
+    while todo:
+        first = min(todo)
+        todo.remove(first)
+        group, stack = [first], [first]
+        while stack:
+            for nb in orthogonal_neighbours(stack.pop(), n):
+                if nb in todo:
+                    todo.remove(nb)
+                    group.append(nb)
+                    stack.append(nb)
+        out.append(sorted(group))
+    return sorted(out)
+
+
+def deciding_groups(state: WytheState, player: str) -> list[list[int]]:
+    """The player's groups of the size that makes their score (for the hint button and the
+    end of the game); [] when they score 0."""
+    s = state.score().of(player)
+    if not s:
+        return []
+    mask = state.black_tops if player == BLACK else state.white_tops
+    return [g for g in group_squares(mask, state.n) if len(g) == s]
+
+
+def turn_note(state: WytheState) -> str:
+    """What the side to move may do, for the display: 'White: place or swap' on White's first
+    turn, 'Black must pass' when no piece fits, '' otherwise (and once the game is over)."""
+    turn = state.turn
+    if turn is None:
+        return ""
+    if state.swap_allowed():
+        return f"{turn.capitalize()}: place or swap"
+    if not state.has_placement():
+        return f"{turn.capitalize()} must pass"
+    return ""
+
+
 def score_row(state: WytheState, player: str) -> str:
     """One player's score and groups for a narrow display: '5  5x3 3x1 1x4' (size x count,
     largest first)."""
@@ -105,6 +149,9 @@ def score_row(state: WytheState, player: str) -> str:
 
 
 __all__ = [
+    "deciding_groups",
+    "group_squares",
+    "turn_note",
     "groups_words",
     "lead_line",
     "legal_json",
