@@ -30,16 +30,15 @@ def random_game(options: dict, rng: random.Random) -> WytheState:
 def bench_games(
     options: dict, rng: random.Random, seconds: float
 ) -> tuple[float, float, float, float]:
-    games = plies = pieces = 0
+    games = plies = 0
     start, wall = time.process_time(), time.perf_counter()
     while time.process_time() - start < seconds:
         for _ in range(50):
-            state = random_game(options, rng)
-            plies += state.ply
-            pieces += len(state.pieces)
+            plies += random_game(options, rng).ply
         games += 50
     rate = games / (time.process_time() - start)
-    return rate, games / (time.perf_counter() - wall), plies / games, pieces / games
+    pieces = sum(len(random_game(options, rng).pieces) for _ in range(200)) / 200
+    return rate, games / (time.perf_counter() - wall), plies / games, pieces
 
 
 def sample_positions(options: dict, rng: random.Random, count: int) -> list[WytheState]:
