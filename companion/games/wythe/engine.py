@@ -13,15 +13,17 @@ See docs/rules/wythe.md for the rules as enforced. The position lives in a few b
   the pieces on top: a piece's two bits lie at the same level, so its other bit is uncovered
   exactly when the partner square is as high as this one.
 
-``pieces`` keeps every piece placed, in order (its index is its id), with the squares of its
-black and white halves and its level, so stacks and piece ids can be read back exactly;
-the tests hold the bitboards to a by-hand reading of the pieces.
+``pieces`` lists every piece placed, in order (its index is its id), with the squares of its
+black and white halves and its level, so stacks and piece ids can be read back exactly. Each
+state keeps only its last piece and a link to the state before it; the list is built on first
+use. The tests hold the bitboards to a by-hand reading of the pieces.
 
-Legal placements are four bitboards indexed by the lower square s of the pair: black s /
-white s+1, white s / black s+1, black s / white s+n, white s / black s+n. A pair is legal when
-both squares have the same height, each square's top takes the half put on it (an empty square
-or the other colour), each top piece keeps an uncovered bit (its partner square is as high,
-i.e. both its bits are uncovered now) and the two tops are not the same piece.
+Legal placements are one int of four n*n-bit fields, one per direction, indexed by the lower
+square s of the pair: black s / white s+1, white s / black s+1, black s / white s+n, white s /
+black s+n. A pair is legal when both squares have the same height, each square's top takes
+the half put on it (an empty square or the other colour), each top piece keeps an uncovered
+bit (its partner square is as high, i.e. both its bits are uncovered now) and the two tops are
+not the same piece. Listing them is a table lookup per byte of that int.
 """
 
 from __future__ import annotations
@@ -112,8 +114,7 @@ class Rules:
                 table[v] = table[v ^ low] + ((p,) if p is not None else ())
             chunks.append(tuple(table))
         self.chunks = tuple(chunks)
-        # the bit of legal_bits for each placement on the board
-        self.shift1, self.shift2, self.shift3 = n * n, 2 * n * n, 3 * n * n
+        self.shift1, self.shift2 = n * n, 2 * n * n  # where directions 1 and 2 start
         # For each placement on the board: its bit in legal_bits, its squares, the mask of both
         # squares, of the white square, of the lower square, and whether it lies east-west.
         self.info: dict[tuple[int, int], tuple[int, int, int, int, int, int, bool]] = {}
@@ -197,7 +198,8 @@ def scores_of(black: Mapping[int, int], white: Mapping[int, int]) -> tuple[int, 
 
 
 class Score(NamedTuple):
-    """A scored position: group tables, scores, and who leads (None before any placement)."""
+    """A scored position: group tables ({size: count}, shared with the state's cache: read
+    only), scores, and who leads (None before any placement)."""
 
     black_groups: dict[int, int]
     white_groups: dict[int, int]
@@ -723,8 +725,9 @@ def reason_line(sc: Score) -> str:
 def build_outcome(state: WytheState) -> Outcome:
     """The result with its explanation (also for an unfinished game: who leads now).
 
-    ``summary`` is one short line ('BLACK wins 5-3'); ``detail`` holds the winners (a tuple, for
-    protocol v2), both scores and group tables and the reason line."""
+    ``summary`` is one short line ('BLACK wins 5-3'); ``detail`` (JSON-able) holds the winners
+    as a list (protocol v2's ``winners``), both scores and group tables, what decided it and
+    the reason line for the OLED ('Black 5: three groups of 5 to two')."""
     sc = state.score()
     winner = sc.leader
     summary = "no result" if winner is None else f"{winner.upper()} wins {sc.black}-{sc.white}"
