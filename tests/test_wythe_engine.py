@@ -198,11 +198,27 @@ def test_three_high_stacks():
     # a1 and a2: each the last uncovered bit of a floor piece
     assert code(s, "a2-a1") == "covers-piece"
     assert s.check_half(sq("a1", 4), WHITE).code == "covers-piece"
-    assert all(max(p.black, p.white) < 8 or p.level == 0 for p in s.pieces)
+    assert [p.level for p in s.pieces] == [0, 0, 0, 0, 1, 1, 2]
 
 
-def test_stack_height_never_passes_five():
-    assert MAX_HEIGHT == 5  # and the property tests hold every random game to it
+# f3 reaches 4 (from a random game, cut down to the pieces that matter): its neighbours
+# g3, e3, f2, f4 are 1, 2, 3 and 4 high, as the uncovered-bit rule demands.
+TALLEST = (
+    "e2-f2 e4-d4 f3-g3 h5-g5 f1-g1 f5-f6 d3-e3 e3-f3 f2-f1 g4-f4 f4-e4 g5-f5 f3-f2 f5-f4 f4-f3"
+)
+
+
+def test_a_stack_is_never_higher_than_its_neighbours_count():
+    s = play(start(), TALLEST)
+    f3 = sq("f3")
+    assert MAX_HEIGHT == 4 and s.height(f3) == 4
+    assert s.stack(f3) == [BLACK, WHITE, BLACK, WHITE]
+    assert [s.height(sq(x)) for x in ("g3", "e3", "f2", "f4")] == [1, 2, 3, 4]
+    # nothing goes on f3 any more, whatever the partner square
+    assert all(f3 not in move for move in s.legal_moves())
+    assert s.check_half(f3, BLACK).code == "no-fit"  # only f4 is as high: its own piece
+    assert s.check_half(f3, WHITE).code == "like-colour"
+    assert code(s, "f4-f3") == "covers-piece"  # f3's top piece is f4-f3 itself
 
 
 def test_half_checks_for_the_first_press():

@@ -122,6 +122,8 @@ def test_random_games_keep_every_rule(game):
             s[-1][1] if s else None for s in stacks
         ]
         assert max(after.heights()) <= MAX_HEIGHT
+        # no stack higher than its number of neighbours (4 mid-board, 3 on an edge, 2 in a corner)
+        assert all(h <= len(orthogonal_neighbours(i, n)) for i, h in enumerate(after.heights()))
         if name not in (PASS, SWAP):
             b, w, level = pieces[-1]
             assert before.height(b) == before.height(w) == level  # equal heights

@@ -3,10 +3,11 @@
 See docs/rules/wythe.md for the rules as enforced. The position lives in a few bitboards
 (Python ints, bit i is square i, a1 = 0, index = rank * n + file):
 
-- ``p0``, ``p1``, ``p2``: the three bit-planes of every stack's height. No stack can rise above
-  5 (a bit below the top belongs to a piece whose other bit is uncovered on a neighbouring
-  square with its top at that bit's level, so each covered bit needs its own neighbour), so
-  three planes always suffice; ``play`` checks it anyway.
+- ``p0``, ``p1``, ``p2``: the three bit-planes of every stack's height. A stack is never higher
+  than its number of neighbours, so at most 4: a covered bit at level L belongs to a piece
+  whose other bit is uncovered, i.e. the top of a neighbour exactly L + 1 high, and the top
+  bit's piece lies on a neighbour at least as high as the stack; so a stack h high needs h
+  different neighbours. ``play`` checks the limit anyway.
 - ``white``: squares whose top bit is white (black tops are the occupied squares without it).
 - ``hwest`` / ``ssouth``: squares whose top bit is the west half of a horizontal piece / the
   south half of a vertical one. With the heights this says everything the rules need about
@@ -42,7 +43,7 @@ WHITE: Final = "white"
 PLAYERS: Final = (BLACK, WHITE)
 PASS: Final = "pass"
 SWAP: Final = "swap"
-MAX_HEIGHT: Final = 5
+MAX_HEIGHT: Final = 4  # see the module docstring
 
 OPTIONS: Final = (
     Option("size", 8, "squares per side (4..16)", kind=int, minimum=4, maximum=16),
@@ -611,7 +612,7 @@ class WytheState(GameState):
         _, b, w, m, mw, low, horizontal = info
         p0, p1, p2 = self.p0, self.p1, self.p2
         h = (p0 >> b & 1) | (p1 >> b & 1) << 1 | (p2 >> b & 1) << 2
-        if h >= 5:  # MAX_HEIGHT: cannot happen (see the module docstring)
+        if h >= 4:  # MAX_HEIGHT: cannot happen (see the module docstring)
             raise AssertionError("stack above the height limit")
         h1 = h + 1
         keep = ~m
