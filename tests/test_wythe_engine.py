@@ -218,7 +218,7 @@ def test_a_stack_is_never_higher_than_its_neighbours_count():
     assert all(f3 not in move for move in s.legal_moves())
     assert s.check_half(f3, BLACK).code == "no-fit"  # only f4 is as high: its own piece
     assert s.check_half(f3, WHITE).code == "like-colour"
-    assert code(s, "f4-f3") == "covers-piece"  # f3's top piece is f4-f3 itself
+    assert code(s, "f3-f4") == "covers-piece"  # f3 and f4 top the same piece, f4-f3
 
 
 def test_half_checks_for_the_first_press():
