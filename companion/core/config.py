@@ -28,6 +28,9 @@ def default_state_dir() -> Path:
 class GameConfig:
     name: str = "binaryon"
     players: dict[str, str] = field(default_factory=dict)  # player id -> person's name
+    # True when the game was named (config file or --game), not just the default: a named
+    # game is started even when another game is in progress in the journal.
+    chosen: bool = False
 
 
 @dataclass(frozen=True)
@@ -206,8 +209,10 @@ def _rules(value: dict[str, Any], source: str) -> dict[str, dict[str, Any]]:
 
 
 def _section(default: Any, given: dict[str, Any], where: str) -> Any:
-    known = {f.name: f for f in fields(default)}
+    known = {f.name: f for f in fields(default) if f.name != "chosen"}
     changes = {}
+    if isinstance(default, GameConfig) and "name" in given:
+        changes["chosen"] = True
     for key, value in given.items():
         if key not in known:
             raise ConfigError(f"{where} unknown key {key!r} (known: {', '.join(known)})")

@@ -47,3 +47,6 @@ class RecordingLeds:
 
     def close(self) -> None:
         self.frame = [OFF] * len(self.frame)
+
+    def resize(self, count: int) -> None:
+        self.frame = [OFF] * count
