@@ -723,6 +723,16 @@ def reason_line(sc: Score) -> str:
     return f"{sc.leader.capitalize()} {s}: {count_word(mine)} {noun} of {s} to {count_word(theirs)}"
 
 
+def result_reason(sc: Score) -> str:
+    """Why the leader wins, without the scores (the summary has them), for the OLED's result
+    line: 'three groups of 5 to two', 'White placed last' (the 0-0 rule)."""
+    if sc.leader is None:
+        return ""
+    if sc.reason == "last-mover":
+        return f"{other(sc.leader).capitalize()} placed last"
+    return reason_line(sc).split(": ", 1)[1]
+
+
 def build_outcome(state: WytheState) -> Outcome:
     """The result with its explanation (also for an unfinished game: who leads now).
 
@@ -744,7 +754,12 @@ def build_outcome(state: WytheState) -> Outcome:
         "last_placer": state.last_placer,
         "swapped": state.swapped,
     }
-    return Outcome(winner, summary, detail)
+    return Outcome(
+        winners=(winner,) if winner else (),
+        summary=summary,
+        detail=detail,
+        reason=result_reason(sc),
+    )
 
 
 __all__ = [
@@ -768,6 +783,7 @@ __all__ = [
     "other",
     "parse_move",
     "reason_line",
+    "result_reason",
     "resolve",
     "rules",
     "score_masks",
