@@ -59,12 +59,12 @@ def _dim(rgb: RGB, height: int) -> RGB:
 
 
 def score_value(state: WytheState, player: str, width: int = OLED_WIDTH - 7) -> str:
-    """A player's score and group table for the OLED row: '5 5x3 3x1 1x4' (size x count,
-    largest size first), cut to ``width`` characters with a trailing '+'."""
+    """A player's score and group table for the OLED row: '5 3x5 1x3 4x1' (count x size:
+    three groups of 5, ...; largest size first), cut to ``width`` characters with a '+'."""
     sc = state.score()
     text = str(sc.of(player))
     for size, count in sorted(sc.groups(player).items(), reverse=True):
-        part = f" {size}x{count}"
+        part = f" {count}x{size}"
         if len(text) + len(part) > width:
             return text + "+" if len(text) < width else text
         text += part
@@ -80,11 +80,13 @@ def lead_note(state: WytheState) -> str:
     if sc.leader is None:
         return ""
     who = sc.leader.capitalize()
+    verb = "wins" if state.is_over() else "leads"
     if sc.reason == "last-mover":
-        return f"{who} leads: 0-0 rule"
+        return f"{who} {verb}: 0-0 rule"
     s = sc.of(sc.leader)
     mine, theirs = sc.groups(sc.leader).get(s, 0), sc.groups(other(sc.leader)).get(s, 0)
-    return f"{who} leads: {mine}x{s} to {theirs}"
+    note = f"{who} {verb}: {mine}x{s} to {theirs}"  # count x size, as in the rows
+    return note if len(note) <= OLED_WIDTH else f"{who}: {mine}x{s} to {theirs}"
 
 
 class WytheSpec(GameSpec):
