@@ -10,6 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.core.squares import orthogonal_neighbours
+from companion.games import get_spec
+from companion.games.base import Pending, Play, Refuse
 from companion.games.wythe.engine import (
     BLACK,
     MAX_HEIGHT,
@@ -104,7 +106,7 @@ def random_game(n: int, seed: int, pie: bool = True, stop: int | None = None):
 GAMES = st.tuples(SIZES, st.integers(0, 2**32), st.booleans())
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(GAMES)
 def test_random_games_keep_every_rule(game):
     n, seed, pie = game
@@ -132,7 +134,7 @@ def test_random_games_keep_every_rule(game):
             assert after.pieces == before.pieces
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(GAMES, st.data())
 def test_legal_moves_match_the_rules_by_hand_and_check(game, data):
     n, seed, pie = game
@@ -157,7 +159,7 @@ def test_legal_moves_match_the_rules_by_hand_and_check(game, data):
         assert (state.check(word) is None) == (word in listed)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(GAMES, st.data())
 def test_replaying_move_names_rebuilds_the_same_state(game, data):
     n, seed, pie = game
@@ -176,7 +178,7 @@ def test_replaying_move_names_rebuilds_the_same_state(game, data):
     assert state.score() == want.score()
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(GAMES, st.data())
 def test_scores_follow_the_group_table(game, data):
     n, seed, pie = game
@@ -199,7 +201,7 @@ def test_scores_follow_the_group_table(game, data):
         assert sc.leader == (BLACK if sc.black > sc.white else WHITE)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(st.integers(4, 16), st.integers(0, 2**32))
 def test_group_sizes_match_a_flood_fill_on_any_board(n, seed):
     rng = random.Random(seed)
@@ -217,3 +219,30 @@ def test_large_and_odd_boards_play_to_the_end(n, seed):
     assert {m for m in state.legal_moves() if m not in (PASS, SWAP)} == legal_by_hand(
         state.pieces, n
     )
+
+
+@settings(max_examples=40, deadline=None)
+@given(GAMES, st.data())
+def test_the_switch_board_enters_exactly_the_legal_placements(game, data):
+    n, seed, pie = game
+    states, _ = random_game(n, seed, pie)
+    state = data.draw(st.sampled_from(states[:-1]))
+    spec = get_spec("wythe")
+    placements = [m for m in state.legal_moves() if m not in (PASS, SWAP)]
+    blacks = {m.black for m in placements}
+    for square in range(n * n):
+        inp = spec.interpreter("switch")
+        first = inp.press(state, square)
+        assert isinstance(first, Pending) == (square in blacks), (square, first)
+        if isinstance(first, Pending):
+            whites = {m.white for m in placements if m.black == square}
+            assert set(state.completions(square)) == whites
+            for w in range(n * n):
+                second = inp.press(state, w)
+                if w == square:
+                    assert second == Pending((), "")
+                    inp.press(state, square)
+                elif w in whites:
+                    assert second == Play(Placement(square, w))
+                else:
+                    assert isinstance(second, Refuse) and second.cell == w

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.squares import orthogonal_neighbours
 from .engine import (
     BLACK,
     PASS,
@@ -99,8 +100,6 @@ def lead_line(state: WytheState) -> str:
 def group_squares(mask: int, n: int) -> list[list[int]]:
     """The orthogonally connected groups of the squares in ``mask``, each sorted, by lowest
     square."""
-    from ...core.squares import orthogonal_neighbours
-
     todo = {s for s in range(n * n) if mask >> s & 1}
     out = []
     while todo:
