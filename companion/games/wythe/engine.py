@@ -254,7 +254,11 @@ class WytheState(GameState):
     game: ClassVar[str] = "wythe"
     players: ClassVar[tuple[str, ...]] = PLAYERS
 
-    # Set on every state (the hot path copies them):
+    # Set on every state (the hot path copies them), in slots:
+    __slots__ = (
+        "rules", "p0", "p1", "p2", "white", "hwest", "ssouth", "mover", "_ply", "last_placer",
+        "_prev", "_piece", "_masks",
+    )  # fmt: skip
     rules: Rules  # tables and options, shared
     p0: int
     p1: int
@@ -264,14 +268,14 @@ class WytheState(GameState):
     ssouth: int
     mover: str  # the colour to act (meaningless once over)
     _ply: int
-    # Class defaults, set on an instance only when they differ (fewer stores per move):
+    last_placer: str | None  # colour of the last placement
+    _prev: WytheState | None  # the state before the last placement
+    _piece: tuple[int, int, int] | None  # the last placement's (black, white, level)
+    _masks: int | None  # legal_bits, once computed
+    # Class defaults, set on an instance (its __dict__) only when they differ:
     passes: int = 0  # passes in a row just played
     swapped: bool = False  # White took the pie: the person who moved first now plays White
-    last_placer: str | None = None  # colour of the last placement
-    _prev: WytheState | None = None  # the state before the last placement
-    _piece: tuple[int, int, int] | None = None  # the last placement's (black, white, level)
     _pieces: tuple[Piece, ...] | None = None
-    _masks: int | None = None  # legal_bits, once computed
     _score: Score | None = None
 
     # ----- construction
@@ -283,6 +287,7 @@ class WytheState(GameState):
         s.p0 = s.p1 = s.p2 = s.white = s.hwest = s.ssouth = 0
         s.mover = BLACK
         s._ply = 0
+        s.last_placer = s._prev = s._piece = s._masks = None
         s._pieces = ()
         return s
 
@@ -636,6 +641,7 @@ class WytheState(GameState):
         s.last_placer = mover
         s._prev = self
         s._piece = (b, w, h)
+        s._masks = None
         return s
 
     # ----- result
