@@ -10,9 +10,9 @@ import pytest
 
 from companion.core.config import Config
 from companion.core.events import ButtonEvent, UserCommand
+from companion.core.sensors import IDLE_READING as IDLE
 from companion.core.squares import parse_square
 from companion.games import register, unregister
-from companion.games.base import IDLE
 from companion.journal.store import SqliteJournal
 from companion.service.daemon import Daemon
 from companion.testing.mock_board import MockBoard

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from companion.core.sensors import SENSOR_KINDS
 from companion.core.squares import MAX_SIZE, MIN_SIZE
-from companion.hardware.interfaces import SENSOR_KINDS
 
 
 class ConfigError(ValueError):

@@ -10,6 +10,7 @@ from companion.games.base import GameSpec
 _REGISTRY = {
     "binaryon": "companion.games.binaryon.spec",
     "binary": "companion.games.binary.spec",
+    "latent-binaries": "companion.games.latent_binaries.spec",
     "wythe": "companion.games.wythe.spec",
 }
 

@@ -306,9 +306,6 @@ class Pending:
 
 Action = Play | Refuse | Differ | Pending | None
 
-# What a sensor of each kind reads on an empty square (switch: released).
-IDLE = {"switch": "0", "presence": "0", "polarity": "."}
-
 
 class Interpreter:
     """What the board's sensors and the buttons mean for one game on one kind of board.

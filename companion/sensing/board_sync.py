@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from companion.core.sensors import IDLE_READING
 from companion.core.squares import square_name
-from companion.games.base import IDLE, Layout
+from companion.games.base import Layout
 
 
 class BoardMap:
@@ -21,7 +22,7 @@ class BoardMap:
         self.layout = layout
         self.squares: list[int] = layout.to_board(size) if layout and layout.fits(size) else []
         self.cell_of = {sq: c for c, sq in enumerate(self.squares)}
-        self.idle = IDLE.get(kind, "0")
+        self.idle = IDLE_READING.get(kind, "0")
 
     def cell(self, square: int) -> int | None:
         """The game's cell on ``square``, or None outside the game's area."""

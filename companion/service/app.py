@@ -111,7 +111,7 @@ def make_leds(config: Config, board: SensorBoard):
         except HardwareError as e:  # the referee goes on without its LEDs
             log.error("LEDs: %s; running without them", e)
             return None
-    from companion.views.leds import RecordingLeds
+    from companion.testing.recording_leds import RecordingLeds
 
     return RecordingLeds(board.size**2)
 

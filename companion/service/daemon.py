@@ -21,42 +21,25 @@ from companion.core.config import Config
 from companion.core.events import BoardSnapshot, ButtonEvent, LinkStatus, SquareReading, UserCommand
 from companion.core.loop import EventLoop
 from companion.games import game_names, get_spec
-from companion.games.base import GameSpec, Refusal
 from companion.hardware.interfaces import IDLE_READING, LedStrip, SensorBoard
 from companion.journal.api import Journal, NullJournal
 from companion.referee.referee import Referee
-from companion.referee.session import Played, Session
+from companion.referee.session import Session
 from companion.sensing.board_sync import BoardMap
 from companion.sensing.debounce import BoardSettler, SwitchDebouncer
+from companion.service.game_start import first_session, fitting_options
 from companion.service.menu import NewGameMenu
+from companion.service.table_feedback import TableFeedback
 from companion.views.oled import OledView, Screen
-from companion.views.presenter import Notices, Table, leds, oled_screen, web_view
+from companion.views.presenter import Table, leds, oled_screen, web_view
 
 log = logging.getLogger("binaryon")
-
-BLINK_SECONDS = 0.5
 
 
 def dummy_display():
     from luma.core.device import dummy
 
     return dummy(width=128, height=64, mode="1")
-
-
-def fitting_options(spec: GameSpec, options: dict[str, Any], board: int) -> dict[str, Any]:
-    """``options`` with the game's size brought down to what the board holds, when the game
-    has a size option and does not fit as asked (e.g. a 10x10 game on the 8x8 board)."""
-    layout = spec.layout(options)
-    if layout is None or layout.fits(board) or not any(o.name == "size" for o in spec.options):
-        return options
-    for size in range(min(board, int(options.get("size", board))), 0, -1):
-        try:
-            candidate = spec.resolve({**options, "size": size})
-        except ValueError:
-            continue
-        if (lay := spec.layout(candidate)) is not None and lay.fits(board):
-            return candidate
-    return options
 
 
 class Daemon:
@@ -86,13 +69,10 @@ class Daemon:
         self.journal = journal or NullJournal()
         self.notifier = notifier
         self.buzzer = buzzer
-        self.notices = Notices()
+        self.feedback = TableFeedback(self)
+        self.notices = self.feedback.notices
         self.link_status = ""  # e.g. "board disconnected"
         self.board_problem = ""  # e.g. "binaryon can't use a presence board"
-        self._differ_hint = ""
-        self._hint_step = 0
-        self._message_timer = None
-        self._blink_timer = None
         self._last_frame: list | None = None
         self._thread: threading.Thread | None = None
         self.menu = NewGameMenu(game_names())
@@ -100,40 +80,17 @@ class Daemon:
         self.on_frame: Callable[[], None] | None = None  # benchmarks time frames with it
         self.listeners: list[Callable[[], None]] = []  # told after every render (web pages)
 
-        self.referee = Referee(self._first_session(rng), board.kind, self)
+        session = first_session(config, self.journal, board.size, self.say, rng)
+        self.referee = Referee(session, board.kind, self.feedback)
         if getattr(self.journal, "recovery", None):
             self.say(("resumed; " if self.message else "") + "journal repaired")
         if getattr(self.journal, "read_only", False):  # say so before a move is refused
             self.say("journal read-only: moves cannot be saved", lasting=True)
         if self.session.state.is_over():  # resumed into a finished game (its passes replayed)
-            self.say(self._result_line(), lasting=True)
+            self.say(self.feedback.result_line(), lasting=True)
         self._sensing()
         self._check_board()
-        self._update_blink()
-
-    def _first_session(self, rng: random.Random | None) -> Session:
-        """The game in progress in the journal, unless the config names another game: then
-        that game starts and the other is filed as abandoned."""
-        config = self.config
-        saved = self.journal.current()
-        session = None
-        if saved is not None:
-            try:
-                session = Session.resume(saved, self.journal, rng)
-                self.say("resumed")
-            except ValueError as e:
-                log.error("cannot resume game %s: %s", saved.game_id, e)
-        wanted = config.game.name
-        if session is not None and config.game.chosen and session.game != wanted:
-            old = f"{session.game} game {session.game_id}"
-            session.abandon()
-            session = None
-            self.say(f"{old} abandoned: new {wanted}")
-        if session is None:
-            spec = get_spec(wanted)
-            options = fitting_options(spec, config.rule_options(), self.board.size)
-            session = Session(wanted, options, self.journal, config.game.players, rng)
-        return session
+        self.feedback.update_blink()
 
     # --- the game and its board ---
     @property
@@ -357,66 +314,19 @@ class Daemon:
             return [IDLE_READING.get(self.board.kind, "0")] * (self.board.size**2)
         return self.map.expected(self.referee.expected())
 
-    # --- Feedback: what the referee tells the table ---
+    def game_replaced(self) -> None:
+        """Another game is on the board: its layout, its sensing, a fresh LED frame."""
+        self._sensing()
+        self._check_board()
+        self._last_frame = None
+
     def say(self, text: str, lasting: bool = False) -> None:
-        self.set_message(text, lasting)
+        self.feedback.set_message(text, lasting)
 
-    def refuse(self, refusal: Refusal | None, cell: int | None) -> None:
-        reason = refusal.reason if refusal else "refused"
-        log.info("refused: %s", reason)
-        mapped = cell is not None and 0 <= cell < len(self.map.squares)
-        self.notices.refused = self.map.square(cell) if mapped else None
-        self.set_message(reason)
-        if self.buzzer is not None:
-            self.buzzer.refuse()
+    set_message = say
 
-    def mismatch(self, cells: tuple[int, ...], hint: str) -> None:
-        self.show_differ(self.map.to_squares(cells) if cells else (), hint)
-
-    def entering(self, cells: tuple[int, ...], text: str) -> None:
-        self.notices.pending = self.map.to_squares(cells)
-        self.notices.pending_text = text
-
-    def moved(self, played: list[Played]) -> None:
-        log.info("played %s", " ".join(p.public for p in played))
-        self._clear_hint()
-        self.notices.refused = None
-        self.notices.pending, self.notices.pending_text = (), ""
-        state = self.session.state
-        spec = self.session.spec
-        if state.is_over():
-            self.set_message(self._result_line(), lasting=True)
-        else:
-            passes = [p for p in played[1:] if p.name == "pass"]
-            if passes:
-                before = self.session.states[-len(played) : -1]
-                who = ", ".join(
-                    spec.player_label(s.turn)
-                    for s, p in zip(before[1:], played[1:], strict=False)
-                    if p.name == "pass" and s.turn
-                )
-                self.set_message(f"{who} passes (no move)")
-            else:
-                self.set_message("")
-        self._update_blink()
-
-    def game_changed(self, board_too: bool) -> None:
-        self._clear_hint()
-        self.notices.refused = None
-        self.notices.pending, self.notices.pending_text = (), ""
-        if board_too:
-            self._sensing()
-            self._check_board()
-            self._last_frame = None
-            self.set_message(f"new game: {self.session.spec.title.lower()}")
-        self._update_blink()
-        self.board_changed_elsewhere()
-
-    def _result_line(self) -> str:
-        outcome = self.session.state.outcome()
-        if outcome is None:
-            return "game over"
-        return f"{outcome.summary}: {outcome.reason}" if outcome.reason else outcome.summary
+    def show_differ(self, squares: tuple[int, ...], hint: str) -> None:
+        self.feedback.show_differ(squares, hint)
 
     # --- buttons and typed commands ---
     def button(self, name: str, long: bool = False) -> None:
@@ -436,11 +346,7 @@ class Daemon:
                 self.menu.open(self.session.game)
                 self.set_message("menu: next, confirm: start, undo: back", lasting=True)
             else:
-                hint = self.session.spec.hint(self.session.state, self._hint_step)
-                self._hint_step += 1
-                self.notices.hint = hint
-                self.notices.hint_squares = self.map.to_squares(hint.cells)
-                self.set_message(hint.text or "no hint")
+                self.feedback.next_hint()
         else:
             log.warning("unknown button %r", name)
 
@@ -516,11 +422,6 @@ class Daemon:
             return
         self.referee.submit_name(" ".join(args), player)
 
-    def quiet(self) -> bool:
-        """Nothing left to handle: no event queued, no board settling."""
-        return self.loop.wait_idle(0) and self.settler._timer is None
-
-    # --- notices and their timers ---
     @property
     def message(self) -> str:
         return self.notices.message
@@ -537,58 +438,13 @@ class Daemon:
     def hint_squares(self) -> tuple[int, ...]:
         return self.notices.hint_squares
 
-    def set_message(self, text: str, lasting: bool = False) -> None:
-        self.notices.message = text
-        if self._message_timer is not None:
-            self._message_timer.cancel()
-            self._message_timer = None
-        if text and not lasting:
-            self._message_timer = self.loop.call_later(
-                self.config.display.message_seconds, self._clear_message
-            )
+    @property
+    def _blink_timer(self):
+        return self.feedback._blink_timer
 
-    def _clear_message(self) -> None:
-        self._message_timer = None
-        self.notices.message = ""
-        self.notices.refused = None
-        self.notices.hint_squares = ()
-        self.notices.hint = None
-        if self.session.state.is_over():
-            self.notices.message = self._result_line()
-        self.render()
-
-    def show_differ(self, squares: tuple[int, ...], hint: str) -> None:
-        """Squares where the board does not match the game: they blink and the hint stays
-        on the OLED until the board matches again."""
-        self.notices.differ = tuple(squares)
-        if squares:
-            self._differ_hint = hint
-            self.set_message(hint, lasting=True)
-        elif self._differ_hint:
-            if self.message == self._differ_hint:
-                self.set_message("")
-            self._differ_hint = ""
-        self._update_blink()
-
-    def _clear_hint(self) -> None:
-        self.notices.hint_squares = ()
-        self.notices.hint = None
-        self._hint_step = 0
-
-    def _update_blink(self) -> None:
-        wanted = bool(self.notices.differ) or self.session.state.is_over()
-        if wanted and self._blink_timer is None:
-            self._blink_timer = self.loop.call_later(BLINK_SECONDS, self._blink)
-        elif not wanted and self._blink_timer is not None:
-            self._blink_timer.cancel()
-            self._blink_timer = None
-            self.notices.blink_on = True
-
-    def _blink(self) -> None:
-        self._blink_timer = None
-        self.notices.blink_on = not self.notices.blink_on
-        self._update_blink()
-        self.render()
+    def quiet(self) -> bool:
+        """Nothing left to handle: no event queued, no board settling."""
+        return self.loop.wait_idle(0) and self.settler._timer is None
 
     # --- views ---
     def table(self) -> Table:

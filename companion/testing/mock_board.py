@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 from companion.core.events import BoardSnapshot, Event, LinkStatus, SquareReading
 from companion.hardware.interfaces import IDLE_READING, SensorBoard
-from companion.views.leds import RecordingLeds
+from companion.testing.recording_leds import RecordingLeds
 
 
 class MockBoard(SensorBoard):
