@@ -12,6 +12,7 @@ _REGISTRY = {
     "binary": "companion.games.binary.spec",
     "latent-binaries": "companion.games.latent_binaries.spec",
     "binome": "companion.games.binome.spec",
+    "wythe": "companion.games.wythe.spec",
 }
 
 
