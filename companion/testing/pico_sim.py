@@ -250,10 +250,9 @@ class _PtyPort:
     def read_into(self, buf) -> int:
         data = self._pending + self._pico._take_injected_input()
         if len(data) < len(buf):
-            try:
+            # nothing waiting (EAGAIN), or the cable is gone (EIO)
+            with contextlib.suppress(OSError):
                 data += self._pico._filter_incoming(os.read(self._fd, len(buf) - len(data)))
-            except OSError:  # nothing waiting (EAGAIN), or the cable is gone (EIO)
-                pass
         n = min(len(buf), len(data))
         buf[:n] = data[:n]
         self._pending = data[n:]

@@ -52,9 +52,7 @@ class Firmware:
             cfg.ROW_PINS, cfg.COL_PINS, cfg.COL_PINS_B if polar else None,
             cfg.FAST_IO, cfg.HALL_SETTLE_US if polar else cfg.ROW_SETTLE_US,
         )  # fmt: skip
-        self.leds = Leds(
-            cfg.LED_PIN, n, cfg.LED_SERPENTINE, cfg.BRIGHTNESS, cfg.LED_SUPPLY_AMPS
-        )
+        self.leds = Leds(cfg.LED_PIN, n, cfg.LED_SERPENTINE, cfg.BRIGHTNESS, cfg.LED_SUPPLY_AMPS)
         self.rx = bytearray(RX_CHUNK)
         self.rows_a = [0] * n
         self.rows_b = [0] * n if polar else None
