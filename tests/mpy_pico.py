@@ -8,6 +8,9 @@ returns short (SO_SNDTIMEO, as rp2 does), bytes leave the device FIFO 20 ms afte
 written, and a reset loses whatever is still in it. The test steers the sensors and reads the
 stand-ins' reports over a Unix socket (see tests/mpy/machine.py). ``machine.reset()`` and an
 unfed watchdog end the process; the next boot reports ``WDT_RESET`` like rp2 does.
+
+MPY_FIRMWARE_DIR=/path/to/firmware runs another build of the firmware (e.g. an older one)
+against the same tests.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import tty
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-FIRMWARE = REPO / "firmware"
+FIRMWARE = Path(os.environ.get("MPY_FIRMWARE_DIR") or REPO / "firmware")  # another build to try
 STAND_INS = Path(__file__).resolve().parent / "mpy"
 PWRON_RESET, WDT_RESET = 1, 3
 USB_LATENCY = 0.020  # s: bytes leave the device FIFO this long after the firmware wrote them
@@ -51,6 +54,7 @@ class MpyPico:
         initial: str | None = None,
         ticks_start: int = 0,
         bootsel: bool = False,
+        hall_power_on_us: int = 50,
         **config,
     ) -> None:
         binary = micropython_binary()
@@ -82,6 +86,7 @@ class MpyPico:
             MPY_COLS_B=",".join(map(str, cfg["COL_PINS_B"][:size])),
             MPY_TICKS_START=str(ticks_start),
             MPY_BOOTSEL="1" if bootsel else "0",
+            MPY_HALL_POWER_ON_US=str(hall_power_on_us),
         )
         self.state = list(initial or idle * (size * size))  # the sensors, kept across resets
         self._next_cause = PWRON_RESET
@@ -218,9 +223,7 @@ class MpyPico:
                     return
                 self._resetting = False
             usb, fw_end = socket.socketpair()
-            fw_end.setsockopt(
-                socket.SOL_SOCKET, socket.SO_SNDTIMEO, struct.pack("ll", 0, 500_000)
-            )
+            fw_end.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, struct.pack("ll", 0, 500_000))
             usb.setblocking(False)
             with self._cond:
                 env = dict(self.env, MPY_RESET_CAUSE=str(cause), MPY_INITIAL="".join(self.state))

@@ -222,7 +222,9 @@ def test_per_pin_reads_agree_with_the_register_read(pico, link):
 
 
 def test_polarity_board_reads_x_o_and_empty_through_powered_hall_rows(pico, link):
-    p = pico(kind="polarity")
+    # sensors valid 150 us after their row powers them: the scan must wait HALL_SETTLE_US
+    # (300 here), not ROW_SETTLE_US (10), on a polarity board
+    p = pico(kind="polarity", hall_power_on_us=150, HALL_SETTLE_US=300, ROW_SETTLE_US=10)
     k = link(p.port)
     assert k.wait(is_(lp.Hello)).kind == "polarity"
     k.wait(is_(lp.Snapshot))
@@ -311,7 +313,7 @@ def test_resend_replays_the_same_bytes_and_says_when_it_cannot(pico, link):
     k.wait(lambda m: isinstance(m, lp.Pong) and len(k.msgs) > 70)
     k.send(lp.cmd_resend(hello.seq))
     err = k.wait(is_(lp.BoardError))
-    assert (err.code, err.detail) == ("resend", "%02x" % hello.seq)
+    assert (err.code, err.detail) == ("resend", f"{hello.seq:02x}")
 
 
 def test_bad_crc_long_lines_and_garbage_get_errors_and_change_nothing(pico, link):
