@@ -145,7 +145,10 @@ class MpyPico:
         self._ctl(f"bounce {square} {step_ms} {values}")
 
     def jump(self, ms: int) -> None:
+        """Move the firmware's clock forward; returns once a scan has applied it."""
+        start = len(self.reports)
         self._ctl(f"jump {ms}")
+        self.wait_report("jumped", start=start)
 
     def hang(self) -> None:
         self._ctl("hang")
@@ -250,22 +253,20 @@ class MpyPico:
                 if reason in ("reset", "wdt expired"):
                     self._fifo = []  # the device FIFO dies with the chip
                     self._usb = None
-                usb_ok = self._usb is not None
                 self._cond.notify_all()
             conn.close()
             if reason in ("reset", "wdt expired"):
                 usb.close()
                 cause = WDT_RESET  # rp2 reports machine.reset() as a watchdog reset too
                 continue
-            with self._cond:  # ended by itself (main returned) or a test's power cycle
+            with self._cond:  # ended by itself (main returned: the REPL) or a power cycle
                 if reason == "exited":
                     self.exits.append(proc.returncode)
                     self._cond.notify_all()
                 while not self._closing and not self._resetting:
-                    self._cond.wait()
-                cause = getattr(self, "_next_cause", PWRON_RESET)
-                if usb_ok:
-                    self._usb = None
+                    self._cond.wait()  # meanwhile the relay still carries what it printed
+                cause = self._next_cause
+                self._usb = None
             usb.close()
 
     def _listen(self, conn: socket.socket, proc: subprocess.Popen) -> str:

@@ -116,6 +116,7 @@ def _command(line):
         import time
 
         time.jump(int(parts[1]))
+        notify("jumped " + parts[1])
     elif cmd == "measure":
         gc.collect()
         gc.disable()
