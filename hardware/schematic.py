@@ -417,8 +417,8 @@ def svg() -> str:
     text(bx + 225, ly + 20, "LED chain (64 x WS2812B under the squares)", 13, "middle", "bold")
     text(bx + 12, ly + 44, "data 3.3 V -> 74AHCT125 (1A->1Y, 1OE to GND, Vcc 5 V) -> 330 R ->", 11)
     text(bx + 12, ly + 62, "DIN a1, DOUT a1 -> DIN b1 ... h1 -> a2 ... -> h8 (index = square)", 11)
-    text(bx + 12, ly + 80, "5 V LED supply + 1000 uF at the chain's start; GND common with", 11)
-    text(bx + 12, ly + 98, "the controller; brightness capped in software (1 A budget)", 11)
+    text(bx + 12, ly + 80, "5 V supply + 1000 uF at the start, 100 nF per LED; GND common with", 11)
+    text(bx + 12, ly + 98, "the controller; current capped (Pico: 90 % of LED_SUPPLY_AMPS)", 11)
     for i in range(7):
         x = bx + 30 + i * 52
         box(x, ly + 135, 30, 22, "#fff0c0")

@@ -245,7 +245,6 @@ class _PtyPort:
         self._pico = pico
         self._fd = fd
         self._pending = b""
-        self.dropped = 0
 
     def read_into(self, buf) -> int:
         data = self._pending + self._pico._take_injected_input()
@@ -266,7 +265,6 @@ class _PtyPort:
             self._pico.bytes_out += os.write(self._fd, data)
             return True
         except OSError:  # nobody reading and the buffer full, or unplugged
-            self.dropped += 1
             return False
 
     def drain(self, ms: int, feed=None) -> None:

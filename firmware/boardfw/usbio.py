@@ -29,7 +29,6 @@ class UsbPort:
         self.tx.register(sys.stdout, select.POLLOUT)
         self.one = bytearray(1)
         self.torn = False  # the last line went out cut short
-        self.dropped = 0  # lines not sent because the port was not writable
 
     def _ready(self, poller, event):
         for _obj, ev in poller.ipoll(0):
@@ -64,16 +63,13 @@ class UsbPort:
         """Send one line if the port takes it; False when it was dropped or cut short."""
         if self.torn:
             if not self._ready(self.tx, select.POLLOUT) or self._put(_NEWLINE) != 1:
-                self.dropped += 1
                 return False
             self.torn = False
         if not self._ready(self.tx, select.POLLOUT):
-            self.dropped += 1
             return False
         n = self._put(line)
         if n < len(line):
             self.torn = n > 0
-            self.dropped += 1
             return False
         return True
 
