@@ -467,3 +467,24 @@ def test_an_idle_loop_pass_allocates_nothing(pico, link):
     assert p.measure_allocations(500) == (0, 0)
     p.press(3)  # and the loop still works after the measurement
     assert k.wait(is_(lp.Change)).square == 3
+
+
+def test_serial_board_hears_of_a_watchdog_restart_but_not_of_an_installs_reset(pico):
+    p = pico(WATCHDOG_MS=1000)
+    board = SerialBoard(p.port)
+    sink = Sink()
+    board.start(sink)
+    try:
+        sink.wait(lambda ev: any(isinstance(e, BoardSnapshot) for e in ev))
+        p.hang()  # the loop stops: the watchdog restarts the chip
+        wait_until(lambda: board.stats["board_restarts"] == 1, what="the restart")
+        wait_until(lambda: board.stats["board_errors"] == 1, what="the board's error")
+        assert board.last_error == "board: wdt restarted by watchdog"
+        (p.flash / "reset.flag").write_text("install")  # what firmware/install.sh leaves
+        p.power_cycle(WDT_RESET)  # mpremote's reset: reported as a watchdog reset by rp2
+        wait_until(lambda: board.stats["board_restarts"] == 2, what="the second restart")
+        snaps = board.stats["snapshots"]
+        wait_until(lambda: board.stats["snapshots"] >= snaps + 1, what="a snapshot after it")
+        assert board.stats["board_errors"] == 1 and board.connected
+    finally:
+        board.stop()
