@@ -125,10 +125,19 @@ def _command(line):
         _meas[2] = 0
         _meas[3] = 0
     elif cmd == "hang":
-        while True:
-            utime.sleep_ms(1000)
+        _stall()
     else:
         notify("error unknown command " + cmd)
+
+
+def _stall():
+    """Stop here (a hung loop, or a reset under way) until the test ends the process, or ends
+    this process ourselves if the test has gone away."""
+    while True:
+        utime.sleep_ms(50)
+        for _obj, ev in _ctl_poll.ipoll(0):
+            if ev & (select.POLLHUP | select.POLLERR) or not _ctl.recv(1024):
+                sys.exit(0)
 
 
 def _advance_bounces():
@@ -279,8 +288,7 @@ class WDT:
 
 def reset():
     notify("reset")
-    while True:  # the test ends the process: nothing after machine.reset() runs
-        utime.sleep_ms(1000)
+    _stall()  # the test ends the process: nothing after machine.reset() runs
 
 
 def soft_reset():
