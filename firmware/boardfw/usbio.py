@@ -31,8 +31,8 @@ class UsbPort:
         self.torn = False  # the last line went out cut short
 
     def _ready(self, poller, event):
-        for _obj, ev in poller.ipoll(0):
-            if ev & event:
+        for entry in poller.ipoll(0):  # (obj, events, ...): the size may vary by port
+            if entry[1] & event:
                 return True
         return False
 

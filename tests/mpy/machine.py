@@ -135,8 +135,8 @@ def _stall():
     this process ourselves if the test has gone away."""
     while True:
         utime.sleep_ms(50)
-        for _obj, ev in _ctl_poll.ipoll(0):
-            if ev & (select.POLLHUP | select.POLLERR) or not _ctl.recv(1024):
+        for entry in _ctl_poll.ipoll(0):
+            if entry[1] & (select.POLLHUP | select.POLLERR) or not _ctl.recv(1024):
                 sys.exit(0)
 
 
@@ -153,8 +153,8 @@ def _advance_bounces():
 
 
 def _poll_control():
-    for _obj, ev in _ctl_poll.ipoll(0):
-        if ev & select.POLLIN:
+    for entry in _ctl_poll.ipoll(0):
+        if entry[1] & select.POLLIN:
             data = _ctl.recv(1024)
             if not data:  # the test went away: power off
                 sys.exit(0)
