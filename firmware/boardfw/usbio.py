@@ -29,6 +29,7 @@ class UsbPort:
         self.tx.register(sys.stdout, select.POLLOUT)
         self.one = bytearray(1)
         self.torn = False  # the last line went out cut short
+        self.polls_out = False  # the port has reported POLLOUT at least once
 
     def _ready(self, poller, event):
         for entry in poller.ipoll(0):  # (obj, events, ...): the size may vary by port
@@ -59,13 +60,21 @@ class UsbPort:
             return 0
         return n or 0  # None: nothing could be written (a non-blocking port)
 
+    def _may_write(self):
+        if self._ready(self.tx, select.POLLOUT):
+            self.polls_out = True
+            return True
+        # A port whose stdio poll never reports POLLOUT (an old MicroPython) is written to
+        # blindly, as before; once it has reported it, "not writable" is believed.
+        return not self.polls_out
+
     def write(self, line):
         """Send one line if the port takes it; False when it was dropped or cut short."""
         if self.torn:
-            if not self._ready(self.tx, select.POLLOUT) or self._put(_NEWLINE) != 1:
+            if not self._may_write() or self._put(_NEWLINE) != 1:
                 return False
             self.torn = False
-        if not self._ready(self.tx, select.POLLOUT):
+        if not self._may_write():
             return False
         n = self._put(line)
         if n < len(line):
