@@ -10,9 +10,9 @@ from companion.games.base import GameSpec
 _REGISTRY = {
     "binaryon": "companion.games.binaryon.spec",
     "binary": "companion.games.binary.spec",
-    "latent-binaries": "companion.games.latent_binaries.spec",
-    "binome": "companion.games.binome.spec",
     "wythe": "companion.games.wythe.spec",
+    "binome": "companion.games.binome.spec",
+    "latent-binaries": "companion.games.latent_binaries.spec",
 }
 
 
