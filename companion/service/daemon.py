@@ -35,6 +35,8 @@ from companion.views.presenter import Table, leds, oled_screen, web_view
 
 log = logging.getLogger("binaryon")
 
+PAGES = "pages"  # the menu's last entry when the web pages are served: their QR codes
+
 
 def dummy_display():
     from luma.core.device import dummy
@@ -81,6 +83,8 @@ class Daemon:
         self.listeners: list[Callable[[], None]] = []  # told after every render (web pages)
         self.web: Any = None  # the web server, when the pages are served
         self.web_backend: Any = None
+        self._pages: list[tuple[str, str]] = []  # the QR codes the menu shows, when served
+        self._page = 0
 
         session = first_session(config, self.journal, board.size, self.say, rng)
         self.referee = Referee(session, board.kind, self.feedback)
@@ -349,7 +353,7 @@ class Daemon:
             self.referee.undo(long)
         elif name == "menu":
             if long:
-                self.menu.open(self.session.game)
+                self.menu.open(self.session.game, extra=(PAGES,) if self.web else ())
                 self.set_message("menu: next, confirm: start, undo: back", lasting=True)
             else:
                 self.feedback.next_hint()
@@ -357,11 +361,24 @@ class Daemon:
             log.warning("unknown button %r", name)
 
     def _menu_button(self, name: str, long: bool) -> None:
-        """The new-game menu: menu steps through the games, confirm starts, undo goes back."""
+        """The new-game menu: menu steps through the games (and, when the pages are served,
+        their QR codes), confirm starts, undo goes back."""
+        if self.notices.qr is not None:
+            if name == "menu" and not long:
+                self._page = (self._page + 1) % len(self._pages)
+                self.notices.qr = self._pages[self._page]
+                return
+            self.notices.qr = None
+            self.menu.close()
+            self.set_message("menu closed")
+            return
         if name == "menu" and not long:
             self.menu.step()
             return
         chosen = self.menu.chosen
+        if name == "confirm" and chosen == PAGES:
+            self._show_pages()
+            return
         self.menu.close()
         if name == "confirm":
             self.new_game(chosen)
@@ -369,6 +386,18 @@ class Daemon:
         self.set_message("menu closed")
         if self.board.kind != "switch" and self.settler.known:
             self._on_settled(tuple(self.settler.readings))  # what happened on the board meanwhile
+
+    def _show_pages(self) -> None:
+        """QR codes of the table page and each player's page, one per menu press."""
+        from companion.views.web.invite import invite_json
+
+        links = invite_json(self.web.base_url(), self.web_backend.tokens())
+        label = self.session.spec.player_label
+        self._pages = [("TABLE", links["table"])] + [
+            (label(p), url) for p, url in links["players"].items()
+        ]
+        self._page = 0
+        self.notices.qr = self._pages[0]
 
     def new_game(self, game: str | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a game (another one, or this one afresh) that fits the board. A game switched
@@ -469,8 +498,7 @@ class Daemon:
     def screen(self) -> Screen:
         self.notices.status = self.status
         self.notices.menu = self.menu.shown()
-        titles = {g: get_spec(g).title for g in self.menu.games}
-        return oled_screen(self.table(), self.notices, titles)
+        return oled_screen(self.table(), self.notices, self._titles())
 
     def web_view(self, viewer: str | None = None) -> dict[str, Any]:
         self.notices.status = self.status
@@ -486,12 +514,14 @@ class Daemon:
             if frame != self._last_frame:
                 self.leds.show(frame)
                 self._last_frame = frame
-        titles = {g: get_spec(g).title for g in self.menu.games}
-        sent = self.oled.show(oled_screen(table, self.notices, titles))
+        sent = self.oled.show(oled_screen(table, self.notices, self._titles()))
         if sent and self.on_frame is not None:
             self.on_frame()
         for listener in list(self.listeners):
             listener()
+
+    def _titles(self) -> dict[str, str]:
+        return {**{g: get_spec(g).title for g in self.menu.games}, PAGES: "PLAYER PAGES"}
 
     def _status_line(self) -> str:
         s = self.session
