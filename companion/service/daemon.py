@@ -27,6 +27,7 @@ from companion.referee.referee import Referee
 from companion.referee.session import Session
 from companion.sensing.board_sync import BoardMap
 from companion.sensing.debounce import BoardSettler, SwitchDebouncer
+from companion.service.controls import PAGES, Controls
 from companion.service.game_start import first_session, fitting_options
 from companion.service.menu import NewGameMenu
 from companion.service.table_feedback import TableFeedback
@@ -34,8 +35,6 @@ from companion.views.oled import OledView, Screen
 from companion.views.presenter import Table, leds, oled_screen, web_view
 
 log = logging.getLogger("binaryon")
-
-PAGES = "pages"  # the menu's last entry when the web pages are served: their QR codes
 
 
 def dummy_display():
@@ -78,13 +77,12 @@ class Daemon:
         self._last_frame: list | None = None
         self._thread: threading.Thread | None = None
         self.menu = NewGameMenu(game_names())
+        self.controls = Controls(self)
         self.board_synced = False  # sensor boards: has the board matched the game yet?
         self.on_frame: Callable[[], None] | None = None  # benchmarks time frames with it
         self.listeners: list[Callable[[], None]] = []  # told after every render (web pages)
         self.web: Any = None  # the web server, when the pages are served
         self.web_backend: Any = None
-        self._pages: list[tuple[str, str]] = []  # the QR codes the menu shows, when served
-        self._page = 0
 
         session = first_session(config, self.journal, board.size, self.say, rng)
         self.referee = Referee(session, board.kind, self.feedback)
@@ -123,7 +121,7 @@ class Daemon:
                 n,
                 self.config.board.settle_ms / 1000,
                 self.loop,
-                self._on_settled,
+                self.board_settled,
                 IDLE_READING.get(self.board.kind, "0"),
             )
 
@@ -283,7 +281,7 @@ class Daemon:
             return
         self.referee.press(cell)
 
-    def _on_settled(self, readings: tuple[str, ...]) -> None:
+    def board_settled(self, readings: tuple[str, ...]) -> None:
         if self.status or self.menu.is_open or not self.map.squares:
             return  # looked at again when the menu closes
         strays = self.map.strays(readings)
@@ -314,7 +312,7 @@ class Daemon:
             return
         self.board_synced = False
         if self.settler.known:
-            self._on_settled(tuple(self.settler.readings))
+            self.board_settled(tuple(self.settler.readings))
         else:
             self.board.request_snapshot()
 
@@ -338,67 +336,6 @@ class Daemon:
     def show_differ(self, squares: tuple[int, ...], hint: str) -> None:
         self.feedback.show_differ(squares, hint)
 
-    # --- buttons and typed commands ---
-    def button(self, name: str, long: bool = False) -> None:
-        if self.menu.is_open:
-            self._menu_button(name, long)
-            return
-        if name == "confirm":
-            if self.status:
-                self.set_message(self.status)
-            elif not self.referee.button("confirm"):
-                self.set_message("nothing to confirm")
-        elif name == "undo":
-            self.notices.refused = None
-            self.referee.undo(long)
-        elif name == "menu":
-            if long:
-                self.menu.open(self.session.game, extra=(PAGES,) if self.web else ())
-                self.set_message("menu: next, confirm: start, undo: back", lasting=True)
-            else:
-                self.feedback.next_hint()
-        else:
-            log.warning("unknown button %r", name)
-
-    def _menu_button(self, name: str, long: bool) -> None:
-        """The new-game menu: menu steps through the games (and, when the pages are served,
-        their QR codes), confirm starts, undo goes back."""
-        if self.notices.qr is not None:
-            if name == "menu" and not long:
-                self._page = (self._page + 1) % len(self._pages)
-                self.notices.qr = self._pages[self._page]
-                return
-            self.notices.qr = None
-            self.menu.close()
-            self.set_message("menu closed")
-            return
-        if name == "menu" and not long:
-            self.menu.step()
-            return
-        chosen = self.menu.chosen
-        if name == "confirm" and chosen == PAGES:
-            self._show_pages()
-            return
-        self.menu.close()
-        if name == "confirm":
-            self.new_game(chosen)
-            return
-        self.set_message("menu closed")
-        if self.board.kind != "switch" and self.settler.known:
-            self._on_settled(tuple(self.settler.readings))  # what happened on the board meanwhile
-
-    def _show_pages(self) -> None:
-        """QR codes of the table page and each player's page, one per menu press."""
-        from companion.views.web.invite import invite_json
-
-        links = invite_json(self.web.base_url(), self.web_backend.tokens())
-        label = self.session.spec.player_label
-        self._pages = [("TABLE", links["table"])] + [
-            (label(p), url) for p, url in links["players"].items()
-        ]
-        self._page = 0
-        self.notices.qr = self._pages[0]
-
     def new_game(self, game: str | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a game (another one, or this one afresh) that fits the board. A game switched
         to takes its rule options from the config; the same game keeps the options it had."""
@@ -420,42 +357,11 @@ class Daemon:
             return
         self.referee.new_game(spec.name, options)
 
-    def command(self, text: str) -> None:
-        words = text.split()
-        if not words:
-            return
-        verb, args = words[0].lower(), words[1:]
-        if verb == "new":
-            if len(args) > 1:
-                self.set_message("new: one game name at most")
-            else:
-                self.new_game(args[0] if args else None)
-        elif verb == "move":
-            self._named_move(args)
-        elif verb in ("confirm", "undo", "menu"):
-            if args and args != ["long"]:
-                self.set_message(f"{verb}: only 'long' may follow")
-            else:
-                self.button(verb, long=bool(args))
-        else:
-            self.set_message(f"{verb}: unknown command")
+    def button(self, name: str, long: bool = False) -> None:
+        self.controls.button(name, long)
 
-    def _named_move(self, args: list[str]) -> None:
-        """``move NAME [as PLAYER]``: a move in the game's notation, as a player's page sends
-        it (for games whose moves are not presses: Binome's sheets, Wythe's swap)."""
-        player = None
-        if len(args) >= 2 and args[-2] == "as":
-            player, args = args[-1], args[:-2]
-        if not args:
-            self.set_message("move: name a move, e.g. move pass")
-            return
-        if player is not None and player not in self.session.state.players:
-            self.set_message(f"move: no player {player!r}")
-            return
-        if self.status:
-            self.set_message(self.status)
-            return
-        self.referee.submit_name(" ".join(args), player)
+    def command(self, text: str) -> None:
+        self.controls.command(text)
 
     @property
     def message(self) -> str:
