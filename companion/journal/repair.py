@@ -9,7 +9,10 @@ no damage; if it may have been a damaged commit its WAL is kept as ``<name>.cut-
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
+import shutil
 import sqlite3
 import time
 from collections.abc import Callable
@@ -20,6 +23,8 @@ from companion.journal.api import JournalError
 from companion.journal.db import memory_db
 from companion.journal.salvage import RecoveryReport, salvage_rows, write_salvage
 from companion.journal.wal import WalScan, db_image, db_page_size, scan_wal
+
+log = logging.getLogger("binaryon")
 
 
 def _sidecars(path: Path) -> list[Path]:
@@ -82,10 +87,45 @@ def _problem(image: bytes) -> str | None:
 
 
 def _write_durably(path: Path, data: bytes) -> None:
-    with open(path, "xb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
+    """Write a new file and sync it; on failure (a full disk) nothing is left behind."""
+    try:
+        with open(path, "xb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            if path.exists():
+                path.unlink()
+        raise
+
+
+def keep_copies(path: Path, files: dict[str, Path], clock: Callable[[], float]) -> list[Path]:
+    """Copy ``files`` (suffix -> file; missing ones skipped) to ``<name>.corrupt-<time>`` +
+    suffix, durably, streaming; the copies made (a failure is logged, not raised)."""
+    stamp = datetime.fromtimestamp(clock(), UTC).strftime("%Y%m%dT%H%M%SZ")
+    base = path.with_name(f"{path.name}.corrupt-{stamp}")
+    n = 1
+    while any(base.with_name(base.name + k).exists() for k in ("", *files)):
+        n += 1
+        base = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+    copies = []
+    for key, src in files.items():
+        target = base.with_name(base.name + key)
+        try:
+            with open(src, "rb") as f, open(target, "xb") as out:
+                shutil.copyfileobj(f, out, 1 << 20)
+                out.flush()
+                os.fsync(out.fileno())
+            copies.append(target)
+        except FileNotFoundError:
+            continue
+        except OSError as e:
+            with contextlib.suppress(OSError):
+                target.unlink()
+            log.warning("journal %s: no copy of %s kept: %s", path, src, e.strerror or e)
+    _fsync_dir(path.parent)
+    return copies
 
 
 def _fsync_dir(path: Path) -> None:
