@@ -45,21 +45,23 @@ def run_child(path: Path, mode: str, die_at: int = 0, after_ready=None, from_spa
         [sys.executable, str(CHILD), str(path), mode, str(die_at)],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
-        text=True,
+        bufsize=0,  # unbuffered: reading "R" must not swallow the lines after it
     )
     if from_spawn is not None:
         time.sleep(from_spawn)
         proc.send_signal(signal.SIGKILL)
     elif after_ready is not None:
-        proc.stdout.readline()  # "R" (or nothing if it died already)
+        while proc.stdout.read(1) not in (b"\n", b""):  # "R" (or nothing if it died already)
+            pass
         time.sleep(after_ready)
         proc.send_signal(signal.SIGKILL)
     try:
-        out, _ = proc.communicate(timeout=20)
+        raw, _ = proc.communicate(timeout=20)
     except subprocess.TimeoutExpired:
         proc.kill()
-        out, _ = proc.communicate()
+        proc.communicate()
         pytest.fail("crash child neither died nor was killed")
+    out = raw.decode()
     if after_ready is not None and not out.startswith("R"):
         out = "R\n" + out  # readline consumed it
     assert proc.returncode == -signal.SIGKILL, out[-300:]
@@ -91,8 +93,10 @@ def test_kill_minus_nine_anywhere_keeps_exactly_the_accepted_prefix(tmp_path):
     path = tmp_path / "journal.sqlite"
     known: dict[int, list[str]] = {}  # per game: moves verified committed so far
     plan = (
-        [("session", {"die_at": rng.randint(1, 900)}) for _ in range(45)]
-        + [("session", {"after_ready": rng.uniform(0, 0.08)}) for _ in range(35)]
+        [("session", {"die_at": rng.randint(1, 900)}) for _ in range(20)]
+        + [("turn", {"die_at": rng.randint(1, 900)}) for _ in range(25)]
+        + [("session", {"after_ready": rng.uniform(0, 0.08)}) for _ in range(15)]
+        + [("turn", {"after_ready": rng.uniform(0, 0.08)}) for _ in range(20)]
         + [("daemon", {"after_ready": rng.uniform(0, 0.15)}) for _ in range(15)]
         + [("daemon", {"die_at": rng.randint(1, 900)}) for _ in range(10)]
         + [("session", {"from_spawn": rng.uniform(0, 0.2)}) for _ in range(15)]
