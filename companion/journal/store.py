@@ -203,20 +203,33 @@ def _check_identity_quietly(path: Path) -> None:
         db.close()
 
 
-def _wal_loss(path: Path, wal: WalScan, clock: Callable[[], float]) -> RecoveryReport | None:
+def _sidecars_as_found(path: Path) -> tuple[bool, bool, bytes | None]:
+    """(WAL exists, -shm exists, the -shm index header), read before SQLite opens anything
+    (a connection rebuilds the index and may create an empty WAL)."""
+    wal_path = path.with_name(path.name + "-wal")
+    shm_path = path.with_name(path.name + "-shm")
+    try:
+        with open(shm_path, "rb") as f:
+            head: bytes | None = f.read(136)
+    except OSError:
+        head = None
+    return wal_path.exists(), shm_path.exists(), head
+
+
+def _wal_loss(
+    path: Path, wal: WalScan, sidecars: tuple[bool, bool, bytes | None], clock: Callable[[], float]
+) -> RecoveryReport | None:
     """A WAL that lost committed frames (deleted, zeroed, cut short, replaced; the ``-shm``
     index says how many), or a journal stopped uncleanly that has no WAL at all (the main file
     copied alone while the service ran). The WAL and index as found are kept."""
     wal_path = path.with_name(path.name + "-wal")
     shm_path = path.with_name(path.name + "-shm")
-    try:
-        shm = read_shm(shm_path.read_bytes()[:136]) if shm_path.exists() else None
-    except OSError:
-        shm = None
-    lost = wal_lost(shm, wal if wal_path.exists() else None)
+    had_wal, had_shm, head = sidecars
+    shm = read_shm(head) if head else None
+    lost = wal_lost(shm, wal if had_wal else None)
     if lost:
         problem = f"its WAL lost {lost} committed frames (deleted, zeroed or cut short)"
-    elif not wal_path.exists() and not shm_path.exists() and _marked_open(path):
+    elif not had_wal and not had_shm and _marked_open(path):
         problem = "stopped without a clean close and its WAL file is missing"
         lost = -1
     else:
@@ -266,6 +279,7 @@ def _deep_check(
 ) -> tuple[RecoveryReport | None, dict[str, bytes]]:
     """The check after an unclean stop: damage repaired (or JournalError without
     ``recover``), a write cut short logged, a lost WAL said. (report, bytes as found)."""
+    sidecars = _sidecars_as_found(path)
     found, problem, wal = examine(path)
     if problem is None and force:
         problem = "a page unreadable"
@@ -279,7 +293,7 @@ def _deep_check(
         return report, {}
     if recover and wal.cut_short():
         log.warning(cut_short_line(path, found, wal, clock))
-    report = _wal_loss(path, wal, clock) if recover else None
+    report = _wal_loss(path, wal, sidecars, clock) if recover else None
     if report is not None:
         log.warning(report.line())
     return report, found
@@ -994,7 +1008,7 @@ def _read_only_error(e: sqlite3.Error) -> str | None:
 def _open_read_only(path: Path, found: dict[str, bytes]) -> sqlite3.Connection:
     """The journal as it is on disk (main file plus the committed part of its WAL), in
     memory and query-only: sqlite cannot open a WAL file where it may not create its -shm."""
-    if not found and has_data(path):
+    if "" not in found and has_data(path):
         found = snapshot(path)
     db = memory_db(db_image(found.get("", b""), scan_wal(found.get("-wal", b"")), "sqlite"))
     try:
