@@ -150,24 +150,49 @@ def _leave_open(path: Path) -> None:
     subprocess.run([sys.executable, "-c", code, str(path)], check=True)
 
 
-def command(args: list[str], stdin=None) -> tuple[float, float, float, str]:
-    """(wall s, CPU s, peak RSS MB, stdout tail) of ``binaryon ARGS`` in a fresh process."""
+# The child reports its own peak RSS (VmHWM of its own address space: getrusage would count
+# the forked copy of this process from before exec).
+PEAK = (
+    "import atexit, sys\n"
+    "def peak():\n"
+    "    for line in open('/proc/self/status'):\n"
+    "        if line.startswith('VmHWM:'):\n"
+    "            sys.stderr.write('PEAK ' + line.split()[1] + '\\n')\n"
+    "atexit.register(peak)\n"
+)
+
+
+def run_child(code: str, args: list[str]) -> tuple[float, float, float, str]:
+    """(wall s, -, peak RSS MB, last line of stdout) of ``python -c CODE ARGS``."""
     t = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "companion.cli.main", *args],
+        [sys.executable, "-c", PEAK + code, *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=ROOT,
-        stdin=stdin,
     )
-    out = proc.stdout.read()
-    proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
+    out, err = proc.communicate()
     wall = time.perf_counter() - t
-    cpu = usage.ru_utime + usage.ru_stime
+    peak = [ln for ln in err.decode(errors="replace").splitlines() if ln.startswith("PEAK ")]
+    rss = int(peak[-1].split()[1]) / 1024 if peak else float("nan")
     tail = out.decode(errors="replace").strip().splitlines()[-1:] or [""]
-    return wall, cpu, usage.ru_maxrss / 1024, tail[0][:60]
+    return wall, float("nan"), rss, tail[0][:60]
+
+
+def command(args: list[str]) -> tuple[float, float, float, str]:
+    """``binaryon ARGS`` in a fresh process: (wall s, CPU s, peak RSS MB, stdout tail)."""
+    code = "import sys; from companion.cli.main import main; sys.exit(main(sys.argv[1:]))"
+    return timed(code, args)
+
+
+def timed(code: str, args: list[str]) -> tuple[float, float, float, str]:
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall, _, rss, tail = run_child(code, args)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, rss, tail
 
 
 def show(label: str, figures: tuple[float, float, float, str]) -> None:
