@@ -143,7 +143,9 @@ def test_a_stale_lock_from_a_dead_process_is_taken_over(daemon_holding):
     proc.wait()
     assert holder(path) is None
     with acquire_lock(path) as lock:
-        assert lock.held and holder(path).startswith(f"process {os.getpid()}")
+        assert lock.held and lock.path.read_text().startswith(f"process {os.getpid()} ")
+        with pytest.raises(JournalError, match=f"in use by process {os.getpid()}"):
+            acquire_lock(path)  # a second daemon in this very process is refused too
     assert holder(path) is None
 
 
@@ -703,3 +705,16 @@ def test_journal_warnings_in_the_tools_carry_the_prefix(tmp_path, capsys):
     logging.getLogger("binaryon").warning("journal x is read-only (test)")
     err = capsys.readouterr().err
     assert "binaryon: journal x is read-only (test)" in err or not err
+
+
+def test_the_lock_holder_opens_its_own_journal_fully(tmp_path):
+    """The daemon takes the lock, then opens the journal: that is no other writer."""
+    path = tmp_path / "journal.sqlite"
+    journal_with(path)
+    with acquire_lock(path):
+        assert holder(path) is None
+        j = SqliteJournal.open(path)
+        s = Session.resume(j.current(), j)
+        assert s.submit(s.state.legal_moves()[0]).accepted
+        j.close()
+        assert closed_cleanly(path)  # it marked its clean stop: it was the writer

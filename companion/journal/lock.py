@@ -12,10 +12,19 @@ from pathlib import Path
 
 from companion.journal.api import JournalError
 
+_HELD: set[Path] = set()  # lock files this process holds: its own journal is not "in use"
+
 
 def lock_path(journal: str | os.PathLike[str]) -> Path:
     journal = Path(journal)
     return journal.with_name(journal.name + ".lock")
+
+
+def _key(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except OSError:
+        return path.absolute()
 
 
 class JournalLock:
@@ -31,6 +40,7 @@ class JournalLock:
 
     def release(self) -> None:
         if self._fd is not None:
+            _HELD.discard(_key(self.path))
             try:
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
             finally:
@@ -84,12 +94,16 @@ def acquire_lock(journal: str | os.PathLike[str]) -> JournalLock:
         os.pwrite(fd, data, 0)
     except OSError:
         pass  # the lock holds; only the name of its holder is missing
+    _HELD.add(_key(path))
     return JournalLock(path, fd)
 
 
 def holder(journal: str | os.PathLike[str]) -> str | None:
-    """Who holds the journal's lock (one line), or None when nobody does. Never writes."""
+    """Who holds the journal's lock (one line), or None when nobody does or this process
+    does (the daemon opening its own journal). Never writes."""
     path = lock_path(journal)
+    if _key(path) in _HELD:
+        return None
     try:
         fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
