@@ -718,3 +718,12 @@ def test_the_lock_holder_opens_its_own_journal_fully(tmp_path):
         assert s.submit(s.state.legal_moves()[0]).accepted
         j.close()
         assert closed_cleanly(path)  # it marked its clean stop: it was the writer
+
+
+def test_open_with_lock_refuses_a_second_writer_until_the_first_closes(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    first = SqliteJournal.open(path, lock=True)
+    with pytest.raises(JournalError, match=f"in use by process {os.getpid()}"):
+        SqliteJournal.open(path, lock=True)
+    first.close()
+    SqliteJournal.open(path, lock=True).close()

@@ -50,7 +50,7 @@ from companion.journal.db import (
 from companion.journal.db import (
     open_rw as _open_rw,  # looked up here at each open (tests replace it)
 )
-from companion.journal.lock import holder
+from companion.journal.lock import JournalLock, acquire_lock, holder
 from companion.journal.repair import (
     cut_short_line,
     examine,
@@ -314,6 +314,7 @@ class SqliteJournal:
         self.read_only: str | None = None  # why, when the journal can be read but not written
         self.damage_seen = False  # sqlite said the file is damaged: no clean mark at close
         self._marks = False  # this connection keeps the clean-stop mark (the only writer)
+        self.lock: JournalLock | None = None  # held for the daemon, released at close
 
     @classmethod
     def open(
@@ -323,6 +324,7 @@ class SqliteJournal:
         recover: bool = True,
         clock: Callable[[], float] = time.time,
         read_only: bool = False,
+        lock: bool = False,
     ) -> SqliteJournal:
         """Open (creating it if needed) the journal at ``path``.
 
@@ -336,11 +338,26 @@ class SqliteJournal:
         opens read-only: ``read_only`` says why, reading works and every write raises
         JournalError. ``read_only=True`` (history, export) never writes the file at all.
         NotAJournal (untouched) for a file that is not a binaryon journal; any other failure
-        to open raises JournalError.
+        to open raises JournalError. ``lock=True`` (the daemon) first takes the journal's
+        lock (companion.journal.lock; JournalError naming the holder if another process has
+        it), held until ``close``.
         """
         path = check_journal_path(path)
         if read_only:
             return cls._open_for_reading(path, clock)
+        if not lock:
+            return cls._open_writable(path, recover, clock)
+        held = acquire_lock(path)
+        try:
+            journal = cls._open_writable(path, recover, clock)
+        except BaseException:
+            held.release()
+            raise
+        journal.lock = held
+        return journal
+
+    @classmethod
+    def _open_writable(cls, path: Path, recover: bool, clock: Callable[[], float]) -> SqliteJournal:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
@@ -448,6 +465,9 @@ class SqliteJournal:
                     rollback(db)
             self._marks = False
             self._db.close()
+            if self.lock is not None:
+                self.lock.release()
+                self.lock = None
 
     def __enter__(self) -> SqliteJournal:
         return self
