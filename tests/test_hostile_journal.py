@@ -727,3 +727,36 @@ def test_open_with_lock_refuses_a_second_writer_until_the_first_closes(tmp_path)
         SqliteJournal.open(path, lock=True)
     first.close()
     SqliteJournal.open(path, lock=True).close()
+
+
+class FailingMany:
+    def __init__(self, db):
+        self._db = db
+
+    def executemany(self, sql, rows):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    def __getattr__(self, name):
+        return getattr(self._db, name)
+
+
+def test_a_batch_keeps_each_write_all_or_nothing(tmp_path):
+    j = SqliteJournal.open(tmp_path / "j.sqlite")
+    commits = count_commits(j)
+    options = get_spec("binaryon").resolve({})
+
+    def add(moves=()):
+        return j.import_game(
+            "binaryon", options, {}, list(moves), started=None, ended=None, status=ABANDONED
+        )
+
+    with j.batch():
+        first = add()
+        real = j._db
+        j._db = FailingMany(real)  # the moves fail after the games row went in
+        with pytest.raises(JournalError):  # that record's savepoint is rolled back
+            add([("e5", None)])
+        j._db = real
+        second = add()
+    assert commits == ["COMMIT"] and (first, second) == (1, 2)
+    assert [g.id for g in j.iter_games()] == [1, 2]

@@ -28,6 +28,8 @@ from companion.journal.records import (
     validate,
 )
 
+BATCH = 200  # records per transaction
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -105,19 +107,29 @@ def run(args: argparse.Namespace) -> int:
     imported = refused = 0
     progress = Progress(len(files))
     try:
-        for name in files:
+        for start in range(0, len(files), BATCH):
+            chunk = files[start : start + BATCH]
+            done = 0
             try:
-                line = _import_one(journal, name, args)
-                imported += 1
-                if len(files) == 1:
-                    print(line)
-            except RecordError as e:
-                refused += 1
-                progress.say(f"binaryon: {e}")
-            except JournalError as e:
-                refused += 1
-                progress.say(f"binaryon: {name}: not imported: {e}")
-            progress.step()
+                with journal.batch():  # one sync per batch; each record all or nothing
+                    for name in chunk:
+                        try:
+                            line = _import_one(journal, name, args)
+                            done += 1
+                            if len(files) == 1:
+                                print(line)
+                        except RecordError as e:
+                            refused += 1
+                            progress.say(f"binaryon: {e}")
+                        except JournalError as e:
+                            refused += 1
+                            progress.say(f"binaryon: {name}: not imported: {e}")
+                        progress.step()
+            except JournalError as e:  # the batch could not be committed
+                refused += done
+                done = 0
+                progress.say(f"binaryon: {chunk[0]} to {chunk[-1]}: not imported: {e}")
+            imported += done
     finally:
         progress.close()
         journal.close()

@@ -315,6 +315,7 @@ class SqliteJournal:
         self.damage_seen = False  # sqlite said the file is damaged: no clean mark at close
         self._marks = False  # this connection keeps the clean-stop mark (the only writer)
         self.lock: JournalLock | None = None  # held for the daemon, released at close
+        self._in_batch = False
 
     @classmethod
     def open(
@@ -495,8 +496,36 @@ class SqliteJournal:
             db.close()
 
     @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Many writes in one transaction (one sync), each still all or nothing (a savepoint):
+        a bulk import. JournalError when the whole batch cannot be committed."""
+        with self._lock:
+            self._try_writable_again()
+            if self.read_only:
+                raise JournalError("journal is read-only")
+            db = self._db
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                self._in_batch = True
+                yield
+                db.execute("COMMIT")
+            except sqlite3.Error as e:
+                rollback(db)
+                raise JournalError(describe_error(e)) from e
+            except BaseException:
+                rollback(db)
+                raise
+            finally:
+                self._in_batch = False
+
+    @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """One durable transaction; any failure rolls back and raises JournalError."""
+        """One durable transaction; any failure rolls back and raises JournalError. Inside
+        ``batch`` a savepoint instead."""
+        if self._in_batch:
+            with self._savepoint() as db:
+                yield db
+            return
         with self._lock:
             self._try_writable_again()
             if self.read_only:
@@ -514,6 +543,22 @@ class SqliteJournal:
                 raise JournalError(describe_error(e)) from e
             except BaseException:
                 rollback(db)
+                raise
+
+    @contextmanager
+    def _savepoint(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            db = self._db
+            db.execute("SAVEPOINT one")
+            try:
+                yield db
+                db.execute("RELEASE one")
+            except BaseException as e:
+                with suppress(sqlite3.Error):
+                    db.execute("ROLLBACK TO one")
+                    db.execute("RELEASE one")
+                if isinstance(e, sqlite3.Error):
+                    raise JournalError(describe_error(e)) from e
                 raise
 
     @contextmanager

@@ -324,6 +324,8 @@ def wal_lost(shm: ShmHeader | None, wal: WalScan | None) -> int:
     or when the index cannot tell."""
     if shm is None or shm.frames <= shm.backfilled:
         return 0
-    if wal is None or not wal.header_ok or tuple(wal.salts) != shm.salts:
+    if wal is None or not wal.header_ok:
         return shm.frames - shm.backfilled
+    if tuple(wal.salts) != shm.salts:
+        return 0  # a later write cycle than the index on disk knew (it is not synced)
     return max(0, shm.frames - max(wal.replayed, shm.backfilled))
