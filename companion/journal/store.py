@@ -387,7 +387,7 @@ class SqliteJournal:
         except NotAJournal:
             raise
         except sqlite3.Error as e:
-            why = why or _read_only_error(e) or _full_error(e)
+            why = why or _read_only_error(e) or _full_error(e, path)
             if why is None:
                 raise JournalError(f"cannot open journal {path}: {describe_error(e)}") from None
             db = _open_read_only(path, found)
@@ -1061,8 +1061,19 @@ def _read_only_place(path: Path) -> str | None:
     return None
 
 
-def _full_error(e: sqlite3.Error) -> str | None:
-    return "disk full" if describe_error(e) == "disk full" else None
+def _full_error(e: sqlite3.Error, path: Path | None = None) -> str | None:
+    """'disk full' for SQLite's own error, or for an I/O error (making the -shm file) on a
+    file system with no free block left."""
+    reason = describe_error(e)
+    if reason == "disk full":
+        return reason
+    if reason == "disk I/O error" and path is not None:
+        try:
+            if os.statvfs(path.parent).f_bavail == 0:
+                return "disk full"
+        except OSError:
+            return None
+    return None
 
 
 def _read_only_error(e: sqlite3.Error) -> str | None:
