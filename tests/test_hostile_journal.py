@@ -759,3 +759,15 @@ def test_a_batch_keeps_each_write_all_or_nothing(tmp_path):
         second = add()
     assert commits == ["COMMIT"] and (first, second) == (1, 2)
     assert [g.id for g in j.iter_games()] == [1, 2]
+
+
+def test_a_stop_is_clean_only_when_no_other_connection_writes(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    daemon = SqliteJournal.open(path)
+    s = play(daemon, 3)
+    tool = SqliteJournal.open(path)  # e.g. an import while the daemon runs
+    tool.close()
+    assert not closed_cleanly(path)  # the daemon still writes: its WAL must be checked
+    assert s.submit(s.state.legal_moves()[0]).accepted
+    daemon.close()
+    assert closed_cleanly(path) and files_in(tmp_path) == ["journal.sqlite"]

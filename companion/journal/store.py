@@ -456,12 +456,14 @@ class SqliteJournal:
         with self._lock:
             if self._marks and not self.read_only and not self.damage_seen:
                 db = self._db
-                try:
-                    db.execute("BEGIN IMMEDIATE")
-                    db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '1')")
-                    db.execute("COMMIT")
+                try:  # leaving WAL mode needs every other connection gone: only then is
+                    # the stop clean (a process still writing keeps the next start careful)
                     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                    db.execute("PRAGMA journal_mode = DELETE")
+                    mode = db.execute("PRAGMA journal_mode = DELETE").fetchone()[0]
+                    if str(mode).lower() == "delete":
+                        db.execute("BEGIN IMMEDIATE")
+                        db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '1')")
+                        db.execute("COMMIT")
                 except sqlite3.Error:
                     rollback(db)
             self._marks = False
