@@ -147,6 +147,24 @@ def refuse_foreign(path: Path) -> None:
         raise NotAJournal(f"{path} is not an SQLite journal (no SQLite header); left untouched")
 
 
+def _roll_back_hot_journal(path: Path) -> None:
+    """A stop in the middle of a rollback-mode write (the switch back to WAL mode at open,
+    the clean-stop mark at close) leaves a hot ``-journal``: SQLite's own recovery undoes
+    that write; let it, before the file is judged."""
+    hot = path.with_name(path.name + "-journal")
+    try:
+        if not hot.exists() or hot.stat().st_size == 0:
+            return
+    except OSError:
+        return
+    with suppress(sqlite3.Error):
+        db = sqlite3.connect(path, isolation_level=None, timeout=5)
+        try:
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        finally:
+            db.close()
+
+
 def _immutable(path: Path) -> sqlite3.Connection:
     """The main file alone, read as it is (no WAL, no locks, nothing written)."""
     from urllib.parse import quote
@@ -159,9 +177,12 @@ def closed_cleanly(path: Path) -> bool:
     """The last writer stopped cleanly: no WAL left, the main file whole (its header's page
     count fits the file) and marked clean. O(1) in the journal's size."""
     wal = path.with_name(path.name + "-wal")
+    hot = path.with_name(path.name + "-journal")
     try:
         if wal.exists() and wal.stat().st_size > 0:
             return False
+        if hot.exists() and hot.stat().st_size > 0:
+            return False  # a write in rollback mode did not finish
         size = path.stat().st_size
         if size == 0:
             return True
@@ -264,8 +285,10 @@ def _reads_well(path: Path, clock: Callable[[], float]) -> bool:
     that writes nothing (the bytes stay as found for a copy)."""
     try:
         journal = SqliteJournal(open_ro(path), path, clock)
-    except (sqlite3.Error, JournalError):
-        return False
+    except sqlite3.Error as e:
+        return not is_damage(e)  # only damage calls for the deep check (not a busy file)
+    except JournalError:
+        return True  # not ours, or newer: the open that follows says so
     try:
         with suppress(JournalError, TypeError, ValueError):
             journal.current()
@@ -366,6 +389,8 @@ class SqliteJournal:
         refuse_foreign(path)
         _check_identity_quietly(path)
         live = holder(path)  # the daemon's: its file, checked by it
+        if live is None:
+            _roll_back_hot_journal(path)
         fast = live is not None or not has_data(path) or closed_cleanly(path)
         report, found = (None, {}) if fast else _deep_check(path, recover, clock)
         if fast and recover and live is None and has_data(path) and not _reads_well(path, clock):
