@@ -771,3 +771,27 @@ def test_a_stop_is_clean_only_when_no_other_connection_writes(tmp_path):
     assert s.submit(s.state.legal_moves()[0]).accepted
     daemon.close()
     assert closed_cleanly(path) and files_in(tmp_path) == ["journal.sqlite"]
+
+
+HALF_WRITE = textwrap.dedent(
+    """
+    import os, sqlite3, sys
+    db = sqlite3.connect(sys.argv[1], isolation_level=None)
+    db.execute("PRAGMA cache_size = 2")  # the change spills into the file before its commit
+    db.execute("BEGIN IMMEDIATE")
+    db.execute("UPDATE games SET note = hex(randomblob(3000))")
+    os._exit(0)  # killed in the middle of a rollback-mode write: a hot -journal is left
+    """
+)
+
+
+def test_a_write_cut_short_in_rollback_mode_is_undone_not_repaired(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    journal_with(path, finished=3, in_progress=4)
+    subprocess.run([sys.executable, "-c", HALF_WRITE, str(path)], check=True)
+    hot = path.with_name(path.name + "-journal")
+    assert hot.exists() and hot.stat().st_size > 0
+    assert not closed_cleanly(path)
+    j = SqliteJournal.open(path)
+    assert j.recovery is None and j.current().moves == SCRIPT[:4]
+    assert [g.note for g in j.iter_games()] == [None] * 4
