@@ -246,6 +246,9 @@ def repair(
             copies.append(target)
         _fsync_dir(path.parent)
     except OSError as e:
+        for made in copies:  # no half set of copies left behind (a full disk)
+            with contextlib.suppress(OSError):
+                made.unlink()
         raise JournalError(
             f"journal {path} is damaged ({problem}) and a copy cannot be kept: "
             f"{e.strerror or e}; nothing changed"
