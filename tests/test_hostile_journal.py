@@ -795,3 +795,25 @@ def test_a_write_cut_short_in_rollback_mode_is_undone_not_repaired(tmp_path):
     j = SqliteJournal.open(path)
     assert j.recovery is None and j.current().moves == SCRIPT[:4]
     assert [g.note for g in j.iter_games()] == [None] * 4
+
+
+def test_a_full_disk_half_way_through_the_copies_leaves_none(died, monkeypatch):
+    import companion.journal.repair as repair
+
+    path, _ = died
+    wal = bytearray(wal_of(path).read_bytes())
+    wal[32 + 1 * (24 + 4096) + 24 + 200] ^= 0xFF  # frame 2: later commits follow it
+    wal_of(path).write_bytes(bytes(wal))
+    real = repair._write_durably
+    calls = []
+
+    def second_fails(target, data):
+        calls.append(target)
+        if len(calls) > 1:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(target, data)
+
+    monkeypatch.setattr(repair, "_write_durably", second_fails)
+    with pytest.raises(JournalError, match="copy cannot be kept"):
+        SqliteJournal.open(path)
+    assert len(calls) == 2 and not [p for p in path.parent.iterdir() if ".corrupt-" in p.name]
