@@ -393,7 +393,7 @@ class SqliteJournal:
             _roll_back_hot_journal(path)
         fast = live is not None or not has_data(path) or closed_cleanly(path)
         report, found = (None, {}) if fast else _deep_check(path, recover, clock)
-        if fast and recover and live is None and has_data(path) and not _reads_well(path, clock):
+        if fast and live is None and has_data(path) and not _reads_well(path, clock):
             # damage the header check cannot see (a page garbled after a clean stop)
             report, found = _deep_check(path, recover, clock, force=True)
         journal = cls._connect(path, clock, found, marks=live is None)
