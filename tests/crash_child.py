@@ -1,11 +1,10 @@
 """Child process for tests/test_crash.py: plays scripted Binaryon games against a journal
 until it is killed. Not a test module.
 
-    python tests/crash_child.py JOURNAL session|turn|daemon [DIE_AT]
+    python tests/crash_child.py JOURNAL session|daemon [DIE_AT]
 
-``session`` plays through the session; ``turn`` records each press (the move, the passes it
-forces and the finish) with ONE ``journal.commit_turn`` call, as the session does once it
-uses that call; ``daemon`` presses squares on the simulated board.
+``session`` plays through the session (each press, with the passes it forces and the finish,
+is ONE ``journal.commit_turn`` transaction); ``daemon`` presses squares on the simulated board.
 
 Prints ``R`` once ready, ``G <id>`` when a game starts or resumes, ``T <move>`` before
 submitting a move and ``M <move>`` for every move accepted (its forced passes included),
@@ -22,7 +21,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.journal.api import MoveEntry  # noqa: E402
 from companion.journal.store import SqliteJournal  # noqa: E402
 from companion.referee.session import Session  # noqa: E402
 
@@ -68,49 +66,8 @@ def play_session(journal) -> None:
         if not result.accepted:
             say(f"X {result.refusal}")
             return
-        for name in result.played:
-            say(f"M {name}")
-
-
-def press_in_one_transaction(session: Session, move) -> list[str]:
-    """One accepted press as one journal transaction: the move, the referee's forced
-    passes after it and the finish, then the session's own lists (what the journal holds is
-    never behind what is shown)."""
-    first = len(session.moves)
-    states, entries, forced = [session.state], [], []
-    current = move
-    while current is not None:
-        state = states[-1]
-        name = state.move_name(current)
-        entries.append(MoveEntry(first + len(entries), name, state.turn))
-        states.append(state.play(current))
-        forced.append(len(entries) > 1)
-        after = states[-1]
-        current = None if after.is_over() else after.forced_move()
-    outcome = states[-1].outcome() if states[-1].is_over() else None
-    session.journal.commit_turn(session.game_id, first, entries, outcome)
-    session.states.extend(states[1:])
-    session.moves.extend(e.name for e in entries)
-    session.forced.extend(forced)
-    return [e.name for e in entries]
-
-
-def play_turns(journal) -> None:
-    saved = journal.current()
-    session = Session.resume(saved, journal) if saved else Session("binaryon", journal=journal)
-    say(f"G {session.game_id}")
-    for name in session.moves[len(saved.moves) if saved else 0 :]:
-        say(f"M {name}")  # passes the referee played on resuming
-    while True:
-        state = session.state
-        if state.is_over():
-            session.new_game()
-            say(f"G {session.game_id}")
-            continue
-        move = state.legal_moves()[0]
-        say(f"T {state.move_name(move)}")
-        for name in press_in_one_transaction(session, move):
-            say(f"M {name}")
+        for played in result.played:
+            say(f"M {played.name}")
 
 
 def play_daemon(journal) -> None:
@@ -157,8 +114,7 @@ def main() -> None:
     if die_at:
         journal._db = DyingConnection(journal._db, die_at)
     say("R")
-    play = {"daemon": play_daemon, "turn": play_turns}.get(mode, play_session)
-    play(journal)
+    (play_daemon if mode == "daemon" else play_session)(journal)
 
 
 if __name__ == "__main__":

@@ -93,10 +93,8 @@ def test_kill_minus_nine_anywhere_keeps_exactly_the_accepted_prefix(tmp_path):
     path = tmp_path / "journal.sqlite"
     known: dict[int, list[str]] = {}  # per game: moves verified committed so far
     plan = (
-        [("session", {"die_at": rng.randint(1, 900)}) for _ in range(20)]
-        + [("turn", {"die_at": rng.randint(1, 900)}) for _ in range(25)]
-        + [("session", {"after_ready": rng.uniform(0, 0.08)}) for _ in range(15)]
-        + [("turn", {"after_ready": rng.uniform(0, 0.08)}) for _ in range(20)]
+        [("session", {"die_at": rng.randint(1, 900)}) for _ in range(45)]
+        + [("session", {"after_ready": rng.uniform(0, 0.08)}) for _ in range(35)]
         + [("daemon", {"after_ready": rng.uniform(0, 0.15)}) for _ in range(15)]
         + [("daemon", {"die_at": rng.randint(1, 900)}) for _ in range(10)]
         + [("session", {"from_spawn": rng.uniform(0, 0.2)}) for _ in range(15)]
@@ -129,7 +127,16 @@ def test_kill_minus_nine_anywhere_keeps_exactly_the_accepted_prefix(tmp_path):
                 if gid in tried:
                     assert saved[start] == tried[gid][1], (gid, saved, shown)
                     start += 1
-                assert all(m == "pass" for m in saved[start:]), (gid, saved, shown)
+                assert all(m == "pass" for m in saved[start:]), (
+                    gid,
+                    saved,
+                    shown,
+                    start,
+                    tried.get(gid),
+                    mode,
+                    how,
+                    out[-600:],
+                )
                 saved_unshown += 1
             elif gid in tried and last_line == f"T {tried[gid][1]}":
                 lost_in_flight += 1  # killed before its commit completed: not saved, not shown

@@ -29,6 +29,11 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--player", action="append", default=[], metavar="ID=NAME", help="e.g. --player on=Ana"
     )
+    p.add_argument(
+        "--web",
+        metavar="HOST:PORT",
+        help="serve the table page and players' pages, e.g. 0.0.0.0:8080 (default: off)",
+    )
     p.add_argument("-v", "--verbose", action="store_true", help="log every event")
 
 
@@ -69,7 +74,10 @@ def config_from_args(args: argparse.Namespace) -> Config:
              if v is not None}  # fmt: skip
     display = {"driver": args.display} if args.display else {}
     journal = {"path": args.journal} if args.journal else {}
-    config = config.with_overrides(game=game, board=board, display=display, journal=journal)
+    web = {"listen": args.web} if args.web else {}
+    config = config.with_overrides(
+        game=game, board=board, display=display, journal=journal, web=web
+    )
     if args.rule:
         config = config.with_overrides(rules={config.game.name: _pairs(args.rule, "--rule")})
     if args.size is not None:  # a board size is also the game's size unless a rule says not

@@ -693,7 +693,7 @@ class SqliteJournal:
                 "INSERT INTO events (game_id, kind, ply, move, at, player, public)"
                 " VALUES (?, 'move', ?, ?, ?, ?, ?)",
                 [
-                    (game_id, first_ply + i, m.name, now, m.player, m.public)
+                    (game_id, first_ply + i, m.name, now, m.player, _secret(m))
                     for i, m in enumerate(moves)
                 ],
             )
@@ -1059,6 +1059,12 @@ class SqliteJournal:
             else:
                 self._close_others(db, game_id)
         return game_id
+
+
+def _secret(move: Any) -> str | None:
+    """The public name to keep: only when it differs from the full one (a secret)."""
+    public = getattr(move, "public", None)
+    return public if public is not None and public != move.name else None
 
 
 def _outcome(game: str, options: dict[str, Any], moves: list[str]) -> Outcome | None:

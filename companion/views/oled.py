@@ -9,6 +9,10 @@ Layout (6x11 bitmap font, 21 characters a line):
     note (game-specific)
     message line 1            refusal, pass, status, result
     message line 2
+
+Four to eight players take two columns of ``NAME   pts`` (10 characters each) on two to
+four lines; with four lines the message keeps one line. When the rows leave no line for the
+note, the note takes the message lines while there is no message.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 from companion.games.base import Panel
 
@@ -39,6 +43,7 @@ class Screen:
     message: str = ""
     status: str = ""  # a lasting condition, e.g. "board disconnected"; wins over message
     over: bool = False
+    qr: tuple[str, str] | None = None  # (label, URL): a page's QR code fills the screen
 
 
 def wrap(text: str, lines: int = 2) -> list[str]:
@@ -50,12 +55,36 @@ def wrap(text: str, lines: int = 2) -> list[str]:
 
 
 def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
+    if screen.qr is not None:
+        _draw_qr(draw, *screen.qr)
+        return
     f = font()
     p = screen.panel
     right = "over" if screen.over else (p.corner or f"#{p.move}")
     draw.text((0, 0), p.title[: CHARS - len(right) - 1], font=f, fill="white")
     draw.text((WIDTH - 6 * len(right), 0), right, font=f, fill="white")
     draw.line((0, 11, WIDTH - 1, 11), fill="white")
+    lines = _draw_two_columns(draw, screen) if len(p.rows) > 3 else _draw_rows(draw, screen)
+    y = 13 + 10 * lines
+    message_lines = 2 if lines <= 3 else 1
+    text = screen.status or screen.message
+    if p.note and lines < 3:
+        draw.text((0, y), p.note[:CHARS], font=f, fill="white")
+    elif p.note and not text:  # no line left above: the note takes the free message lines
+        if message_lines == 2 and len(p.note) <= CHARS // 2:
+            _draw_large(draw, (0, 42), p.note)  # short enough to be read across the table
+            return
+        text = p.note
+    if text:
+        first = HEIGHT - 1 - 10 * message_lines  # 43 (two lines) or 53 (one)
+        for i, line in enumerate(wrap(text, message_lines)):
+            draw.text((0, first + 10 * i), line, font=f, fill="white")
+
+
+def _draw_rows(draw: ImageDraw.ImageDraw, screen: Screen) -> int:
+    """Up to three players, one line each (label, then the value); returns the lines used."""
+    f = font()
+    p = screen.panel
     y = 13
     label_width = max((len(r.label) for r in p.rows), default=0) + 1
     for row in p.rows[:3]:
@@ -66,12 +95,57 @@ def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
         else:
             draw.text((3, y - 1), text, font=f, fill="white")
         y += 10
-    if p.note and len(p.rows) < 3:
-        draw.text((0, y), p.note[:CHARS], font=f, fill="white")
-    text = screen.status or screen.message
-    if text:
-        for i, line in enumerate(wrap(text)):
-            draw.text((0, 43 + 10 * i), line, font=f, fill="white")
+    return len(p.rows[:3])
+
+
+def _draw_large(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str) -> None:
+    """``text`` at twice the font's size (nearest-neighbour, so the pixels stay crisp)."""
+    f = font()
+    small = Image.new("1", (6 * len(text), 11))
+    ImageDraw.Draw(small).text((0, -1), text, font=f, fill=1)
+    draw.bitmap(xy, small.resize((12 * len(text), 22), Image.Resampling.NEAREST), fill="white")
+
+
+COLUMN_CHARS = 10  # characters in each of the two columns (60 of the 64 px)
+
+
+def column_text(label: str, value: str, width: int = COLUMN_CHARS) -> str:
+    """'NAME    12': the label cut to leave the value its room, the value right-aligned."""
+    value = value[:width]
+    room = width - len(value) - 1
+    return f"{label[:room]:<{room}} {value}" if room > 0 else value
+
+
+def _draw_two_columns(draw: ImageDraw.ImageDraw, screen: Screen) -> int:
+    """Four to eight players in two columns (the first column filled first, top down), at
+    most four lines; returns the lines used."""
+    f = font()
+    rows = screen.panel.rows[:8]
+    lines = (len(rows) + 1) // 2
+    for k, row in enumerate(rows):
+        column, line = divmod(k, lines)
+        x, y = 64 * column, 13 + 10 * line
+        text = column_text(row.label, row.value)
+        if row.to_move and not screen.over:
+            draw.rectangle((x, y, x + 62, y + 9), fill="white")
+            draw.text((x + 2, y - 1), text, font=f, fill="black")
+        else:
+            draw.text((x + 2, y - 1), text, font=f, fill="white")
+    return lines
+
+
+def _draw_qr(draw: ImageDraw.ImageDraw, label: str, url: str) -> None:
+    """A page's QR code on the left half (lit margin: phones read it off a dark panel), what
+    it opens on the right, and how to move on."""
+    from companion.views.web.qr import QRTooBig, qr_image
+
+    f = font()
+    try:
+        draw.bitmap((0, 0), qr_image(url, 64), fill="white")
+    except QRTooBig:
+        draw.text((0, 26), "address too long", font=f, fill="white")
+    for i, line in enumerate((label[:10], "page", "", "menu: next", "undo: back")):
+        draw.text((68, 1 + 12 * i), line, font=f, fill="white")
 
 
 class OledView:
