@@ -11,6 +11,7 @@ One accepted press is one call, so one transaction (one fsync)::
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -93,7 +94,13 @@ class NullJournal:
     def commit_turn(
         self, game_id: int, first_ply: int, moves: list[MoveEntry], outcome: Outcome | None
     ) -> None:
-        pass
+        """Through ``append`` and ``finish``, so a subclass that records those sees a press
+        (as separate writes: a finish that fails leaves the moves, to be finished on resume)."""
+        for k, move in enumerate(moves):
+            self.append(game_id, first_ply + k, move.name)
+        if outcome is not None:
+            with contextlib.suppress(JournalError):
+                self.finish(game_id, outcome)
 
     def append(self, game_id: int, ply: int, move: str) -> None:
         pass
