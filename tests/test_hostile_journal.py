@@ -817,3 +817,11 @@ def test_a_full_disk_half_way_through_the_copies_leaves_none(died, monkeypatch):
     with pytest.raises(JournalError, match="copy cannot be kept"):
         SqliteJournal.open(path)
     assert len(calls) == 2 and not [p for p in path.parent.iterdir() if ".corrupt-" in p.name]
+
+
+def test_a_bad_record_makes_no_journal(tmp_path, capsys):
+    bad = tmp_path / "bad.txt"
+    bad.write_text('[Game "binaryon"]\n\n1. z9\n')
+    assert main(["import", str(bad), "--journal", str(tmp_path / "j.sqlite")]) == 2
+    assert "move 1 z9" in one_line_error(capsys)
+    assert files_in(tmp_path) == ["bad.txt"]

@@ -99,6 +99,15 @@ def run(args: argparse.Namespace) -> int:
     if not files:
         return fail("no records found in " + ", ".join(args.files))
     try:
+        journal_path(args)  # a bad --journal is said before any record is read
+    except JournalError as e:
+        return fail(f"not imported: {e}")
+    if len(files) == 1:  # a bad record is refused before the journal is opened (or made)
+        try:
+            _read_one(files[0])
+        except RecordError as e:
+            return fail(str(e))
+    try:
         if args.resume:
             refuse_while_daemon_runs(journal_path(args), "import with --resume")
         journal = open_journal(args, create=True)
@@ -140,10 +149,20 @@ def run(args: argparse.Namespace) -> int:
     return 0 if not refused else 2 if not imported else 1
 
 
+_READ: dict[str, tuple] = {}  # a record read ahead (standard input can be read only once)
+
+
+def _read_one(name: str) -> tuple:
+    if name not in _READ:
+        source = "stdin" if name == "-" else name
+        rec = parse_record(read_text(name), source)
+        _READ[name] = (source, rec, validate(rec, source))
+    return _READ[name]
+
+
 def _import_one(journal, name: str, args: argparse.Namespace) -> str:
-    source = "stdin" if name == "-" else name
-    rec = parse_record(read_text(name), source)
-    state = validate(rec, source)
+    source, rec, state = _READ.pop(name, None) or _read_one(name)
+    _READ.pop(name, None)
     key = digest(rec)
     if not args.allow_duplicate and (same := journal.find_digest(key)) is not None:
         raise RecordError(f"{source}: already imported as game {same} (--allow-duplicate)")
