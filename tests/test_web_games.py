@@ -90,8 +90,8 @@ class Site:
         ply = self.state().ply
         b = self.browser
         b.to(self.pages[who])
-        b.wait(lambda: b.body_data("ply") == str(ply) and not b.js(
-            "return document.body.classList.contains('busy');"), what=f"{who}'s page at {ply}")  # fmt: skip
+        busy = "return document.body.classList.contains('busy');"
+        b.wait(lambda: b.body_data("ply") == str(ply) and not b.js(busy), what=f"{who} at {ply}")
         return ply
 
     def _then(self, who: str, do: Callable[[], None]) -> None:
@@ -200,7 +200,7 @@ def play_binome(site: Site, rng: random.Random, click: Callable[[Any, str, str, 
         humans = sorted(state.to_act - state.virtual)
         assert humans, "the game waits for nobody"
         player = humans[0]
-        name, _label = rng.choice(site.daemon.call(lambda: site.spec.view(state, player).actions))
+        name, _label = rng.choice(site.spec.view(state, player).actions)
         resolved = len(state.history)
         how = click(state, player, name, firsts)
         if how:
