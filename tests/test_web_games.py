@@ -110,9 +110,7 @@ class Site:
         self.show(who)
         self.browser.click_square(first)
         b = self.browser
-        b.wait(lambda: f"{first}" in (b.text("message") or "") or "mark-selected" in b.js(
-            "return document.querySelector(`.cell[data-square='${arguments[0]}']`).className;",
-            first), what=f"{first} selected")  # fmt: skip
+        b.wait(lambda: "mark-selected" in cell_classes(b, first), what=f"{first} selected")
         self._then(who, lambda: b.click_square(second))
 
     def text(self, who: str | None) -> str:
@@ -124,6 +122,14 @@ class Site:
         return self.browser.js(
             "return [...document.querySelectorAll('#private li')].map((li) => li.textContent);"
         )
+
+
+def cell_classes(browser: Browser, square: str) -> str:
+    return browser.js(
+        "const c = document.querySelector(`.cell[data-square='${arguments[0]}']`);"
+        "return c ? c.className : '';",
+        square,
+    )
 
 
 def cli(*args: str) -> str:
@@ -163,6 +169,11 @@ def check_binome_pages(site: Site, viewers: list[str | None]) -> None:
                 continue
             shown = [n for n in names if n in text]
             assert shown == [], (who, player, shown)
+            sheet = " ".join(state.numbers(player))
+            mine = " ".join(state.numbers(who)) if who else ""
+            if any(c.isdigit() for c in sheet) and sheet != mine:
+                assert sheet not in text, (who, player, sheet)
+        assert "'s sheet" not in text, who
         body = site.browser.js("return document.body.innerText;")
         if who is None:
             assert "your number" not in body and "your choice" not in body
