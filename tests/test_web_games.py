@@ -537,3 +537,57 @@ def test_wythe_through_the_player_pages(browser, tmp_path):
         assert outcome.summary in site.browser.text("status")
     finally:
         site.close()
+
+
+# ------------------------------------------------------------------------------ screenshots
+
+
+def screenshots(out, tmp) -> list:
+    """A Binøme player's page in part 2 and a Latent Binaries table page mid-game, as PNGs."""
+    import time
+    from pathlib import Path
+
+    from companion.games.latent_binaries.moves import move_name
+
+    out, tmp = Path(out), Path(tmp)
+    browser = Browser(1280, 900)
+    written = []
+    try:
+        site = Site(browser, tmp, "binome", {"players": "Ann,Bob,Cy,Dee,Eve"})
+        try:
+            rng = random.Random(4)
+            while not (st := site.state()).history or st.phase != "claim" or st.decided:
+                player = sorted(st.to_act)[0]
+                site.submit(rng.choice(site.spec.view(st, player).actions)[0], player)
+            site.submit(site.spec.view(st, st.turn).actions[0][0], st.turn)
+            chooser = site.state().turn  # the next to choose: their claim buttons show
+            site.open([chooser])
+            site.show(chooser)
+            time.sleep(0.3)
+            written.append(out / "web-binome-player.png")
+            browser.driver.save_screenshot(str(written[-1]))
+        finally:
+            site.close()
+        site = Site(browser, tmp, "latent-binaries", {})
+        try:
+            moves, _ = latent_game(1)
+            for player, move in moves[:12]:
+                site.submit(move_name(move), player)
+            site.open([])
+            site.show(None)
+            time.sleep(0.3)
+            written.append(out / "web-latent-table.png")
+            browser.driver.save_screenshot(str(written[-1]))
+        finally:
+            site.close()
+    finally:
+        browser.quit()
+    return written
+
+
+if __name__ == "__main__":  # .venv/bin/python -m tests.test_web_games docs/
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in screenshots(sys.argv[1] if len(sys.argv) > 1 else "docs", tmp):
+            print(path)

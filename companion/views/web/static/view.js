@@ -151,6 +151,8 @@ const BV = (() => {
 
   function renderMoves(list, view) {
     if (!list) return;
+    /* Names longer than a square's ("setup c2", "p3 claim"): one wider column each. */
+    list.classList.toggle("long-names", (view.moves || []).some((m) => `${m.name}`.length > 6));
     fillList(list, view.moves || [], (m) => {
       const li = el("li", "move");
       li.append(el("span", "ply", `${m.ply}.`));
@@ -190,11 +192,18 @@ const BV = (() => {
     }
     setText($("status"), status);
     renderBoard($("board"), view.board, opts.onPress);
+    /* No board: the explanation's first line (the step now: a roll, a postulate) stands
+       large where the board would be, and the Score panel keeps the rest. */
+    let explanation = view.explanation || [];
     const noBoard = $("no-board");
-    if (noBoard) noBoard.hidden = !!view.board;
+    if (noBoard) {
+      noBoard.hidden = !!view.board;
+      noBoard.textContent = view.board ? "" : explanation[0] || "This game has no board.";
+    }
+    if (!view.board && noBoard) explanation = explanation.slice(1);
     document.body.classList.toggle("boardless", !view.board);
     renderPlayers($("players"), view);
-    fillList($("explanation"), view.explanation || [], (line) => el("li", "", line));
+    fillList($("explanation"), explanation, (line) => el("li", "", line));
     renderMoves($("moves"), view);
     setText($("message"), view.message ? `⚠ ${view.message}` : "");
     if (opts.onAction) renderActions($("actions"), view.actions, opts.onAction);
