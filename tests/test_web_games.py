@@ -175,6 +175,8 @@ def check_binome_pages(site: Site, viewers: list[str | None]) -> None:
                 assert sheet not in text, (who, player, sheet)
         assert "'s sheet" not in text, who
         body = site.browser.js("return document.body.innerText;")
+        step = site.spec.view(state, who).explanation[0]
+        assert site.browser.text("no-board") == step, who  # large, where a board would be
         if who is None:
             assert "your number" not in body and "your choice" not in body
         else:
@@ -363,7 +365,14 @@ def check_latent_pages(site: Site, viewers: list[str | None]) -> None:
 
 def test_latent_binaries_through_two_player_pages(browser, tmp_path):
     from companion.games.latent_binaries.geometry import square_name
-    from companion.games.latent_binaries.moves import Marker, Setup, Step, move_name
+    from companion.games.latent_binaries.moves import (
+        Challenge,
+        Marker,
+        Order,
+        Setup,
+        Step,
+        move_name,
+    )
 
     seed = next(
         s for s in range(200) if latent_game(s)[1].is_over() and len(latent_game(s)[0]) < 60
@@ -374,7 +383,7 @@ def test_latent_binaries_through_two_player_pages(browser, tmp_path):
     try:
         site.open(players)
         viewers: list[str | None] = [None, *players]
-        checked_records = False
+        checked_records, answers = False, 0
         for k, (player, move) in enumerate(moves):
             if isinstance(move, Step):
                 site.click_squares(player, square_name(move.src), square_name(move.dst))
@@ -382,6 +391,12 @@ def test_latent_binaries_through_two_player_pages(browser, tmp_path):
                 site.click_squares(player, square_name(move.src))
             else:
                 site.click_action(player, move_name(move))
+            if isinstance(move, Challenge | Order):  # the answer, on the table page
+                answer = site.state().answer
+                assert answer.startswith(("correct", "wrong"))
+                site.show(None)
+                assert answer in site.browser.text("explanation")
+                answers += 1
             if isinstance(move, Setup) or k % 4 == 0:
                 check_latent_pages(site, viewers)
             if not checked_records and not isinstance(move, Setup) and k > 8:
@@ -389,11 +404,12 @@ def test_latent_binaries_through_two_player_pages(browser, tmp_path):
                 checked_records = True
         state = site.state()
         assert state.is_over() and state.winner == final.winner
-        assert checked_records
+        assert checked_records and answers
         site.show(None)
         outcome = state.outcome()
         assert outcome.summary in site.browser.text("status")
         moves_text = site.browser.text("moves")
+        assert "long-names" in site.browser.js("return document.getElementById('moves').className;")
         for p in site.played():
             if p.name.startswith("setup "):
                 assert p.name in moves_text  # revealed at the end
@@ -501,6 +517,10 @@ def wythe_game(seed: int):
     return moves, state
 
 
+def private_box_shown(browser: Browser) -> bool:
+    return browser.js("return !document.getElementById('private').closest('section').hidden;")
+
+
 def test_wythe_through_the_player_pages(browser, tmp_path):
     moves, final = wythe_game(2)
     assert moves[1][1] == "swap"
@@ -515,11 +535,13 @@ def test_wythe_through_the_player_pages(browser, tmp_path):
                     "(b) => b.dataset.move);"
                 )
                 assert labels == ["swap"]
+                assert private_box_shown(site.browser)
                 site.show("black" if player == "white" else "white")
                 assert (
                     site.browser.js("return document.querySelectorAll('button.action').length;")
                     == 0
                 )
+                assert not private_box_shown(site.browser)  # no secret, nothing to choose
                 site.click_action(player, "swap")
                 site.show(None)
                 assert "swapped" in site.browser.text("explanation")
@@ -529,6 +551,13 @@ def test_wythe_through_the_player_pages(browser, tmp_path):
             if k == 0:
                 site.show(None)
                 assert name in site.browser.text("moves")
+                # every piece is a stack of one: no height badge, no text over the letter
+                assert (
+                    site.browser.js(
+                        "return document.querySelectorAll('#board .height, #board .text').length;"
+                    )
+                    == 0
+                )
         state = site.state()
         assert state.is_over() and state.outcome().winners == final.outcome().winners
         assert [n for n in site.daemon.session.moves if n != "pass"] == [n for _, n in moves]

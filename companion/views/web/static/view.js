@@ -123,8 +123,10 @@ const BV = (() => {
     node.title = cellLabel(cell);
     const parts = [];
     if (cell.piece) parts.push(el("span", "piece", cell.piece));
-    if (cell.text) parts.push(el("span", "text", cell.text));
-    if (cell.height) parts.push(el("span", "height", cell.height));
+    /* A stack's height in the corner from 2 up (every piece is a stack of one); a text that
+       only repeats the height is not drawn twice. */
+    if (cell.text && cell.text !== String(cell.height)) parts.push(el("span", "text", cell.text));
+    if (cell.height > 1) parts.push(el("span", "height", cell.height));
     if (marks.length) {
       const badges = marks.map((m) => (MARKS[m] || { badge: "•" }).badge).join("");
       parts.push(el("span", "badges", badges));
@@ -151,8 +153,9 @@ const BV = (() => {
 
   function renderMoves(list, view) {
     if (!list) return;
-    /* Names longer than a square's ("setup c2", "p3 claim"): one wider column each. */
-    list.classList.toggle("long-names", (view.moves || []).some((m) => `${m.name}`.length > 6));
+    /* Moves longer than "OFF e5" ("WHITE d4-d5", "RAINBOW setup c2"): wider columns. */
+    const long = (m) => playerLabel(view, m.player).length + `${m.name}`.length > 9;
+    list.classList.toggle("long-names", (view.moves || []).some(long));
     fillList(list, view.moves || [], (m) => {
       const li = el("li", "move");
       li.append(el("span", "ply", `${m.ply}.`));
