@@ -410,6 +410,8 @@ def test_latent_binaries_through_two_player_pages(browser, tmp_path):
         assert outcome.summary in site.browser.text("status")
         moves_text = site.browser.text("moves")
         assert "long-names" in site.browser.js("return document.getElementById('moves').className;")
+        legend = site.browser.js("return document.querySelector('.legend').innerText;")
+        assert "winning line" in legend and "black" not in legend  # pieces here are R, X, G
         for p in site.played():
             if p.name.startswith("setup "):
                 assert p.name in moves_text  # revealed at the end

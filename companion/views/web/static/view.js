@@ -134,6 +134,18 @@ const BV = (() => {
     node.replaceChildren(...parts);
   }
 
+  /* The legend explains squares: none without a board, and "black"/"white" only for a game
+     whose pieces are x and o (not Latent Binaries' R, X and G). */
+  function renderLegend(legend, board) {
+    if (!legend) return;
+    legend.hidden = !board;
+    const pieces = new Set(((board && board.cells) || []).map((c) => c.piece).filter(Boolean));
+    const plain = pieces.size === 0 || pieces.has("x") || pieces.has("o");
+    for (const sample of legend.querySelectorAll(".sample.piece-x, .sample.piece-o")) {
+      sample.parentElement.hidden = !plain;
+    }
+  }
+
   function renderPlayers(list, view) {
     fillList(list, view.players || [], (p) => {
       const you = view.you && view.you === p.id;
@@ -205,6 +217,7 @@ const BV = (() => {
     }
     if (!view.board && noBoard) explanation = explanation.slice(1);
     document.body.classList.toggle("boardless", !view.board);
+    renderLegend(document.querySelector(".legend"), view.board);
     renderPlayers($("players"), view);
     fillList($("explanation"), explanation, (line) => el("li", "", line));
     renderMoves($("moves"), view);
