@@ -463,11 +463,6 @@ def latent_daemon_game(tmp_path, upto: Callable[[Any], bool]) -> str:
     return path
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="records split moves at spaces: 'setup d2 red/yellow' reads back as three moves "
-    "(companion/journal/records.py)",
-)
 def test_latent_records_import_after_the_end(tmp_path):
     path = latent_daemon_game(tmp_path, lambda move: False)
     record = cli("export", "last", "--journal", path)
@@ -481,12 +476,6 @@ def test_latent_records_import_after_the_end(tmp_path):
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="companion/journal/records.py record_from_entry() writes the full move names "
-    "(a setup's colours) before the game has revealed them; it should write the public "
-    "names until then",
-)
 def test_latent_export_hides_the_setup_before_the_end(tmp_path):
     """Both setups made, the game going on: the exported record names no hidden pawn."""
     from companion.games.latent_binaries.moves import Setup, move_name

@@ -66,6 +66,10 @@ class Record:
     # per move index: "revealed" (a secret shown now the game has ended) or "hidden" (only
     # the public name is written while the game goes on); written as a {comment}
     marks: dict[int, str] = field(default_factory=dict, compare=False)
+    # per move, filled in by ``validate``: who played it (None: the referee) and the name the
+    # other players see until the game reveals it (None: no secret)
+    actors: list[str | None] = field(default_factory=list, compare=False)
+    publics: list[str | None] = field(default_factory=list, compare=False)
 
 
 # --------------------------------------------------------------------------- writing
@@ -94,9 +98,23 @@ def _seconds(ms: int) -> str:
     return f"{{{sign}{text}s}}"
 
 
-def player_ids(game: str) -> tuple[str, ...]:
+def player_ids(game: str, options: dict[str, Any] | None = None) -> tuple[str, ...]:
+    """The player ids of ``game`` with ``options`` (games may seat any number of players)."""
     spec = get_spec(game)
-    return tuple(getattr(type(spec.new(**spec.resolve({}))), "players", ()))
+    try:
+        return tuple(spec.players(spec.resolve(dict(options or {}))))
+    except ValueError:
+        return tuple(spec.players(spec.resolve({})))
+
+
+def per_number(game: str, options: dict[str, Any]) -> int:
+    """Moves under one move number: a pair for two-player games (as in chess), else one."""
+    return 2 if len(player_ids(game, options)) == 2 else 1
+
+
+def _move_token(name: str) -> str:
+    """A move name as written: quoted when it holds spaces ("setup d2 red/yellow")."""
+    return f'"{name}"' if any(c.isspace() for c in name) else name
 
 
 def format_record(rec: Record) -> str:
@@ -107,7 +125,7 @@ def format_record(rec: Record) -> str:
     if rec.ended is not None:
         tags.append(("Ended", iso(rec.ended) or ""))
     tags.append(("Options", _options_text(rec.options)))
-    for pid in player_ids(rec.game):
+    for pid in player_ids(rec.game, rec.options):
         if rec.players.get(pid):
             tags.append((pid.capitalize(), rec.players[pid]))
     for name, value in rec.tags.items():
@@ -120,12 +138,13 @@ def format_record(rec: Record) -> str:
     lines = [f'[{name} "{_quote_tag(value)}"]' for name, value in tags]
     lines.append("")
     row: list[str] = []
+    per = per_number(rec.game, rec.options)
     for i, name in enumerate(rec.moves):
-        if i % 2 == 0:
+        if i % per == 0:
             if row:
                 lines.append(" ".join(row))
-            row = [f"{i // 2 + 1}."]
-        row.append(name)
+            row = [f"{i // per + 1}."]
+        row.append(_move_token(name))
         at = rec.times[i] if i < len(rec.times) else None
         if at is not None and rec.started is not None:
             row.append(_seconds(at - rec.started))
@@ -225,6 +244,12 @@ def parse_record(text: str, source: str = "record") -> Record:
                     raise RecordError(f"{source}:{lineno}:{col + 1}: comment not closed with }}")
                 tokens.append((line[col : end + 1], lineno, col + 1))
                 col = end + 1
+            elif ch == '"':  # a move name with spaces in it
+                end = line.find('"', col + 1)
+                if end < 0:
+                    raise RecordError(f'{source}:{lineno}:{col + 1}: move not closed with "')
+                tokens.append((line[col : end + 1], lineno, col + 1))
+                col = end + 1
             else:
                 end = col
                 while end < len(line) and not line[end].isspace() and line[end] not in "{;":
@@ -275,7 +300,7 @@ def _assemble(
         rec.result = None if value in ("*", "") else value
     if "summary" in lower:
         rec.summary = lower["summary"][1]
-    ids = {p.lower(): p for p in player_ids(game)}
+    ids = {p.lower(): p for p in player_ids(game, options)}
     for key, (name, value, _) in lower.items():
         if key in ids:
             rec.players[ids[key]] = value
@@ -307,10 +332,13 @@ def _read_moves(rec: Record, tokens: list[tuple[str, int, int]], source: str) ->
             continue
         m = _NUMBER.match(text)
         if m:
-            expected = len(rec.moves) // 2 + 1
-            if len(rec.moves) % 2 or int(m.group(1)) != expected:
+            per = per_number(rec.game, rec.options)
+            expected = len(rec.moves) // per + 1
+            if len(rec.moves) % per or int(m.group(1)) != expected:
                 raise RecordError(f"{where}: move number {text} out of place, expected {expected}.")
             continue
+        if text.startswith('"'):
+            text = text[1:-1]
         rec.moves.append(text)
         rec.times.append(None)
         rec.where.append((line, col))
@@ -332,11 +360,16 @@ def validate(rec: Record, source: str = "record") -> GameState:
         state = spec.new(**rec.options)
     except ValueError as e:
         raise RecordError(f"{source}: options: {e}") from None
+    rec.actors, rec.publics = [], []
     for k, text in enumerate(rec.moves):
         line, col = rec.where[k] if k < len(rec.where) else (0, 0)
         try:
             move = state.parse_move(text)
             name = state.move_name(move)
+            public = state.public_name(move)
+            referee = state.forced_move() is not None or state.chance() is not None
+            rec.actors.append(None if referee else state.actor(move))
+            rec.publics.append(public if public != name else None)
             state = state.play(move)
         except IllegalMove as e:
             raise RecordError(f"{source}:{line}:{col}: move {k + 1} {text}: {e.refusal}") from None
@@ -410,7 +443,7 @@ def import_record(
         rec.game,
         rec.options,
         rec.players,
-        list(zip(rec.moves, rec.times, strict=True)),
+        list(zip(rec.moves, rec.times, rec.actors, rec.publics, strict=True)),
         started=rec.started,
         ended=rec.ended,
         status=status,

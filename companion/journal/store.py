@@ -1012,7 +1012,7 @@ class SqliteJournal:
         game: str,
         options: dict[str, Any],
         players: dict[str, str],
-        moves: Sequence[tuple[str, int | None]],
+        moves: Sequence[tuple[Any, ...]],
         *,
         started: int | None,
         ended: int | None,
@@ -1022,7 +1022,8 @@ class SqliteJournal:
         tags: dict[str, str] | None = None,
         digest: str | None = None,
     ) -> int:
-        """Add a whole game (already validated) in one transaction: all of it or nothing."""
+        """Add a whole game (already validated) in one transaction: all of it or nothing.
+        ``moves``: (name, at) or (name, at, player, public name when it holds a secret)."""
         if status not in STATUSES:
             raise ValueError(f"status {status!r} is not one of {', '.join(STATUSES)}")
         now = self._now()
@@ -1047,8 +1048,12 @@ class SqliteJournal:
             )
             game_id = int(cur.lastrowid or 0)
             db.executemany(
-                "INSERT INTO events (game_id, kind, ply, move, at) VALUES (?, 'move', ?, ?, ?)",
-                [(game_id, i, name, iso(at)) for i, (name, at) in enumerate(moves)],
+                "INSERT INTO events (game_id, kind, ply, move, at, player, public)"
+                " VALUES (?, 'move', ?, ?, ?, ?, ?)",
+                [  # (name, at) or (name, at, player, public name when secret)
+                    (game_id, i, m[0], iso(m[1]), *(tuple(m[2:4]) + (None, None))[:2])
+                    for i, m in enumerate(moves)
+                ],
             )
             if status != IN_PROGRESS:
                 kind = "finish" if status == FINISHED else "abandon"

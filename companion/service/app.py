@@ -121,11 +121,10 @@ def make_journal(config: Config):
     path = config.journal_path()
     if path is None:
         return None
-    try:
-        from companion.journal.store import SqliteJournal
-    except ImportError:  # pragma: no cover - before the journal lands
-        return None
-    return SqliteJournal.open(path)
+    from companion.journal.store import SqliteJournal
+
+    # the daemon's lock: a second companion on the same journal is refused with one line
+    return SqliteJournal.open(path, lock=True)
 
 
 def make_buttons(config: Config, sink, simulated: bool):

@@ -88,8 +88,10 @@ class Daemon:
         self.referee = Referee(session, board.kind, self.feedback)
         if getattr(self.journal, "recovery", None):
             self.say(("resumed; " if self.message else "") + "journal repaired")
-        if getattr(self.journal, "read_only", False):  # say so before a move is refused
-            self.say("journal read-only: moves cannot be saved", lasting=True)
+        why = getattr(self.journal, "read_only", None)
+        if why:  # say so before a move is refused: "disk full", a read-only file system...
+            reason = why if isinstance(why, str) else "journal read-only"
+            self.say(f"{reason}: moves cannot be saved", lasting=True)
         if self.session.state.is_over():  # resumed into a finished game (its passes replayed)
             self.say(self.feedback.result_line(), lasting=True)
         self._sensing()
