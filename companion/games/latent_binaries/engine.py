@@ -43,51 +43,12 @@ from .moves import (
     parse_move,
     public_name,
 )
+from .nest import Nest
 from .options import PLAYERS, Rules, other, rules
+from .phases import CHALLENGE, MARKER, MOVE, OVER, PROMPTS, SETUP, _phase_of
 from .refusals import guess_refusal, marker_refusal, setup_refusal, step_refusal
 
 GAME: Final = "latent-binaries"
-SETUP, MOVE, CHALLENGE, MARKER, OVER = "setup", "move", "challenge", "marker", "over"
-# What the referee asks for in each phase (also the reason when a move comes at the wrong time).
-PROMPTS: Final = {
-    SETUP: "set up your nests first",
-    MOVE: "move a nest first",
-    CHALLENGE: "guess, or end the challenge",
-    MARKER: "move a goal marker",
-    OVER: "game over",
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Nest:
-    """One queen on the board. ``top``/``bottom`` are the hidden pawns (None before setup);
-    ``caps`` the correctly guessed colours in the order guessed; ``shown`` is True once a wrong
-    order guess lifted the queen in front of both players."""
-
-    owner: str
-    square: int
-    start: int
-    top: str | None = None
-    bottom: str | None = None
-    caps: tuple[str, ...] = ()
-    shown: bool = False
-
-    @property
-    def is_set(self) -> bool:
-        return self.top is not None
-
-
-def _phase_of(move: Any) -> str | None:
-    """The phase in which ``move`` may be played, or None for something that is no move."""
-    if isinstance(move, Setup):
-        return SETUP
-    if isinstance(move, Step) or move == PASS:
-        return MOVE
-    if isinstance(move, Challenge | Order) or move == END:
-        return CHALLENGE
-    if isinstance(move, Marker):
-        return MARKER
-    return None
 
 
 def make_outcome(
