@@ -30,7 +30,6 @@ not the same piece. Listing them is a table lookup per byte of that int.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
 from operator import getitem
 from typing import Any, ClassVar, Final
 
@@ -38,7 +37,9 @@ from ...core.squares import square_name
 from ..base import GameState, IllegalMove, Outcome, Refusal
 from .moves import BLACK, PASS, PLAYERS, SWAP, WHITE, Piece, Placement, parse_move
 from .options import resolve
+from .refusals import PlacementRefusals, _refuse
 from .scoring import Score, reason_line, result_reason, score_masks
+from .stacks import StackReading
 from .tables import Rules, rules
 
 MAX_HEIGHT: Final = 4  # see the module docstring
@@ -59,11 +60,7 @@ def _listed(chunks: tuple[tuple[tuple[Placement, ...], ...], ...], raw: bytes) -
 _new = object.__new__
 
 
-def _refuse(code: str, reason: str) -> Refusal:
-    return Refusal(code, reason)
-
-
-class WytheState(GameState):
+class WytheState(StackReading, PlacementRefusals, GameState):
     """One Wythe position with whose turn it is. Immutable: ``play`` returns a new state."""
 
     game: ClassVar[str] = "wythe"
@@ -181,54 +178,6 @@ class WytheState(GameState):
 
     def chance(self) -> None:
         return None
-
-    # ----- reading the position
-    def height(self, square: int) -> int:
-        return (self.p0 >> square & 1) | (self.p1 >> square & 1) << 1 | (self.p2 >> square & 1) << 2
-
-    def heights(self) -> list[int]:
-        return [self.height(s) for s in range(self.n * self.n)]
-
-    @property
-    def occupied(self) -> int:
-        return self.p0 | self.p1 | self.p2
-
-    @property
-    def black_tops(self) -> int:
-        return (self.p0 | self.p1 | self.p2) & ~self.white
-
-    @property
-    def white_tops(self) -> int:
-        return self.white
-
-    def top(self, square: int) -> str | None:
-        """The colour of the stack on ``square`` (None when empty)."""
-        if not self.occupied >> square & 1:
-            return None
-        return WHITE if self.white >> square & 1 else BLACK
-
-    def cells(self) -> list[str]:
-        """'x' (black top), 'o' (white top) or '.' (empty) per square, a1 first."""
-        occ, white = self.occupied, self.white
-        return [("o" if white >> i & 1 else "x") if occ >> i & 1 else "." for i in range(self.n**2)]
-
-    def stack_pieces(self, square: int) -> list[int]:
-        """Ids (indices in ``pieces``) of the pieces with a bit on ``square``, bottom first."""
-        return [i for i, p in enumerate(self.pieces) if square in (p.black, p.white)]
-
-    def stack(self, square: int) -> list[str]:
-        """The colours of the bits on ``square``, bottom first."""
-        return [
-            BLACK if self.pieces[i].black == square else WHITE for i in self.stack_pieces(square)
-        ]
-
-    def top_piece(self, square: int) -> int | None:
-        ids = self.stack_pieces(square)
-        return ids[-1] if ids else None
-
-    def piece_name(self, piece_id: int) -> str:
-        p = self.pieces[piece_id]
-        return self.move_name(Placement(p.black, p.white))
 
     # ----- legality
     def legal_bits(self) -> int:
@@ -348,63 +297,6 @@ class WytheState(GameState):
             return None
         return self._placement_refusal(b, w)
 
-    def _placement_refusal(self, b: int, w: int) -> Refusal:
-        """Why the placement black ``b`` / white ``w`` is illegal (it is)."""
-        n = self.n
-        bn, wn = square_name(b, n), square_name(w, n)
-        if b == w:
-            return _refuse("same-square", f"{bn}: both halves on one square")
-        if w not in _orthogonal(n)[b]:
-            return _refuse("not-adjacent", f"{wn}: not next to {bn}")
-        hb, hw = self.height(b), self.height(w)
-        if hb != hw:
-            return _refuse("unequal-heights", f"heights differ: {bn} {hb}, {wn} {hw}")
-        refusal = self.half_blocked(b, BLACK) or self.half_blocked(w, WHITE)
-        if refusal is not None:
-            return refusal
-        tb = self.top_piece(b)
-        if tb is not None and tb == self.top_piece(w):
-            return _refuse("covers-piece", f"{bn}-{wn}: would bury {self.piece_name(tb)}")
-        raise AssertionError(f"{bn}-{wn} refused for no reason")  # the masks disagree
-
-    def half_blocked(self, square: int, colour: str) -> Refusal | None:
-        """Why ``square`` cannot take a half of ``colour`` whatever its partner (its top is that
-        colour, or its top piece has its other bit covered already), else None."""
-        name = square_name(square, self.n)
-        top = self.top(square)
-        if top == colour:
-            return _refuse("like-colour", f"{name}: {colour} on {colour}")
-        if top is not None:
-            tid = self.top_piece(square)
-            assert tid is not None
-            p = self.pieces[tid]
-            partner = p.white if p.black == square else p.black
-            if self.height(partner) != p.level + 1:
-                return _refuse("covers-piece", f"{name}: would bury {self.piece_name(tid)}")
-        return None
-
-    def completions(self, square: int, colour: str = BLACK) -> list[int]:
-        """Squares for the other half once the ``colour`` half is on ``square`` (the second
-        press on the switch board), in square order."""
-        moves = self.placements() if self.passes < 2 else []
-        if colour == BLACK:
-            return sorted(p.white for p in moves if p.black == square)
-        return sorted(p.black for p in moves if p.white == square)
-
-    def check_half(self, square: int, colour: str = BLACK) -> Refusal | None:
-        """None if some legal placement puts the ``colour`` half on ``square`` (a first press),
-        else why not."""
-        if self.passes >= 2:
-            return _refuse("game-over", "game over")
-        if not 0 <= square < self.n * self.n:
-            return _refuse("not-a-square", f"{square}: not a square")
-        if self.completions(square, colour):
-            return None
-        refusal = self.half_blocked(square, colour)
-        if refusal is not None:
-            return refusal
-        return _refuse("no-fit", f"{square_name(square, self.n)}: no piece fits here")
-
     # ----- playing
     def play(self, move: Any, player: str | None = None) -> WytheState:
         if type(move) is Placement and self.passes < 2 and (player is None or player == self.mover):
@@ -494,13 +386,6 @@ class WytheState(GameState):
             f"WytheState(n={self.n}, to_move={self.turn}, ply={self._ply}, "
             f"pieces={len(self.pieces)}, passes={self.passes}, swapped={self.swapped})"
         )
-
-
-@cache
-def _orthogonal(n: int) -> tuple[frozenset[int], ...]:
-    from ...core.squares import orthogonal_neighbours
-
-    return tuple(frozenset(orthogonal_neighbours(s, n)) for s in range(n * n))
 
 
 def new_game(**options: Any) -> WytheState:
