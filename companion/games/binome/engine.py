@@ -27,13 +27,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final
 
-from ..base import Chance, GameState, IllegalMove, Outcome, Refusal
+from ..base import Chance, GameState, IllegalMove, Refusal
 from . import solo
 from .deck import Deck, parse_deck_text
-from .moves import BinomeMove, Claim, Decline, Draw, Roll, Write, cell_name, parse_cell
-from .options import RESERVED, resolve_game_options, seat_order
-from .postulates import BY_ID, IDS, number_text, parse_number
-from .resolution import Resolution, join_names, resolve
+from .moves import BinomeMove, Claim, Decline, Draw, Roll, Write, cell_name
+from .notation import BinomeNotation
+from .options import resolve_game_options, seat_order
+from .postulates import BY_ID, IDS, number_text
+from .resolution import Resolution, resolve
+from .result import BinomeResult
 
 GAME: Final = "binome"
 SLOTS: Final = 8
@@ -52,7 +54,7 @@ def _rotate(names: Sequence[str], first: str) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, eq=True)
-class BinomeState(GameState):
+class BinomeState(BinomeNotation, BinomeResult, GameState):
     """One moment of a Binøme game. Build one with ``new_game(**options)``."""
 
     game: ClassVar[str] = GAME
@@ -369,115 +371,6 @@ class BinomeState(GameState):
     # ------------------------------------------------------------------ the end
     def is_over(self) -> bool:
         return self.over
-
-    def winners(self) -> tuple[str, ...]:
-        top = max(self.scores)
-        return tuple(p for p, s in zip(self.names, self.scores, strict=True) if s == top)
-
-    def outcome(self) -> Outcome | None:
-        if not self.over:
-            return None
-        winners = self.winners()
-        top = max(self.scores)
-        if len(winners) == 1:
-            summary = f"{winners[0]} wins with {top}"
-            others = sorted(
-                ((s, p) for p, s in zip(self.names, self.scores, strict=True) if p != winners[0]),
-                key=lambda item: -item[0],
-            )
-            reason = f"{others[0][1]} next with {others[0][0]}" if others else "alone at the table"
-        else:
-            summary = f"{join_names(winners)} tie on {top}"
-            reason = "equal top scores share the win"
-        return Outcome(winners=winners, summary=summary, reason=reason, detail=self.detail())
-
-    def end_reason(self) -> str:
-        """Why the game ended: the deck ran out or a player used their last number."""
-        if not self.over:
-            return ""
-        done = [p for p, u in zip(self.names, self.used, strict=True) if all(u)]
-        if done:
-            return f"{join_names(done)} used the last number"
-        return "the last card was resolved"
-
-    def detail(self) -> dict[str, Any]:
-        """JSON-able account of the game: scores, cards, sheets (revealed), every turn."""
-        return {
-            "winners": list(self.winners()) if self.over else [],
-            "scores": dict(zip(self.names, self.scores, strict=True)),
-            "cards": {p: list(w) for p, w in zip(self.names, self.won, strict=True)},
-            "sheets": {p: list(self.numbers(p)) for p in self.names},
-            "turns": [
-                {**r.to_json(), "claims": {p: number_text(n) for p, n in r.claims},
-                 "explanation": r.explanation}
-                for r in self.history
-            ],
-            "cards_left": len(self.remaining),
-            "ended": self.end_reason(),
-        }  # fmt: skip
-
-    # ------------------------------------------------------------------ notation
-    def move_name(self, move: Any) -> str:
-        if isinstance(move, Roll):
-            return f"roll {move.digit}"
-        if isinstance(move, Draw):
-            return f"draw {move.card}"
-        who = move.player
-        if who is None:
-            raise ValueError("a player's move needs its player to be named")
-        if isinstance(move, Write):
-            return f"{who} write {cell_name(move.cell)}"
-        if isinstance(move, Claim):
-            return f"{who} claim {number_text(move.number)}"
-        if isinstance(move, Decline):
-            return f"{who} pass"
-        raise ValueError(f"{move!r}: not a move")
-
-    def public_name(self, move: Any) -> str:
-        """The notation others may see now: no cell, no number; with ``secrets`` not even
-        whether the player claimed."""
-        if isinstance(move, Roll | Draw):
-            return self.move_name(move)
-        who = move.player
-        if isinstance(move, Write):
-            return f"{who} write"
-        if self.options["secrets"]:
-            return f"{who} chose"
-        return f"{who} claim" if isinstance(move, Claim) else f"{who} pass"
-
-    def parse_move(self, text: str) -> BinomeMove:
-        words = text.split()
-        if not words:
-            raise ValueError("empty move")
-        verb = words[0].lower()
-        if verb == "roll" and len(words) == 2:
-            if len(words[1]) != 1 or not words[1].isdigit():
-                raise ValueError(f"{words[1]!r}: a die shows 0-9")
-            return Roll(int(words[1]))
-        if verb == "draw" and len(words) == 2:
-            if words[1] not in BY_ID:
-                raise ValueError(f"{words[1]!r}: no such postulate")
-            return Draw(words[1])
-        player = None
-        if verb not in RESERVED:
-            player = self._player_named(words[0])
-            words = words[1:]
-            if not words:
-                raise ValueError(f"{text.strip()!r}: write, claim or pass?")
-            verb = words[0].lower()
-        if verb == "write" and len(words) == 2:
-            return Write(parse_cell(words[1]), player)
-        if verb == "claim" and len(words) == 2:
-            return Claim(parse_number(words[1]), player)
-        if verb == "pass" and len(words) == 1:
-            return Decline(player)
-        raise ValueError(f"{text.strip()!r}: not a Binøme move")
-
-    def _player_named(self, text: str) -> str:
-        for name in self.names:
-            if name.lower() == text.lower():
-                return name
-        raise ValueError(f"{text!r}: not a player")
 
     def __repr__(self) -> str:
         return (
