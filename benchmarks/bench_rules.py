@@ -10,7 +10,9 @@ import argparse
 import random
 import time
 
-from companion.games.binaryon.engine import BinaryonState, Rules, rules, score_bitboard
+from companion.games.binaryon.engine import BinaryonState
+from companion.games.binaryon.scoring import score_bitboard
+from companion.games.binaryon.tables import Rules, rules
 
 
 def bench_scoring(r: Rules, rng: random.Random, seconds: float) -> tuple[float, float]:

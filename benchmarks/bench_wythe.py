@@ -16,7 +16,8 @@ import argparse
 import random
 import time
 
-from companion.games.wythe.engine import WytheState, score_masks
+from companion.games.wythe.engine import WytheState
+from companion.games.wythe.scoring import score_masks
 
 
 def random_game(options: dict, rng: random.Random) -> WytheState:

@@ -12,16 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import IllegalMove
-from companion.games.binary.engine import (
-    BLACK,
-    END,
-    PASS,
-    WHITE,
-    BinaryState,
-    centre_squares,
-    new_game,
-    square_owner,
-)
+from companion.games.binary.board import BLACK, WHITE, centre_squares, square_owner
+from companion.games.binary.engine import END, PASS, BinaryState, new_game
 
 from .positions import play, sq
 

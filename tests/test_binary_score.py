@@ -15,16 +15,9 @@ from hypothesis import strategies as st
 
 from companion.core.position_text import parse_position
 from companion.core.squares import parse_square, square_name
-from companion.games.binary.engine import (
-    BLACK,
-    WHITE,
-    BinaryState,
-    compare,
-    score_cells,
-    score_of,
-    square_owner,
-    territories,
-)
+from companion.games.binary.board import BLACK, WHITE, square_owner
+from companion.games.binary.engine import BinaryState
+from companion.games.binary.territories import compare, score_cells, score_of, territories
 
 from .positions import BINARY_FIG3 as FIG3
 

@@ -12,15 +12,8 @@ from hypothesis import strategies as st
 from companion.core.position_text import parse_position
 from companion.games import get_spec
 from companion.games.base import Differ, GameSpec, Play
-from companion.games.binary.engine import (
-    BLACK,
-    END,
-    PASS,
-    WHITE,
-    BinaryState,
-    new_game,
-    square_owner,
-)
+from companion.games.binary.board import BLACK, WHITE, square_owner
+from companion.games.binary.engine import END, PASS, BinaryState, new_game
 from companion.games.binary.spec import (
     LIGHT_EMPTY,
     OFF,

@@ -8,16 +8,11 @@ from companion.core.position_text import parse_position
 from companion.core.squares import parse_square, square_name
 from companion.games import get_spec
 from companion.games.base import Differ, IllegalMove, Play
-from companion.games.binaryon.engine import (
-    PASS,
-    BinaryonState,
-    all_lines,
-    legal_squares,
-    resolve,
-    rules,
-    score_cells,
-    score_detail,
-)
+from companion.games.binaryon.engine import PASS, BinaryonState, legal_squares
+from companion.games.binaryon.lines import all_lines
+from companion.games.binaryon.options import resolve
+from companion.games.binaryon.scoring import score_cells, score_detail
+from companion.games.binaryon.tables import rules
 
 from .positions import BINARYON_START as START
 from .positions import hint_of

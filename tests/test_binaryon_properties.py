@@ -8,15 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.core.squares import neighbours
-from companion.games.binaryon.engine import (
-    PASS,
-    BinaryonState,
-    all_lines,
-    legal_squares,
-    rules,
-    same_colour_pairs,
-    score_cells,
-)
+from companion.games.binaryon.engine import PASS, BinaryonState, legal_squares, same_colour_pairs
+from companion.games.binaryon.lines import all_lines
+from companion.games.binaryon.scoring import score_cells
+from companion.games.binaryon.tables import rules
 
 SIZES = st.sampled_from([4, 6, 8])
 

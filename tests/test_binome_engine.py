@@ -5,22 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.games.base import IllegalMove
-from companion.games.binome.engine import (
-    CLAIM,
-    DRAW,
-    OVER,
-    ROLL,
-    WRITE,
-    Claim,
-    Decline,
-    Draw,
-    Roll,
-    Write,
-    cell_name,
-    new_game,
-    parse_cell,
-    replay,
-)
+from companion.games.binome.engine import CLAIM, DRAW, OVER, ROLL, WRITE, new_game, replay
+from companion.games.binome.moves import Claim, Decline, Draw, Roll, Write, cell_name, parse_cell
 
 FIVE = "Eustache,Algernon,Balthazar,Cornelia,Dorothy"
 # Every sheet holds the same sixteen digits (each roll goes to every sheet), paired differently.

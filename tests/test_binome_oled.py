@@ -8,7 +8,7 @@ from PIL import Image
 
 from companion.games import get_spec
 from companion.games.base import Panel, PanelRow
-from companion.games.binome.engine import Claim, Decline, Draw, Roll, Write
+from companion.games.binome.moves import Claim, Decline, Draw, Roll, Write
 from companion.views.oled import CHARS, COLUMN_CHARS, Screen, column_text
 
 from .test_binome_engine import EXAMPLE_SHEETS, FIVE, write_sheets

@@ -8,15 +8,8 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.binome.engine import (
-    Claim,
-    Decline,
-    Draw,
-    Roll,
-    Write,
-    new_game,
-    replay,
-)
+from companion.games.binome.engine import new_game, replay
+from companion.games.binome.moves import Claim, Decline, Draw, Roll, Write
 from companion.games.binome.postulates import IDS, get
 from companion.games.binome.resolution import X, resolve
 

@@ -5,15 +5,8 @@ from __future__ import annotations
 import random
 
 from companion.games.binome.deck import builtin_deck
-from companion.games.binome.engine import (
-    CLAIM,
-    Claim,
-    Decline,
-    Write,
-    new_game,
-    referee_move,
-    replay,
-)
+from companion.games.binome.engine import CLAIM, new_game, referee_move, replay
+from companion.games.binome.moves import Claim, Decline, Write
 from companion.games.binome.solo import choose_cell, choose_claim, personality, quality
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from companion.games import game_commands, get_spec
 from companion.games.base import Pending
-from companion.games.binome.engine import Claim, Decline, Draw, Roll, Write
+from companion.games.binome.moves import Claim, Decline, Draw, Roll, Write
 from companion.games.binome.spec import GLYPHS, SHORT, card_label
 
 from .test_binome_engine import EXAMPLE_SHEETS, FIVE, write_sheets

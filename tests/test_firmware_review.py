@@ -12,7 +12,8 @@ import pytest
 
 from companion.hardware import link_protocol as lp
 from companion.testing import pico_sim
-from companion.testing.pico_sim import FIRMWARE_DIR, SimReset
+from companion.testing.micropython_stand_ins import SimReset
+from companion.testing.pico_firmware import FIRMWARE_DIR
 
 from .test_firmware import bench  # noqa: F401 - the fixture
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.latent_binaries.engine import MOVE, OVER, SETUP, LatentState, new_game, replay
+from companion.games.latent_binaries.engine import LatentState, new_game, replay
 from companion.games.latent_binaries.geometry import SQUARES, square_name
 from companion.games.latent_binaries.moves import (
     END,
@@ -23,6 +23,7 @@ from companion.games.latent_binaries.moves import (
     Step,
 )
 from companion.games.latent_binaries.options import MIN_LEFT, PLAYERS, other
+from companion.games.latent_binaries.phases import MOVE, OVER, SETUP
 from companion.games.latent_binaries.position import legal, position_of
 from companion.games.latent_binaries.views import public_view, reveal, secret_view
 

@@ -12,11 +12,12 @@ from hypothesis import strategies as st
 from companion.games import game_names, get_spec, register, unregister
 from companion.games.base import GameSpec, Pending, Play, Refuse
 from companion.games.latent_binaries.arrange import arranged
-from companion.games.latent_binaries.engine import CHALLENGE, MARKER, MOVE, SETUP, new_game
+from companion.games.latent_binaries.engine import new_game
 from companion.games.latent_binaries.geometry import parse_square
 from companion.games.latent_binaries.input import LatentInput
 from companion.games.latent_binaries.moves import END, Marker, Step
 from companion.games.latent_binaries.options import resolve
+from companion.games.latent_binaries.phases import CHALLENGE, MARKER, MOVE, SETUP
 from companion.games.latent_binaries.spec import SPEC
 from companion.referee.session import Session
 from tests import test_game_contract as contract

@@ -7,20 +7,13 @@ import re
 import pytest
 
 from companion.games.base import IllegalMove
-from companion.games.wythe.engine import (
-    BLACK,
-    MAX_HEIGHT,
-    PASS,
-    SWAP,
-    WHITE,
-    Placement,
-    WytheState,
+from companion.games.wythe.engine import MAX_HEIGHT, WytheState, new_game
+from companion.games.wythe.moves import BLACK, PASS, SWAP, WHITE, Placement, parse_move
+from companion.games.wythe.options import resolve
+from companion.games.wythe.scoring import (
     group_sizes,
     group_table,
-    new_game,
-    parse_move,
     reason_line,
-    resolve,
     score_masks,
     scores_of,
 )

@@ -12,17 +12,9 @@ from hypothesis import strategies as st
 from companion.core.squares import orthogonal_neighbours
 from companion.games import get_spec
 from companion.games.base import Pending, Play, Refuse
-from companion.games.wythe.engine import (
-    BLACK,
-    MAX_HEIGHT,
-    PASS,
-    SWAP,
-    WHITE,
-    Placement,
-    WytheState,
-    group_sizes,
-    other,
-)
+from companion.games.wythe.engine import MAX_HEIGHT, WytheState
+from companion.games.wythe.moves import BLACK, PASS, SWAP, WHITE, Placement, other
+from companion.games.wythe.scoring import group_sizes
 
 SIZES = st.sampled_from([4, 5, 6, 8])
 

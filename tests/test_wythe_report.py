@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from companion.games.wythe.engine import BLACK, WHITE, WytheState
+from companion.games.wythe.engine import WytheState
+from companion.games.wythe.moves import BLACK, WHITE
 from companion.games.wythe.records import (
     WytheRecordError,
     check_swap_tag,

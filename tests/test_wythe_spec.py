@@ -7,7 +7,7 @@ import random
 
 from companion.games import get_spec
 from companion.games.base import Differ, Pending, Play, Refuse
-from companion.games.wythe.engine import BLACK, PASS, SWAP, WHITE, Placement
+from companion.games.wythe.moves import BLACK, PASS, SWAP, WHITE, Placement
 from companion.games.wythe.spec import GROUP_RGB, OFF, TOP_RGB, lead_note, score_value
 from tests.positions import sq
 from tests.test_wythe_engine import BLOCKED, ZERO_ZERO, play, start

@@ -8,7 +8,8 @@ import json
 from companion.cli.score import add_rule_flags, fail, given_rule_options, read_text
 from companion.core.position_text import parse_position
 from companion.core.squares import parse_square, square_name
-from companion.games.binaryon.engine import OPTIONS, legal_squares, resolve
+from companion.games.binaryon.engine import legal_squares
+from companion.games.binaryon.options import OPTIONS, resolve
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -6,7 +6,9 @@ import argparse
 import json
 
 from companion.cli.score import fail
-from companion.games.binaryon.engine import all_lines, line_names, resolve
+from companion.games.binaryon.lines import all_lines
+from companion.games.binaryon.options import resolve
+from companion.games.binaryon.scoring import line_names
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

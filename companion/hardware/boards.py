@@ -63,7 +63,7 @@ def find_board_port() -> str | None:
     """The serial port of a Pico running our firmware (udev symlink first, then USB id)."""
     import os
 
-    from companion.hardware.serial_board import BoardNotFound, find_pico_port
+    from companion.hardware.pico_port import BoardNotFound, find_pico_port
 
     if os.path.exists("/dev/binaryon-board"):
         return "/dev/binaryon-board"

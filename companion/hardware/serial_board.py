@@ -14,36 +14,20 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import serial
 
-from companion.core.events import BoardSnapshot, Event, LinkStatus, SquareReading
+from companion.core.events import Event, LinkStatus
 from companion.hardware import link_protocol as lp
-from companion.hardware.interfaces import RGB, LedStrip, SensorBoard
+from companion.hardware.interfaces import SensorBoard
+from companion.hardware.pico_port import BoardNotFound, find_pico_port
+from companion.hardware.serial_leds import SerialLeds
+from companion.hardware.serial_session import BoardLineSession
 
 log = logging.getLogger(__name__)
 
-PICO_VID, PICO_PID = 0x2E8A, 0x0005
 DISCONNECTED = "board disconnected"
-
-
-class BoardNotFound(RuntimeError):
-    """No board at the given port, or no Pico on USB for ``auto``."""
-
-
-def find_pico_port() -> str:
-    """The device path of the first Raspberry Pi Pico (USB 2E8A:0005) on this machine."""
-    from serial.tools import list_ports
-
-    found = sorted(
-        p.device for p in list_ports.comports() if p.vid == PICO_VID and p.pid == PICO_PID
-    )
-    if not found:
-        raise BoardNotFound(
-            "no Pico board found (USB 2E8A:0005): plug it in or use --board serial:/dev/ttyACM0"
-        )
-    return found[0]
 
 
 def board_from_spec(spec: str, **options) -> SerialBoard:
@@ -54,7 +38,7 @@ def board_from_spec(spec: str, **options) -> SerialBoard:
     return SerialBoard(port, **options)
 
 
-class SerialBoard(SensorBoard):
+class SerialBoard(BoardLineSession, SensorBoard):
     """A Pico running firmware/ (or any board speaking protocol 1) on a serial port."""
 
     debounced = True
@@ -318,233 +302,3 @@ class SerialBoard(SensorBoard):
             else:
                 self._ask_resend(now)
         self._leds.tick(now)
-
-    # -- lines from the board ------------------------------------------------------------
-    def _handle(self, line: bytes, now: float) -> None:
-        msg = lp.parse_board_line(line)
-        if msg is None:
-            if line.strip(b"\r\n\x00 "):
-                self.stats["bad_lines"] += 1
-                log.debug("garbled line ignored: %r", line[:80])
-            return
-        self._last_rx = now
-        self.stats["lines"] += 1
-        if isinstance(msg, lp.Hello):
-            self._on_hello(msg)
-            return
-        if self._state != "up":
-            self.stats["before_handshake"] += 1
-            return
-        if isinstance(msg, lp.BoardError) and msg.code == "resend":
-            self._resync("replay impossible")  # out of sequence by nature: handled first
-            return
-        if self._expect is not None and msg.seq != self._expect:
-            self.stats["out_of_order"] += 1
-            if self._gap_at is None:
-                self.stats["gaps"] += 1
-                log.info("sequence gap: expected %02x, got %02x", self._expect, msg.seq)
-                self._gap_tries = 0
-                self._ask_resend(now)
-            return
-        self._expect = (msg.seq + 1) % lp.SEQ_MOD
-        if self._gap_at is not None:  # the replay has started: confirm with a snapshot
-            self._gap_at = None
-            self.stats["recovered"] += 1
-            self._write(lp.cmd_snapshot())
-        self._dispatch(msg, now)
-
-    def _ask_resend(self, now: float) -> None:
-        self._gap_at = now
-        self._gap_tries += 1
-        self._write(lp.cmd_resend(self._expect or 0))
-
-    def _resync(self, why: str) -> None:
-        """Give up on replaying: accept the stream from here and rebuild from a snapshot."""
-        log.info("resync from snapshot (%s)", why)
-        self.stats["resyncs"] += 1
-        self._gap_at = None
-        self._expect = None
-        self._write(lp.cmd_snapshot())
-
-    def _on_hello(self, msg: lp.Hello) -> None:
-        if msg.proto != lp.PROTO or msg.size != self.expected_size:
-            why = (
-                f"board speaks protocol {msg.proto}, this host {lp.PROTO}"
-                if msg.proto != lp.PROTO
-                else f"board is {msg.size}x{msg.size}, expected {self.expected_size}x"
-                f"{self.expected_size}"
-            )
-            self._close()
-            self._down(why)
-            self._first_attempt.set()
-            self._stopping.wait(self.retry_max)
-            return
-        boot = msg.fields.get("boot")
-        if self._state == "up" and boot is not None and boot == self._boot_id:
-            # The same boot answering our HELLO again: just follow its sequence numbers.
-            self._expect = (msg.seq + 1) % lp.SEQ_MOD
-            self._gap_at = None
-            return
-        self._boot_id = boot
-        restarted = self._state == "up"
-        if restarted:
-            self.stats["board_restarts"] += 1
-        self.kind, self.size, self.firmware = msg.kind, msg.size, msg.fw
-        self._expect = (msg.seq + 1) % lp.SEQ_MOD
-        self._gap_at = None
-        self._known = None
-        self._first_snapshot = True
-        self._state = "up"
-        self._last_rx = time.monotonic()
-        detail = f"Pico fw {msg.fw}, {msg.size}x{msg.size} {msg.kind}"
-        self._announced = detail + (" (restarted)" if restarted else "")
-        self.last_error = None
-        self._post(LinkStatus(True, self._announced))
-        if self.brightness is not None:
-            self._write(lp.cmd_brightness(self._leds.next_id(), self.brightness))
-        if self.debounce_ms is not None:
-            self._write(lp.cmd_debounce(self._leds.next_id(), self.debounce_ms))
-        self._leds.on_connect()
-        self._first_attempt.set()
-
-    def _dispatch(self, msg: lp.BoardMessage, now: float) -> None:
-        n2 = self.size * self.size
-        valid = lp.VALUE_CHARS[self.kind]
-        if isinstance(msg, lp.Change):
-            if msg.square >= n2 or msg.value not in valid:
-                self.stats["bad_values"] += 1
-                return
-            if self._known is not None:
-                if self._known[msg.square] == msg.value:
-                    self.stats["repeats"] += 1
-                    return
-                self._known[msg.square] = msg.value
-            self._post(SquareReading(msg.square, msg.value, now, debounced=True))
-        elif isinstance(msg, lp.Snapshot):
-            if len(msg.values) != n2 or set(msg.values) - set(valid):
-                self.stats["bad_values"] += 1
-                return
-            if self._known is not None and not self._first_snapshot:
-                for sq, (old, new) in enumerate(zip(self._known, msg.values, strict=True)):
-                    if old != new:  # a change the events did not tell us
-                        self.stats["snapshot_fixes"] += 1
-                        self._post(SquareReading(sq, new, now, debounced=True))
-            self._known = list(msg.values)
-            self._first_snapshot = False
-            self.stats["snapshots"] += 1
-            self._post(BoardSnapshot(tuple(msg.values), now))
-        elif isinstance(msg, lp.Ack):
-            self._leds.on_ack(msg.id, now)
-        elif isinstance(msg, lp.BoardError):
-            self.stats["board_errors"] += 1
-            self.last_error = f"board: {msg.code} {msg.detail}".strip()
-            log.warning("board reports %s %s", msg.code, msg.detail)
-            self._leds.on_board_error()
-        elif isinstance(msg, lp.Stat):
-            self.board_stat = dict(msg.fields)
-        elif isinstance(msg, lp.Unknown):
-            self.stats["unknown"] += 1
-
-
-class SerialLeds(LedStrip):
-    """The board's LED chain: sends only changed squares, a full frame when many changed or
-    when acknowledgements went missing (then the board's frame is unknown)."""
-
-    def __init__(self, board: SerialBoard) -> None:
-        self._board = board
-        self._lock = threading.Lock()
-        self._desired: list[RGB] | None = None
-        self._on_board: list[RGB] | None = None  # assuming every sent frame was applied
-        self._pending: collections.OrderedDict[str, float] = collections.OrderedDict()
-        self._counter = 0
-        self.full_frames = 0
-        self.delta_frames = 0
-        self.acked = 0
-
-    def next_id(self) -> str:
-        self._counter = (self._counter + 1) % 1_000_000
-        return str(self._counter)
-
-    @property
-    def frame(self) -> list[RGB] | None:
-        return None if self._desired is None else list(self._desired)
-
-    def show(self, frame: Sequence[RGB]) -> None:
-        n2 = self._board.size * self._board.size
-        if len(frame) != n2:
-            raise ValueError(f"LED frame has {len(frame)} colours, the board has {n2} squares")
-        clean = [tuple(max(0, min(255, int(v))) for v in rgb[:3]) for rgb in frame]
-        with self._lock:
-            self._desired = clean  # type: ignore[assignment]
-            self._flush(time.monotonic())
-
-    def close(self) -> None:
-        if self._desired is not None:
-            self.show([(0, 0, 0)] * len(self._desired))
-
-    def _flush(self, now: float) -> None:
-        """Send what the board lacks. Caller holds the lock."""
-        if self._desired is None or not self._board.connected:
-            return
-        want = self._desired
-        if self._on_board is None or len(self._on_board) != len(want):
-            changed = list(range(len(want)))
-            full = True
-        else:
-            changed = [i for i, (a, b) in enumerate(zip(self._on_board, want, strict=True))
-                       if a != b]  # fmt: skip
-            full = len(changed) > len(want) // 4
-        if not changed:
-            return
-        ident = self.next_id()
-        if full:
-            data = lp.cmd_leds_full(ident, want)
-            self.full_frames += 1
-        else:
-            data = lp.cmd_leds_delta(ident, [(i, want[i]) for i in changed])
-            self.delta_frames += 1
-        self._on_board = list(want)
-        self._pending[ident] = now
-        self._board._write(data)
-
-    def _forget_board_frame(self) -> None:
-        self._on_board = None
-        self._pending.clear()
-
-    def on_connect(self) -> None:
-        with self._lock:
-            self._forget_board_frame()
-            self._flush(time.monotonic())
-
-    def on_disconnect(self) -> None:
-        with self._lock:
-            self._forget_board_frame()
-
-    def on_ack(self, ident: str, now: float) -> None:
-        with self._lock:
-            if ident not in self._pending:
-                return
-            self.acked += 1
-            lost = False
-            for key in list(self._pending):
-                del self._pending[key]
-                if key == ident:
-                    break
-                lost = True  # an older frame was never acknowledged
-            if lost:
-                self._forget_board_frame()
-                self._flush(now)
-
-    def on_board_error(self) -> None:
-        with self._lock:
-            if self._pending:  # maybe one of ours arrived damaged: make sure
-                self._forget_board_frame()
-                self._flush(time.monotonic())
-
-    def tick(self, now: float) -> None:
-        with self._lock:
-            if self._pending and now - next(iter(self._pending.values())) > (
-                self._board.ack_timeout
-            ):
-                self._forget_board_frame()
-                self._flush(now)

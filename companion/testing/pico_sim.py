@@ -1,11 +1,12 @@
 """A simulated Pico: the real firmware (firmware/boardfw) running under CPython.
 
 Small stand-ins for MicroPython's ``machine``, ``neopixel``, ``micropython`` and ``rp2`` modules
-go into ``sys.modules``; they route every pin, LED and watchdog call to the ``SimulatedPico``
-that owns the calling thread. The simulated key matrix is electrical: the firmware drives a row
-low and reads the columns, and a closed sensor (with its diode) pulls its column low only on the
-driven row. The firmware talks through a pseudo-terminal pair; ``.port`` is a stable symlink to
-the slave side (like a udev by-id link), so the real SerialBoard opens it like a USB port.
+(``micropython_stand_ins``) go into ``sys.modules``; they route every pin, LED and watchdog call
+to the ``SimulatedPico`` that owns the calling thread. The simulated key matrix is electrical
+(``pico_key_matrix``): the firmware drives a row low and reads the columns, and a closed sensor
+(with its diode) pulls its column low only on the driven row. The firmware talks through a
+pseudo-terminal pair (``pico_pty_port``); ``.port`` is a stable symlink to the slave side (like
+a udev by-id link), so the real SerialBoard opens it like a USB port.
 
 Time: each firmware loop pass advances the firmware's clock by ``step_ms`` and then sleeps that
 long, so debounce and bounce behave the same however loaded the machine is, and an idle
@@ -20,261 +21,29 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import importlib
-import importlib.util
 import os
-import runpy
 import shutil
-import sys
 import tempfile
 import threading
 import time
 import tty
-import types
-from pathlib import Path
 
 from companion.core.squares import check_size
 from companion.hardware.interfaces import IDLE_READING
+from companion.testing.micropython_stand_ins import PWRON_RESET, WDT_RESET, SimReset, _current
+from companion.testing.pico_firmware import firmware_config, load_firmware
+from companion.testing.pico_key_matrix import KeyMatrixModel
+from companion.testing.pico_pty_port import _PtyPort
+from companion.testing.pico_wire_damage import WireDamage
 
-FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware"
-PWRON_RESET, WDT_RESET = 1, 3  # the values MicroPython's rp2 port uses
-SIO_GPIO_IN = 0xD0000004
 IDLE = IDLE_READING
 READINGS = {"switch": "01", "presence": "01", "polarity": "xo."}
-
-_current = threading.local()
-
-
-class SimReset(BaseException):  # noqa: N818 - a control-flow signal, not an error
-    """Raised by the stand-in ``machine.reset()``: the simulation restarts the firmware."""
-
-
-def _pico() -> SimulatedPico:
-    pico = getattr(_current, "pico", None)
-    if pico is None:
-        raise RuntimeError("MicroPython stand-in used outside a SimulatedPico thread")
-    return pico
-
-
-# -- stand-in MicroPython modules ------------------------------------------------------------
-
-
-class _Pin:
-    IN, OUT, OPEN_DRAIN = 0, 1, 2
-    PULL_UP, PULL_DOWN = 1, 2
-    IRQ_FALLING, IRQ_RISING = 4, 8
-
-    def __init__(self, id, mode=-1, pull=-1, *, value=None, **_kw):  # noqa: A002
-        self._pico = _pico()
-        self.id = id
-        self.init(mode, pull, value=value)
-
-    def init(self, mode=-1, pull=-1, *, value=None, **_kw):
-        if value is not None:
-            self._pico._pin_write(self.id, value)
-
-    def value(self, v=None):
-        if v is None:
-            return self._pico._pin_read(self.id)
-        self._pico._pin_write(self.id, 1 if v else 0)
-        return None
-
-    __call__ = value
-
-    def on(self):
-        self.value(1)
-
-    def off(self):
-        self.value(0)
-
-    high, low = on, off
-
-
-class _WDT:
-    def __init__(self, id=0, timeout=5000):  # noqa: A002
-        self._pico = _pico()
-        self.timeout = timeout
-        self._pico.watchdog_feeds = 0
-
-    def feed(self):
-        self._pico.watchdog_feeds += 1
-
-
-class _Mem32:
-    def __getitem__(self, addr):
-        if addr == SIO_GPIO_IN:
-            return _pico()._gpio_in()
-        return 0
-
-    def __setitem__(self, addr, value):
-        pass
-
-
-def _machine_reset():
-    raise SimReset
-
-
-class _NeoPixel:
-    ORDER = (1, 0, 2, 3)
-
-    def __init__(self, pin, n, bpp=3, timing=1):
-        self._pico = _pico()
-        self.n = n
-        self.buf = [(0,) * bpp] * n
-
-    def __len__(self):
-        return self.n
-
-    def __setitem__(self, i, rgb):
-        self.buf[i] = tuple(rgb)
-
-    def __getitem__(self, i):
-        return self.buf[i]
-
-    def fill(self, rgb):
-        self.buf = [tuple(rgb)] * self.n
-
-    def write(self):
-        self._pico._pixels_written(list(self.buf))
-
-
-class _StateMachine:
-    def __init__(self, *args, **kwargs):
-        raise NotImplementedError("PIO state machines are not simulated")
-
-
-def _identity_decorator(*_args, **_kwargs):
-    return lambda f: f
-
-
-def _module(name: str, **attrs) -> types.ModuleType:
-    mod = types.ModuleType(name, f"Desktop stand-in for MicroPython's {name} (pico_sim)")
-    mod.__dict__.update(attrs)
-    mod.__dict__["__pico_sim__"] = True
-    return mod
-
-
-def install_stand_ins() -> None:
-    """Put the stand-in modules into sys.modules (idempotent)."""
-    if getattr(sys.modules.get("machine"), "__pico_sim__", False):
-        return
-    sys.modules["machine"] = _module(
-        "machine",
-        Pin=_Pin,
-        WDT=_WDT,
-        mem32=_Mem32(),
-        reset=_machine_reset,
-        soft_reset=_machine_reset,
-        reset_cause=lambda: _pico()._reset_cause,
-        PWRON_RESET=PWRON_RESET,
-        WDT_RESET=WDT_RESET,
-        unique_id=lambda: b"\x00sim\x00pico",
-        freq=lambda *a: 125_000_000,
-        idle=lambda: None,
-    )
-    sys.modules["neopixel"] = _module("neopixel", NeoPixel=_NeoPixel)
-    sys.modules["micropython"] = _module(
-        "micropython",
-        const=lambda x: x,
-        kbd_intr=lambda c: None,
-        opt_level=lambda *a: 0,
-        mem_info=lambda *a: None,
-        schedule=lambda f, a: f(a),
-        native=lambda f: f,
-        viper=lambda f: f,
-    )
-    sys.modules["rp2"] = _module(
-        "rp2",
-        asm_pio=_identity_decorator,
-        StateMachine=_StateMachine,
-        PIO=types.SimpleNamespace(OUT_LOW=0, OUT_HIGH=1, IN_LOW=0, IN_HIGH=1, SHIFT_LEFT=0),
-        bootsel_button=lambda: 0,
-    )
-
-
-_fw_lock = threading.Lock()
-
-
-def load_firmware() -> types.ModuleType:
-    """Import firmware/boardfw (as the top-level package ``boardfw``) and return boardfw.app."""
-    with _fw_lock:
-        install_stand_ins()
-        if "boardfw" in sys.modules:
-            return importlib.import_module("boardfw.app")
-        # No __pycache__ in firmware/: `mpremote cp -r` would copy it onto the Pico.
-        saved, sys.dont_write_bytecode = sys.dont_write_bytecode, True
-        try:
-            pkg_dir = FIRMWARE_DIR / "boardfw"
-            if not pkg_dir.is_dir():
-                raise FileNotFoundError(f"firmware not found at {pkg_dir}")
-            spec = importlib.util.spec_from_file_location(
-                "boardfw", pkg_dir / "__init__.py", submodule_search_locations=[str(pkg_dir)]
-            )
-            assert spec and spec.loader
-            pkg = importlib.util.module_from_spec(spec)
-            sys.modules["boardfw"] = pkg
-            spec.loader.exec_module(pkg)
-            return importlib.import_module("boardfw.app")
-        finally:
-            sys.dont_write_bytecode = saved
-
-
-def firmware_config(size: int = 8, kind: str = "switch", **overrides) -> types.SimpleNamespace:
-    """firmware/config.py's settings with the board size, kind and any overrides applied."""
-    values = {k: v for k, v in runpy.run_path(str(FIRMWARE_DIR / "config.py")).items()
-              if k.isupper()}  # fmt: skip
-    values.update(SIZE=size, KIND=kind)
-    if size <= len(values["ROW_PINS"]):
-        for key in ("ROW_PINS", "COL_PINS", "COL_PINS_B"):
-            values[key] = tuple(values[key][:size])
-    else:  # more lines than a Pico has: virtual pin numbers, per-pin reads
-        values.update(ROW_PINS=tuple(range(size)), COL_PINS=tuple(range(32, 32 + size)),
-                      COL_PINS_B=tuple(range(64, 64 + size)), FAST_IO=False)  # fmt: skip
-    values.update(overrides)
-    return types.SimpleNamespace(**values)
-
-
-# -- the pty port the firmware writes to -----------------------------------------------------
-
-
-class _PtyPort:
-    """The firmware's side of the cable: non-blocking reads/writes on the pty master, with the
-    interface of boardfw.usbio.UsbPort (read_into, write -> sent?, drain)."""
-
-    def __init__(self, pico: SimulatedPico, fd: int) -> None:
-        self._pico = pico
-        self._fd = fd
-        self._pending = b""
-
-    def read_into(self, buf) -> int:
-        data = self._pending + self._pico._take_injected_input()
-        if len(data) < len(buf):
-            # nothing waiting (EAGAIN), or the cable is gone (EIO)
-            with contextlib.suppress(OSError):
-                data += self._pico._filter_incoming(os.read(self._fd, len(buf) - len(data)))
-        n = min(len(buf), len(data))
-        buf[:n] = data[:n]
-        self._pending = data[n:]
-        return n
-
-    def write(self, data: bytes) -> bool:
-        data = self._pico._filter_outgoing(bytes(data))
-        if not data:
-            return True  # lost on the wire, not refused by the port
-        try:
-            self._pico.bytes_out += os.write(self._fd, data)
-            return True
-        except OSError:  # nobody reading and the buffer full, or unplugged
-            return False
-
-    def drain(self, ms: int, feed=None) -> None:
-        pass
 
 
 # -- the simulated board ---------------------------------------------------------------------
 
 
-class SimulatedPico:
+class SimulatedPico(KeyMatrixModel, WireDamage):
     """A Pico with the board link firmware, a sensor matrix and an LED chain, on a pty.
 
     Controller API (any thread): press/release/tap/bounce/set_reading change the sensors;
@@ -474,34 +243,6 @@ class SimulatedPico:
             time.sleep(self.step_ms / 1000)
         return False
 
-    # -- damage on the wire ------------------------------------------------------------------
-    def inject_raw(self, data: bytes) -> None:
-        """Write bytes towards the host as if the board had sent them (noise, half lines)."""
-        with self._lock:
-            if self._master >= 0:
-                with contextlib.suppress(OSError):
-                    os.write(self._master, data)
-
-    def inject_to_board(self, data: bytes) -> None:
-        """Bytes the firmware will read as if the host had sent them."""
-        with self._lock:
-            self._injected_input += data
-
-    def drop_next_line(self, match: bytes | None = None) -> None:
-        """Lose the next board line (containing ``match``, if given)."""
-        with self._lock:
-            self._drops.append(match)
-
-    def drop_next_command(self, match: bytes | None = None) -> None:
-        """Lose the next host -> board line (containing ``match``, if given)."""
-        with self._lock:
-            self._command_drops.append(match)
-
-    def corrupt_next_line(self, match: bytes | None = None) -> None:
-        """Flip one bit in the next board line (containing ``match``, if given)."""
-        with self._lock:
-            self._corrupts.append(match)
-
     # -- the LEDs ----------------------------------------------------------------------------
     @property
     def leds(self) -> tuple[tuple[int, int, int], ...] | None:
@@ -589,84 +330,7 @@ class SimulatedPico:
             if not q:
                 del self._queues[sq]
 
-    # -- electrical model --------------------------------------------------------------------
-    def _pin_write(self, pin: int, value: int) -> None:
-        self._out[pin] = value
-
-    def _column_level(self, col: int, plane: str) -> int:
-        """Pull-up high unless a driven (low) row has a closed sensor on this column."""
-        n = self.size
-        closed = ("1", "x") if plane == "a" else ("o",)
-        values = self._values
-        for pin, r in self._rows.items():
-            if self._out.get(pin, 1) == 0 and values[r * n + col] in closed:
-                return 0
-        return 1
-
-    def _pin_read(self, pin: int) -> int:
-        with self._lock:
-            if pin in self._cols_a:
-                return self._column_level(self._cols_a[pin], "a")
-            if self.kind == "polarity" and pin in self._cols_b:
-                return self._column_level(self._cols_b[pin], "b")
-            return self._out.get(pin, 1)
-
-    def _gpio_in(self) -> int:
-        """The RP2040 SIO input register: every GPIO level in one word."""
-        with self._lock:
-            n, values = self.size, self._values
-            driven = [r for pin, r in self._rows.items() if self._out.get(pin, 1) == 0]
-            word = (1 << 30) - 1
-            for pin, level in self._out.items():
-                if pin < 30 and not level:
-                    word &= ~(1 << pin)
-            planes = [(self._cols_a, ("1", "x"))]
-            if self.kind == "polarity":
-                planes.append((self._cols_b, ("o",)))
-            for cols, closed in planes:
-                for pin, c in cols.items():
-                    if pin < 30 and any(values[r * n + c] in closed for r in driven):
-                        word &= ~(1 << pin)
-            return word
-
     # -- hooks used by the firmware's port ---------------------------------------------------
     def _pixels_written(self, pixels: list[tuple[int, ...]]) -> None:
         with self._lock:
             self._pixels = pixels
-
-    def _take_injected_input(self) -> bytes:
-        with self._lock:
-            data, self._injected_input = self._injected_input, b""
-        return data
-
-    def _filter_incoming(self, data: bytes) -> bytes:
-        """Drop a whole host line when asked to (drop_next_command)."""
-        with self._lock:
-            if not self._command_drops and not self._partial_in:
-                return data
-            data = self._partial_in + data
-            lines = data.split(b"\n")
-            self._partial_in = lines.pop()
-            out = []
-            for line in lines:
-                for i, match in enumerate(self._command_drops):
-                    if match is None or match in line:
-                        del self._command_drops[i]
-                        break
-                else:
-                    out.append(line + b"\n")
-            return b"".join(out)
-
-    def _filter_outgoing(self, data: bytes) -> bytes:
-        with self._lock:
-            self.lines_sent += 1
-            for i, match in enumerate(self._drops):
-                if match is None or match in data:
-                    del self._drops[i]
-                    return b""
-            for i, match in enumerate(self._corrupts):
-                if match is None or match in data:
-                    del self._corrupts[i]
-                    pos = max(0, len(data) // 2 - 1)
-                    return data[:pos] + bytes([data[pos] ^ 0x01]) + data[pos + 1 :]
-        return data

@@ -15,153 +15,33 @@ Pure rules, no I/O. See shared/rules/binary.md for the rules as enforced. Summar
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from companion.core.squares import orthogonal_neighbours, parse_square, square_name
+from companion.core.squares import parse_square, square_name
 from companion.games.base import (
     GameState,
     IllegalMove,
     Move,
-    Option,
     Outcome,
     Refusal,
     resolve_options,
 )
+from companion.games.binary.board import (
+    BLACK,
+    EMPTY,
+    PIECE,
+    PLAYERS,
+    WHITE,
+    centre_squares,
+    other,
+    square_owner,
+)
+from companion.games.binary.options import OPTIONS
+from companion.games.binary.territories import _deciding, compare, score_cells
 
-BLACK, WHITE = "black", "white"
-PLAYERS = (BLACK, WHITE)
-PIECE = {BLACK: "x", WHITE: "o"}
-EMPTY = "."
 END, PASS = "END", "PASS"
-
-
-def _even(value: int) -> str | None:
-    return None if value % 2 == 0 else "must be even"
-
-
-OPTIONS: tuple[Option, ...] = (
-    Option("size", 8, "squares per side (even, 4..16)", kind=int, minimum=4, maximum=16,
-           check=_even),
-    Option("empty_joins", True, "an empty square next to two groups joins them", kind=bool),
-    Option("stuck", "pass", "a player with pieces but no legal placement: pass or end the game",
-           choices=("pass", "end")),
-)  # fmt: skip
-
-
-def other(player: str) -> str:
-    return WHITE if player == BLACK else BLACK
-
-
-def square_owner(index: int, n: int) -> str:
-    """The player whose colour the square is: Black for dark squares (a1 is dark)."""
-    rank, file = divmod(index, n)
-    return BLACK if (rank + file) % 2 == 0 else WHITE
-
-
-def centre_squares(n: int) -> frozenset[int]:
-    """The central 2x2 block (d4, e4, d5, e5 on 8x8)."""
-    h = n // 2
-    return frozenset({(h - 1) * n + h - 1, (h - 1) * n + h, h * n + h - 1, h * n + h})
-
-
-def _ordinal(k: int) -> str:
-    if 10 <= k % 100 <= 20:
-        return f"{k}th"
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
-    return f"{k}{suffix}"
-
-
-# --------------------------------------------------------------------------- territories
-
-
-def _components(members: Iterable[int], n: int) -> list[list[int]]:
-    """Orthogonally connected groups of ``members``."""
-    todo = set(members)
-    out = []
-    while todo:
-        start = todo.pop()
-        group, stack = [start], [start]
-        while stack:
-            for nb in orthogonal_neighbours(stack.pop(), n):
-                if nb in todo:
-                    todo.remove(nb)
-                    group.append(nb)
-                    stack.append(nb)
-        out.append(sorted(group))
-    return out
-
-
-def territories(
-    cells: Sequence[str], n: int, player: str, empty_joins: bool = True
-) -> list[tuple[int, ...]]:
-    """The player's territories as sorted square tuples, largest first (ties: lowest square).
-
-    A territory is a connected group of the player's pieces and empty squares of the player's
-    colour, holding at least one piece, of at least two squares. With ``empty_joins`` False,
-    each group of pieces is a territory with the empty own-colour squares next to it, so an
-    empty square touching two groups counts in both.
-    """
-    piece = PIECE[player]
-
-    def own_empty(i: int) -> bool:
-        return cells[i] == EMPTY and square_owner(i, n) == player
-
-    if empty_joins:
-        members = [i for i in range(n * n) if cells[i] == piece or own_empty(i)]
-        found = [g for g in _components(members, n) if any(cells[i] == piece for i in g)]
-    else:
-        found = []
-        for group in _components([i for i in range(n * n) if cells[i] == piece], n):
-            empties = {nb for i in group for nb in orthogonal_neighbours(i, n) if own_empty(nb)}
-            found.append(sorted(set(group) | empties))
-    kept = [tuple(g) for g in found if len(g) >= 2]
-    return sorted(kept, key=lambda g: (-len(g), g))
-
-
-def score_of(sizes: Sequence[int]) -> int:
-    """2 x the largest territory + the sum of all the others."""
-    return sum(sizes) + max(sizes, default=0)
-
-
-def score_cells(
-    cells: Sequence[str], n: int, options: Mapping[str, Any] | None = None
-) -> dict[str, dict[str, Any]]:
-    """Score any position: per colour, score, territory sizes (largest first) and squares."""
-    if len(cells) != n * n:
-        raise ValueError(f"expected {n * n} cells, got {len(cells)}")
-    empty_joins = bool((options or {}).get("empty_joins", True))
-    out = {}
-    for player in PLAYERS:
-        terrs = territories(cells, n, player, empty_joins)
-        sizes = [len(t) for t in terrs]
-        out[player] = {"score": score_of(sizes), "territories": sizes, "squares": terrs}
-    return out
-
-
-def compare(black: Sequence[int], white: Sequence[int]) -> tuple[str | None, str | None]:
-    """(winner or None for a draw, tie-break explanation or None when the score decided).
-
-    Sizes are sorted largest first. Equal scores compare sizes position by position.
-    """
-    sb, sw = score_of(black), score_of(white)
-    if sb != sw:
-        return (BLACK if sb > sw else WHITE), None
-    for k in range(max(len(black), len(white))):
-        b = black[k] if k < len(black) else 0
-        w = white[k] if k < len(white) else 0
-        if b != w:
-            winner, hi, lo = (BLACK, b, w) if b > w else (WHITE, w, b)
-            which = "largest" if k == 0 else _ordinal(k + 1)
-            return winner, f"tie {sb}-{sw}: {winner}'s {which} territory {hi} > {lo or 'none'}"
-    return None, f"tie {sb}-{sw}: same territories, draw"
-
-
-def _deciding(tie_break: str) -> str:
-    """'tie 15-15: black's largest territory 6 > 5' -> 'largest terr 6>5' (short for the OLED)."""
-    words = tie_break.split(": ", 1)[-1].split()  # black's largest territory 6 > 5
-    return f"{words[1]} terr {words[3]}>{words[5]}"
 
 
 # --------------------------------------------------------------------------- state

@@ -8,7 +8,8 @@ from itertools import permutations
 
 from companion.core.squares import square_name
 from companion.games.base import Action, Differ, GameState, Interpreter, Play, Refusal
-from companion.games.binary.engine import EMPTY, END, PASS, PIECE, BinaryState
+from companion.games.binary.board import EMPTY, PIECE
+from companion.games.binary.engine import END, PASS, BinaryState
 
 OLED_WIDTH = 21  # characters per OLED line
 

@@ -18,22 +18,11 @@ from companion.games.base import (
     PanelRow,
     View,
 )
-from companion.games.binary.engine import (
-    BLACK,
-    EMPTY,
-    END,
-    OPTIONS,
-    PASS,
-    PLAYERS,
-    WHITE,
-    BinaryState,
-    compare,
-    new_game,
-    other,
-    score_cells,
-    square_owner,
-)
+from companion.games.binary.board import BLACK, EMPTY, PLAYERS, WHITE, other, square_owner
+from companion.games.binary.engine import END, PASS, BinaryState, new_game
 from companion.games.binary.input import OLED_WIDTH, BinaryInput
+from companion.games.binary.options import OPTIONS
+from companion.games.binary.territories import compare, score_cells
 
 PIECE_RGB: dict[str, RGB] = {BLACK: (0, 70, 255), WHITE: (255, 190, 110)}
 TERRITORY_RGB: dict[str, RGB] = {BLACK: (0, 20, 90), WHITE: (110, 70, 20)}

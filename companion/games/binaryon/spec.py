@@ -19,18 +19,12 @@ from companion.games.base import (
     PanelRow,
     View,
 )
-from companion.games.binaryon.engine import (
-    OPTIONS,
-    BinaryonState,
-    Score,
-    cells_to_white,
-    line_names,
-    resolve,
-    rules,
-    score_bitboard,
-    tie_reason,
-)
+from companion.games.binaryon.board import cells_to_white
+from companion.games.binaryon.engine import BinaryonState
 from companion.games.binaryon.input import BinaryonInput
+from companion.games.binaryon.options import OPTIONS, resolve
+from companion.games.binaryon.scoring import Score, line_names, score_bitboard, tie_reason
+from companion.games.binaryon.tables import rules
 
 _SIZE_OPTION = next(o for o in OPTIONS if o.name == "size")
 LIT: RGB = (160, 140, 100)

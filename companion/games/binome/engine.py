@@ -27,174 +27,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final
 
-from ..base import Chance, GameState, IllegalMove, Option, Outcome, Refusal, resolve_options
+from ..base import Chance, GameState, IllegalMove, Refusal
 from . import solo
-from .deck import Deck, DeckError, load_deck, parse_deck_text
-from .postulates import BY_ID, IDS, number_text, parse_number
-from .resolution import Resolution, join_names, resolve
+from .deck import Deck, parse_deck_text
+from .moves import BinomeMove, Claim, Decline, Draw, Roll, Write, cell_name
+from .notation import BinomeNotation
+from .options import resolve_game_options, seat_order
+from .postulates import BY_ID, IDS, number_text
+from .resolution import Resolution, resolve
+from .result import BinomeResult
 
 GAME: Final = "binome"
 SLOTS: Final = 8
 CELLS: Final = 2 * SLOTS
 ROLLS: Final = CELLS  # one roll per cell: 16
-MAX_PLAYERS: Final = 7
-MAX_NAME: Final = 12
-HALVES: Final = "ab"  # a = first digit (tens), b = second digit (units)
-RESERVED: Final = frozenset({"roll", "draw", "write", "claim", "pass"})
-BOT_PREFIX: Final = "bot"
 
 ROLL, WRITE, DRAW, CLAIM, OVER = "roll", "write", "draw", "claim", "over"
-
-
-# ---------------------------------------------------------------------------------- moves
-
-
-@dataclass(frozen=True, slots=True)
-class Roll:
-    digit: int
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class Write:
-    cell: int  # slot * 2 + half; slot 0..7 is number 1..8, half 0 = first digit
-    player: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Claim:
-    number: int
-    player: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Decline:
-    player: str | None = None
-
-
-BinomeMove = Roll | Draw | Write | Claim | Decline
-PlayerMove = Write | Claim | Decline
-
-
-def cell_name(cell: int) -> str:
-    """Cell index -> '3a' (number 3, first digit)."""
-    slot, half = divmod(cell, 2)
-    return f"{slot + 1}{HALVES[half]}"
-
-
-def parse_cell(text: str) -> int:
-    t = text.strip().lower()
-    if len(t) != 2 or t[0] not in "12345678" or t[1] not in HALVES:
-        raise ValueError(f"{text!r}: a cell is 1a..8b")
-    return (int(t[0]) - 1) * 2 + HALVES.index(t[1])
-
-
-# -------------------------------------------------------------------------------- options
-
-
-def _check_players(value: str) -> str | None:
-    try:
-        player_names(value)
-    except ValueError as exc:
-        return str(exc)
-    return None
-
-
-def _check_points(value: str) -> str | None:
-    try:
-        parse_deck_text(value, "points")
-    except DeckError as exc:
-        return str(exc).removeprefix("points: ")
-    return None
-
-
-OPTIONS: Final[tuple[Option, ...]] = (
-    Option("players", "2", "player names in seat order (a,b,c) or a count 1..7",
-           check=_check_players),
-    Option("chair", "", "first chairperson (default: the first player)"),
-    Option("secrets", False, "Game of Secrets: claims made secretly, all at once", kind=bool),
-    Option("battle_royale", False, "Battle Royale: +1 to the winner when 3+ claimed",
-           kind=bool),
-    Option("transparency", False, "announce a player left with one unused number", kind=bool),
-    Option("same_boat", False, "In the Same Boat: after identical numbers cancel, every "
-           "claimant left scores", kind=bool),
-    Option("solo", 0, "virtual opponents (solo mode: one player against 1..6)", kind=int,
-           minimum=0, maximum=6),
-    Option("seed", 0, "seed of the virtual opponents' choices (solo mode)", kind=int),
-    Option("points", "", "card points id=N|X,... for all 16 cards ('' = the deck file)",
-           check=_check_points),
-    Option("deck", "", "deck file (TOML) with the card points ('' = the shipped deck.toml); "
-           "read when the game starts, unless points are given"),
-)  # fmt: skip
-
-
-def player_names(value: str | int) -> tuple[str, ...]:
-    """'3' -> ('p1', 'p2', 'p3'); 'Ann,Bob' -> ('Ann', 'Bob'); ValueError with a reason."""
-    text = str(value).strip()
-    if text.isascii() and text.isdigit():
-        count = int(text)
-        if not 1 <= count <= MAX_PLAYERS:
-            raise ValueError(f"{count} players: 1..{MAX_PLAYERS} play")
-        return tuple(f"p{i}" for i in range(1, count + 1))
-    names = tuple(n.strip() for n in text.split(","))
-    if not 1 <= len(names) <= MAX_PLAYERS:
-        raise ValueError(f"{len(names)} players: 1..{MAX_PLAYERS} play")
-    seen: set[str] = set()
-    for name in names:
-        if not name:
-            raise ValueError("empty player name")
-        if len(name) > MAX_NAME:
-            raise ValueError(f"{name!r}: names have at most {MAX_NAME} characters")
-        if not all(c.isalnum() or c in "-_" for c in name) or name[0] in "-_":
-            raise ValueError(f"{name!r}: use letters, digits, - or _")
-        if name.isdigit():
-            raise ValueError(f"{name!r}: a name cannot be a number")
-        if name.lower() in RESERVED:
-            raise ValueError(f"{name!r} is a reserved word")
-        if name.lower() in seen:
-            raise ValueError(f"{name!r} is named twice")
-        seen.add(name.lower())
-    return names
-
-
-def resolve_game_options(given: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Defaults overlaid with ``given``, checked together; ``points`` is made explicit so a
-    record keeps the card values it was played with."""
-    given = dict(given or {})
-    if isinstance(given.get("players"), int) and not isinstance(given["players"], bool):
-        given["players"] = str(given["players"])
-    out = resolve_options(OPTIONS, given)
-    humans = player_names(out["players"])
-    if out["solo"]:
-        if len(humans) != 1:
-            raise ValueError("solo: exactly one player plays against the virtual ones")
-        bots = [f"{BOT_PREFIX}{i}" for i in range(1, out["solo"] + 1)]
-        if humans[0].lower() in bots:
-            raise ValueError(f"players: {humans[0]!r} is a virtual player's name")
-    names = seat_order(out)
-    if out["chair"]:
-        match = [n for n in names if n.lower() == out["chair"].strip().lower()]
-        if not match:
-            raise ValueError(f"chair: {out['chair']!r} is not a player")
-        out["chair"] = match[0]
-    if not out["points"].strip() and out["deck"].strip():
-        try:
-            out["points"] = load_deck(out["deck"].strip()).text()
-        except DeckError as exc:
-            raise ValueError(f"deck: {exc}") from None
-    out["points"] = parse_deck_text(out["points"], "points").text()
-    return out
-
-
-def seat_order(options: Mapping[str, Any]) -> tuple[str, ...]:
-    """Every player in seat order: the human players, then the virtual ones."""
-    humans = player_names(options["players"])
-    bots = tuple(f"{BOT_PREFIX}{i}" for i in range(1, int(options.get("solo", 0)) + 1))
-    return humans + bots
 
 
 # ---------------------------------------------------------------------------------- state
@@ -206,7 +54,7 @@ def _rotate(names: Sequence[str], first: str) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, eq=True)
-class BinomeState(GameState):
+class BinomeState(BinomeNotation, BinomeResult, GameState):
     """One moment of a Binøme game. Build one with ``new_game(**options)``."""
 
     game: ClassVar[str] = GAME
@@ -523,115 +371,6 @@ class BinomeState(GameState):
     # ------------------------------------------------------------------ the end
     def is_over(self) -> bool:
         return self.over
-
-    def winners(self) -> tuple[str, ...]:
-        top = max(self.scores)
-        return tuple(p for p, s in zip(self.names, self.scores, strict=True) if s == top)
-
-    def outcome(self) -> Outcome | None:
-        if not self.over:
-            return None
-        winners = self.winners()
-        top = max(self.scores)
-        if len(winners) == 1:
-            summary = f"{winners[0]} wins with {top}"
-            others = sorted(
-                ((s, p) for p, s in zip(self.names, self.scores, strict=True) if p != winners[0]),
-                key=lambda item: -item[0],
-            )
-            reason = f"{others[0][1]} next with {others[0][0]}" if others else "alone at the table"
-        else:
-            summary = f"{join_names(winners)} tie on {top}"
-            reason = "equal top scores share the win"
-        return Outcome(winners=winners, summary=summary, reason=reason, detail=self.detail())
-
-    def end_reason(self) -> str:
-        """Why the game ended: the deck ran out or a player used their last number."""
-        if not self.over:
-            return ""
-        done = [p for p, u in zip(self.names, self.used, strict=True) if all(u)]
-        if done:
-            return f"{join_names(done)} used the last number"
-        return "the last card was resolved"
-
-    def detail(self) -> dict[str, Any]:
-        """JSON-able account of the game: scores, cards, sheets (revealed), every turn."""
-        return {
-            "winners": list(self.winners()) if self.over else [],
-            "scores": dict(zip(self.names, self.scores, strict=True)),
-            "cards": {p: list(w) for p, w in zip(self.names, self.won, strict=True)},
-            "sheets": {p: list(self.numbers(p)) for p in self.names},
-            "turns": [
-                {**r.to_json(), "claims": {p: number_text(n) for p, n in r.claims},
-                 "explanation": r.explanation}
-                for r in self.history
-            ],
-            "cards_left": len(self.remaining),
-            "ended": self.end_reason(),
-        }  # fmt: skip
-
-    # ------------------------------------------------------------------ notation
-    def move_name(self, move: Any) -> str:
-        if isinstance(move, Roll):
-            return f"roll {move.digit}"
-        if isinstance(move, Draw):
-            return f"draw {move.card}"
-        who = move.player
-        if who is None:
-            raise ValueError("a player's move needs its player to be named")
-        if isinstance(move, Write):
-            return f"{who} write {cell_name(move.cell)}"
-        if isinstance(move, Claim):
-            return f"{who} claim {number_text(move.number)}"
-        if isinstance(move, Decline):
-            return f"{who} pass"
-        raise ValueError(f"{move!r}: not a move")
-
-    def public_name(self, move: Any) -> str:
-        """The notation others may see now: no cell, no number; with ``secrets`` not even
-        whether the player claimed."""
-        if isinstance(move, Roll | Draw):
-            return self.move_name(move)
-        who = move.player
-        if isinstance(move, Write):
-            return f"{who} write"
-        if self.options["secrets"]:
-            return f"{who} chose"
-        return f"{who} claim" if isinstance(move, Claim) else f"{who} pass"
-
-    def parse_move(self, text: str) -> BinomeMove:
-        words = text.split()
-        if not words:
-            raise ValueError("empty move")
-        verb = words[0].lower()
-        if verb == "roll" and len(words) == 2:
-            if len(words[1]) != 1 or not words[1].isdigit():
-                raise ValueError(f"{words[1]!r}: a die shows 0-9")
-            return Roll(int(words[1]))
-        if verb == "draw" and len(words) == 2:
-            if words[1] not in BY_ID:
-                raise ValueError(f"{words[1]!r}: no such postulate")
-            return Draw(words[1])
-        player = None
-        if verb not in RESERVED:
-            player = self._player_named(words[0])
-            words = words[1:]
-            if not words:
-                raise ValueError(f"{text.strip()!r}: write, claim or pass?")
-            verb = words[0].lower()
-        if verb == "write" and len(words) == 2:
-            return Write(parse_cell(words[1]), player)
-        if verb == "claim" and len(words) == 2:
-            return Claim(parse_number(words[1]), player)
-        if verb == "pass" and len(words) == 1:
-            return Decline(player)
-        raise ValueError(f"{text.strip()!r}: not a Binøme move")
-
-    def _player_named(self, text: str) -> str:
-        for name in self.names:
-            if name.lower() == text.lower():
-                return name
-        raise ValueError(f"{text!r}: not a player")
 
     def __repr__(self) -> str:
         return (

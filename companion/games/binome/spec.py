@@ -22,21 +22,10 @@ from companion.games.base import (
     PanelRow,
     View,
 )
-from companion.games.binome.engine import (
-    CLAIM,
-    OPTIONS,
-    OVER,
-    ROLLS,
-    SLOTS,
-    WRITE,
-    BinomeState,
-    Claim,
-    Decline,
-    Write,
-    new_game,
-    resolve_game_options,
-)
+from companion.games.binome.engine import CLAIM, OVER, ROLLS, SLOTS, WRITE, BinomeState, new_game
 from companion.games.binome.input import BinomeInput
+from companion.games.binome.moves import Claim, Decline, Write
+from companion.games.binome.options import OPTIONS, resolve_game_options
 from companion.games.binome.postulates import BY_ID, number_text
 from companion.games.binome.resolution import X, join_names
 

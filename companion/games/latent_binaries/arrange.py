@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .engine import CHALLENGE, MARKER, MOVE, LatentState, Nest
+from .engine import LatentState
 from .geometry import parse_square
+from .nest import Nest
 from .options import PLAYERS, RAINBOW, rules
+from .phases import CHALLENGE, MARKER, MOVE
 
 
 def arranged(

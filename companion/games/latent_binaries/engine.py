@@ -22,13 +22,10 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final
 
 from ..base import GameState, IllegalMove, Outcome, Refusal
-from .board import base_squares, marker_jumps, step_moves, winning_line
+from .board import marker_jumps, step_moves, winning_line
 from .geometry import (
     HEIGHT,
-    mask_of,
-    sees,
     square_name,
-    squares_of,
 )
 from .moves import (
     END,
@@ -43,51 +40,13 @@ from .moves import (
     parse_move,
     public_name,
 )
+from .nest import Nest
 from .options import PLAYERS, Rules, other, rules
+from .phases import CHALLENGE, MARKER, MOVE, OVER, PROMPTS, SETUP, _phase_of
+from .queries import PositionQueries
 from .refusals import guess_refusal, marker_refusal, setup_refusal, step_refusal
 
 GAME: Final = "latent-binaries"
-SETUP, MOVE, CHALLENGE, MARKER, OVER = "setup", "move", "challenge", "marker", "over"
-# What the referee asks for in each phase (also the reason when a move comes at the wrong time).
-PROMPTS: Final = {
-    SETUP: "set up your nests first",
-    MOVE: "move a nest first",
-    CHALLENGE: "guess, or end the challenge",
-    MARKER: "move a goal marker",
-    OVER: "game over",
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Nest:
-    """One queen on the board. ``top``/``bottom`` are the hidden pawns (None before setup);
-    ``caps`` the correctly guessed colours in the order guessed; ``shown`` is True once a wrong
-    order guess lifted the queen in front of both players."""
-
-    owner: str
-    square: int
-    start: int
-    top: str | None = None
-    bottom: str | None = None
-    caps: tuple[str, ...] = ()
-    shown: bool = False
-
-    @property
-    def is_set(self) -> bool:
-        return self.top is not None
-
-
-def _phase_of(move: Any) -> str | None:
-    """The phase in which ``move`` may be played, or None for something that is no move."""
-    if isinstance(move, Setup):
-        return SETUP
-    if isinstance(move, Step) or move == PASS:
-        return MOVE
-    if isinstance(move, Challenge | Order) or move == END:
-        return CHALLENGE
-    if isinstance(move, Marker):
-        return MARKER
-    return None
 
 
 def make_outcome(
@@ -101,7 +60,7 @@ def make_outcome(
 
 
 @dataclass(frozen=True, slots=True)
-class LatentState(GameState):
+class LatentState(PositionQueries, GameState):
     """One moment of a game, secrets included."""
 
     game: ClassVar[str] = GAME
@@ -150,42 +109,6 @@ class LatentState(GameState):
     def chance(self) -> None:
         """Latent Binaries has no random step."""
         return None
-
-    # ----- queries
-    def nests_of(self, player: str) -> tuple[Nest, ...]:
-        return tuple(n for n in self.nests if n.owner == player)
-
-    def nest_at(self, square: int) -> Nest | None:
-        for n in self.nests:
-            if n.square == square:
-                return n
-        return None
-
-    def occupied(self) -> int:
-        return mask_of(n.square for n in self.nests)
-
-    def own_mask(self, player: str) -> int:
-        return mask_of(n.square for n in self.nests if n.owner == player)
-
-    def stash_of(self, player: str) -> dict[str, int]:
-        k = PLAYERS.index(player)
-        return dict(zip(self.rules.colours[k], self.stash[k], strict=True))
-
-    def base(self, player: str) -> tuple[int, int]:
-        """The marker squares of ``player``'s base (the opponent wins by reaching it)."""
-        return base_squares(self.markers, player)
-
-    def first_turn(self) -> bool:
-        return self.mover is not None and self.turns[PLAYERS.index(self.mover)] == 1
-
-    def in_sight(self, player: str) -> list[Nest]:
-        """The opponent's nests that one of ``player``'s nests sees."""
-        own, occ = self.own_mask(player), self.occupied()
-        return [
-            n
-            for n in self.nests_of(other(player))
-            if any(sees(s, n.square, occ) for s in squares_of(own))
-        ]
 
     # ----- legal moves
     def legal_moves(self, player: str | None = None) -> list[LatentMove]:

@@ -24,16 +24,10 @@ from companion.games.base import (
     Refusal,
     Refuse,
 )
-from companion.games.latent_binaries.engine import (
-    CHALLENGE,
-    MARKER,
-    MOVE,
-    PROMPTS,
-    SETUP,
-    LatentState,
-)
+from companion.games.latent_binaries.engine import LatentState
 from companion.games.latent_binaries.geometry import SQUARES, STEPS, square_name, squares_of
 from companion.games.latent_binaries.moves import END, Marker, Step
+from companion.games.latent_binaries.phases import CHALLENGE, MARKER, MOVE, PROMPTS, SETUP
 
 OLED_WIDTH = 21
 

@@ -14,7 +14,8 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .engine import LatentState, base_squares, step_moves, winning_line
+from .board import base_squares, step_moves, winning_line
+from .engine import LatentState
 from .geometry import FILES, HEIGHT, WIDTH, index, square_name
 from .moves import PASS, move_name
 from .options import PLAYERS, other

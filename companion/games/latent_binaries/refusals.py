@@ -5,15 +5,40 @@ the move comes at the right step of the turn from the right player."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..base import Refusal
 from .geometry import STEPS, WIDTH, square_name
-from .moves import Challenge, Marker, Order, Setup, Step
-from .options import MIN_LEFT, RAINBOW, XENO, other
+from .moves import Challenge, LatentMove, Marker, Order, Setup, Step
+from .nest import Nest
+from .options import MIN_LEFT, RAINBOW, XENO, Rules, other
 
-if TYPE_CHECKING:
-    from .engine import LatentState
+
+class CheckedState(Protocol):
+    """What the refusal checks read from the game state (``engine.LatentState`` is one).
+
+    Declared here rather than imported so that the engine, which calls these checks, and the
+    checks do not import each other."""
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def target(self) -> int | None: ...
+
+    def nest_at(self, square: int) -> Nest | None: ...
+
+    def nests_of(self, player: str) -> tuple[Nest, ...]: ...
+
+    def stash_of(self, player: str) -> dict[str, int]: ...
+
+    def occupied(self) -> int: ...
+
+    def in_sight(self, player: str) -> list[Nest]: ...
+
+    def marker_moves(self) -> list[LatentMove]: ...
+
+    def base(self, player: str) -> tuple[int, int]: ...
 
 
 def fillable(spare: Iterable[int], nests: int) -> bool:
@@ -22,7 +47,7 @@ def fillable(spare: Iterable[int], nests: int) -> bool:
     return sum(min(s, nests) for s in spare) >= 2 * nests
 
 
-def setup_refusal(state: LatentState, player: str, move: Setup) -> Refusal | None:
+def setup_refusal(state: CheckedState, player: str, move: Setup) -> Refusal | None:
     name = square_name(move.square)
     nest = state.nest_at(move.square)
     if nest is None or nest.owner != player:
@@ -46,7 +71,7 @@ def setup_refusal(state: LatentState, player: str, move: Setup) -> Refusal | Non
     return None
 
 
-def step_refusal(state: LatentState, player: str, move: Step) -> Refusal | None:
+def step_refusal(state: CheckedState, player: str, move: Step) -> Refusal | None:
     src, dst = square_name(move.src), square_name(move.dst)
     nest = state.nest_at(move.src)
     if nest is None or nest.owner != player:
@@ -64,7 +89,7 @@ def step_refusal(state: LatentState, player: str, move: Step) -> Refusal | None:
     return None
 
 
-def guess_refusal(state: LatentState, player: str, move: Challenge | Order) -> Refusal | None:
+def guess_refusal(state: CheckedState, player: str, move: Challenge | Order) -> Refusal | None:
     name = square_name(move.target)
     nest = state.nest_at(move.target)
     opponent = other(player)
@@ -92,7 +117,7 @@ def guess_refusal(state: LatentState, player: str, move: Challenge | Order) -> R
     return None
 
 
-def marker_refusal(state: LatentState, move: Marker) -> Refusal | None:
+def marker_refusal(state: CheckedState, move: Marker) -> Refusal | None:
     if move in state.marker_moves():
         return None
     src = square_name(move.src)

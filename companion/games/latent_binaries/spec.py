@@ -19,17 +19,7 @@ from companion.games.base import (
     PanelRow,
     View,
 )
-from companion.games.latent_binaries.engine import (
-    CHALLENGE,
-    GAME,
-    MARKER,
-    MOVE,
-    OVER,
-    PROMPTS,
-    SETUP,
-    LatentState,
-    new_game,
-)
+from companion.games.latent_binaries.engine import GAME, LatentState, new_game
 from companion.games.latent_binaries.geometry import (
     BETWEEN,
     GOAL_ROWS,
@@ -41,6 +31,7 @@ from companion.games.latent_binaries.geometry import (
 from companion.games.latent_binaries.input import LatentInput, fit, marker_cells
 from companion.games.latent_binaries.moves import END, PASS, Challenge, Marker, Order, Setup
 from companion.games.latent_binaries.options import OPTIONS, PLAYERS, other, resolve
+from companion.games.latent_binaries.phases import CHALLENGE, MARKER, MOVE, OVER, PROMPTS, SETUP
 from companion.games.latent_binaries.position import legal, parse_position
 
 NEST_RGB: dict[str, RGB] = {"rainbow": (220, 70, 0), "xeno": (0, 110, 220)}

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import SETUP, LatentState, Nest
+from .engine import LatentState
 from .geometry import square_name
+from .nest import Nest
 from .options import PLAYERS, RAINBOW, XENO
+from .phases import SETUP
 
 
 def _public_nest(n: Nest) -> dict[str, Any]:

@@ -29,204 +29,20 @@ not the same piece. Listing them is a table lookup per byte of that int.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
-from functools import cache
 from operator import getitem
-from typing import Any, ClassVar, Final, NamedTuple
+from typing import Any, ClassVar, Final
 
-from ...core.squares import parse_square, square_name
-from ..base import GameState, IllegalMove, Option, Outcome, Refusal, resolve_options
+from ...core.squares import square_name
+from ..base import GameState, IllegalMove, Outcome, Refusal
+from .moves import BLACK, PASS, PLAYERS, SWAP, WHITE, Piece, Placement, parse_move
+from .options import resolve
+from .refusals import PlacementRefusals, _refuse
+from .scoring import Score, reason_line, result_reason, score_masks
+from .stacks import StackReading
+from .tables import Rules, rules
 
-BLACK: Final = "black"
-WHITE: Final = "white"
-PLAYERS: Final = (BLACK, WHITE)
-PASS: Final = "pass"
-SWAP: Final = "swap"
 MAX_HEIGHT: Final = 4  # see the module docstring
-
-OPTIONS: Final = (
-    Option("size", 8, "squares per side (4..16)", kind=int, minimum=4, maximum=16),
-    Option("pie", True, "White may swap sides on their first turn", kind=bool),
-)
-
-
-def resolve(given: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    return resolve_options(OPTIONS, dict(given or {}))
-
-
-def other(player: str) -> str:
-    return WHITE if player == BLACK else BLACK
-
-
-class Placement(NamedTuple):
-    """A piece placed with its black half on ``black`` and its white half on ``white``."""
-
-    black: int
-    white: int
-
-
-class Piece(NamedTuple):
-    """A piece on the board: its halves' squares and the level both bits lie at (0 = floor)."""
-
-    black: int
-    white: int
-    level: int
-
-
-# ---------------------------------------------------------------------------------------------
-# Tables
-
-
-class Rules:
-    """Masks and move tables for one board size, and the game's options; get one with
-    ``rules(n, pie)`` (shared by every state of every game with those options)."""
-
-    def __init__(self, n: int, pie: bool = True):
-        self.n = n
-        self.pie = pie
-        self.squares = n * n
-        self.full = (1 << (n * n)) - 1
-        last_file = sum(1 << (r * n + n - 1) for r in range(n))
-        self.east_ok = self.full & ~last_file  # s has a square east of it
-        self.north_ok = (1 << (n * n - n)) - 1  # s has a square north of it
-        # (black, white) for a pair in direction k whose lower square is s
-        pairs: list[list[Placement | None]] = [[], [], [], []]
-        for s in range(n * n):
-            e = s + 1 if self.east_ok >> s & 1 else None
-            u = s + n if self.north_ok >> s & 1 else None
-            pairs[0].append(None if e is None else Placement(s, e))
-            pairs[1].append(None if e is None else Placement(e, s))
-            pairs[2].append(None if u is None else Placement(s, u))
-            pairs[3].append(None if u is None else Placement(u, s))
-        self.pairs = tuple(tuple(p) for p in pairs)
-        # The legal pairs are one int of 4 * n * n bits: direction k, lower square s at bit
-        # k * n * n + s. chunks[j][v] lists the placements of the set bits v of its byte j.
-        nbits = 4 * n * n
-        self.nbytes = (nbits + 7) // 8
-        chunks = []
-        for j in range(self.nbytes):
-            table: list[tuple[Placement, ...]] = [()] * 256
-            for v in range(1, 256):
-                low = v & -v
-                bit = j * 8 + low.bit_length() - 1
-                k, s = divmod(bit, n * n)
-                p = self.pairs[k][s] if bit < nbits else None
-                table[v] = table[v ^ low] + ((p,) if p is not None else ())
-            chunks.append(tuple(table))
-        self.chunks = tuple(chunks)
-        self.shift1, self.shift2 = n * n, 2 * n * n  # where directions 1 and 2 start
-        # For each placement on the board: its bit in legal_bits, its squares, the mask of both
-        # squares, of the white square, of the lower square, and whether it lies east-west.
-        self.info: dict[tuple[int, int], tuple[int, int, int, int, int, int, bool]] = {}
-        for k in range(4):
-            for s, p in enumerate(self.pairs[k]):
-                if p is not None:
-                    b, w = p
-                    mask = (1 << b) | (1 << w)
-                    self.info[p] = (k * n * n + s, b, w, mask, 1 << w, 1 << s, k < 2)
-
-
-@cache
-def rules(n: int = 8, pie: bool = True) -> Rules:
-    resolve({"size": n, "pie": pie})
-    return Rules(n, pie)
-
-
-# ---------------------------------------------------------------------------------------------
-# Groups and score
-
-
-def group_sizes(mask: int, n: int) -> list[int]:
-    """Sizes of the orthogonally connected groups of the squares in ``mask`` (any order).
-
-    Each row is cut into runs of set bits; runs touching a run of the row below join its group
-    (union-find over runs).
-    """
-    row_mask = (1 << n) - 1
-    parent: list[int] = []
-    size: list[int] = []
-    prev: list[tuple[int, int]] = []  # (run mask, label) of the row below
-    shift = 0
-    while mask >> shift:
-        row = (mask >> shift) & row_mask
-        shift += n
-        cur: list[tuple[int, int]] = []
-        while row:
-            run = row & ~(row + (row & -row))
-            row ^= run
-            label = -1
-            for pm, pl in prev:
-                if pm & run:
-                    while parent[pl] != pl:
-                        pl = parent[pl]
-                    if label < 0:
-                        label = pl
-                    elif pl != label:
-                        if size[pl] > size[label]:
-                            pl, label = label, pl
-                        parent[pl] = label
-                        size[label] += size[pl]
-            c = run.bit_count()
-            if label < 0:
-                label = len(parent)
-                parent.append(label)
-                size.append(c)
-            else:
-                size[label] += c
-            cur.append((run, label))
-        prev = cur
-    return [s for i, s in enumerate(size) if parent[i] == i]
-
-
-def group_table(mask: int, n: int) -> dict[int, int]:
-    """{group size: number of groups of that size} for the squares in ``mask``."""
-    return dict(Counter(group_sizes(mask, n)))
-
-
-def scores_of(black: Mapping[int, int], white: Mapping[int, int]) -> tuple[int, int]:
-    """Each player's score: the largest size at which they have strictly more groups."""
-    sb = sw = 0
-    for s in sorted(black.keys() | white.keys(), reverse=True):
-        b, w = black.get(s, 0), white.get(s, 0)
-        if b > w and not sb:
-            sb = s
-        elif w > b and not sw:
-            sw = s
-        if sb and sw:
-            break
-    return sb, sw
-
-
-class Score(NamedTuple):
-    """A scored position: group tables ({size: count}, shared with the state's cache: read
-    only), scores, and who leads (None before any placement)."""
-
-    black_groups: dict[int, int]
-    white_groups: dict[int, int]
-    black: int
-    white: int
-    leader: str | None
-    reason: str  # "score", "last-mover" (the 0-0 rule), or "empty" (no placement yet)
-
-    def groups(self, player: str) -> dict[int, int]:
-        return self.black_groups if player == BLACK else self.white_groups
-
-    def of(self, player: str) -> int:
-        return self.black if player == BLACK else self.white
-
-
-def score_masks(black_tops: int, white_tops: int, n: int, last_placer: str | None) -> Score:
-    """Score a position from its top colours. ``last_placer`` is the colour that made the last
-    placement (None: no placement yet); at 0-0 that player loses."""
-    bg = group_table(black_tops, n)
-    wg = group_table(white_tops, n)
-    sb, sw = scores_of(bg, wg)
-    if sb != sw:
-        return Score(bg, wg, sb, sw, BLACK if sb > sw else WHITE, "score")
-    if last_placer is None:
-        return Score(bg, wg, 0, 0, None, "empty")
-    return Score(bg, wg, 0, 0, other(last_placer), "last-mover")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -244,11 +60,7 @@ def _listed(chunks: tuple[tuple[tuple[Placement, ...], ...], ...], raw: bytes) -
 _new = object.__new__
 
 
-def _refuse(code: str, reason: str) -> Refusal:
-    return Refusal(code, reason)
-
-
-class WytheState(GameState):
+class WytheState(StackReading, PlacementRefusals, GameState):
     """One Wythe position with whose turn it is. Immutable: ``play`` returns a new state."""
 
     game: ClassVar[str] = "wythe"
@@ -366,54 +178,6 @@ class WytheState(GameState):
 
     def chance(self) -> None:
         return None
-
-    # ----- reading the position
-    def height(self, square: int) -> int:
-        return (self.p0 >> square & 1) | (self.p1 >> square & 1) << 1 | (self.p2 >> square & 1) << 2
-
-    def heights(self) -> list[int]:
-        return [self.height(s) for s in range(self.n * self.n)]
-
-    @property
-    def occupied(self) -> int:
-        return self.p0 | self.p1 | self.p2
-
-    @property
-    def black_tops(self) -> int:
-        return (self.p0 | self.p1 | self.p2) & ~self.white
-
-    @property
-    def white_tops(self) -> int:
-        return self.white
-
-    def top(self, square: int) -> str | None:
-        """The colour of the stack on ``square`` (None when empty)."""
-        if not self.occupied >> square & 1:
-            return None
-        return WHITE if self.white >> square & 1 else BLACK
-
-    def cells(self) -> list[str]:
-        """'x' (black top), 'o' (white top) or '.' (empty) per square, a1 first."""
-        occ, white = self.occupied, self.white
-        return [("o" if white >> i & 1 else "x") if occ >> i & 1 else "." for i in range(self.n**2)]
-
-    def stack_pieces(self, square: int) -> list[int]:
-        """Ids (indices in ``pieces``) of the pieces with a bit on ``square``, bottom first."""
-        return [i for i, p in enumerate(self.pieces) if square in (p.black, p.white)]
-
-    def stack(self, square: int) -> list[str]:
-        """The colours of the bits on ``square``, bottom first."""
-        return [
-            BLACK if self.pieces[i].black == square else WHITE for i in self.stack_pieces(square)
-        ]
-
-    def top_piece(self, square: int) -> int | None:
-        ids = self.stack_pieces(square)
-        return ids[-1] if ids else None
-
-    def piece_name(self, piece_id: int) -> str:
-        p = self.pieces[piece_id]
-        return self.move_name(Placement(p.black, p.white))
 
     # ----- legality
     def legal_bits(self) -> int:
@@ -533,63 +297,6 @@ class WytheState(GameState):
             return None
         return self._placement_refusal(b, w)
 
-    def _placement_refusal(self, b: int, w: int) -> Refusal:
-        """Why the placement black ``b`` / white ``w`` is illegal (it is)."""
-        n = self.n
-        bn, wn = square_name(b, n), square_name(w, n)
-        if b == w:
-            return _refuse("same-square", f"{bn}: both halves on one square")
-        if w not in _orthogonal(n)[b]:
-            return _refuse("not-adjacent", f"{wn}: not next to {bn}")
-        hb, hw = self.height(b), self.height(w)
-        if hb != hw:
-            return _refuse("unequal-heights", f"heights differ: {bn} {hb}, {wn} {hw}")
-        refusal = self.half_blocked(b, BLACK) or self.half_blocked(w, WHITE)
-        if refusal is not None:
-            return refusal
-        tb = self.top_piece(b)
-        if tb is not None and tb == self.top_piece(w):
-            return _refuse("covers-piece", f"{bn}-{wn}: would bury {self.piece_name(tb)}")
-        raise AssertionError(f"{bn}-{wn} refused for no reason")  # the masks disagree
-
-    def half_blocked(self, square: int, colour: str) -> Refusal | None:
-        """Why ``square`` cannot take a half of ``colour`` whatever its partner (its top is that
-        colour, or its top piece has its other bit covered already), else None."""
-        name = square_name(square, self.n)
-        top = self.top(square)
-        if top == colour:
-            return _refuse("like-colour", f"{name}: {colour} on {colour}")
-        if top is not None:
-            tid = self.top_piece(square)
-            assert tid is not None
-            p = self.pieces[tid]
-            partner = p.white if p.black == square else p.black
-            if self.height(partner) != p.level + 1:
-                return _refuse("covers-piece", f"{name}: would bury {self.piece_name(tid)}")
-        return None
-
-    def completions(self, square: int, colour: str = BLACK) -> list[int]:
-        """Squares for the other half once the ``colour`` half is on ``square`` (the second
-        press on the switch board), in square order."""
-        moves = self.placements() if self.passes < 2 else []
-        if colour == BLACK:
-            return sorted(p.white for p in moves if p.black == square)
-        return sorted(p.black for p in moves if p.white == square)
-
-    def check_half(self, square: int, colour: str = BLACK) -> Refusal | None:
-        """None if some legal placement puts the ``colour`` half on ``square`` (a first press),
-        else why not."""
-        if self.passes >= 2:
-            return _refuse("game-over", "game over")
-        if not 0 <= square < self.n * self.n:
-            return _refuse("not-a-square", f"{square}: not a square")
-        if self.completions(square, colour):
-            return None
-        refusal = self.half_blocked(square, colour)
-        if refusal is not None:
-            return refusal
-        return _refuse("no-fit", f"{square_name(square, self.n)}: no piece fits here")
-
     # ----- playing
     def play(self, move: Any, player: str | None = None) -> WytheState:
         if type(move) is Placement and self.passes < 2 and (player is None or player == self.mover):
@@ -681,64 +388,8 @@ class WytheState(GameState):
         )
 
 
-def parse_move(text: str, n: int = 8) -> Any:
-    """'d4-d5' (black half on d4, white half on d5), 'pass' or 'swap'; ValueError otherwise."""
-    word = text.strip().lower()
-    if word in (PASS, SWAP):
-        return word
-    first, sep, second = word.partition("-")
-    if not sep or not first or not second:
-        shown = text.strip() or "?"
-        raise ValueError(f"{shown}: write black-white, e.g. d4-d5")
-    return Placement(parse_square(first, n), parse_square(second, n))
-
-
-@cache
-def _orthogonal(n: int) -> tuple[frozenset[int], ...]:
-    from ...core.squares import orthogonal_neighbours
-
-    return tuple(frozenset(orthogonal_neighbours(s, n)) for s in range(n * n))
-
-
 def new_game(**options: Any) -> WytheState:
     return WytheState.start(options)
-
-
-# ---------------------------------------------------------------------------------------------
-# Outcome
-
-_NUMBER_WORDS = (
-    "none", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "eleven", "twelve",
-)  # fmt: skip
-
-
-def count_word(k: int) -> str:
-    return _NUMBER_WORDS[k] if 0 <= k < len(_NUMBER_WORDS) else str(k)
-
-
-def reason_line(sc: Score) -> str:
-    """Why the leader leads, short enough for two OLED lines, e.g.
-    'Black 5: three groups of 5 to two', '0-0: White placed last'."""
-    if sc.leader is None:
-        return "no piece placed yet"
-    if sc.reason == "last-mover":
-        return f"0-0: {other(sc.leader).capitalize()} placed last"
-    s = sc.of(sc.leader)
-    mine = sc.groups(sc.leader).get(s, 0)
-    theirs = sc.groups(other(sc.leader)).get(s, 0)
-    noun = "group" if mine == 1 else "groups"
-    return f"{sc.leader.capitalize()} {s}: {count_word(mine)} {noun} of {s} to {count_word(theirs)}"
-
-
-def result_reason(sc: Score) -> str:
-    """Why the leader wins, without the scores (the summary has them), for the OLED's result
-    line: 'three groups of 5 to two', 'White placed last' (the 0-0 rule)."""
-    if sc.leader is None:
-        return ""
-    if sc.reason == "last-mover":
-        return f"{other(sc.leader).capitalize()} placed last"
-    return reason_line(sc).split(": ", 1)[1]
 
 
 def build_outcome(state: WytheState) -> Outcome:
@@ -770,30 +421,4 @@ def build_outcome(state: WytheState) -> Outcome:
     )
 
 
-__all__ = [
-    "BLACK",
-    "MAX_HEIGHT",
-    "OPTIONS",
-    "PASS",
-    "PLAYERS",
-    "SWAP",
-    "WHITE",
-    "Piece",
-    "Placement",
-    "Rules",
-    "Score",
-    "WytheState",
-    "build_outcome",
-    "count_word",
-    "group_sizes",
-    "group_table",
-    "new_game",
-    "other",
-    "parse_move",
-    "reason_line",
-    "result_reason",
-    "resolve",
-    "rules",
-    "score_masks",
-    "scores_of",
-]
+__all__ = ["MAX_HEIGHT", "WytheState", "build_outcome", "new_game"]

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 
 from companion.core.squares import square_name
 from companion.games.base import Action, Differ, GameState, Interpreter, Pending, Play, Refuse
-from companion.games.wythe.engine import BLACK, SWAP, Placement, WytheState
+from companion.games.wythe.engine import WytheState
+from companion.games.wythe.moves import BLACK, SWAP, Placement
 
 OLED_WIDTH = 21  # characters per OLED line
 

@@ -15,7 +15,9 @@ from typing import Any
 from urllib.parse import unquote
 
 from ..base import IllegalMove
-from .engine import BLACK, PLAYERS, SWAP, WHITE, WytheState, other, resolve
+from .engine import WytheState
+from .moves import BLACK, PLAYERS, SWAP, WHITE, other
+from .options import resolve
 
 GAME = "wythe"
 SWAP_TAG = "Swap"

@@ -7,18 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.squares import orthogonal_neighbours
-from .engine import (
-    BLACK,
-    PASS,
-    PLAYERS,
-    SWAP,
-    WHITE,
-    Score,
-    WytheState,
-    count_word,
-    other,
-    reason_line,
-)
+from .engine import WytheState
+from .moves import BLACK, PASS, PLAYERS, SWAP, WHITE, other
+from .scoring import Score, count_word, reason_line
 
 
 def _groups_json(groups: dict[int, int]) -> dict[str, int]:

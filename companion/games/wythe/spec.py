@@ -17,19 +17,10 @@ from companion.games.base import (
     PanelRow,
     View,
 )
-from companion.games.wythe.engine import (
-    BLACK,
-    MAX_HEIGHT,
-    OPTIONS,
-    PASS,
-    PLAYERS,
-    SWAP,
-    WHITE,
-    WytheState,
-    other,
-    resolve,
-)
+from companion.games.wythe.engine import MAX_HEIGHT, WytheState
 from companion.games.wythe.input import OLED_WIDTH, WytheInput
+from companion.games.wythe.moves import BLACK, PASS, PLAYERS, SWAP, WHITE, other
+from companion.games.wythe.options import OPTIONS, resolve
 from companion.games.wythe.report import (
     deciding_groups,
     groups_words,

@@ -1,0 +1,76 @@
+"""Binøme move notation: the full names the journal keeps, the public names others may see,
+and reading a name back into a move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .moves import BinomeMove, Claim, Decline, Draw, Roll, Write, cell_name, parse_cell
+from .options import RESERVED
+from .postulates import BY_ID, number_text, parse_number
+
+
+class BinomeNotation:
+    """Move names for ``engine.BinomeState`` (mixed into it; reads ``names`` and ``options``)."""
+
+    def move_name(self, move: Any) -> str:
+        if isinstance(move, Roll):
+            return f"roll {move.digit}"
+        if isinstance(move, Draw):
+            return f"draw {move.card}"
+        who = move.player
+        if who is None:
+            raise ValueError("a player's move needs its player to be named")
+        if isinstance(move, Write):
+            return f"{who} write {cell_name(move.cell)}"
+        if isinstance(move, Claim):
+            return f"{who} claim {number_text(move.number)}"
+        if isinstance(move, Decline):
+            return f"{who} pass"
+        raise ValueError(f"{move!r}: not a move")
+
+    def public_name(self, move: Any) -> str:
+        """The notation others may see now: no cell, no number; with ``secrets`` not even
+        whether the player claimed."""
+        if isinstance(move, Roll | Draw):
+            return self.move_name(move)
+        who = move.player
+        if isinstance(move, Write):
+            return f"{who} write"
+        if self.options["secrets"]:
+            return f"{who} chose"
+        return f"{who} claim" if isinstance(move, Claim) else f"{who} pass"
+
+    def parse_move(self, text: str) -> BinomeMove:
+        words = text.split()
+        if not words:
+            raise ValueError("empty move")
+        verb = words[0].lower()
+        if verb == "roll" and len(words) == 2:
+            if len(words[1]) != 1 or not words[1].isdigit():
+                raise ValueError(f"{words[1]!r}: a die shows 0-9")
+            return Roll(int(words[1]))
+        if verb == "draw" and len(words) == 2:
+            if words[1] not in BY_ID:
+                raise ValueError(f"{words[1]!r}: no such postulate")
+            return Draw(words[1])
+        player = None
+        if verb not in RESERVED:
+            player = self._player_named(words[0])
+            words = words[1:]
+            if not words:
+                raise ValueError(f"{text.strip()!r}: write, claim or pass?")
+            verb = words[0].lower()
+        if verb == "write" and len(words) == 2:
+            return Write(parse_cell(words[1]), player)
+        if verb == "claim" and len(words) == 2:
+            return Claim(parse_number(words[1]), player)
+        if verb == "pass" and len(words) == 1:
+            return Decline(player)
+        raise ValueError(f"{text.strip()!r}: not a Binøme move")
+
+    def _player_named(self, text: str) -> str:
+        for name in self.names:
+            if name.lower() == text.lower():
+                return name
+        raise ValueError(f"{text!r}: not a player")

@@ -1,0 +1,116 @@
+"""Binøme game options: the players and their seats, variants, solo mode and the card
+points."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from ..base import Option, resolve_options
+from .deck import DeckError, load_deck, parse_deck_text
+
+MAX_PLAYERS: Final = 7
+MAX_NAME: Final = 12
+RESERVED: Final = frozenset({"roll", "draw", "write", "claim", "pass"})
+BOT_PREFIX: Final = "bot"
+
+
+def _check_players(value: str) -> str | None:
+    try:
+        player_names(value)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _check_points(value: str) -> str | None:
+    try:
+        parse_deck_text(value, "points")
+    except DeckError as exc:
+        return str(exc).removeprefix("points: ")
+    return None
+
+
+OPTIONS: Final[tuple[Option, ...]] = (
+    Option("players", "2", "player names in seat order (a,b,c) or a count 1..7",
+           check=_check_players),
+    Option("chair", "", "first chairperson (default: the first player)"),
+    Option("secrets", False, "Game of Secrets: claims made secretly, all at once", kind=bool),
+    Option("battle_royale", False, "Battle Royale: +1 to the winner when 3+ claimed",
+           kind=bool),
+    Option("transparency", False, "announce a player left with one unused number", kind=bool),
+    Option("same_boat", False, "In the Same Boat: after identical numbers cancel, every "
+           "claimant left scores", kind=bool),
+    Option("solo", 0, "virtual opponents (solo mode: one player against 1..6)", kind=int,
+           minimum=0, maximum=6),
+    Option("seed", 0, "seed of the virtual opponents' choices (solo mode)", kind=int),
+    Option("points", "", "card points id=N|X,... for all 16 cards ('' = the deck file)",
+           check=_check_points),
+    Option("deck", "", "deck file (TOML) with the card points ('' = the shipped deck.toml); "
+           "read when the game starts, unless points are given"),
+)  # fmt: skip
+
+
+def player_names(value: str | int) -> tuple[str, ...]:
+    """'3' -> ('p1', 'p2', 'p3'); 'Ann,Bob' -> ('Ann', 'Bob'); ValueError with a reason."""
+    text = str(value).strip()
+    if text.isascii() and text.isdigit():
+        count = int(text)
+        if not 1 <= count <= MAX_PLAYERS:
+            raise ValueError(f"{count} players: 1..{MAX_PLAYERS} play")
+        return tuple(f"p{i}" for i in range(1, count + 1))
+    names = tuple(n.strip() for n in text.split(","))
+    if not 1 <= len(names) <= MAX_PLAYERS:
+        raise ValueError(f"{len(names)} players: 1..{MAX_PLAYERS} play")
+    seen: set[str] = set()
+    for name in names:
+        if not name:
+            raise ValueError("empty player name")
+        if len(name) > MAX_NAME:
+            raise ValueError(f"{name!r}: names have at most {MAX_NAME} characters")
+        if not all(c.isalnum() or c in "-_" for c in name) or name[0] in "-_":
+            raise ValueError(f"{name!r}: use letters, digits, - or _")
+        if name.isdigit():
+            raise ValueError(f"{name!r}: a name cannot be a number")
+        if name.lower() in RESERVED:
+            raise ValueError(f"{name!r} is a reserved word")
+        if name.lower() in seen:
+            raise ValueError(f"{name!r} is named twice")
+        seen.add(name.lower())
+    return names
+
+
+def resolve_game_options(given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Defaults overlaid with ``given``, checked together; ``points`` is made explicit so a
+    record keeps the card values it was played with."""
+    given = dict(given or {})
+    if isinstance(given.get("players"), int) and not isinstance(given["players"], bool):
+        given["players"] = str(given["players"])
+    out = resolve_options(OPTIONS, given)
+    humans = player_names(out["players"])
+    if out["solo"]:
+        if len(humans) != 1:
+            raise ValueError("solo: exactly one player plays against the virtual ones")
+        bots = [f"{BOT_PREFIX}{i}" for i in range(1, out["solo"] + 1)]
+        if humans[0].lower() in bots:
+            raise ValueError(f"players: {humans[0]!r} is a virtual player's name")
+    names = seat_order(out)
+    if out["chair"]:
+        match = [n for n in names if n.lower() == out["chair"].strip().lower()]
+        if not match:
+            raise ValueError(f"chair: {out['chair']!r} is not a player")
+        out["chair"] = match[0]
+    if not out["points"].strip() and out["deck"].strip():
+        try:
+            out["points"] = load_deck(out["deck"].strip()).text()
+        except DeckError as exc:
+            raise ValueError(f"deck: {exc}") from None
+    out["points"] = parse_deck_text(out["points"], "points").text()
+    return out
+
+
+def seat_order(options: Mapping[str, Any]) -> tuple[str, ...]:
+    """Every player in seat order: the human players, then the virtual ones."""
+    humans = player_names(options["players"])
+    bots = tuple(f"{BOT_PREFIX}{i}" for i in range(1, int(options.get("solo", 0)) + 1))
+    return humans + bots

@@ -1,0 +1,24 @@
+"""One Latent Binaries nest: a queen on the board with its hidden pawns and guessed caps."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Nest:
+    """One queen on the board. ``top``/``bottom`` are the hidden pawns (None before setup);
+    ``caps`` the correctly guessed colours in the order guessed; ``shown`` is True once a wrong
+    order guess lifted the queen in front of both players."""
+
+    owner: str
+    square: int
+    start: int
+    top: str | None = None
+    bottom: str | None = None
+    caps: tuple[str, ...] = ()
+    shown: bool = False
+
+    @property
+    def is_set(self) -> bool:
+        return self.top is not None
