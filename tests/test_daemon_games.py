@@ -166,3 +166,10 @@ def test_a_refused_secret_move_is_not_told_to_the_table(make_daemon, clock, capl
     assert "b2" not in d.message and "hide left b2" not in json.dumps(d.web_view(None))
     assert d.message == "LEFT: not accepted, see your page"
     assert not any("b2" in r.getMessage() for r in caplog.records)  # nor the log
+
+
+def test_the_table_page_marks_every_cell_a_move_names(make_daemon, clock):
+    d = make_daemon(game="wythe")
+    assert d.referee.submit_name("d4-d5", "black").accepted
+    marked = {c["name"] for c in d.web_view(None)["board"]["cells"] if "last" in c["marks"]}
+    assert marked == {"d4", "d5"}

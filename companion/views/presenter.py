@@ -7,6 +7,7 @@ game's public view; a player's page gets that player's view.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -223,15 +224,13 @@ def _result_json(outcome: Outcome | None) -> dict[str, Any] | None:
 
 
 def _last_cells(table: Table) -> tuple[int, ...]:
-    """The cells of the last move, when its name is a cell (e.g. 'e5')."""
+    """The cells the last move names, in its public notation ('e5', 'd4-d5', 'c2-c3')."""
     if not table.played or table.layout is None:
         return ()
-    name = table.played[-1].public
+    words = re.split(r"[^a-z0-9]+", table.played[-1].public.lower())
     files = table.layout.files
-    for c in range(table.layout.cells):
-        if _cell_name(c, files) == name:
-            return (c,)
-    return ()
+    names = {_cell_name(c, files): c for c in range(table.layout.cells)}
+    return tuple(names[w] for w in words if w in names)
 
 
 def _cell_json(
