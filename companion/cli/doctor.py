@@ -324,7 +324,7 @@ def report(checks: list[Check], out=None) -> None:
     width = max(len(c.name) for c in checks)
     for c in checks:
         print(f"{c.status.upper():8s}{c.name:{width}s}  {c.detail}", file=out)
-        if c.fix and c.status == MISSING:
+        if c.fix:  # the same fixes --json gives, for a hint (info) as for a problem
             print(f"{'':8s}{'':{width}s}  fix: {c.fix}", file=out)
     problems = sum(c.status == MISSING for c in checks)
     print(

@@ -12,11 +12,16 @@ import time
 from typing import TextIO
 
 from companion.cli.journal_args import fail
-from companion.journal.records import RecordError, read_record
+from companion.cli.score import read_record_arg
+from companion.journal.records import RecordError
+
+MAX_DELAY = 3600.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a game record (see docs/records.md)")
+    parser.add_argument(
+        "file", metavar="FILE", help="a game record (see docs/records.md), or - for stdin"
+    )
     parser.add_argument(
         "--delay", type=float, default=0.7, metavar="S", help="seconds between moves (0.7)"
     )
@@ -47,7 +52,7 @@ def replay(path: str, delay: float, step: bool, out: TextIO, inp: TextIO, colour
     from companion.service.simulator import Simulator
 
     try:
-        rec, _ = read_record(path)
+        rec, _ = read_record_arg(path)
     except RecordError as e:
         return fail(str(e))
     daemon = build_daemon(rec.game, rec.options, rec.players)
@@ -55,7 +60,7 @@ def replay(path: str, delay: float, step: bool, out: TextIO, inp: TextIO, colour
     session = daemon.session
     total = len(rec.moves)
     daemon.render()
-    print(f"{path}: {rec.game}, {total} moves", file=out)
+    print(f"{'stdin' if path == '-' else path}: {rec.game}, {total} moves", file=out)
     view.draw()
     for k, name in enumerate(rec.moves):
         if len(session.moves) > k:  # a pass the referee played by itself
@@ -83,7 +88,9 @@ def replay(path: str, delay: float, step: bool, out: TextIO, inp: TextIO, colour
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.delay < 0:
-        return fail("--delay must be 0 or more")
+    if not 0 <= args.delay <= MAX_DELAY:  # also refuses inf and nan
+        return fail(f"--delay {args.delay:g}: give seconds between 0 and {MAX_DELAY:g}")
+    if args.step and args.file == "-":
+        return fail("--step reads Enter from stdin: give the record as a FILE, not -")
     colour = False if args.no_colour else None
     return replay(args.file, args.delay, args.step, sys.stdout, sys.stdin, colour)

@@ -171,9 +171,7 @@ class Config:
         kinds = sensor_kinds(self.game.name)
         if self.board.kind in kinds:
             return None
-        return (
-            f"--kind {self.board.kind}: {self.game.name} is played on {' or '.join(kinds)} boards"
-        )
+        return f"{self.game.name} is played on {' or '.join(kinds)} boards"
 
     def journal_path(self) -> Path | None:
         if self.journal.path.lower() == "none":
