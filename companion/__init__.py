@@ -5,7 +5,6 @@ hardware drivers are imported lazily by the code that chooses them.
 """
 
 
-
 def __getattr__(name: str) -> str:
     """``companion.__version__``, read from the installed package's metadata on first use (the
     version is written once, in pyproject.toml; reading it costs more than the import)."""

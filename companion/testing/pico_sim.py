@@ -31,12 +31,12 @@ import threading
 import time
 import tty
 import types
-from pathlib import Path
 
 from companion.core.squares import check_size
+from companion.firmware_location import firmware_dir
 from companion.hardware.interfaces import IDLE_READING
 
-FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware"
+FIRMWARE_DIR = firmware_dir()  # companion/firmware/ when installed, firmware/ in a checkout
 PWRON_RESET, WDT_RESET = 1, 3  # the values MicroPython's rp2 port uses
 SIO_GPIO_IN = 0xD0000004
 IDLE = IDLE_READING
