@@ -298,8 +298,20 @@ no_gpio_here = pytest.mark.skipif(
 )
 
 
+def _stand_in_daemon(monkeypatch):
+    """build_daemon replaced: reaching it shows the start was not stopped (and never waits)."""
+    from companion.hardware.interfaces import HardwareError
+    from companion.service import app
+
+    def built(config, **kw):
+        raise HardwareError("reached the daemon")
+
+    monkeypatch.setattr(app, "build_daemon", built)
+
+
 @no_gpio_here
-def test_gpio_board_without_gpio_is_one_line_and_exit_2(capsys):
+def test_gpio_board_without_gpio_is_one_line_and_exit_2(capsys, monkeypatch):
+    _stand_in_daemon(monkeypatch)
     err = run_error(capsys, ["run", "--board", "gpio", "--journal", "none", "--display", "none"])
     assert err.startswith("binaryon: board gpio: no GPIO access")
     assert err.endswith("(--wait to wait for it)")
@@ -307,13 +319,7 @@ def test_gpio_board_without_gpio_is_one_line_and_exit_2(capsys):
 
 @no_gpio_here
 def test_gpio_board_with_wait_goes_on_to_wait(capsys, monkeypatch):
-    from companion.hardware.interfaces import HardwareError
-    from companion.service import app
-
-    def built(config, **kw):  # stands for the daemon that would wait for the GPIO
-        raise HardwareError("reached the daemon")
-
-    monkeypatch.setattr(app, "build_daemon", built)
+    _stand_in_daemon(monkeypatch)
     argv = ["run", "--board", "gpio", "--journal", "none", "--display", "none", "--wait"]
     assert run_error(capsys, argv) == "binaryon: reached the daemon"
 
