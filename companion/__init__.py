@@ -5,11 +5,18 @@ hardware drivers are imported lazily by the code that chooses them.
 """
 
 
-def __getattr__(name: str) -> str:
-    """``companion.__version__``, read from the installed package's metadata on first use (the
-    version is written once, in pyproject.toml; reading it costs more than the import)."""
-    if name == "__version__":
-        from companion.cli.main import package_version
+def package_version() -> str:
+    """The installed version, from the package metadata (it is written once, in pyproject.toml)."""
+    from importlib.metadata import PackageNotFoundError, version
 
+    try:
+        return version("binaryon-companion")
+    except PackageNotFoundError:  # a checkout run without being installed
+        return "unknown (not installed)"
+
+
+def __getattr__(name: str) -> str:
+    """``companion.__version__`` on first use: reading the metadata costs more than the import."""
+    if name == "__version__":
         return package_version()
     raise AttributeError(f"module 'companion' has no attribute {name!r}")

@@ -137,6 +137,12 @@ def test_legal_takes_rule_options_as_rule_name_value(capsys, tmp_path):
     assert "e4" in free and "e4" not in majority
 
 
+def test_lines_takes_the_size_as_a_rule_too(capsys):
+    by_rule = json.loads(run_ok(capsys, ["lines", "--json", "--rule", "size=4"]))["lines"]
+    assert by_rule == json.loads(run_ok(capsys, ["lines", "--json", "--size", "4"]))["lines"]
+    assert len(by_rule) < len(json.loads(run_ok(capsys, ["lines", "--json"]))["lines"])
+
+
 def test_an_unknown_rule_option_is_one_line(capsys, start_file):
     assert "unknown rule option" in run_error(capsys, ["score", start_file, "--rule", "stuck=end"])
     assert "expected NAME=VALUE" in run_error(capsys, ["score", start_file, "--rule", "first"])

@@ -8,6 +8,8 @@ import argparse
 import sys
 from importlib import import_module
 
+from companion import package_version
+
 # name -> (module, one-line help). Modules define add_arguments(parser) and run(args) -> int.
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("companion.cli.run", "run the companion (simulated board when none is found)"),
@@ -39,16 +41,6 @@ board in this terminal."""
 EPILOG = """\
 Rule options are given the same way everywhere: --rule NAME=VALUE, repeatable
 (e.g. --rule first=off). `binaryon COMMAND --help` lists a command's options."""
-
-
-def package_version() -> str:
-    """The installed version (written once, in pyproject.toml)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("binaryon-companion")
-    except PackageNotFoundError:  # run from a checkout that was never installed
-        return "unknown (not installed)"
 
 
 class _Version(argparse.Action):
