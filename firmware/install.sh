@@ -16,5 +16,8 @@ if [ -c "$PORT" ]; then
     printf 'MAINT*8EB8\n' > "$PORT" || true
     sleep 3  # reboot and USB re-enumeration
 fi
-mpremote connect "$PORT" cp -r boardfw config.py main.py : + reset
+# reset.flag: the RP2040 reports this reset as a watchdog one; the flag tells the firmware it
+# was asked for, so the host is not shown a false "ERR wdt".
+mpremote connect "$PORT" cp -r boardfw config.py main.py : \
+    + exec "open('reset.flag', 'w').write('install')" + reset
 echo "firmware installed on $PORT"

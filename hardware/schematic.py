@@ -4,9 +4,12 @@ companion/pinout.py, so the drawings can never disagree with the code.
     python hardware/schematic.py          # rewrites the files below
     python hardware/schematic.py --check  # exit 1 if any of them is out of date
 
-Outputs (committed): hardware/binaryon-pico.net, hardware/binaryon-gpio.net,
-hardware/schematic.svg. The netlists import into KiCad's PCB editor (File > Import > Netlist)
-with the footprints named in them; the SVG is the picture in hardware/README.md.
+Outputs (committed): the netlists of each build and sensor (hardware/binaryon-pico.net and
+binaryon-gpio.net with LED switches, binaryon-pico-reed.net and binaryon-gpio-reed.net with
+reed switches, binaryon-pico-hall.net with two hall switches per square and per-row supply
+switches) and hardware/schematic.svg. The netlists import into KiCad's PCB editor (File >
+Import > Netlist) with the footprints named in them: KiCad's standard libraries, except the
+Pico's (see hardware/README.md, "Schematic"); the SVG is the picture in hardware/README.md.
 """
 
 from __future__ import annotations
@@ -74,24 +77,73 @@ def _natural(s: str):
     return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", s)]
 
 
-def matrix(nl: Netlist) -> None:
-    """64 squares: column -- switch -- diode anode; diode cathode -- row (row low selects)."""
+SENSORS = {
+    # kind: (value, symbol, footprint)
+    "switch": (
+        "LED switch: tact switch under a translucent square (Omron B3F-1000)",
+        "Switch:SW_Push",
+        "Button_Switch_THT:SW_PUSH_6mm",
+    ),
+    "reed": (
+        "reed switch, 12.7 mm axial glass (Littelfuse MDSR-7-15-20)",
+        "Switch:SW_Reed",
+        # a generic axial footprint: 20.32 mm between the holes leaves 3.8 mm of straight lead
+        # beyond each end of the 12.7 mm glass, so the leads are not bent at the glass seal
+        "Resistor_THT:R_Axial_DIN0617_L17.0mm_D6.0mm_P20.32mm_Horizontal",
+    ),
+}
+DIODE = ("1N4148", "Device:D", "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal")  # 1 = K, 2 = A
+SCHOTTKY = ("BAT43 Schottky", "Device:D_Schottky", "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal")
+HALL = (
+    "A1120EUA-T hall switch (1 VCC, 2 GND, 3 OUT)",
+    "Connector_Generic:Conn_01x03",
+    "Package_TO_SOT_THT:TO-92_Inline",  # the UA package: three leads in line, 1.27 mm pitch
+)
+ROW_SWITCH = ("AO3401A P-MOSFET", "Device:Q_PMOS_GSD", "Package_TO_SOT_SMD:SOT-23")  # 1G 2S 3D
+
+
+def matrix(nl: Netlist, sensor: str = "switch") -> None:
+    """64 squares: column -- sensor -- diode anode; diode cathode -- row (row low selects)."""
+    value, symbol, footprint = SENSORS[sensor]
     for rank in range(8):
         for f in range(8):
             sq = f"{FILES[f]}{rank + 1}"
-            sw = nl.part(
-                f"SW_{sq}",
-                "sensor (LED switch / reed)",
-                "Switch:SW_Push",
-                "Button_Switch_THT:SW_PUSH_6mm",
-            )
-            d = nl.part(
-                f"D_{sq}", "1N4148", "Device:D", "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal"
-            )
+            sw = nl.part(f"SW_{sq}", value, symbol, footprint)
+            d = nl.part(f"D_{sq}", *DIODE)
             nl.connect(f"COL{FILES[f].upper()}", sw, 1)
             nl.connect(f"SQ_{sq}", sw, 2)
             nl.connect(f"SQ_{sq}", d, 2)  # anode
             nl.connect(f"ROW{rank + 1}", d, 1)  # cathode
+
+
+def hall_matrix(nl: Netlist) -> None:
+    """Two hall switches per square, powered one row at a time.
+
+    Row n's line drives the gate of a P-MOSFET from the Pico's 3.3 V: low (row selected) turns
+    it on and powers that row's 16 sensors; a 100 k pull-up keeps it off while the Pico is in
+    reset. A sensor's open-drain output pulls its column low through a Schottky diode (anode
+    at the column): the first sensor (marked side up: on for a south pole, a black-up disc) on
+    COLx, the second (marked side down: on for a north pole, a white-up disc) on COLBx.
+    """
+    for rank in range(8):
+        row, vcc = f"ROW{rank + 1}", f"HALL_VCC_{rank + 1}"
+        q = nl.part(f"Q_ROW{rank + 1}", *ROW_SWITCH)
+        r = nl.part(f"R_ROW{rank + 1}", "100k", "Device:R", "Resistor_SMD:R_0805_2012Metric")
+        nl.connect(row, q, 1)  # gate
+        nl.connect("+3V3_PICO", q, 2)  # source
+        nl.connect(vcc, q, 3)  # drain: the row's sensor supply
+        nl.connect(row, r, 1)
+        nl.connect("+3V3_PICO", r, 2)
+        for f in range(8):
+            sq = f"{FILES[f]}{rank + 1}"
+            for plane, col in (("A", f"COL{FILES[f].upper()}"), ("B", f"COLB{FILES[f].upper()}")):
+                h = nl.part(f"H{plane}_{sq}", *HALL)
+                d = nl.part(f"D{plane}_{sq}", *SCHOTTKY)
+                nl.connect(vcc, h, 1)
+                nl.connect("GND", h, 2)
+                nl.connect(f"OUT{plane}_{sq}", h, 3)
+                nl.connect(f"OUT{plane}_{sq}", d, 1)  # cathode at the sensor's output
+                nl.connect(col, d, 2)  # anode at the column
 
 
 def led_chain(nl: Netlist, data_net: str) -> None:
@@ -129,8 +181,13 @@ def led_chain(nl: Netlist, data_net: str) -> None:
         led = nl.part(
             f"LED_{sq}", "WS2812B", "LED:WS2812B", "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm"
         )
+        cap = nl.part(
+            f"C_{sq}", "100nF 50V X7R", "Device:C", "Capacitor_SMD:C_0805_2012Metric"
+        )  # one per LED, next to its VDD pin
         nl.connect("+5V_LED", led, 1)
         nl.connect("GND", led, 3)
+        nl.connect("+5V_LED", cap, 1)
+        nl.connect("GND", cap, 2)
         nl.connect(prev, led, 4)  # DIN
         if i < 63:
             nxt = i + 1
@@ -173,14 +230,21 @@ def pi_side(nl: Netlist) -> None:
         nl.connect(f"BTN_{name.upper()}", "J2", h[gpio])
         nl.connect(f"BTN_{name.upper()}", ref, 1)
         nl.connect("GND", ref, 2)
-    nl.part("BZ1", "piezo (TDK PS1240P02BT)", "Device:Buzzer", "Buzzer_Beeper:Buzzer_12x9.5RM7.6")
+    nl.part(
+        "BZ1",
+        "piezo (TDK PS1240P02BT)",
+        "Device:Buzzer",
+        "Buzzer_Beeper:Buzzer_TDK_PS1240P02BT_D12.2mm_H6.5mm",  # 5.0 mm pin pitch
+    )
     nl.connect("BUZZER", "J2", h[pinout.PI_BUZZER])
     nl.connect("BUZZER", "BZ1", 1)
     nl.connect("GND", "BZ1", 2)
 
 
-def pico_build() -> Netlist:
-    nl = Netlist("Binaryon board, Pico build")
+def pico_build(sensor: str = "switch") -> Netlist:
+    nl = Netlist(f"Binaryon board, Pico build, {sensor} sensors")
+    # Symbol and footprint from the third-party KiCad library ncarandini/KiCad-RP-Pico
+    # (hardware/README.md says how to add it); pin numbers are the Pico's pads.
     nl.part(
         "U1",
         "Raspberry Pi Pico",
@@ -194,22 +258,28 @@ def pico_build() -> Netlist:
         nl.connect(f"COL{FILES[i].upper()}", "U1", pad[gp])
     for p in PICO_GND:
         nl.connect("GND", "U1", p)
-    matrix(nl)
+    if sensor == "hall":
+        for i, gp in enumerate(pinout.PICO_COLS_B):
+            nl.connect(f"COLB{FILES[i].upper()}", "U1", pad[gp])
+        nl.connect("+3V3_PICO", "U1", PICO_3V3)  # 3V3(OUT): the hall sensors' supply
+        hall_matrix(nl)
+    else:
+        matrix(nl, sensor)
     nl.connect("LED_DATA_3V3", "U1", pad[pinout.PICO_LED_DATA])
     led_chain(nl, "LED_DATA_3V3")
     pi_side(nl)  # the Pico reaches the Pi over a USB cable, not a net
     return nl
 
 
-def gpio_build() -> Netlist:
-    nl = Netlist("Binaryon board, GPIO build")
+def gpio_build(sensor: str = "switch") -> Netlist:
+    nl = Netlist(f"Binaryon board, GPIO build, {sensor} sensors")
     pi_side(nl)
     h = pinout.PI_HEADER
     for i, g in enumerate(pinout.PI_ROWS):
         nl.connect(f"ROW{i + 1}", "J2", h[g])
     for i, g in enumerate(pinout.PI_COLS):
         nl.connect(f"COL{FILES[i].upper()}", "J2", h[g])
-    matrix(nl)
+    matrix(nl, sensor)
     nl.connect("LED_DATA_3V3", "J2", h[pinout.PI_LED_DATA])
     led_chain(nl, "LED_DATA_3V3")
     return nl
@@ -217,7 +287,7 @@ def gpio_build() -> Netlist:
 
 # ── the picture ──────────────────────────────────────────────────────────────────────────────
 def svg() -> str:
-    W, H = 1100, 760
+    W, H = 1100, 1000
     s: list[str] = []
 
     def text(x, y, t, size=12, anchor="start", weight="normal", fill="#222"):
@@ -347,8 +417,8 @@ def svg() -> str:
     text(bx + 225, ly + 20, "LED chain (64 x WS2812B under the squares)", 13, "middle", "bold")
     text(bx + 12, ly + 44, "data 3.3 V -> 74AHCT125 (1A->1Y, 1OE to GND, Vcc 5 V) -> 330 R ->", 11)
     text(bx + 12, ly + 62, "DIN a1, DOUT a1 -> DIN b1 ... h1 -> a2 ... -> h8 (index = square)", 11)
-    text(bx + 12, ly + 80, "5 V LED supply + 1000 uF at the chain's start; GND common with", 11)
-    text(bx + 12, ly + 98, "the controller; brightness capped in software (1 A budget)", 11)
+    text(bx + 12, ly + 80, "5 V supply + 1000 uF at the start, 100 nF per LED; GND common with", 11)
+    text(bx + 12, ly + 98, "the controller; current capped (Pico: 90 % of LED_SUPPLY_AMPS)", 11)
     for i in range(7):
         x = bx + 30 + i * 52
         box(x, ly + 135, 30, 22, "#fff0c0")
@@ -362,23 +432,74 @@ def svg() -> str:
     text(bx + 225, sy + 20, "Sensor per square", 13, "middle", "bold")
     for i, t in enumerate(
         [
-            "switch: momentary LED switch (pressed = closed)",
-            "presence: reed switch (Littelfuse MDSR-7) closed by a magnet",
-            "polarity: two unipolar hall switches (Allegro A1120), one facing",
-            "  up (black-up discs), one facing down (white-up discs), each",
-            "  with its own diode; the second on the B columns (Pico build)",
+            "switch: tact switch under a translucent square (Omron B3F-1000)",
+            "presence: reed switch (Littelfuse MDSR-7-15-20) closed by a magnet",
+            "polarity: two unipolar hall switches (Allegro A1120EUA-T), one",
+            "  facing up (black-up discs), one facing down (white-up discs),",
+            "  each with its own diode; the second on the B columns (below)",
             "magnet: axially magnetised disc, N pole toward the black face",
             "  => black up shows S downwards, white up shows N downwards",
         ]
     ):
         text(bx + 12, sy + 44 + i * 20, t, 11)
+
+    # the polarity (hall) build: one row of the Pico build drawn in full
+    hy = 760
+    box(20, hy, 1060, 225, "#f3f7fb")
+    text(
+        30, hy + 22, "Polarity (hall) build, Pico only: rank n (the same for ranks 1-8)", 13,
+        weight="bold",
+    )  # fmt: skip
+    text(30, hy + 42, "binaryon-pico-hall.net; not yet built: prototype one row first", 11,
+         fill="#555")  # fmt: skip
+    # the row's supply switch
+    line(40, hy + 90, 120, hy + 90, "#bf1f1f", 1.6)
+    text(40, hy + 84, "ROWn (GP)", 10, fill="#bf1f1f")
+    box(120, hy + 70, 150, 44, "#ffffff")
+    text(195, hy + 88, "AO3401A P-MOSFET", 10, "middle", "bold")
+    text(195, hy + 104, "G = ROWn, S = 3V3, D = VCC_n", 9, "middle")
+    text(120, hy + 130, "100 k gate pull-up to 3V3 (off in reset)", 9)
+    line(195, hy + 70, 195, hy + 56, "#b07000", 1.4)
+    text(203, hy + 60, "3V3(OUT), Pico pad 36", 9, fill="#b07000")
+    line(270, hy + 100, 1040, hy + 100, "#b07000", 1.6)
+    text(1040, hy + 94, "VCC_n: powered only while ROWn is low", 9, "end", fill="#b07000")
+    # two squares, each with two sensors
+    for k, f in enumerate(("a", "b")):
+        for j, (plane, col, face) in enumerate(
+            (("A", f"COL{f.upper()}", "marked side up: S on = x"),
+             ("B", f"COLB{f.upper()}", "marked side down: N on = o"))
+        ):  # fmt: skip
+            x = 330 + k * 360 + j * 175
+            line(x + 20, hy + 100, x + 20, hy + 120, "#b07000", 1.4)
+            box(x, hy + 120, 140, 34, "#ffffff")
+            text(x + 70, hy + 134, f"A1120 {plane} ({f}n)", 10, "middle", "bold")
+            text(x + 70, hy + 148, face, 8, "middle")
+            # output -> Schottky (cathode at the output) -> column
+            line(x + 70, hy + 154, x + 70, hy + 170)
+            s.append(
+                f'<polygon points="{x + 64},{hy + 186} {x + 76},{hy + 186} {x + 70},{hy + 174}" '
+                f'fill="#222"/>'
+            )
+            line(x + 64, hy + 172, x + 76, hy + 172, width=1.6)
+            line(x + 70, hy + 186, x + 70, hy + 200, "#1f5fbf", 1.6)
+            text(x + 80, hy + 184, "BAT43", 9)
+            text(x + 70, hy + 214, col, 10, "middle", "bold", "#1f5fbf")
+    text(
+        30, hy + 160, "open-drain outputs pull", 10,
+    )  # fmt: skip
+    text(30, hy + 174, "their column low through", 10)
+    text(30, hy + 188, "a Schottky (anode at the", 10)
+    text(30, hy + 202, "column); sensor GND to GND", 10)
     s.append("</svg>")
     return "\n".join(s) + "\n"
 
 
 OUTPUTS = {
-    "binaryon-pico.net": lambda: pico_build().text(),
-    "binaryon-gpio.net": lambda: gpio_build().text(),
+    "binaryon-pico.net": lambda: pico_build("switch").text(),
+    "binaryon-pico-reed.net": lambda: pico_build("reed").text(),
+    "binaryon-pico-hall.net": lambda: pico_build("hall").text(),
+    "binaryon-gpio.net": lambda: gpio_build("switch").text(),
+    "binaryon-gpio-reed.net": lambda: gpio_build("reed").text(),
     "schematic.svg": svg,
 }
 

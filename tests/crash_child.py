@@ -63,8 +63,8 @@ def play_session(journal) -> None:
         if not result.accepted:
             say(f"X {result.refusal}")
             return
-        for name in result.played:
-            say(f"M {name}")
+        for played in result.played:
+            say(f"M {played.name}")
 
 
 def play_daemon(journal) -> None:

@@ -40,3 +40,9 @@ o . o o . . . .
 . o . o . . o .
 o o x . x . . x
 """
+
+
+def hint_of(spec, state, step):
+    """A game's hint as (cells, text)."""
+    h = spec.hint(state, step)
+    return h.cells, h.text

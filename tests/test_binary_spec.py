@@ -31,7 +31,7 @@ from companion.games.binary.spec import (
 )
 
 from .positions import BINARY_FIG3 as FIG3
-from .positions import play, sq
+from .positions import hint_of, play, sq
 
 TIE_6X6 = """
 x x . . . .
@@ -41,6 +41,8 @@ x . . o . .
 . . . . . o
 . . . x o .
 """
+
+IN = SPEC.interpreter("presence")  # the board logic is the same for every kind
 
 
 def presence(cells) -> list[str]:
@@ -75,7 +77,7 @@ def test_spec_is_registered():
 def test_new_and_board_size():
     s = SPEC.new(**SPEC.resolve({"size": "6"}))
     assert s.n == 6 and s.hands == (9, 9)
-    assert SPEC.board_size(SPEC.resolve({})) == 8 and SPEC.board_size({"size": 10}) == 10
+    assert SPEC.layout(SPEC.resolve({})).files == 8 and SPEC.layout({"size": 10}).files == 10
     with pytest.raises(ValueError, match="size"):
         SPEC.new(size=7)
 
@@ -166,28 +168,28 @@ def test_highlight_is_the_winners_territories():
 
 def test_hint_cycles_territories_and_squares():
     s = play(SPEC.new(), "c3 c1 c5 end")  # White c1 gathers b1 d1 c2; White to move
-    squares, text = SPEC.hint(s, 0)
+    squares, text = hint_of(SPEC, s, 0)
     assert set(squares) == {sq("b1"), sq("c1"), sq("d1"), sq("c2")} and text == "WHITE terr 4"
-    assert SPEC.hint(s, 1) == ((), "BLACK terr -")
-    squares, text = SPEC.hint(s, 2)
+    assert hint_of(SPEC, s, 1) == ((), "BLACK terr -")
+    squares, text = hint_of(SPEC, s, 2)
     assert set(squares) == set(m for m in s.legal_moves() if isinstance(m, int))
     assert text == f"WHITE: {len(squares)} squares"
-    assert SPEC.hint(s, 3) == SPEC.hint(s, 0)
+    assert hint_of(SPEC, s, 3) == hint_of(SPEC, s, 0)
     over = finished(FIG3)
-    squares, text = SPEC.hint(over, 0)
+    squares, text = hint_of(SPEC, over, 0)
     assert len(squares) == 27 and text == "BLACK terr 22,3,2"
-    assert SPEC.hint(over, 1)[1] == "WHITE terr 15,5,4,3" and SPEC.hint(over, 2) == SPEC.hint(
-        over, 0
+    assert hint_of(SPEC, over, 1)[1] == "WHITE terr 15,5,4,3" and hint_of(SPEC, over, 2) == hint_of(
+        SPEC, over, 0
     )
 
 
 def test_expected_readings_per_kind():
     s = play(SPEC.new(), "c3 c1")
     for kind, occupied in (("polarity", ("x", "o")), ("presence", ("1", "1"))):
-        r = SPEC.expected_readings(s, kind)
+        r = SPEC.interpreter(kind).expected(s)
         assert (r[sq("c3")], r[sq("c1")]) == occupied and r.count(r[0]) == 62
-        assert SPEC.on_board(s, r) is None
-    assert SPEC.expected_readings(s, "switch") == ["0"] * 64
+        assert IN.board(s, r) is None
+    assert SPEC.interpreter("switch").expected(s) == ["0"] * 64
 
 
 # ----------------------------------------------------------------------------- presses, buttons
@@ -195,25 +197,25 @@ def test_expected_readings_per_kind():
 
 def test_on_press_plays_the_square():
     s = SPEC.new()
-    assert SPEC.on_press(s, sq("c3")) == Play(sq("c3"))
-    assert SPEC.on_press(s, sq("b1")) == Play(sq("b1"))  # the engine refuses it
+    assert IN.press(s, sq("c3")) == Play(sq("c3"))
+    assert IN.press(s, sq("b1")) == Play(sq("b1"))  # the engine refuses it
     assert s.check(sq("b1")) is not None
-    assert SPEC.on_press(s, 64) is None and SPEC.on_press(s, -1) is None
+    assert IN.press(s, 64) is None and IN.press(s, -1) is None
 
 
 def test_confirm_button_ends_the_turn_only_when_allowed():
     s = SPEC.new()
-    assert SPEC.on_button(s, "confirm") is None
+    assert IN.button(s, "confirm") is None
     s = play(s, "c3 b1")
-    assert SPEC.on_button(s, "confirm") == Play(END)
-    assert SPEC.on_button(s, "menu") is None and SPEC.on_button(s, "undo") is None
+    assert IN.button(s, "confirm") == Play(END)
+    assert IN.button(s, "menu") is None and IN.button(s, "undo") is None
 
 
 def test_confirm_button_passes_when_stuck():
     cells = ["o" if i % 2 else "x" for i in range(16)]
     cells[sq("b2", 4)] = cells[sq("c3", 4)] = "."
     s = BinaryState.from_position(cells, 4, mover=WHITE, hands=(2, 1))
-    assert SPEC.on_button(s, "confirm") == Play(PASS)
+    assert IN.button(s, "confirm") == Play(PASS)
 
 
 # ----------------------------------------------------------------------------- board readings
@@ -221,17 +223,17 @@ def test_confirm_button_passes_when_stuck():
 
 def test_on_board_no_difference():
     s = play(new_game(), "c3 c1")
-    assert SPEC.on_board(s, presence(s.cells)) is None
-    assert SPEC.on_board(s, polarity(s.cells)) is None
+    assert IN.board(s, presence(s.cells)) is None
+    assert IN.board(s, polarity(s.cells)) is None
 
 
 def test_on_board_one_new_piece_is_played():
     s = play(new_game(), "c3")
-    assert SPEC.on_board(s, with_piece(presence(s.cells), sq("b1"), "1")) == Play(sq("b1"))
-    assert SPEC.on_board(s, with_piece(polarity(s.cells), sq("b1"), "o")) == Play(sq("b1"))
+    assert IN.board(s, with_piece(presence(s.cells), sq("b1"), "1")) == Play(sq("b1"))
+    assert IN.board(s, with_piece(polarity(s.cells), sq("b1"), "o")) == Play(sq("b1"))
     # an illegal single piece is still handed to the engine, which explains the refusal
     opening = SPEC.new()
-    action = SPEC.on_board(opening, with_piece(presence(opening.cells), sq("b1"), "1"))
+    action = IN.board(opening, with_piece(presence(opening.cells), sq("b1"), "1"))
     assert action == Play(sq("b1")) and opening.check(sq("b1")).code == "first-dark"
 
 
@@ -239,12 +241,12 @@ def test_on_board_two_new_pieces_one_at_a_time():
     s = play(new_game(), "c3")
     readings = presence(s.cells)
     readings = with_piece(with_piece(readings, sq("b1"), "1"), sq("d1"), "1")
-    action = SPEC.on_board(s, readings)
+    action = IN.board(s, readings)
     assert action == Play(sq("b1"))
     s = s.play(action.move)
-    assert SPEC.on_board(s, readings) == Play(sq("d1"))
+    assert IN.board(s, readings) == Play(sq("d1"))
     s = s.play(sq("d1"))
-    assert SPEC.on_board(s, readings) is None and s.turn == BLACK
+    assert IN.board(s, readings) is None and s.turn == BLACK
 
 
 def test_on_board_two_new_pieces_picks_a_workable_order():
@@ -253,17 +255,17 @@ def test_on_board_two_new_pieces_picks_a_workable_order():
     s = play(new_game(), "c3")
     r = presence(s.cells)
     both = with_piece(with_piece(r, sq("a2"), "1"), sq("b1"), "1")
-    assert SPEC.on_board(s, both) == Play(sq("b1"))  # b1 (index 1) before a2 (index 8)
+    assert IN.board(s, both) == Play(sq("b1"))  # b1 (index 1) before a2 (index 8)
     bad = with_piece(with_piece(r, sq("b1"), "1"), sq("e4"), "1")
-    action = SPEC.on_board(s, bad)
-    assert isinstance(action, Differ) and set(action.squares) == {sq("b1"), sq("e4")}
+    action = IN.board(s, bad)
+    assert isinstance(action, Differ) and set(action.cells) == {sq("b1"), sq("e4")}
     assert action.hint == "e4: centre allows 1 piece"
 
 
 def test_on_board_own_and_other_colour_cannot_both_go():
     s = play(new_game(), "c3")
     r = with_piece(with_piece(presence(s.cells), sq("b1"), "1"), sq("c1"), "1")
-    action = SPEC.on_board(s, r)
+    action = IN.board(s, r)
     assert isinstance(action, Differ)
     assert action.hint in ("c1: 2nd piece must be own colour", "b1: turn is over")
 
@@ -273,58 +275,58 @@ def test_on_board_too_many_new_pieces():
     r = presence(s.cells)
     for name in ("b1", "d1", "f1"):
         r = with_piece(r, sq(name), "1")
-    action = SPEC.on_board(s, r)
+    action = IN.board(s, r)
     assert isinstance(action, Differ) and action.hint == "3 new pieces, max 2"
     # after one accepted piece, two more are one too many
     s = play(s, "b1")
     r2 = with_piece(with_piece(presence(s.cells), sq("d1"), "1"), sq("f1"), "1")
-    action = SPEC.on_board(s, r2)
+    action = IN.board(s, r2)
     assert isinstance(action, Differ) and "turn is over" in action.hint
 
 
 def test_on_board_missing_piece():
     s = play(new_game(), "c3 c1")
-    action = SPEC.on_board(s, with_piece(presence(s.cells), sq("c3"), "0"))
+    action = IN.board(s, with_piece(presence(s.cells), sq("c3"), "0"))
     assert action == Differ((sq("c3"),), "put back c3")
     r = with_piece(with_piece(polarity(s.cells), sq("c3"), "."), sq("c1"), ".")
-    action = SPEC.on_board(s, r)
+    action = IN.board(s, r)
     assert action == Differ((sq("c1"), sq("c3")), "put back c1 c3")
     # a missing piece wins over a new one
     r = with_piece(with_piece(presence(s.cells), sq("c3"), "0"), sq("a1"), "1")
-    assert isinstance(SPEC.on_board(s, r), Differ)
+    assert isinstance(IN.board(s, r), Differ)
 
 
 def test_on_board_wrong_colour():
     s = play(new_game(), "c3")
     # White to move; a black disc appears and White has not placed anything yet
-    action = SPEC.on_board(s, with_piece(polarity(s.cells), sq("b1"), "x"))
+    action = IN.board(s, with_piece(polarity(s.cells), sq("b1"), "x"))
     assert action == Differ((sq("b1"),), "b1: wrong colour")
     # a piece on the board turned over
-    action = SPEC.on_board(s, with_piece(polarity(s.cells), sq("c3"), "o"))
+    action = IN.board(s, with_piece(polarity(s.cells), sq("c3"), "o"))
     assert action == Differ((sq("c3"),), "c3: wrong colour")
 
 
 def test_polarity_opponent_piece_ends_the_turn():
     s = play(new_game(), "c3 b1")  # White placed one own-colour piece, did not press confirm
     r = with_piece(polarity(s.cells), sq("a1"), "x")
-    assert SPEC.on_board(s, r) == Play(END)
+    assert IN.board(s, r) == Play(END)
     s = s.play(END)
-    assert SPEC.on_board(s, r) == Play(sq("a1"))
+    assert IN.board(s, r) == Play(sq("a1"))
 
 
 def test_on_board_bad_readings():
     s = SPEC.new()
-    action = SPEC.on_board(s, ["0"] * 63)
+    action = IN.board(s, ["0"] * 63)
     assert isinstance(action, Differ) and action.hint == "board has 63 squares, not 64"
-    action = SPEC.on_board(s, with_piece(["0"] * 64, sq("e4"), "?"))
+    action = IN.board(s, with_piece(["0"] * 64, sq("e4"), "?"))
     assert action == Differ((sq("e4"),), "e4: bad reading")
 
 
 def test_on_board_after_the_game():
     s = finished(FIG3)
     r = with_piece(presence(s.cells), sq("b8"), "1")
-    assert SPEC.on_board(s, r) == Differ((sq("b8"),), "remove b8")
-    assert SPEC.on_board(s, presence(s.cells)) is None
+    assert IN.board(s, r) == Differ((sq("b8"),), "remove b8")
+    assert IN.board(s, presence(s.cells)) is None
 
 
 # ----------------------------------------------------------------------------- full games
@@ -346,7 +348,7 @@ def random_game(seed: int, n: int = 8) -> tuple[list, BinaryState]:
 def settle(state: BinaryState, readings: list[str]) -> BinaryState:
     """Play what the board shows until it matches the game; a mismatch fails the test."""
     for _ in range(4):
-        action = SPEC.on_board(state, readings)
+        action = IN.board(state, readings)
         if action is None:
             return state
         assert isinstance(action, Play), action
@@ -359,7 +361,7 @@ def test_full_game_on_switches(seed):
     moves, final = random_game(seed)
     s = SPEC.new()
     for m in moves:
-        action = SPEC.on_button(s, "confirm") if m == END else SPEC.on_press(s, m)
+        action = IN.button(s, "confirm") if m == END else IN.press(s, m)
         assert action == Play(m)
         s = s.play(action.move)
     assert s == final and s.is_over() and s.outcome() == final.outcome()
@@ -383,7 +385,7 @@ def test_full_game_on_sensors(kind, seed):
             if kind == "polarity" and next_is_opponent and rnd.random() < 0.5:
                 pending_end = True  # the opponent's disc will say it
                 continue
-            action = SPEC.on_button(s, "confirm")
+            action = IN.button(s, "confirm")
             assert action == Play(END)
             s = s.play(END)
             continue
@@ -407,8 +409,8 @@ def test_presence_game_with_a_lifted_piece():
     s = play(new_game(), "c3 b1 d1")
     board = presence(s.cells)
     lifted = with_piece(board, sq("b1"), "0")
-    assert SPEC.on_board(s, lifted) == Differ((sq("b1"),), "put back b1")
-    assert SPEC.on_board(s, board) is None
+    assert IN.board(s, lifted) == Differ((sq("b1"),), "put back b1")
+    assert IN.board(s, board) is None
 
 
 # ----------------------------------------------------------------------------- scoring text

@@ -20,6 +20,7 @@ from companion.games.binaryon.engine import (
 )
 
 from .positions import BINARYON_START as START
+from .positions import hint_of
 
 # e4 black with exactly four black neighbours (d4, d5, e5, f5); d4 black too.
 P1 = """
@@ -438,7 +439,7 @@ def test_spec_basics_and_panel():
         "through",
     }
     s = spec.new(size=6)
-    assert spec.board_size(spec.resolve({"size": 6})) == 6 and s.n == 6
+    assert spec.layout(spec.resolve({"size": 6})).files == 6 and s.n == 6
     panel = spec.panel(spec.new())
     assert panel.title == "BINARYON" and panel.move == 1
     assert [(r.label, r.value, r.to_move) for r in panel.rows] == [
@@ -447,7 +448,7 @@ def test_spec_basics_and_panel():
     ]
     leds = spec.leds(spec.new())
     assert leds[:32] == [(160, 140, 100)] * 32 and leds[32:] == [(0, 0, 0)] * 32
-    assert spec.on_press(spec.new(), sq("e5")) == Play(sq("e5"))
+    assert spec.interpreter("switch").press(spec.new(), sq("e5")) == Play(sq("e5"))
     with pytest.raises(ValueError, match="through"):
         spec.new(through="h9")
 
@@ -470,20 +471,24 @@ def test_spec_on_board_readings():
     spec = get_spec("binaryon")
     s = spec.new()
     readings = s.cells()
-    assert spec.on_board(s, readings) is None
+    assert spec.interpreter("polarity").board(s, readings) is None
     turned = list(readings)
     turned[sq("e5")] = "o"  # ON turns a black disc white
-    assert spec.on_board(s, turned) == Play(sq("e5"))
+    assert spec.interpreter("polarity").board(s, turned) == Play(sq("e5"))
     wrong = list(readings)
     wrong[sq("e4")] = "x"  # ON cannot make a piece black
-    assert spec.on_board(s, wrong) == Differ((sq("e4"),), "turn e4 back")
+    assert spec.interpreter("polarity").board(s, wrong) == Differ(
+        (sq("e4"),), "turn e4 back: ON turns to white"
+    )
     lifted = list(readings)
     lifted[sq("a1")] = "."
-    assert spec.on_board(s, lifted) == Differ((sq("a1"),), "put a disc on a1")
+    assert spec.interpreter("polarity").board(s, lifted) == Differ((sq("a1"),), "put a disc on a1")
     several = list(turned)
     several[sq("a1")] = "x"
     several[sq("b1")] = "x"
-    assert spec.on_board(s, several) == Differ((sq("a1"), sq("b1"), sq("e5")), "3 squares differ")
+    assert spec.interpreter("polarity").board(s, several) == Differ(
+        (sq("a1"), sq("b1"), sq("e5")), "3 squares differ"
+    )
 
 
 def test_score_position_shapes_and_errors():
@@ -507,9 +512,9 @@ def test_score_position_shapes_and_errors():
 def test_spec_hint_cycles_moves_and_best_line():
     spec = get_spec("binaryon")
     s = spec.new()
-    assert spec.hint(s, 0) == (tuple(range(32, 64)), "32 moves for ON")
-    assert spec.hint(s, 1) == (path("a1-b1-c1-d1-e1-f1-g1-h1"), "ON best 11111111")
+    assert hint_of(spec, s, 0) == (tuple(range(32, 64)), "32 moves for ON")
+    assert hint_of(spec, s, 1) == (path("a1-b1-c1-d1-e1-f1-g1-h1"), "ON best 11111111")
     stuck = BinaryonState.from_cells(["o"] * 64, 8, mover="on", last=0)
-    assert spec.hint(stuck, 2) == ((), "ON must pass")
+    assert hint_of(spec, stuck, 2) == ((), "ON must pass")
     over = BinaryonState.from_cells(only_white(["e4"]), 8, passes=2)
-    assert spec.hint(over, 0) == (path("a1-b1-c1-d1-e1-f1-g1-h1"), "OFF wins")
+    assert hint_of(spec, over, 0) == (path("a1-b1-c1-d1-e1-f1-g1-h1"), "OFF wins")

@@ -125,7 +125,16 @@ def test_kill_minus_nine_anywhere_keeps_exactly_the_accepted_prefix(tmp_path):
                 if gid in tried:
                     assert saved[start] == tried[gid][1], (gid, saved, shown)
                     start += 1
-                assert all(m == "pass" for m in saved[start:]), (gid, saved, shown)
+                assert all(m == "pass" for m in saved[start:]), (
+                    gid,
+                    saved,
+                    shown,
+                    start,
+                    tried.get(gid),
+                    mode,
+                    how,
+                    out[-600:],
+                )
                 saved_unshown += 1
             elif gid in tried and last_line == f"T {tried[gid][1]}":
                 lost_in_flight += 1  # killed before its commit completed: not saved, not shown

@@ -31,7 +31,7 @@ def play_random_game(d, clock, kind, rng):
             d.board.tap(sq)
             step(d, clock, 0.03)
         else:
-            value = spec.expected_readings(state.play(sq), kind)[sq]
+            value = spec.interpreter(kind).expected(state.play(sq))[sq]
             d.board.set_reading(sq, value)
             step(d, clock, 0.31)
         assert not d.differ, d.message

@@ -42,8 +42,14 @@ def app(monkeypatch, tmp_path):
         ({"LED_PIN": 3}, "GPIO 3 is used twice"),
         ({"DEBOUNCE_MS": 0}, "DEBOUNCE_MS must be 1..1000"),
         ({"BRIGHTNESS": 300}, "BRIGHTNESS must be 0..255"),
-        ({"WATCHDOG_MS": 9000}, "WATCHDOG_MS must be 0..8388"),
+        ({"WATCHDOG_MS": 9000}, "WATCHDOG_MS must be 0 (off) or 1000..8388"),
+        ({"WATCHDOG_MS": 300}, "WATCHDOG_MS must be 0 (off) or 1000..8388"),
         ({"FAST_IO": "yes"}, "FAST_IO must be True or False"),
+        ({"COL_PINS": (8, 9, 10, 11, 12, 13, 14, 25)}, "COL_PINS has 25: the Pico's pads"),
+        ({"ROW_PINS": (0, 1, 2, 3, 4, 5, 6, 30)}, "ROW_PINS has 30: the Pico's pads"),
+        ({"LED_PIN": 23}, "LED_PIN has 23: the Pico's pads are GP0..GP22, GP26..GP28"),
+        ({"LED_SUPPLY_AMPS": 0}, "LED_SUPPLY_AMPS must be 0.5..50"),
+        ({"KIND": "polarity", "HALL_SETTLE_US": 10}, "HALL_SETTLE_US must be 50..10000"),
     ],
 )
 def test_a_config_mistake_prints_one_line_and_leaves_the_repl_usable(app, capsys, override, words):
@@ -61,9 +67,13 @@ def test_polarity_needs_its_second_columns(app, capsys):
 
 def test_the_shipped_config_and_the_simulator_sizes_are_accepted():
     module = pico_sim.load_firmware()
-    for size in (4, 8, 16):
-        for kind in ("switch", "presence", "polarity"):
+    for kind in ("switch", "presence", "polarity"):
+        for size in (4, 8):
             assert module.config_problem(pico_sim.firmware_config(size, kind)) is None
+        # a 16x16 board needs more lines than a Pico has: only a simulated chip takes it
+        cfg = pico_sim.firmware_config(16, kind)
+        assert module.config_problem(cfg, gpios=None) is None
+        assert "the Pico's pads" in module.config_problem(cfg)
 
 
 def test_a_start_up_failure_returns_to_the_repl_without_a_reset(app, capsys, monkeypatch):
@@ -157,3 +167,52 @@ def test_the_docs_agree_on_which_pole_is_which():
     assert "on for a south pole: a black-up disc" in hardware
     for text in (protocol, hardware, firmware):
         assert "north pole (disc black side up" not in text and "north → `x`" not in text
+
+
+def test_a_reset_the_firmware_asked_for_is_not_reported_as_a_watchdog_reset(
+    bench,  # noqa: F811
+    tmp_path,
+    monkeypatch,
+):
+    monkeypatch.chdir(tmp_path)
+    b = bench()
+    b.run()
+    msgs = b.send(lp.cmd_maintenance())  # rp2 reports machine.reset() as a watchdog reset
+    assert b.pico.boots == 2 and any(isinstance(m, lp.Hello) for m in msgs)
+    assert not [m for m in msgs if isinstance(m, lp.BoardError)]
+    assert not (tmp_path / "reset.flag").exists()  # used up by that boot
+    b.pico.reset(watchdog=True)  # a real watchdog reset is still reported
+    assert [m.code for m in b.run() if isinstance(m, lp.BoardError)] == ["wdt"]
+
+
+def test_a_restart_after_repeated_errors_is_reported_as_such(bench, tmp_path, monkeypatch):  # noqa: F811
+    monkeypatch.chdir(tmp_path)
+    app = pico_sim.load_firmware()
+    b = bench()
+    b.run()
+    assert app.put_flag(app.RESET_FLAG, "failure")  # what main() writes before machine.reset()
+    b.pico.reset(watchdog=True)
+    errs = [(m.code, m.detail) for m in b.run() if isinstance(m, lp.BoardError)]
+    assert errs == [("internal", "restarted after repeated errors")]
+
+
+def test_bootsel_held_at_boot_skips_the_firmware(app, capsys, monkeypatch):
+    monkeypatch.setattr(sys.modules["rp2"], "bootsel_button", lambda: 1)
+    app.main(pico_sim.firmware_config())
+    out = capsys.readouterr().out
+    assert out.startswith("board link: BOOTSEL held at boot") and app.calls == []
+
+
+def test_uptime_and_counters_do_not_wrap_negative(bench):  # noqa: F811
+    b = bench()
+    b.run()
+    fw = b.pico.firmware
+    step = 1 << 28  # below ticks_diff's 2**29 limit, as the loop passes always are
+    for _ in range(5):
+        b.pico._clock_ms += step
+        b.run()
+    stat = [m for m in b.send(lp.cmd_stat()) if isinstance(m, lp.Stat)][0]
+    assert int(stat.fields["uptime"]) >= 5 * step > (1 << 30)
+    fw.scans = (1 << 29) - 1
+    b.run(2)
+    assert fw.scans == 1  # wraps, stays a small int on the Pico

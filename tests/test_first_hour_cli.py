@@ -187,7 +187,9 @@ def test_players_and_kinds_that_fit_the_game_are_taken():
     from companion.cli.daemon_options import config_from_args
 
     def args(**given):
-        base = dict(config=None, game=None, board=None, kind=None, size=None, display=None)
+        base = dict(
+            config=None, game=None, board=None, kind=None, size=None, display=None, web=None
+        )
         return Namespace(**{**base, "journal": "none", "rule": [], "player": [], **given})
 
     c = config_from_args(args(game="binary", kind="presence", player=["Black=Ana"]))
@@ -205,8 +207,8 @@ def test_the_config_files_players_do_not_follow_another_game(tmp_path, monkeypat
 
     cfg = tmp_path / "c.toml"
     cfg.write_text('[game]\nplayers = { on = "Ana", off = "Ben" }\n')
-    base = dict(config=str(cfg), board=None, kind=None, size=None, display=None, journal="none")
-    c = config_from_args(Namespace(**base, game="binary", rule=[], player=[]))
+    base = dict(config=str(cfg), board=None, kind=None, size=None, display=None, web=None)
+    c = config_from_args(Namespace(**base, journal="none", game="binary", rule=[], player=[]))
     assert c.game.name == "binary" and c.game.players == {}
 
 

@@ -28,7 +28,7 @@ def test_moves_are_journaled_before_they_count():
     j = RecordingJournal()
     s = Session("binaryon", journal=j)
     r = s.submit(s.state.parse_move("e5"))
-    assert r.accepted and r.played == ["e5"]
+    assert r.accepted and r.names == ["e5"]
     assert j.log == [("move", s.game_id, 0, "e5")]
 
 

@@ -62,3 +62,39 @@ def test_bad_options_give_one_line(tmp_path, args, words):
     assert r.returncode == 2
     assert words in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_piped_game_with_a_hundred_undo_redo_pairs_is_recorded_exactly(tmp_path):
+    """Typed lines arrive as fast as a pipe gives them: every one is one whole press, handled
+    before the next line is read, so the record holds exactly the game typed."""
+    import random
+
+    from companion.games.binaryon.engine import new_game
+
+    rng = random.Random(7)
+    state, moves, lines, pairs = new_game(), [], [], 0
+    while not state.is_over():
+        move = rng.choice(state.legal_moves())
+        name = state.move_name(move)
+        state = state.play(move)
+        moves.append(name)
+        if name == "pass":
+            continue  # the referee plays passes by itself
+        lines.append(name)
+        while pairs < 100 and (pairs < 3 * len(lines)):
+            lines += ["undo", name]  # take the move back and play it again, same square
+            pairs += 1
+    assert pairs == 100
+    journal = tmp_path / "j.sqlite"
+    r = run_cli(["sim", "--journal", str(journal)], [*lines, "quit"], tmp_path, timeout=240)
+    assert r.returncode == 0, r.stderr
+    record = run_cli(["export", "last", "--journal", str(journal)], [], tmp_path)
+    assert record.returncode == 0, record.stderr
+    tokens = [
+        t
+        for line in record.stdout.splitlines()
+        if line and not line.startswith("[")
+        for t in line.split()
+        if not t.endswith(".") and not t.startswith("{")
+    ]
+    assert tokens == moves

@@ -143,7 +143,8 @@ def test_install_under_a_root_prefix(tmp_path, capsys):
     assert f"ExecStart={exe} run" in unit
     assert (tmp_path / "etc/udev/rules.d/99-binaryon.rules").read_text() == RULE.read_text()
     config = tmp_path / "etc/binaryon/config.toml"
-    assert Config.load(config) == Config.default()  # the starter config changes nothing
+    # the starter config changes nothing but turning the table page on
+    assert Config.load(config) == Config.default().with_overrides(web={"listen": "0.0.0.0:8080"})
     assert "skipped (--root): create the system user" in out
     if shutil.which("systemctl"):
         link = tmp_path / "etc/systemd/system/multi-user.target.wants/binaryon.service"

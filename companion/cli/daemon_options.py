@@ -26,7 +26,13 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="ID=NAME",
-        help="a player's name, e.g. --player on=Ana (Binaryon: on, off; Binary: black, white)",
+        help="a player's name by the game's player id, e.g. --player on=Ana (Binaryon: on, "
+        "off; Binary: black, white)",
+    )
+    p.add_argument(
+        "--web",
+        metavar="HOST:PORT",
+        help="serve the table page and players' pages, e.g. 0.0.0.0:8080 (default: off)",
     )
     p.add_argument("-v", "--verbose", action="store_true", help="log every event")
 
@@ -45,9 +51,9 @@ def quiet_while_simulating(verbose: bool) -> None:
         logging.getLogger().setLevel(logging.WARNING)
 
 
-def _players(items: list[str], game: str) -> dict[str, str]:
+def _players(items: list[str], game: str, options: dict) -> dict[str, str]:
     """The ``--player ID=NAME`` items, each ID checked against the game's players."""
-    ids = player_ids(game)
+    ids = player_ids(game, options)
     players = {}
     for pid, name in parse_pairs(items, "--player").items():
         key = pid.lower()
@@ -65,52 +71,43 @@ def _players(items: list[str], game: str) -> dict[str, str]:
 def config_from_args(args: argparse.Namespace) -> Config:
     """The config file with the command line's overrides, fully checked: one line on the first
     problem (ConfigError), before anything starts."""
+    from companion.games import get_spec
     from companion.service.app import load_config
 
     config = load_config(args.config)
-    game: dict = {}
     try:
-        if args.game:
-            game["name"] = args.game
-            if args.game != config.game.name and not args.player:
-                game["players"] = {}  # the file's names are for another game's sides
-        name = args.game or config.game.name
-        if args.player:
-            if name not in _game_names():
-                raise ConfigError(f"--game {name!r}: no such game ({', '.join(_game_names())})")
-            game["players"] = _players(args.player, name)
         rules = rule_pairs(args.rule)
     except ValueError as e:
         raise ConfigError(str(e)) from None
+    game: dict = {}
+    if args.game:
+        game["name"] = args.game
+        if args.game != config.game.name:
+            game["players"] = {}  # the file's names are for another game's sides
     board = {k: v for k, v in (("driver", args.board), ("kind", args.kind), ("size", args.size))
              if v is not None}  # fmt: skip
     display = {"driver": args.display} if args.display else {}
     journal = {"path": args.journal} if args.journal else {}
-    config = config.with_overrides(game=game, board=board, display=display, journal=journal)
+    web = {"listen": args.web} if args.web else {}
+    config = config.with_overrides(
+        game=game, board=board, display=display, journal=journal, web=web
+    )
+    spec = get_spec(config.game.name)
     if rules:
-        from companion.games import get_spec
-
         try:
-            get_spec(config.game.name).resolve(rules)
+            spec.resolve(rules)
         except ValueError as e:
             raise ConfigError(f"--rule {e}") from None
         config = config.with_overrides(rules={config.game.name: rules})
-    if args.size is not None:  # a board size is also the game's size unless a rule says not
-        from companion.games import get_spec
-
-        spec = get_spec(config.game.name)
-        if any(o.name == "size" for o in spec.options):
-            rules = config.rules.get(config.game.name, {})
-            if "size" not in rules:
-                config = config.with_overrides(rules={config.game.name: {"size": args.size}})
+    # a board size is also the game's size unless a rule says not
+    sized = any(o.name == "size" for o in spec.options)
+    if args.size is not None and sized and "size" not in config.rules.get(config.game.name, {}):
+        config = config.with_overrides(rules={config.game.name: {"size": args.size}})
+    options = config.rule_options()  # validate now: one line, before anything starts
+    if args.player:
+        players = _players(args.player, config.game.name, options)
+        config = config.with_overrides(game={"players": players})
     if not config.board.driver.startswith("serial:") and (why := config.board_kind_problem()):
         source = f"--kind {config.board.kind}" if args.kind else f"[board] kind {config.board.kind}"
         raise ConfigError(f"{source}: {why}")
-    config.rule_options()  # validate now: one line, before anything starts
     return config
-
-
-def _game_names() -> list[str]:
-    from companion.games import game_names
-
-    return game_names()

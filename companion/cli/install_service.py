@@ -49,6 +49,9 @@ STARTER_CONFIG = """\
 
 [buttons]
 # hold_seconds = 1.0  # a long press: long menu = new game, long undo = take back
+
+[web]
+listen = "0.0.0.0:8080"  # the table page and the players' pages; "" turns them off
 """
 
 

@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "import": ("companion.cli.import_record", "check a text record and add it to the journal"),
     "replay": ("companion.cli.replay", "step through a game record on the simulated board"),
     "abandon": ("companion.cli.abandon", "abandon the game in progress (kept in history)"),
+    "invite": ("companion.cli.invite", "print the table page's and each player's page address"),
 }
 
 
@@ -54,6 +55,13 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+def all_commands() -> dict[str, tuple[str, str]]:
+    """The core commands, then those the registered games bring (e.g. ``binome``)."""
+    from companion.games import game_commands
+
+    return {**COMMANDS, **{k: v for k, v in game_commands().items() if k not in COMMANDS}}
+
+
 def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="binaryon",
@@ -64,7 +72,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_Version, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     chosen = next((a for a in argv if not a.startswith("-")), None)
-    for name, (module, help_text) in COMMANDS.items():
+    for name, (module, help_text) in all_commands().items():
         p = sub.add_parser(name, help=help_text, description=help_text)
         if name == chosen:  # only the chosen command's module is imported
             import_module(module).add_arguments(p)
@@ -78,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.command:
         parser.print_help()
         return 2
-    module = import_module(COMMANDS[args.command][0])
+    module = import_module(all_commands()[args.command][0])
     try:
         return int(module.run(args) or 0)
     except KeyboardInterrupt:

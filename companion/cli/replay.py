@@ -37,7 +37,8 @@ def build_daemon(game: str, options: dict, players: dict):
     from companion.testing.mock_board import MockBoard
 
     spec = get_spec(game)
-    size = spec.board_size(options) or 8
+    layout = spec.layout(spec.resolve(options))
+    size = layout.natural_board if layout else 8
     kind = spec.sensor_kinds[0] if spec.sensor_kinds else "switch"
     config = Config.default().with_overrides(
         game={"name": game, "players": players},
@@ -48,7 +49,6 @@ def build_daemon(game: str, options: dict, players: dict):
 
 
 def replay(path: str, delay: float, step: bool, out: TextIO, inp: TextIO, colour) -> int:
-    from companion.games.base import Play
     from companion.service.simulator import Simulator
 
     try:
@@ -74,8 +74,7 @@ def replay(path: str, delay: float, step: bool, out: TextIO, inp: TextIO, colour
                 return 0
         elif delay > 0:
             time.sleep(delay)
-        move = session.state.parse_move(name)
-        if not daemon.apply(Play(move), move if isinstance(move, int) else None):
+        if not daemon.referee.submit_name(name, None).accepted:
             return fail(f"move {k + 1} {name}: {daemon.message}")
         daemon.render()
         played = " ".join(session.moves[k:])

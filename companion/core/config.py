@@ -11,8 +11,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from companion.core.sensors import SENSOR_KINDS
 from companion.core.squares import MAX_SIZE, MIN_SIZE
-from companion.hardware.interfaces import SENSOR_KINDS
 
 
 class ConfigError(ValueError):
@@ -28,6 +28,9 @@ def default_state_dir() -> Path:
 class GameConfig:
     name: str = "binaryon"
     players: dict[str, str] = field(default_factory=dict)  # player id -> person's name
+    # True when the game was named (config file or --game), not just the default: a named
+    # game is started even when another game is in progress in the journal.
+    chosen: bool = False
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,12 @@ class JournalConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    # "HOST:PORT" for the table page and the players' pages, e.g. "0.0.0.0:8080"; "" = off
+    listen: str = ""
+
+
+@dataclass(frozen=True)
 class Config:
     game: GameConfig = field(default_factory=GameConfig)
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # game -> option values
@@ -84,6 +93,7 @@ class Config:
     leds: LedConfig = field(default_factory=LedConfig)
     buttons: ButtonConfig = field(default_factory=ButtonConfig)
     journal: JournalConfig = field(default_factory=JournalConfig)
+    web: WebConfig = field(default_factory=WebConfig)
 
     @classmethod
     def default(cls) -> Config:
@@ -188,7 +198,7 @@ class Config:
 
         if self.game.name not in game_names():
             raise bad(f"[game] name {self.game.name!r} is not one of {', '.join(game_names())}")
-        ids = player_ids(self.game.name)
+        ids = player_ids(self.game.name, self.rules.get(self.game.name))
         for player in self.game.players:
             if player not in ids:
                 raise bad(
@@ -236,6 +246,13 @@ class Config:
                 raise bad(f"[buttons] {name}: GPIO {pin} is negative")
         if problem := journal_path_problem(self.journal.path):
             raise bad(f"[journal] path {self.journal.path!r}: {problem}")
+        if self.web.listen:
+            from companion.views.web.address import ListenError, parse_listen
+
+            try:
+                parse_listen(self.web.listen)
+            except ListenError as e:
+                raise bad(f"[web] listen: {e}") from None
 
 
 def journal_path_problem(path: str) -> str | None:
@@ -252,12 +269,17 @@ def journal_path_problem(path: str) -> str | None:
     return None
 
 
-def player_ids(game: str) -> tuple[str, ...]:
-    """The player ids of a game (the keys of ``[game] players``), e.g. ('on', 'off')."""
+def player_ids(game: str, options: dict[str, Any] | None = None) -> tuple[str, ...]:
+    """The player ids of a game with these rule options (the keys of ``[game] players``),
+    e.g. ('on', 'off'); the defaults' when the options do not resolve."""
     from companion.games import get_spec
 
     spec = get_spec(game)
-    return tuple(getattr(spec.new(**spec.resolve({})), "players", ()))
+    try:
+        resolved = spec.resolve(dict(options or {}))
+    except ValueError:
+        resolved = spec.resolve({})
+    return tuple(getattr(spec.new(**resolved), "players", ()))
 
 
 def sensor_kinds(game: str) -> tuple[str, ...]:
@@ -286,8 +308,10 @@ def _rules(value: dict[str, Any], source: str) -> dict[str, dict[str, Any]]:
 
 
 def _section(default: Any, given: dict[str, Any], where: str) -> Any:
-    known = {f.name: f for f in fields(default)}
+    known = {f.name: f for f in fields(default) if f.name != "chosen"}
     changes = {}
+    if isinstance(default, GameConfig) and "name" in given:
+        changes["chosen"] = True
     for key, value in given.items():
         if key not in known:
             raise ConfigError(f"{where} unknown key {key!r} (known: {', '.join(known)})")

@@ -39,6 +39,7 @@ class EventLoop:
         self._idle = threading.Condition()
         self._stopping = False
         self.errors = 0
+        self.thread: threading.Thread | None = None  # the thread running ``run``, if any
 
     # --- any thread ---
     def post(self, event: Any) -> None:
@@ -62,14 +63,18 @@ class EventLoop:
         return timer
 
     def run(self) -> None:
-        while not self._stopping:
-            timeout = self._run_due_timers()
-            try:
-                event = self._queue.get(timeout=timeout)
-            except queue.Empty:
-                continue
-            if event is not _WAKE:
-                self._dispatch(event)
+        self.thread = threading.current_thread()
+        try:
+            while not self._stopping:
+                timeout = self._run_due_timers()
+                try:
+                    event = self._queue.get(timeout=timeout)
+                except queue.Empty:
+                    continue
+                if event is not _WAKE:
+                    self._dispatch(event)
+        finally:
+            self.thread = None
 
     def run_pending(self) -> int:
         """Handle every queued event and due timer without blocking; returns how many."""

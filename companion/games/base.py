@@ -1,21 +1,28 @@
-"""The small protocol every game implements.
+"""The game protocol (v2): what every game gives the referee, the journal and the views.
 
-A game state is immutable: ``state.play(move)`` returns a new state or raises
-``IllegalMove`` carrying a ``Refusal`` (a stable code and a short reason that fits the OLED).
-Moves are game-specific hashable values; ``move_name``/``parse_move`` give their notation,
-which is what the journal and game records store. Replaying the move names from
-``spec.new(**options)`` rebuilds any game, so nothing else needs to be saved.
+A game is three things, each in its own module of ``companion/games/<game>/``:
 
-Games differ a lot (Binaryon flips a full board, Binary places pieces and may take two per
-turn, Wythe keeps stacks sensors cannot see, Binome has no board, Latent Binaries holds
-secrets), so the protocol asks only for what the session, journal and renderers need.
+- a **state** (``GameState``): one immutable position. ``state.play(move)`` returns a new
+  state or raises ``IllegalMove`` carrying a ``Refusal`` (a stable code and a short reason
+  that fits the OLED). Moves are game-specific hashable values; ``move_name``/``parse_move``
+  give their notation, which is what the journal and records store. Replaying the move names
+  from ``spec.new(**options)`` rebuilds any game, so nothing else needs saving. Several
+  players may act at once (``to_act``); a move may hold a secret (``public_name`` is what
+  the others see until ``revealed()``); chance steps (dice, a shuffled deck) are moves the
+  referee draws and plays itself, so the journal keeps their outcome.
+- an **interpreter** (``Interpreter``): what presses, settled sensor readings and buttons
+  mean for this game, with whatever input state that needs (a half-placed piece, a selected
+  nest). The rules never hold interface state.
+- a **spec** (``GameSpec``): options, where the game's cells sit on the physical board
+  (``Layout``), and what each viewer sees (``View``): the public table (OLED, LEDs, the
+  table web page) or one player's private view.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 
@@ -34,41 +41,82 @@ class IllegalMove(ValueError):
         self.refusal = refusal
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Outcome:
-    winner: str | None  # a player id, or None for a draw
-    summary: str  # one short line, e.g. "ON wins"
-    detail: dict[str, Any] = field(default_factory=dict)  # JSON-able explanation
+    """A finished game's result. ``winners`` is empty for a draw, one player usually, several
+    when a game shares the win. ``summary`` is one short line ("ON wins"); ``reason`` says
+    why in a line that fits the OLED ("tie at 1111: ON's next is higher"); ``detail`` is a
+    JSON-able explanation."""
+
+    winners: tuple[str, ...]
+    summary: str
+    detail: dict[str, Any]
+    reason: str
+
+    def __init__(
+        self,
+        winner: str | None = None,
+        summary: str = "",
+        detail: dict[str, Any] | None = None,
+        *,
+        winners: Sequence[str] | None = None,
+        reason: str = "",
+    ):
+        chosen = tuple(winners) if winners is not None else ((winner,) if winner else ())
+        object.__setattr__(self, "winners", chosen)
+        object.__setattr__(self, "summary", summary)
+        object.__setattr__(self, "detail", dict(detail or {}))
+        object.__setattr__(self, "reason", reason)
+
+    @property
+    def winner(self) -> str | None:
+        """The single winner, or None for a draw (or a win shared by several)."""
+        return self.winners[0] if len(self.winners) == 1 else None
 
 
 Move = Hashable
 
 
+@dataclass(frozen=True)
+class Chance:
+    """A random step the referee takes itself: it draws one of ``outcomes`` (move names)
+    and plays it, e.g. a ten-sided die: ``Chance("d10", ("roll 0", ..., "roll 9"))``."""
+
+    kind: str
+    outcomes: tuple[str, ...]
+
+
 class GameState(ABC):
-    """One position of one game, with whose turn it is and everything the rules need."""
+    """One position of one game, with who may act and everything the rules need."""
 
     game: ClassVar[str]
-    players: ClassVar[tuple[str, ...]]
+    players: tuple[str, ...]  # per instance (a class constant is fine for fixed seats)
 
     @property
     @abstractmethod
     def turn(self) -> str | None:
-        """The player to act, or None when the game is over."""
+        """The single player to act, or None (game over, several acting, the referee's step)."""
+
+    @property
+    def to_act(self) -> frozenset[str]:
+        """Every player who may act now (several for simultaneous secret choices)."""
+        return frozenset() if self.turn is None else frozenset((self.turn,))
 
     @property
     @abstractmethod
     def ply(self) -> int:
-        """Number of actions played so far (passes included)."""
+        """Number of actions played so far (passes and chance steps included)."""
 
     @abstractmethod
-    def legal_moves(self) -> Sequence[Move]: ...
+    def legal_moves(self, player: str | None = None) -> Sequence[Move]:
+        """Every legal move now (of ``player`` only, when given)."""
 
     @abstractmethod
-    def check(self, move: Move) -> Refusal | None:
-        """None if ``move`` is legal now, else why not."""
+    def check(self, move: Move, player: str | None = None) -> Refusal | None:
+        """None if ``move`` is legal now (for ``player``, when given), else why not."""
 
     @abstractmethod
-    def play(self, move: Move) -> GameState:
+    def play(self, move: Move, player: str | None = None) -> GameState:
         """The state after ``move``; raises IllegalMove."""
 
     @abstractmethod
@@ -79,20 +127,45 @@ class GameState(ABC):
         """The result with its explanation once the game is over (None before)."""
 
     @abstractmethod
-    def move_name(self, move: Move) -> str: ...
+    def move_name(self, move: Move) -> str:
+        """The full notation, as journaled (it may hold a secret)."""
 
     @abstractmethod
     def parse_move(self, text: str) -> Move:
         """Notation -> move; raises ValueError with a short reason."""
 
+    def public_name(self, move: Move) -> str:
+        """What other players may see of ``move`` before the game reveals its secrets."""
+        return self.move_name(move)
+
+    def actor(self, move: Move) -> str | None:
+        """Who plays ``move`` (None: the referee, e.g. a chance step or a forced pass)."""
+        return self.turn
+
     def forced_move(self) -> Move | None:
         """A move the referee plays by itself (a pass when there is nothing else), or None."""
         return None
 
+    def chance(self) -> Chance | None:
+        """A random step the referee must draw now, or None."""
+        return None
+
+    def revealed(self) -> bool:
+        """Are the secrets public now? (By default: once the game is over.)"""
+        return self.is_over()
+
+    def own_turn(self, player: str | None) -> Refusal | None:
+        """A refusal when ``player`` is given and may not act now (a helper for ``check``)."""
+        if player is None or player in self.to_act:
+            return None
+        if self.is_over():
+            return Refusal("game-over", "game is over")
+        return Refusal("not-your-turn", f"{player}: not your turn")
+
 
 @dataclass(frozen=True)
 class Option:
-    """A named rule option: a CLI flag (``--name``) and a config key (``[rules.GAME] name``)."""
+    """A named rule option: ``--rule name=value`` and a config key (``[rules.GAME] name``)."""
 
     name: str
     default: Any
@@ -149,6 +222,133 @@ def resolve_options(options: Sequence[Option], given: dict[str, Any]) -> dict[st
 RGB = tuple[int, int, int]
 
 
+# --------------------------------------------------------------------------- the board
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The game's cells (``files`` x ``ranks``, cell index = rank * files + file, a1 = 0)
+    and where they sit on a square physical board: at ``origin`` (file, rank) when given,
+    else centred. ``board`` is the physical size a simulated board takes for this game."""
+
+    files: int
+    ranks: int
+    origin: tuple[int, int] | None = None
+    board: int | None = None
+
+    @classmethod
+    def square(cls, n: int) -> Layout:
+        return cls(n, n)
+
+    @property
+    def cells(self) -> int:
+        return self.files * self.ranks
+
+    @property
+    def natural_board(self) -> int:
+        return self.board or max(self.files, self.ranks)
+
+    def fits(self, board: int) -> bool:
+        f0, r0 = self.offset(board)
+        return f0 >= 0 and r0 >= 0 and f0 + self.files <= board and r0 + self.ranks <= board
+
+    def offset(self, board: int) -> tuple[int, int]:
+        if self.origin is not None:
+            return self.origin
+        return (board - self.files) // 2, (board - self.ranks) // 2
+
+    def to_board(self, board: int) -> list[int]:
+        """The physical square of every cell, in cell order."""
+        f0, r0 = self.offset(board)
+        return [(r0 + r) * board + f0 + f for r in range(self.ranks) for f in range(self.files)]
+
+    def from_board(self, board: int) -> dict[int, int]:
+        """Physical square -> cell, for the squares the game uses."""
+        return {sq: cell for cell, sq in enumerate(self.to_board(board))}
+
+    def describe(self) -> str:
+        return f"{self.files}x{self.ranks}"
+
+
+# --------------------------------------------------------------------------- input
+
+
+@dataclass(frozen=True)
+class Play:
+    """The input amounts to this move (by ``player`` when several may act)."""
+
+    move: Move
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class Refuse:
+    refusal: Refusal
+    cell: int | None = None
+
+
+@dataclass(frozen=True)
+class Differ:
+    """The board does not match the game: these cells need fixing. ``hint`` fits the OLED."""
+
+    cells: tuple[int, ...]
+    hint: str
+
+
+@dataclass(frozen=True)
+class Pending:
+    """Input in progress (e.g. the first half of a piece): the cells to light and a line
+    that says what comes next."""
+
+    cells: tuple[int, ...]
+    text: str
+
+
+Action = Play | Refuse | Differ | Pending | None
+
+
+class Interpreter:
+    """What the board's sensors and the buttons mean for one game on one kind of board.
+
+    Cells are the game's own (the daemon maps the physical board through the layout). The
+    interpreter may keep input state across calls (``reset`` clears it); the rules never do.
+    The default reads a press on a cell as the move of that cell, which suits games whose
+    moves are cells; sensor boards need ``board`` and ``expected``.
+    """
+
+    def __init__(self, kind: str):
+        self.kind = kind
+
+    def reset(self) -> None:
+        """The game changed under the input (a move, a takeback, a new game)."""
+
+    def press(self, state: GameState, cell: int) -> Action:
+        return Play(cell)
+
+    def board(self, state: GameState, readings: Sequence[str]) -> Action:
+        """A settled reading of every cell (presence '1'/'0', polarity 'x'/'o'/'.')."""
+        return None
+
+    def button(self, state: GameState, name: str) -> Action:
+        return None
+
+    def expected(self, state: GameState) -> list[str]:
+        """What a board of this kind reads, cell by cell, when it matches ``state``."""
+        cells = state.cells()  # type: ignore[attr-defined]
+        if self.kind == "polarity":
+            return list(cells)
+        if self.kind == "presence":
+            return ["0" if c == "." else "1" for c in cells]
+        return ["0"] * len(cells)
+
+    def pending(self) -> Pending | None:
+        """Input in progress, to show on the LEDs and the OLED."""
+        return None
+
+
+# --------------------------------------------------------------------------- views
+
+
 @dataclass(frozen=True)
 class PanelRow:
     label: str  # the player as shown, e.g. "ON"
@@ -167,27 +367,34 @@ class Panel:
     corner: str = ""  # top-right text instead of the move number
 
 
-# What a reading of the board means for the game (see companion/interpret.py).
 @dataclass(frozen=True)
-class Play:
-    move: Move
+class Cell:
+    """One cell as a viewer sees it. ``piece``: 'x' black, 'o' white, '' empty, or a short
+    game-specific token; ``text`` a label drawn on it (a stack height, a marker)."""
+
+    piece: str = ""
+    text: str = ""
+    colour: RGB | None = None
+    height: int = 0
 
 
 @dataclass(frozen=True)
-class Refuse:
-    refusal: Refusal
-    square: int | None = None
+class View:
+    """What one viewer (the table, or one player) may see of a game."""
+
+    panel: Panel
+    cells: tuple[Cell, ...] = ()  # in layout order; empty for a game with no board
+    leds: tuple[RGB, ...] = ()  # per cell
+    explanation: tuple[str, ...] = ()  # the live score in words
+    private: tuple[str, ...] = ()  # only in a player's own view
+    actions: tuple[tuple[str, str], ...] = ()  # (move name, label) this viewer may choose
 
 
 @dataclass(frozen=True)
-class Differ:
-    """The board does not match the game: these squares need fixing. ``hint`` fits the OLED."""
-
-    squares: tuple[int, ...]
-    hint: str
-
-
-Action = Play | Refuse | Differ | None
+class Hint:
+    cells: tuple[int, ...]
+    text: str
+    colour: RGB | None = None  # None: the usual highlight colour
 
 
 class GameSpec(ABC):
@@ -196,7 +403,9 @@ class GameSpec(ABC):
     name: ClassVar[str]
     title: ClassVar[str]  # short, for the OLED header
     options: ClassVar[tuple[Option, ...]]
-    sensor_kinds: ClassVar[tuple[str, ...]]  # board kinds this game can be played on
+    sensor_kinds: ClassVar[tuple[str, ...]]  # board kinds it can be played on; () = no board
+    # extra `binaryon` subcommands: name -> (module with add_arguments/run, one-line help)
+    commands: ClassVar[dict[str, tuple[str, str]]] = {}
 
     def resolve(self, given: dict[str, Any]) -> dict[str, Any]:
         return resolve_options(self.options, given)
@@ -204,50 +413,35 @@ class GameSpec(ABC):
     @abstractmethod
     def new(self, **options: Any) -> GameState: ...
 
-    @abstractmethod
-    def board_size(self, options: dict[str, Any]) -> int | None:
-        """Squares per side, or None for a game with no board."""
+    def layout(self, options: dict[str, Any]) -> Layout | None:
+        """Where the game's cells are (None: a game with no board)."""
+        size = options.get("size")
+        return Layout.square(int(size)) if size else None
 
-    @abstractmethod
-    def panel(self, state: GameState) -> Panel: ...
-
-    @abstractmethod
-    def leds(self, state: GameState) -> list[RGB]:
-        """The colour of every square's LED for this state (index a1 = 0)."""
-
-    def highlight(self, state: GameState) -> tuple[int, ...]:
-        """Squares to blink when the game is over (e.g. the winning line)."""
-        return ()
+    def players(self, options: dict[str, Any]) -> tuple[str, ...]:
+        return tuple(self.new(**options).players)
 
     def player_label(self, player: str) -> str:
         return player.upper()
 
-    def expected_readings(self, state: GameState, kind: str) -> list[str]:
-        """What a board of ``kind`` reads when it matches ``state`` (for board games whose
-        state has ``cells()``: 'x', 'o' or '.' per square)."""
-        cells = state.cells()  # type: ignore[attr-defined]
-        if kind == "polarity":
-            return list(cells)
-        if kind == "presence":
-            return ["0" if c == "." else "1" for c in cells]
-        return ["0"] * len(cells)
+    def interpreter(self, kind: str) -> Interpreter:
+        return Interpreter(kind)
 
-    def hint_colour(self, state: GameState, step: int) -> RGB | None:
-        """The colour to light the hint's squares in (None: the usual highlight colour),
-        e.g. each player's territories in that player's colour."""
-        return None
+    @abstractmethod
+    def view(self, state: GameState, viewer: str | None = None) -> View:
+        """What ``viewer`` (None: the public table) sees of ``state``."""
 
-    def hint(self, state: GameState, step: int) -> tuple[tuple[int, ...], str]:
-        """What the menu button shows: squares to light and a short text. ``step`` counts
-        presses, so a game can cycle through several hints."""
-        return (), ""
+    def highlight(self, state: GameState) -> tuple[int, ...]:
+        """Cells to blink when the game is over (e.g. the winning line)."""
+        return ()
 
-    # --- board readings -> actions (a switch press, or a settled full board) ---
-    def on_press(self, state: GameState, square: int) -> Action:
-        return None
+    def hint(self, state: GameState, step: int) -> Hint:
+        """What the menu button shows; ``step`` counts presses, so a game can cycle."""
+        return Hint((), "")
 
-    def on_board(self, state: GameState, readings: Sequence[str]) -> Action:
-        return None
+    def cell_name(self, cell: int, options: dict[str, Any]) -> str:
+        from companion.core.squares import FILES
 
-    def on_button(self, state: GameState, button: str) -> Action:
-        return None
+        layout = self.layout(options)
+        files = layout.files if layout else 8
+        return f"{FILES[cell % files]}{cell // files + 1}"

@@ -6,12 +6,11 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 
 from companion.core.events import Event
+from companion.core.sensors import IDLE_READING, SENSOR_KINDS
 
 RGB = tuple[int, int, int]
 
-SENSOR_KINDS = ("switch", "presence", "polarity")
-# What a square reads with nothing on or pressing it, by sensor kind.
-IDLE_READING = {"switch": "0", "presence": "0", "polarity": "."}
+__all__ = ["IDLE_READING", "SENSOR_KINDS", "HardwareError", "LedStrip", "SensorBoard"]
 
 
 class HardwareError(RuntimeError):

@@ -165,6 +165,9 @@ def entry_from_row(row: Sequence[Any]) -> GameEntry:
 
 
 def time_or_none(text: str | None) -> int | None:
+    """A stored time, or None when it is missing or unreadable (a damaged row may hold bytes)."""
+    if not isinstance(text, str):
+        return None
     try:
         return from_iso(text)
     except ValueError:

@@ -1,25 +1,46 @@
-"""One game in progress: validates moves, journals them, plays forced passes, takes back.
+"""One game in progress: validates moves, journals them, plays forced moves and chance steps,
+takes back.
 
 Pure game logic plus the journal; no hardware, no threads. Every accepted move is committed
 to the journal before the session's state changes, so what is shown is always what is saved.
+A move and the forced passes, chance steps and finish it brings are one journal commit.
 """
 
 from __future__ import annotations
 
 import contextlib
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games import get_spec
-from companion.games.base import GameSpec, GameState, IllegalMove, Move, Refusal
+from companion.games.base import GameSpec, GameState, IllegalMove, Move, Outcome, Refusal
 from companion.journal.api import GameClosed, Journal, JournalError, NullJournal, SavedGame
+
+
+@dataclass(frozen=True)
+class Played:
+    """One journaled action: its full notation, what other players see of it until the
+    game reveals its secrets, who played it (None: the referee) and whether the referee
+    played it by itself (a forced pass, a die roll)."""
+
+    name: str
+    public: str
+    player: str | None
+    forced: bool = False
 
 
 @dataclass
 class Submitted:
     accepted: bool
     refusal: Refusal | None = None
-    played: list[str] = field(default_factory=list)  # names, the move then any forced passes
+    played: list[Played] = field(default_factory=list)  # the move, then forced moves
+
+    @property
+    def names(self) -> list[str]:
+        """Public names of what was played (what the table may be told)."""
+        return [p.public for p in self.played]
 
 
 class Session:
@@ -31,56 +52,65 @@ class Session:
         options: dict[str, Any] | None = None,
         journal: Journal | None = None,
         players: dict[str, str] | None = None,
+        rng: random.Random | None = None,
     ):
         self.journal: Journal = journal or NullJournal()
-        self.players = dict(players or {})
+        self.people = dict(players or {})
+        self.rng = rng or random.Random()
         self._start(get_spec(game), options or {})
 
     def _start(self, spec: GameSpec, options: dict[str, Any]) -> None:
         self.spec = spec
         self.options = spec.resolve(options)
         self.states: list[GameState] = [spec.new(**self.options)]
-        self.moves: list[str] = []
-        self.forced: list[bool] = []  # forced[i]: move i was played by the referee
+        self.played: list[Played] = []
         self.closed_elsewhere = False
         self.game_id: int | None = None
-        self._begin()
-        self._play_forced()
+        if self._begin() is None:
+            self._save(self._referee_steps())
 
     def _begin(self) -> str | None:
         """Record the game's start; on failure the next move tries again (and is refused
         if it still cannot be saved). Returns why it failed, or None."""
         try:
-            self.game_id = self.journal.begin(self.spec.name, self.options, self.players)
+            self.game_id = self.journal.begin(self.spec.name, self.options, self.players_named())
         except JournalError as e:
             return str(e)
         return None
 
+    def players_named(self) -> dict[str, str]:
+        """Player id -> person's name, for the players of this game only."""
+        return {p: name for p, name in self.people.items() if p in self.state.players}
+
     @classmethod
-    def resume(cls, saved: SavedGame, journal: Journal) -> Session:
-        """Rebuild a saved game by replaying its moves; journals a pass or the finish that
-        a crash left out."""
+    def resume(
+        cls, saved: SavedGame, journal: Journal, rng: random.Random | None = None
+    ) -> Session:
+        """Rebuild a saved game by replaying its moves; journals the forced moves or the
+        finish that a crash left out."""
         self = cls.__new__(cls)
         self.journal = journal
-        self.players = dict(saved.players)
+        self.people = dict(saved.players)
+        self.rng = rng or random.Random()
         self.spec = get_spec(saved.game)
         self.options = self.spec.resolve(saved.options)
         self.states = [self.spec.new(**self.options)]
-        self.moves, self.forced = [], []
+        self.played = []
         self.game_id = saved.game_id
         for name in saved.moves:
             state = self.state
-            forced = state.forced_move()
             move = state.parse_move(name)
+            referee = state.forced_move() is not None or state.chance() is not None
             self.states.append(state.play(move))
-            self.moves.append(name)
-            self.forced.append(forced is not None and move == forced)
-        self._play_forced()  # a pass a crash left unplayed is played (and saved) now
+            self.played.append(_played(state, move, referee))
+        with contextlib.suppress(JournalError):  # the next move or start tries again
+            self._save(self._referee_steps())
         if self.state.is_over() and (outcome := self.state.outcome()) is not None:
             with contextlib.suppress(JournalError):  # the crash may have come first
                 self.journal.finish(self.game_id, outcome)
         return self
 
+    # ------------------------------------------------------------------ reading
     @property
     def state(self) -> GameState:
         return self.states[-1]
@@ -89,111 +119,173 @@ class Session:
     def game(self) -> str:
         return self.spec.name
 
-    def submit(self, move: Move) -> Submitted:
+    @property
+    def moves(self) -> list[str]:
+        """Full names of every move played (what the journal holds)."""
+        return [p.name for p in self.played]
+
+    def moves_seen_by(self, viewer: str | None) -> list[str]:
+        """The move list as ``viewer`` (None: the table) may see it."""
+        if self.state.revealed():
+            return self.moves
+        return [p.name if viewer is not None and p.player == viewer else p.public
+                for p in self.played]  # fmt: skip
+
+    # ------------------------------------------------------------------ playing
+    def submit(self, move: Move, player: str | None = None) -> Submitted:
         state = self.state
-        refusal = state.check(move)
+        refusal = state.check(move, player)
         if refusal is not None:
             return Submitted(False, refusal)
         if self.game_id is None and (problem := self._begin()):
             return Submitted(False, Refusal("cannot-save", f"not saved: {problem}"))
         try:
-            self._commit(move, forced=False)
+            after = state.play(move, player)
+        except IllegalMove as e:  # check() and play() disagree: trust play()
+            return Submitted(False, e.refusal)
+        pending = [(_played(state, move, False, player), after)]
+        try:
+            pending += self._referee_steps(after)
+            self._save(pending)
         except GameClosed as e:
             self.closed_elsewhere = True
             return Submitted(False, Refusal("game-closed", str(e)))
         except JournalError as e:
             return Submitted(False, Refusal("cannot-save", f"not saved: {e}"))
-        except IllegalMove as e:  # check() and play() disagree: trust play()
-            return Submitted(False, e.refusal)
-        played = [self.moves[-1]]
-        played += self._play_forced()
-        return Submitted(True, None, played)
+        return Submitted(True, None, [p for p, _ in pending])
 
-    def _commit(self, move: Move, forced: bool) -> None:
-        state = self.state
-        after = state.play(move)  # raises IllegalMove before anything is saved
-        name = state.move_name(move)
-        self.journal.append(self.game_id, len(self.moves), name)
-        self.states.append(after)
-        self.moves.append(name)
-        self.forced.append(forced)
-        if after.is_over():
-            outcome = after.outcome()
-            if outcome is not None:
-                # the move is saved; a finish that fails is written again on resume
-                with contextlib.suppress(JournalError):
-                    self.journal.finish(self.game_id, outcome)
+    def submit_name(self, name: str, player: str | None = None) -> Submitted:
+        """A move given in the game's notation (the web page, a typed command)."""
+        try:
+            move = self.state.parse_move(name)
+        except ValueError as e:
+            return Submitted(False, Refusal("bad-notation", str(e)))
+        return self.submit(move, player)
 
-    def _play_forced(self) -> list[str]:
-        played: list[str] = []
-        if self.game_id is None:
-            return played
-        while not self.state.is_over():
-            move = self.state.forced_move()
+    def _referee_steps(self, state: GameState | None = None) -> list[tuple[Played, GameState]]:
+        """The forced moves and chance steps that follow ``state`` (the current one)."""
+        out: list[tuple[Played, GameState]] = []
+        state = state or self.state
+        while not state.is_over():
+            move = state.forced_move()
+            if move is None and (chance := state.chance()) is not None:
+                move = state.parse_move(self.rng.choice(chance.outcomes))
             if move is None:
                 break
-            try:
-                self._commit(move, forced=True)
-            except JournalError:
-                break  # the pass is replayed by the next start or the next move
-            played.append(self.moves[-1])
-        return played
+            after = state.play(move)
+            out.append((_played(state, move, True), after))
+            state = after
+        return out
 
+    def _save(self, steps: Sequence[tuple[Played, GameState]]) -> None:
+        """Journal ``steps`` (and the finish, if the last one ends the game) as one commit,
+        then adopt them. JournalError leaves the session as it was."""
+        if not steps or self.game_id is None:
+            return
+        first = len(self.played)
+        final = steps[-1][1]
+        outcome = final.outcome() if final.is_over() else None
+        commit = getattr(self.journal, "commit_turn", None)
+        if commit is not None:
+            commit(self.game_id, first, [p for p, _ in steps], outcome)
+        else:
+            for k, (p, _) in enumerate(steps):
+                self.journal.append(self.game_id, first + k, p.name)
+            if outcome is not None:
+                with contextlib.suppress(JournalError):  # written again on resume
+                    self.journal.finish(self.game_id, outcome)
+        for p, after in steps:
+            self.played.append(p)
+            self.states.append(after)
+
+    # ------------------------------------------------------------------ taking back
     def undo(self, count: int = 1) -> list[str]:
-        """Take back ``count`` player moves (and the forced passes around them)."""
-        target = len(self.moves)
+        """Take back ``count`` player moves (and the referee's moves around them)."""
+        target = len(self.played)
         for _ in range(count):
-            while target and self.forced[target - 1]:
+            while target and self.played[target - 1].forced:
                 target -= 1
             if target == 0:
                 break
             target -= 1
-        # passes forced right at the start of the game stay
-        while target < len(self.moves) and target == 0 and self.forced and self.forced[0]:
+        # moves the referee made right at the start of the game stay
+        while (
+            target < len(self.played) and self.played[target].forced and self._only_forced(target)
+        ):
             target += 1
         return self.take_back_to(target)
 
+    def _only_forced(self, ply: int) -> bool:
+        return all(p.forced for p in self.played[: ply + 1])
+
     def undo_round(self) -> list[str]:
         """The long undo: the unconfirmed part of the turn in progress if there is one (e.g. a
-        first Binary piece), else a full round: the opponent's last turn and the one before."""
-        n = len(self.moves)
+        first Binary piece), else a full round: back to the start of the previous turn of the
+        player now on turn (two turns with two players, one per player with more)."""
+        n = len(self.played)
+        turn = self.state.turn
         start = n
         while (
-            start and not self.forced[start - 1] and self.states[start - 1].turn == self.state.turn
+            start
+            and not self.played[start - 1].forced
+            and self.played[start - 1].player == (turn)
+            and turn is not None
         ):
             start -= 1
         if start < n:
             return self.take_back_to(start)
+        # walk back over whole turns until one of the player now on turn has been taken back
         target = n
-        for _ in range(2):
-            while target and self.forced[target - 1]:
+        seen_turns = 0
+        while target:
+            while target and self.played[target - 1].forced:
                 target -= 1
             if target == 0:
                 break
-            player = self.states[target - 1].turn
-            while target and not self.forced[target - 1] and self.states[target - 1].turn == player:
+            player = self.played[target - 1].player
+            while (
+                target
+                and not self.played[target - 1].forced
+                and self.played[target - 1].player == player
+            ):
                 target -= 1
+            seen_turns += 1
+            if (turn is not None and player == turn) or seen_turns >= len(self.state.players):
+                break
         return self.take_back_to(target)
 
     def take_back_to(self, ply: int) -> list[str]:
         """Go back to the position after ``ply`` moves; the journal records the takeback
-        first (JournalError leaves the game as it was). Returns the moves taken back."""
-        if not 0 <= ply < len(self.moves):
+        first (JournalError leaves the game as it was). Returns the public names taken back."""
+        if not 0 <= ply < len(self.played):
             return []
         self.journal.takeback(self.game_id, ply)
-        taken = self.moves[ply:]
+        taken = [p.public for p in self.played[ply:]]
         del self.states[ply + 1 :]
-        del self.moves[ply:]
-        del self.forced[ply:]
+        del self.played[ply:]
         return taken
 
+    # ------------------------------------------------------------------ games
     def new_game(self, game: str | None = None, options: dict[str, Any] | None = None) -> None:
         """Start another game; one not finished stays in the journal as abandoned."""
         spec = get_spec(game) if game else self.spec  # a bad name or option changes nothing
         if options is None:
             options = dict(self.options) if spec is self.spec else {}
         options = spec.resolve(options)
+        self.abandon()
+        self._start(spec, options)
+
+    def abandon(self) -> None:
+        """File the game in progress as abandoned (a finished one stays finished)."""
         if self.game_id is not None and not self.state.is_over():
             with contextlib.suppress(GameClosed):  # already ended elsewhere: fine
                 self.journal.abandon(self.game_id)
-        self._start(spec, options)
+
+    def outcome(self) -> Outcome | None:
+        return self.state.outcome()
+
+
+def _played(state: GameState, move: Move, referee: bool, player: str | None = None) -> Played:
+    """How ``move``, played in ``state``, is journaled and shown."""
+    who = None if referee else (player or state.actor(move))
+    return Played(state.move_name(move), state.public_name(move), who, referee)

@@ -5,12 +5,13 @@ Each part is chosen by the config and imported only when chosen.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 from pathlib import Path
 from typing import Any
 
-from companion.core.config import Config, ConfigError
+from companion.core.config import Config, ConfigError, default_state_dir
 from companion.hardware.interfaces import HardwareError, SensorBoard
 from companion.service.daemon import Daemon
 
@@ -111,7 +112,7 @@ def make_leds(config: Config, board: SensorBoard):
         except HardwareError as e:  # the referee goes on without its LEDs
             log.error("LEDs: %s; running without them", e)
             return None
-    from companion.views.leds import RecordingLeds
+    from companion.testing.recording_leds import RecordingLeds
 
     return RecordingLeds(board.size**2)
 
@@ -185,4 +186,50 @@ def build_daemon(
     buttons, buzzer = make_buttons(config, daemon.post, simulated)
     daemon.buzzer = buzzer
     closers = [c.close for c in (buttons, buzzer, journal) if c is not None and hasattr(c, "close")]
+    if config.web.listen:
+        try:
+            closers.insert(0, start_web(config, daemon))
+        except Exception:
+            for close in closers:
+                close()
+            raise
     return daemon, closers
+
+
+def web_files(config: Config) -> tuple[Path, Path]:
+    """Where the running daemon keeps its players' tokens and its web address (for
+    ``binaryon invite``): beside the journal."""
+    journal = config.journal_path()
+    folder = journal.parent if journal is not None else default_state_dir()
+    return folder / "web-tokens.json", folder / "web.json"
+
+
+def start_web(config: Config, daemon: Daemon):
+    """Serve the table page and the players' pages; returns the function that stops it.
+    Raises WebError (one line) when it cannot listen."""
+    import json
+
+    from companion.service.web_backend import DaemonWebBackend
+    from companion.views.web.server import WebError, WebServer
+
+    tokens_path, address_path = web_files(config)
+    backend = DaemonWebBackend(daemon, tokens_path)
+    try:
+        server = WebServer(backend, config.web.listen)
+        server.start()
+    except WebError as e:
+        raise HardwareError(str(e)) from None
+    daemon.web = server
+    daemon.web_backend = backend
+    try:
+        address_path.parent.mkdir(parents=True, exist_ok=True)
+        address_path.write_text(json.dumps({"url": server.base_url(), "pid": os.getpid()}))
+    except OSError as e:
+        log.warning("web: cannot write %s: %s", address_path, e.strerror)
+
+    def stop() -> None:
+        server.stop()
+        with contextlib.suppress(OSError):
+            address_path.unlink()
+
+    return stop

@@ -1,15 +1,17 @@
 """The daemon: sensors and buttons in, refereed game, OLED and LEDs out.
 
-    board driver -> debounce/settle -> game's interpreter (spec.on_press / on_board)
-        -> session (rules + journal) -> OLED and LED views
+    board driver -> debounce/settle -> board map (squares -> the game's cells)
+        -> referee (interpreter, session: rules + journal) -> presenter -> LEDs, OLED, pages
 
 Everything runs in the event loop's thread; drivers only post events. The loop sleeps until
-an event or a timer (message expiry, blinking, board settle) is due.
+an event or a timer (message expiry, blinking, board settle) is due. Each event ends in one
+render: the LED frame goes out first (a few bytes), then the slower OLED frame.
 """
 
 from __future__ import annotations
 
 import logging
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -18,19 +20,20 @@ from typing import Any
 from companion.core.config import Config
 from companion.core.events import BoardSnapshot, ButtonEvent, LinkStatus, SquareReading, UserCommand
 from companion.core.loop import EventLoop
-from companion.core.squares import square_name
 from companion.games import game_names, get_spec
-from companion.games.base import Differ, Panel, PanelRow, Play, Refusal, Refuse
 from companion.hardware.interfaces import IDLE_READING, LedStrip, SensorBoard
-from companion.journal.api import GameClosed, Journal, JournalError, NullJournal
+from companion.journal.api import Journal, NullJournal
+from companion.referee.referee import Referee
 from companion.referee.session import Session
+from companion.sensing.board_sync import BoardMap
 from companion.sensing.debounce import BoardSettler, SwitchDebouncer
-from companion.views.leds import GREEN, led_frame
+from companion.service.game_start import first_session, fitting_options
+from companion.service.menu import NewGameMenu
+from companion.service.table_feedback import TableFeedback
 from companion.views.oled import OledView, Screen
+from companion.views.presenter import Table, leds, oled_screen, web_view
 
 log = logging.getLogger("binaryon")
-
-BLINK_SECONDS = 0.5
 
 
 def dummy_display():
@@ -51,6 +54,7 @@ class Daemon:
         clock: Callable[[], float] = time.monotonic,
         notifier: Any = None,
         buzzer: Any = None,
+        rng: random.Random | None = None,
     ):
         self.config = config
         self.loop = EventLoop(self.handle, clock)
@@ -65,56 +69,76 @@ class Daemon:
         self.journal = journal or NullJournal()
         self.notifier = notifier
         self.buzzer = buzzer
-        self.message = ""
+        self.feedback = TableFeedback(self)
+        self.notices = self.feedback.notices
         self.link_status = ""  # e.g. "board disconnected"
         self.board_problem = ""  # e.g. "binaryon can't use a presence board"
-        self.differ: tuple[int, ...] = ()
-        self._differ_hint = ""
-        self.refused_square: int | None = None
-        self.hint_squares: tuple[int, ...] = ()
-        self.hint_colour = GREEN
-        self._hint_step = 0
-        self._message_timer = None
-        self._blink_timer = None
-        self._blink_on = True
         self._last_frame: list | None = None
         self._thread: threading.Thread | None = None
-        self.menu: list[str] | None = None  # the new-game menu, when open
-        self.menu_index = 0
+        self.menu = NewGameMenu(game_names())
         self.board_synced = False  # sensor boards: has the board matched the game yet?
         self.on_frame: Callable[[], None] | None = None  # benchmarks time frames with it
+        self.listeners: list[Callable[[], None]] = []  # told after every render (web pages)
+        self.web: Any = None  # the web server, when the pages are served
+        self.web_backend: Any = None
 
-        session = None
-        saved = self.journal.current()
-        if saved is not None:
-            try:
-                session = Session.resume(saved, self.journal)
-                self.set_message("resumed")
-            except ValueError as e:
-                log.error("cannot resume game %s: %s", saved.game_id, e)
-        self.session = session or Session(
-            config.game.name, config.rule_options(), self.journal, config.game.players
-        )
+        session = first_session(config, self.journal, board.size, self.say, rng)
+        self.referee = Referee(session, board.kind, self.feedback)
         if getattr(self.journal, "recovery", None):
-            self.set_message(("resumed; " if self.message else "") + "journal repaired")
+            self.say(("resumed; " if self.message else "") + "journal repaired")
         if getattr(self.journal, "read_only", False):  # say so before a move is refused
-            self.set_message("journal read-only: moves cannot be saved", lasting=True)
+            self.say("journal read-only: moves cannot be saved", lasting=True)
         if self.session.state.is_over():  # resumed into a finished game (its passes replayed)
-            outcome = self.session.state.outcome()
-            self.set_message(outcome.summary if outcome else "game over", lasting=True)
-        self._update_blink()
+            self.say(self.feedback.result_line(), lasting=True)
+        self._sensing()
         self._check_board()
-        n = self.board.size
-        self.debouncer = SwitchDebouncer(
-            n, config.board.debounce_ms / 1000, self.loop, self._on_switch
-        )
-        self.settler = BoardSettler(
-            n,
-            config.board.settle_ms / 1000,
-            self.loop,
-            self._on_settled,
-            IDLE_READING.get(self.board.kind, "0"),
-        )
+        self.feedback.update_blink()
+
+    # --- the game and its board ---
+    @property
+    def session(self) -> Session:
+        return self.referee.session
+
+    def _sensing(self) -> None:
+        """Debounce, settle and the square -> cell map for the board and the game in play."""
+        spec = self.session.spec
+        layout = spec.layout(self.session.options)
+        resize = getattr(self.board, "resize", None)
+        if resize is not None and layout is not None and layout.natural_board != self.board.size:
+            resize(layout.natural_board)  # a simulated board takes the game's size
+        n, kind = self.board.size, self.board.kind
+        current = getattr(self, "map", None)
+        if current is None or (current.size, current.kind, current.layout) != (n, kind, layout):
+            self.map = BoardMap(n, kind, layout)
+        if getattr(self, "debouncer", None) is None or self.settler_size != n:
+            self.settler_size = n
+            self.debouncer = SwitchDebouncer(
+                n, self.config.board.debounce_ms / 1000, self.loop, self._on_switch
+            )
+            self.settler = BoardSettler(
+                n,
+                self.config.board.settle_ms / 1000,
+                self.loop,
+                self._on_settled,
+                IDLE_READING.get(self.board.kind, "0"),
+            )
+
+    def _check_board(self) -> None:
+        """Can this game be played on this board? (Rechecked for every new game.)"""
+        kind, size = self.board.kind, self.board.size
+        spec = self.session.spec
+        layout = spec.layout(self.session.options)
+        problem = ""
+        if layout is not None and kind not in spec.sensor_kinds:
+            problem = f"{spec.name} can't use a {kind} board: hold menu for another game"
+        elif layout is not None and not layout.fits(size):
+            problem = (
+                f"{spec.name} {layout.describe()} does not fit the {size}x{size} board: "
+                "hold menu for a new game"
+            )
+        if problem and problem != self.board_problem:
+            log.error(problem)
+        self.board_problem = problem
 
     # --- lifecycle ---
     def start(self) -> None:
@@ -155,6 +179,31 @@ class Daemon:
     def wait_idle(self, timeout: float = 5.0) -> bool:
         return self.loop.wait_idle(timeout)
 
+    def call(self, fn: Callable[[], Any], timeout: float = 5.0) -> Any:
+        """Run ``fn`` in the loop's thread (from another thread, e.g. the web server) and
+        return its result; the table is rendered after it like after any event."""
+        if self.loop.thread is None or self.loop.thread is threading.current_thread():
+            value = fn()  # no loop thread (stepped by hand), or already in it
+            self.render()
+            return value
+        done = threading.Event()
+        box: dict[str, Any] = {}
+
+        def task() -> None:
+            try:
+                box["value"] = fn()
+            except Exception as e:  # handed back to the caller's thread
+                box["error"] = e
+            finally:
+                done.set()
+
+        self.loop.post(_Call(task))
+        if not done.wait(timeout):
+            raise TimeoutError("the referee is busy")
+        if "error" in box:
+            raise box["error"]
+        return box.get("value")
+
     def stop(self) -> None:
         self.loop.stop()
         if self._thread is not None:
@@ -177,6 +226,8 @@ class Daemon:
             self.button(event.button, event.long)
         elif isinstance(event, UserCommand):
             self.command(event.text)
+        elif isinstance(event, _Call):
+            event.fn()
         self.render()
 
     def _reading(self, event: SquareReading) -> None:
@@ -206,6 +257,10 @@ class Daemon:
         log.info("board link: %s", event.detail)
         if event.connected:
             self.link_status = ""
+            if self.board.kind != self.referee.kind:  # a serial board says its kind on hello
+                self.referee.kind = self.board.kind
+                self.referee.interpreter = self.session.spec.interpreter(self.board.kind)
+                self._sensing()
             self.board_synced = False  # the board may have changed while away:
             self.settler.known = False  # its next full reading is compared with the game
             self._check_board()
@@ -213,83 +268,41 @@ class Daemon:
         else:
             self.link_status = event.detail or "board disconnected"
 
-    def _check_board(self) -> None:
-        """Can this game be played on this board? (Rechecked for every new game.)"""
-        kind, size = self.board.kind, self.board.size
-        spec = self.session.spec
-        problem = ""
-        if kind not in spec.sensor_kinds:
-            problem = f"{spec.name} can't use a {kind} board"
-        elif (game_size := spec.board_size(self.session.options)) and game_size != size:
-            problem = f"board {size}x{size}, game {game_size}x{game_size}"
-        if problem and problem != self.board_problem:
-            log.error(problem)
-        self.board_problem = problem
-
     # --- what readings mean ---
     def _on_switch(self, square: int, value: str) -> None:
-        if value != "1" or self.status or self.menu is not None:
+        if value != "1" or self.status or self.menu.is_open:
             return  # releases mean nothing; no play on a mismatched board or in the menu
-        state = self.session.state
-        if state.is_over():
-            self.set_message("game over: hold menu for a new game")
+        cell = self.map.cell(square)
+        if cell is None:
+            if self.map.squares:
+                self.say("outside the game's area")
             return
-        self.apply(self.session.spec.on_press(state, square), square)
-        self.render()
+        self.referee.press(cell)
 
     def _on_settled(self, readings: tuple[str, ...]) -> None:
-        if self.status or self.menu is not None:
+        if self.status or self.menu.is_open or not self.map.squares:
             return  # looked at again when the menu closes
-        if not self.board_synced and not self._sync(readings):
-            self.render()
+        strays = self.map.strays(readings)
+        if strays:
+            self.show_differ(strays, self.map.fix_hint(strays).replace("fix", "clear", 1))
             return
-        spec = self.session.spec
-        for _ in range(len(readings) + 1):
-            action = spec.on_board(self.session.state, readings)
-            if isinstance(action, Play):
-                illegal = self.session.state.check(action.move) is not None
-                if illegal and self._board_took_back(readings):
-                    continue  # a disc turned back: the board shows an earlier position
-                if not self.apply(action, None, from_board=True):
-                    break
-                continue
-            if isinstance(action, Differ) and self._board_took_back(readings):
-                continue
-            if isinstance(action, Refuse):
-                self.apply(action, action.square)
-            else:
-                self.show_differ(action.squares if action else (), action.hint if action else "")
-            break
-        self.render()
+        cells = self.map.cells(readings)
+        if not self.board_synced and not self._sync(cells):
+            return
+        self.referee.settled(cells)
 
-    def _sync(self, readings: tuple[str, ...]) -> bool:
+    def _sync(self, cells: list[str]) -> bool:
         """After the game changed without the board (start, resume, undo, new game, a
         reconnect) the board must first match the game; until then, show what differs."""
-        expected = self.expected_readings()
-        wrong = tuple(i for i, (a, b) in enumerate(zip(readings, expected, strict=True)) if a != b)
+        wrong = self.map.to_squares(self.referee.matches(cells))
         if wrong:
-            names = [square_name(i, self.board.size) for i in wrong]
-            text = "fix " + " ".join(names) if len(names) <= 3 else f"{len(names)} squares differ"
-            self.show_differ(wrong, text)
+            self.show_differ(wrong, self.map.fix_hint(wrong))
             return False
         self.board_synced = True
-        if self.differ:
+        if self.notices.differ:
             self.show_differ((), "")
-            self.set_message("board matches")
+            self.say("board matches")
         return True
-
-    def show_differ(self, squares: tuple[int, ...], hint: str) -> None:
-        """Squares where the board does not match the game: they blink and the hint stays
-        on the OLED until the board matches again."""
-        self.differ = tuple(squares)
-        if squares:
-            self._differ_hint = hint
-            self.set_message(hint, lasting=True)
-        elif self._differ_hint:
-            if self.message == self._differ_hint:
-                self.set_message("")
-            self._differ_hint = ""
-        self._update_blink()
 
     def board_changed_elsewhere(self) -> None:
         """The game moved without the board (undo, new game): a sensor board must catch up."""
@@ -301,139 +314,55 @@ class Daemon:
         else:
             self.board.request_snapshot()
 
-    def _board_took_back(self, readings: tuple[str, ...]) -> bool:
-        """A sensor board put back to an earlier position of this game is a takeback to it."""
-        spec, kind = self.session.spec, self.board.kind
-        seen = list(readings)
-        for ply in range(len(self.session.moves) - 1, -1, -1):
-            if spec.expected_readings(self.session.states[ply], kind) == seen:
-                try:
-                    taken = self.session.take_back_to(ply)
-                except GameClosed:
-                    self._closed_elsewhere()
-                    return True
-                except JournalError as e:
-                    self.set_message(f"not saved: {e}")
-                    return True
-                self.show_differ((), "")
-                self.set_message("took back " + " ".join(taken))
-                return True
-        return False
+    def expected_readings(self) -> list[str]:
+        """What the whole board should read now, for the current game."""
+        if not self.map.squares:
+            return [IDLE_READING.get(self.board.kind, "0")] * (self.board.size**2)
+        return self.map.expected(self.referee.expected())
 
-    def apply(self, action: Any, square: int | None, from_board: bool = False) -> bool:
-        """Carry out what the interpreter made of a reading; True when a move was accepted."""
-        if isinstance(action, Play):
-            result = self.session.submit(action.move)
-            if not result.accepted and self.session.closed_elsewhere:
-                self._closed_elsewhere()
-                return False
-            if result.accepted:
-                self.refused_square = None
-                self.show_differ((), "")
-                self._after_move(result.played)
-                return True
-            target = square if square is not None else _square_of(action.move)
-            self.refuse(result.refusal, target)
-            if from_board and target is not None:  # the piece stays wrong until put back
-                self.show_differ((target,), self.message)
-            return False
-        if isinstance(action, Refuse):
-            self.refuse(action.refusal, action.square)
-        elif isinstance(action, Differ):
-            self.show_differ(action.squares, action.hint)
-        return False
+    def game_replaced(self) -> None:
+        """Another game is on the board: its layout, its sensing, a fresh LED frame."""
+        self._sensing()
+        self._check_board()
+        self._last_frame = None
 
-    def _closed_elsewhere(self) -> None:
-        """The journal says this game was ended from outside (e.g. `binaryon abandon`):
-        start a fresh one rather than refuse every move."""
-        old = self.session.game_id
-        self.new_game()
-        self.set_message(f"game {old} was closed: new game")
+    def say(self, text: str, lasting: bool = False) -> None:
+        self.feedback.set_message(text, lasting)
 
-    def refuse(self, refusal: Refusal | None, square: int | None) -> None:
-        reason = refusal.reason if refusal else "refused"
-        log.info("refused: %s", reason)
-        self.refused_square = square
-        self.set_message(reason)
-        if self.buzzer is not None:
-            self.buzzer.refuse()
+    set_message = say
 
-    def _clear_hint(self) -> None:
-        self.hint_squares = ()
-        self._hint_step = 0
-
-    def _after_move(self, played: list[str]) -> None:
-        log.info("played %s", " ".join(played))
-        self._clear_hint()
-        state = self.session.state
-        spec = self.session.spec
-        if state.is_over():
-            outcome = state.outcome()
-            self.set_message(outcome.summary if outcome else "game over", lasting=True)
-        elif len(played) > 1:
-            passed = [s for s in self.session.states[-len(played) : -1]]
-            who = ", ".join(spec.player_label(s.turn) for s in passed if s.turn)
-            self.set_message(f"{who} passes (no move)")
-        else:
-            self.set_message("")
-        self._update_blink()
+    def show_differ(self, squares: tuple[int, ...], hint: str) -> None:
+        self.feedback.show_differ(squares, hint)
 
     # --- buttons and typed commands ---
     def button(self, name: str, long: bool = False) -> None:
-        if self.menu is not None:
+        if self.menu.is_open:
             self._menu_button(name, long)
             return
-        spec = self.session.spec
-        state = self.session.state
         if name == "confirm":
-            if state.is_over():
-                self.set_message("game over: hold menu for a new game")
-            else:
-                action = spec.on_button(state, "confirm")
-                if action is None:
-                    self.set_message("nothing to confirm")
-                else:
-                    self.apply(action, None)
+            if self.status:
+                self.set_message(self.status)
+            elif not self.referee.button("confirm"):
+                self.set_message("nothing to confirm")
         elif name == "undo":
-            try:
-                taken = self.session.undo_round() if long else self.session.undo()
-            except GameClosed:
-                self._closed_elsewhere()
-                return
-            except JournalError as e:
-                self.set_message(f"not saved: {e}")
-                return
-            self.refused_square = None
-            self._clear_hint()
-            self.show_differ((), "")
-            if taken:
-                shown = [m for m in taken if m != "pass"] or taken
-                self.set_message("took back " + " ".join(shown))
-                self.board_changed_elsewhere()
-            else:
-                self.set_message("nothing to take back")
+            self.notices.refused = None
+            self.referee.undo(long)
         elif name == "menu":
             if long:
-                self.menu = game_names()
-                self.menu_index = self.menu.index(self.session.game)
+                self.menu.open(self.session.game)
                 self.set_message("menu: next, confirm: start, undo: back", lasting=True)
             else:
-                squares, text = spec.hint(state, self._hint_step)
-                self.hint_colour = spec.hint_colour(state, self._hint_step) or GREEN
-                self._hint_step += 1
-                self.hint_squares = tuple(squares)
-                self.set_message(text or "no hint")
+                self.feedback.next_hint()
         else:
             log.warning("unknown button %r", name)
 
     def _menu_button(self, name: str, long: bool) -> None:
         """The new-game menu: menu steps through the games, confirm starts, undo goes back."""
-        assert self.menu is not None
         if name == "menu" and not long:
-            self.menu_index = (self.menu_index + 1) % len(self.menu)
+            self.menu.step()
             return
-        chosen = self.menu[self.menu_index]
-        self.menu = None
+        chosen = self.menu.chosen
+        self.menu.close()
         if name == "confirm":
             self.new_game(chosen)
             return
@@ -442,21 +371,25 @@ class Daemon:
             self._on_settled(tuple(self.settler.readings))  # what happened on the board meanwhile
 
     def new_game(self, game: str | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a game (another one, or this one afresh). A game switched to takes its rule
-        options from the config; the same game keeps the options it had."""
+        """Start a game (another one, or this one afresh) that fits the board. A game switched
+        to takes its rule options from the config; the same game keeps the options it had."""
+        if self.menu.is_open:
+            self.menu.close()
+        spec = self.session.spec
         if options is None and game and game != self.session.game:
             options = dict(self.config.rules.get(game, {}))
         try:
-            self.session.new_game(game, options)
-        except (JournalError, ValueError) as e:
-            self.set_message(f"not saved: {e}" if isinstance(e, JournalError) else str(e))
+            spec = get_spec(game) if game else spec
+            base = (
+                options
+                if options is not None
+                else (dict(self.session.options) if spec is self.session.spec else {})
+            )
+            options = fitting_options(spec, spec.resolve(base), self.board.size)
+        except ValueError as e:
+            self.set_message(str(e))
             return
-        self.refused_square = None
-        self._clear_hint()
-        self.show_differ((), "")
-        self._check_board()
-        self.set_message(f"new game: {self.session.spec.title.lower()}")
-        self.board_changed_elsewhere()
+        self.referee.new_game(spec.name, options)
 
     def command(self, text: str) -> None:
         words = text.split()
@@ -464,91 +397,109 @@ class Daemon:
             return
         verb, args = words[0].lower(), words[1:]
         if verb == "new":
-            self.new_game(args[0] if args else None)
+            if len(args) > 1:
+                self.set_message("new: one game name at most")
+            else:
+                self.new_game(args[0] if args else None)
+        elif verb == "move":
+            self._named_move(args)
         elif verb in ("confirm", "undo", "menu"):
-            self.button(verb, long=bool(args and args[0] == "long"))
+            if args and args != ["long"]:
+                self.set_message(f"{verb}: only 'long' may follow")
+            else:
+                self.button(verb, long=bool(args))
         else:
             self.set_message(f"{verb}: unknown command")
 
+    def _named_move(self, args: list[str]) -> None:
+        """``move NAME [as PLAYER]``: a move in the game's notation, as a player's page sends
+        it (for games whose moves are not presses: Binome's sheets, Wythe's swap)."""
+        player = None
+        if len(args) >= 2 and args[-2] == "as":
+            player, args = args[-1], args[:-2]
+        if not args:
+            self.set_message("move: name a move, e.g. move pass")
+            return
+        if player is not None and player not in self.session.state.players:
+            self.set_message(f"move: no player {player!r}")
+            return
+        if self.status:
+            self.set_message(self.status)
+            return
+        self.referee.submit_name(" ".join(args), player)
+
+    @property
+    def message(self) -> str:
+        return self.notices.message
+
+    @property
+    def differ(self) -> tuple[int, ...]:
+        return self.notices.differ
+
+    @property
+    def refused_square(self) -> int | None:
+        return self.notices.refused
+
+    @property
+    def hint_squares(self) -> tuple[int, ...]:
+        return self.notices.hint_squares
+
+    @property
+    def _blink_timer(self):
+        return self.feedback._blink_timer
+
+    def quiet(self) -> bool:
+        """Nothing left to handle: no event queued, no board settling."""
+        return self.loop.wait_idle(0) and self.settler._timer is None
+
     # --- views ---
-    def set_message(self, text: str, lasting: bool = False) -> None:
-        self.message = text
-        if self._message_timer is not None:
-            self._message_timer.cancel()
-            self._message_timer = None
-        if text and not lasting:
-            self._message_timer = self.loop.call_later(
-                self.config.display.message_seconds, self._clear_message
-            )
-
-    def _clear_message(self) -> None:
-        self._message_timer = None
-        self.message = ""
-        self.refused_square = None
-        self.hint_squares = ()
-        if self.session.state.is_over():
-            outcome = self.session.state.outcome()
-            self.message = outcome.summary if outcome else ""
-        self.render()
-
-    def _update_blink(self) -> None:
-        wanted = bool(self.differ) or self.session.state.is_over()
-        if wanted and self._blink_timer is None:
-            self._blink_timer = self.loop.call_later(BLINK_SECONDS, self._blink)
-        elif not wanted and self._blink_timer is not None:
-            self._blink_timer.cancel()
-            self._blink_timer = None
-            self._blink_on = True
-
-    def _blink(self) -> None:
-        self._blink_timer = None
-        self._blink_on = not self._blink_on
-        self._update_blink()
-        self.render()
-
-    def screen(self) -> Screen:
-        state = self.session.state
-        if self.menu is not None:
-            first = max(0, min(self.menu_index - 1, len(self.menu) - 3))
-            rows = tuple(
-                PanelRow(get_spec(name).title, "", i == self.menu_index)
-                for i, name in enumerate(self.menu)
-            )[first : first + 3]
-            return Screen(Panel("NEW GAME", 0, rows, corner="menu"), self.message)
-        return Screen(
-            panel=self.session.spec.panel(state),
-            message=self.message,
-            status=self.status,
-            over=state.is_over(),
+    def table(self) -> Table:
+        s = self.session
+        return Table(
+            spec=s.spec,
+            state=s.state,
+            options=s.options,
+            layout=self.map.layout if self.map.squares else None,
+            board_size=self.board.size,
+            played=tuple(s.played),
+            game_id=s.game_id,
+            people=s.players_named(),
         )
 
+    def screen(self) -> Screen:
+        self.notices.status = self.status
+        self.notices.menu = self.menu.shown()
+        titles = {g: get_spec(g).title for g in self.menu.games}
+        return oled_screen(self.table(), self.notices, titles)
+
+    def web_view(self, viewer: str | None = None) -> dict[str, Any]:
+        self.notices.status = self.status
+        return web_view(self.table(), self.notices, viewer)
+
     def render(self) -> None:
-        sent = self.oled.show(self.screen())
+        """Draw every view from one snapshot: LEDs first (fast), then the OLED."""
+        self.notices.status = self.status
+        self.notices.menu = self.menu.shown()
+        table = self.table()
         if self.leds is not None:
-            spec, state = self.session.spec, self.session.state
-            highlight = self.hint_squares or (spec.highlight(state) if state.is_over() else ())
-            frame = led_frame(
-                spec.leds(state),
-                differ=self.differ,
-                refused=self.refused_square,
-                highlight=highlight,
-                highlight_colour=self.hint_colour if self.hint_squares else GREEN,
-                blink_on=self._blink_on,
-            )
+            frame = leds(table, self.notices)
             if frame != self._last_frame:
                 self.leds.show(frame)
                 self._last_frame = frame
+        titles = {g: get_spec(g).title for g in self.menu.games}
+        sent = self.oled.show(oled_screen(table, self.notices, titles))
         if sent and self.on_frame is not None:
             self.on_frame()
+        for listener in list(self.listeners):
+            listener()
 
     def _status_line(self) -> str:
         s = self.session
-        return f"{s.spec.name}, move {len(s.moves)}"
-
-    def expected_readings(self) -> list[str]:
-        """What the board should read now, for the current game."""
-        return self.session.spec.expected_readings(self.session.state, self.board.kind)
+        return f"{s.spec.name}, move {len(s.played)}"
 
 
-def _square_of(move: Any) -> int | None:
-    return move if isinstance(move, int) else None
+class _Call:
+    """A function to run in the loop's thread (see Daemon.call)."""
+
+    def __init__(self, fn: Callable[[], None]):
+        self.fn = fn

@@ -14,13 +14,16 @@ import time
 from typing import TextIO
 
 from companion.core.squares import parse_square
+from companion.testing.mock_board import MockBoard
 from companion.views.terminal import board_lines, oled_view_lines
 
 HELP = """\
 Type a square (e4) to press it (LED-switch board), turn its disc (colour board) or
 place/lift a piece (presence board). Several squares on one line: e4 d5.
-Buttons: confirm | undo | undo long | menu | menu long (new game).
-Also: new [GAME], setup (put the simulated board in the game's position), show, help, quit."""
+Buttons: confirm | undo | undo long | menu (hints: the moves, then the best line) |
+menu long (the new-game menu: menu = next game, confirm = start, undo = back).
+Also: move NAME [as PLAYER] (a move in the game's notation, e.g. move pass),
+new [GAME], setup (put the simulated board in the game's position), show, help, quit."""
 
 
 class Simulator:
@@ -29,6 +32,8 @@ class Simulator:
         self.board = board  # a MockBoard or a SimulatedPico controller
         self.out = out
         self.colour = colour
+        self.inp: TextIO = sys.stdin
+        self.interactive = False
 
     def draw(self) -> None:
         d = self.daemon
@@ -39,9 +44,10 @@ class Simulator:
         size = math.isqrt(len(leds))  # the game's board (a mismatched board is reported)
         readings = getattr(self.board, "readings", ())
         lines += board_lines(leds, size, readings if d.board.kind != "switch" else (), self.colour)
-        moves = d.session.moves
+        moves = d.session.moves_seen_by(None)  # the table's view: no secrets
         state = d.session.state
-        turn = d.session.spec.player_label(state.turn) if state.turn else "game over"
+        acting = [d.session.spec.player_label(p) for p in state.players if p in state.to_act]
+        turn = ", ".join(acting) if acting else ("game over" if state.is_over() else "referee")
         lines.append(f"moves: {' '.join(moves[-12:]) if moves else '(none yet)'}")
         lines.append(
             f"turn: {turn}" + (f" | {d.status or d.message}" if d.status or d.message else "")
@@ -55,16 +61,19 @@ class Simulator:
         except (OSError, ValueError, AttributeError):
             return 80
 
-    def settle(self) -> None:
-        """Wait until what was typed has gone all the way through (board settle included)."""
+    def settle(self, timeout: float = 10.0) -> None:
+        """Wait until what was typed has gone all the way through (board settle included),
+        so the next line acts on the game as this one left it."""
         d = self.daemon
-        d.wait_idle(5)
-        if d.board.kind != "switch":
-            time.sleep(d.config.board.settle_ms / 1000 + 0.05)
+        deadline = time.monotonic() + timeout
+        while True:
             d.wait_idle(5)
-        if hasattr(self.board, "wait_quiet"):
-            self.board.wait_quiet()
-            d.wait_idle(5)
+            if hasattr(self.board, "wait_quiet"):
+                self.board.wait_quiet()
+                d.wait_idle(5)
+            if d.quiet() or time.monotonic() > deadline:
+                return
+            time.sleep(0.005)
 
     def setup_board(self) -> None:
         """A person setting the pieces out for the game (sensor boards only)."""
@@ -77,7 +86,10 @@ class Simulator:
     def act_on_square(self, square: int) -> None:
         kind = self.daemon.board.kind
         if kind == "switch":
-            self.board.tap(square)
+            if isinstance(self.board, MockBoard):
+                self.board.tap(square, clean=True)  # one whole press, however fast typed
+            else:
+                self.board.tap(square)  # the simulated Pico debounces it like a real one
         elif kind == "polarity":
             current = self.board.readings[square]
             self.board.set_reading(square, "x" if current == "o" else "o")
@@ -104,9 +116,12 @@ class Simulator:
             self.settle()
             self.draw()
             return True
-        if verb in ("confirm", "undo", "menu", "new"):
+        if verb in ("confirm", "undo", "menu", "new", "move"):
             from companion.core.events import UserCommand
 
+            if verb == "new" and not self.confirm_new():
+                print("new game not started", file=self.out)
+                return True
             game_before = self.daemon.session.game_id
             self.daemon.post(UserCommand(" ".join(words)))
             self.settle()
@@ -114,29 +129,53 @@ class Simulator:
                 self.setup_board()
         else:
             size = self.daemon.board.size
-            for word in words:
-                try:
-                    square = parse_square(word, size)
-                except ValueError as e:
-                    print(f"{e} (type help)", file=self.out)
-                    return True
+            try:
+                squares = [parse_square(word, size) for word in words]
+            except ValueError as e:
+                print(f"{e} (type help)", file=self.out)
+                return True
+            for square in squares:
                 self.act_on_square(square)
                 self.settle()
         self.settle()
         self.draw()
         return True
 
+    def confirm_new(self) -> bool:
+        """A game with moves is abandoned by ``new``: ask first when a person is typing."""
+        s = self.daemon.session
+        if not self.interactive or not s.played or s.state.is_over():
+            return True
+        answer = self.read_line(f"abandon game {s.game_id} ({len(s.played)} moves)? [y/N] ")
+        return answer.strip().lower() in ("y", "yes")
+
+    def read_line(self, prompt: str) -> str:
+        """One typed line ('' at the end of the input); line editing and history at a tty."""
+        if self.interactive and self.inp is sys.stdin:
+            try:
+                return input(prompt) + "\n"
+            except EOFError:
+                return ""
+        if self.interactive:
+            print(prompt, end="", file=self.out, flush=True)
+        return self.inp.readline()
+
     def run(self, inp: TextIO = sys.stdin) -> None:
+        self.inp = inp
+        self.interactive = inp.isatty()
+        if self.interactive and inp is sys.stdin:
+            import contextlib
+
+            with contextlib.suppress(ImportError):  # line editing and history for input()
+                import readline  # noqa: F401
         print(HELP, file=self.out)
         self.settle()
         self.setup_board()  # the simulated pieces start out as the game has them
         self.settle()
         self.draw()
-        interactive = inp.isatty()
+        interactive = self.interactive
         while True:
-            if interactive:
-                print("> ", end="", file=self.out, flush=True)
-            line = inp.readline()
+            line = self.read_line("> ")
             if not line:
                 break
             if not interactive:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 from companion.core.events import BoardSnapshot, Event, LinkStatus, SquareReading
 from companion.hardware.interfaces import IDLE_READING, SensorBoard
-from companion.views.leds import RecordingLeds
+from companion.testing.recording_leds import RecordingLeds
 
 
 class MockBoard(SensorBoard):
@@ -46,11 +46,24 @@ class MockBoard(SensorBoard):
     def leds(self) -> RecordingLeds | None:
         return self._leds
 
+    def resize(self, size: int) -> None:
+        """A simulated board takes the size of the game put on it (a real one cannot)."""
+        if size == self.size:
+            return
+        self.size = size
+        self.readings = [IDLE_READING[self.kind]] * (size * size)
+        if self._leds is not None:
+            self._leds.resize(size * size)
+        if self._sink:
+            self._sink(LinkStatus(True, f"simulated {size}x{size} {self.kind} board"))
+            self.request_snapshot()
+
     # --- what a person (or a test) does to the board ---
-    def set_reading(self, square: int, value: str) -> None:
+    def set_reading(self, square: int, value: str, clean: bool = False) -> None:
+        """``clean``: a bounce-free change, reported as already debounced."""
         self.readings[square] = value
         if self._sink:
-            self._sink(SquareReading(square, value, self.clock()))
+            self._sink(SquareReading(square, value, self.clock(), debounced=clean))
 
     def press(self, square: int) -> None:
         self.set_reading(square, "1")
@@ -58,9 +71,10 @@ class MockBoard(SensorBoard):
     def release(self, square: int) -> None:
         self.set_reading(square, "0")
 
-    def tap(self, square: int) -> None:
-        self.press(square)
-        self.release(square)
+    def tap(self, square: int, clean: bool = False) -> None:
+        """A press and release; ``clean`` ones count exactly once however fast they come."""
+        self.set_reading(square, "1", clean)
+        self.set_reading(square, "0", clean)
 
     def bounce(self, square: int, value: str, edges: int = 4) -> None:
         """Chatter between the old and new value ``edges`` times, ending on ``value``."""

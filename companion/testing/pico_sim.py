@@ -238,26 +238,37 @@ def firmware_config(size: int = 8, kind: str = "switch", **overrides) -> types.S
 
 
 class _PtyPort:
-    """The firmware's side of the cable: non-blocking reads/writes on the pty master."""
+    """The firmware's side of the cable: non-blocking reads/writes on the pty master, with the
+    interface of boardfw.usbio.UsbPort (read_into, write -> sent?, drain)."""
 
     def __init__(self, pico: SimulatedPico, fd: int) -> None:
         self._pico = pico
         self._fd = fd
+        self._pending = b""
 
-    def read(self, limit: int = 512) -> bytes:
-        injected = self._pico._take_injected_input()
-        try:
-            data = os.read(self._fd, limit)
-        except OSError:  # nothing waiting (EAGAIN), or the cable is gone (EIO)
-            data = b""
-        return injected + self._pico._filter_incoming(data)
+    def read_into(self, buf) -> int:
+        data = self._pending + self._pico._take_injected_input()
+        if len(data) < len(buf):
+            # nothing waiting (EAGAIN), or the cable is gone (EIO)
+            with contextlib.suppress(OSError):
+                data += self._pico._filter_incoming(os.read(self._fd, len(buf) - len(data)))
+        n = min(len(buf), len(data))
+        buf[:n] = data[:n]
+        self._pending = data[n:]
+        return n
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes) -> bool:
         data = self._pico._filter_outgoing(bytes(data))
         if not data:
-            return
-        with contextlib.suppress(OSError):  # nobody reading and the buffer full, or unplugged
+            return True  # lost on the wire, not refused by the port
+        try:
             self._pico.bytes_out += os.write(self._fd, data)
+            return True
+        except OSError:  # nobody reading and the buffer full, or unplugged
+            return False
+
+    def drain(self, ms: int, feed=None) -> None:
+        pass
 
 
 # -- the simulated board ---------------------------------------------------------------------
@@ -524,7 +535,9 @@ class SimulatedPico:
         with self._lock:
             self.boots += 1
             self._out.clear()
-        fw = self._app.Firmware(port, self.cfg, ticks_ms=self._ticks)
+        # Boards larger than a Pico can wire get virtual pin numbers: any GPIO is accepted.
+        gpios = None if self.size > 8 else self._app.PICO_GPIOS
+        fw = self._app.Firmware(port, self.cfg, ticks_ms=self._ticks, gpios=gpios)
         fw.start_watchdog()  # as Firmware.run() does before its loop
         self._fw = fw
 

@@ -1,0 +1,1 @@
+"""Renderers of the game in progress: the web face (``companion.views.web``) and friends."""

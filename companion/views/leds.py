@@ -32,18 +32,3 @@ def led_frame(
     for sq in differ:
         frame[sq] = RED if blink_on else OFF
     return frame
-
-
-class RecordingLeds:
-    """An LED strip that only remembers what it was told (the simulator and tests use it)."""
-
-    def __init__(self, count: int = 64):
-        self.frame: list[RGB] = [OFF] * count
-        self.frames = 0
-
-    def show(self, frame: Sequence[RGB]) -> None:
-        self.frame = list(frame)
-        self.frames += 1
-
-    def close(self) -> None:
-        self.frame = [OFF] * len(self.frame)

@@ -9,6 +9,10 @@ Layout (6x11 bitmap font, 21 characters a line):
     note (game-specific)
     message line 1            refusal, pass, status, result
     message line 2
+
+Four to eight players take two columns of ``NAME   pts`` (10 characters each) on two to
+four lines; with four lines the message keeps one line. When the rows leave no line for the
+note, the note takes the message lines while there is no message.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 from companion.games.base import Panel
 
@@ -56,6 +60,27 @@ def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
     draw.text((0, 0), p.title[: CHARS - len(right) - 1], font=f, fill="white")
     draw.text((WIDTH - 6 * len(right), 0), right, font=f, fill="white")
     draw.line((0, 11, WIDTH - 1, 11), fill="white")
+    lines = _draw_two_columns(draw, screen) if len(p.rows) > 3 else _draw_rows(draw, screen)
+    y = 13 + 10 * lines
+    message_lines = 2 if lines <= 3 else 1
+    text = screen.status or screen.message
+    if p.note and lines < 3:
+        draw.text((0, y), p.note[:CHARS], font=f, fill="white")
+    elif p.note and not text:  # no line left above: the note takes the free message lines
+        if message_lines == 2 and len(p.note) <= CHARS // 2:
+            _draw_large(draw, (0, 42), p.note)  # short enough to be read across the table
+            return
+        text = p.note
+    if text:
+        first = HEIGHT - 1 - 10 * message_lines  # 43 (two lines) or 53 (one)
+        for i, line in enumerate(wrap(text, message_lines)):
+            draw.text((0, first + 10 * i), line, font=f, fill="white")
+
+
+def _draw_rows(draw: ImageDraw.ImageDraw, screen: Screen) -> int:
+    """Up to three players, one line each (label, then the value); returns the lines used."""
+    f = font()
+    p = screen.panel
     y = 13
     label_width = max((len(r.label) for r in p.rows), default=0) + 1
     for row in p.rows[:3]:
@@ -66,12 +91,43 @@ def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
         else:
             draw.text((3, y - 1), text, font=f, fill="white")
         y += 10
-    if p.note and len(p.rows) < 3:
-        draw.text((0, y), p.note[:CHARS], font=f, fill="white")
-    text = screen.status or screen.message
-    if text:
-        for i, line in enumerate(wrap(text)):
-            draw.text((0, 43 + 10 * i), line, font=f, fill="white")
+    return len(p.rows[:3])
+
+
+def _draw_large(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str) -> None:
+    """``text`` at twice the font's size (nearest-neighbour, so the pixels stay crisp)."""
+    f = font()
+    small = Image.new("1", (6 * len(text), 11))
+    ImageDraw.Draw(small).text((0, -1), text, font=f, fill=1)
+    draw.bitmap(xy, small.resize((12 * len(text), 22), Image.Resampling.NEAREST), fill="white")
+
+
+COLUMN_CHARS = 10  # characters in each of the two columns (60 of the 64 px)
+
+
+def column_text(label: str, value: str, width: int = COLUMN_CHARS) -> str:
+    """'NAME    12': the label cut to leave the value its room, the value right-aligned."""
+    value = value[:width]
+    room = width - len(value) - 1
+    return f"{label[:room]:<{room}} {value}" if room > 0 else value
+
+
+def _draw_two_columns(draw: ImageDraw.ImageDraw, screen: Screen) -> int:
+    """Four to eight players in two columns (the first column filled first, top down), at
+    most four lines; returns the lines used."""
+    f = font()
+    rows = screen.panel.rows[:8]
+    lines = (len(rows) + 1) // 2
+    for k, row in enumerate(rows):
+        column, line = divmod(k, lines)
+        x, y = 64 * column, 13 + 10 * line
+        text = column_text(row.label, row.value)
+        if row.to_move and not screen.over:
+            draw.rectangle((x, y, x + 62, y + 9), fill="white")
+            draw.text((x + 2, y - 1), text, font=f, fill="black")
+        else:
+            draw.text((x + 2, y - 1), text, font=f, fill="white")
+    return lines
 
 
 class OledView:

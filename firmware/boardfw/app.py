@@ -15,22 +15,32 @@ from boardfw import proto
 from boardfw.clock import ticks_diff
 from boardfw.clock import ticks_ms as _ticks_ms
 from boardfw.debounce import Debouncer
-from boardfw.leds import Leds
+from boardfw.leds import Leds, budget_ma
 from boardfw.matrix import Matrix
 
 FW_VERSION = "1.0.0"
 KINDS = ("switch", "presence", "polarity")
 RING = 64  # recent board lines kept for RESEND
-MAINT_FLAG = "maint.flag"
+MAINT_FLAG = "maint.flag"  # present at boot: leave the REPL free (MAINT, firmware/install.sh)
+RESET_FLAG = "reset.flag"  # present at boot: the last reset was asked for, not the watchdog's
 MAX_CHANGES = 64  # squares in one LEDD line
+RX_CHUNK = 512  # host bytes taken per loop pass
+DRAIN_MS = 200  # time given to USB to send the last lines before an intentional reset
+COUNT_MASK = (1 << 29) - 1  # counters wrap here and stay small ints (no allocation) on the Pico
+# GPIOs on the Pico's pads: GP23 (power save), GP24 (VBUS sense), GP25 (LED) and GP29 (VSYS/3)
+# are wired on the board itself.
+PICO_GPIOS = tuple(range(23)) + (26, 27, 28)
+HALL_MIN_SETTLE_US = 50  # hall switches need their power-on time after the row powers them
 
 
 class Firmware:
-    def __init__(self, port, cfg, ticks_ms=None):
+    def __init__(self, port, cfg, ticks_ms=None, gpios=PICO_GPIOS):
+        """``port``: read_into(buf) -> count, write(line) -> sent?, drain(ms, feed).
+        ``gpios``: the GPIO numbers the chip has (None: any, for a simulated chip)."""
         self.port = port
         self.cfg = cfg
         self.ticks = ticks_ms or _ticks_ms
-        problem = config_problem(cfg)
+        problem = config_problem(cfg, gpios)
         if problem is not None:
             raise ValueError(problem)
         n = cfg.SIZE
@@ -40,9 +50,10 @@ class Firmware:
         self.kind = kind
         self.matrix = Matrix(
             cfg.ROW_PINS, cfg.COL_PINS, cfg.COL_PINS_B if polar else None,
-            cfg.FAST_IO, cfg.ROW_SETTLE_US,
+            cfg.FAST_IO, cfg.HALL_SETTLE_US if polar else cfg.ROW_SETTLE_US,
         )  # fmt: skip
-        self.leds = Leds(cfg.LED_PIN, n, cfg.LED_SERPENTINE, cfg.BRIGHTNESS)
+        self.leds = Leds(cfg.LED_PIN, n, cfg.LED_SERPENTINE, cfg.BRIGHTNESS, cfg.LED_SUPPLY_AMPS)
+        self.rx = bytearray(RX_CHUNK)
         self.rows_a = [0] * n
         self.rows_b = [0] * n if polar else None
         self.prev_a = [0] * n
@@ -51,9 +62,10 @@ class Firmware:
         self.ring = [None] * RING
         self.lines = proto.LineBuffer()
         self.bad_lines = 0
-        self.scans = 0
+        self.scans = 0  # modulo 2**29
         self.scans_at_snap = 0
         self.rate = 0  # full scans per second over the last snapshot period
+        self.dropped = 0  # lines the port could not take
         self.wdt = None  # started by run(): a failed start must not be reset by it
         # A random id per boot: the host tells a restart from a repeated HELLO by it.
         self.boot_id = "%08x" % int.from_bytes(os.urandom(4), "big")
@@ -65,11 +77,19 @@ class Firmware:
         self._remember_rows()
         self.deb = Debouncer(values, cfg.DEBOUNCE_MS)
         self.last_snap = now
-        self.started = now
+        # Uptime is summed pass by pass: one ticks_diff over days would wrap (2**29 ms).
+        self.last_tick = now
+        self.up_s = 0
+        self.up_ms = 0
+        asked = take_flag(RESET_FLAG)  # always removed: it speaks for the last reset only
         self.hello()
         self.snapshot()
+        # rp2 reports machine.reset() as a watchdog reset too: only an unasked one is reported.
         if machine.reset_cause() == machine.WDT_RESET:
-            self.send("ERR wdt restarted by watchdog")
+            if asked is None:
+                self.send("ERR wdt restarted by watchdog")
+            elif asked == "failure":
+                self.send("ERR internal restarted after repeated errors")
 
     # -- reporting -----------------------------------------------------------------------
     def send(self, body):
@@ -77,7 +97,8 @@ class Firmware:
         line = proto.frame("%02x %s" % (seq, body))
         self.ring[seq % RING] = (seq, line)
         self.seq = (seq + 1) & 0xFF
-        self.port.write(line)
+        if not self.port.write(line):
+            self.dropped += 1
 
     def hello(self):
         self.send(
@@ -124,9 +145,9 @@ class Firmware:
         self._remember_rows()
         for sq in self.deb.due(now):
             self.send("EV %d %s" % (sq, self.deb.reported[sq]))
-        data = self.port.read(512)
-        if data:
-            for line in self.lines.feed(data):
+        got = self.port.read_into(self.rx)
+        if got:
+            for line in self.lines.feed(self.rx, got):
                 self.handle(line)
         if self.lines.overflows:
             self.lines.overflows = 0
@@ -134,13 +155,26 @@ class Firmware:
             self.send("ERR long line over %d bytes dropped" % proto.MAX_LINE)
         if self.leds.dirty:
             self.leds.show()
-        self.scans += 1
+        self.scans = (self.scans + 1) & COUNT_MASK
+        self.up_ms += ticks_diff(now, self.last_tick)
+        self.last_tick = now
+        if self.up_ms >= 1000:
+            self.up_s += self.up_ms // 1000
+            self.up_ms %= 1000
         elapsed = ticks_diff(now, self.last_snap)
         if elapsed >= self.cfg.SNAPSHOT_MS:
-            self.rate = (self.scans - self.scans_at_snap) * 1000 // max(1, elapsed)
+            done = (self.scans - self.scans_at_snap) & COUNT_MASK
+            self.rate = done * 1000 // max(1, elapsed)
             self.scans_at_snap = self.scans
             self.last_snap = now
             self.snapshot()
+        if self.wdt is not None:
+            self.wdt.feed()
+
+    def uptime_ms(self):
+        return self.up_s * 1000 + self.up_ms
+
+    def feed(self):
         if self.wdt is not None:
             self.wdt.feed()
 
@@ -208,9 +242,10 @@ class Firmware:
                 self.bad_args(cmd)
         elif cmd == "STAT":
             self.send(
-                "STAT scans=%d rate=%d bad=%d uptime=%d"
-                % (self.scans, self.rate, self.bad_lines, ticks_diff(self.ticks(), self.started))
-            )
+                "STAT scans=%d rate=%d bad=%d uptime=%d drop=%d led_ma=%d led_budget=%d"
+                % (self.scans, self.rate, self.bad_lines, self.uptime_ms(), self.dropped,
+                   self.leds.ma, self.leds.budget)
+            )  # fmt: skip
         elif cmd == "MAINT":
             self.maintenance()
         else:
@@ -257,17 +292,18 @@ class Firmware:
                 return
             lines.append(entry[1])
         for line in lines:
-            self.port.write(line)
+            if not self.port.write(line):  # the host is not reading: it asks again later
+                self.dropped += 1
+                return
 
     def maintenance(self):
         """Reboot into the REPL (no scanning, no watchdog) so mpremote can update the files."""
-        try:
-            with open(MAINT_FLAG, "w") as f:
-                f.write("1")
-        except OSError:
+        if not put_flag(MAINT_FLAG, "1") or not put_flag(RESET_FLAG, "maint"):
+            take_flag(MAINT_FLAG)
             self.send("ERR maint cannot write flag file")
             return
         self.send("ACK maint")
+        self.port.drain(DRAIN_MS, self.feed)  # or the reset loses the ACK still in the USB FIFO
         machine.reset()
 
 
@@ -278,13 +314,41 @@ def _printable(text):
     return out
 
 
-def maintenance_requested():
-    import os
-
+def put_flag(name, text):
+    """Write a small flag file to the flash; False if it cannot be written."""
     try:
-        os.remove(MAINT_FLAG)
+        with open(name, "w") as f:
+            f.write(text)
         return True
     except OSError:
+        return False
+
+
+def take_flag(name):
+    """The text of a flag file, which is removed; None if there was none."""
+    try:
+        with open(name) as f:
+            text = f.read()
+    except OSError:
+        return None
+    try:
+        os.remove(name)
+    except OSError:
+        pass
+    return text.strip()
+
+
+def maintenance_requested():
+    return take_flag(MAINT_FLAG) is not None
+
+
+def bootsel_held():
+    """The Pico's BOOTSEL button, held at boot: the way out of a boot loop (Ctrl-C is off)."""
+    try:
+        import rp2
+
+        return bool(rp2.bootsel_button())
+    except Exception:  # not an rp2 port (desktop), or no such function (old MicroPython)
         return False
 
 
@@ -292,18 +356,33 @@ def _int_in(value, low, high):
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
-def _pins(cfg, name, n):
+def _gpio_problem(name, p, gpios):
+    if gpios is None:
+        return None if _int_in(p, 0, 255) else "%s has %r, not a GPIO number" % (name, p)
+    if isinstance(p, bool) or p not in gpios:
+        return "%s has %r: the Pico's pads are GP0..GP22, GP26..GP28" % (name, p)
+    return None
+
+
+def _pins(cfg, name, n, gpios):
     pins = getattr(cfg, name, None)
     if not isinstance(pins, (tuple, list)) or len(pins) != n:
         return None, "%s needs %d GPIO numbers (SIZE is %d)" % (name, n, n)
     for p in pins:
-        if not _int_in(p, 0, 255):
-            return None, "%s has %r, not a GPIO number" % (name, p)
+        why = _gpio_problem(name, p, gpios)
+        if why is not None:
+            return None, why
     return pins, None
 
 
-def config_problem(cfg):
-    """What is wrong with config.py in one line, or None. Checked before anything starts."""
+def _number_in(value, low, high):
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    return ok and low <= value <= high
+
+
+def config_problem(cfg, gpios=PICO_GPIOS):
+    """What is wrong with config.py in one line, or None. Checked before anything starts.
+    ``gpios``: the GPIO numbers the chip has (None: any 0..255, a simulated chip)."""
     n = getattr(cfg, "SIZE", None)
     if not _int_in(n, 4, 16):
         return "SIZE must be 4..16, got %r" % (n,)
@@ -314,25 +393,37 @@ def config_problem(cfg):
     names = ("ROW_PINS", "COL_PINS", "COL_PINS_B") if kind == "polarity" else (
         "ROW_PINS", "COL_PINS")  # fmt: skip
     for name in names:
-        pins, why = _pins(cfg, name, n)
+        pins, why = _pins(cfg, name, n, gpios)
         if why is not None:
             return why
         used.extend(pins)
     led = getattr(cfg, "LED_PIN", None)
-    if not _int_in(led, 0, 255):
-        return "LED_PIN must be a GPIO number, got %r" % (led,)
+    why = _gpio_problem("LED_PIN", led, gpios)
+    if why is not None:
+        return why
     used.append(led)
     for i in range(len(used)):
         if used[i] in used[i + 1 :]:
             return "GPIO %d is used twice (ROW_PINS, COL_PINS, COL_PINS_B, LED_PIN)" % used[i]
-    limits = (
+    limits = [
         ("BRIGHTNESS", 0, 255), ("DEBOUNCE_MS", 1, 1000), ("SNAPSHOT_MS", 100, 60000),
-        ("WATCHDOG_MS", 0, 8388), ("ROW_SETTLE_US", 0, 10000),
-    )  # fmt: skip
+        ("ROW_SETTLE_US", 0, 10000),
+    ]  # fmt: skip
+    if kind == "polarity":
+        limits.append(("HALL_SETTLE_US", HALL_MIN_SETTLE_US, 10000))
     for name, low, high in limits:
         value = getattr(cfg, name, None)
         if not _int_in(value, low, high):
             return "%s must be %d..%d, got %r" % (name, low, high, value)
+    wdt = getattr(cfg, "WATCHDOG_MS", None)
+    # rp2 refuses more than 8388 ms; under 1000 a USB write stall (500 ms) could trip it
+    if not (_int_in(wdt, 1000, 8388) or (_int_in(wdt, 0, 0))):
+        return "WATCHDOG_MS must be 0 (off) or 1000..8388, got %r" % (wdt,)
+    amps = getattr(cfg, "LED_SUPPLY_AMPS", None)
+    if not _number_in(amps, 0.5, 50):
+        return "LED_SUPPLY_AMPS must be 0.5..50 (the LED supply in A), got %r" % (amps,)
+    if budget_ma(amps, n * n) <= 0:
+        return "LED_SUPPLY_AMPS %r is too small for %d LEDs" % (amps, n * n)
     for name in ("LED_SERPENTINE", "FAST_IO"):
         if not isinstance(getattr(cfg, name, None), bool):
             return "%s must be True or False" % name
@@ -346,6 +437,9 @@ def main(cfg):
     with Ctrl-C still working (a reset would only repeat it). Once the scan loop runs, Ctrl-C
     is off and a failure resets the board.
     """
+    if bootsel_held():
+        print("board link: BOOTSEL held at boot: firmware not started, REPL left free")
+        return
     if maintenance_requested():
         print("board link: maintenance boot, REPL left free for mpremote")
         return
@@ -366,4 +460,5 @@ def main(cfg):
     try:
         fw.run()
     except Exception:
+        put_flag(RESET_FLAG, "failure")
         machine.reset()

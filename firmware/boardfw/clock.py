@@ -1,4 +1,8 @@
-"""Millisecond ticks: MicroPython's time functions, or a CPython equivalent for the simulation."""
+"""Millisecond ticks: MicroPython's time functions, or a CPython equivalent for the simulation.
+
+On the rp2 port ``ticks_ms`` wraps at 2**30 (about 12.4 days) and ``ticks_diff`` is only right
+for stamps less than 2**29 ms apart: long spans (uptime) are summed pass by pass instead.
+"""
 
 import time
 
@@ -6,6 +10,7 @@ try:
     ticks_ms = time.ticks_ms
     ticks_diff = time.ticks_diff
     sleep_us = time.sleep_us
+    sleep_ms = time.sleep_ms
 except AttributeError:  # CPython (desktop simulation)
     _PERIOD = 1 << 30
 
@@ -17,4 +22,7 @@ except AttributeError:  # CPython (desktop simulation)
         return d - _PERIOD if d >= _PERIOD // 2 else d
 
     def sleep_us(us):
+        pass
+
+    def sleep_ms(ms):
         pass

@@ -2,6 +2,8 @@
 
 from boardfw.clock import ticks_diff
 
+_NOTHING = ()  # the empty tuple is a constant: returning it allocates nothing
+
 
 class Debouncer:
     def __init__(self, values, ms):
@@ -19,6 +21,8 @@ class Debouncer:
 
     def due(self, now):
         """Squares whose new value just became stable (sorted); their reported value is updated."""
+        if not self.pending:
+            return _NOTHING
         out = []
         for sq in list(self.pending):
             if self.raw[sq] == self.reported[sq]:

@@ -72,10 +72,14 @@ class LineBuffer:
         self.skipping = False
         self.overflows = 0
 
-    def feed(self, data):
-        """Returns the complete lines (bytes, newline removed) found in ``data``."""
+    def feed(self, data, count=-1):
+        """Returns the complete lines (bytes, newline removed) in the first ``count`` bytes of
+        ``data`` (all of it by default)."""
         out = []
-        for b in data:
+        if count < 0:
+            count = len(data)
+        for i in range(count):
+            b = data[i]
             if b == 10:
                 if self.skipping:
                     self.skipping = False

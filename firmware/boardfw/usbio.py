@@ -1,4 +1,12 @@
-"""USB CDC on the Pico: sys.stdin/sys.stdout, polled so the scan loop never blocks."""
+"""USB CDC on the Pico: sys.stdin/sys.stdout, polled so the scan loop never blocks for long.
+
+On the rp2 port a write to USB never raises: with the host's port open but nobody reading it
+blocks up to 500 ms and then returns a partial count. So a line is written only when
+``poll`` says the port is writable, and dropped otherwise (the host notices the gap in the
+sequence numbers and asks for a RESEND). A line cut short is ended with a newline before the
+next one, so the host drops only that line. Reading uses ``ipoll`` and preallocated buffers:
+an idle pass allocates nothing.
+"""
 
 # MicroPython subset: no contextlib, and %-formatting is the cheapest there.
 # ruff: noqa: UP031, SIM105, SIM110
@@ -6,25 +14,82 @@
 import select
 import sys
 
+from boardfw.clock import sleep_ms
+
+_NEWLINE = b"\n"
+
 
 class UsbPort:
     def __init__(self):
-        self.inp = sys.stdin.buffer
+        self.inp = sys.stdin.buffer  # looked up once: each `.buffer` access allocates
         self.out = sys.stdout.buffer
-        self.poller = select.poll()
-        self.poller.register(sys.stdin, select.POLLIN)
+        self.rx = select.poll()
+        self.rx.register(sys.stdin, select.POLLIN)
+        self.tx = select.poll()
+        self.tx.register(sys.stdout, select.POLLOUT)
+        self.one = bytearray(1)
+        self.torn = False  # the last line went out cut short
+        self.polls_out = False  # the port has reported POLLOUT at least once
 
-    def read(self, limit=512):
-        buf = bytearray()
-        while len(buf) < limit and self.poller.poll(0):
-            b = self.inp.read(1)
-            if not b:
+    def _ready(self, poller, event):
+        for entry in poller.ipoll(0):  # (obj, events, ...): the size may vary by port
+            if entry[1] & event:
+                return True
+        return False
+
+    def read_into(self, buf):
+        """Bytes the host sent, as many as are waiting (up to len(buf)); returns the count."""
+        n = 0
+        limit = len(buf)
+        one = self.one
+        while n < limit and self._ready(self.rx, select.POLLIN):
+            try:
+                got = self.inp.readinto(one)
+            except OSError:
                 break
-            buf.extend(b)
-        return buf
+            if not got:
+                break
+            buf[n] = one[0]
+            n += 1
+        return n
 
-    def write(self, data):
+    def _put(self, data):
         try:
-            self.out.write(data)
+            n = self.out.write(data)
         except OSError:
-            pass  # no host listening: the line is lost, sequence numbers tell the host
+            return 0
+        return n or 0  # None: nothing could be written (a non-blocking port)
+
+    def _may_write(self):
+        if self._ready(self.tx, select.POLLOUT):
+            self.polls_out = True
+            return True
+        # A port whose stdio poll never reports POLLOUT (an old MicroPython) is written to
+        # blindly, as before; once it has reported it, "not writable" is believed.
+        return not self.polls_out
+
+    def write(self, line):
+        """Send one line if the port takes it; False when it was dropped or cut short."""
+        if self.torn:
+            if not self._may_write() or self._put(_NEWLINE) != 1:
+                return False
+            self.torn = False
+        if not self._may_write():
+            return False
+        n = self._put(line)
+        if n < len(line):
+            self.torn = n > 0
+            return False
+        return True
+
+    def drain(self, ms, feed=None):
+        """Give USB ``ms`` milliseconds to send what was written (before a reset)."""
+        try:
+            self.out.flush()
+        except (AttributeError, OSError):
+            pass
+        while ms > 0:
+            sleep_ms(10)
+            ms -= 10
+            if feed is not None:
+                feed()

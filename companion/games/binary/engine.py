@@ -226,9 +226,9 @@ class BinaryState(GameState):
     def _can_place(self, player: str) -> bool:
         return self.hand(player) > 0 and any(self._first_ok(player, i) for i in self._empties())
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self, player: str | None = None) -> list[Move]:
         p = self.mover
-        if p is None:
+        if p is None or (player is not None and player != p):
             return []
         empties = self._empties()
         if self.opening or self.placed:
@@ -237,9 +237,11 @@ class BinaryState(GameState):
         moves = [i for i in empties if self._first_ok(p, i)]
         return moves or [PASS]
 
-    def check(self, move: Move) -> Refusal | None:
+    def check(self, move: Move, player: str | None = None) -> Refusal | None:
         if self.mover is None:
             return Refusal("game-over", "game is over")
+        if (refusal := self.own_turn(player)) is not None:
+            return refusal
         if move == END:
             if len(self.placed) == 1:
                 return None
@@ -277,8 +279,8 @@ class BinaryState(GameState):
         return None
 
     # ----- playing
-    def play(self, move: Move) -> BinaryState:
-        refusal = self.check(move)
+    def play(self, move: Move, player: str | None = None) -> BinaryState:
+        refusal = self.check(move, player)
         if refusal is not None:
             raise IllegalMove(refusal)
         p = self.mover

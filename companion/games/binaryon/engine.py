@@ -537,8 +537,8 @@ class BinaryonState(GameState):
             )
         return self._legal
 
-    def legal_moves(self) -> list[Any]:
-        if self.is_over():
+    def legal_moves(self, player: str | None = None) -> list[Any]:
+        if self.is_over() or (player is not None and player != self.mover):
             return []
         mask = self.legal_mask()
         return bits_of(mask) if mask else [PASS]
@@ -546,9 +546,11 @@ class BinaryonState(GameState):
     def forced_move(self) -> Any:
         return PASS if not self.is_over() and not self.legal_mask() else None
 
-    def check(self, move: Any) -> Refusal | None:
+    def check(self, move: Any, player: str | None = None) -> Refusal | None:
         if self.is_over():
             return Refusal("game-over", "game over")
+        if (refusal := self.own_turn(player)) is not None:
+            return refusal
         if move == PASS:
             if self.legal_mask():
                 return Refusal("has-move", "pass: you have a move")
@@ -575,8 +577,8 @@ class BinaryonState(GameState):
         need = len(nbrs) // 2 + 1
         return Refusal("no-majority", f"{name}: needs {need} {colour} nbrs, has {same}")
 
-    def play(self, move: Any) -> BinaryonState:
-        refusal = self.check(move)
+    def play(self, move: Any, player: str | None = None) -> BinaryonState:
+        refusal = self.check(move, player)
         if refusal is not None:
             raise IllegalMove(refusal)
         other = "off" if self.mover == "on" else "on"
@@ -596,7 +598,7 @@ class BinaryonState(GameState):
             return None
         sc = self.score()
         summary = "draw" if sc.winner is None else f"{sc.winner.upper()} wins"
-        return Outcome(sc.winner, summary, score_detail(sc))
+        return Outcome(sc.winner, summary, score_detail(sc), reason=tie_reason(sc))
 
     def move_name(self, move: Any) -> str:
         if move == PASS:
@@ -614,6 +616,17 @@ class BinaryonState(GameState):
             f"BinaryonState(n={self.n}, to_move={self.mover}, last={last}, "
             f"passes={self.passes}, ply={self._ply})"
         )
+
+
+def tie_reason(sc: Score) -> str:
+    """Why a tie of best numbers was decided, in one line, e.g. 'tie at 11110000: equal
+    numbers cancel; ON's next is higher' ('' when the best numbers differ)."""
+    if not sc.tied:
+        return ""
+    at = f"tie at {sc.bits(sc.on_best)}"
+    if sc.winner is None:
+        return f"{at}: every number cancels"
+    return f"{at}: equal numbers cancel; {sc.winner.upper()}'s next is higher"
 
 
 @cache

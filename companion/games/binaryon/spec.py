@@ -5,18 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from companion.core.position_text import BLACK, WHITE, format_position, parse_position
+from companion.core.position_text import format_position, parse_position
 from companion.core.squares import square_name
 from companion.games.base import (
     RGB,
-    Action,
-    Differ,
+    Cell,
     GameSpec,
     GameState,
+    Hint,
+    Interpreter,
     Option,
     Panel,
     PanelRow,
-    Play,
+    View,
 )
 from companion.games.binaryon.engine import (
     OPTIONS,
@@ -27,7 +28,9 @@ from companion.games.binaryon.engine import (
     resolve,
     rules,
     score_bitboard,
+    tie_reason,
 )
+from companion.games.binaryon.input import BinaryonInput
 
 _SIZE_OPTION = next(o for o in OPTIONS if o.name == "size")
 LIT: RGB = (160, 140, 100)
@@ -56,8 +59,24 @@ class BinaryonSpec(GameSpec):
     def new(self, **options: Any) -> BinaryonState:
         return BinaryonState.start(self.resolve(options))
 
-    def board_size(self, options: dict[str, Any]) -> int | None:
-        return int(options.get("size", 8))
+    def view(self, state: GameState, viewer: str | None = None) -> View:
+        """Binaryon has no secrets: every viewer sees the same."""
+        st = _state(state)
+        sc = st.score()
+        on = f"ON: {sc.bits(sc.on_best)} on {_path(sc.on_line, st.n)}"
+        off = f"OFF: {sc.bits(sc.off_best)} on {_path(sc.off_line, st.n)}"
+        explanation = [on, off]
+        if sc.tied:
+            explanation.append(tie_reason(sc) if sc.winner or st.is_over() else "tied")
+        elif sc.winner:
+            explanation.append(f"{sc.winner.upper()} leads")
+        return View(
+            panel=self.panel(st),
+            cells=tuple(Cell(piece=c) for c in st.cells()),
+            leds=tuple(self.leds(st)),
+            explanation=tuple(explanation),
+            actions=(("pass", "pass"),) if st.forced_move() is not None else (),
+        )
 
     def panel(self, state: GameState) -> Panel:
         st = _state(state)
@@ -95,45 +114,25 @@ class BinaryonSpec(GameSpec):
             return sc.off_line
         return sc.on_line + tuple(s for s in sc.off_line if s not in sc.on_line)
 
-    def hint(self, state: GameState, step: int) -> tuple[tuple[int, ...], str]:
+    def hint(self, state: GameState, step: int) -> Hint:
         """Even presses: the squares the mover may turn; odd presses: the mover's best line."""
         st = _state(state)
         if st.is_over():
             outcome = st.outcome()
-            return self.highlight(st), outcome.summary if outcome else ""
+            return Hint(self.highlight(st), outcome.summary if outcome else "")
         who = st.mover.upper()
         if step % 2 == 0:
             moves = tuple(m for m in st.legal_moves() if isinstance(m, int))
             if not moves:
-                return (), f"{who} must pass"
-            return moves, f"{len(moves)} move{'s' if len(moves) > 1 else ''} for {who}"
+                return Hint((), f"{who} must pass")
+            return Hint(moves, f"{len(moves)} move{'s' if len(moves) > 1 else ''} for {who}")
         sc = st.score()
         if st.mover == "on":
-            return sc.on_line, f"{who} best {sc.bits(sc.on_best)}"
-        return sc.off_line, f"{who} best {sc.bits(sc.off_best)}"
+            return Hint(sc.on_line, f"{who} best {sc.bits(sc.on_best)}")
+        return Hint(sc.off_line, f"{who} best {sc.bits(sc.off_best)}")
 
-    def on_press(self, state: GameState, square: int) -> Action:
-        return Play(square)
-
-    def on_board(self, state: GameState, readings: Sequence[str]) -> Action:
-        """A polarity board's reading: one disc turned to the mover's colour is a move."""
-        st = _state(state)
-        n = st.n
-        if len(readings) != n * n:
-            return Differ((), f"board has {len(readings)} squares, need {n * n}")
-        expected = st.cells()
-        diff = tuple(i for i in range(n * n) if readings[i] != expected[i])
-        if not diff:
-            return None
-        if len(diff) == 1:
-            sq = diff[0]
-            mover_colour = WHITE if st.mover == "on" else BLACK
-            if not st.is_over() and readings[sq] == mover_colour:
-                return Play(sq)
-            name = square_name(sq, n)
-            hint = f"put a disc on {name}" if readings[sq] == "." else f"turn {name} back"
-            return Differ(diff, hint)
-        return Differ(diff, f"{len(diff)} squares differ")
+    def interpreter(self, kind: str) -> Interpreter:
+        return BinaryonInput(kind)
 
     # --- scoring a position given as text (the `score` command) ---
     def _score_text(self, text: str, options: Mapping[str, Any]) -> tuple[list[str], int, Score]:

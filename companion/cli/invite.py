@@ -1,0 +1,47 @@
+"""``binaryon invite``: the table page's address and each player's own page, for the running
+companion (the same links its OLED shows as QR codes from the menu)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", metavar="FILE", help="the companion's config (to find its files)")
+    p.add_argument("--journal", metavar="PATH", help="the running companion's journal file")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.core.config import ConfigError
+    from companion.service.app import load_config, web_files
+    from companion.views.web.invite import invite_json
+
+    try:
+        config = load_config(args.config)
+        if args.journal:
+            config = config.with_overrides(journal={"path": args.journal})
+    except ConfigError as e:
+        print(f"binaryon: {e}", file=sys.stderr)
+        return 2
+    tokens_path, address_path = web_files(config)
+    try:
+        url = json.loads(address_path.read_text())["url"]
+        tokens = json.loads(tokens_path.read_text())["tokens"]
+    except (OSError, ValueError, KeyError, TypeError):
+        print(
+            "binaryon: no companion is serving its pages here: start it with --web HOST:PORT "
+            "or [web] listen in the config",
+            file=sys.stderr,
+        )
+        return 2
+    links = invite_json(url, tokens)
+    if args.json:
+        print(json.dumps(links))
+    else:
+        print(f"table: {links['table']}")
+        for player, link in links["players"].items():
+            print(f"{player}: {link}")
+    return 0

@@ -1,0 +1,674 @@
+"""Binøme game state: part 1 (sixteen rolls written into secret sheets), part 2 (postulates
+drawn, claimed and resolved), the end. Pure and immutable, no I/O.
+
+Moves (notation in brackets, what the journal stores):
+
+- ``Roll(d)`` [``roll 7``] and ``Draw(card)`` [``draw contains-5``]: chance steps the referee
+  plays (``chance()`` lists the outcomes, the referee picks one with its RNG).
+- ``Write(cell, player)`` [``Cornelia write 3a``]: the current digit goes into number 3's
+  first digit (``a``; ``b`` = second digit). Everybody writes each roll, all at once.
+- ``Claim(number, player)`` [``Cornelia claim 44``] and ``Decline(player)``
+  [``Dorothy pass``]: from the chairperson clockwise (seat order = the order of the players
+  option), or all at once with option ``secrets``.
+
+``public_name`` hides what others may not see yet: where a digit went, the number claimed,
+and with ``secrets`` whether a player claimed at all. Claims are revealed by the turn's
+resolution (``last_resolution``), the sheets by ``outcome()`` at the end.
+
+Solo mode (option ``solo`` = 1..6): the one human plays against virtual players ``bot1``..
+whose moves ``forced_move()`` returns (see solo.py), so the referee plays them and the
+journal keeps them like any other move.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Final
+
+from ..base import Chance, GameState, IllegalMove, Option, Outcome, Refusal, resolve_options
+from . import solo
+from .deck import Deck, DeckError, load_deck, parse_deck_text
+from .postulates import BY_ID, IDS, number_text, parse_number
+from .resolution import Resolution, join_names, resolve
+
+GAME: Final = "binome"
+SLOTS: Final = 8
+CELLS: Final = 2 * SLOTS
+ROLLS: Final = CELLS  # one roll per cell: 16
+MAX_PLAYERS: Final = 7
+MAX_NAME: Final = 12
+HALVES: Final = "ab"  # a = first digit (tens), b = second digit (units)
+RESERVED: Final = frozenset({"roll", "draw", "write", "claim", "pass"})
+BOT_PREFIX: Final = "bot"
+
+ROLL, WRITE, DRAW, CLAIM, OVER = "roll", "write", "draw", "claim", "over"
+
+
+# ---------------------------------------------------------------------------------- moves
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    digit: int
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    cell: int  # slot * 2 + half; slot 0..7 is number 1..8, half 0 = first digit
+    player: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    number: int
+    player: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    player: str | None = None
+
+
+BinomeMove = Roll | Draw | Write | Claim | Decline
+PlayerMove = Write | Claim | Decline
+
+
+def cell_name(cell: int) -> str:
+    """Cell index -> '3a' (number 3, first digit)."""
+    slot, half = divmod(cell, 2)
+    return f"{slot + 1}{HALVES[half]}"
+
+
+def parse_cell(text: str) -> int:
+    t = text.strip().lower()
+    if len(t) != 2 or t[0] not in "12345678" or t[1] not in HALVES:
+        raise ValueError(f"{text!r}: a cell is 1a..8b")
+    return (int(t[0]) - 1) * 2 + HALVES.index(t[1])
+
+
+# -------------------------------------------------------------------------------- options
+
+
+def _check_players(value: str) -> str | None:
+    try:
+        player_names(value)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _check_points(value: str) -> str | None:
+    try:
+        parse_deck_text(value, "points")
+    except DeckError as exc:
+        return str(exc).removeprefix("points: ")
+    return None
+
+
+OPTIONS: Final[tuple[Option, ...]] = (
+    Option("players", "2", "player names in seat order (a,b,c) or a count 1..7",
+           check=_check_players),
+    Option("chair", "", "first chairperson (default: the first player)"),
+    Option("secrets", False, "Game of Secrets: claims made secretly, all at once", kind=bool),
+    Option("battle_royale", False, "Battle Royale: +1 to the winner when 3+ claimed",
+           kind=bool),
+    Option("transparency", False, "announce a player left with one unused number", kind=bool),
+    Option("same_boat", False, "In the Same Boat: after identical numbers cancel, every "
+           "claimant left scores", kind=bool),
+    Option("solo", 0, "virtual opponents (solo mode: one player against 1..6)", kind=int,
+           minimum=0, maximum=6),
+    Option("seed", 0, "seed of the virtual opponents' choices (solo mode)", kind=int),
+    Option("points", "", "card points id=N|X,... for all 16 cards ('' = the deck file)",
+           check=_check_points),
+    Option("deck", "", "deck file (TOML) with the card points ('' = the shipped deck.toml); "
+           "read when the game starts, unless points are given"),
+)  # fmt: skip
+
+
+def player_names(value: str | int) -> tuple[str, ...]:
+    """'3' -> ('p1', 'p2', 'p3'); 'Ann,Bob' -> ('Ann', 'Bob'); ValueError with a reason."""
+    text = str(value).strip()
+    if text.isascii() and text.isdigit():
+        count = int(text)
+        if not 1 <= count <= MAX_PLAYERS:
+            raise ValueError(f"{count} players: 1..{MAX_PLAYERS} play")
+        return tuple(f"p{i}" for i in range(1, count + 1))
+    names = tuple(n.strip() for n in text.split(","))
+    if not 1 <= len(names) <= MAX_PLAYERS:
+        raise ValueError(f"{len(names)} players: 1..{MAX_PLAYERS} play")
+    seen: set[str] = set()
+    for name in names:
+        if not name:
+            raise ValueError("empty player name")
+        if len(name) > MAX_NAME:
+            raise ValueError(f"{name!r}: names have at most {MAX_NAME} characters")
+        if not all(c.isalnum() or c in "-_" for c in name) or name[0] in "-_":
+            raise ValueError(f"{name!r}: use letters, digits, - or _")
+        if name.isdigit():
+            raise ValueError(f"{name!r}: a name cannot be a number")
+        if name.lower() in RESERVED:
+            raise ValueError(f"{name!r} is a reserved word")
+        if name.lower() in seen:
+            raise ValueError(f"{name!r} is named twice")
+        seen.add(name.lower())
+    return names
+
+
+def resolve_game_options(given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Defaults overlaid with ``given``, checked together; ``points`` is made explicit so a
+    record keeps the card values it was played with."""
+    given = dict(given or {})
+    if isinstance(given.get("players"), int) and not isinstance(given["players"], bool):
+        given["players"] = str(given["players"])
+    out = resolve_options(OPTIONS, given)
+    humans = player_names(out["players"])
+    if out["solo"]:
+        if len(humans) != 1:
+            raise ValueError("solo: exactly one player plays against the virtual ones")
+        bots = [f"{BOT_PREFIX}{i}" for i in range(1, out["solo"] + 1)]
+        if humans[0].lower() in bots:
+            raise ValueError(f"players: {humans[0]!r} is a virtual player's name")
+    names = seat_order(out)
+    if out["chair"]:
+        match = [n for n in names if n.lower() == out["chair"].strip().lower()]
+        if not match:
+            raise ValueError(f"chair: {out['chair']!r} is not a player")
+        out["chair"] = match[0]
+    if not out["points"].strip() and out["deck"].strip():
+        try:
+            out["points"] = load_deck(out["deck"].strip()).text()
+        except DeckError as exc:
+            raise ValueError(f"deck: {exc}") from None
+    out["points"] = parse_deck_text(out["points"], "points").text()
+    return out
+
+
+def seat_order(options: Mapping[str, Any]) -> tuple[str, ...]:
+    """Every player in seat order: the human players, then the virtual ones."""
+    humans = player_names(options["players"])
+    bots = tuple(f"{BOT_PREFIX}{i}" for i in range(1, int(options.get("solo", 0)) + 1))
+    return humans + bots
+
+
+# ---------------------------------------------------------------------------------- state
+
+
+def _rotate(names: Sequence[str], first: str) -> tuple[str, ...]:
+    i = names.index(first)
+    return tuple(names[i:]) + tuple(names[:i])
+
+
+@dataclass(frozen=True, eq=True)
+class BinomeState(GameState):
+    """One moment of a Binøme game. Build one with ``new_game(**options)``."""
+
+    game: ClassVar[str] = GAME
+
+    option_items: tuple[tuple[str, Any], ...]
+    names: tuple[str, ...]
+    deck: Deck
+    sheets: tuple[tuple[int | None, ...], ...]  # per player, CELLS digits (None = blank)
+    used: tuple[tuple[bool, ...], ...]  # per player, per number
+    rolls: tuple[int, ...] = ()
+    wrote: frozenset[str] = frozenset()  # players who wrote the latest roll
+    remaining: tuple[str, ...] = IDS  # cards still in the deck
+    card: str | None = None  # the postulate being claimed
+    chair: str = ""
+    decided: tuple[tuple[str, int | None], ...] = ()  # this turn: (player, number or None)
+    scores: tuple[int, ...] = ()
+    won: tuple[tuple[str, ...], ...] = ()  # cards taken, per player
+    history: tuple[Resolution, ...] = ()  # one per resolved turn, discarded cards included
+    announced: tuple[str, ...] = ()  # transparency: one number left after the last turn
+    over: bool = False
+    _ply: int = 0
+
+    # ------------------------------------------------------------------ basic views
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self.option_items)
+
+    @property
+    def players(self) -> tuple[str, ...]:  # type: ignore[override]
+        return self.names
+
+    @property
+    def virtual(self) -> frozenset[str]:
+        n = int(self.options["solo"])
+        return frozenset(self.names[len(self.names) - n :]) if n else frozenset()
+
+    @property
+    def ply(self) -> int:
+        return self._ply
+
+    def index(self, player: str) -> int:
+        return self.names.index(player)
+
+    @property
+    def phase(self) -> str:
+        if self.over:
+            return OVER
+        everyone = len(self.wrote) == len(self.names)
+        if len(self.rolls) < ROLLS or not everyone:
+            return WRITE if self.rolls and not everyone else ROLL
+        return DRAW if self.card is None else CLAIM
+
+    @property
+    def digit(self) -> int | None:
+        """The digit being written (part 1), else None."""
+        return self.rolls[-1] if self.phase == WRITE else None
+
+    def claim_order(self) -> tuple[str, ...]:
+        """Seat order starting from the chairperson."""
+        return _rotate(self.names, self.chair)
+
+    @property
+    def to_act(self) -> frozenset[str]:
+        phase = self.phase
+        if phase == WRITE:
+            return frozenset(n for n in self.names if n not in self.wrote)
+        if phase == CLAIM:
+            if self.options["secrets"]:
+                done = {p for p, _ in self.decided}
+                return frozenset(n for n in self.names if n not in done)
+            return frozenset({self.claim_order()[len(self.decided)]})
+        return frozenset()
+
+    @property
+    def turn(self) -> str | None:
+        acting = self.to_act
+        return next(iter(acting)) if len(acting) == 1 else None
+
+    def sheet(self, player: str) -> tuple[int | None, ...]:
+        return self.sheets[self.index(player)]
+
+    def numbers(self, player: str) -> tuple[str, ...]:
+        """The player's eight numbers as written so far, '?' for a blank digit: '4?'."""
+        sheet = self.sheet(player)
+        return tuple(
+            "".join("?" if d is None else str(d) for d in sheet[2 * s : 2 * s + 2])
+            for s in range(SLOTS)
+        )
+
+    def unused_numbers(self, player: str) -> tuple[int, ...]:
+        """The player's complete numbers not yet used in a claim, in sheet order."""
+        i = self.index(player)
+        sheet, used = self.sheets[i], self.used[i]
+        out = []
+        for s in range(SLOTS):
+            a, b = sheet[2 * s], sheet[2 * s + 1]
+            if not used[s] and a is not None and b is not None:
+                out.append(a * 10 + b)
+        return tuple(out)
+
+    def score_of(self, player: str) -> int:
+        return self.scores[self.index(player)]
+
+    @property
+    def last_resolution(self) -> Resolution | None:
+        return self.history[-1] if self.history else None
+
+    # ------------------------------------------------------------------ moves
+    def chance(self) -> Chance | None:
+        """The die (part 1) or the deck (part 2): the referee draws one outcome's name."""
+        moves = self.chance_moves()
+        if not moves:
+            return None
+        kind = "d10" if isinstance(moves[0], Roll) else "draw"
+        return Chance(kind, tuple(self.move_name(m) for m in moves))
+
+    def chance_moves(self) -> tuple[Roll | Draw, ...]:
+        """The equally likely outcomes of the chance step now, as moves (() when none)."""
+        phase = self.phase
+        if phase == ROLL:
+            return tuple(Roll(d) for d in range(10))
+        if phase == DRAW:
+            return tuple(Draw(c) for c in self.remaining)
+        return ()
+
+    def actor(self, move: Any) -> str | None:
+        """Who plays ``move``: the player it names (None for a roll or a draw)."""
+        return getattr(move, "player", None)
+
+    def _player_moves(self, player: str) -> list[BinomeMove]:
+        if player not in self.to_act:
+            return []
+        if self.phase == WRITE:
+            sheet = self.sheet(player)
+            return [Write(c, player) for c in range(CELLS) if sheet[c] is None]
+        numbers = sorted(set(self.unused_numbers(player)))
+        return [*(Claim(n, player) for n in numbers), Decline(player)]
+
+    def legal_moves(self, player: str | None = None) -> list[BinomeMove]:  # type: ignore[override]
+        if self.over:
+            return []
+        if player is None:
+            chance = self.chance_moves()
+            if chance:
+                return list(chance)
+            return [m for p in self.names for m in self._player_moves(p)]
+        if player not in self.names:
+            return []
+        return self._player_moves(player)
+
+    def check(self, move: Any, player: str | None = None) -> Refusal | None:  # type: ignore[override]
+        if self.over:
+            return Refusal("game-over", "game over")
+        phase = self.phase
+        if isinstance(move, Roll):
+            if player is not None:
+                return Refusal("referee-only", "the referee rolls")
+            if phase != ROLL:
+                return Refusal("not-now", "no roll now")
+            if isinstance(move.digit, bool) or move.digit not in range(10):
+                return Refusal("bad-digit", f"{move.digit!r}: a die shows 0-9")
+            return None
+        if isinstance(move, Draw):
+            if player is not None:
+                return Refusal("referee-only", "the chair draws")
+            if phase != DRAW:
+                return Refusal("not-now", "no draw now")
+            if move.card not in self.remaining:
+                if move.card in BY_ID:
+                    return Refusal("card-gone", f"{move.card}: not in the deck")
+                return Refusal("unknown-card", f"{move.card!r}: no such card")
+            return None
+        if not isinstance(move, Write | Claim | Decline):
+            return Refusal("not-a-move", f"{move!r}: not a move")
+        who = move.player or player
+        if who is None:
+            return Refusal("no-player", "whose move is it?")
+        if player is not None and move.player is not None and move.player != player:
+            return Refusal("wrong-player", f"not {move.player}'s page")
+        if who not in self.names:
+            return Refusal("unknown-player", f"{who}: not playing")
+        if isinstance(move, Write):
+            if phase != WRITE:
+                return Refusal("not-now", "no digit to write")
+            if who in self.wrote:
+                return Refusal("already-wrote", f"{who}: already wrote {self.rolls[-1]}")
+            if isinstance(move.cell, bool) or move.cell not in range(CELLS):
+                return Refusal("bad-cell", f"{move.cell!r}: not a cell")
+            if self.sheet(who)[move.cell] is not None:
+                return Refusal("cell-taken", f"{cell_name(move.cell)}: already written")
+            return None
+        if phase != CLAIM:
+            return Refusal("not-now", "no postulate to claim")
+        if who not in self.to_act:
+            if any(p == who for p, _ in self.decided):
+                return Refusal("already-decided", f"{who}: already chose")
+            return Refusal("not-your-turn", f"{self.turn}'s turn to claim")
+        if isinstance(move, Claim):
+            n = move.number
+            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 99:
+                return Refusal("bad-number", f"{n!r}: not a 2-digit number")
+            if n not in self.unused_numbers(who):
+                if n in self._complete_numbers(who):
+                    return Refusal("number-used", f"{number_text(n)}: already used")
+                return Refusal("not-your-number", f"{number_text(n)}: not on your sheet")
+        return None
+
+    def _complete_numbers(self, player: str) -> set[int]:
+        sheet = self.sheet(player)
+        return {
+            sheet[2 * s] * 10 + sheet[2 * s + 1]  # type: ignore[operator]
+            for s in range(SLOTS)
+            if sheet[2 * s] is not None and sheet[2 * s + 1] is not None
+        }
+
+    def play(self, move: Any, player: str | None = None) -> BinomeState:  # type: ignore[override]
+        refusal = self.check(move, player)
+        if refusal is not None:
+            raise IllegalMove(refusal)
+        ply = self._ply + 1
+        if isinstance(move, Roll):
+            return replace(self, rolls=(*self.rolls, move.digit), wrote=frozenset(), _ply=ply)
+        if isinstance(move, Draw):
+            left = tuple(c for c in self.remaining if c != move.card)
+            return replace(self, remaining=left, card=move.card, _ply=ply)
+        who: str = move.player or player  # type: ignore[assignment]
+        i = self.index(who)
+        if isinstance(move, Write):
+            sheet = list(self.sheets[i])
+            sheet[move.cell] = self.rolls[-1]
+            sheets = (*self.sheets[:i], tuple(sheet), *self.sheets[i + 1 :])
+            return replace(self, sheets=sheets, wrote=self.wrote | {who}, _ply=ply)
+        number = move.number if isinstance(move, Claim) else None
+        state = replace(self, decided=(*self.decided, (who, number)), _ply=ply)
+        if len(state.decided) == len(self.names):
+            return state._resolve_turn()
+        return state
+
+    def _resolve_turn(self) -> BinomeState:
+        """Everybody has chosen: resolve, score, pass the chair, mark numbers used."""
+        assert self.card is not None
+        opts = self.options
+        chosen = dict(self.decided)
+        claims = [(p, n) for p in self.claim_order() if (n := chosen[p]) is not None]
+        res = resolve(
+            self.card,
+            claims,
+            self.deck[self.card],
+            battle_royale=opts["battle_royale"],
+            same_boat=opts["same_boat"],
+        )
+        used = [list(u) for u in self.used]
+        for p, n in claims:
+            i = self.index(p)
+            sheet = self.sheets[i]
+            slot = next(
+                s
+                for s in range(SLOTS)
+                if not used[i][s] and sheet[2 * s] * 10 + sheet[2 * s + 1] == n  # type: ignore[operator]
+            )
+            used[i][slot] = True
+        scores = list(self.scores)
+        for p, gain in res.points:
+            scores[self.index(p)] += gain
+        won = list(self.won)
+        chair = self.chair
+        if res.taker is not None:
+            t = self.index(res.taker)
+            won[t] = (*won[t], self.card)
+            chair = res.taker
+        left = [SLOTS - sum(u) for u in used]
+        over = not self.remaining or min(left) == 0
+        announced = (
+            tuple(p for p, k in zip(self.names, left, strict=True) if k == 1)
+            if opts["transparency"]
+            else ()
+        )
+        return replace(
+            self,
+            used=tuple(tuple(u) for u in used),
+            scores=tuple(scores),
+            won=tuple(won),
+            chair=chair,
+            card=None,
+            decided=(),
+            history=(*self.history, res),
+            announced=announced,
+            over=over,
+        )
+
+    def forced_move(self) -> BinomeMove | None:
+        """The next virtual player's move (solo mode), which the referee plays itself."""
+        bots = self.virtual & self.to_act
+        if not bots:
+            return None
+        bot = next(p for p in self.names if p in bots)
+        return self.bot_move(bot)
+
+    def bot_move(self, bot: str) -> BinomeMove:
+        """What the virtual player ``bot`` plays now (solo.py's strategy, seeded)."""
+        seed = self.options["seed"]
+        rng = random.Random(f"binome/{seed}/{bot}/{self._ply}")
+        me = solo.personality(seed, bot)
+        players = len(self.names)
+        if self.phase == WRITE:
+            cell = solo.choose_cell(self.sheet(bot), self.rolls[-1], self.deck, players, rng, me)
+            return Write(cell, bot)
+        assert self.card is not None
+        number = solo.choose_claim(
+            self.unused_numbers(bot), self.card, self.deck, self.remaining, players, rng, me
+        )
+        return Decline(bot) if number is None else Claim(number, bot)
+
+    # ------------------------------------------------------------------ the end
+    def is_over(self) -> bool:
+        return self.over
+
+    def winners(self) -> tuple[str, ...]:
+        top = max(self.scores)
+        return tuple(p for p, s in zip(self.names, self.scores, strict=True) if s == top)
+
+    def outcome(self) -> Outcome | None:
+        if not self.over:
+            return None
+        winners = self.winners()
+        top = max(self.scores)
+        if len(winners) == 1:
+            summary = f"{winners[0]} wins with {top}"
+            others = sorted(
+                ((s, p) for p, s in zip(self.names, self.scores, strict=True) if p != winners[0]),
+                key=lambda item: -item[0],
+            )
+            reason = f"{others[0][1]} next with {others[0][0]}" if others else "alone at the table"
+        else:
+            summary = f"{join_names(winners)} tie on {top}"
+            reason = "equal top scores share the win"
+        return Outcome(winners=winners, summary=summary, reason=reason, detail=self.detail())
+
+    def end_reason(self) -> str:
+        """Why the game ended: the deck ran out or a player used their last number."""
+        if not self.over:
+            return ""
+        done = [p for p, u in zip(self.names, self.used, strict=True) if all(u)]
+        if done:
+            return f"{join_names(done)} used the last number"
+        return "the last card was resolved"
+
+    def detail(self) -> dict[str, Any]:
+        """JSON-able account of the game: scores, cards, sheets (revealed), every turn."""
+        return {
+            "winners": list(self.winners()) if self.over else [],
+            "scores": dict(zip(self.names, self.scores, strict=True)),
+            "cards": {p: list(w) for p, w in zip(self.names, self.won, strict=True)},
+            "sheets": {p: list(self.numbers(p)) for p in self.names},
+            "turns": [
+                {**r.to_json(), "claims": {p: number_text(n) for p, n in r.claims},
+                 "explanation": r.explanation}
+                for r in self.history
+            ],
+            "cards_left": len(self.remaining),
+            "ended": self.end_reason(),
+        }  # fmt: skip
+
+    # ------------------------------------------------------------------ notation
+    def move_name(self, move: Any) -> str:
+        if isinstance(move, Roll):
+            return f"roll {move.digit}"
+        if isinstance(move, Draw):
+            return f"draw {move.card}"
+        who = move.player
+        if who is None:
+            raise ValueError("a player's move needs its player to be named")
+        if isinstance(move, Write):
+            return f"{who} write {cell_name(move.cell)}"
+        if isinstance(move, Claim):
+            return f"{who} claim {number_text(move.number)}"
+        if isinstance(move, Decline):
+            return f"{who} pass"
+        raise ValueError(f"{move!r}: not a move")
+
+    def public_name(self, move: Any) -> str:
+        """The notation others may see now: no cell, no number; with ``secrets`` not even
+        whether the player claimed."""
+        if isinstance(move, Roll | Draw):
+            return self.move_name(move)
+        who = move.player
+        if isinstance(move, Write):
+            return f"{who} write"
+        if self.options["secrets"]:
+            return f"{who} chose"
+        return f"{who} claim" if isinstance(move, Claim) else f"{who} pass"
+
+    def parse_move(self, text: str) -> BinomeMove:
+        words = text.split()
+        if not words:
+            raise ValueError("empty move")
+        verb = words[0].lower()
+        if verb == "roll" and len(words) == 2:
+            if len(words[1]) != 1 or not words[1].isdigit():
+                raise ValueError(f"{words[1]!r}: a die shows 0-9")
+            return Roll(int(words[1]))
+        if verb == "draw" and len(words) == 2:
+            if words[1] not in BY_ID:
+                raise ValueError(f"{words[1]!r}: no such postulate")
+            return Draw(words[1])
+        player = None
+        if verb not in RESERVED:
+            player = self._player_named(words[0])
+            words = words[1:]
+            if not words:
+                raise ValueError(f"{text.strip()!r}: write, claim or pass?")
+            verb = words[0].lower()
+        if verb == "write" and len(words) == 2:
+            return Write(parse_cell(words[1]), player)
+        if verb == "claim" and len(words) == 2:
+            return Claim(parse_number(words[1]), player)
+        if verb == "pass" and len(words) == 1:
+            return Decline(player)
+        raise ValueError(f"{text.strip()!r}: not a Binøme move")
+
+    def _player_named(self, text: str) -> str:
+        for name in self.names:
+            if name.lower() == text.lower():
+                return name
+        raise ValueError(f"{text!r}: not a player")
+
+    def __repr__(self) -> str:
+        return (
+            f"BinomeState(players={','.join(self.names)}, phase={self.phase}, "
+            f"rolls={len(self.rolls)}, cards_left={len(self.remaining)}, ply={self._ply})"
+        )
+
+
+def new_game(**options: Any) -> BinomeState:
+    """A game at its first roll. Options: see OPTIONS (``players`` names or a count...)."""
+    opts = resolve_game_options(options)
+    names = seat_order(opts)
+    n = len(names)
+    return BinomeState(
+        option_items=tuple(sorted(opts.items())),
+        names=names,
+        deck=parse_deck_text(opts["points"], "points"),
+        sheets=((None,) * CELLS,) * n,
+        used=((False,) * SLOTS,) * n,
+        chair=opts["chair"] or names[0],
+        scores=(0,) * n,
+        won=((),) * n,
+    )
+
+
+def referee_move(state: BinomeState, rng: random.Random) -> BinomeMove | None:
+    """What the referee plays by itself now: a chance outcome drawn with ``rng`` (roll,
+    draw) or a virtual player's move; None while it waits for the players."""
+    chance = state.chance_moves()
+    if chance:
+        return rng.choice(chance)
+    return state.forced_move()
+
+
+def replay(options: Mapping[str, Any], move_names: Sequence[str]) -> BinomeState:
+    """The state after playing ``move_names`` from ``new_game(**options)``."""
+    state = new_game(**options)
+    for name in move_names:
+        state = state.play(state.parse_move(name))
+    return state

@@ -1,0 +1,275 @@
+"""Hosting Binøme: no board; the OLED shows the scores and the roll or the postulate, the
+table page explains each resolution, each player's page holds their sheet and their choices.
+
+Nothing secret reaches the table (``view(state, None)``): no sheet, no number not yet
+claimed in a resolved turn, no claim before its turn resolves (with ``secrets``, not even
+whether a player claimed). A player's page (``view(state, player)``) adds that player's own
+sheet and choices. The sheets become public when the game is over.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from companion.games.base import (
+    RGB,
+    GameSpec,
+    GameState,
+    Hint,
+    Interpreter,
+    Layout,
+    Panel,
+    PanelRow,
+    View,
+)
+from companion.games.binome.engine import (
+    CLAIM,
+    OPTIONS,
+    OVER,
+    ROLLS,
+    SLOTS,
+    WRITE,
+    BinomeState,
+    Claim,
+    Decline,
+    Write,
+    new_game,
+    resolve_game_options,
+)
+from companion.games.binome.input import BinomeInput
+from companion.games.binome.postulates import BY_ID, number_text
+from companion.games.binome.resolution import X, join_names
+
+BOARD: Final = 8  # the LEDs are drawn for the usual 8x8 board (one colour per square)
+
+# Card titles short enough for the OLED note with their points (at most 16 characters).
+SHORT: Final[dict[str, str]] = {
+    "identical-digits": "Identical digits",
+    "divisible-by-10": "Divisible by 10",
+    "contains-0": "Contains 0",
+    "divisible-by-5": "Divisible by 5",
+    "contains-5": "Contains 5",
+    "contains-9": "Contains 9",
+    "contains-1": "Contains 1",
+    "first-divisible-by-second": "1st div by 2nd",
+    "digit-sum-10": "Digit sum 10",
+    "max-number": "Max number",
+    "max-digit-sum": "Max digit sum",
+    "min-number": "Min number",
+    "min-digit-sum": "Min digit sum",
+    "min-digit-difference": "Min digit gap",
+    "max-digit-difference": "Max digit gap",
+    "closest-to-50": "Closest to 50",
+}
+
+ROLL_RGB: RGB = (255, 140, 0)
+DECK_RGB: RGB = (0, 90, 255)
+DONE_RGB: RGB = (0, 40, 0)
+OFF: RGB = (0, 0, 0)
+
+# 3x5 digits for the LEDs, top row first ('#' lit).
+GLYPHS: Final[dict[int, tuple[str, ...]]] = {
+    0: ("###", "#.#", "#.#", "#.#", "###"),
+    1: (".#.", "##.", ".#.", ".#.", "###"),
+    2: ("###", "..#", "###", "#..", "###"),
+    3: ("###", "..#", ".##", "..#", "###"),
+    4: ("#.#", "#.#", "###", "..#", "..#"),
+    5: ("###", "#..", "###", "..#", "###"),
+    6: ("###", "#..", "###", "#.#", "###"),
+    7: ("###", "..#", ".#.", ".#.", ".#."),
+    8: ("###", "#.#", "###", "#.#", "###"),
+    9: ("###", "#.#", "###", "..#", "###"),
+}
+
+
+def card_label(state: BinomeState, card: str) -> str:
+    """'Identical digits 4pt' (X cards: 'Max number Xpt')."""
+    points = state.deck[card]
+    return f"{SHORT[card]} {'X' if points == X else points}pt"
+
+
+def card_points_text(state: BinomeState, card: str) -> str:
+    points = state.deck[card]
+    return "X points (one per claimant)" if points == X else f"{points} points"
+
+
+def cell_label(cell: int) -> str:
+    slot, half = divmod(cell, 2)
+    return f"number {slot + 1}, {'first' if half == 0 else 'second'} digit"
+
+
+class BinomeSpec(GameSpec):
+    name = "binome"
+    title = "BINOME"
+    options = OPTIONS
+    sensor_kinds = ()
+    commands = {
+        "binome": (
+            "companion.games.binome.resolve_cli",
+            "Binøme tools: resolve one turn (who wins a postulate and why)",
+        )
+    }
+
+    def resolve(self, given: dict[str, Any]) -> dict[str, Any]:
+        """The options checked together; the deck file is read here (once, at the start)."""
+        return resolve_game_options(given)
+
+    def new(self, **options: Any) -> BinomeState:
+        return new_game(**options)
+
+    def layout(self, options: dict[str, Any]) -> Layout | None:
+        return None
+
+    def player_label(self, player: str) -> str:
+        return player.upper()
+
+    def interpreter(self, kind: str) -> Interpreter:
+        return BinomeInput(kind)
+
+    # ----------------------------------------------------------------- what is seen
+    def view(self, state: GameState, viewer: str | None = None) -> View:
+        st: BinomeState = state  # type: ignore[assignment]
+        own = viewer if viewer in st.players else None
+        return View(
+            panel=self.panel(st),
+            leds=self.leds(st),
+            explanation=tuple(self.explanation(st)),
+            private=tuple(self.private_lines(st, own)) if own else (),
+            actions=tuple(self.actions(st, own)) if own else (),
+        )
+
+    def panel(self, st: BinomeState) -> Panel:
+        acting = st.to_act
+        rows = tuple(
+            PanelRow(self.player_label(p), str(s), p in acting)
+            for p, s in zip(st.players, st.scores, strict=True)
+        )
+        phase = st.phase
+        if phase == OVER:
+            note, corner = st.end_reason(), ""
+        elif st.card is not None:
+            note, corner = card_label(st, st.card), f"deck {len(st.remaining)}"
+        elif phase == WRITE:
+            note, corner = f"ROLL {st.digit}", f"roll {len(st.rolls)}/{ROLLS}"
+        else:  # the referee's step: a roll or a draw about to come
+            note, corner = "", f"deck {len(st.remaining)}"
+        return Panel(self.title, st.ply, rows, note, corner)
+
+    def explanation(self, st: BinomeState) -> list[str]:
+        """The table's account: the step now, the last resolution, the scores, the deck."""
+        lines: list[str] = []
+        phase = st.phase
+        if phase == OVER:
+            outcome = st.outcome()
+            assert outcome is not None
+            lines.append(f"Game over: {outcome.summary} ({outcome.reason}); {st.end_reason()}.")
+        elif phase == WRITE:
+            waiting = [p for p in st.players if p in st.to_act]
+            lines.append(
+                f"Part 1, roll {len(st.rolls)} of {ROLLS}: everybody writes the digit "
+                f"{st.digit}. Waiting for {join_names(waiting)}."
+            )
+        elif phase == CLAIM and st.card is not None:
+            p = BY_ID[st.card]
+            lines.append(
+                f"Part 2: {st.chair} chairs. Postulate: {p.title} "
+                f"({card_points_text(st, st.card)})."
+            )
+            lines.append(self._claims_so_far(st))
+        last = st.last_resolution
+        if last is not None:
+            claims = ", ".join(f"{p} {number_text(n)}" for p, n in last.claims) or "nobody"
+            gains = ", ".join(f"{p} +{g}" for p, g in last.points if g) or "nobody scores"
+            lines.append(
+                f"Last turn, {BY_ID[last.postulate].title}: {last.explanation} "
+                f"(claims: {claims}; {gains})."
+            )
+        scores = ", ".join(f"{p} {s}" for p, s in zip(st.players, st.scores, strict=True))
+        lines.append(f"Score: {scores}.")
+        if st.rolls and len(st.rolls) == ROLLS and phase != WRITE:
+            lines.append(f"Deck: {len(st.remaining)} of 16 cards left.")
+        if st.announced:
+            lines.append(f"One number left: {join_names(st.announced)}.")
+        if phase == OVER:
+            for p in st.players:
+                lines.append(f"{p}'s sheet: {' '.join(st.numbers(p))}.")
+        return lines
+
+    def _claims_so_far(self, st: BinomeState) -> str:
+        decided = [p for p, _ in st.decided]
+        if st.options["secrets"]:
+            waiting = [p for p in st.players if p not in decided]
+            return f"Chosen in secret: {join_names(decided) if decided else 'nobody yet'}; " + (
+                f"waiting for {join_names(waiting)}."
+            )
+        said = [f"{p} {'claims' if n is not None else 'passes'}" for p, n in st.decided]
+        turn = st.turn
+        head = ", ".join(said) if said else "no claims yet"
+        return f"{head}; {turn} to choose." if turn else f"{head}."
+
+    def private_lines(self, st: BinomeState, player: str) -> list[str]:
+        """``player``'s own sheet and choices (only on their page)."""
+        i = st.index(player)
+        lines = []
+        sheet = st.numbers(player)
+        for slot in range(SLOTS):
+            used = " (used)" if st.used[i][slot] else ""
+            lines.append(f"your number {slot + 1}: {sheet[slot]}{used}")
+        mine = dict(st.decided)
+        if player in mine:
+            n = mine[player]
+            lines.append(
+                "your choice this turn: " + ("pass" if n is None else f"claim {number_text(n)}")
+            )
+        if st.digit is not None and player in st.to_act:
+            lines.append(f"your digit to write: {st.digit}")
+        return lines
+
+    def actions(self, st: BinomeState, player: str) -> list[tuple[str, str]]:
+        """``player``'s legal moves with what they do."""
+        out = []
+        for move in st.legal_moves(player):
+            name = st.move_name(move)
+            if isinstance(move, Write):
+                out.append((name, f"write {st.digit} into {cell_label(move.cell)}"))
+            elif isinstance(move, Claim):
+                slots = [
+                    s + 1
+                    for s, text in enumerate(st.numbers(player))
+                    if text == number_text(move.number) and not st.used[st.index(player)][s]
+                ]
+                where = f" (number {slots[0]})" if slots else ""
+                out.append((name, f"claim with {number_text(move.number)}{where}"))
+            elif isinstance(move, Decline):
+                out.append((name, "pass (keep my numbers)"))
+        return out
+
+    def leds(self, st: BinomeState) -> tuple[RGB, ...]:
+        """One colour per square of an 8x8 board: the digit to write large in part 1 with
+        the rolls done along the bottom; in part 2 one light per card left in the deck."""
+        out = [OFF] * (BOARD * BOARD)
+        if st.phase == WRITE and st.digit is not None:
+            for r, row in enumerate(GLYPHS[st.digit]):
+                rank = 6 - r
+                for f, c in enumerate(row):
+                    if c == "#":
+                        out[rank * BOARD + 3 + f] = ROLL_RGB
+            for k in range(len(st.rolls)):
+                out[k] = DONE_RGB
+        elif st.phase != OVER:
+            for k in range(len(st.remaining)):
+                out[k] = DECK_RGB
+        return tuple(out)
+
+    def hint(self, state: GameState, step: int) -> Hint:
+        """The menu button: the postulate in full (part 2) or the digit (part 1)."""
+        st: BinomeState = state  # type: ignore[assignment]
+        if st.card is not None:
+            p = BY_ID[st.card]
+            return Hint((), f"{p.title}: {card_points_text(st, st.card)}")
+        if st.digit is not None:
+            return Hint((), f"digit {st.digit}: write it into a free half of a number")
+        return Hint((), st.end_reason() if st.is_over() else "")
+
+
+SPEC = BinomeSpec()

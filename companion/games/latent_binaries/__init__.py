@@ -1,0 +1,7 @@
+"""Latent Binaries (G. Lattanzio): hidden pawns under nests, refereed by the companion.
+
+``engine`` holds the rules (with ``options``, ``moves``, ``board``, ``refusals`` and the 5x7
+``geometry``), ``views`` what each player may see, ``position`` the public position text and
+the ``legal`` command's function, ``input`` and ``spec`` how the game is hosted, ``arrange``
+states built mid-game for analysis and tests. Rules as enforced: docs/rules/latent-binaries.md.
+"""

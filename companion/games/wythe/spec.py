@@ -1,0 +1,202 @@
+"""Hosting Wythe: options, the OLED panel, the LEDs (top colour, brightness by height), the
+hints, the cells the pages draw, and the score of a record (``binaryon score --record``)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from companion.games.base import (
+    RGB,
+    Cell,
+    GameSpec,
+    GameState,
+    Hint,
+    Interpreter,
+    Option,
+    Panel,
+    PanelRow,
+    View,
+)
+from companion.games.wythe.engine import (
+    BLACK,
+    MAX_HEIGHT,
+    OPTIONS,
+    PASS,
+    PLAYERS,
+    SWAP,
+    WHITE,
+    WytheState,
+    other,
+    resolve,
+)
+from companion.games.wythe.input import OLED_WIDTH, WytheInput
+from companion.games.wythe.report import (
+    deciding_groups,
+    groups_words,
+    lead_line,
+    legal_json,
+    result_sentence,
+    score_json,
+    score_text,
+    turn_note,
+)
+
+TOP_RGB: dict[str, RGB] = {BLACK: (0, 70, 255), WHITE: (255, 190, 110)}
+GROUP_RGB: dict[str, RGB] = {BLACK: (0, 20, 90), WHITE: (110, 70, 20)}
+OFF: RGB = (0, 0, 0)
+
+
+def _state(state: GameState) -> WytheState:
+    if not isinstance(state, WytheState):
+        raise TypeError(f"not a Wythe state: {type(state).__name__}")
+    return state
+
+
+def _dim(rgb: RGB, height: int) -> RGB:
+    """Brighter for a higher stack: a quarter at height 1, full at the highest possible."""
+    k = (1 + 3 * (height - 1) / (MAX_HEIGHT - 1)) / 4
+    return (round(rgb[0] * k), round(rgb[1] * k), round(rgb[2] * k))
+
+
+def score_value(state: WytheState, player: str, width: int = OLED_WIDTH - 7) -> str:
+    """A player's score and group table for the OLED row: '5 3x5 1x3 4x1' (count x size:
+    three groups of 5, ...; largest size first), cut to ``width`` characters with a '+'."""
+    sc = state.score()
+    text = str(sc.of(player))
+    for size, count in sorted(sc.groups(player).items(), reverse=True):
+        part = f" {count}x{size}"
+        if len(text) + len(part) > width:
+            return text + "+" if len(text) < width else text
+        text += part
+    return text
+
+
+def lead_note(state: WytheState) -> str:
+    """The panel's note (one OLED line): the swap offer, a pass to come, or who leads."""
+    note = turn_note(state)
+    if note:
+        return note
+    sc = state.score()
+    if sc.leader is None:
+        return ""
+    who = sc.leader.capitalize()
+    verb = "wins" if state.is_over() else "leads"
+    if sc.reason == "last-mover":
+        return f"{who} {verb}: 0-0 rule"
+    s = sc.of(sc.leader)
+    mine, theirs = sc.groups(sc.leader).get(s, 0), sc.groups(other(sc.leader)).get(s, 0)
+    note = f"{who} {verb}: {mine}x{s} to {theirs}"  # count x size, as in the rows
+    return note if len(note) <= OLED_WIDTH else f"{who}: {mine}x{s} to {theirs}"
+
+
+class WytheSpec(GameSpec):
+    name: ClassVar[str] = "wythe"
+    title: ClassVar[str] = "WYTHE"
+    options: ClassVar[tuple[Option, ...]] = OPTIONS
+    sensor_kinds: ClassVar[tuple[str, ...]] = ("switch", "presence")
+
+    def resolve(self, given: dict[str, Any]) -> dict[str, Any]:
+        return resolve(given)
+
+    def new(self, **options: Any) -> WytheState:
+        return WytheState.start(self.resolve(options))
+
+    def interpreter(self, kind: str) -> Interpreter:
+        return WytheInput(kind)
+
+    # ----------------------------------------------------------------- views
+    def view(self, state: GameState, viewer: str | None = None) -> View:
+        """Wythe has no secrets: every viewer sees the same."""
+        st = _state(state)
+        sc = st.score()
+        explanation = [f"{p.capitalize()}: {groups_words(sc.groups(p))}" for p in PLAYERS]
+        explanation.append(lead_line(st))
+        if st.swapped:
+            explanation.append("White swapped: the first player now plays White")
+        if st.is_over():
+            explanation.append(result_sentence(st))
+        actions = tuple((m, m) for m in (SWAP, PASS) if not st.is_over() and st.check(m) is None)
+        heights = st.heights()
+        cells = st.cells()
+        return View(
+            panel=self.panel(st),
+            cells=tuple(
+                Cell(
+                    piece="" if c == "." else c,
+                    text=str(h) if h > 1 else "",
+                    colour=TOP_RGB[BLACK if c == "x" else WHITE] if h else None,
+                    height=h,
+                )
+                for c, h in zip(cells, heights, strict=True)
+            ),
+            leds=tuple(self.leds(st)),
+            explanation=tuple(explanation),
+            actions=actions,
+        )
+
+    def panel(self, state: GameState) -> Panel:
+        st = _state(state)
+        over = st.is_over()
+        rows = tuple(
+            PanelRow(p.upper(), score_value(st, p), not over and st.turn == p) for p in PLAYERS
+        )
+        return Panel(self.title, st.ply if over else st.ply + 1, rows, lead_note(st))
+
+    def leds(self, state: GameState) -> list[RGB]:
+        st = _state(state)
+        out: list[RGB] = []
+        for c, h in zip(st.cells(), st.heights(), strict=True):
+            out.append(OFF if c == "." else _dim(TOP_RGB[BLACK if c == "x" else WHITE], h))
+        return out
+
+    def highlight(self, state: GameState) -> tuple[int, ...]:
+        """The winner's groups of their score's size at the end (none after a 0-0)."""
+        st = _state(state)
+        outcome = st.outcome()
+        if outcome is None or outcome.winner is None:
+            return ()
+        return tuple(sorted(s for g in deciding_groups(st, outcome.winner) for s in g))
+
+    def hint(self, state: GameState, step: int) -> Hint:
+        """Menu presses cycle: the squares where a piece fits, then the mover's groups that make
+        their score, then the opponent's (after the game: Black's and White's)."""
+        st = _state(state)
+        if st.is_over():
+            player = PLAYERS[step % 2]
+        elif step % 3 == 0:
+            who = st.mover.capitalize()
+            moves = st.placements()
+            if not moves:
+                return Hint((), f"{who} must pass")
+            squares = tuple(sorted({x for m in moves for x in m}))
+            return Hint(squares, f"{len(moves)} placements for {who}")
+        else:
+            player = st.mover if step % 3 == 1 else other(st.mover)
+        sc = st.score()
+        s = sc.of(player)
+        groups = deciding_groups(st, player)
+        name = player.capitalize()
+        if not s:
+            return Hint((), f"{name} scores 0")
+        theirs = sc.groups(other(player)).get(s, 0)
+        text = f"{name} {s}: {len(groups)}x{s} to {theirs}"
+        return Hint(tuple(sorted(x for g in groups for x in g)), text, GROUP_RGB[player])
+
+    def player_label(self, player: str) -> str:
+        return player.upper()
+
+    # ----------------------------------------------------------------- the CLI
+    def score_record(self, state: GameState) -> dict[str, Any]:
+        """``binaryon score --record FILE --json`` for a Wythe record."""
+        return score_json(_state(state))
+
+    def describe_record(self, state: GameState) -> str:
+        """``binaryon score --record FILE`` in words."""
+        return score_text(_state(state)) + "\n"
+
+    def legal_record(self, state: GameState) -> dict[str, list[str]]:
+        """``binaryon legal --record FILE --json``: the legal actions in square order."""
+        return legal_json(_state(state))
+
+
+SPEC = WytheSpec()

@@ -1,0 +1,61 @@
+"""The physical board and the game's cells: which square is which cell (the layout), what the
+board should read for a game, and whether it does.
+
+A game may be smaller than the board (a 4x4 Binaryon on the 8x8 board, Latent Binaries'
+5x7 frame) or have no board at all; squares outside the game's area are ignored when
+pressed and must be empty on a sensor board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from companion.core.sensors import IDLE_READING
+from companion.core.squares import square_name
+from companion.games.base import Layout
+
+
+class BoardMap:
+    def __init__(self, size: int, kind: str, layout: Layout | None):
+        self.size = size
+        self.kind = kind
+        self.layout = layout
+        self.squares: list[int] = layout.to_board(size) if layout and layout.fits(size) else []
+        self.cell_of = {sq: c for c, sq in enumerate(self.squares)}
+        self.idle = IDLE_READING.get(kind, "0")
+
+    def cell(self, square: int) -> int | None:
+        """The game's cell on ``square``, or None outside the game's area."""
+        return self.cell_of.get(square)
+
+    def square(self, cell: int) -> int:
+        return self.squares[cell]
+
+    def to_squares(self, cells: Sequence[int]) -> tuple[int, ...]:
+        return tuple(self.squares[c] for c in cells if 0 <= c < len(self.squares))
+
+    def cells(self, readings: Sequence[str]) -> list[str]:
+        """The readings of the game's cells, in cell order."""
+        return [readings[sq] for sq in self.squares]
+
+    def strays(self, readings: Sequence[str]) -> tuple[int, ...]:
+        """Squares outside the game's area that hold something."""
+        return tuple(
+            sq for sq, v in enumerate(readings) if sq not in self.cell_of and v != self.idle
+        )
+
+    def expected(self, cell_readings: Sequence[str]) -> list[str]:
+        """What the whole board reads when its game cells read ``cell_readings``."""
+        out = [self.idle] * (self.size * self.size)
+        for cell, value in zip(self.squares, cell_readings, strict=False):
+            out[cell] = value
+        return out
+
+    def differences(self, readings: Sequence[str], cell_readings: Sequence[str]) -> list[int]:
+        expected = self.expected(cell_readings)
+        return [sq for sq, (a, b) in enumerate(zip(readings, expected, strict=True)) if a != b]
+
+    def fix_hint(self, squares: Sequence[int]) -> str:
+        """A short line naming the squares to fix (board names: what the player sees)."""
+        names = [square_name(sq, self.size) for sq in squares]
+        return "fix " + " ".join(names) if len(names) <= 3 else f"{len(names)} squares differ"

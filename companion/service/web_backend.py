@@ -1,0 +1,212 @@
+"""The daemon seen from the web server (``companion.views.web.backend.WebBackend``).
+
+The web server calls from its own threads. Views are snapshots the daemon's thread makes once
+per change (a flood of page requests never reaches the referee); a move or a click is handed
+to the daemon's thread and answered when the referee has decided, exactly as a press on the
+board would be.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from companion.core.squares import FILES
+from companion.games import get_spec
+from companion.referee.session import Played
+from companion.views.presenter import Notices, Table, web_view
+
+if TYPE_CHECKING:
+    from companion.service.daemon import Daemon
+
+Answer = dict[str, Any]
+
+
+class DaemonWebBackend:
+    def __init__(self, daemon: Daemon, tokens_path: str | Path | None = None):
+        from companion.views.web.tokens import TokenStore
+
+        self.daemon = daemon
+        self.store = TokenStore(tokens_path)
+        self._lock = threading.Lock()
+        self._listeners: list[Callable[[], None]] = []
+        self._generation = 0
+        self._cache: dict[str | None, tuple[int, dict[str, Any]]] = {}
+        self._players: list[str] = []
+        self._game_id: int | None = None
+        daemon.listeners.append(self._changed)
+        daemon.call(self._snapshot)
+
+    # --- the daemon's side (its own thread) ---
+    def _snapshot(self) -> None:
+        """Called after every render: the public view and the players, kept for the pages."""
+        session = self.daemon.session
+        players = list(session.state.players)
+        public = self.daemon.web_view(None)
+        with self._lock:
+            self._generation += 1
+            self._cache = {None: (self._generation, public)}
+            self._players = players
+            self._game_id = session.game_id
+        self.store.for_game(session.game_id, players)
+
+    def _changed(self) -> None:
+        self._snapshot()
+        for listener in list(self._listeners):
+            listener()
+
+    # --- WebBackend ---
+    def public_view(self) -> dict[str, Any]:
+        with self._lock:
+            return self._cache[None][1]
+
+    def player_view(self, player: str) -> dict[str, Any]:
+        with self._lock:
+            generation = self._generation
+            cached = self._cache.get(player)
+        if cached is not None and cached[0] == generation:
+            return cached[1]
+        view = self.daemon.call(lambda: self.daemon.web_view(player))
+        with self._lock:
+            if self._generation == generation:
+                self._cache[player] = (generation, view)
+        return view
+
+    def players(self) -> list[str]:
+        with self._lock:
+            return list(self._players)
+
+    def token_player(self, token: str) -> str | None:
+        return self.store.player_of(token)
+
+    def tokens(self) -> dict[str, str]:
+        with self._lock:
+            game_id, players = self._game_id, list(self._players)
+        return self.store.for_game(game_id, players)
+
+    def submit(self, player: str, move: str) -> Answer:
+        def act() -> Answer:
+            if self.daemon.status:
+                return _no("board-problem", self.daemon.status)
+            result = self.daemon.referee.submit_name(move, player)
+            if result.accepted:
+                return {"ok": True, "played": result.names}
+            refusal = result.refusal
+            return _no(refusal.code if refusal else "refused", refusal.reason if refusal else "")
+
+        return self.daemon.call(act)
+
+    def press(self, player: str, square: str) -> Answer:
+        def act() -> Answer:
+            daemon = self.daemon
+            session = daemon.session
+            layout = daemon.map.layout if daemon.map.squares else None
+            if layout is None:
+                return _no("no-board", "this game has no board")
+            cell = _cell_of(square, layout.files, layout.ranks)
+            if cell is None:
+                return _no("not-a-square", f"{square}: not a square of this game")
+            state = session.state
+            if state.is_over():
+                return _no("game-over", "game over: start a new game")
+            if player not in state.to_act:
+                return _no("not-your-turn", f"{player}: not your turn")
+            if daemon.status:
+                return _no("board-problem", daemon.status)
+            before = len(session.played)
+            daemon.feedback.last_refusal = None
+            daemon.referee.press(cell)
+            if len(session.played) > before:
+                return {"ok": True, "played": [p.public for p in session.played[before:]]}
+            refusal = daemon.feedback.last_refusal
+            if refusal is not None:
+                return _no(refusal.code, refusal.reason)
+            return {"ok": True, "pending": daemon.notices.pending_text or daemon.message}
+
+        return self.daemon.call(act)
+
+    def history(self, limit: int = 50) -> list[dict[str, Any]]:
+        journal = self.daemon.journal
+        games = getattr(journal, "games", None)
+        if games is None:
+            return []
+        out = []
+        for entry in list(games())[-limit:][::-1]:
+            out.append(
+                {
+                    "id": entry.id,
+                    "game": entry.game,
+                    "started": _iso(getattr(entry, "started", None)),
+                    "status": getattr(entry, "status", ""),
+                    "result": getattr(entry, "summary", None) or getattr(entry, "status", ""),
+                    "players": dict(getattr(entry, "players", {}) or {}),
+                }
+            )
+        return out
+
+    def record(self, game_id: int) -> dict[str, Any] | None:
+        load = getattr(self.daemon.journal, "load", None)
+        entry = load(game_id) if load is not None else None
+        if entry is None:
+            return None
+        return replay_frames(entry.id, entry.game, dict(entry.options), list(entry.move_names))
+
+    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
+        self._listeners.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._listeners:
+                self._listeners.remove(callback)
+
+        return unsubscribe
+
+
+def replay_frames(game_id: int, game: str, options: dict[str, Any], names: list[str]) -> dict:
+    """A game's public views after each move, for the replay viewer: secrets stay hidden
+    unless the game reached the point where it reveals them."""
+    spec = get_spec(game)
+    options = spec.resolve(options)
+    state = spec.new(**options)
+    layout = spec.layout(options)
+    board = layout.natural_board if layout else 8
+    played: list[Played] = []
+    states = [state]
+    for name in names:
+        move = state.parse_move(name)
+        referee = state.forced_move() is not None or state.chance() is not None
+        who = None if referee else state.actor(move)
+        played.append(Played(name, state.public_name(move), who, referee))
+        state = state.play(move)
+        states.append(state)
+    frames = []
+    for k, st in enumerate(states):
+        table = Table(spec, st, options, layout, board, tuple(played[:k]), game_id)
+        frames.append(web_view(table, Notices(), None))
+    final = frames[-1]
+    return {"id": game_id, "game": game, "moves": final["moves"], "frames": frames}
+
+
+def _cell_of(name: str, files: int, ranks: int) -> int | None:
+    name = name.strip().lower()
+    if len(name) < 2 or name[0] not in FILES[:files] or not name[1:].isascii():
+        return None
+    if not name[1:].isdigit():
+        return None
+    rank = int(name[1:]) - 1
+    if not 0 <= rank < ranks:
+        return None
+    return rank * files + FILES.index(name[0])
+
+
+def _no(code: str, reason: str) -> Answer:
+    return {"ok": False, "code": code, "reason": reason}
+
+
+def _iso(ms: int | None) -> str | None:
+    if ms is None:
+        return None
+    from companion.journal.rows import iso
+
+    return iso(ms)

@@ -1,0 +1,246 @@
+"""The presenter: what the table shows, from the game and the daemon's notices. Pure.
+
+Every view (OLED, LEDs, terminal, web page) draws from one ``Table`` snapshot taken once per
+event, so they always agree. Secrets stay out: the table (OLED, LEDs, table page) gets the
+game's public view; a player's page gets that player's view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.core.squares import FILES
+from companion.games.base import (
+    RGB,
+    Cell,
+    GameSpec,
+    GameState,
+    Hint,
+    Layout,
+    Outcome,
+    Panel,
+    PanelRow,
+)
+from companion.games.base import View as GameView
+from companion.referee.session import Played
+from companion.views.leds import GREEN, OFF, led_frame
+from companion.views.oled import Screen
+
+PENDING_RGB: RGB = (0, 90, 200)  # cells of a move being entered
+
+
+@dataclass
+class Notices:
+    """What the daemon adds on top of the game: messages, problems, highlights. Squares here
+    are physical board squares (the board may be larger than the game)."""
+
+    message: str = ""
+    status: str = ""  # a lasting condition that stops play, e.g. "board disconnected"
+    differ: tuple[int, ...] = ()  # squares where the board does not match the game (blink)
+    refused: int | None = None  # the square of the last refused move
+    hint: Hint | None = None
+    hint_squares: tuple[int, ...] = ()
+    pending: tuple[int, ...] = ()  # squares of a move being entered
+    pending_text: str = ""
+    blink_on: bool = True
+    menu: tuple[tuple[str, ...], int] | None = None  # the new-game menu: games, chosen index
+
+
+@dataclass(frozen=True)
+class Table:
+    """One snapshot of the game in progress, as the views need it."""
+
+    spec: GameSpec
+    state: GameState
+    options: dict[str, Any]
+    layout: Layout | None
+    board_size: int
+    played: tuple[Played, ...]
+    game_id: int | None
+    people: dict[str, str] = field(default_factory=dict)
+
+    def squares(self) -> list[int]:
+        """The physical square of every cell (empty for a game with no board)."""
+        return self.layout.to_board(self.board_size) if self.layout else []
+
+    def view(self, viewer: str | None = None) -> GameView:
+        return self.spec.view(self.state, viewer)
+
+
+def oled_screen(table: Table, notices: Notices, titles: dict[str, str] | None = None) -> Screen:
+    """The OLED: the game's public panel, or the new-game menu."""
+    if notices.menu is not None:
+        games, index = notices.menu
+        first = max(0, min(index - 1, len(games) - 3))
+        names = titles or {}
+        rows = tuple(
+            PanelRow(names.get(g, g.upper()), "", i == index) for i, g in enumerate(games)
+        )[first : first + 3]
+        return Screen(Panel("NEW GAME", 0, rows, corner="menu"), notices.message)
+    panel = table.view().panel
+    over = table.state.is_over()
+    message = notices.message or notices.pending_text
+    return Screen(panel=panel, message=message, status=notices.status, over=over)
+
+
+def leds(table: Table, notices: Notices) -> list[RGB]:
+    """The colour of every square of the physical board."""
+    n = table.board_size
+    base: list[RGB] = [OFF] * (n * n)
+    view = table.view()
+    squares = table.squares()
+    if squares:
+        for cell, rgb in zip(range(len(squares)), view.leds, strict=False):
+            base[squares[cell]] = rgb
+    elif len(view.leds) == n * n:  # a game with no board may still light the squares
+        base = list(view.leds)
+    for sq in notices.pending:
+        base[sq] = PENDING_RGB
+    over = table.state.is_over()
+    highlight = notices.hint_squares or (
+        tuple(squares[c] for c in table.spec.highlight(table.state)) if over and squares else ()
+    )
+    colour = (notices.hint.colour if notices.hint else None) or GREEN
+    return led_frame(
+        base,
+        differ=notices.differ,
+        refused=notices.refused,
+        highlight=highlight,
+        highlight_colour=colour if notices.hint_squares else GREEN,
+        blink_on=notices.blink_on,
+    )
+
+
+def _hex(rgb: RGB | None) -> str | None:
+    return None if rgb is None else "#{:02x}{:02x}{:02x}".format(*rgb)
+
+
+def _cell_name(cell: int, files: int) -> str:
+    return f"{FILES[cell % files]}{cell // files + 1}"
+
+
+def web_view(table: Table, notices: Notices, viewer: str | None = None) -> dict[str, Any]:
+    """The view model the web pages draw (see docs/web.md); ``viewer`` None is the table."""
+    spec, state = table.spec, table.state
+    view = table.view(viewer)
+    to_act = sorted(state.to_act)
+    outcome = state.outcome() if state.is_over() else None
+    players = []
+    for k, p in enumerate(state.players):
+        row = view.panel.rows[k] if k < len(view.panel.rows) else None
+        players.append(
+            {
+                "id": p,
+                "label": spec.player_label(p),
+                "name": table.people.get(p, ""),
+                "score": row.value if row else "",
+                "to_move": p in to_act,
+            }
+        )
+    board = None
+    if table.layout is not None and view.cells:
+        files = table.layout.files
+        squares = table.squares()
+        marks: dict[int, list[str]] = {}
+        cell_of = {sq: c for c, sq in enumerate(squares)}
+
+        def mark(squares_: tuple[int, ...], name: str) -> None:
+            for sq in squares_:
+                if sq in cell_of:
+                    marks.setdefault(cell_of[sq], []).append(name)
+
+        mark(notices.differ, "differ")
+        mark(notices.hint_squares, "hint")
+        mark(notices.pending, "selected")
+        if notices.refused is not None:
+            mark((notices.refused,), "refused")
+        if state.is_over():
+            for c in spec.highlight(state):
+                marks.setdefault(c, []).append("win")
+        last = _last_cells(table)
+        for c in last:
+            marks.setdefault(c, []).append("last")
+        board = {
+            "files": files,
+            "ranks": table.layout.ranks,
+            "cells": [
+                _cell_json(c, files, cell, view.leds[c] if c < len(view.leds) else None, marks)
+                for c, cell in enumerate(view.cells)
+            ],
+        }
+    moves = table.played
+    revealed = state.revealed()
+    move_list = [
+        {
+            "ply": k + 1,
+            "player": p.player,
+            "name": p.name if revealed or (viewer is not None and p.player == viewer) else p.public,
+        }
+        for k, p in enumerate(moves)
+    ]
+    out: dict[str, Any] = {
+        "game": spec.name,
+        "title": spec.title,
+        "game_id": table.game_id,
+        "ply": state.ply,
+        "over": state.is_over(),
+        "turn": state.turn,
+        "to_act": to_act,
+        "players": players,
+        "board": board,
+        "explanation": list(view.explanation),
+        "result": None
+        if outcome is None
+        else {
+            "winners": list(outcome.winners),
+            "summary": outcome.summary,
+            "reason": outcome.reason,
+        },
+        "moves": move_list,
+        "message": notices.message,
+        "status": notices.status,
+        "actions": [{"move": m, "label": label} for m, label in view.actions]
+        if viewer is None
+        else [],
+    }
+    if viewer is not None:
+        out["you"] = viewer
+        out["private"] = {
+            "lines": list(view.private),
+            "actions": [{"move": m, "label": label} for m, label in view.actions],
+        }
+    return out
+
+
+def _result_json(outcome: Outcome | None) -> dict[str, Any] | None:
+    if outcome is None:
+        return None
+    return {"winners": list(outcome.winners), "summary": outcome.summary, "reason": outcome.reason}
+
+
+def _last_cells(table: Table) -> tuple[int, ...]:
+    """The cells of the last move, when its name is a cell (e.g. 'e5')."""
+    if not table.played or table.layout is None:
+        return ()
+    name = table.played[-1].public
+    files = table.layout.files
+    for c in range(table.layout.cells):
+        if _cell_name(c, files) == name:
+            return (c,)
+    return ()
+
+
+def _cell_json(
+    c: int, files: int, cell: Cell, rgb: RGB | None, marks: dict[int, list[str]]
+) -> dict[str, Any]:
+    return {
+        "name": _cell_name(c, files),
+        "file": c % files,
+        "rank": c // files,
+        "piece": cell.piece,
+        "text": cell.text,
+        "colour": _hex(cell.colour or rgb),
+        "height": cell.height,
+        "marks": marks.get(c, []),
+    }

@@ -1,0 +1,74 @@
+"""What the web server needs from the daemon: a small interface, implemented by the daemon.
+
+Every method is called from the web server's own threads, never from the daemon's. The view
+methods must be cheap (return a snapshot the daemon keeps up to date); ``submit`` and ``press``
+may wait for the daemon to handle the action, and the server calls them off its event loop.
+
+The view model (``public_view``), JSON-able::
+
+    {"game": "binaryon", "title": "BINARYON", "game_id": 3, "ply": 12, "over": false,
+     "turn": "on" or null, "to_act": ["on"],
+     "players": [{"id": "on", "label": "ON", "name": "Ana", "score": "11111001",
+                  "to_move": true}, ...],
+     "board": null or {"files": 8, "ranks": 8, "cells": [{"name": "a1", "file": 0, "rank": 0,
+              "piece": "x" | "o" | "", "text": "", "colour": "#rrggbb" or null, "height": 0,
+              "marks": ["last" | "hint" | "refused" | "differ" | "selected" | "win"]}, ...]},
+     "explanation": ["ON: 11111001 by c5-d6-...", ...],
+     "moves": [{"ply": 1, "player": "on", "name": "e5"}, ...],
+     "message": "e4: not in line with d5", "status": "",
+     "actions": [{"move": "pass", "label": "pass"}, ...]}
+
+``player_view`` returns the same plus ``"you": player`` and
+``"private": {"lines": [...], "actions": [...]}``: the only place a player's secrets appear.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
+
+ViewModel = dict[str, Any]
+Answer = dict[str, Any]  # {"ok": True} or {"ok": False, "code": "...", "reason": "..."}
+
+
+@runtime_checkable
+class WebBackend(Protocol):
+    def public_view(self) -> ViewModel:
+        """The table's view model: no player's secret in it."""
+        ...
+
+    def player_view(self, player: str) -> ViewModel:
+        """The public view plus ``you`` and that player's ``private`` part."""
+        ...
+
+    def players(self) -> list[str]:
+        """Player ids of the game in progress."""
+        ...
+
+    def token_player(self, token: str) -> str | None:
+        """The player a bearer token belongs to in the game in progress, or None."""
+        ...
+
+    def tokens(self) -> dict[str, str]:
+        """Player -> token of the game in progress (for invites and QR codes only)."""
+        ...
+
+    def submit(self, player: str, move: str) -> Answer:
+        """Play ``move`` (the game's notation) for ``player``, as the board would."""
+        ...
+
+    def press(self, player: str, square: str) -> Answer:
+        """A click on ``square``: the same as a press of that square on the board."""
+        ...
+
+    def history(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Past games, newest first: {"id", "game", "started", "result", "players"}."""
+        ...
+
+    def record(self, game_id: int) -> dict[str, Any] | None:
+        """One game for replay: {"id", "game", "moves": [...], "frames": [public views]}."""
+        ...
+
+    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call ``callback`` (from any thread) after every change; returns unsubscribe."""
+        ...

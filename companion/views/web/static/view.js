@@ -1,0 +1,268 @@
+/* Renders the companion's view model (docs/web.md) for any game, and keeps a WebSocket open.
+   Shared by the table page and the player pages. Text goes in with textContent only. */
+"use strict";
+
+const BV = (() => {
+  const MARKS = {
+    last: { badge: "◆", words: "last move" },
+    hint: { badge: "?", words: "hint" },
+    refused: { badge: "✕", words: "refused" },
+    differ: { badge: "≠", words: "fix this square" },
+    selected: { badge: "◎", words: "selected" },
+    win: { badge: "★", words: "winning line" },
+  };
+  const PIECES = { x: "black", o: "white" };
+  const COLOUR = /^#[0-9a-fA-F]{6}$/;
+
+  function $(id) {
+    return document.getElementById(id);
+  }
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function setText(node, text) {
+    if (!node) return;
+    node.textContent = text || "";
+    node.hidden = !text;
+  }
+
+  function fillList(list, items, make) {
+    if (!list) return;
+    list.replaceChildren(...items.map(make));
+  }
+
+  function playerLabel(view, id) {
+    const p = (view.players || []).find((q) => q.id === id);
+    return p ? p.label : id || "";
+  }
+
+  function cellLabel(cell) {
+    const words = [cell.name];
+    if (cell.piece) words.push(PIECES[cell.piece] || cell.piece);
+    if (cell.text) words.push(cell.text);
+    if (cell.height) words.push(`height ${cell.height}`);
+    for (const m of cell.marks || []) words.push((MARKS[m] || { words: m }).words);
+    if (words.length === 1) words.push("empty");
+    return words.join(", ");
+  }
+
+  /* The board: files left to right, ranks bottom to top, labels on two sides. */
+  function renderBoard(container, board, onPress) {
+    if (!container) return;
+    if (!board || !board.cells) {
+      container.replaceChildren();
+      container.hidden = true;
+      return;
+    }
+    container.hidden = false;
+    const files = board.files;
+    const ranks = board.ranks;
+    const key = `${files}x${ranks}`;
+    if (container.dataset.shape !== key) {
+      container.dataset.shape = key;
+      container.style.setProperty("--files", files);
+      container.style.setProperty("--ranks", ranks);
+      const nodes = [];
+      const byPos = {};
+      for (const cell of board.cells) byPos[`${cell.file},${cell.rank}`] = cell;
+      for (let r = ranks - 1; r >= 0; r--) {
+        nodes.push(el("span", "rank-label", String(r + 1)));
+        for (let f = 0; f < files; f++) {
+          const cell = byPos[`${f},${r}`];
+          const node = el(onPress ? "button" : "div", "cell");
+          if (onPress) node.type = "button";
+          else node.setAttribute("role", "img");
+          node.dataset.file = f;
+          node.dataset.rank = r;
+          if (cell) node.dataset.square = cell.name;
+          nodes.push(node);
+        }
+      }
+      nodes.push(el("span", "corner-label", ""));
+      for (let f = 0; f < files; f++) {
+        const cell = byPos[`${f},0`];
+        const name = cell ? cell.name.replace(/[0-9]+$/, "") : String(f + 1);
+        nodes.push(el("span", "file-label", name));
+      }
+      container.replaceChildren(...nodes);
+      if (onPress) {
+        container.onclick = (ev) => {
+          const target = ev.target.closest(".cell");
+          if (target && target.dataset.square) onPress(target.dataset.square);
+        };
+      }
+    }
+    const cells = {};
+    for (const cell of board.cells) cells[`${cell.file},${cell.rank}`] = cell;
+    for (const node of container.querySelectorAll(".cell")) {
+      const cell = cells[`${node.dataset.file},${node.dataset.rank}`];
+      updateCell(node, cell);
+    }
+  }
+
+  function updateCell(node, cell) {
+    if (!cell) {
+      node.className = "cell void";
+      node.replaceChildren();
+      return;
+    }
+    node.dataset.square = cell.name;
+    const marks = (cell.marks || []).filter((m) => typeof m === "string");
+    const classes = ["cell"];
+    if (cell.piece) classes.push(`piece-${PIECES[cell.piece] ? cell.piece : "other"}`);
+    if (cell.colour && COLOUR.test(cell.colour)) classes.push("lit");
+    for (const m of marks) classes.push(`mark-${MARKS[m] ? m : "other"}`);
+    node.className = classes.join(" ");
+    node.style.backgroundColor = cell.colour && COLOUR.test(cell.colour) ? cell.colour : "";
+    node.setAttribute("aria-label", cellLabel(cell));
+    node.title = cellLabel(cell);
+    const parts = [];
+    if (cell.piece) parts.push(el("span", "piece", cell.piece));
+    if (cell.text) parts.push(el("span", "text", cell.text));
+    if (cell.height) parts.push(el("span", "height", cell.height));
+    if (marks.length) {
+      const badges = marks.map((m) => (MARKS[m] || { badge: "•" }).badge).join("");
+      parts.push(el("span", "badges", badges));
+    }
+    node.replaceChildren(...parts);
+  }
+
+  function renderPlayers(list, view) {
+    fillList(list, view.players || [], (p) => {
+      const you = view.you && view.you === p.id;
+      const li = el("li", `player${p.to_move ? " to-move" : ""}${you ? " you" : ""}`);
+      li.dataset.player = p.id;
+      li.append(el("span", "turn-marker", p.to_move ? "▶" : ""));
+      const who = el("span", "who");
+      who.append(el("strong", "label", p.label));
+      if (p.name) who.append(el("span", "name", p.name));
+      if (you) who.append(el("span", "tag", "you"));
+      if (p.to_move) who.append(el("span", "tag", "to move"));
+      li.append(who);
+      li.append(el("span", "score", p.score));
+      return li;
+    });
+  }
+
+  function renderMoves(list, view) {
+    if (!list) return;
+    fillList(list, view.moves || [], (m) => {
+      const li = el("li", "move");
+      li.append(el("span", "ply", `${m.ply}.`));
+      li.append(el("span", "mover", playerLabel(view, m.player)));
+      li.append(el("span", "name", m.name));
+      return li;
+    });
+    list.scrollTop = list.scrollHeight;
+  }
+
+  function renderActions(box, actions, onAction) {
+    if (!box) return;
+    fillList(box, actions || [], (a) => {
+      const b = el("button", "action", a.label || a.move);
+      b.type = "button";
+      b.dataset.move = a.move;
+      b.onclick = () => onAction(a.move);
+      return b;
+    });
+  }
+
+  /* Everything but the private part; ``opts.onPress``/``opts.onAction`` make it playable. */
+  function render(view, opts = {}) {
+    document.body.dataset.ply = view.ply;
+    document.body.dataset.gameId = view.game_id;
+    $("title").textContent = view.title || view.game || "Game";
+    const meta = [];
+    if (view.game_id !== undefined && view.game_id !== null) meta.push(`game ${view.game_id}`);
+    meta.push(`ply ${view.ply}`);
+    if (view.over) meta.push("over");
+    else if (view.to_act && view.to_act.length)
+      meta.push(`${view.to_act.map((p) => playerLabel(view, p)).join(", ")} to move`);
+    $("meta").textContent = meta.join(" · ");
+    let status = view.status || "";
+    if (!status && view.over && view.result && view.result.summary) {
+      status = view.result.reason ? `${view.result.summary}: ${view.result.reason}` : view.result.summary;
+    }
+    setText($("status"), status);
+    renderBoard($("board"), view.board, opts.onPress);
+    const noBoard = $("no-board");
+    if (noBoard) noBoard.hidden = !!view.board;
+    document.body.classList.toggle("boardless", !view.board);
+    renderPlayers($("players"), view);
+    fillList($("explanation"), view.explanation || [], (line) => el("li", "", line));
+    renderMoves($("moves"), view);
+    setText($("message"), view.message ? `⚠ ${view.message}` : "");
+    if (opts.onAction) renderActions($("actions"), view.actions, opts.onAction);
+  }
+
+  /* A WebSocket that reconnects by itself, backing off from 250 ms to 5 s. */
+  function connect(path, handlers) {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const url = `${scheme}//${location.host}${path}`;
+    let delay = 250;
+    let stopped = false;
+    let ws = null;
+    let timer = null;
+
+    function status(state, text) {
+      document.body.dataset.conn = state;
+      const conn = $("conn");
+      if (conn) {
+        conn.textContent = text;
+        conn.className = `conn conn-${state}`;
+      }
+    }
+
+    function open() {
+      if (stopped) return;
+      ws = new WebSocket(url);
+      ws.onmessage = (ev) => {
+        let msg;
+        try {
+          msg = JSON.parse(ev.data);
+        } catch (e) {
+          return;
+        }
+        if (msg.type === "state") {
+          delay = 250;
+          status("live", "● live");
+          handlers.onView(msg.view);
+        } else if (msg.type === "gone") {
+          stopped = true;
+          status("gone", "✕ closed");
+          if (handlers.onGone) handlers.onGone(msg.reason);
+        }
+      };
+      ws.onclose = () => {
+        ws = null;
+        if (stopped) return;
+        status("down", "○ reconnecting…");
+        const wait = delay * (0.75 + Math.random() * 0.5);
+        delay = Math.min(delay * 2, 5000);
+        timer = setTimeout(async () => {
+          if (handlers.beforeReconnect && !(await handlers.beforeReconnect())) {
+            stopped = true;
+            return;
+          }
+          open();
+        }, wait);
+      };
+    }
+
+    open();
+    return {
+      stop() {
+        stopped = true;
+        clearTimeout(timer);
+        if (ws) ws.close();
+      },
+    };
+  }
+
+  return { $, el, render, renderBoard, renderActions, fillList, setText, connect };
+})();

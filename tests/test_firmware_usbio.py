@@ -1,0 +1,67 @@
+"""boardfw/usbio.py's write policy under CPython, with stand-in pollers and output: drop a line
+the port does not take, end a line cut short before the next, trust POLLOUT once seen."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from companion.testing import pico_sim
+
+POLLOUT = 4
+
+
+class Poller:
+    def __init__(self) -> None:
+        self.events = POLLOUT
+
+    def ipoll(self, timeout):
+        return iter([(None, self.events, None)] if self.events else [])  # 3-tuples: allowed
+
+
+class Out:
+    """A USB FIFO with ``room`` bytes free; write returns the count taken, as rp2 does."""
+
+    def __init__(self, room: int = 10_000) -> None:
+        self.room = room
+        self.data = b""
+
+    def write(self, data):
+        n = min(len(data), self.room)
+        self.data += bytes(data[:n])
+        self.room -= n
+        return n
+
+
+@pytest.fixture
+def port():
+    pico_sim.load_firmware()
+    usbio = importlib.import_module("boardfw.usbio")
+    p = usbio.UsbPort.__new__(usbio.UsbPort)  # no sys.stdin/stdout polling under pytest
+    p.tx, p.out, p.torn, p.polls_out = Poller(), Out(), False, False
+    return p
+
+
+def test_a_line_is_written_when_the_port_is_writable(port):
+    assert port.write(b"00 PONG*1234\n") and port.out.data == b"00 PONG*1234\n"
+
+
+def test_a_line_the_port_does_not_take_is_dropped_not_waited_for(port):
+    assert port.write(b"a\n")
+    port.tx.events = 0  # the host stopped reading: no room
+    assert not port.write(b"b\n") and port.out.data == b"a\n"
+
+
+def test_a_line_cut_short_is_ended_before_the_next_one(port):
+    port.out.room = 4
+    assert not port.write(b"01 EV 3 1*ABCD\n")  # only "01 E" fits
+    port.out.room = 100
+    assert port.write(b"02 PONG*0000\n")
+    assert port.out.data == b"01 E\n02 PONG*0000\n"  # the host drops one garbled line
+
+
+def test_a_port_that_never_reports_pollout_is_written_to_as_before(port):
+    port.tx.events = 0  # an old MicroPython: stdio poll knows only POLLIN
+    assert port.write(b"a\n") and port.write(b"b\n")
+    assert port.out.data == b"a\nb\n"

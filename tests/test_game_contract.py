@@ -1,0 +1,151 @@
+"""The game protocol's contract, checked over every registered game and three stub games of
+the shapes the protocol must host (no board and 5 players; hidden information; a board
+smaller than the physical one, not square): random games to the end, notation round trips,
+replay from move names, views of the right shape, and no secret on the table or on another
+player's page before the game reveals it."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import asdict
+
+import pytest
+
+from companion.games import game_names, get_spec, register, unregister
+from companion.games.base import GameSpec, GameState, Outcome
+
+from .stub_games import STUBS
+
+GAMES = game_names() + list(STUBS)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def stubs_registered():
+    for name, module in STUBS.items():
+        register(name, module)
+    yield
+    for name in STUBS:
+        unregister(name)
+
+
+def step(state: GameState, rng: random.Random):
+    """One move as the referee or a player would make it: (move, player)."""
+    forced = state.forced_move()
+    if forced is not None:
+        return forced, None
+    chance = state.chance()
+    if chance is not None:
+        return state.parse_move(rng.choice(chance.outcomes)), None
+    moves = list(state.legal_moves())
+    assert moves, f"{state.game}: not over, no forced move, no chance step, no legal move"
+    move = rng.choice(moves)
+    return move, state.actor(move)
+
+
+def playout(spec: GameSpec, seed: int, limit: int = 3000):
+    """Yield (state, move, player) along one random game; the last state is over."""
+    rng = random.Random(seed)
+    state = spec.new(**spec.resolve({}))
+    for _ in range(limit):
+        if state.is_over():
+            yield state, None, None
+            return
+        move, player = step(state, rng)
+        yield state, move, player
+        state = state.play(move, player)
+    pytest.fail(f"{spec.name}: no end after {limit} moves")
+
+
+def view_text(spec: GameSpec, state: GameState, viewer: str | None) -> str:
+    return json.dumps(asdict(spec.view(state, viewer)))
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("seed", range(4))
+def test_random_games_keep_the_contract(name, seed):
+    spec = get_spec(name)
+    names: list[str] = []
+    last = None
+    for state, move, player in playout(spec, seed):
+        players = tuple(state.players)
+        assert 1 <= len(players) <= 7 and len(set(players)) == len(players)
+        assert state.to_act <= set(players)
+        assert state.turn is None or state.to_act == {state.turn}
+        view = spec.view(state)
+        assert len(view.panel.rows) == len(players)
+        assert view.private == ()  # the table never gets private lines
+        layout = spec.layout(spec.resolve({}))
+        if layout is not None:
+            assert len(view.cells) == layout.cells and len(view.leds) == layout.cells
+            assert layout.fits(layout.natural_board)
+        if move is None:
+            last = state
+            break
+        assert state.check(move, player) is None
+        name_ = state.move_name(move)
+        assert state.parse_move(name_) == move, name_
+        assert isinstance(state.public_name(move), str)
+        names.append(name_)
+    assert last is not None and last.is_over()
+    outcome = last.outcome()
+    assert isinstance(outcome, Outcome) and outcome.summary
+    assert set(outcome.winners) <= set(last.players)
+    assert last.revealed()
+    # replaying the move names rebuilds the game exactly
+    again = spec.new(**spec.resolve({}))
+    for n in names:
+        again = again.play(again.parse_move(n))
+    assert again.ply == last.ply and again.is_over()
+    assert spec.view(again) == spec.view(last)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_no_secret_on_the_table_or_another_players_page(name):
+    spec = get_spec(name)
+    secrets_seen = 0
+    for seed in range(3):
+        for state, move, _player in playout(spec, 100 + seed):
+            if move is None or state.revealed():
+                continue
+            public = view_text(spec, state, None)
+            for p in state.players:
+                own = set(spec.view(state, p).private)
+                for line in own:
+                    assert line not in public, (p, line)
+                    for q in state.players:
+                        if q != p and line not in set(spec.view(state, q).private):
+                            assert line not in view_text(spec, state, q), (p, q, line)
+            if state.public_name(move) != state.move_name(move):
+                secrets_seen += 1
+    if name in ("party", "hidden"):
+        assert secrets_seen > 0  # the stubs do hold secrets: the check above had work to do
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_interpreters_read_every_cell(name):
+    spec = get_spec(name)
+    options = spec.resolve({})
+    layout = spec.layout(options)
+    state = spec.new(**options)
+    if layout is None:
+        assert spec.sensor_kinds == ()
+        return
+    for kind in spec.sensor_kinds:
+        interpreter = spec.interpreter(kind)
+        expected = interpreter.expected(state)
+        assert len(expected) == layout.cells
+        if kind != "switch":  # a board that matches the game means nothing new
+            assert interpreter.board(state, expected) is None
+
+
+def test_the_stub_shapes_are_what_they_say():
+    party = get_spec("party")
+    state = party.new(**party.resolve({}))
+    assert len(state.players) == 5 and party.layout({}) is None and state.chance() is not None
+    small = get_spec("small")
+    layout = small.layout({})
+    assert (layout.files, layout.ranks) == (4, 3) and layout.to_board(8)[:4] == [0, 1, 2, 3]
+    hidden = get_spec("hidden")
+    s = hidden.new()
+    assert s.to_act == {"left", "right"}  # both hide at once

@@ -1,0 +1,187 @@
+"""Debian's Chromium driven through Selenium and Debian's chromedriver, for the web tests.
+
+Offline: no driver or browser is downloaded; ``/usr/bin/chromium`` and ``/usr/bin/chromedriver``
+come from apt (``.ci/run`` installs them). Also makes the README's screenshots, and serves the
+pages on the fake backend to look at them by hand:
+
+    .venv/bin/python -m tests.web_browser docs/
+    .venv/bin/python -m tests.web_browser --serve 127.0.0.1:8080
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--hide-scrollbars",
+)
+
+
+def browser_missing() -> str | None:
+    """Why the browser cannot run here, or None."""
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not Path(path).exists() and not shutil.which(Path(path).name):
+            return f"{path} is missing: apt-get install chromium chromium-driver"
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed: pip install '.[dev]'"
+    return None
+
+
+class Browser:
+    """One headless Chromium with a fresh profile; ``quit()`` removes the profile."""
+
+    def __init__(self, width: int = 1280, height: int = 900):
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+
+        self.profile = tempfile.mkdtemp(prefix="binaryon-chromium-")
+        options = webdriver.ChromeOptions()
+        options.binary_location = shutil.which("chromium") or CHROMIUM
+        for flag in FLAGS:
+            options.add_argument(flag)
+        options.add_argument(f"--user-data-dir={self.profile}")
+        options.add_argument(f"--window-size={width},{height}")
+        service = Service(shutil.which("chromedriver") or CHROMEDRIVER)
+        self.driver = webdriver.Chrome(options=options, service=service)
+        self.driver.set_page_load_timeout(10)
+
+    def emulate(self, width: int, height: int, scale: float = 1.0, mobile: bool = False) -> None:
+        """Lay pages out for a viewport of ``width`` x ``height`` CSS pixels (a phone's, say,
+        narrower than a headless window can be)."""
+        self.driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile},
+        )
+
+    def quit(self) -> None:
+        try:
+            self.driver.quit()
+        finally:
+            shutil.rmtree(self.profile, ignore_errors=True)
+
+    def new_tab(self, url: str) -> str:
+        """Open ``url`` in a new tab; returns its handle."""
+        self.driver.switch_to.new_window("tab")
+        self.driver.get(url)
+        return self.driver.current_window_handle
+
+    def to(self, handle: str) -> None:
+        self.driver.switch_to.window(handle)
+
+    def js(self, script: str, *args: Any) -> Any:
+        return self.driver.execute_script(script, *args)
+
+    def text(self, element_id: str) -> str:
+        return self.js("const e = document.getElementById(arguments[0]);"
+                       "return e ? e.innerText : null;", element_id)  # fmt: skip
+
+    def body_data(self, key: str) -> str | None:
+        return self.js("return document.body.dataset[arguments[0]] ?? null;", key)
+
+    def wait(self, predicate: Callable[[], Any], timeout: float = 5.0, what: str = "") -> Any:
+        """Poll ``predicate`` until it is truthy; AssertionError naming ``what`` on timeout."""
+        end = time.monotonic() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            if time.monotonic() > end:
+                raise AssertionError(f"timed out waiting for {what or predicate}")
+            time.sleep(0.05)
+
+    def click_square(self, square: str) -> None:
+        from selenium.webdriver.common.by import By
+
+        self.driver.find_element(By.CSS_SELECTOR, f'.cell[data-square="{square}"]').click()
+
+    def click_action(self, move: str) -> None:
+        from selenium.webdriver.common.by import By
+
+        self.driver.find_element(By.CSS_SELECTOR, f'button.action[data-move="{move}"]').click()
+
+    def page_text(self) -> str:
+        return self.js("return document.documentElement.outerHTML + document.body.innerText;")
+
+
+def screenshots(out: Path) -> list[Path]:
+    """The table page of a game in progress at desktop and phone width, as PNGs in ``out``."""
+    from companion.views.web import WebServer
+    from tests.web_fake import FakeBackend, random_moves
+
+    backend = FakeBackend()
+    backend.new_game(random_moves(count=40, seed=7))
+    backend.new_game(random_moves(count=60, seed=11))
+    backend.new_game(random_moves(count=22, seed=3))
+    backend.board_press(backend.states[-1].move_name(backend.states[-1].legal_moves()[0]))
+    server = WebServer(backend, "127.0.0.1:0")
+    server.start()
+    written = []
+    try:
+        for name, (w, h, phone) in {"web-table-desktop.png": (1366, 768, False),
+                                    "web-table-phone.png": (390, 1250, True)}.items():  # fmt: skip
+            browser = Browser(max(w, 500), h + 150)
+            try:
+                browser.emulate(w, h, scale=2 if phone else 1, mobile=phone)
+                browser.driver.get(server.url + "/")
+                browser.wait(lambda b=browser: b.body_data("conn") == "live", what="live")
+                browser.wait(lambda b=browser: b.js("return document.querySelectorAll("
+                                                    "'.game-link').length") >= 3)  # fmt: skip
+                time.sleep(0.3)
+                path = out / name
+                browser.driver.save_screenshot(str(path))
+                written.append(path)
+            finally:
+                browser.quit()
+    finally:
+        server.stop()
+    return written
+
+
+def serve(listen: str) -> None:
+    """Serve the fake backend (a game in progress and a past one) until interrupted."""
+    import json
+
+    from companion.views.web import WebServer, invite_json
+    from tests.web_fake import FakeBackend, random_moves
+
+    backend = FakeBackend()
+    backend.new_game(random_moves(count=30, seed=3))
+    backend.new_game(random_moves(count=12, seed=5))
+    server = WebServer(backend, listen)
+    server.start()
+    print(json.dumps(invite_json(server.url, backend.tokens())), flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:2] == ["--serve"]:
+        serve(sys.argv[2] if len(sys.argv) > 2 else "127.0.0.1:8080")
+    else:
+        for p in screenshots(Path(sys.argv[1] if len(sys.argv) > 1 else "docs")):
+            print(p)
