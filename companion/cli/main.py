@@ -9,6 +9,7 @@ import sys
 from importlib import import_module
 
 from companion import package_version
+from companion.games import game_names
 
 # name -> (module, one-line help). Modules define add_arguments(parser) and run(args) -> int.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -35,9 +36,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 DESCRIPTION = """\
-Referee, scorer and record keeper for games played on an 8x8 sensor board
-(Binaryon, Binary). With no board attached, `binaryon run` plays on a simulated
-board in this terminal."""
+Referee, scorer and record keeper for games played on an 8x8 sensor board.
+With no board attached, `binaryon run` plays on a simulated board in this
+terminal. Games: {games}."""
 
 EPILOG = """\
 Rule options are given the same way everywhere: --rule NAME=VALUE, repeatable
@@ -65,7 +66,7 @@ def all_commands() -> dict[str, tuple[str, str]]:
 def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="binaryon",
-        description=DESCRIPTION,
+        description=DESCRIPTION.format(games=", ".join(game_names())),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
