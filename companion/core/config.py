@@ -198,7 +198,9 @@ class Config:
 
         if self.game.name not in game_names():
             raise bad(f"[game] name {self.game.name!r} is not one of {', '.join(game_names())}")
-        ids = player_ids(self.game.name, self.rules.get(self.game.name))
+        ids = (
+            player_ids(self.game.name, self.rules.get(self.game.name)) if self.game.players else ()
+        )
         for player in self.game.players:
             if player not in ids:
                 raise bad(
