@@ -83,8 +83,13 @@ def play_out(d, rng, checks_every=7):
         assert humans, "the game waits for nobody"
         player = humans[0]
         name, _label = rng.choice(spec.view(state, player).actions)
+        resolved = len(state.history)
         submit(d, name, player)
         count += 1
+        after = d.session.state
+        if len(after.history) > resolved and not after.is_over():
+            # a turn resolved: the OLED says who won it and why, for a few seconds
+            assert after.history[-1].explanation in d.message
         if count % checks_every == 0:
             check_views(d)
             screen = d.screen()

@@ -3,6 +3,7 @@ accepted prefix of the game (no move lost, none duplicated) and a restart resume
 
 from __future__ import annotations
 
+import os
 import random
 import signal
 import subprocess
@@ -41,27 +42,33 @@ def same_position(a, b) -> bool:
 
 
 def run_child(path: Path, mode: str, die_at: int = 0, after_ready=None, from_spawn=None) -> str:
+    # Unbuffered: reading "R" must not pull later lines into a buffer that communicate()
+    # (which reads the pipe's file descriptor directly) would never see.
     proc = subprocess.Popen(
         [sys.executable, str(CHILD), str(path), mode, str(die_at)],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
-        text=True,
+        bufsize=0,
     )
+    first = b""
     if from_spawn is not None:
         time.sleep(from_spawn)
         proc.send_signal(signal.SIGKILL)
     elif after_ready is not None:
-        proc.stdout.readline()  # "R" (or nothing if it died already)
+        while not first.endswith(b"\n"):  # "R" (or nothing if it died already)
+            byte = os.read(proc.stdout.fileno(), 1)
+            if not byte:
+                break
+            first += byte
         time.sleep(after_ready)
         proc.send_signal(signal.SIGKILL)
     try:
-        out, _ = proc.communicate(timeout=20)
+        rest, _ = proc.communicate(timeout=20)
     except subprocess.TimeoutExpired:
         proc.kill()
-        out, _ = proc.communicate()
+        proc.communicate()
         pytest.fail("crash child neither died nor was killed")
-    if after_ready is not None and not out.startswith("R"):
-        out = "R\n" + out  # readline consumed it
+    out = (first + rest).decode()
     assert proc.returncode == -signal.SIGKILL, out[-300:]
     assert "\nX " not in out, out[-300:]  # the child never saw a move refused
     return out
@@ -126,14 +133,9 @@ def test_kill_minus_nine_anywhere_keeps_exactly_the_accepted_prefix(tmp_path):
                     assert saved[start] == tried[gid][1], (gid, saved, shown)
                     start += 1
                 assert all(m == "pass" for m in saved[start:]), (
-                    gid,
-                    saved,
-                    shown,
-                    start,
-                    tried.get(gid),
-                    mode,
-                    how,
-                    out[-600:],
+                    f"game {gid}: saved {len(saved)}, shown {len(shown)} (known {len(before)}),"
+                    f" unshown {saved[start:]}, tried {tried.get(gid)}, {mode} {how},"
+                    f" output tail {out[-300:]!r}"
                 )
                 saved_unshown += 1
             elif gid in tried and last_line == f"T {tried[gid][1]}":

@@ -156,3 +156,13 @@ def test_a_simulated_board_takes_the_size_of_the_game(make_daemon, clock):
 
 def test_idle_readings_cover_every_board_kind():
     assert set(IDLE) == {"switch", "presence", "polarity"}
+
+
+def test_a_refused_secret_move_is_not_told_to_the_table(make_daemon, clock, caplog):
+    d = make_daemon(game="hidden")
+    assert d.referee.submit_name("hide left a1", "left").accepted
+    refused = d.referee.submit_name("hide left b2", "left")  # already hidden: refused
+    assert not refused.accepted and refused.refusal.reason  # the page gets the reason
+    assert "b2" not in d.message and "hide left b2" not in json.dumps(d.web_view(None))
+    assert d.message == "LEFT: not accepted, see your page"
+    assert not any("b2" in r.getMessage() for r in caplog.records)  # nor the log

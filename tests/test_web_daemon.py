@@ -132,3 +132,34 @@ def test_hidden_treasures_stay_on_their_own_pages(browser, tmp_path):
             browser.to(handle)
             browser.driver.close()
         browser.to(browser.driver.window_handles[0])
+
+
+def test_the_menu_shows_each_pages_qr_code_on_the_oled(tmp_path):
+    from companion.core.events import ButtonEvent
+    from tests.conftest import wait_until
+
+    daemon, closers = start(tmp_path)
+    try:
+        daemon.post(ButtonEvent("menu", long=True))
+        daemon.wait_idle()
+        entries, index = daemon.menu.shown()
+        assert entries[-1] == "pages"
+        for _ in range(len(entries) - 1 - index):
+            daemon.post(ButtonEvent("menu"))
+        daemon.post(ButtonEvent("confirm"))
+        daemon.wait_idle()
+        tokens = daemon.web_backend.tokens()
+        assert daemon.screen().qr == ("TABLE", daemon.web.base_url() + "/")
+        image = daemon.display.image
+        wait_until(lambda: daemon.display.image.getbbox() is not None, what="a QR drawn")
+        dark = sum(1 for x in range(64) for y in range(64) if not image.getpixel((x, y)))
+        assert 800 < dark < 3000  # a QR code's dark modules, not a blank or a full panel
+        daemon.post(ButtonEvent("menu"))
+        daemon.wait_idle()
+        label, url = daemon.screen().qr
+        assert label == "ON" and url.endswith("/p/" + tokens["on"])
+        daemon.post(ButtonEvent("undo"))
+        daemon.wait_idle()
+        assert daemon.screen().qr is None and not daemon.menu.is_open
+    finally:
+        stop(daemon, closers)

@@ -435,6 +435,11 @@ class GameSpec(ABC):
         """Cells to blink when the game is over (e.g. the winning line)."""
         return ()
 
+    def announce(self, before: GameState, after: GameState) -> str:
+        """What the table is told after a move took ``before`` to ``after`` (a turn resolved,
+        a guess answered), shown for a few seconds; '' for nothing. Public: no secrets."""
+        return ""
+
     def hint(self, state: GameState, step: int) -> Hint:
         """What the menu button shows; ``step`` counts presses, so a game can cycle."""
         return Hint((), "")

@@ -95,9 +95,22 @@ class Referee:
         return self.interpreter.expected(self.session.state)
 
     def submit_name(self, name: str, player: str | None) -> Submitted:
-        """A move named on a player's page (or typed): same rules, same journal."""
+        """A move named on a player's page (or typed): same rules, same journal. A refused
+        move that holds a secret (or cannot be read) is answered to its page only: the table
+        hears that it was refused, not what it was."""
+        state = self.session.state
+        try:
+            move = state.parse_move(name)
+            secret = state.public_name(move) != state.move_name(move)
+        except ValueError:
+            secret = True
         result = self.session.submit_name(name, player)
-        self._after(result, None)
+        if result.accepted or not secret or self.session.closed_elsewhere:
+            self._after(result, None)
+        else:
+            who = self.session.spec.player_label(player) if player else "move"
+            log.info("refused a secret move of %s", player or "a player")
+            self.feedback.say(f"{who}: not accepted, see your page")
         return result
 
     # ------------------------------------------------------------------ acting

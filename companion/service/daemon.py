@@ -27,6 +27,7 @@ from companion.referee.referee import Referee
 from companion.referee.session import Session
 from companion.sensing.board_sync import BoardMap
 from companion.sensing.debounce import BoardSettler, SwitchDebouncer
+from companion.service.controls import PAGES, Controls
 from companion.service.game_start import first_session, fitting_options
 from companion.service.menu import NewGameMenu
 from companion.service.table_feedback import TableFeedback
@@ -76,6 +77,7 @@ class Daemon:
         self._last_frame: list | None = None
         self._thread: threading.Thread | None = None
         self.menu = NewGameMenu(game_names())
+        self.controls = Controls(self)
         self.board_synced = False  # sensor boards: has the board matched the game yet?
         self.on_frame: Callable[[], None] | None = None  # benchmarks time frames with it
         self.listeners: list[Callable[[], None]] = []  # told after every render (web pages)
@@ -119,7 +121,7 @@ class Daemon:
                 n,
                 self.config.board.settle_ms / 1000,
                 self.loop,
-                self._on_settled,
+                self.board_settled,
                 IDLE_READING.get(self.board.kind, "0"),
             )
 
@@ -279,7 +281,7 @@ class Daemon:
             return
         self.referee.press(cell)
 
-    def _on_settled(self, readings: tuple[str, ...]) -> None:
+    def board_settled(self, readings: tuple[str, ...]) -> None:
         if self.status or self.menu.is_open or not self.map.squares:
             return  # looked at again when the menu closes
         strays = self.map.strays(readings)
@@ -310,7 +312,7 @@ class Daemon:
             return
         self.board_synced = False
         if self.settler.known:
-            self._on_settled(tuple(self.settler.readings))
+            self.board_settled(tuple(self.settler.readings))
         else:
             self.board.request_snapshot()
 
@@ -334,42 +336,6 @@ class Daemon:
     def show_differ(self, squares: tuple[int, ...], hint: str) -> None:
         self.feedback.show_differ(squares, hint)
 
-    # --- buttons and typed commands ---
-    def button(self, name: str, long: bool = False) -> None:
-        if self.menu.is_open:
-            self._menu_button(name, long)
-            return
-        if name == "confirm":
-            if self.status:
-                self.set_message(self.status)
-            elif not self.referee.button("confirm"):
-                self.set_message("nothing to confirm")
-        elif name == "undo":
-            self.notices.refused = None
-            self.referee.undo(long)
-        elif name == "menu":
-            if long:
-                self.menu.open(self.session.game)
-                self.set_message("menu: next, confirm: start, undo: back", lasting=True)
-            else:
-                self.feedback.next_hint()
-        else:
-            log.warning("unknown button %r", name)
-
-    def _menu_button(self, name: str, long: bool) -> None:
-        """The new-game menu: menu steps through the games, confirm starts, undo goes back."""
-        if name == "menu" and not long:
-            self.menu.step()
-            return
-        chosen = self.menu.chosen
-        self.menu.close()
-        if name == "confirm":
-            self.new_game(chosen)
-            return
-        self.set_message("menu closed")
-        if self.board.kind != "switch" and self.settler.known:
-            self._on_settled(tuple(self.settler.readings))  # what happened on the board meanwhile
-
     def new_game(self, game: str | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a game (another one, or this one afresh) that fits the board. A game switched
         to takes its rule options from the config; the same game keeps the options it had."""
@@ -391,42 +357,11 @@ class Daemon:
             return
         self.referee.new_game(spec.name, options)
 
-    def command(self, text: str) -> None:
-        words = text.split()
-        if not words:
-            return
-        verb, args = words[0].lower(), words[1:]
-        if verb == "new":
-            if len(args) > 1:
-                self.set_message("new: one game name at most")
-            else:
-                self.new_game(args[0] if args else None)
-        elif verb == "move":
-            self._named_move(args)
-        elif verb in ("confirm", "undo", "menu"):
-            if args and args != ["long"]:
-                self.set_message(f"{verb}: only 'long' may follow")
-            else:
-                self.button(verb, long=bool(args))
-        else:
-            self.set_message(f"{verb}: unknown command")
+    def button(self, name: str, long: bool = False) -> None:
+        self.controls.button(name, long)
 
-    def _named_move(self, args: list[str]) -> None:
-        """``move NAME [as PLAYER]``: a move in the game's notation, as a player's page sends
-        it (for games whose moves are not presses: Binome's sheets, Wythe's swap)."""
-        player = None
-        if len(args) >= 2 and args[-2] == "as":
-            player, args = args[-1], args[:-2]
-        if not args:
-            self.set_message("move: name a move, e.g. move pass")
-            return
-        if player is not None and player not in self.session.state.players:
-            self.set_message(f"move: no player {player!r}")
-            return
-        if self.status:
-            self.set_message(self.status)
-            return
-        self.referee.submit_name(" ".join(args), player)
+    def command(self, text: str) -> None:
+        self.controls.command(text)
 
     @property
     def message(self) -> str:
@@ -469,8 +404,7 @@ class Daemon:
     def screen(self) -> Screen:
         self.notices.status = self.status
         self.notices.menu = self.menu.shown()
-        titles = {g: get_spec(g).title for g in self.menu.games}
-        return oled_screen(self.table(), self.notices, titles)
+        return oled_screen(self.table(), self.notices, self._titles())
 
     def web_view(self, viewer: str | None = None) -> dict[str, Any]:
         self.notices.status = self.status
@@ -486,12 +420,14 @@ class Daemon:
             if frame != self._last_frame:
                 self.leds.show(frame)
                 self._last_frame = frame
-        titles = {g: get_spec(g).title for g in self.menu.games}
-        sent = self.oled.show(oled_screen(table, self.notices, titles))
+        sent = self.oled.show(oled_screen(table, self.notices, self._titles()))
         if sent and self.on_frame is not None:
             self.on_frame()
         for listener in list(self.listeners):
             listener()
+
+    def _titles(self) -> dict[str, str]:
+        return {**{g: get_spec(g).title for g in self.menu.games}, PAGES: "PLAYER PAGES"}
 
     def _status_line(self) -> str:
         s = self.session

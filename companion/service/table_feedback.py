@@ -66,7 +66,10 @@ class TableFeedback:
                 for s, p in zip(made_in, played, strict=True)
                 if p.forced and p.name == "pass" and s.turn
             ]
-            self.set_message(f"{', '.join(passed)} passes (no move)" if passed else "")
+            told = session.spec.announce(made_in[0], session.state)
+            if passed:
+                told = f"{', '.join(passed)} passes (no move)" + (f"; {told}" if told else "")
+            self.set_message(told)
         self.update_blink()
 
     def game_changed(self, board_too: bool) -> None:

@@ -43,6 +43,7 @@ class Screen:
     message: str = ""
     status: str = ""  # a lasting condition, e.g. "board disconnected"; wins over message
     over: bool = False
+    qr: tuple[str, str] | None = None  # (label, URL): a page's QR code fills the screen
 
 
 def wrap(text: str, lines: int = 2) -> list[str]:
@@ -54,6 +55,9 @@ def wrap(text: str, lines: int = 2) -> list[str]:
 
 
 def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
+    if screen.qr is not None:
+        _draw_qr(draw, *screen.qr)
+        return
     f = font()
     p = screen.panel
     right = "over" if screen.over else (p.corner or f"#{p.move}")
@@ -128,6 +132,20 @@ def _draw_two_columns(draw: ImageDraw.ImageDraw, screen: Screen) -> int:
         else:
             draw.text((x + 2, y - 1), text, font=f, fill="white")
     return lines
+
+
+def _draw_qr(draw: ImageDraw.ImageDraw, label: str, url: str) -> None:
+    """A page's QR code on the left half (lit margin: phones read it off a dark panel), what
+    it opens on the right, and how to move on."""
+    from companion.views.web.qr import QRTooBig, qr_image
+
+    f = font()
+    try:
+        draw.bitmap((0, 0), qr_image(url, 64), fill="white")
+    except QRTooBig:
+        draw.text((0, 26), "address too long", font=f, fill="white")
+    for i, line in enumerate((label[:10], "page", "", "menu: next", "undo: back")):
+        draw.text((68, 1 + 12 * i), line, font=f, fill="white")
 
 
 class OledView:

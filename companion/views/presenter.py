@@ -45,6 +45,7 @@ class Notices:
     pending_text: str = ""
     blink_on: bool = True
     menu: tuple[tuple[str, ...], int] | None = None  # the new-game menu: games, chosen index
+    qr: tuple[str, str] | None = None  # a page's QR code on the OLED: (label, URL)
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,9 @@ class Table:
 
 
 def oled_screen(table: Table, notices: Notices, titles: dict[str, str] | None = None) -> Screen:
-    """The OLED: the game's public panel, or the new-game menu."""
+    """The OLED: the game's public panel, the new-game menu, or a page's QR code."""
+    if notices.qr is not None:
+        return Screen(Panel("PAGES", 0, ()), qr=notices.qr)
     if notices.menu is not None:
         games, index = notices.menu
         first = max(0, min(index - 1, len(games) - 3))

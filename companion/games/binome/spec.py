@@ -155,6 +155,13 @@ class BinomeSpec(GameSpec):
             note, corner = "", f"deck {len(st.remaining)}"
         return Panel(self.title, st.ply, rows, note, corner)
 
+    def announce(self, before: GameState, after: GameState) -> str:
+        """A turn that resolved: who won it and why ("44 wins: 88 and 88 cancelled")."""
+        done = len(after.history)  # type: ignore[attr-defined]
+        if done == len(before.history):  # type: ignore[attr-defined]
+            return ""
+        return after.history[-1].explanation  # type: ignore[attr-defined]
+
     def explanation(self, st: BinomeState) -> list[str]:
         """The table's account: the step now, the last resolution, the scores, the deck."""
         lines: list[str] = []

@@ -110,6 +110,12 @@ class LatentSpec(GameSpec):
         return LatentInput(kind)
 
     # ----------------------------------------------------------------- views
+    def announce(self, before: GameState, after: GameState) -> str:
+        """The referee's answer to a guess or a win ("correct: cap the nest on c3 with
+        green"): what the players must do on the board."""
+        answer = after.answer  # type: ignore[attr-defined]
+        return answer if answer and answer != before.answer else ""  # type: ignore[attr-defined]
+
     def view(self, state: GameState, viewer: str | None = None) -> View:
         st = _state(state)
         if viewer is not None and viewer not in PLAYERS:

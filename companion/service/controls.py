@@ -1,0 +1,121 @@
+"""The buttons and the typed commands: confirm, undo (long: a round), menu (hints; long: the
+new-game menu, whose last entry shows the pages' QR codes), and the simulator's words."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from companion.service.daemon import Daemon
+
+log = logging.getLogger("binaryon")
+
+PAGES = "pages"  # the menu's last entry when the web pages are served: their QR codes
+
+
+class Controls:
+    def __init__(self, daemon: Daemon):
+        self.daemon = daemon
+        self._pages: list[tuple[str, str]] = []  # the QR codes the menu shows, when served
+        self._page = 0
+
+    def button(self, name: str, long: bool = False) -> None:
+        if self.daemon.menu.is_open:
+            self._menu_button(name, long)
+            return
+        if name == "confirm":
+            if self.daemon.status:
+                self.daemon.set_message(self.daemon.status)
+            elif not self.daemon.referee.button("confirm"):
+                self.daemon.set_message("nothing to confirm")
+        elif name == "undo":
+            self.daemon.notices.refused = None
+            self.daemon.referee.undo(long)
+        elif name == "menu":
+            if long:
+                self.daemon.menu.open(
+                    self.daemon.session.game, extra=(PAGES,) if self.daemon.web else ()
+                )
+                self.daemon.set_message("menu: next, confirm: start, undo: back", lasting=True)
+            else:
+                self.daemon.feedback.next_hint()
+        else:
+            log.warning("unknown button %r", name)
+
+    def _menu_button(self, name: str, long: bool) -> None:
+        """The new-game menu: menu steps through the games (and, when the pages are served,
+        their QR codes), confirm starts, undo goes back."""
+        if self.daemon.notices.qr is not None:
+            if name == "menu" and not long:
+                self._page = (self._page + 1) % len(self._pages)
+                self.daemon.notices.qr = self._pages[self._page]
+                return
+            self.daemon.notices.qr = None
+            self.daemon.menu.close()
+            self.daemon.set_message("menu closed")
+            return
+        if name == "menu" and not long:
+            self.daemon.menu.step()
+            return
+        chosen = self.daemon.menu.chosen
+        if name == "confirm" and chosen == PAGES:
+            self._show_pages()
+            return
+        self.daemon.menu.close()
+        if name == "confirm":
+            self.daemon.new_game(chosen)
+            return
+        self.daemon.set_message("menu closed")
+        settler = self.daemon.settler
+        if self.daemon.board.kind != "switch" and settler.known:
+            self.daemon.board_settled(tuple(settler.readings))  # what happened meanwhile
+
+    def _show_pages(self) -> None:
+        """QR codes of the table page and each player's page, one per menu press."""
+        from companion.views.web.invite import invite_json
+
+        links = invite_json(self.daemon.web.base_url(), self.daemon.web_backend.tokens())
+        label = self.daemon.session.spec.player_label
+        self._pages = [("TABLE", links["table"])] + [
+            (label(p), url) for p, url in links["players"].items()
+        ]
+        self._page = 0
+        self.daemon.notices.qr = self._pages[0]
+
+    def command(self, text: str) -> None:
+        words = text.split()
+        if not words:
+            return
+        verb, args = words[0].lower(), words[1:]
+        if verb == "new":
+            if len(args) > 1:
+                self.daemon.set_message("new: one game name at most")
+            else:
+                self.daemon.new_game(args[0] if args else None)
+        elif verb == "move":
+            self._named_move(args)
+        elif verb in ("confirm", "undo", "menu"):
+            if args and args != ["long"]:
+                self.daemon.set_message(f"{verb}: only 'long' may follow")
+            else:
+                self.button(verb, long=bool(args))
+        else:
+            self.daemon.set_message(f"{verb}: unknown command")
+
+    def _named_move(self, args: list[str]) -> None:
+        """``move NAME [as PLAYER]``: a move in the game's notation, as a player's page sends
+        it (for games whose moves are not presses: Binome's sheets, Wythe's swap)."""
+        player = None
+        if len(args) >= 2 and args[-2] == "as":
+            player, args = args[-1], args[:-2]
+        if not args:
+            self.daemon.set_message("move: name a move, e.g. move pass")
+            return
+        if player is not None and player not in self.daemon.session.state.players:
+            self.daemon.set_message(f"move: no player {player!r}")
+            return
+        if self.daemon.status:
+            self.daemon.set_message(self.daemon.status)
+            return
+        self.daemon.referee.submit_name(" ".join(args), player)
