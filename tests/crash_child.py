@@ -3,6 +3,9 @@ until it is killed. Not a test module.
 
     python tests/crash_child.py JOURNAL session|daemon [DIE_AT]
 
+``session`` plays through the session (each press, with the passes it forces and the finish,
+is ONE ``journal.commit_turn`` transaction); ``daemon`` presses squares on the simulated board.
+
 Prints ``R`` once ready, ``G <id>`` when a game starts or resumes, ``T <move>`` before
 submitting a move and ``M <move>`` for every move accepted (its forced passes included),
 flushing each line. With DIE_AT=N the process SIGKILLs itself just before its Nth SQL

@@ -282,3 +282,19 @@ def test_journal_and_session_always_agree(ops, size):
             resumed = Session.resume(saved, j2)
             assert resumed.state.white == s.state.white and resumed.state.mover == s.state.mover
         j2.close()
+
+
+def test_a_move_never_reads_the_games_events(path):
+    """O(1) per move: the live move count comes from the games row, not a fold of events."""
+    j = SqliteJournal.open(path)
+    s = Session("binaryon", journal=j)
+    for _ in range(5):
+        s.submit(s.state.legal_moves()[0])
+    seen: list[str] = []
+    j._db.set_trace_callback(seen.append)
+    assert s.submit(s.state.legal_moves()[0]).accepted
+    s.take_back_to(3)
+    j.abandon(s.game_id)
+    reads = [q for q in seen if q.lstrip().upper().startswith("SELECT") and "events" in q]
+    assert seen and not reads, reads
+    assert j.load(s.game_id).move_count == 3

@@ -12,7 +12,7 @@ import pytest
 
 from companion.core.squares import parse_square
 from companion.journal.api import JournalError, NullJournal
-from companion.journal.store import SqliteJournal
+from companion.journal.store import NotAJournal, SqliteJournal
 from companion.referee.session import Session
 from companion.service.daemon import Daemon
 
@@ -74,15 +74,26 @@ def check_salvaged(path: Path, damaged: bytes, d: Daemon, caplog) -> None:
     assert len(d.session.moves) > before
 
 
-def test_a_file_that_is_not_a_database_is_kept_and_replaced(tmp_path, clock, caplog):
+def test_a_file_that_is_not_a_database_is_refused_and_left_untouched(tmp_path):
+    path = tmp_path / "notes.txt"
+    text = b"my notes, not a journal\n" * 200
+    path.write_bytes(text)
+    with pytest.raises(NotAJournal, match="no SQLite header"):
+        SqliteJournal.open(path)
+    assert path.read_bytes() == text and sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_a_journal_whose_first_page_is_garbage_is_salvaged(tmp_path, clock, caplog):
+    """Damage inside a journal (its header intact) is still repaired."""
     path = tmp_path / "journal.sqlite"
-    damaged = b"power cut while writing? " * 200
+    build_journal(path)
+    data = bytearray(path.read_bytes())
+    data[100:4000] = b"power cut while writing? " * 156
+    damaged = bytes(data)
     path.write_bytes(damaged)
     with caplog.at_level(logging.WARNING, logger="binaryon"):
         d = daemon_on_journal(path, clock)
     check_salvaged(path, damaged, d, caplog)
-    assert "recovered 0 games" in d.journal.recovery.line()
-    assert d.session.moves[:1] == SCRIPT[:1]  # a fresh game began
 
 
 @pytest.mark.parametrize("keep", [0.93, 0.8, 0.6, 0.3])
@@ -132,17 +143,21 @@ def test_garbage_inside_a_page_is_worked_round(tmp_path, clock, caplog, page):
 
 def test_tools_never_repair_behind_the_daemon(tmp_path):
     path = tmp_path / "journal.sqlite"
-    path.write_bytes(b"garbage" * 1000)
+    build_journal(path)
+    damaged = path.read_bytes()[: 3 * 4096]
+    path.write_bytes(damaged)
     with pytest.raises(JournalError, match="damaged"):
         SqliteJournal.open(path, recover=False)
-    assert path.read_bytes() == b"garbage" * 1000 and not copies_of(path)
+    assert path.read_bytes() == damaged and not copies_of(path)
 
 
 def test_no_room_for_the_copy_means_nothing_is_touched(tmp_path, monkeypatch):
     import companion.journal.repair as journal_module
 
     path = tmp_path / "journal.sqlite"
-    path.write_bytes(b"garbage" * 1000)
+    build_journal(path)
+    garbage = path.read_bytes()[:16] + b"garbage" * 1000
+    path.write_bytes(garbage)
 
     def full(target, data):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
@@ -150,7 +165,7 @@ def test_no_room_for_the_copy_means_nothing_is_touched(tmp_path, monkeypatch):
     monkeypatch.setattr(journal_module, "_write_durably", full)
     with pytest.raises(JournalError, match="copy cannot be kept.*nothing changed"):
         SqliteJournal.open(path)
-    assert path.read_bytes() == b"garbage" * 1000
+    assert path.read_bytes() == garbage
 
 
 # --- disk full, read-only ---

@@ -261,10 +261,12 @@ def test_history_lists_games_with_results(journal_path, capsys):
     assert data[1]["moves"] == 3
 
 
-def test_history_without_a_journal_says_so(tmp_path, capsys):
-    assert main(["history", "--journal", str(tmp_path / "none.sqlite")]) == 2
-    assert "no journal at" in capsys.readouterr().err
-    assert not (tmp_path / "none.sqlite").exists()
+def test_history_without_a_journal_lists_nothing(tmp_path, capsys):
+    assert main(["history", "--journal", str(tmp_path / "none.sqlite")]) == 0
+    assert "no games yet" in capsys.readouterr().out
+    assert main(["history", "--json", "--journal", str(tmp_path / "none.sqlite")]) == 0
+    assert capsys.readouterr().out.strip() == "[]"
+    assert not list(tmp_path.iterdir())
 
 
 def test_abandon_marks_the_game_in_progress(journal_path, capsys):

@@ -143,6 +143,9 @@ def test_view_of_a_stacked_position():
 
 def test_view_actions_swap_and_pass():
     assert SPEC.view(play(start(), "d4-d5")).actions == ((SWAP, SWAP),)
+    # only on the page of the player whose turn it is (and the table's)
+    assert SPEC.view(play(start(), "d4-d5"), "white").actions == ((SWAP, SWAP),)
+    assert SPEC.view(play(start(), "d4-d5"), "black").actions == ()
     assert SPEC.view(play(start(size=4), BLOCKED)).actions == ((PASS, PASS),)
     swapped = SPEC.view(play(start(), "d4-d5 swap"))
     assert "White swapped: the first player now plays White" in swapped.explanation

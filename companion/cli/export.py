@@ -1,14 +1,16 @@
-"""``binaryon export GAME_ID [-o FILE]``: a game from the journal as a text record."""
+"""``binaryon export GAME_ID [-o FILE]``: a game from the journal as a text record (only that
+game is read). While a game goes on, a move holding a secret shows its public name only."""
 
 from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
 
-from companion.cli.journal_args import add_journal_argument, fail, open_journal
+from companion.cli.journal_args import add_journal_argument, fail, open_journal, parse_game_id
 from companion.journal.api import JournalError
 from companion.journal.records import format_record, record_from_entry
 
@@ -19,10 +21,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_journal_argument(parser)
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Never leaves a half-written record: write beside it, then rename over."""
+def write_atomically(path: Path, text: str, mode: int | None = None) -> None:
+    """Never leaves a half-written record: write beside it, then rename over. The file keeps
+    ``mode`` (a new one gets the usual 666 less the umask, not mkstemp's 600)."""
     fd, tmp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.")
     try:
+        if mode is None:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
@@ -33,22 +41,35 @@ def write_atomically(path: Path, text: str) -> None:
         raise
 
 
+def write_output(target: str, text: str) -> None:
+    """Write the record to ``target``: a device or FIFO is written directly (never replaced
+    by a file); a symlink is followed and its target written; a regular file is replaced
+    atomically and keeps its permissions."""
+    path = Path(target)
+    try:
+        info = os.stat(path)  # follows symlinks
+    except FileNotFoundError:
+        info = None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return
+    real = Path(os.path.realpath(path))
+    write_atomically(real, text, stat.S_IMODE(info.st_mode) if info else None)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         with open_journal(args) as journal:
             if args.game_id == "last":
-                games = journal.games()
-                if not games:
+                game_id = journal.last_id()
+                if game_id is None:
                     return fail("no games in the journal")
-                entry = games[-1]
             else:
-                try:
-                    game_id = int(args.game_id)
-                except ValueError:
-                    return fail(f"{args.game_id!r} is not a game id (a number, or 'last')")
-                entry = journal.load(game_id)
-                if entry is None:
-                    return fail(f"no game {game_id} in the journal (see binaryon history)")
+                game_id = parse_game_id(args.game_id)
+            entry = journal.load(game_id)
+            if entry is None:
+                return fail(f"no game {game_id} in the journal (see binaryon history)")
     except JournalError as e:
         return fail(str(e))
     text = format_record(record_from_entry(entry))
@@ -56,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
         return 0
     try:
-        write_atomically(Path(args.output), text)
+        write_output(args.output, text)
     except OSError as e:
         return fail(f"cannot write {args.output}: {e.strerror or e}")
     print(f"game {entry.id} written to {args.output}", file=sys.stderr)

@@ -1,35 +1,171 @@
-"""``binaryon import FILE``: check a text record move by move and add it to the journal.
-A record with any problem is refused with its first one; nothing is half-imported."""
+"""``binaryon import FILE [FILE ...]``: check text records move by move and add them to the
+journal. A FILE may be a folder (every record in it) or ``-`` (standard input). Each record
+is all or nothing: one with any problem is refused with its first one, the others go on.
+A record already imported is refused unless ``--allow-duplicate``. On a terminal a progress
+bar runs; the last line sums up (``2000 imported, 3 refused: see above``)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Iterator
+from pathlib import Path
 
-from companion.cli.journal_args import add_journal_argument, fail, open_journal
+from companion.cli.journal_args import (
+    add_journal_argument,
+    fail,
+    journal_path,
+    open_journal,
+    refuse_while_daemon_runs,
+)
 from companion.journal.api import JournalError
-from companion.journal.records import RecordError, import_record, read_record
+from companion.journal.records import (
+    RecordError,
+    digest,
+    import_record,
+    parse_record,
+    read_text,
+    validate,
+)
+
+BATCH = 200  # records per transaction
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a game record (see docs/records.md)")
+    parser.add_argument(
+        "files",
+        metavar="FILE",
+        nargs="+",
+        help="game records (see docs/records.md), folders of them, or - for stdin",
+    )
     parser.add_argument(
         "--resume",
         action="store_true",
-        help="an unfinished game becomes the game in progress (else it is filed as abandoned)",
+        help="an unfinished game becomes the game in progress (else it is filed as abandoned);"
+        " one record only, and not while the daemon runs",
+    )
+    parser.add_argument(
+        "--allow-duplicate",
+        action="store_true",
+        help="import a record even when the same game is in the journal already",
     )
     add_journal_argument(parser)
 
 
+def record_files(names: list[str]) -> Iterator[str]:
+    """The records named: files as given, folders' files (sorted, hidden ones skipped),
+    ``-`` once."""
+    for name in names:
+        path = Path(name)
+        if name != "-" and path.is_dir():
+            for child in sorted(path.rglob("*")):
+                if child.is_file() and not any(p.startswith(".") for p in child.parts[-1:]):
+                    yield str(child)
+        else:
+            yield name
+
+
+class Progress:
+    """A tqdm bar on a terminal (stdout a TTY), nothing otherwise; messages go above it."""
+
+    def __init__(self, total: int):
+        self.bar = None
+        if sys.stdout.isatty() and total > 1:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, unit="record", leave=False)
+
+    def say(self, text: str) -> None:
+        if self.bar is not None:
+            self.bar.write(text, file=sys.stderr)
+        else:
+            print(text, file=sys.stderr)
+
+    def step(self) -> None:
+        if self.bar is not None:
+            self.bar.update(1)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
 def run(args: argparse.Namespace) -> int:
+    files = list(record_files(args.files))
+    if args.resume and len(files) != 1:
+        return fail("--resume takes exactly one record")
+    if files.count("-") > 1:
+        return fail("- (standard input) may be given once")
+    if not files:
+        return fail("no records found in " + ", ".join(args.files))
     try:
-        rec, state = read_record(args.file)
-    except RecordError as e:
-        return fail(str(e))
-    try:
-        with open_journal(args, create=True) as journal:
-            game_id = import_record(journal, rec, state, resume=args.resume)
+        journal_path(args)  # a bad --journal is said before any record is read
     except JournalError as e:
         return fail(f"not imported: {e}")
+    if len(files) == 1:  # a bad record is refused before the journal is opened (or made)
+        try:
+            _read_one(files[0])
+        except RecordError as e:
+            return fail(str(e))
+    try:
+        if args.resume:
+            refuse_while_daemon_runs(journal_path(args), "import with --resume")
+        journal = open_journal(args, create=True)
+    except JournalError as e:
+        return fail(f"not imported: {e}")
+    imported = refused = 0
+    progress = Progress(len(files))
+    try:
+        for start in range(0, len(files), BATCH):
+            chunk = files[start : start + BATCH]
+            done = 0
+            try:
+                with journal.batch():  # one sync per batch; each record all or nothing
+                    for name in chunk:
+                        try:
+                            line = _import_one(journal, name, args)
+                            done += 1
+                            if len(files) == 1:
+                                print(line)
+                        except RecordError as e:
+                            refused += 1
+                            progress.say(f"binaryon: {e}")
+                        except JournalError as e:
+                            refused += 1
+                            progress.say(f"binaryon: {name}: not imported: {e}")
+                        progress.step()
+            except JournalError as e:  # the batch could not be committed
+                refused += done
+                done = 0
+                progress.say(f"binaryon: {chunk[0]} to {chunk[-1]}: not imported: {e}")
+            imported += done
+    finally:
+        progress.close()
+        journal.close()
+    if len(files) == 1:
+        return 0 if imported else 2
+    see = ": see above" if refused else ""
+    print(f"{imported} imported, {refused} refused{see}" if refused else f"{imported} imported")
+    return 0 if not refused else 2 if not imported else 1
+
+
+_READ: dict[str, tuple] = {}  # a record read ahead (standard input can be read only once)
+
+
+def _read_one(name: str) -> tuple:
+    if name not in _READ:
+        source = "stdin" if name == "-" else name
+        rec = parse_record(read_text(name), source)
+        _READ[name] = (source, rec, validate(rec, source))
+    return _READ[name]
+
+
+def _import_one(journal, name: str, args: argparse.Namespace) -> str:
+    source, rec, state = _READ.pop(name, None) or _read_one(name)
+    _READ.pop(name, None)
+    key = digest(rec)
+    if not args.allow_duplicate and (same := journal.find_digest(key)) is not None:
+        raise RecordError(f"{source}: already imported as game {same} (--allow-duplicate)")
+    game_id = import_record(journal, rec, state, resume=args.resume, key=key)
     result = rec.summary or ("in progress" if args.resume else "unfinished, filed as abandoned")
-    print(f"imported game {game_id}: {rec.game}, {len(rec.moves)} moves, {result}")
-    return 0
+    return f"imported game {game_id}: {rec.game}, {len(rec.moves)} moves, {result}"

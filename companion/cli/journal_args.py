@@ -9,12 +9,16 @@ run`` finds it), or, when that file does not exist, the installed service's jour
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from pathlib import Path
 
 from companion.journal.api import JournalError
-from companion.journal.store import SqliteJournal
+from companion.journal.lock import holder
+from companion.journal.store import SqliteJournal, check_journal_path
+
+MAX_GAME_ID = 2**63 - 1
 
 SERVICE_JOURNAL = Path("/var/lib/binaryon/journal.sqlite")
 ACCESS_FIX = (
@@ -51,7 +55,6 @@ def add_journal_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--journal",
         metavar="PATH",
-        type=Path,
         default=None,
         help="journal file (default: the daemon's, from its config file, else "
         f"{SERVICE_JOURNAL} when that exists)",
@@ -72,16 +75,58 @@ def check_readable(path: Path) -> None:
             raise JournalError(f"no permission to read the journal {p}: {ACCESS_FIX}")
 
 
+def journal_path(args: argparse.Namespace) -> Path:
+    """--journal checked (not empty, '.', '/' or a folder), else the daemon's journal."""
+    if args.journal is None:
+        return default_journal_path()
+    return check_journal_path(args.journal)
+
+
+def log_to_stderr() -> None:
+    """Journal log lines (a read-only journal, a salvage) as ``binaryon: ...`` on stderr,
+    like every other message of the command line tools."""
+    log = logging.getLogger("binaryon")
+    if not log.handlers and not logging.getLogger().handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("binaryon: %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.WARNING)
+        log.propagate = False
+
+
+def refuse_while_daemon_runs(path: Path, what: str) -> None:
+    """One line when the daemon holds the journal: the game in progress is its own."""
+    who = holder(path)
+    if who is not None:
+        raise JournalError(
+            f"cannot {what} while the journal {path} is in use by {who}: stop the daemon first"
+        )
+
+
+def parse_game_id(text: str) -> int:
+    """A game id from the command line: a positive whole number (JournalError otherwise)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise JournalError(f"{text!r} is not a game id (see binaryon history)") from None
+    if not 1 <= value <= MAX_GAME_ID:
+        raise JournalError(f"no game {text} in the journal (see binaryon history)")
+    return value
+
+
 def open_journal(
     args: argparse.Namespace, create: bool = False, write: bool = False
 ) -> SqliteJournal:
-    """The journal named by --journal (``create``: may be new; ``write``: must take writes).
-    Never repairs a damaged file (a running daemon may hold it): that is left to the daemon.
-    Raises JournalError with one line."""
-    path = args.journal or default_journal_path()
+    """The journal named by --journal (``create``: may be new; ``write``: must take writes;
+    neither: read-only, the file is never written). Never repairs a damaged file (a running
+    daemon may hold it): that is left to the daemon. Raises JournalError with one line."""
+    log_to_stderr()
+    path = journal_path(args)
     check_readable(path)
     if not create and not _exists(path):
         raise JournalError(f"no journal at {path} (no games played yet?)")
+    if not (create or write):
+        return SqliteJournal.open(path, read_only=True)
     journal = SqliteJournal.open(path, recover=False)
     why = journal.read_only
     if why and (create or write):

@@ -1,8 +1,17 @@
 """What the session needs from a journal. The SQLite journal implements it; NullJournal keeps
-nothing (for scoring tools and tests that do not care about persistence)."""
+nothing (for scoring tools and tests that do not care about persistence).
+
+One accepted press is one call, so one transaction (one fsync)::
+
+    journal.commit_turn(game_id, first_ply, [MoveEntry(ply, name, player, public), ...],
+                        outcome)  # the move, the passes it forced, the finish if it ends
+
+``append`` and ``finish`` remain for callers not yet converted (each is its own transaction).
+"""
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -18,20 +27,45 @@ class GameClosed(JournalError):
     e.g. by ``binaryon abandon`` while the daemon runs)."""
 
 
+@dataclass(frozen=True)
+class MoveEntry:
+    """One move as journalled. ``name`` is the full move name (a secret included); ``public``
+    is what others may see while the game goes on, when the move holds a secret (None: the
+    full name is public). ``at``: milliseconds since the epoch, set by the journal."""
+
+    ply: int
+    name: str
+    player: str | None = None
+    public: str | None = None
+    at: int | None = None
+
+    def shown(self, revealed: bool) -> str:
+        """The name to show: the full one once the game has ended, else the public one."""
+        return self.name if revealed or self.public is None else self.public
+
+
 @dataclass
 class SavedGame:
-    """A game as the journal holds it: enough to rebuild it by replaying ``moves``."""
+    """A game as the journal holds it: enough to rebuild it by replaying ``moves`` (the full
+    names); ``entries`` gives each move's player and public name too."""
 
     game_id: int
     game: str
     options: dict[str, Any]
     moves: list[str]
     players: dict[str, str] = field(default_factory=dict)
+    entries: list[MoveEntry] = field(default_factory=list)
 
 
 class Journal(Protocol):
     def begin(self, game: str, options: dict[str, Any], players: dict[str, str]) -> int:
         """Start a new game; returns its id. Durable before it returns."""
+
+    def commit_turn(
+        self, game_id: int, first_ply: int, moves: list[MoveEntry], outcome: Outcome | None
+    ) -> None:
+        """Record ``moves`` (plies first_ply, first_ply + 1, ...) and, with ``outcome``, the
+        game's end, in ONE transaction. Durable before it returns; JournalError, GameClosed."""
 
     def append(self, game_id: int, ply: int, move: str) -> None:
         """Record move number ``ply`` (0-based). Durable before it returns; JournalError."""
@@ -56,6 +90,17 @@ class NullJournal:
     def begin(self, game: str, options: dict[str, Any], players: dict[str, str]) -> int:
         self._next += 1
         return self._next - 1
+
+    def commit_turn(
+        self, game_id: int, first_ply: int, moves: list[MoveEntry], outcome: Outcome | None
+    ) -> None:
+        """Through ``append`` and ``finish``, so a subclass that records those sees a press
+        (as separate writes: a finish that fails leaves the moves, to be finished on resume)."""
+        for k, move in enumerate(moves):
+            self.append(game_id, first_ply + k, move.name)
+        if outcome is not None:
+            with contextlib.suppress(JournalError):
+                self.finish(game_id, outcome)
 
     def append(self, game_id: int, ply: int, move: str) -> None:
         pass

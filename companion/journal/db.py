@@ -1,18 +1,31 @@
-"""SQLite connections for the journal: the live file (WAL, full syncs, schema version
-checked), an in-memory copy of a database image (nothing on disk touched), rollback, and
-sqlite errors as short reasons."""
+"""SQLite connections for the journal: the live file (WAL, full syncs, our mark and schema
+checked, version 1 upgraded in place), a read-only connection that never writes, an
+in-memory copy of a database image (nothing on disk touched), rollback, and sqlite errors as
+short reasons."""
 
 from __future__ import annotations
 
 import logging
 import sqlite3
 from pathlib import Path
+from urllib.parse import quote
 
 from companion.journal.api import JournalError
-from companion.journal.rows import SCHEMA, SCHEMA_VERSION
+from companion.journal.rows import (
+    APPLICATION_ID,
+    SCHEMA,
+    SCHEMA_VERSION,
+    UPGRADE_COLUMNS,
+    fold,
+)
 from companion.journal.wal import DB_MAGIC
 
 log = logging.getLogger("binaryon")
+
+
+class NotAJournal(JournalError):
+    """A file that is not a binaryon journal (another program's database, a text file): it
+    is refused and left untouched, never 'repaired'."""
 
 
 def describe_error(e: sqlite3.Error) -> str:
@@ -34,6 +47,11 @@ def describe_error(e: sqlite3.Error) -> str:
     return text.splitlines()[0] if text else "journal error"
 
 
+def is_damage(e: BaseException) -> bool:
+    name = getattr(e, "sqlite_errorname", "") or ""
+    return name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "malformed" in str(e)
+
+
 def rollback(db: sqlite3.Connection) -> None:
     try:
         if db.in_transaction:
@@ -42,12 +60,20 @@ def rollback(db: sqlite3.Connection) -> None:
         pass
 
 
+def lenient_text(data: bytes) -> str:
+    """Text columns as str even when a damaged row holds bytes that are not UTF-8 (shown as
+    U+FFFD, so such a move name no longer parses and the salvage cuts the game there)."""
+    return data.decode("utf-8", "replace")
+
+
 def open_rw(path: Path) -> sqlite3.Connection:
     """A connection in WAL mode with full syncs and the schema in place (sqlite3.Error, or
-    JournalError for a journal from a newer version)."""
+    JournalError for a journal from a newer version, NotAJournal for another file)."""
     db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5)
+    db.text_factory = lenient_text
     try:
         db.execute("PRAGMA busy_timeout = 5000")
+        check_identity(db, path)
         mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
             log.warning("journal %s: WAL not available, using %s", path, mode)
@@ -61,14 +87,81 @@ def open_rw(path: Path) -> sqlite3.Connection:
     return db
 
 
-def check_version(db: sqlite3.Connection, path: Path) -> None:
+def open_ro(path: Path) -> sqlite3.Connection:
+    """A read-only connection to the file as it is: never writes it, never creates it."""
+    uri = f"file:{quote(str(path.absolute()))}?mode=ro"
+    db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False, timeout=5)
+    db.text_factory = lenient_text
+    try:
+        db.execute("PRAGMA busy_timeout = 5000")
+        db.execute("PRAGMA query_only = ON")
+        if check_identity(db, path):
+            check_version(db, path, upgrade=False)
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def check_identity(db: sqlite3.Connection, path: Path) -> bool:
+    """True for a binaryon journal (marked, or version 1 before the mark), False for an empty
+    database; NotAJournal for any other database, which is left as it is."""
+    app = db.execute("PRAGMA application_id").fetchone()[0]
+    if app == APPLICATION_ID:
+        return True
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if app == 0 and not tables:
+        return False
+    if app == 0 and {"games", "events"} <= tables:
+        return True  # a journal from before the mark
+    raise NotAJournal(f"{path} is not a binaryon journal (another program's database); not used")
+
+
+def check_version(db: sqlite3.Connection, path: Path, upgrade: bool = True) -> None:
     version = db.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         raise JournalError(f"journal {path} was written by a newer version (v{version})")
-    if version < SCHEMA_VERSION:
-        db.executescript(
-            f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
-        )
+    if version < SCHEMA_VERSION and upgrade:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            _upgrade(db, version)
+            db.execute("COMMIT")
+        except BaseException:
+            rollback(db)
+            raise
+
+
+def _upgrade(db: sqlite3.Connection, version: int) -> None:
+    """Version 0 (new file) or 1 -> the current schema, in the caller's transaction."""
+    if version == 1:
+        have = {
+            (t, r[1])
+            for t in ("games", "events")
+            for r in db.execute(f"PRAGMA table_info({t})").fetchall()
+        }
+        for table, column in UPGRADE_COLUMNS:
+            if (table, column.split()[0]) not in have:
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
+    for statement in SCHEMA.split(";\n"):
+        if statement.strip():
+            db.execute(statement)
+    if version == 1:  # the live move count, once, from the events
+        events: dict[int, list[tuple]] = {}
+        for gid, kind, ply, move, at in db.execute(
+            "SELECT game_id, kind, ply, move, at FROM events ORDER BY id"
+        ):
+            events.setdefault(gid, []).append((kind, ply, move, at))
+        for gid, rows in events.items():
+            try:
+                moves, takebacks = fold(rows)
+            except ValueError:
+                continue
+            db.execute(
+                "UPDATE games SET ply = ?, takebacks = ? WHERE id = ?",
+                (len(moves), takebacks, gid),
+            )
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
 def connect(path: Path) -> sqlite3.Connection:
@@ -81,6 +174,7 @@ def connect(path: Path) -> sqlite3.Connection:
 def memory_db(image: bytes) -> sqlite3.Connection:
     """A connection to an in-memory copy of a database image; nothing on disk is touched."""
     db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    db.text_factory = lenient_text
     if image:
         data = bytearray(image)
         if len(data) >= 100 and data.startswith(DB_MAGIC):

@@ -21,7 +21,9 @@ replays every move through the game engine; the first problem is reported as one
 
 from __future__ import annotations
 
+import hashlib
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,11 +31,15 @@ from urllib.parse import quote, unquote
 
 from companion.games import get_spec
 from companion.games.base import GameState, IllegalMove, Outcome
+from companion.journal.rows import MAX_MS, MIN_MS
 from companion.journal.store import ABANDONED, FINISHED, IN_PROGRESS, GameEntry, from_iso, iso
 
+MAX_RECORD_BYTES = 4 << 20  # a 5,000-move game with times is about 100 kB
+_ESCAPES = {"n": "\n", "r": "\r", "t": "\t"}
+
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
-_NUMBER = re.compile(r"(\d+)\.$")
-_TIME = re.compile(r"([+-])(\d+(?:\.\d{1,3})?)s$")
+_NUMBER = re.compile(r"([0-9]+)\.$")
+_TIME = re.compile(r"([+-])([0-9]+(?:\.[0-9]{1,3})?)s$")
 _TIME_LIKE = re.compile(r"[+-]\d|\+")  # a comment starting so is meant as a time
 _STATUS_WORDS = {"finished": FINISHED, "in progress": IN_PROGRESS, "abandoned": ABANDONED}
 _KNOWN_TAGS = {"game", "date", "started", "ended", "options", "status", "result", "summary"}
@@ -57,13 +63,18 @@ class Record:
     summary: str | None = None
     tags: dict[str, str] = field(default_factory=dict)  # other tags, kept as read
     where: list[tuple[int, int]] = field(default_factory=list, repr=False, compare=False)
+    # per move index: "revealed" (a secret shown now the game has ended) or "hidden" (only
+    # the public name is written while the game goes on); written as a {comment}
+    marks: dict[int, str] = field(default_factory=dict, compare=False)
 
 
 # --------------------------------------------------------------------------- writing
 
 
 def _quote_tag(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    """Backslash, quote and line breaks escaped, so a tag always stays on its line."""
+    out = value.replace("\\", "\\\\").replace('"', '\\"')
+    return out.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
 
 
 def _options_text(options: dict[str, Any]) -> str:
@@ -118,16 +129,28 @@ def format_record(rec: Record) -> str:
         at = rec.times[i] if i < len(rec.times) else None
         if at is not None and rec.started is not None:
             row.append(_seconds(at - rec.started))
+        if i in rec.marks:
+            row.append(f"{{{rec.marks[i]}}}")
     if row:
         lines.append(" ".join(row))
     return "\n".join(lines) + "\n"
 
 
 def record_from_entry(entry: GameEntry) -> Record:
+    """The record of a journalled game as anyone may see it: while the game goes on a move
+    holding a secret shows its public name only (marked hidden); once it has ended the full
+    name, marked revealed."""
+    ended = entry.ended_for_all
+    marks = {
+        i: ("revealed" if ended else "hidden")
+        for i, m in enumerate(entry.moves)
+        if m.public is not None and m.public != m.name
+    }
     return Record(
         game=entry.game,
         options=dict(entry.options),
-        moves=entry.move_names,
+        moves=entry.shown_names(),
+        marks=marks,
         times=[m.at for m in entry.moves],
         players=dict(entry.players),
         started=entry.started,
@@ -143,7 +166,7 @@ def record_from_entry(entry: GameEntry) -> Record:
 
 
 def _unquote_tag(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), value)
 
 
 def _parse_options(text: str, where: str) -> dict[str, str]:
@@ -159,9 +182,9 @@ def _parse_options(text: str, where: str) -> dict[str, str]:
 def _time_tag(value: str, where: str, name: str) -> int:
     try:
         ms = from_iso(value)
-    except ValueError:
+    except (ValueError, OverflowError):
         ms = None
-    if ms is None:
+    if ms is None or not MIN_MS <= ms <= MAX_MS:
         raise RecordError(f"{where}: {name} {value!r} is not a date-time like 2025-03-01T14:02:11Z")
     return ms
 
@@ -169,7 +192,9 @@ def _time_tag(value: str, where: str, name: str) -> int:
 def parse_record(text: str, source: str = "record") -> Record:
     """Read tags and move tokens (no rules checked yet: see ``validate``)."""
     tags: dict[str, tuple[str, int]] = {}
+    seen: set[str] = set()  # tag names in lower case: each line costs the same (linear)
     tokens: list[tuple[str, int, int]] = []  # (text, line, column)
+    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip()
         stripped = line.lstrip()
@@ -182,8 +207,9 @@ def parse_record(text: str, source: str = "record") -> Record:
             if not m:
                 raise RecordError(f'{source}:{lineno}: bad tag, expected [Name "value"]')
             name = m.group(1)
-            if name.lower() in (t.lower() for t in tags):
+            if name.lower() in seen:
                 raise RecordError(f"{source}:{lineno}: tag {name} given twice")
+            seen.add(name.lower())
             tags[name] = (_unquote_tag(m.group(2)), lineno)
             continue
         col = 0
@@ -274,7 +300,10 @@ def _read_moves(rec: Record, tokens: list[tuple[str, int, int]], source: str) ->
             if rec.started is None:
                 raise RecordError(f"{where}: move times need a [Started] or [Date] tag")
             ms = _milliseconds(m.group(2))
-            rec.times[-1] = rec.started + (-ms if m.group(1) == "-" else ms)
+            at = rec.started + (-ms if m.group(1) == "-" else ms)
+            if not MIN_MS <= at <= MAX_MS:
+                raise RecordError(f"{where}: time {text} is out of range (years 1 to 9999)")
+            rec.times[-1] = at
             continue
         m = _NUMBER.match(text)
         if m:
@@ -288,8 +317,10 @@ def _read_moves(rec: Record, tokens: list[tuple[str, int, int]], source: str) ->
 
 
 def _milliseconds(text: str) -> int:
-    """'12.5' -> 12500, exactly (no float rounding)."""
+    """'12.5' -> 12500, exactly (no float rounding); ASCII digits only."""
     whole, _, part = text.partition(".")
+    if len(whole) > 15:  # more than 30 million years: refused by the range check
+        return MAX_MS - MIN_MS + 1
     return int(whole) * 1000 + int((part + "000")[:3])
 
 
@@ -329,13 +360,25 @@ def validate(rec: Record, source: str = "record") -> GameState:
     return state
 
 
-def read_text(path: str | Path) -> str:
+def read_text(path: str | Path, limit: int = MAX_RECORD_BYTES) -> str:
+    """A record's text (``-``: standard input), UTF-8 with or without a byte-order mark; at
+    most ``limit`` bytes are read (``/dev/zero`` ends)."""
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise RecordError(f"{path}: not a text file") from None
+        if str(path) == "-":
+            data = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(limit + 1)
+    except IsADirectoryError:
+        raise RecordError(f"{path} is a folder, not a record") from None
     except OSError as e:
         raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
+    if len(data) > limit:
+        raise RecordError(f"{path}: larger than {limit >> 20} MiB: not a game record")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: not a text file (not UTF-8)") from None
 
 
 def read_record(path: str | Path) -> tuple[Record, GameState]:
@@ -348,9 +391,18 @@ def outcome_of(rec: Record, state: GameState) -> Outcome | None:
     return state.outcome() if state.is_over() else None
 
 
-def import_record(journal: Any, rec: Record, state: GameState, resume: bool = False) -> int:
+def digest(rec: Record) -> str:
+    """A validated record's fingerprint: the same game (tags, moves, times) gives the same,
+    however the file was laid out."""
+    return hashlib.sha256(format_record(rec).encode()).hexdigest()[:32]
+
+
+def import_record(
+    journal: Any, rec: Record, state: GameState, resume: bool = False, *, key: str | None = None
+) -> int:
     """Add a validated record to the journal in one transaction. An unfinished game is stored
-    as abandoned unless ``resume`` (then the daemon carries on with it at its next start)."""
+    as abandoned unless ``resume`` (then the daemon carries on with it at its next start).
+    ``key``: its fingerprint (see ``digest``), kept to spot a second import."""
     status = rec.status
     if status != FINISHED:
         status = IN_PROGRESS if resume else ABANDONED
@@ -364,6 +416,7 @@ def import_record(journal: Any, rec: Record, state: GameState, resume: bool = Fa
         status=status,
         outcome=outcome_of(rec, state),
         tags=dict(rec.tags),
+        digest=key,
     )
 
 

@@ -9,7 +9,10 @@ no damage; if it may have been a damaged commit its WAL is kept as ``<name>.cut-
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
+import shutil
 import sqlite3
 import time
 from collections.abc import Callable
@@ -17,9 +20,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from companion.journal.api import JournalError
-from companion.journal.db import memory_db
+from companion.journal.db import describe_error, lenient_text, memory_db
 from companion.journal.salvage import RecoveryReport, salvage_rows, write_salvage
 from companion.journal.wal import WalScan, db_image, db_page_size, scan_wal
+
+log = logging.getLogger("binaryon")
 
 
 def _sidecars(path: Path) -> list[Path]:
@@ -44,18 +49,77 @@ def snapshot(path: Path) -> dict[str, bytes]:
     return found
 
 
+def _wal_bytes(path: Path) -> bytes | None:
+    try:
+        return _sidecars(path)[0].read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise JournalError(f"cannot read journal {path}-wal: {e.strerror or e}") from None
+
+
+def _header(path: Path) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read(100)
+    except FileNotFoundError:
+        return b""
+    except OSError as e:
+        raise JournalError(f"cannot read journal {path}: {e.strerror or e}") from None
+
+
 def examine(path: Path, tries: int = 3) -> tuple[dict[str, bytes], str | None, WalScan]:
     """(bytes as found, the damage or None, the WAL as read). A snapshot taken while another
-    process writes can look torn, so damage must be seen ``tries`` times running."""
+    process writes can look torn, so damage must be seen ``tries`` times running.
+
+    Memory stays bounded whatever the journal's size: the WAL (bounded by SQLite's automatic
+    checkpoints) is read by its format here; when it holds no damage, the main file is
+    checked in place through a read-only connection (SQLite then sees exactly the commits
+    this check accepts, and can write neither file). Only a damaged journal is read whole
+    into memory, for its copy and its salvage; ``found`` then holds the main file too (key
+    ""), else only the WAL."""
+    problem = None
     for attempt in range(tries):
         if attempt:
             time.sleep(0.05)
-        found = snapshot(path)
-        wal = scan_wal(found.get("-wal", b""), db_page_size(found.get("", b"")))
-        problem = wal.problem() or _problem(db_image(found.get("", b""), wal, "sqlite"))
+        data = _wal_bytes(path)
+        wal = scan_wal(data or b"", db_page_size(_header(path)))
+        found = {} if data is None else {"-wal": data}
+        problem = wal.problem()
+        if problem is None:
+            problem = _problem_in_place(path)
+            if problem is _CANNOT:  # no read-only access in place: a copy in memory
+                found = snapshot(path)
+                problem = _problem(db_image(found.get("", b""), wal, "sqlite"))
         if problem is None:
             break
+    if problem is not None:
+        found = snapshot(path)
+        wal = scan_wal(found.get("-wal", b""), db_page_size(found.get("", b"")))
     return found, problem, wal
+
+
+_CANNOT = "cannot check in place"
+
+
+def _problem_in_place(path: Path) -> str | None:
+    """The damage of the journal as SQLite reads it (main file and WAL), through a read-only
+    connection; _CANNOT when such a connection cannot be had (a read-only folder)."""
+    from urllib.parse import quote
+
+    try:
+        db = sqlite3.connect(f"file:{quote(str(path.absolute()))}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return _CANNOT
+    try:
+        db.text_factory = lenient_text
+        return _check(db)
+    except sqlite3.Error as e:
+        if describe_error(e) in ("cannot open the journal file", "journal is read-only"):
+            return _CANNOT
+        return str(e)
+    finally:
+        db.close()
 
 
 def _problem(image: bytes) -> str | None:
@@ -65,27 +129,66 @@ def _problem(image: bytes) -> str | None:
     except sqlite3.Error as e:
         return str(e)
     try:
-        rows = db.execute("PRAGMA quick_check").fetchall()
-        if rows != [("ok",)]:
-            return f"integrity check: {str(rows[0][0]).splitlines()[0]}"
-        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if tables and not {"games", "events"} <= tables:
-            return "not a binaryon journal"
-        if tables:
-            db.execute("SELECT count(*), max(id) FROM events").fetchone()
-            db.execute("SELECT count(*), max(id) FROM games").fetchone()
-        return None
+        return _check(db)
     except sqlite3.Error as e:
         return str(e)
     finally:
         db.close()
 
 
+def _check(db: sqlite3.Connection) -> str | None:
+    rows = db.execute("PRAGMA quick_check").fetchall()
+    if rows != [("ok",)]:
+        return f"integrity check: {str(rows[0][0]).splitlines()[0]}"
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if tables and not {"games", "events"} <= tables:
+        return "not a binaryon journal"
+    if tables:
+        db.execute("SELECT count(*), max(id) FROM events").fetchone()
+        db.execute("SELECT count(*), max(id) FROM games").fetchone()
+    return None
+
+
 def _write_durably(path: Path, data: bytes) -> None:
-    with open(path, "xb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
+    """Write a new file and sync it; on failure (a full disk) nothing is left behind."""
+    try:
+        with open(path, "xb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            if path.exists():
+                path.unlink()
+        raise
+
+
+def keep_copies(path: Path, files: dict[str, Path], clock: Callable[[], float]) -> list[Path]:
+    """Copy ``files`` (suffix -> file; missing ones skipped) to ``<name>.corrupt-<time>`` +
+    suffix, durably, streaming; the copies made (a failure is logged, not raised)."""
+    stamp = datetime.fromtimestamp(clock(), UTC).strftime("%Y%m%dT%H%M%SZ")
+    base = path.with_name(f"{path.name}.corrupt-{stamp}")
+    n = 1
+    while any(base.with_name(base.name + k).exists() for k in ("", *files)):
+        n += 1
+        base = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+    copies = []
+    for key, src in files.items():
+        target = base.with_name(base.name + key)
+        try:
+            with open(src, "rb") as f, open(target, "xb") as out:
+                shutil.copyfileobj(f, out, 1 << 20)
+                out.flush()
+                os.fsync(out.fileno())
+            copies.append(target)
+        except FileNotFoundError:
+            continue
+        except OSError as e:
+            with contextlib.suppress(OSError):
+                target.unlink()
+            log.warning("journal %s: no copy of %s kept: %s", path, src, e.strerror or e)
+    _fsync_dir(path.parent)
+    return copies
 
 
 def _fsync_dir(path: Path) -> None:
@@ -143,6 +246,9 @@ def repair(
             copies.append(target)
         _fsync_dir(path.parent)
     except OSError as e:
+        for made in copies:  # no half set of copies left behind (a full disk)
+            with contextlib.suppress(OSError):
+                made.unlink()
         raise JournalError(
             f"journal {path} is damaged ({problem}) and a copy cannot be kept: "
             f"{e.strerror or e}; nothing changed"

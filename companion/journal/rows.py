@@ -10,16 +10,17 @@ History is append-only: moves, takebacks, finishes and abandons are rows in ``ev
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from companion.journal.api import SavedGame
+from companion.journal.api import MoveEntry, SavedGame
 
 IN_PROGRESS, FINISHED, ABANDONED = "in_progress", "finished", "abandoned"
 STATUSES = (IN_PROGRESS, FINISHED, ABANDONED)
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+APPLICATION_ID = 0x42694E79  # 'BiNy': PRAGMA application_id marks a binaryon journal
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -35,32 +36,63 @@ CREATE TABLE IF NOT EXISTS games (
     summary  TEXT,                     -- e.g. 'ON wins'
     detail   TEXT,                     -- JSON explanation of the result; its key
                                       -- 'record_tags' holds a record's extra tags
-    note     TEXT                      -- e.g. what a recovery could not save
+    note     TEXT,                     -- e.g. what a recovery could not save
+    ply      INTEGER NOT NULL DEFAULT 0,  -- live moves: kept with every event (O(1) append)
+    takebacks INTEGER NOT NULL DEFAULT 0,
+    cut_from INTEGER,                  -- events cut_from..cut_to of this game are damaged:
+    cut_to   INTEGER,                  -- left out (a salvage of the game in progress)
+    digest   TEXT                      -- an imported record's fingerprint (duplicates)
 );
 CREATE TABLE IF NOT EXISTS events (
     id       INTEGER PRIMARY KEY,
     game_id  INTEGER NOT NULL REFERENCES games(id),
     kind     TEXT NOT NULL CHECK (kind IN ('move', 'takeback', 'finish', 'abandon')),
     ply      INTEGER NOT NULL,         -- move: its 0-based number; takeback: moves kept
-    move     TEXT,                     -- move: its name
-    at       TEXT                      -- ISO 8601 UTC, milliseconds (NULL: time unknown)
+    move     TEXT,                     -- move: its full name (a secret included)
+    at       TEXT,                     -- ISO 8601 UTC, milliseconds (NULL: time unknown)
+    player   TEXT,                     -- move: the player id (NULL: the referee or unknown)
+    public   TEXT                      -- move: the name others see until the game ends,
+                                      -- when the move holds a secret (NULL: no secret)
 );
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE INDEX IF NOT EXISTS events_by_game ON events (game_id, id);
+CREATE INDEX IF NOT EXISTS games_in_progress ON games (status) WHERE status = 'in_progress';
+CREATE INDEX IF NOT EXISTS games_by_digest ON games (digest) WHERE digest IS NOT NULL;
 CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
     BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
     BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END;
 """
 
+# Columns version 1 lacked; added in place by the upgrade (companion.journal.db).
+UPGRADE_COLUMNS = (
+    ("games", "ply INTEGER NOT NULL DEFAULT 0"),
+    ("games", "takebacks INTEGER NOT NULL DEFAULT 0"),
+    ("games", "cut_from INTEGER"),
+    ("games", "cut_to INTEGER"),
+    ("games", "digest TEXT"),
+    ("events", "player TEXT"),
+    ("events", "public TEXT"),
+)
+
 # --------------------------------------------------------------------------- times
+
+MIN_MS = -62135596800000  # 0001-01-01T00:00:00Z
+MAX_MS = 253402300799999  # 9999-12-31T23:59:59.999Z
 
 
 def iso(ms: int | None) -> str | None:
-    """Milliseconds since the epoch -> '2025-03-01T14:02:11.120Z' (exact both ways)."""
+    """Milliseconds since the epoch -> '2025-03-01T14:02:11.120Z' (exact both ways), years
+    0001 to 9999 (ValueError outside)."""
     if ms is None:
         return None
-    dt = datetime.fromtimestamp(ms // 1000, UTC)
-    return dt.strftime("%Y-%m-%dT%H:%M:%S") + f".{ms % 1000:03d}Z"
+    if not MIN_MS <= ms <= MAX_MS:
+        raise ValueError("time out of range (years 1 to 9999)")
+    dt = datetime.fromtimestamp(0, UTC) + timedelta(milliseconds=ms - ms % 1000)
+    return (
+        f"{dt.year:04d}-{dt.month:02d}-{dt.day:02d}T{dt.hour:02d}:{dt.minute:02d}:"
+        f"{dt.second:02d}.{ms % 1000:03d}Z"
+    )
 
 
 def from_iso(text: str | None) -> int | None:
@@ -69,17 +101,11 @@ def from_iso(text: str | None) -> int | None:
     dt = datetime.fromisoformat(text.replace("Z", "+00:00"))
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=UTC)
-    return round(dt.timestamp() * 1000)
+    delta = dt - datetime.fromtimestamp(0, UTC)
+    return delta.days * 86_400_000 + delta.seconds * 1000 + round(delta.microseconds / 1000)
 
 
 # --------------------------------------------------------------------------- what it returns
-
-
-@dataclass(frozen=True)
-class MoveEntry:
-    ply: int
-    name: str
-    at: int | None  # milliseconds since the epoch
 
 
 @dataclass
@@ -100,28 +126,52 @@ class GameEntry:
     moves: list[MoveEntry] = field(default_factory=list)
     tags: dict[str, str] = field(default_factory=dict)  # a record's other tags ([Event ...])
     takebacks: int = 0
+    length: int | None = None  # live moves, from the games row (history without the events)
+
+    @property
+    def move_count(self) -> int:
+        return len(self.moves) if self.moves or self.length is None else self.length
 
     @property
     def move_names(self) -> list[str]:
         return [m.name for m in self.moves]
 
+    @property
+    def ended_for_all(self) -> bool:
+        """Finished or abandoned: secrets may be shown."""
+        return self.status != IN_PROGRESS
+
+    def shown_names(self) -> list[str]:
+        """The moves as anyone may see them now: public names while the game goes on."""
+        return [m.shown(self.ended_for_all) for m in self.moves]
+
     def saved(self) -> SavedGame:
         return SavedGame(
-            self.id, self.game, dict(self.options), self.move_names, dict(self.players)
+            self.id,
+            self.game,
+            dict(self.options),
+            self.move_names,
+            dict(self.players),
+            list(self.moves),
         )
 
 
-def fold(events: Sequence[tuple[str, int, str | None, str | None]]) -> tuple[list[MoveEntry], int]:
-    """(kind, ply, move, at) rows in order -> (live moves, takebacks). A move at ply p replaces
-    whatever was at p and after; a takeback to p keeps the first p moves."""
+EventRow = Sequence[Any]  # (kind, ply, move, at[, player, public])
+
+
+def fold(events: Iterable[EventRow]) -> tuple[list[MoveEntry], int]:
+    """(kind, ply, move, at[, player, public]) rows in order -> (live moves, takebacks). A
+    move at ply p replaces whatever was at p and after; a takeback to p keeps the first p."""
     moves: list[MoveEntry] = []
     takebacks = 0
-    for kind, ply, move, at in events:
+    for row in events:
+        kind, ply, move, at = row[:4]
+        player, public = (row[4], row[5]) if len(row) >= 6 else (None, None)
         if kind == "move":
             if ply > len(moves):
                 raise ValueError(f"move {ply + 1} follows move {len(moves)}")
             del moves[ply:]
-            moves.append(MoveEntry(ply, move or "", time_or_none(at)))  # garbled: None
+            moves.append(MoveEntry(ply, move or "", player, public, time_or_none(at)))
         elif kind == "takeback":
             del moves[ply:]
             takebacks += 1
@@ -129,6 +179,8 @@ def fold(events: Sequence[tuple[str, int, str | None, str | None]]) -> tuple[lis
 
 
 GAME_COLUMNS = "id, game, options, players, started, ended, status, result, summary, detail, note"
+# The header columns plus the live move count and takebacks kept in the row (history).
+LISTED_COLUMNS = GAME_COLUMNS + ", ply, takebacks"
 
 
 TAGS_KEY = "record_tags"
@@ -142,7 +194,9 @@ def detail_json(outcome_detail: dict[str, Any] | None, tags: dict[str, str]) -> 
 
 
 def entry_from_row(row: Sequence[Any]) -> GameEntry:
-    gid, game, options, players, started, ended, status, result, summary, detail, note = row
+    """A GameEntry from GAME_COLUMNS (moves not filled in) or LISTED_COLUMNS (``length``
+    and ``takebacks`` from the row)."""
+    gid, game, options, players, started, ended, status, result, summary, detail, note = row[:11]
     detail = from_json(detail, None)
     tags = detail.pop(TAGS_KEY, None) if isinstance(detail, dict) else None
     if isinstance(detail, dict) and not detail and result is None:
@@ -161,6 +215,8 @@ def entry_from_row(row: Sequence[Any]) -> GameEntry:
         detail=detail,
         note=note,
         tags=tags,
+        length=row[11] if len(row) > 11 else None,
+        takebacks=row[12] if len(row) > 12 else 0,
     )
 
 
@@ -170,7 +226,7 @@ def time_or_none(text: str | None) -> int | None:
         return None
     try:
         return from_iso(text)
-    except ValueError:
+    except (ValueError, TypeError, OverflowError):
         return None
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from companion.journal.db import connect, memory_db
 from companion.journal.rows import (
+    ABANDONED,
     FINISHED,
     GAME_COLUMNS,
     IN_PROGRESS,
@@ -63,7 +64,12 @@ def salvage_rows(
 
 _GAME_ROW = f"SELECT {GAME_COLUMNS} FROM games WHERE id BETWEEN ? AND ? ORDER BY id"
 _EVENT_ROW = (
-    "SELECT id, game_id, kind, ply, move, at FROM events WHERE id BETWEEN ? AND ? ORDER BY id"
+    "SELECT id, game_id, kind, ply, move, at, player, public FROM events"
+    " WHERE id BETWEEN ? AND ? ORDER BY id"
+)
+_EVENT_ROW_V1 = (  # a journal from before players and public names were kept
+    "SELECT id, game_id, kind, ply, move, at, NULL, NULL FROM events"
+    " WHERE id BETWEEN ? AND ? ORDER BY id"
 )
 
 
@@ -82,7 +88,12 @@ def _read_damaged(image: bytes, report: RecoveryReport) -> tuple[list[tuple], li
     upper = max(1000, len(image) // 8 + 1)
     try:
         games, games_failed = _rows(db, _GAME_ROW, upper)
-        events, events_failed = _rows(db, _EVENT_ROW, upper)
+        try:
+            db.execute(_EVENT_ROW, (0, -1)).fetchall()
+            event_sql = _EVENT_ROW
+        except sqlite3.Error:
+            event_sql = _EVENT_ROW_V1
+        events, events_failed = _rows(db, event_sql, upper)
         report.expected = _indexed_events(db)
         report.unsure = report.unsure or (events_failed and report.expected is None)
     except sqlite3.Error as e:  # not even the schema can be read
@@ -144,7 +155,7 @@ def _good_game(row: tuple) -> bool:
 
 
 def _good_event(row: tuple) -> bool:
-    eid, gid, kind, ply, move, _at = row
+    eid, gid, kind, ply, move, _at = row[:6]
     return (
         isinstance(eid, int)
         and isinstance(gid, int)
@@ -199,7 +210,7 @@ def write_salvage(
             over = None
             try:
                 state = get_spec(game).new(**entry_from_row(g).options)
-                moves, _ = fold([(k, p, m, a) for _, _, k, p, m, a in kept])
+                moves, _ = fold([r[2:6] for r in kept])
                 for i, mv in enumerate(moves):
                     try:
                         state = state.play(state.parse_move(mv.name))
@@ -210,25 +221,36 @@ def write_salvage(
             except ValueError:
                 pass  # an unknown game or options: keep the rows as they are
             note = None
+            header = list(g[:11])
             unread = len(expected.get(gid, set()) - {e[0] for e in by_game.get(gid, [])})
             if lost or unread or (status == FINISHED and over is False):
                 length = _live_length(kept)
                 note = f"recovered: moves after the first {length} lost"
                 more = f" ({unread} events unreadable)" if unread else ""
                 report.lost.append(f"game {gid}: moves after the first {length}{more}")
+                if status == FINISHED and not over:  # its result no longer follows
+                    status = ABANDONED
+                    header[7:10] = [None, None, None]
+                    note += f"; its result ({g[8] or g[7]}) no longer follows"
+                    kept = [e for e in kept if e[2] != "finish"]
             elif report.unsure and status == IN_PROGRESS:
                 length = _live_length(kept)
                 note = f"recovered: moves after the first {length} may be lost"
                 report.lost.append(f"game {gid}: perhaps moves after the first {length}")
+            length, takebacks = _live_length(kept), _takebacks(kept)
             db.execute(
-                f"INSERT INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (*g[:6], status, *g[7:10], note or g[10]),
+                f"INSERT INTO games ({GAME_COLUMNS}, ply, takebacks)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (*header[:6], status, *header[7:10], note or g[10], length, takebacks),
             )
             db.executemany(
-                "INSERT INTO events (id, game_id, kind, ply, move, at) VALUES (?,?,?,?,?,?)", kept
+                "INSERT INTO events (id, game_id, kind, ply, move, at, player, public)"
+                " VALUES (?,?,?,?,?,?,?,?)",
+                [(*e[:6], *(e[6:8] if len(e) >= 8 else (None, None))) for e in kept],
             )
             report.games += 1
             report.events += len(kept)
+        db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '0')")
         db.execute("COMMIT")
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
@@ -238,7 +260,8 @@ def write_salvage(
 def _usable_events(rows: list[tuple]) -> tuple[list[tuple], bool]:
     """The events up to the first one that cannot follow the ones before (a move lost)."""
     length = 0
-    for i, (_, _, kind, ply, _, _) in enumerate(rows):
+    for i, row in enumerate(rows):
+        kind, ply = row[2], row[3]
         if kind == "move":
             if ply > length:
                 return rows[:i], True
@@ -251,7 +274,8 @@ def _usable_events(rows: list[tuple]) -> tuple[list[tuple], bool]:
 def _cut_at_ply(rows: list[tuple], ply: int) -> list[tuple]:
     """The events before the one that put the live move number ``ply`` in place."""
     origin: list[int] = []  # origin[k]: index of the event that made live move k
-    for i, (_, _, kind, p, _, _) in enumerate(rows):
+    for i, row in enumerate(rows):
+        kind, p = row[2], row[3]
         if kind == "move":
             del origin[p:]
             origin.append(i)
@@ -261,5 +285,9 @@ def _cut_at_ply(rows: list[tuple], ply: int) -> list[tuple]:
 
 
 def _live_length(rows: list[tuple]) -> int:
-    moves, _ = fold([(k, p, m, a) for _, _, k, p, m, a in rows])
+    moves, _ = fold([r[2:6] for r in rows])
     return len(moves)
+
+
+def _takebacks(rows: list[tuple]) -> int:
+    return sum(1 for r in rows if r[2] == "takeback")

@@ -1,24 +1,25 @@
 """The SQLite journal: every game, every move, every takeback, safe across power cuts.
 
 Durability: WAL with ``synchronous=FULL``, one transaction per call, committed before the call
-returns, so a move the session shows as accepted is on disk. History is append-only: moves,
-takebacks, finishes and abandons are rows in ``events`` (triggers refuse UPDATE and DELETE);
-a game's live move list is the fold of its events. The ``games`` row carries the header and
-the status (in_progress / finished / abandoned), the only thing ever updated.
+returns, so a move the session shows as accepted is on disk; ``commit_turn`` records a whole
+press (the move, the passes it forced, the finish) in one transaction. History is
+append-only: moves, takebacks, finishes and abandons are rows in ``events`` (triggers refuse
+UPDATE and DELETE). The ``games`` row carries the header, the status (in_progress / finished
+/ abandoned) and the live move count, so a move costs the same whatever the game's length.
 
-A damaged file found at open is never overwritten silently: the bytes as found are copied to
-``<name>.corrupt-<UTC time>`` (and ``-wal``) first, whatever is readable is salvaged into a
-fresh file, and one log line says what could not be recovered (``journal.recovery`` keeps the
-details). The check reads a copy of the bytes in memory, never the live files, and reads the
-WAL itself (companion.journal.wal): SQLite alone would drop every commit after a bad frame.
-A journal that cannot be written (read-only file system, no permission) opens read-only.
-Write failures (disk full, read-only file, I/O error) raise JournalError with a one-line reason;
-a write to a game ended elsewhere (``binaryon abandon``) raises GameClosed.
-
-The parts live beside this module: journal_rows (schema, entries, fold), journal_db
-(connections), journal_wal (the WAL format), journal_repair (damage found at open, the kept
-copies) and journal_salvage (what a damaged file still holds); their public names are
-re-exported here.
+Start-up: a clean stop (``close``) records itself, checkpoints the WAL and leaves the file in
+rollback mode, so the next open checks only the header (its cost does not grow with the
+journal). After an unclean stop the deep check runs: a damaged file is never overwritten
+silently: the bytes as found are copied to ``<name>.corrupt-<UTC time>`` (and ``-wal``)
+first, whatever is readable is salvaged into a fresh file, and one log line says what could
+not be recovered (``journal.recovery`` keeps the details). The check reads the WAL itself
+(companion.journal.wal): SQLite alone would drop every commit after a bad frame; it also
+compares the WAL with SQLite's ``-shm`` index, so a WAL deleted, zeroed or cut short is said,
+never a silent rollback. A damaged row in the game in progress is cut there (a copy kept).
+A file that is not a binaryon journal (no SQLite header, or another program's database) is
+refused and left untouched. A journal that cannot be written (read-only file system, no
+permission, disk full) opens read-only. Write failures raise JournalError with a one-line
+reason; a write to a game ended elsewhere (``binaryon abandon``) raises GameClosed.
 """
 
 from __future__ import annotations
@@ -29,28 +30,45 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from companion.games.base import Outcome
-from companion.journal.api import GameClosed, JournalError, SavedGame
-from companion.journal.db import check_version, describe_error, memory_db, rollback
+from companion.journal.api import GameClosed, JournalError, MoveEntry, SavedGame
+from companion.journal.db import (
+    NotAJournal,
+    check_identity,
+    check_version,
+    describe_error,
+    is_damage,
+    memory_db,
+    open_ro,
+    rollback,
+)
 from companion.journal.db import (
     open_rw as _open_rw,  # looked up here at each open (tests replace it)
 )
-from companion.journal.repair import cut_short_line, examine, has_data, repair, snapshot
+from companion.journal.lock import JournalLock, acquire_lock, holder
+from companion.journal.repair import (
+    cut_short_line,
+    examine,
+    has_data,
+    keep_copies,
+    repair,
+    snapshot,
+)
 from companion.journal.rows import (
     ABANDONED,
     FINISHED,
-    GAME_COLUMNS,
     IN_PROGRESS,
+    LISTED_COLUMNS,
     SCHEMA,
     SCHEMA_VERSION,
     STATUSES,
     TAGS_KEY,
     GameEntry,
-    MoveEntry,
     detail_json,
     entry_from_row,
     fold,
@@ -60,7 +78,15 @@ from companion.journal.rows import (
     to_json,
 )
 from companion.journal.salvage import RecoveryReport
-from companion.journal.wal import WalFrame, WalScan, db_image, scan_wal
+from companion.journal.wal import (
+    DB_MAGIC,
+    WalFrame,
+    WalScan,
+    db_image,
+    read_shm,
+    scan_wal,
+    wal_lost,
+)
 
 __all__ = [
     "ABANDONED",
@@ -71,10 +97,12 @@ __all__ = [
     "STATUSES",
     "GameEntry",
     "MoveEntry",
+    "NotAJournal",
     "RecoveryReport",
     "SqliteJournal",
     "WalFrame",
     "WalScan",
+    "check_journal_path",
     "describe_error",
     "fold",
     "from_iso",
@@ -86,6 +114,212 @@ log = logging.getLogger("binaryon")
 # Former names of two helpers, kept for the tests that call them through this module.
 _examine = examine
 _scan_wal = scan_wal
+
+_EVENTS = (
+    "SELECT kind, ply, move, at, player, public FROM events WHERE game_id = ?"
+    " AND id NOT BETWEEN ? AND ? ORDER BY id"
+)
+
+
+def check_journal_path(path: str | os.PathLike[str]) -> Path:
+    """The path as a Path; JournalError (one line) for one that cannot name a journal file:
+    empty, '.', '/', a folder."""
+    text = os.fspath(path)
+    p = Path(text)
+    if not text.strip() or p.name in ("", ".", ".."):
+        raise JournalError(f"{text!r} is not a journal file name")
+    if p.is_dir():
+        raise JournalError(f"{text} is a folder, not a journal file")
+    return p
+
+
+def refuse_foreign(path: Path) -> None:
+    """NotAJournal for a non-empty file without the SQLite header (a text file given as the
+    journal): it is left exactly as it is."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(DB_MAGIC))
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise JournalError(f"cannot read journal {path}: {e.strerror or e}") from None
+    if head and head != DB_MAGIC:
+        raise NotAJournal(f"{path} is not an SQLite journal (no SQLite header); left untouched")
+
+
+def _roll_back_hot_journal(path: Path) -> None:
+    """A stop in the middle of a rollback-mode write (the switch back to WAL mode at open,
+    the clean-stop mark at close) leaves a hot ``-journal``: SQLite's own recovery undoes
+    that write; let it, before the file is judged."""
+    hot = path.with_name(path.name + "-journal")
+    try:
+        if not hot.exists() or hot.stat().st_size == 0:
+            return
+    except OSError:
+        return
+    with suppress(sqlite3.Error):
+        db = sqlite3.connect(path, isolation_level=None, timeout=5)
+        try:
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        finally:
+            db.close()
+
+
+def _immutable(path: Path) -> sqlite3.Connection:
+    """The main file alone, read as it is (no WAL, no locks, nothing written)."""
+    from urllib.parse import quote
+
+    uri = f"file:{quote(str(path.absolute()))}?immutable=1"
+    return sqlite3.connect(uri, uri=True, isolation_level=None)
+
+
+def closed_cleanly(path: Path) -> bool:
+    """The last writer stopped cleanly: no WAL left, the main file whole (its header's page
+    count fits the file) and marked clean. O(1) in the journal's size."""
+    wal = path.with_name(path.name + "-wal")
+    hot = path.with_name(path.name + "-journal")
+    try:
+        if wal.exists() and wal.stat().st_size > 0:
+            return False
+        if hot.exists() and hot.stat().st_size > 0:
+            return False  # a write in rollback mode did not finish
+        size = path.stat().st_size
+        if size == 0:
+            return True
+        with open(path, "rb") as f:
+            head = f.read(100)
+    except OSError:
+        return False
+    if len(head) < 100 or not head.startswith(DB_MAGIC):
+        return False
+    page = int.from_bytes(head[16:18], "big")
+    page = 65536 if page == 1 else page
+    pages = int.from_bytes(head[28:32], "big")
+    if head[24:28] == head[92:96] and page and size < pages * page:
+        return False  # cut short
+    try:
+        db = _immutable(path)
+        try:
+            check_identity(db, path)
+            row = db.execute("SELECT value FROM meta WHERE key = 'clean'").fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return False
+    return row is not None and row[0] == "1"
+
+
+def _check_identity_quietly(path: Path) -> None:
+    """NotAJournal for another program's database, seen without touching it; a damaged file
+    is left to the deep check."""
+    try:
+        db = _immutable(path)
+    except sqlite3.Error:
+        return
+    try:
+        check_identity(db, path)
+    except sqlite3.Error:
+        return
+    finally:
+        db.close()
+
+
+def _sidecars_as_found(path: Path) -> tuple[bool, bool, bytes | None]:
+    """(WAL exists, -shm exists, the -shm index header), read before SQLite opens anything
+    (a connection rebuilds the index and may create an empty WAL)."""
+    wal_path = path.with_name(path.name + "-wal")
+    shm_path = path.with_name(path.name + "-shm")
+    try:
+        with open(shm_path, "rb") as f:
+            head: bytes | None = f.read(136)
+    except OSError:
+        head = None
+    return wal_path.exists(), shm_path.exists(), head
+
+
+def _wal_loss(
+    path: Path, wal: WalScan, sidecars: tuple[bool, bool, bytes | None], clock: Callable[[], float]
+) -> RecoveryReport | None:
+    """A WAL that lost committed frames (deleted, zeroed, cut short, replaced; the ``-shm``
+    index says how many), or a journal stopped uncleanly that has no WAL at all (the main file
+    copied alone while the service ran). The WAL and index as found are kept."""
+    wal_path = path.with_name(path.name + "-wal")
+    shm_path = path.with_name(path.name + "-shm")
+    had_wal, had_shm, head = sidecars
+    shm = read_shm(head) if head else None
+    lost = wal_lost(shm, wal if had_wal else None)
+    if lost:
+        problem = f"its WAL lost {lost} committed frames (deleted, zeroed or cut short)"
+    elif not had_wal and not had_shm and _marked_open(path):
+        problem = "stopped without a clean close and its WAL file is missing"
+        lost = -1
+    else:
+        return None
+    copies = keep_copies(path, {k: p for k, p in (("-wal", wal_path), ("-shm", shm_path))}, clock)
+    report = RecoveryReport(path, problem, copies)
+    report.lost.append(
+        "every change since the last checkpoint"
+        if lost > 0
+        else "any change since the last checkpoint (a copy made while the service ran? "
+        "use binaryon backup)"
+    )
+    with suppress(OSError):
+        shm_path.unlink(missing_ok=True)  # stale: it describes the WAL that is gone
+    return report
+
+
+def _marked_open(path: Path) -> bool:
+    try:
+        db = _immutable(path)
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key = 'clean'").fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return False
+    return row is not None and row[0] == "0"
+
+
+def _reads_well(path: Path, clock: Callable[[], float]) -> bool:
+    """What a start reads (the game in progress) reads without damage, through a connection
+    that writes nothing (the bytes stay as found for a copy)."""
+    try:
+        journal = SqliteJournal(open_ro(path), path, clock)
+    except sqlite3.Error as e:
+        return not is_damage(e)  # only damage calls for the deep check (not a busy file)
+    except JournalError:
+        return True  # not ours, or newer: the open that follows says so
+    try:
+        with suppress(JournalError, TypeError, ValueError):
+            journal.current()
+        return not journal.damage_seen
+    finally:
+        journal._db.close()
+
+
+def _deep_check(
+    path: Path, recover: bool, clock: Callable[[], float], force: bool = False
+) -> tuple[RecoveryReport | None, dict[str, bytes]]:
+    """The check after an unclean stop: damage repaired (or JournalError without
+    ``recover``), a write cut short logged, a lost WAL said. (report, bytes as found)."""
+    sidecars = _sidecars_as_found(path)
+    found, problem, wal = examine(path)
+    if problem is None and force:
+        problem = "a page unreadable"
+    if problem is not None:
+        if not recover:
+            raise JournalError(
+                f"journal {path} is damaged ({problem}); start the daemon to repair it"
+            )
+        report = repair(path, problem, found, wal, clock)
+        log.warning(report.line())
+        return report, {}
+    if recover and wal.cut_short():
+        log.warning(cut_short_line(path, found, wal, clock))
+    report = _wal_loss(path, wal, sidecars, clock) if recover else None
+    if report is not None:
+        log.warning(report.line())
+    return report, found
 
 
 # --------------------------------------------------------------------------- the journal
@@ -101,6 +335,10 @@ class SqliteJournal:
         self._lock = threading.RLock()
         self.recovery: RecoveryReport | None = None
         self.read_only: str | None = None  # why, when the journal can be read but not written
+        self.damage_seen = False  # sqlite said the file is damaged: no clean mark at close
+        self._marks = False  # this connection keeps the clean-stop mark (the only writer)
+        self.lock: JournalLock | None = None  # held for the daemon, released at close
+        self._in_batch = False
 
     @classmethod
     def open(
@@ -109,51 +347,155 @@ class SqliteJournal:
         *,
         recover: bool = True,
         clock: Callable[[], float] = time.time,
+        read_only: bool = False,
+        lock: bool = False,
     ) -> SqliteJournal:
         """Open (creating it if needed) the journal at ``path``.
 
-        The damage check reads a copy of the bytes (main file and WAL) and never opens the
-        live files, so it cannot change them. A damaged file is repaired as the module
-        docstring says; with ``recover=False`` (command-line tools, which must not move a
-        file a running daemon holds) it raises JournalError instead. A journal on a read-only
-        file system (or without write permission) opens read-only: ``read_only`` says why,
-        reading works and every write raises JournalError('journal is read-only'). Any other
-        failure to open raises JournalError.
+        After a clean stop only the header is checked. Else the damage check reads a copy of
+        the bytes (main file and WAL) and never opens the live files, so it cannot change
+        them. A damaged file is repaired as the module docstring says; with
+        ``recover=False`` (command-line tools, which must not move a file a running daemon
+        holds) it raises JournalError instead. While another process holds the journal's
+        lock (companion.journal.lock: the daemon) the file is live: it is not checked here.
+        A journal on a read-only file system, without write permission or on a full disk
+        opens read-only: ``read_only`` says why, reading works and every write raises
+        JournalError. ``read_only=True`` (history, export) never writes the file at all.
+        NotAJournal (untouched) for a file that is not a binaryon journal; any other failure
+        to open raises JournalError. ``lock=True`` (the daemon) first takes the journal's
+        lock (companion.journal.lock; JournalError naming the holder if another process has
+        it), held until ``close``.
         """
-        path = Path(path)
+        path = check_journal_path(path)
+        if read_only:
+            return cls._open_for_reading(path, clock)
+        if not lock:
+            return cls._open_writable(path, recover, clock)
+        held = acquire_lock(path)
+        try:
+            journal = cls._open_writable(path, recover, clock)
+        except BaseException:
+            held.release()
+            raise
+        journal.lock = held
+        return journal
+
+    @classmethod
+    def _open_writable(cls, path: Path, recover: bool, clock: Callable[[], float]) -> SqliteJournal:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise JournalError(f"cannot create {path.parent}: {e.strerror or e}") from None
-        report = None
-        found: dict[str, bytes] = {}
-        if has_data(path):
-            found, problem, wal = examine(path)
-            if problem is not None:
-                if not recover:
-                    raise JournalError(f"journal {path} is damaged ({problem}); run the daemon")
-                report = repair(path, problem, found, wal, clock)
-                log.warning(report.line())
-            elif recover and wal.cut_short():
-                log.warning(cut_short_line(path, found, wal, clock))
+        refuse_foreign(path)
+        _check_identity_quietly(path)
+        live = holder(path)  # the daemon's: its file, checked by it
+        if live is None:
+            _roll_back_hot_journal(path)
+        fast = live is not None or not has_data(path) or closed_cleanly(path)
+        report, found = (None, {}) if fast else _deep_check(path, recover, clock)
+        if fast and live is None and has_data(path) and not _reads_well(path, clock):
+            # damage the header check cannot see (a page garbled after a clean stop)
+            report, found = _deep_check(path, recover, clock, force=True)
+        journal = cls._connect(path, clock, found, marks=live is None)
+        journal.recovery = report
+        if not journal.read_only and recover:
+            journal._salvage_live_games()
+        return journal
+
+    @classmethod
+    def _connect(
+        cls, path: Path, clock: Callable[[], float], found: dict[str, bytes], marks: bool
+    ) -> SqliteJournal:
         why = _read_only_place(path)
         try:
             db = _open_rw(path)  # sqlite opens a file it may not write read-only, if it can
+        except NotAJournal:
+            raise
         except sqlite3.Error as e:
-            why = why or _read_only_error(e)
+            why = why or _read_only_error(e) or _full_error(e, path)
             if why is None:
                 raise JournalError(f"cannot open journal {path}: {describe_error(e)}") from None
             db = _open_read_only(path, found)
+        journal = cls(db, path, clock)
+        if not why and marks:
+            why = journal._mark_open()
+        journal.read_only = why
         if why:
             log.warning("journal %s is read-only (%s): new moves are refused", path, why)
-        journal = cls(db, path, clock)
-        journal.recovery = report
-        journal.read_only = why
         return journal
 
+    @classmethod
+    def _open_for_reading(cls, path: Path, clock: Callable[[], float]) -> SqliteJournal:
+        """Read-only, never writing the file (nor creating it). After an unclean stop, with
+        no daemon holding the journal, the deep check runs first (damage: JournalError)."""
+        if not path.exists():
+            raise JournalError(f"no journal at {path} (no games played yet?)")
+        refuse_foreign(path)
+        found: dict[str, bytes] = {}
+        if holder(path) is None and has_data(path) and not closed_cleanly(path):
+            _check_identity_quietly(path)
+            found, problem, _ = examine(path)
+            if problem is not None:
+                raise JournalError(
+                    f"journal {path} is damaged ({problem}); start the daemon to repair it"
+                )
+        try:
+            db = open_ro(path)
+        except NotAJournal:
+            raise
+        except JournalError:
+            raise
+        except sqlite3.Error as e:
+            if not _read_only_error(e) and "unable to open" not in str(e):
+                raise JournalError(f"cannot open journal {path}: {describe_error(e)}") from None
+            db = _open_read_only(path, found)
+        journal = cls(db, path, clock)
+        journal.read_only = "opened for reading"
+        return journal
+
+    def _mark_open(self) -> str | None:
+        """Record that a writer has the journal open (a stop before ``close`` is unclean) and
+        checkpoint, so the main file itself says so. Returns why the journal must be
+        read-only ('disk full'), or None."""
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '0')")
+            self._db.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('opened', ?)", (self._now(),)
+            )
+            self._db.execute("COMMIT")
+        except sqlite3.Error as e:
+            rollback(self._db)
+            reason = describe_error(e)
+            if reason in ("disk full", "journal is read-only", "disk I/O error"):
+                return reason
+            raise JournalError(f"cannot open journal {self.path}: {reason}") from None
+        with suppress(sqlite3.Error):
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self._marks = True
+        return None
+
     def close(self) -> None:
+        """A clean stop: marked, the WAL checkpointed and removed (rollback mode), so the next
+        open need not check the whole file."""
         with self._lock:
+            if self._marks and not self.read_only and not self.damage_seen:
+                db = self._db
+                try:  # leaving WAL mode needs every other connection gone: only then is
+                    # the stop clean (a process still writing keeps the next start careful)
+                    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                    mode = db.execute("PRAGMA journal_mode = DELETE").fetchone()[0]
+                    if str(mode).lower() == "delete":
+                        db.execute("BEGIN IMMEDIATE")
+                        db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '1')")
+                        db.execute("COMMIT")
+                except sqlite3.Error:
+                    rollback(db)
+            self._marks = False
             self._db.close()
+            if self.lock is not None:
+                self.lock.release()
+                self.lock = None
 
     def __enter__(self) -> SqliteJournal:
         return self
@@ -164,16 +506,35 @@ class SqliteJournal:
     def _now(self) -> str:
         return iso(round(self._clock() * 1000)) or ""
 
+    def _try_writable_again(self) -> None:
+        """Opened read-only because the disk was full: once there is room, carry on."""
+        if self.read_only != "disk full":
+            return
+        try:
+            db = _open_rw(self.path)
+        except (sqlite3.Error, JournalError):
+            return
+        old, self._db = self._db, db
+        if self._mark_open() is None:
+            old.close()
+            self.read_only = None
+        else:
+            self._db = old
+            db.close()
+
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One durable transaction; any failure rolls back and raises JournalError."""
+    def batch(self) -> Iterator[None]:
+        """Many writes in one transaction (one sync), each still all or nothing (a savepoint):
+        a bulk import. JournalError when the whole batch cannot be committed."""
         with self._lock:
+            self._try_writable_again()
             if self.read_only:
                 raise JournalError("journal is read-only")
             db = self._db
             try:
                 db.execute("BEGIN IMMEDIATE")
-                yield db
+                self._in_batch = True
+                yield
                 db.execute("COMMIT")
             except sqlite3.Error as e:
                 rollback(db)
@@ -181,12 +542,66 @@ class SqliteJournal:
             except BaseException:
                 rollback(db)
                 raise
+            finally:
+                self._in_batch = False
 
-    def _status(self, db: sqlite3.Connection, game_id: int) -> str:
-        row = db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One durable transaction; any failure rolls back and raises JournalError. Inside
+        ``batch`` a savepoint instead."""
+        if self._in_batch:
+            with self._savepoint() as db:
+                yield db
+            return
+        with self._lock:
+            self._try_writable_again()
+            if self.read_only:
+                raise JournalError(
+                    "disk full" if self.read_only == "disk full" else "journal is read-only"
+                )
+            db = self._db
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                yield db
+                db.execute("COMMIT")
+            except sqlite3.Error as e:
+                rollback(db)
+                self.damage_seen = self.damage_seen or is_damage(e)
+                raise JournalError(describe_error(e)) from e
+            except BaseException:
+                rollback(db)
+                raise
+
+    @contextmanager
+    def _savepoint(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            db = self._db
+            db.execute("SAVEPOINT one")
+            try:
+                yield db
+                db.execute("RELEASE one")
+            except BaseException as e:
+                with suppress(sqlite3.Error):
+                    db.execute("ROLLBACK TO one")
+                    db.execute("RELEASE one")
+                if isinstance(e, sqlite3.Error):
+                    raise JournalError(describe_error(e)) from e
+                raise
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            try:
+                yield self._db
+            except sqlite3.Error as e:
+                self.damage_seen = self.damage_seen or is_damage(e)
+                raise JournalError(describe_error(e)) from e
+
+    def _row(self, db: sqlite3.Connection, game_id: int) -> tuple[str, int]:
+        row = db.execute("SELECT status, ply FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise JournalError(f"game {game_id} is not in the journal")
-        return row[0]
+        return row[0], row[1]
 
     def _tags(self, db: sqlite3.Connection, game_id: int) -> dict[str, str]:
         row = db.execute("SELECT detail FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -194,20 +609,24 @@ class SqliteJournal:
         tags = detail.get(TAGS_KEY) if isinstance(detail, dict) else None
         return tags if isinstance(tags, dict) else {}
 
-    def _in_progress(self, db: sqlite3.Connection, game_id: int, allow: str = "") -> str:
-        """The game's status; GameClosed if it was ended elsewhere (``binaryon abandon``,
-        an import with --resume) unless its status is ``allow``."""
-        status = self._status(db, game_id)
+    def _in_progress(
+        self, db: sqlite3.Connection, game_id: int, allow: str = ""
+    ) -> tuple[str, int]:
+        """The game's status and live move count; GameClosed if it was ended elsewhere
+        (``binaryon abandon``, an import with --resume) unless its status is ``allow``."""
+        status, ply = self._row(db, game_id)
         if status not in (IN_PROGRESS, allow):
             raise GameClosed(f"game {game_id} was {status} elsewhere")
-        return status
+        return status, ply
+
+    def _events(self, db: sqlite3.Connection, game_id: int) -> list[tuple]:
+        cut = db.execute("SELECT cut_from, cut_to FROM games WHERE id = ?", (game_id,)).fetchone()
+        lo, hi = (cut[0], cut[1]) if cut and cut[0] is not None else (0, -1)
+        return db.execute(_EVENTS, (game_id, lo, hi)).fetchall()
 
     def _live(self, db: sqlite3.Connection, game_id: int) -> tuple[list[MoveEntry], int]:
-        rows = db.execute(
-            "SELECT kind, ply, move, at FROM events WHERE game_id = ? ORDER BY id", (game_id,)
-        ).fetchall()
         try:
-            return fold(rows)
+            return fold(self._events(db, game_id))
         except ValueError as e:
             raise JournalError(f"game {game_id}: {e}") from None
 
@@ -231,7 +650,10 @@ class SqliteJournal:
         ).fetchall()
         now = self._now()
         for gid, game, options in rows:
-            moves, _ = self._live(db, gid)
+            try:
+                moves, _ = self._live(db, gid)
+            except JournalError:
+                moves = []
             outcome = _outcome(game, from_json(options, {}), [m.name for m in moves])
             kind = "finish" if outcome else "abandon"
             db.execute(
@@ -252,23 +674,70 @@ class SqliteJournal:
                 ),
             )
 
-    def append(self, game_id: int, ply: int, move: str) -> None:
+    def commit_turn(
+        self,
+        game_id: int,
+        first_ply: int,
+        moves: Sequence[MoveEntry],
+        outcome: Outcome | None = None,
+    ) -> None:
+        """One press in one transaction: ``moves`` at plies first_ply, first_ply + 1, ... (a
+        move at a ply already played replaces it and what follows) and, with ``outcome``,
+        the finish. The cost does not depend on the game's length."""
         with self._write() as db:
-            self._in_progress(db, game_id)
-            moves, _ = self._live(db, game_id)
-            if not 0 <= ply <= len(moves):
-                raise JournalError(f"move {ply + 1} out of order (journal has {len(moves)})")
-            db.execute(
-                "INSERT INTO events (game_id, kind, ply, move, at) VALUES (?, 'move', ?, ?, ?)",
-                (game_id, ply, move, self._now()),
+            _, ply = self._in_progress(db, game_id)
+            if not 0 <= first_ply <= ply:
+                raise JournalError(f"move {first_ply + 1} out of order (journal has {ply})")
+            now = self._now()
+            db.executemany(
+                "INSERT INTO events (game_id, kind, ply, move, at, player, public)"
+                " VALUES (?, 'move', ?, ?, ?, ?, ?)",
+                [
+                    (game_id, first_ply + i, m.name, now, m.player, _secret(m))
+                    for i, m in enumerate(moves)
+                ],
             )
+            ply = first_ply + len(moves)
+            if outcome is None:
+                db.execute("UPDATE games SET ply = ? WHERE id = ?", (ply, game_id))
+                return
+            db.execute(
+                "INSERT INTO events (game_id, kind, ply, at) VALUES (?, 'finish', ?, ?)",
+                (game_id, ply, now),
+            )
+            self._set_finished(db, game_id, outcome, now, ply)
+
+    def _set_finished(
+        self, db: sqlite3.Connection, game_id: int, outcome: Outcome, now: str, ply: int
+    ) -> None:
+        db.execute(
+            "UPDATE games SET status = ?, ended = ?, result = ?, summary = ?, detail = ?,"
+            " ply = ? WHERE id = ?",
+            (
+                FINISHED,
+                now,
+                outcome.winner or "draw",
+                outcome.summary,
+                detail_json(outcome.detail, self._tags(db, game_id)),
+                ply,
+                game_id,
+            ),
+        )
+
+    def append(self, game_id: int, ply: int, move: str) -> None:
+        self.commit_turn(game_id, ply, [MoveEntry(ply, move)], None)
 
     def takeback(self, game_id: int, to_ply: int) -> None:
+        to_ply = max(0, to_ply)
         with self._write() as db:
-            status = self._in_progress(db, game_id, allow=FINISHED)
+            status, ply = self._in_progress(db, game_id, allow=FINISHED)
             db.execute(
                 "INSERT INTO events (game_id, kind, ply, at) VALUES (?, 'takeback', ?, ?)",
-                (game_id, max(0, to_ply), self._now()),
+                (game_id, to_ply, self._now()),
+            )
+            db.execute(
+                "UPDATE games SET ply = ?, takebacks = takebacks + 1 WHERE id = ?",
+                (min(ply, to_ply), game_id),
             )
             if status == FINISHED:  # taking back the last move reopens the game
                 db.execute(
@@ -279,43 +748,33 @@ class SqliteJournal:
 
     def finish(self, game_id: int, outcome: Outcome) -> None:
         with self._write() as db:
-            now = self._close_event(db, game_id, "finish", FINISHED)
-            if now is None:
+            closed = self._close_event(db, game_id, "finish", FINISHED)
+            if closed is None:
                 return  # already recorded (e.g. replayed after a restart)
-            db.execute(
-                "UPDATE games SET status = ?, ended = ?, result = ?, summary = ?, detail = ?"
-                " WHERE id = ?",
-                (
-                    FINISHED,
-                    now,
-                    outcome.winner or "draw",
-                    outcome.summary,
-                    detail_json(outcome.detail, self._tags(db, game_id)),
-                    game_id,
-                ),
-            )
+            self._set_finished(db, game_id, outcome, *closed)
 
     def abandon(self, game_id: int) -> None:
         with self._write() as db:
-            now = self._close_event(db, game_id, "abandon", ABANDONED)
-            if now is None:
+            closed = self._close_event(db, game_id, "abandon", ABANDONED)
+            if closed is None:
                 return  # already abandoned: nothing to do
             db.execute(
-                "UPDATE games SET status = ?, ended = ? WHERE id = ?", (ABANDONED, now, game_id)
+                "UPDATE games SET status = ?, ended = ? WHERE id = ?",
+                (ABANDONED, closed[0], game_id),
             )
 
-    def _close_event(self, db, game_id: int, kind: str, status: str) -> str | None:
-        """Record the event that ends a game (finish or abandon); its time, or None when the
-        game already has that status. GameClosed when it ended the other way."""
-        if self._in_progress(db, game_id, allow=status) == status:
+    def _close_event(self, db, game_id: int, kind: str, status: str) -> tuple[str, int] | None:
+        """Record the event that ends a game (finish or abandon); (its time, live moves), or
+        None when the game already has that status. GameClosed when it ended the other way."""
+        was, ply = self._in_progress(db, game_id, allow=status)
+        if was == status:
             return None
-        moves, _ = self._live(db, game_id)
         now = self._now()
         db.execute(
             "INSERT INTO events (game_id, kind, ply, at) VALUES (?, ?, ?, ?)",
-            (game_id, kind, len(moves), now),
+            (game_id, kind, ply, now),
         )
-        return now
+        return now, ply
 
     def current(self) -> SavedGame | None:
         with self._read() as db:
@@ -325,43 +784,181 @@ class SqliteJournal:
         if row is None:
             return None
         entry = self.load(row[0])
-        return entry.saved() if entry else None
+        if entry is None:  # the index names a game the table does not hold
+            self.damage_seen = True
+            raise JournalError(f"game {row[0]}: its row is unreadable")
+        return entry.saved()
+
+    # --- the game in progress, checked at start ---
+    def _salvage_live_games(self) -> None:
+        """A damaged row in a game in progress (a move number that cannot follow, a move that
+        does not replay, text that is not UTF-8) would stop every start: the game is cut
+        just before it, a copy of the journal kept first, and the loss said."""
+        try:
+            with self._read() as db:
+                ids = [
+                    r[0]
+                    for r in db.execute("SELECT id FROM games WHERE status = ?", (IN_PROGRESS,))
+                ]
+            for gid in ids:
+                self._salvage_game(gid)
+        except JournalError as e:
+            log.warning("journal %s: the game in progress could not be checked: %s", self.path, e)
+
+    def _salvage_game(self, game_id: int) -> None:
+        from companion.games import get_spec
+
+        with self._read() as db:
+            row = db.execute("SELECT game, options FROM games WHERE id = ?", (game_id,))
+            found = row.fetchone()
+            if found is None:  # the index names a game the table does not hold
+                self.damage_seen = True
+                raise JournalError(f"game {game_id}: its row is unreadable")
+            game, options = found
+            cut = db.execute(
+                "SELECT cut_from, cut_to FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            lo, hi = (cut[0], cut[1]) if cut[0] is not None else (0, -1)
+            rows = db.execute(
+                "SELECT id, kind, ply, move FROM events WHERE game_id = ?"
+                " AND id NOT BETWEEN ? AND ? ORDER BY id",
+                (game_id, lo, hi),
+            ).fetchall()
+        try:
+            state = get_spec(game).new(**get_spec(game).resolve(from_json(options, {})))
+        except ValueError:
+            return  # an unknown game: nothing to replay it with
+        states = [state]
+        bad = None
+        for eid, kind, ply, move in rows:
+            if kind == "move":
+                if ply >= len(states):
+                    bad = (eid, f"move {ply + 1} follows move {len(states) - 1}")
+                    break
+                del states[ply + 1 :]
+                try:
+                    st = states[-1]
+                    states.append(st.play(st.parse_move(move or "")))
+                except ValueError as e:
+                    bad = (eid, f"move {ply + 1} {move!r} does not replay ({e})")
+                    break
+            elif kind == "takeback":
+                del states[ply + 1 :]
+        if bad is None:
+            return
+        eid, why = bad
+        kept = len(states) - 1
+        copy = self._keep_copy()
+        with self._write() as db:
+            last = db.execute(
+                "SELECT max(id) FROM events WHERE game_id = ?", (game_id,)
+            ).fetchone()[0]
+            note = f"recovered: a damaged row ({why}); moves after the first {kept} lost"
+            db.execute(
+                "UPDATE games SET cut_from = ?, cut_to = ?, ply = ?, note = ? WHERE id = ?",
+                (eid, last, kept, note, game_id),
+            )
+        report = RecoveryReport(self.path, f"game {game_id}: {why}", [copy] if copy else [])
+        report.lost.append(f"game {game_id}: moves after the first {kept}")
+        report.games = 1
+        self.recovery = report
+        log.warning(report.line())
+
+    def _keep_copy(self) -> Path | None:
+        stamp = datetime.fromtimestamp(self._clock(), UTC).strftime("%Y%m%dT%H%M%SZ")
+        target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        n = 1
+        while target.exists():
+            n += 1
+            target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{n}")
+        try:
+            self.backup(target)
+        except (JournalError, OSError) as e:
+            log.warning("journal %s: no copy kept before the salvage: %s", self.path, e)
+            return None
+        return target
 
     # --- history and records ---
-    @contextmanager
-    def _read(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            try:
-                yield self._db
-            except sqlite3.Error as e:
-                raise JournalError(describe_error(e)) from e
-
     def load(self, game_id: int) -> GameEntry | None:
         with self._read() as db:
-            row = db.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+            row = db.execute(f"SELECT {LISTED_COLUMNS} FROM games WHERE id = ?", (game_id,))
             found = row.fetchone()
             if found is None:
                 return None
             entry = entry_from_row(found)
-            entry.moves, entry.takebacks = self._live(db, game_id)
-        return entry
-
-    def games(self) -> list[GameEntry]:
-        """Every game, oldest first, with its live moves."""
-        with self._read() as db:
-            entries = [entry_from_row(r) for r in db.execute(f"SELECT {GAME_COLUMNS} FROM games")]
-            events: dict[int, list[tuple[str, int, str | None, str | None]]] = {}
-            for gid, kind, ply, move, at in db.execute(
-                "SELECT game_id, kind, ply, move, at FROM events ORDER BY id"
-            ):
-                events.setdefault(gid, []).append((kind, ply, move, at))
-        for entry in entries:
             try:
-                entry.moves, entry.takebacks = fold(events.get(entry.id, []))
+                entry.moves, entry.takebacks = fold(self._events(db, game_id))
             except ValueError as e:
                 entry.note = f"moves unreadable: {e}"
-        entries.sort(key=lambda e: e.id)
-        return entries
+        return entry
+
+    def last_id(self) -> int | None:
+        with self._read() as db:
+            return db.execute("SELECT max(id) FROM games").fetchone()[0]
+
+    def iter_games(
+        self,
+        *,
+        limit: int | None = None,
+        game: str | None = None,
+        since: int | None = None,
+        moves: bool = False,
+        batch: int = 500,
+    ) -> Iterator[GameEntry]:
+        """Games oldest first, read in batches (bounded memory whatever the journal's size).
+        ``limit``: only the last so many; ``game``: one kind of game; ``since``: started at
+        or after (ms). Without ``moves`` an entry has its move count (``move_count``) only."""
+        if not self._has_tables():
+            return
+        where, params = ["1"], []
+        if game:
+            where.append("game = ?")
+            params.append(game)
+        if since is not None:
+            where.append("started >= ?")
+            params.append(iso(since))
+        cond = " AND ".join(where)
+        first = 0
+        if limit is not None:
+            with self._read() as db:
+                row = db.execute(
+                    f"SELECT min(id) FROM (SELECT id FROM games WHERE {cond}"
+                    " ORDER BY id DESC LIMIT ?)",
+                    (*params, max(0, limit)),
+                ).fetchone()
+            if row[0] is None:
+                return
+            first = row[0] - 1
+        while True:
+            with self._read() as db:
+                rows = db.execute(
+                    f"SELECT {LISTED_COLUMNS} FROM games WHERE {cond} AND id > ?"
+                    " ORDER BY id LIMIT ?",
+                    (*params, first, batch),
+                ).fetchall()
+            if not rows:
+                return
+            for row in rows:
+                entry = entry_from_row(row)
+                if moves:
+                    with self._read() as db:
+                        try:
+                            entry.moves, entry.takebacks = fold(self._events(db, entry.id))
+                        except ValueError as e:
+                            entry.note = f"moves unreadable: {e}"
+                yield entry
+            first = rows[-1][0]
+
+    def _has_tables(self) -> bool:
+        with self._read() as db:
+            row = db.execute(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'games'"
+            ).fetchone()
+        return bool(row[0])
+
+    def games(self) -> list[GameEntry]:
+        """Every game, oldest first, with its live moves (see iter_games to stream)."""
+        return list(self.iter_games(moves=True))
 
     def events(self, game_id: int) -> list[tuple[str, int, str | None, int | None]]:
         """The full history of one game: (kind, ply, move, at) in order, takebacks included."""
@@ -370,6 +967,45 @@ class SqliteJournal:
                 "SELECT kind, ply, move, at FROM events WHERE game_id = ? ORDER BY id", (game_id,)
             ).fetchall()
         return [(k, p, m, from_iso(a)) for k, p, m, a in rows]
+
+    def find_digest(self, digest: str) -> int | None:
+        """The id of a game imported from a record with this fingerprint, if any."""
+        with self._read() as db:
+            row = db.execute(
+                "SELECT id FROM games WHERE digest = ? ORDER BY id LIMIT 1", (digest,)
+            ).fetchone()
+        return row[0] if row else None
+
+    def backup(self, target: str | os.PathLike[str]) -> None:
+        """A consistent copy of the journal at ``target`` (SQLite's online backup, safe while
+        the daemon writes), marked as cleanly closed, in rollback mode. Written beside the
+        target and renamed over it, so a failed backup leaves no half copy."""
+        target = Path(target)
+        tmp = target.with_name(f".{target.name}.part-{os.getpid()}")
+        for p in (tmp, tmp.with_name(tmp.name + "-journal")):
+            p.unlink(missing_ok=True)
+        try:
+            dest = sqlite3.connect(tmp, isolation_level=None)
+            try:
+                with self._read() as db:
+                    db.backup(dest)
+                dest.execute("PRAGMA journal_mode = DELETE")
+                if dest.execute(
+                    "SELECT count(*) FROM sqlite_master WHERE name = 'meta'"
+                ).fetchone()[0]:
+                    dest.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '1')")
+                dest.execute("PRAGMA synchronous = FULL")
+            finally:
+                dest.close()
+            with open(tmp, "rb+") as f:
+                os.fsync(f.fileno())
+            os.replace(tmp, target)
+        except sqlite3.Error as e:
+            tmp.unlink(missing_ok=True)
+            raise JournalError(f"backup to {target} failed: {describe_error(e)}") from None
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
 
     def import_game(
         self,
@@ -384,6 +1020,7 @@ class SqliteJournal:
         outcome: Outcome | None = None,
         note: str | None = None,
         tags: dict[str, str] | None = None,
+        digest: str | None = None,
     ) -> int:
         """Add a whole game (already validated) in one transaction: all of it or nothing."""
         if status not in STATUSES:
@@ -392,7 +1029,7 @@ class SqliteJournal:
         with self._write() as db:
             cur = db.execute(
                 "INSERT INTO games (game, options, players, started, ended, status, result,"
-                " summary, detail, note) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                " summary, detail, note, ply, digest) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     game,
                     to_json(options),
@@ -404,6 +1041,8 @@ class SqliteJournal:
                     outcome.summary if outcome else None,
                     detail_json(outcome.detail if outcome else None, tags or {}),
                     note,
+                    len(moves),
+                    digest,
                 ),
             )
             game_id = int(cur.lastrowid or 0)
@@ -420,6 +1059,12 @@ class SqliteJournal:
             else:
                 self._close_others(db, game_id)
         return game_id
+
+
+def _secret(move: Any) -> str | None:
+    """The public name to keep: only when it differs from the full one (a secret)."""
+    public = getattr(move, "public", None)
+    return public if public is not None and public != move.name else None
 
 
 def _outcome(game: str, options: dict[str, Any], moves: list[str]) -> Outcome | None:
@@ -449,6 +1094,21 @@ def _read_only_place(path: Path) -> str | None:
     return None
 
 
+def _full_error(e: sqlite3.Error, path: Path | None = None) -> str | None:
+    """'disk full' for SQLite's own error, or for an I/O error (making the -shm file) on a
+    file system with no free block left."""
+    reason = describe_error(e)
+    if reason == "disk full":
+        return reason
+    if reason == "disk I/O error" and path is not None:
+        try:
+            if os.statvfs(path.parent).f_bavail == 0:
+                return "disk full"
+        except OSError:
+            return None
+    return None
+
+
 def _read_only_error(e: sqlite3.Error) -> str | None:
     name = getattr(e, "sqlite_errorname", "") or ""
     return "read-only" if name.startswith("SQLITE_READONLY") else None
@@ -457,7 +1117,7 @@ def _read_only_error(e: sqlite3.Error) -> str | None:
 def _open_read_only(path: Path, found: dict[str, bytes]) -> sqlite3.Connection:
     """The journal as it is on disk (main file plus the committed part of its WAL), in
     memory and query-only: sqlite cannot open a WAL file where it may not create its -shm."""
-    if not found and has_data(path):
+    if "" not in found and has_data(path):
         found = snapshot(path)
     db = memory_db(db_image(found.get("", b""), scan_wal(found.get("-wal", b"")), "sqlite"))
     try:

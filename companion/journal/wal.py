@@ -62,6 +62,7 @@ class WalScan:
     header_ok: bool = True
     frames: list[WalFrame] = field(default_factory=list)
     replayed: int = 0  # frames SQLite's recovery uses: the unbroken chain up to its last commit
+    salts: tuple[int, ...] = ()  # the header's, when the header is sound
 
     def _sound(self) -> list[WalFrame]:
         good = [f for f in self.frames if f.fits]
@@ -156,6 +157,7 @@ def scan_wal(data: bytes, page_size: int = 0) -> WalScan:
     heads = [struct.unpack(">6I", data[32 + i * step : 56 + i * step]) for i in range(count)]
     if header_ok:
         salts = (salt1, salt2)
+        scan.salts = salts
     else:  # guess the cycle from the first frame; an all-zero file holds nothing
         salts = heads[0][2:4] if heads and any(data[32 : 32 + step]) else (-1, -1)
     last = max((i for i, h in enumerate(heads) if h[2:4] == salts), default=-1)
@@ -278,3 +280,52 @@ def db_page_size(db: bytes) -> int:
         return 0
     size = int.from_bytes(db[16:18], "big")
     return 65536 if size == 1 else size
+
+
+@dataclass(frozen=True)
+class ShmHeader:
+    """What SQLite's shared-memory index (``-shm``) says of the WAL: committed frames
+    (``frames``), how many are already copied into the main file (``backfilled``), salts."""
+
+    frames: int
+    backfilled: int
+    salts: tuple[int, int]
+    page_size: int
+
+
+def read_shm(data: bytes) -> ShmHeader | None:
+    """The index header of a ``-shm`` file (native byte order, two copies that must agree,
+    a checksum), or None when it is missing, torn or not initialised."""
+    import sys
+
+    if len(data) < 136:
+        return None
+    order = "<" if sys.byteorder == "little" else ">"
+    first, second = data[:48], data[48:96]
+    if first != second:
+        return None
+    version, _, _change, is_init, _big, size, mx, _npage = struct.unpack(
+        order + "3I2BH2I", first[:24]
+    )
+    salts = struct.unpack(">2I", first[32:40])  # copied as the WAL header has them
+    cksum = struct.unpack(order + "2I", first[40:48])
+    if version != _WAL_VERSION or not is_init:
+        return None
+    if _wal_sum(first[:40], (0, 0), order == ">") != cksum:
+        return None
+    backfill = struct.unpack(order + "I", data[96:100])[0]
+    page = 65536 if size == 1 else size
+    return ShmHeader(mx, backfill, (salts[0], salts[1]), page)
+
+
+def wal_lost(shm: ShmHeader | None, wal: WalScan | None) -> int:
+    """Committed WAL frames the ``-shm`` index knows of that the WAL no longer holds (it was
+    deleted, zeroed, cut short or replaced), and that are not in the main file: 0 if none
+    or when the index cannot tell."""
+    if shm is None or shm.frames <= shm.backfilled:
+        return 0
+    if wal is None or not wal.header_ok:
+        return shm.frames - shm.backfilled
+    if tuple(wal.salts) != shm.salts:
+        return 0  # a later write cycle than the index on disk knew (it is not synced)
+    return max(0, shm.frames - max(wal.replayed, shm.backfilled))

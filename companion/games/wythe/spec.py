@@ -115,7 +115,12 @@ class WytheSpec(GameSpec):
             explanation.append("White swapped: the first player now plays White")
         if st.is_over():
             explanation.append(result_sentence(st))
-        actions = tuple((m, m) for m in (SWAP, PASS) if not st.is_over() and st.check(m) is None)
+        # The buttons: on the table, and on the page of the player whose turn it is (the swap
+        # offered to Black's page would only be refused).
+        mine = viewer is None or viewer in st.to_act
+        actions = tuple(
+            (m, m) for m in (SWAP, PASS) if mine and not st.is_over() and st.check(m) is None
+        )
         heights = st.heights()
         cells = st.cells()
         return View(

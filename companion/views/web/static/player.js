@@ -69,6 +69,8 @@
     const priv = view.private || { lines: [], actions: [] };
     fillList($("private"), priv.lines || [], (line) => el("li", "", line));
     renderActions($("private-actions"), priv.actions, act);
+    /* a game without secrets, nothing to choose now: no empty "Only for you" box */
+    $("private").closest("section").hidden = !(priv.lines || []).length && !(priv.actions || []).length;
   }
 
   function gone(reason) {

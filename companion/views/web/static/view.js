@@ -123,13 +123,27 @@ const BV = (() => {
     node.title = cellLabel(cell);
     const parts = [];
     if (cell.piece) parts.push(el("span", "piece", cell.piece));
-    if (cell.text) parts.push(el("span", "text", cell.text));
-    if (cell.height) parts.push(el("span", "height", cell.height));
+    /* A stack's height in the corner from 2 up (every piece is a stack of one); a text that
+       only repeats the height is not drawn twice. */
+    if (cell.text && cell.text !== String(cell.height)) parts.push(el("span", "text", cell.text));
+    if (cell.height > 1) parts.push(el("span", "height", cell.height));
     if (marks.length) {
       const badges = marks.map((m) => (MARKS[m] || { badge: "•" }).badge).join("");
       parts.push(el("span", "badges", badges));
     }
     node.replaceChildren(...parts);
+  }
+
+  /* The legend explains squares: none without a board, and "black"/"white" only for a game
+     whose pieces are x and o (not Latent Binaries' R, X and G). */
+  function renderLegend(legend, board) {
+    if (!legend) return;
+    legend.hidden = !board;
+    const pieces = new Set(((board && board.cells) || []).map((c) => c.piece).filter(Boolean));
+    const plain = pieces.size === 0 || pieces.has("x") || pieces.has("o");
+    for (const sample of legend.querySelectorAll(".sample.piece-x, .sample.piece-o")) {
+      sample.parentElement.hidden = !plain;
+    }
   }
 
   function renderPlayers(list, view) {
@@ -151,6 +165,9 @@ const BV = (() => {
 
   function renderMoves(list, view) {
     if (!list) return;
+    /* Moves longer than "OFF e5" ("WHITE d4-d5", "RAINBOW setup c2"): wider columns. */
+    const long = (m) => playerLabel(view, m.player).length + `${m.name}`.length > 9;
+    list.classList.toggle("long-names", (view.moves || []).some(long));
     fillList(list, view.moves || [], (m) => {
       const li = el("li", "move");
       li.append(el("span", "ply", `${m.ply}.`));
@@ -190,11 +207,19 @@ const BV = (() => {
     }
     setText($("status"), status);
     renderBoard($("board"), view.board, opts.onPress);
+    /* No board: the explanation's first line (the step now: a roll, a postulate) stands
+       large where the board would be, and the Score panel keeps the rest. */
+    let explanation = view.explanation || [];
     const noBoard = $("no-board");
-    if (noBoard) noBoard.hidden = !!view.board;
+    if (noBoard) {
+      noBoard.hidden = !!view.board;
+      noBoard.textContent = view.board ? "" : explanation[0] || "This game has no board.";
+    }
+    if (!view.board && noBoard) explanation = explanation.slice(1);
     document.body.classList.toggle("boardless", !view.board);
+    renderLegend(document.querySelector(".legend"), view.board);
     renderPlayers($("players"), view);
-    fillList($("explanation"), view.explanation || [], (line) => el("li", "", line));
+    fillList($("explanation"), explanation, (line) => el("li", "", line));
     renderMoves($("moves"), view);
     setText($("message"), view.message ? `⚠ ${view.message}` : "");
     if (opts.onAction) renderActions($("actions"), view.actions, opts.onAction);

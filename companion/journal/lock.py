@@ -1,0 +1,121 @@
+"""One writer per journal: an OS lock (``flock``) on ``<journal>.lock`` beside it, which
+names the process holding it. The OS drops the lock when that process ends however it
+ends, so a lock file left by a dead process is simply taken over."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import sys
+import time
+from pathlib import Path
+
+from companion.journal.api import JournalError
+
+_HELD: set[Path] = set()  # lock files this process holds: its own journal is not "in use"
+
+
+def lock_path(journal: str | os.PathLike[str]) -> Path:
+    journal = Path(journal)
+    return journal.with_name(journal.name + ".lock")
+
+
+def _key(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except OSError:
+        return path.absolute()
+
+
+class JournalLock:
+    """Held until ``release`` (or the process ends)."""
+
+    def __init__(self, path: Path, fd: int | None):
+        self.path = path
+        self._fd = fd
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def release(self) -> None:
+        if self._fd is not None:
+            _HELD.discard(_key(self.path))
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
+            finally:
+                os.close(self._fd)
+                self._fd = None
+
+    def __enter__(self) -> JournalLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _describe_self() -> str:
+    name = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else "python"
+    args = " ".join(sys.argv[1:3])
+    stamp = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
+    return f"process {os.getpid()} ({name} {args}".rstrip() + f") since {stamp} UTC"
+
+
+def _read_holder(fd: int) -> str:
+    try:
+        text = os.pread(fd, 300, 0).decode("utf-8", "replace").strip()
+    except OSError:
+        text = ""
+    return text.splitlines()[0] if text else "another process"
+
+
+def acquire_lock(journal: str | os.PathLike[str]) -> JournalLock:
+    """Take the journal's lock for this process (the daemon calls this at start). JournalError
+    with one line naming the holder when another process has it. Where no lock file can be
+    made (a read-only folder) the journal cannot be written either: a lock that holds
+    nothing is returned."""
+    path = lock_path(journal)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o664)
+    except OSError:
+        return JournalLock(path, None)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        who = _read_holder(fd)
+        os.close(fd)
+        raise JournalError(f"journal {Path(journal)} is in use by {who}") from None
+    except OSError:  # a file system without locks: go on unlocked
+        os.close(fd)
+        return JournalLock(path, None)
+    try:
+        data = (_describe_self() + "\n").encode()
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, data, 0)
+    except OSError:
+        pass  # the lock holds; only the name of its holder is missing
+    _HELD.add(_key(path))
+    return JournalLock(path, fd)
+
+
+def holder(journal: str | os.PathLike[str]) -> str | None:
+    """Who holds the journal's lock (one line), or None when nobody does or this process
+    does (the daemon opening its own journal). Never writes."""
+    path = lock_path(journal)
+    if _key(path) in _HELD:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return _read_holder(fd)
+        except OSError:
+            return None
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    finally:
+        os.close(fd)
