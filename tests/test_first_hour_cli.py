@@ -226,7 +226,7 @@ def test_score_record_refuses_a_game_that_is_not_the_records(capsys, record_file
 
 def test_score_record_from_stdin(capsys, monkeypatch, record_file):
     from_file = run_ok(capsys, ["score", "--record", record_file, "--json"])
-    monkeypatch.setattr("sys.stdin", io.StringIO(RECORD))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(RECORD.encode())))
     assert run_ok(capsys, ["score", "--record", "-", "--json"]) == from_file
 
 
@@ -237,7 +237,7 @@ def test_legal_from_stdin(capsys, monkeypatch, start_file):
 
 
 def test_replay_from_stdin(capsys, monkeypatch):
-    monkeypatch.setattr("sys.stdin", io.StringIO(RECORD))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(RECORD.encode())))
     out = run_ok(capsys, ["replay", "-", "--delay", "0", "--no-colour"])
     assert "stdin: binaryon, 4 moves" in out
     assert "move 4/4: e1" in out

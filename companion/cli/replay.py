@@ -12,8 +12,7 @@ import time
 from typing import TextIO
 
 from companion.cli.journal_args import fail
-from companion.cli.score import read_record_arg
-from companion.journal.records import RecordError
+from companion.journal.records import RecordError, read_record
 
 MAX_DELAY = 3600.0
 
@@ -52,7 +51,7 @@ def replay(path: str, delay: float, step: bool, out: TextIO, inp: TextIO, colour
     from companion.service.simulator import Simulator
 
     try:
-        rec, _ = read_record_arg(path)
+        rec, _ = read_record(path)
     except RecordError as e:
         return fail(str(e))
     daemon = build_daemon(rec.game, rec.options, rec.players)

@@ -13,7 +13,6 @@ from companion.games.base import Option
 
 _RESERVED = {"game", "json", "file", "mover", "last", "record", "rule"}
 POSITION_LIMIT = 1 << 20  # bytes: a 16x16 diagram with a long caption is a few KiB
-RECORD_LIMIT = 8 << 20
 
 
 def fail(reason: str) -> int:
@@ -66,20 +65,6 @@ def read_text(path: str, limit: int = POSITION_LIMIT) -> str:
         raise ValueError(f"{name}: not a text file (not UTF-8)") from None
 
 
-def read_record_arg(path: str):
-    """(record, final state) of a record file, or of stdin for '-'; RecordError on a problem."""
-    from companion.journal.records import RecordError, parse_record, read_record, validate
-
-    if path != "-":
-        return read_record(path)
-    try:
-        text = read_text("-", RECORD_LIMIT)
-    except ValueError as exc:
-        raise RecordError(str(exc)) from None
-    rec = parse_record(text, "stdin")
-    return rec, validate(rec, "stdin")
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", nargs="?", help="position file, or - for stdin")
     parser.add_argument(
@@ -95,19 +80,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_legacy_rule_flags(parser, game_options(game_names()), _RESERVED)
 
 
-def final_position(path: str) -> tuple[str, dict[str, Any], str]:
-    """(game, options, position text) of a record's last position; RecordError."""
-    from companion.core.position_text import format_position
-    from companion.journal.records import RecordError
-
-    rec, state = read_record_arg(path)
-    cells, n = getattr(state, "cells", None), getattr(state, "n", None)
-    if cells is None or n is None:
-        raise RecordError(f"{path}: {rec.game} has no board position to score")
-    cells = list(cells() if callable(cells) else cells)
-    return rec.game, dict(rec.options), format_position(cells, n)
-
-
 def run(args: argparse.Namespace) -> int:
     text = None
     record_options: dict[str, Any] = {}
@@ -115,10 +87,10 @@ def run(args: argparse.Namespace) -> int:
     if args.record:
         if args.file:
             return fail("give a position FILE or --record RECORD, not both")
-        from companion.journal.records import RecordError
+        from companion.journal.records import RecordError, final_position_text
 
         try:
-            game, record_options, text = final_position(args.record)
+            game, record_options, text = final_position_text(args.record)
         except RecordError as exc:
             return fail(str(exc))
         if args.game and args.game != game:
