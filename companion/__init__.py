@@ -4,4 +4,19 @@ Importing this package must stay cheap and must never touch Pi-only modules (RPi
 hardware drivers are imported lazily by the code that chooses them.
 """
 
-__version__ = "0.1.0"
+
+def package_version() -> str:
+    """The installed version, from the package metadata (it is written once, in pyproject.toml)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("binaryon-companion")
+    except PackageNotFoundError:  # a checkout run without being installed
+        return "unknown (not installed)"
+
+
+def __getattr__(name: str) -> str:
+    """``companion.__version__`` on first use: reading the metadata costs more than the import."""
+    if name == "__version__":
+        return package_version()
+    raise AttributeError(f"module 'companion' has no attribute {name!r}")

@@ -247,6 +247,8 @@ class MpyPico:
                 self._cond.notify_all()
             reason = self._listen(conn, proc)
             err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+            if proc.stderr:
+                proc.stderr.close()  # each boot has its own pipe: close it, not leave it to GC
             with self._cond:
                 self.stderr += err
                 self._ctl_conn = None

@@ -127,6 +127,7 @@ def daemon_holding(tmp_path):
     yield path, proc
     proc.kill()
     proc.wait()
+    proc.stdout.close()
 
 
 def test_a_second_daemon_is_refused_with_the_holder_named(daemon_holding):

@@ -9,9 +9,14 @@ from companion.core.config import Config
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 
 
-def test_first_lines_are_the_two_commands_and_ci_runs_the_test_one():
-    first = README.splitlines()[:4]
-    assert first[1].startswith("./run ") and first[2].startswith("./run-tests ")
+def test_title_and_one_sentence_then_the_two_commands_and_ci_runs_the_test_one():
+    lines = README.splitlines()
+    assert lines[0] == "# Binaryon companion"
+    block = lines.index("```sh")
+    sentence = " ".join(lines[1:block]).strip()
+    assert sentence.endswith(".") and sentence.count(". ") == 0  # one sentence
+    assert lines[block + 1].startswith("./run ") and lines[block + 2].startswith("./run-tests ")
+    assert lines[block + 3] == "```"
     ci = (Path(__file__).resolve().parent.parent / ".ci" / "run").read_text()
     assert "exec ./run-tests" in ci
 

@@ -6,7 +6,8 @@ import argparse
 import logging
 import sys
 
-from companion.core.config import Config, ConfigError
+from companion.cli.rule_args import add_rule_argument, parse_pairs, rule_pairs
+from companion.core.config import Config, ConfigError, player_ids
 
 
 def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
@@ -19,15 +20,14 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
         "--display", help="auto, terminal, emulator (a window), ssd1306, sh1106, dummy, none"
     )
     p.add_argument("--journal", metavar="PATH", help="journal file, or 'none'")
+    add_rule_argument(p)
     p.add_argument(
-        "--rule",
+        "--player",
         action="append",
         default=[],
-        metavar="NAME=VALUE",
-        help="a rule option of the game, e.g. --rule first=off (repeatable)",
-    )
-    p.add_argument(
-        "--player", action="append", default=[], metavar="ID=NAME", help="e.g. --player on=Ana"
+        metavar="ID=NAME",
+        help="a player's name by the game's player id, e.g. --player on=Ana (Binaryon: on, "
+        "off; Binary: black, white)",
     )
     p.add_argument(
         "--web",
@@ -51,25 +51,39 @@ def quiet_while_simulating(verbose: bool) -> None:
         logging.getLogger().setLevel(logging.WARNING)
 
 
-def _pairs(items: list[str], what: str) -> dict[str, str]:
-    out = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise ConfigError(f"{what} {item!r}: expected NAME=VALUE")
-        out[name.strip()] = value.strip()
-    return out
+def _players(items: list[str], game: str, options: dict) -> dict[str, str]:
+    """The ``--player ID=NAME`` items, each ID checked against the game's players."""
+    ids = player_ids(game, options)
+    players = {}
+    for pid, name in parse_pairs(items, "--player").items():
+        key = pid.lower()
+        if key not in ids:
+            raise ConfigError(
+                f"--player {pid}={name}: {game} has no player {pid!r} (its players: "
+                f"{', '.join(ids)})"
+            )
+        if not name:
+            raise ConfigError(f"--player {pid}=: give a name")
+        players[key] = name
+    return players
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
+    """The config file with the command line's overrides, fully checked: one line on the first
+    problem (ConfigError), before anything starts."""
+    from companion.games import get_spec
     from companion.service.app import load_config
 
     config = load_config(args.config)
-    game = {}
+    try:
+        rules = rule_pairs(args.rule)
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
+    game: dict = {}
     if args.game:
         game["name"] = args.game
-    if args.player:
-        game["players"] = _pairs(args.player, "--player")
+        if args.game != config.game.name:
+            game["players"] = {}  # the file's names are for another game's sides
     board = {k: v for k, v in (("driver", args.board), ("kind", args.kind), ("size", args.size))
              if v is not None}  # fmt: skip
     display = {"driver": args.display} if args.display else {}
@@ -78,15 +92,22 @@ def config_from_args(args: argparse.Namespace) -> Config:
     config = config.with_overrides(
         game=game, board=board, display=display, journal=journal, web=web
     )
-    if args.rule:
-        config = config.with_overrides(rules={config.game.name: _pairs(args.rule, "--rule")})
-    if args.size is not None:  # a board size is also the game's size unless a rule says not
-        from companion.games import get_spec
-
-        spec = get_spec(config.game.name)
-        if any(o.name == "size" for o in spec.options):
-            rules = config.rules.get(config.game.name, {})
-            if "size" not in rules:
-                config = config.with_overrides(rules={config.game.name: {"size": args.size}})
-    config.rule_options()  # validate now: one line, before anything starts
+    spec = get_spec(config.game.name)
+    if rules:
+        try:
+            spec.resolve(rules)
+        except ValueError as e:
+            raise ConfigError(f"--rule {e}") from None
+        config = config.with_overrides(rules={config.game.name: rules})
+    # a board size is also the game's size unless a rule says not
+    sized = any(o.name == "size" for o in spec.options)
+    if args.size is not None and sized and "size" not in config.rules.get(config.game.name, {}):
+        config = config.with_overrides(rules={config.game.name: {"size": args.size}})
+    options = config.rule_options()  # validate now: one line, before anything starts
+    if args.player:
+        players = _players(args.player, config.game.name, options)
+        config = config.with_overrides(game={"players": players})
+    if not config.board.driver.startswith("serial:") and (why := config.board_kind_problem()):
+        source = f"--kind {config.board.kind}" if args.kind else f"[board] kind {config.board.kind}"
+        raise ConfigError(f"{source}: {why}")
     return config

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from companion.firmware_location import firmware_dir
 from companion.hardware import pinout
 
 OK, MISSING, INFO, SKIP = "ok", "missing", "info", "skip"
@@ -182,7 +183,8 @@ def run_checks(
                 "board link",
                 INFO if not on_pi else MISSING,
                 f"no Pico ({vid:04x}:{pid:04x}) on USB",
-                "plug the board's Pico in; flash the firmware: see firmware/README.md "
+                "plug the board's Pico in; flash the firmware: see "
+                f"{firmware_dir() / 'README.md'} "
                 '(or use the gpio build: [board] driver = "gpio")',
             )
         )
@@ -324,7 +326,7 @@ def report(checks: list[Check], out=None) -> None:
     width = max(len(c.name) for c in checks)
     for c in checks:
         print(f"{c.status.upper():8s}{c.name:{width}s}  {c.detail}", file=out)
-        if c.fix and c.status == MISSING:
+        if c.fix:  # the same fixes --json gives, for a hint (info) as for a problem
             print(f"{'':8s}{'':{width}s}  fix: {c.fix}", file=out)
     problems = sum(c.status == MISSING for c in checks)
     print(

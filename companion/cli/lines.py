@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from companion.cli.rule_args import add_rule_argument, given_rules
 from companion.cli.score import fail
 from companion.games.binaryon.lines import all_lines
 from companion.games.binaryon.options import resolve
@@ -14,11 +15,12 @@ from companion.games.binaryon.scoring import line_names
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", default="8", help="board size n, even 4..16 (default 8)")
     parser.add_argument("--json", action="store_true", help='print {"lines": [[...], ...]}')
+    add_rule_argument(parser, "size=6")
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        n = resolve({"size": args.size})["size"]
+        n = resolve({"size": args.size, **given_rules(args)})["size"]
     except ValueError as exc:
         return fail(str(exc))
     lines = [line_names(line, n) for line in all_lines(n)]

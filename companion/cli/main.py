@@ -1,11 +1,15 @@
 """The ``binaryon`` command. Each subcommand lives in companion/cli/<name>.py and is
 imported only when chosen, so ``binaryon score`` never loads display or hardware code."""
+# (this docstring is for developers; DESCRIPTION below is what --help shows)
 
 from __future__ import annotations
 
 import argparse
 import sys
 from importlib import import_module
+
+from companion import package_version
+from companion.games import game_names
 
 # name -> (module, one-line help). Modules define add_arguments(parser) and run(args) -> int.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -32,6 +36,27 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+DESCRIPTION = """\
+Referee, scorer and record keeper for games played on an 8x8 sensor board.
+With no board attached, `binaryon run` plays on a simulated board in this
+terminal. Games: {games}."""
+
+EPILOG = """\
+Rule options are given the same way everywhere: --rule NAME=VALUE, repeatable
+(e.g. --rule first=off). `binaryon COMMAND --help` lists a command's options."""
+
+
+class _Version(argparse.Action):
+    """argparse's "version" action, reading the package metadata only when asked."""
+
+    def __init__(self, option_strings, dest, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"binaryon {package_version()}")
+        parser.exit()
+
+
 def all_commands() -> dict[str, tuple[str, str]]:
     """The core commands, then those the registered games bring (e.g. ``binome``)."""
     from companion.games import game_commands
@@ -40,7 +65,13 @@ def all_commands() -> dict[str, tuple[str, str]]:
 
 
 def build_parser(argv: list[str]) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="binaryon", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="binaryon",
+        description=DESCRIPTION.format(games=", ".join(game_names())),
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     chosen = next((a for a in argv if not a.startswith("-")), None)
     for name, (module, help_text) in all_commands().items():

@@ -14,9 +14,13 @@ from typing import TextIO
 from companion.cli.journal_args import fail
 from companion.journal.records import RecordError, read_record
 
+MAX_DELAY = 3600.0
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a game record (see docs/records.md)")
+    parser.add_argument(
+        "file", metavar="FILE", help="a game record (see docs/records.md), or - for stdin"
+    )
     parser.add_argument(
         "--delay", type=float, default=0.7, metavar="S", help="seconds between moves (0.7)"
     )
@@ -55,7 +59,7 @@ def replay(path: str, delay: float, step: bool, out: TextIO, inp: TextIO, colour
     session = daemon.session
     total = len(rec.moves)
     daemon.render()
-    print(f"{path}: {rec.game}, {total} moves", file=out)
+    print(f"{'stdin' if path == '-' else path}: {rec.game}, {total} moves", file=out)
     view.draw()
     for k, name in enumerate(rec.moves):
         if len(session.moves) > k:  # a pass the referee played by itself
@@ -82,7 +86,9 @@ def replay(path: str, delay: float, step: bool, out: TextIO, inp: TextIO, colour
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.delay < 0:
-        return fail("--delay must be 0 or more")
+    if not 0 <= args.delay <= MAX_DELAY:  # also refuses inf and nan
+        return fail(f"--delay {args.delay:g}: give seconds between 0 and {MAX_DELAY:g}")
+    if args.step and args.file == "-":
+        return fail("--step reads Enter from stdin: give the record as a FILE, not -")
     colour = False if args.no_colour else None
     return replay(args.file, args.delay, args.step, sys.stdout, sys.stdin, colour)

@@ -29,6 +29,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="run as the service: never simulate, wait for the board (implied under systemd)",
     )
+    p.add_argument(
+        "--wait",
+        action="store_true",
+        help="a board that cannot be opened yet is waited for instead of an error "
+        "(implied by --service)",
+    )
+
+
+def gpio_problem(config) -> str | None:
+    """Why the GPIO matrix cannot be opened now (no GPIO library, no access), or None."""
+    from companion.hardware import pinout
+    from companion.hardware.gpio_board import GpioError, open_matrix
+
+    rows = list(config.board.rows or pinout.MATRIX_ROWS)
+    cols = list(config.board.cols or pinout.MATRIX_COLS)
+    try:
+        open_matrix("auto", rows, cols).close()
+    except GpioError as e:
+        return str(e)
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,6 +58,9 @@ def run(args: argparse.Namespace) -> int:
         from companion.service.app import build_daemon
 
         service = args.service or "INVOCATION_ID" in os.environ  # systemd sets it
+        gpio_now = config.board.driver == "gpio" and not (args.wait or service)
+        if gpio_now and (why := gpio_problem(config)):
+            raise HardwareError(f"board gpio: {why} (--wait to wait for it)")
         daemon, closers = build_daemon(config, service=service)
     except (ConfigError, ValueError, OSError, JournalError, HardwareError) as e:
         print(f"binaryon: {e}", file=sys.stderr)
@@ -48,7 +71,6 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(daemon.board, MockBoard):
             from companion.service.simulator import Simulator
 
-            log.info("no board: playing on the simulated board (type help)")
             quiet_while_simulating(args.verbose)
             daemon.start()
             Simulator(daemon, daemon.board).run()

@@ -7,10 +7,12 @@ import json
 import sys
 from typing import Any
 
+from companion.cli.rule_args import add_legacy_rule_flags, add_rule_argument, given_rules
 from companion.games import game_names, get_spec
 from companion.games.base import Option
 
-_RESERVED = {"game", "json", "file", "mover", "last"}
+_RESERVED = {"game", "json", "file", "mover", "last", "record", "rule"}
+POSITION_LIMIT = 1 << 20  # bytes: a 16x16 diagram with a long caption is a few KiB
 
 
 def fail(reason: str) -> int:
@@ -37,77 +39,74 @@ def game_options(names: list[str]) -> list[Option]:
     return list(seen.values())
 
 
-def add_rule_flags(parser: argparse.ArgumentParser, options: list[Option]) -> None:
-    group = parser.add_argument_group("rule options")
-    for option in options:
-        flags = [f"--{option.name.replace('_', '-')}"]
-        if "_" in option.name:
-            flags.append(f"--{option.name}")
-        group.add_argument(
-            *flags,
-            dest=f"rule_{option.name}",
-            default=None,
-            metavar="VALUE",
-            help=f"{option.help} (default {option.default!r})",
-        )
-
-
-def given_rule_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The rule flags actually given on the command line, by option name."""
-    return {
-        key[len("rule_") :]: value
-        for key, value in vars(args).items()
-        if key.startswith("rule_") and value is not None
-    }
-
-
-def read_text(path: str) -> str:
-    """The file's text, or stdin for '-'; ValueError with a one-line reason."""
+def read_text(path: str, limit: int = POSITION_LIMIT) -> str:
+    """The file's text, or stdin for '-' (a UTF-8 byte-order mark dropped); ValueError with a
+    one-line reason. More than ``limit`` bytes is refused rather than read for ever."""
+    name = "stdin" if path == "-" else path
     try:
         if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
-    except UnicodeDecodeError:
-        raise ValueError(f"{path}: not a text file") from None
+            stream = getattr(sys.stdin, "buffer", None)
+            if stream is not None:
+                raw = stream.read(limit + 1)
+            else:  # a text stream standing in for stdin
+                raw = sys.stdin.read(limit + 1).encode("utf-8", "surrogatepass")
+        else:
+            with open(path, "rb") as fh:
+                raw = fh.read(limit + 1)
+    except IsADirectoryError:
+        raise ValueError(f"{path}: is a folder, not a file") from None
     except OSError as exc:
-        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise ValueError(f"cannot read {name}: {exc.strerror or exc}") from None
+    if len(raw) > limit:
+        raise ValueError(f"{name}: more than {limit // 1024} KiB: not a position")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError(f"{name}: not a text file (not UTF-8)") from None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", nargs="?", help="position file, or - for stdin")
     parser.add_argument(
-        "--record", metavar="RECORD", help="score the final position of a game record instead"
+        "--record",
+        metavar="RECORD",
+        help="score the final position of a game record instead (- for stdin)",
     )
-    parser.add_argument("--game", default="binaryon", help="game to score (default binaryon)")
+    parser.add_argument(
+        "--game", default=None, help="game to score (default binaryon; a record names its own)"
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    add_rule_flags(parser, game_options(game_names()))
+    add_rule_argument(parser, "scoring=orthogonal")
+    add_legacy_rule_flags(parser, game_options(game_names()), _RESERVED)
 
 
 def run(args: argparse.Namespace) -> int:
     text = None
     record_options: dict[str, Any] = {}
+    game = args.game or "binaryon"
     if args.record:
         if args.file:
             return fail("give a position FILE or --record RECORD, not both")
         from companion.journal.records import RecordError, final_position_text
 
         try:
-            args.game, record_options, text = final_position_text(args.record)
+            game, record_options, text = final_position_text(args.record)
         except RecordError as exc:
             return fail(str(exc))
+        if args.game and args.game != game:
+            return fail(f"--game {args.game}, but {args.record} is a {game} game")
     elif not args.file:
         return fail("give a position FILE (or - for stdin), or --record RECORD")
     try:
-        spec = get_spec(args.game)
+        spec = get_spec(game)
     except ValueError as exc:
         return fail(str(exc))
     except ImportError:
-        return fail(f"game {args.game!r} is not available")
+        return fail(f"game {game!r} is not available")
     if not hasattr(spec, "score_position"):
-        return fail(f"game {args.game!r} cannot score a position")
-    given = {**record_options, **given_rule_options(args)}
+        return fail(f"game {game!r} cannot score a position")
     try:
+        given = {**record_options, **given_rules(args)}
         if text is None:
             text = read_text(args.file)
         if args.json:

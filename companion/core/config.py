@@ -101,16 +101,34 @@ class Config:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Config:
+        """Read a TOML file (UTF-8, a byte-order mark allowed). A relative journal path in it
+        is taken from the file's folder, not from wherever the command was started."""
         try:
             with open(path, "rb") as f:
-                data = tomllib.load(f)
+                raw = f.read()
         except FileNotFoundError:
             raise ConfigError(f"{path}: no such config file") from None
+        except IsADirectoryError:
+            raise ConfigError(f"{path}: is a folder, not a config file") from None
+        except OSError as e:
+            raise ConfigError(f"{path}: cannot read: {e.strerror or e}") from None
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise ConfigError(
+                f"{path}: not UTF-8 text (byte 0x{raw[e.start]:02x} at offset {e.start})"
+            ) from None
+        try:
+            data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             raise ConfigError(f"{path}: not valid TOML: {e}") from None
-        except OSError as e:
-            raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
-        return cls.from_dict(data, source=str(path))
+        config = cls.from_dict(data, source=str(path))
+        journal = config.journal.path
+        if journal and journal.lower() != "none":
+            folder = os.path.dirname(os.path.abspath(path))
+            full = os.path.join(folder, os.path.expanduser(journal))
+            config = replace(config, journal=replace(config.journal, path=full))
+        return config
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "config") -> Config:
@@ -157,6 +175,14 @@ class Config:
         except ValueError as e:
             raise ConfigError(f"[rules.{self.game.name}] {e}") from None
 
+    def board_kind_problem(self) -> str | None:
+        """Why the configured sensor kind cannot play the configured game, or None. Checked
+        at start for boards built from the config (a Pico reports its own kind)."""
+        kinds = sensor_kinds(self.game.name)
+        if self.board.kind in kinds:
+            return None
+        return f"{self.game.name} is played on {' or '.join(kinds)} boards"
+
     def journal_path(self) -> Path | None:
         if self.journal.path.lower() == "none":
             return None
@@ -172,6 +198,15 @@ class Config:
 
         if self.game.name not in game_names():
             raise bad(f"[game] name {self.game.name!r} is not one of {', '.join(game_names())}")
+        ids = (
+            player_ids(self.game.name, self.rules.get(self.game.name)) if self.game.players else ()
+        )
+        for player in self.game.players:
+            if player not in ids:
+                raise bad(
+                    f"[game] players: {player!r} is not a player of {self.game.name} "
+                    f"({', '.join(ids)})"
+                )
         b = self.board
         if not (MIN_SIZE <= b.size <= MAX_SIZE and b.size % 2 == 0):
             raise bad(f"[board] size {b.size} must be even, {MIN_SIZE}..{MAX_SIZE}")
@@ -179,6 +214,9 @@ class Config:
             raise bad(f"[board] driver {b.driver!r}: use auto, mock, gpio or serial:PORT")
         if b.kind not in SENSOR_KINDS:
             raise bad(f"[board] kind {b.kind!r} is not one of {', '.join(SENSOR_KINDS)}")
+        for where, pin in (*(("rows", p) for p in b.rows), *(("cols", p) for p in b.cols)):
+            if pin < 0:
+                raise bad(f"[board] {where}: GPIO {pin} is negative")
         if not 0 <= b.debounce_ms <= 500 or not 0 <= b.settle_ms <= 5000:
             raise bad("[board] debounce_ms must be 0..500 and settle_ms 0..5000")
         if not 10 <= b.scan_hz <= 2000:
@@ -187,6 +225,10 @@ class Config:
         drivers = ("auto", "terminal", "emulator", "ssd1306", "sh1106", "dummy", "none")
         if d.driver not in drivers:
             raise bad(f"[display] driver {d.driver!r} is not one of {', '.join(drivers)}")
+        if d.i2c_port < 0:
+            raise bad(f"[display] i2c_port {d.i2c_port} is negative")
+        if not 0x03 <= d.i2c_address <= 0x77:
+            raise bad(f"[display] i2c_address {d.i2c_address} must be 0x03..0x77 (7-bit)")
         if d.rotate not in (0, 1, 2, 3):
             raise bad("[display] rotate must be 0, 1, 2 or 3")
         if not 0.5 <= d.message_seconds <= 60:
@@ -195,10 +237,17 @@ class Config:
             raise bad(f"[leds] driver {self.leds.driver!r}: use auto, board, spi, ws281x or none")
         if not 0.0 <= self.leds.brightness <= 1.0:
             raise bad("[leds] brightness must be 0.0..1.0")
+        if self.leds.pin < 0:
+            raise bad(f"[leds] pin {self.leds.pin} is negative")
         if self.buttons.enabled not in ("auto", "yes", "no"):
             raise bad("[buttons] enabled must be auto, yes or no")
         if not 0.2 <= self.buttons.hold_seconds <= 10:
             raise bad("[buttons] hold_seconds must be 0.2..10")
+        for name in ("confirm", "undo", "menu", "buzzer"):
+            if (pin := getattr(self.buttons, name)) < 0:
+                raise bad(f"[buttons] {name}: GPIO {pin} is negative")
+        if problem := journal_path_problem(self.journal.path):
+            raise bad(f"[journal] path {self.journal.path!r}: {problem}")
         if self.web.listen:
             from companion.views.web.address import ListenError, parse_listen
 
@@ -208,9 +257,43 @@ class Config:
                 raise bad(f"[web] listen: {e}") from None
 
 
+def journal_path_problem(path: str) -> str | None:
+    """Why a configured journal path cannot be used as it is, or None."""
+    if path == "" or path.lower() == "none":
+        return None
+    if not path.strip():
+        return 'blank (leave it out for the default, or write "none")'
+    if "\0" in path:
+        return "contains a NUL character"
+    if path.startswith("~") and os.path.expanduser(path).startswith("~"):
+        user = path[1:].split("/", 1)[0]
+        return f"no user {user!r} on this machine" if user else "no home folder to expand ~ to"
+    return None
+
+
+def player_ids(game: str, options: dict[str, Any] | None = None) -> tuple[str, ...]:
+    """The player ids of a game with these rule options (the keys of ``[game] players``),
+    e.g. ('on', 'off'); the defaults' when the options do not resolve."""
+    from companion.games import get_spec
+
+    spec = get_spec(game)
+    try:
+        resolved = spec.resolve(dict(options or {}))
+    except ValueError:
+        resolved = spec.resolve({})
+    return tuple(getattr(spec.new(**resolved), "players", ()))
+
+
+def sensor_kinds(game: str) -> tuple[str, ...]:
+    """The sensor kinds a game can be played on (all of them when the game does not say)."""
+    from companion.games import get_spec
+
+    return tuple(getattr(get_spec(game), "sensor_kinds", None) or SENSOR_KINDS)
+
+
 def _rules(value: dict[str, Any], source: str) -> dict[str, dict[str, Any]]:
-    """[rules.GAME] tables: one per known game (checked against the game's options later)."""
-    from companion.games import game_names
+    """[rules.GAME] tables: one per known game, each checked against the game's options."""
+    from companion.games import game_names, get_spec
 
     out = {}
     for game, options in value.items():
@@ -218,6 +301,10 @@ def _rules(value: dict[str, Any], source: str) -> dict[str, dict[str, Any]]:
             raise ConfigError(f"{source}: [rules] {game} = ...: use a table [rules.GAME]")
         if game not in game_names():
             raise ConfigError(f"{source}: [rules.{game}]: no such game ({', '.join(game_names())})")
+        try:
+            get_spec(game).resolve(dict(options))
+        except ValueError as e:
+            raise ConfigError(f"{source}: [rules.{game}] {e}") from None
         out[game] = dict(options)
     return out
 
@@ -256,8 +343,11 @@ def _coerce(current: Any, value: Any, where: str) -> Any:
         if isinstance(value, list) and all(isinstance(v, int) for v in value):
             return tuple(value)
         raise ConfigError(f"{where}: expected a list of whole numbers, got {value!r}")
-    if isinstance(current, dict):
-        if isinstance(value, dict):
-            return {str(k): str(v) for k, v in value.items()}
-        raise ConfigError(f"{where}: expected a table, got {value!r}")
+    if isinstance(current, dict):  # [game] players: id -> a person's name
+        if not isinstance(value, dict):
+            raise ConfigError(f"{where}: expected a table, got {value!r}")
+        for k, v in value.items():
+            if not isinstance(v, str):
+                raise ConfigError(f"{where}: {k} must be a name in quotes, got {v!r}")
+        return {str(k): v for k, v in value.items()}
     raise ConfigError(f"{where}: unsupported value {value!r}")

@@ -5,9 +5,13 @@ rank/file labels are ignored, so a diagram copied from a rules sheet is read as 
 
     | x | x | o | ... | 8
     a b c d e f g h
+
+Text above or below the diagram (a title, a caption) is ignored.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from companion.core.squares import FILES, MAX_SIZE, MIN_SIZE
 
@@ -27,40 +31,65 @@ def _is_file_footer(tokens: list[str]) -> bool:
     )
 
 
+@dataclass(frozen=True)
+class _Line:
+    number: int
+    cells: str = ""  # the squares of a rank line
+    bad: str = ""  # the first character that is not a square, on a line that is not a rank
+    row_like: bool = False  # mostly squares: a rank with a typo, not a caption
+
+
+def _read_line(number: int, raw: str) -> _Line | None:
+    """A rank line, a line of other text, or None for a blank, a comment or the file letters."""
+    line = raw.split("#", 1)[0].strip()
+    tokens = line.replace("|", " ").split()
+    if not tokens or _is_file_footer(tokens):
+        return None
+    body = "".join(t.strip("0123456789") for t in tokens)  # rank labels are ASCII digits
+    if not body:
+        return None
+    bad = next((ch for ch in body if ch not in _CELLS), "")
+    if not bad:
+        return _Line(number, "".join(_CELLS[ch] for ch in body))
+    squares = sum(ch in _CELLS for ch in body)
+    return _Line(number, bad=bad, row_like=2 * squares >= len(body))
+
+
 def parse_position(text: str, size: int | None = None) -> tuple[int, list[str]]:
     """Read a position. Returns (n, cells) with cells[index] in 'x', 'o', '.', index a1 = 0.
 
-    Raises PositionError naming the line and what is wrong.
+    The diagram is the block of rank lines; text above or below it (a title, a caption) is
+    ignored, so a figure copied with its caption reads as it is. Raises PositionError naming
+    the line and what is wrong.
     """
-    rows: list[str] = []
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        tokens = line.replace("|", " ").split()
-        if _is_file_footer(tokens):
-            continue
-        cells = []
-        for token in tokens:
-            body = token.strip("0123456789")
-            if not body:  # a rank label
-                continue
-            for ch in body:
-                if ch not in _CELLS:
-                    raise PositionError(f"line {lineno}: {ch!r} is not x, o or .")
-                cells.append(_CELLS[ch])
-        if cells:
-            rows.append("".join(cells))
-    if not rows:
+    text = text.removeprefix("\ufeff")  # a UTF-8 byte-order mark, as some editors write
+    lines = [ln for i, raw in enumerate(text.splitlines(), 1) if (ln := _read_line(i, raw))]
+    ranks = [i for i, ln in enumerate(lines) if not ln.bad or ln.row_like]
+    if not ranks:
+        if lines:
+            first = lines[0]
+            raise PositionError(f"no position found (line {first.number}: {first.bad!r} is not "
+                                "x, o or .)")  # fmt: skip
         raise PositionError("no position found")
+    diagram = lines[ranks[0] : ranks[-1] + 1]
+    for ln in diagram:
+        if ln.bad:
+            raise PositionError(f"line {ln.number}: {ln.bad!r} is not x, o or .")
+    rows = [ln.cells for ln in diagram]
+    first = diagram[0]
+    for ln in diagram[1:]:
+        if len(ln.cells) != len(first.cells):
+            raise PositionError(
+                f"line {ln.number} has {len(ln.cells)} squares but line {first.number} has "
+                f"{len(first.cells)}: every rank needs the same number"
+            )
     n = size if size is not None else len(rows)
     if len(rows) != n:
         raise PositionError(f"expected {n} ranks, found {len(rows)}")
+    if len(first.cells) != n:
+        raise PositionError(f"{n} ranks of {len(first.cells)} squares: a board is square")
     if not MIN_SIZE <= n <= MAX_SIZE or n % 2:
         raise PositionError(f"board size must be even, {MIN_SIZE}..{MAX_SIZE}, got {n}")
-    for i, row in enumerate(rows):
-        if len(row) != n:
-            raise PositionError(f"rank {n - i} has {len(row)} squares, expected {n}")
     cells = []
     for row in reversed(rows):  # rank 1 first
         cells.extend(row)

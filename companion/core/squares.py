@@ -22,9 +22,12 @@ def square_name(index: int, n: int = 8) -> str:
 
 
 def parse_square(text: str, n: int = 8) -> int:
-    """'e4' -> index. Raises ValueError with a short reason for anything else."""
+    """'e4' -> index. Raises ValueError with a short reason for anything else.
+
+    Only ASCII digits make a rank: ``e²`` or ``e٣`` are not squares (str.isdigit accepts them).
+    """
     s = text.strip().lower()
-    if len(s) < 2 or s[0] not in FILES[:n] or not s[1:].isdigit():
+    if len(s) < 2 or s[0] not in FILES[:n] or not (s[1:].isascii() and s[1:].isdigit()):
         raise ValueError(f"{text.strip() or '?'}: not a square")
     rank = int(s[1:])
     if not 1 <= rank <= n:

@@ -10,6 +10,7 @@ Nothing here raises on bad input: ``parse_board_line`` returns None for a garble
 
 from __future__ import annotations
 
+import binascii
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -20,26 +21,10 @@ VALUE_CHARS = {"switch": "01", "presence": "01", "polarity": "xo."}
 _HEX = frozenset("0123456789abcdefABCDEF")
 
 
-def _make_table() -> tuple[int, ...]:
-    table = []
-    for i in range(256):
-        c = i << 8
-        for _ in range(8):
-            c = ((c << 1) ^ 0x1021) if c & 0x8000 else (c << 1)
-            c &= 0xFFFF
-        table.append(c)
-    return tuple(table)
-
-
-_TABLE = _make_table()
-
-
 def crc16(data: bytes) -> int:
-    """CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, no final xor."""
-    c = 0xFFFF
-    for b in data:
-        c = ((c << 8) & 0xFFFF) ^ _TABLE[(c >> 8) ^ b]
-    return c
+    """CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, no final xor. That is
+    binascii's CRC-CCITT started at 0xFFFF (the firmware, without binascii, uses a table)."""
+    return binascii.crc_hqx(data, 0xFFFF)
 
 
 def frame(body: str) -> bytes:

@@ -9,11 +9,11 @@ import runpy
 import sys
 import threading
 import types
-from pathlib import Path
 
+from companion.firmware_location import firmware_dir
 from companion.testing.micropython_stand_ins import install_stand_ins
 
-FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware"
+FIRMWARE_DIR = firmware_dir()  # companion/firmware/ when installed, firmware/ in a checkout
 
 
 _fw_lock = threading.Lock()
