@@ -54,15 +54,18 @@ class Leds:
 
     def show(self):
         f = self.frame
-        total = 0
+        b = self.brightness
+        total = 0  # sum of the channels as the host sent them
+        levels = 0  # sum of the levels shown at this brightness (each rounds down)
         for v in f:
             total += v
-        # level(v) = v * b / 255; draw = sum(level) * 20 / 255 mA, rounded up
-        b = self.brightness
-        need = (total * b * MA_PER_CHANNEL + 65024) // 65025
+            levels += v * b // 255
         num, den = b, 255
-        if need > self.budget:
-            # scale by budget/need: every channel rounds down, so the sum stays within budget
+        # what the frame would draw as asked: level(v) = v * b // 255, 20 mA at level 255
+        if (levels * MA_PER_CHANNEL + 254) // 255 > self.budget:
+            # scale by budget/need, where need bounds the draw before rounding down: every
+            # channel rounds down, so the sum stays within the budget
+            need = (total * b * MA_PER_CHANNEL + 65024) // 65025
             num, den = b * self.budget, 255 * need
             self.capped += 1
         shown = 0
