@@ -87,14 +87,23 @@ def run(args: argparse.Namespace) -> int:
     if args.record:
         if args.file:
             return fail("give a position FILE or --record RECORD, not both")
-        from companion.journal.records import RecordError, final_position_text
+        from companion.journal.records import RecordError, final_position_text, read_record
 
         try:
-            game, record_options, text = final_position_text(args.record)
+            rec, state = read_record(args.record)
+            if args.game and args.game != rec.game:
+                return fail(f"--game {args.game}, but {args.record} is a {rec.game} game")
+            hook = getattr(get_spec(rec.game), "score_record", None)
+            if hook is not None:  # a game that scores its own state (Wythe's stacks)
+                spec = get_spec(rec.game)
+                if args.json:
+                    print(json.dumps(spec.score_record(state)))
+                else:
+                    sys.stdout.write(spec.describe_record(state).rstrip("\n") + "\n")
+                return 0
+            game, record_options, text = final_position_text(args.record, (rec, state))
         except RecordError as exc:
             return fail(str(exc))
-        if args.game and args.game != game:
-            return fail(f"--game {args.game}, but {args.record} is a {game} game")
     elif not args.file:
         return fail("give a position FILE (or - for stdin), or --record RECORD")
     try:

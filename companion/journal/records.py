@@ -453,11 +453,14 @@ def import_record(
     )
 
 
-def final_position_text(record_path: str | Path) -> tuple[str, dict[str, Any], str]:
-    """(game, options, position text) of a record's last position, for ``score --record``."""
+def final_position_text(
+    record_path: str | Path, read: tuple[Record, GameState] | None = None
+) -> tuple[str, dict[str, Any], str]:
+    """(game, options, position text) of a record's last position, for ``score --record``
+    (``read``: the record already read, e.g. from stdin)."""
     from companion.core.position_text import format_position
 
-    rec, state = read_record(record_path)
+    rec, state = read or read_record(record_path)
     cells = getattr(state, "cells", None)
     n = getattr(state, "n", None)
     if cells is None or n is None:

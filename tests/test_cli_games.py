@@ -1,0 +1,103 @@
+"""``legal --record`` and ``score --record`` for every game that has records, and
+``legal --game latent-binaries`` on a public position."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.cli.main import main
+
+WYTHE = """[Game "wythe"]
+[Options "size=4 pie=true"]
+
+1. a1-a2 swap
+2. b1-b2
+"""
+
+BINARYON = """[Game "binaryon"]
+[Options "size=4"]
+
+1. b3 b2
+"""
+
+LATENT = """\
+.gg..
+..X..
+.X...
+.....
+...R.
+.R.R.
+..gg.
+"""
+
+
+def run(capsys, *args, stdin: str | None = None, monkeypatch=None):
+    if stdin is not None:
+        import io
+
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_legal_after_a_wythe_record(capsys, tmp_path):
+    path = tmp_path / "w.txt"
+    path.write_text(WYTHE)
+    code, out, _ = run(capsys, "legal", "--record", str(path), "--json")
+    moves = json.loads(out)["moves"]
+    assert code == 0 and "c1-d1" in moves and "swap" not in moves and "pass" not in moves
+    assert all("-" in m for m in moves)
+
+
+def test_score_of_a_wythe_record_in_json_and_words(capsys, tmp_path, monkeypatch):
+    path = tmp_path / "w.txt"
+    path.write_text(WYTHE)
+    code, out, _ = run(capsys, "score", "--record", str(path), "--json")
+    result = json.loads(out)
+    assert (
+        code == 0
+        and result["game"] == "wythe"
+        and set(result) == {"game", "black", "white", "winner"}
+    )
+    code, out, _ = run(capsys, "score", "--record", "-", stdin=WYTHE, monkeypatch=monkeypatch)
+    assert code == 0 and "group of 2" in out
+
+
+def test_legal_after_a_binaryon_record_matches_the_engine(capsys, tmp_path):
+    from companion.games import get_spec
+
+    path = tmp_path / "b.txt"
+    path.write_text(BINARYON)
+    code, out, _ = run(capsys, "legal", "--record", str(path), "--json")
+    spec = get_spec("binaryon")
+    state = spec.new(**spec.resolve({"size": 4}))
+    for m in ("b3", "b2"):
+        state = state.play(state.parse_move(m))
+    assert code == 0
+    assert json.loads(out)["moves"] == [state.move_name(m) for m in state.legal_moves()]
+
+
+def test_legal_on_a_latent_binaries_position(capsys, tmp_path):
+    path = tmp_path / "l.txt"
+    path.write_text(LATENT)
+    code, out, _ = run(capsys, "legal", "--game", "latent-binaries", str(path), "--mover",
+                       "rainbow", "--json")  # fmt: skip
+    result = json.loads(out)
+    assert code == 0 and set(result) == {"moves", "winning"}
+    assert result["moves"] and set(result["winning"]) <= set(result["moves"])
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["legal", "--game", "latent-binaries", "-", "--mover", "on"], "--mover rainbow"),
+        (["legal", "--game", "wythe", "x.txt", "--mover", "on"], "use --record for wythe"),
+        (["legal", "--record", "/nonexistent.txt"], "cannot read"),
+    ],
+)
+def test_bad_legal_requests_are_one_line(capsys, args, words):
+    code, out, err = run(capsys, *args)
+    assert code == 2 and words in err and len(err.strip().splitlines()) == 1
