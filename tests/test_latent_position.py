@@ -13,10 +13,17 @@ from companion.games.latent_binaries.position import (
     PositionError,
     format_position,
     legal,
-    legal_main,
     parse_position,
     position_of,
 )
+
+
+def legal_main(argv):
+    """``binaryon legal --game latent-binaries ...`` through the real command line."""
+    from companion.cli.main import main
+
+    return main(["legal", *([] if "--game" in argv else ["--game", "latent-binaries"]), *argv])
+
 
 START = """\
 ..gg.
@@ -109,7 +116,8 @@ def test_legal_main_prints_json(tmp_path, capsys):
 
 def test_legal_main_reads_stdin_and_prints_text(monkeypatch, capsys):
     monkeypatch.setattr(
-        "sys.stdin", io.StringIO("gg...\n..X..\n.....\n..R..\n.....\n.....\n...gg\n")
+        "sys.stdin",
+        io.TextIOWrapper(io.BytesIO(b"gg...\n..X..\n.....\n..R..\n.....\n.....\n...gg\n")),
     )
     assert legal_main(["-", "--mover", "rainbow"]) == 0
     out = capsys.readouterr().out.splitlines()
@@ -124,7 +132,7 @@ def test_legal_main_refuses_bad_input_with_one_line(tmp_path, capsys):
     assert captured.out == "" and captured.err == "binaryon: a1: nest on a goal row\n"
     assert legal_main([str(tmp_path / "missing.txt"), "--mover", "xeno"]) == 2
     assert capsys.readouterr().err.startswith("binaryon: cannot read")
-    assert legal_main([str(bad), "--mover", "blue"]) == 2  # argparse's own usage error
+    assert legal_main([str(bad), "--mover", "blue"]) == 2  # not a Latent Binaries player
 
 
 def test_the_documented_example_is_the_start_position():

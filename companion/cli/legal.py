@@ -78,7 +78,10 @@ def _latent(args: argparse.Namespace) -> int:
         result = get_spec("latent-binaries").legal_position(read_text(args.file), args.mover)
     except ValueError as exc:
         return fail(str(exc))
-    return _print(result, args.json, args.mover)
+    _print(result, args.json, args.mover)
+    if not args.json and result["winning"]:
+        print("winning: " + " ".join(result["winning"]))
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:

@@ -8,10 +8,6 @@ moves are legal and which of them win, nothing about challenges.
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .board import base_squares, step_moves, winning_line
@@ -146,51 +142,3 @@ def legal(pos: Position, mover: str) -> dict[str, list[str]]:
         if winning_line(after, occ & ~(1 << st.src) | (1 << st.dst), target) is not None:
             winning.append(name)
     return {"moves": moves, "winning": winning}
-
-
-def _read(path: str) -> str:
-    try:
-        if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
-    except UnicodeDecodeError:
-        raise ValueError(f"{path}: not a text file") from None
-    except OSError as exc:
-        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
-
-
-def add_legal_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="position file (7 lines), or - for stdin")
-    parser.add_argument("--game", default="latent-binaries", choices=("latent-binaries",))
-    parser.add_argument("--mover", required=True, choices=PLAYERS, help="player to move")
-    parser.add_argument("--json", action="store_true", help='print {"moves": [...], ...}')
-
-
-def run_legal(args: argparse.Namespace) -> int:
-    """Print the legal moves of the position in ``args.file``; 2 and one line for bad input."""
-    try:
-        result = legal(parse_position(_read(args.file)), args.mover)
-    except ValueError as exc:
-        print(f"binaryon: {exc}", file=sys.stderr)
-        return 2
-    if args.json:
-        print(json.dumps(result))
-    else:
-        print(" ".join(result["moves"]) or f"{args.mover} has no nest")
-        if result["winning"]:
-            print("winning: " + " ".join(result["winning"]))
-    return 0
-
-
-def legal_main(argv: Sequence[str] | None = None) -> int:
-    """``binaryon legal --game latent-binaries FILE|- --mover rainbow|xeno [--json]``."""
-    parser = argparse.ArgumentParser(
-        prog="binaryon legal", description="legal Latent Binaries nest moves in a position"
-    )
-    add_legal_arguments(parser)
-    try:
-        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
-    except SystemExit as exc:  # argparse has printed its one-line usage error
-        return int(exc.code or 0)
-    return run_legal(args)
