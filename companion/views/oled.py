@@ -190,12 +190,16 @@ def screen_text(screen: Screen) -> list[str]:
     p = screen.panel
     if screen.qr is not None:
         return [f"{screen.qr[0]} page: {screen.qr[1]}"]
+    result = result_parts(screen)
     right = "over" if screen.over else (p.corner or move_label(p.move, len(p.title)))
+    right = result[0] if result is not None else right
     out = [f"{p.title[: CHARS - len(right) - 1]:<{CHARS - len(right)}}{right}"]
     width = max((len(r.label) for r in p.rows), default=0) + 1
     for row in p.rows:
         mark = ">" if row.to_move and not screen.over else " "
         out.append(f"{mark}{row.label:<{width}}{row.value}")
+    if result is not None:
+        return out + wrap(result[1], 3)
     text = screen.status or screen.message
     if p.note and p.note != text:
         out += wrap(p.note, 3)
