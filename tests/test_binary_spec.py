@@ -300,10 +300,10 @@ def test_on_board_wrong_colour():
     s = play(new_game(), "c3")
     # White to move; a black disc appears and White has not placed anything yet
     action = IN.board(s, with_piece(polarity(s.cells), sq("b1"), "x"))
-    assert action == Differ((sq("b1"),), "b1: wrong colour")
+    assert action == Differ((sq("b1"),), "b1: WHITE to place; wrong colour")
     # a piece on the board turned over
     action = IN.board(s, with_piece(polarity(s.cells), sq("c3"), "o"))
-    assert action == Differ((sq("c3"),), "c3: wrong colour")
+    assert action == Differ((sq("c3"),), "c3: was black; turn it back")
 
 
 def test_polarity_opponent_piece_ends_the_turn():

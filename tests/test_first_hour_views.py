@@ -9,9 +9,9 @@ from PIL import Image, ImageDraw
 
 from companion.core.config import Config
 from companion.games import get_spec
+from companion.games.base import Panel, PanelRow
 from companion.games.binary.engine import BinaryState
 from companion.games.binaryon.engine import BinaryonState
-from companion.games.base import Panel, PanelRow
 from companion.service.daemon import Daemon
 from companion.service.simulator import Simulator
 from companion.testing.mock_board import MockBoard
@@ -172,15 +172,70 @@ def test_a_refused_square_is_flagged_on_the_board(make_daemon, clock):
 
 def test_a_small_terminal_gets_the_oled_as_text(make_daemon, clock):
     _, small = sim_output(make_daemon, clock, "binaryon", ["show"], rows=24)
-    last = small.split("> ")[-1] if "> " in small else small
-    frame = small.splitlines()
-    drawn = frame[-(2 + 2 + 8 + 4 + 4) :]  # the last draw fits in 24 lines with the prompt
+    drawn = small.splitlines()
+    assert len(drawn) <= 23  # the whole draw and the prompt fit an 80x24 terminal
     assert any("BINARYON" in line and "move 1" in line for line in drawn)
-    assert not any(chr(0x2800) in line for line in drawn)  # no Braille bitmap
-    assert del_unused(last)
+    assert not any("\u2800" <= ch <= "\u28ff" for line in drawn for ch in line)  # no bitmap
+    assert drawn[-2].startswith("score: ON 11111111  OFF 11111111")
     _, tall = sim_output(make_daemon, clock, "binaryon", ["show"], rows=60)
-    assert any(chr(0x2800) in line or "▀" in line for line in tall.splitlines())
+    assert any("\u2800" <= ch <= "\u28ff" for line in tall.splitlines() for ch in line)
 
 
-def del_unused(text: str) -> bool:
-    return isinstance(text, str)
+# ----------------------------------------------------------------------------- names
+
+
+def named_daemon(clock, game="binaryon", players=None):
+    cfg = Config.default().with_overrides(
+        game={"name": game, "players": players or {}}, board={"kind": "switch"}
+    )
+    d = Daemon(cfg, board=MockBoard(8, "switch", clock), clock=clock)
+    d.board.start(d.loop.post)
+    step(d, clock)
+    return d
+
+
+def test_player_names_from_the_config_are_on_the_oled_and_the_table_page(clock):
+    d = named_daemon(clock, players={"on": "Ana", "off": "Ben"})
+    try:
+        screen = d.screen()
+        assert [r.label for r in screen.panel.rows] == ["Ana ON", "Ben OFF"]
+        assert screen_text(screen)[1].startswith(">Ana ON  11111111")
+        players = d.web_view()["players"]
+        assert [(p["label"], p["name"]) for p in players] == [("ON", "Ana"), ("OFF", "Ben")]
+    finally:
+        d.board.stop()
+
+
+def test_a_long_name_replaces_the_label_and_no_names_keep_it(clock):
+    d = named_daemon(clock, players={"on": "Maximiliana"})
+    try:
+        assert [r.label for r in d.screen().panel.rows] == ["Maximiliana", "OFF"]
+    finally:
+        d.board.stop()
+    d = named_daemon(clock)
+    try:
+        assert [r.label for r in d.screen().panel.rows] == ["ON", "OFF"]
+    finally:
+        d.board.stop()
+
+
+# ----------------------------------------------------------------------------- colour boards
+
+
+def test_a_colour_board_refusal_gives_the_rule_as_the_switch_board_does():
+    from companion.views.oled import wrap
+
+    spec = get_spec("binaryon")
+    s = spec.new()
+    wrong = list(s.cells())
+    wrong[sq("e4")] = "x"  # ON turned a white disc black; ON turns black discs white
+    hint = spec.interpreter("polarity").board(s, wrong).hint
+    assert "turns black to white" in hint and hint.startswith("e4:")
+    assert s.check(sq("e4")).reason == "e4: already white"  # the switch board's reason
+    assert len(wrap(hint)) == 2 and not wrap(hint)[-1].endswith("..")
+    binary = get_spec("binary")
+    b = binary.new().play(sq("c3"))
+    turned = list(b.cells)
+    turned[sq("c3")] = "o"
+    hint = binary.interpreter("polarity").board(b, turned).hint
+    assert hint == "c3: was black; turn it back" and not wrap(hint)[-1].endswith("..")
