@@ -105,7 +105,7 @@ class BinarySpec(GameSpec):
             ):
                 if len(text) <= OLED_WIDTH:
                     return text
-            return f"B {_sizes(b, 9)} W {_sizes(w, 8)}"
+            return f"B {_sizes(b, 8)} W {_sizes(w, 8)}"
         return f"hand B{state.hand(BLACK)} W{state.hand(WHITE)}"
 
     def leds(self, state: BinaryState) -> list[RGB]:  # type: ignore[override]
