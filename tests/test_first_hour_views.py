@@ -239,3 +239,22 @@ def test_a_colour_board_refusal_gives_the_rule_as_the_switch_board_does():
     turned[sq("c3")] = "o"
     hint = binary.interpreter("polarity").board(b, turned).hint
     assert hint == "c3: was black; turn it back" and not wrap(hint)[-1].endswith("..")
+
+
+# ----------------------------------------------------------------------------- replay
+
+
+def test_replay_without_colour_tells_the_pieces_apart_and_names_the_players(tmp_path):
+    from companion.cli.replay import replay
+
+    path = tmp_path / "g.txt"
+    path.write_text('[Game "binary"]\n[Options "size=8"]\n\n1. c3 c1\n')
+    out = io.StringIO()
+    assert replay(str(path), 0, False, out, io.StringIO(), False) == 0
+    board = [line for line in out.getvalue().splitlines() if line[:2] in (" 3", " 1")][-2:]
+    assert " x " in board[0] and " o " in board[1]
+    assert "x black  o white" in out.getvalue()
+    path.write_text('[Game "binaryon"]\n[Options "size=8"]\n[On "Ana"]\n\n1. e5 d4\n')
+    out = io.StringIO()
+    assert replay(str(path), 0, False, out, io.StringIO(), False) == 0
+    assert "score: Ana ON " in out.getvalue()
