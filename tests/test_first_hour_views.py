@@ -258,3 +258,13 @@ def test_replay_without_colour_tells_the_pieces_apart_and_names_the_players(tmp_
     out = io.StringIO()
     assert replay(str(path), 0, False, out, io.StringIO(), False) == 0
     assert "score: Ana ON " in out.getvalue()
+
+
+def test_accented_names_keep_their_letters_in_the_ascii_pixel_font():
+    from companion.views.oled import plain
+
+    assert plain("Zoë Müller") == "Zoe Muller" and plain("Ana") == "Ana"
+    rows = (PanelRow("Zoë ON", "1", True), PanelRow("OFF", "0"))
+    accented = shown(Screen(Panel("BINARYON", 1, rows)))
+    rows = (PanelRow("Zoe ON", "1", True), PanelRow("OFF", "0"))
+    assert accented.tobytes() == shown(Screen(Panel("BINARYON", 1, rows))).tobytes()

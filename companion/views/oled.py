@@ -18,6 +18,7 @@ note, the note takes the message lines while there is no message.
 from __future__ import annotations
 
 import textwrap
+import unicodedata
 from dataclasses import dataclass
 from importlib import resources
 
@@ -51,6 +52,19 @@ class Screen:
     status: str = ""  # a lasting condition, e.g. "board disconnected"; wins over message
     over: bool = False
     qr: tuple[str, str] | None = None  # (label, URL): a page's QR code fills the screen
+
+
+def plain(text: str) -> str:
+    """The text in the font's characters (ASCII): accents dropped ('Zoë' -> 'Zoe'), any
+    other character shown as '?'."""
+    if text.isascii():
+        return text
+    bare = unicodedata.normalize("NFKD", text)
+    return "".join(c if c.isascii() else "?" for c in bare if not unicodedata.combining(c))
+
+
+def _say(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, font, fill) -> None:
+    draw.text(xy, plain(text), font=font, fill=fill)
 
 
 def wrap(text: str, lines: int = 2) -> list[str]:
@@ -93,19 +107,19 @@ def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
     right = "over" if screen.over else (p.corner or move_label(p.move, len(p.title)))
     if result is not None:
         right = result[0]
-    draw.text((0, 0), p.title[: CHARS - len(right) - 1], font=f, fill="white")
-    draw.text((WIDTH - 6 * len(right), 0), right, font=f, fill="white")
+    _say(draw, (0, 0), p.title[: CHARS - len(right) - 1], font=f, fill="white")
+    _say(draw, (WIDTH - 6 * len(right), 0), right, font=f, fill="white")
     draw.line((0, 11, WIDTH - 1, 11), fill="white")
     lines = _draw_two_columns(draw, screen) if len(p.rows) > 3 else _draw_rows(draw, screen)
     y = 13 + 10 * lines
     if result is not None:  # the whole result, its reason on the lines under the rows
         for i, line in enumerate(wrap(result[1], 3)):
-            draw.text((0, y + 10 * i), line, font=f, fill="white")
+            _say(draw, (0, y + 10 * i), line, font=f, fill="white")
         return
     message_lines = 2 if lines <= 3 else 1
     text = screen.status or screen.message
     if p.note and lines < 3:
-        draw.text((0, y), p.note[:CHARS], font=f, fill="white")
+        _say(draw, (0, y), p.note[:CHARS], font=f, fill="white")
     elif p.note and not text:  # no line left above: the note takes the free message lines
         if message_lines == 2 and len(p.note) <= CHARS // 2:
             _draw_large(draw, (0, 42), p.note)  # short enough to be read across the table
@@ -114,7 +128,7 @@ def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
     if text:
         first = HEIGHT - 1 - 10 * message_lines  # 43 (two lines) or 53 (one)
         for i, line in enumerate(wrap(text, message_lines)):
-            draw.text((0, first + 10 * i), line, font=f, fill="white")
+            _say(draw, (0, first + 10 * i), line, font=f, fill="white")
 
 
 def _draw_rows(draw: ImageDraw.ImageDraw, screen: Screen) -> int:
@@ -127,9 +141,9 @@ def _draw_rows(draw: ImageDraw.ImageDraw, screen: Screen) -> int:
         text = f"{row.label:<{label_width}}{row.value}"[: CHARS - 1]
         if row.to_move and not screen.over:
             draw.rectangle((0, y, WIDTH - 1, y + 9), fill="white")
-            draw.text((3, y + 1), text, font=f, fill="black")
+            _say(draw, (3, y + 1), text, font=f, fill="black")
         else:
-            draw.text((3, y + 1), text, font=f, fill="white")
+            _say(draw, (3, y + 1), text, font=f, fill="white")
         y += 10
     return len(p.rows[:3])
 
@@ -138,7 +152,7 @@ def _draw_large(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str) -> No
     """``text`` at twice the font's size (nearest-neighbour, so the pixels stay crisp)."""
     f = font()
     small = Image.new("1", (6 * len(text), 10))
-    ImageDraw.Draw(small).text((0, 0), text, font=f, fill=1)
+    _say(ImageDraw.Draw(small), (0, 0), text, font=f, fill=1)
     draw.bitmap(xy, small.resize((12 * len(text), 20), Image.Resampling.NEAREST), fill="white")
 
 
@@ -164,9 +178,9 @@ def _draw_two_columns(draw: ImageDraw.ImageDraw, screen: Screen) -> int:
         text = column_text(row.label, row.value)
         if row.to_move and not screen.over:
             draw.rectangle((x, y, x + 62, y + 9), fill="white")
-            draw.text((x + 2, y + 1), text, font=f, fill="black")
+            _say(draw, (x + 2, y + 1), text, font=f, fill="black")
         else:
-            draw.text((x + 2, y + 1), text, font=f, fill="white")
+            _say(draw, (x + 2, y + 1), text, font=f, fill="white")
     return lines
 
 
@@ -179,9 +193,9 @@ def _draw_qr(draw: ImageDraw.ImageDraw, label: str, url: str) -> None:
     try:
         draw.bitmap((0, 0), qr_image(url, 64), fill="white")
     except QRTooBig:
-        draw.text((0, 26), "address too long", font=f, fill="white")
+        _say(draw, (0, 26), "address too long", font=f, fill="white")
     for i, line in enumerate((label[:10], "page", "", "menu: next", "undo: back")):
-        draw.text((68, 1 + 12 * i), line, font=f, fill="white")
+        _say(draw, (68, 1 + 12 * i), line, font=f, fill="white")
 
 
 def screen_text(screen: Screen) -> list[str]:
