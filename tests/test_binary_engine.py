@@ -88,9 +88,9 @@ def test_black_opens_on_a_dark_square_outside_the_centre():
     s = new_game()
     dark_outside = {i for i in range(64) if square_owner(i, 8) == BLACK} - centre_squares(8)
     assert set(s.legal_moves()) == dark_outside and len(dark_outside) == 30
-    assert reason(s, "b1") == "b1: first piece: dark square"
+    assert reason(s, "b1") == "b1: the first piece goes on a dark square"
     assert code(s, "b1") == "first-dark"
-    assert reason(s, "e4") == "e4: first piece not in centre"
+    assert reason(s, "e4") == "e4: first piece may not go in the centre"
     assert code(s, "d4") == "first-centre" and code(s, "e5") == "first-centre"
     assert code(s, "end") == "end-too-early"
     assert code(s, "pass") == "pass-not-allowed"
@@ -123,7 +123,7 @@ def test_second_piece_must_be_own_colour_and_outside_the_centre():
     s = play(new_game(), "c3 b1")
     assert reason(s, "c1") == "c1: 2nd piece must be own colour"
     assert code(s, "d4") == "second-colour"  # other-colour centre: the colour rule speaks first
-    assert reason(s, "e4") == "e4: centre allows 1 piece"
+    assert reason(s, "e4") == "e4: a centre piece must be alone"
     assert code(s, "d5") == "centre-alone"
     assert reason(s, "b1") == "b1: occupied"
     assert code(s, "pass") == "pass-not-allowed"

@@ -85,7 +85,7 @@ def test_panel_at_start():
         ("BLACK", "0", True),
         ("WHITE", "0", False),
     ]
-    assert panel.note == "B - W - hand 16/16"
+    assert panel.note == "hand B16 W16"
 
 
 def test_panel_shows_scores_and_territories():
@@ -97,13 +97,13 @@ def test_panel_shows_scores_and_territories():
         ("BLACK", "0", True),
         ("WHITE", "8", False),
     ]
-    assert panel.note == "B - W 4 hand 15/15" and panel.move == 2
+    assert panel.note == "hand B15 W15" and panel.move == 2
 
 
 def test_panel_note_mid_turn():
     s = play(SPEC.new(), "c3 b1")
     assert SPEC.panel(s).note == "2nd piece or confirm"
-    assert SPEC.panel(s.play(END)).note.startswith("B - W")
+    assert SPEC.panel(s.play(END)).note == "hand B15 W15"
 
 
 def test_panel_note_fits_and_drops_the_hands_when_full():
@@ -252,7 +252,7 @@ def test_on_board_two_new_pieces_picks_a_workable_order():
     bad = with_piece(with_piece(r, sq("b1"), "1"), sq("e4"), "1")
     action = IN.board(s, bad)
     assert isinstance(action, Differ) and set(action.cells) == {sq("b1"), sq("e4")}
-    assert action.hint == "e4: centre allows 1 piece"
+    assert action.hint == "e4: a centre piece must be alone"
 
 
 def test_on_board_own_and_other_colour_cannot_both_go():
@@ -293,10 +293,10 @@ def test_on_board_wrong_colour():
     s = play(new_game(), "c3")
     # White to move; a black disc appears and White has not placed anything yet
     action = IN.board(s, with_piece(polarity(s.cells), sq("b1"), "x"))
-    assert action == Differ((sq("b1"),), "b1: wrong colour")
+    assert action == Differ((sq("b1"),), "b1: WHITE to place; wrong colour")
     # a piece on the board turned over
     action = IN.board(s, with_piece(polarity(s.cells), sq("c3"), "o"))
-    assert action == Differ((sq("c3"),), "c3: wrong colour")
+    assert action == Differ((sq("c3"),), "c3: was black; turn it back")
 
 
 def test_polarity_opponent_piece_ends_the_turn():

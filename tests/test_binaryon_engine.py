@@ -473,7 +473,7 @@ def test_spec_on_board_readings():
     wrong = list(readings)
     wrong[sq("e4")] = "x"  # ON cannot make a piece black
     assert spec.interpreter("polarity").board(s, wrong) == Differ(
-        (sq("e4"),), "turn e4 back: ON turns to white"
+        (sq("e4"),), "e4: ON turns black to white; turn back"
     )
     lifted = list(readings)
     lifted[sq("a1")] = "."

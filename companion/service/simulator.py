@@ -15,7 +15,8 @@ from typing import TextIO
 
 from companion.core.squares import parse_square
 from companion.testing.mock_board import MockBoard
-from companion.views.terminal import board_lines, oled_view_lines
+from companion.views.oled import screen_text
+from companion.views.terminal import board_lines, framed, legend, oled_view_lines, use_colour
 
 HELP = """\
 Type a square (e4) to press it (LED-switch board), turn its disc (colour board) or
@@ -37,22 +38,57 @@ class Simulator:
 
     def draw(self) -> None:
         d = self.daemon
-        lines = oled_view_lines(d.display.image, self.columns())
+        screen = d.oled.last
         leds = d.leds.frame if d.leds is not None and hasattr(d.leds, "frame") else None
         if leds is None:
             leds = d.session.spec.leds(d.session.state)
         size = math.isqrt(len(leds))  # the game's board (a mismatched board is reported)
+        colour = use_colour() if self.colour is None else self.colour
         readings = getattr(self.board, "readings", ())
-        lines += board_lines(leds, size, readings if d.board.kind != "switch" else (), self.colour)
+        board = board_lines(
+            leds,
+            size,
+            readings if d.board.kind != "switch" else (),
+            colour,
+            self.pieces(size),
+            self.flags(),
+        )
+        board.append(legend(colour))
+        oled = oled_view_lines(d.display.image, self.columns())
+        rows = self.rows()
+        if screen is not None and rows is not None and len(oled) + len(board) + 3 > rows:
+            oled = framed(screen_text(screen), "OLED")  # a small terminal: the OLED as text
+        lines = oled + board  # then the status: moves, score, turn and message
         moves = d.session.moves_seen_by(None)  # the table's view: no secrets
         state = d.session.state
         acting = [d.session.spec.player_label(p) for p in state.players if p in state.to_act]
         turn = ", ".join(acting) if acting else ("game over" if state.is_over() else "referee")
         lines.append(f"moves: {' '.join(moves[-12:]) if moves else '(none yet)'}")
-        lines.append(
-            f"turn: {turn}" + (f" | {d.status or d.message}" if d.status or d.message else "")
-        )
+        if screen is not None and screen.panel.rows and screen.qr is None:  # always in sight
+            lines.append("score: " + "  ".join(f"{r.label} {r.value}" for r in screen.panel.rows))
+        said = d.status or d.message
+        lines.append(f"turn: {turn}" + (f" | {said}" if said else ""))
         print("\n".join(lines), file=self.out, flush=True)
+
+    def pieces(self, size: int) -> list[str]:
+        """The game's piece on each square of the board drawn: x black, o white."""
+        d = self.daemon
+        out = [""] * (size * size)
+        cells = d.session.spec.view(d.session.state).cells
+        squares = d.map.to_squares(tuple(range(len(cells)))) if d.map.squares else ()
+        for cell, square in zip(cells, squares, strict=False):
+            if square < len(out) and cell.piece in ("x", "o"):
+                out[square] = cell.piece
+        return out
+
+    def flags(self) -> dict[int, str]:
+        """Squares the table marks: refused, differs (blinking), hint."""
+        n = self.daemon.notices
+        out = {sq: "hint" for sq in n.hint_squares}
+        out.update({sq: "differ" for sq in n.differ})
+        if n.refused is not None:
+            out[n.refused] = "refused"
+        return out
 
     def columns(self) -> int:
         """The terminal's width (80 when the output is not a terminal)."""
@@ -60,6 +96,13 @@ class Simulator:
             return os.get_terminal_size(self.out.fileno()).columns
         except (OSError, ValueError, AttributeError):
             return 80
+
+    def rows(self) -> int | None:
+        """The terminal's height (None when the output is not a terminal)."""
+        try:
+            return os.get_terminal_size(self.out.fileno()).lines
+        except (OSError, ValueError, AttributeError):
+            return None
 
     def settle(self, timeout: float = 10.0) -> None:
         """Wait until what was typed has gone all the way through (board settle included),

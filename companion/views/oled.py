@@ -1,8 +1,8 @@
 """What the 128x64 OLED shows, drawn with luma's ``canvas`` on any luma device.
 
-Layout (6x11 bitmap font, 21 characters a line):
+Layout (a bold 6x10 pixel font, 21 characters a line):
 
-    BINARYON          #12     title, move number
+    BINARYON      move 12     title, move number
     ──────────────────────
     ▌ON   11111001 ▐           the player on turn is shown inverted
       OFF 11110000
@@ -18,22 +18,30 @@ note, the note takes the message lines while there is no message.
 from __future__ import annotations
 
 import textwrap
+import unicodedata
 from dataclasses import dataclass
+from importlib import resources
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, PcfFontFile
 
 from companion.games.base import Panel
 
 WIDTH, HEIGHT = 128, 64
 CHARS = 21  # 128 px / 6 px per character
+# Schumacher "Clean" bold 6x10 (X.Org font-schumacher-misc, via Debian's xfonts-base; a
+# permissive X11-style licence: fonts/LICENSE-clB6x10.txt). Bold strokes with a gap between
+# characters, so 11111111 reads as eight ones on a 0.96" panel, not as a comb.
+FONT_FILE = "clB6x10.pcf"
 _FONT = None
 
 
 def font() -> ImageFont.ImageFont:
-    """Pillow's built-in bitmap font: identical pixels on every Pillow version and machine."""
+    """The bundled bitmap font: identical pixels on every Pillow version and machine."""
     global _FONT
     if _FONT is None:
-        _FONT = ImageFont.load_default_imagefont()
+        data = resources.files("companion.views").joinpath("fonts", FONT_FILE)
+        with data.open("rb") as fp:
+            _FONT = PcfFontFile.PcfFontFile(fp).to_imagefont()
     return _FONT
 
 
@@ -46,6 +54,19 @@ class Screen:
     qr: tuple[str, str] | None = None  # (label, URL): a page's QR code fills the screen
 
 
+def plain(text: str) -> str:
+    """The text in the font's characters (ASCII): accents dropped ('Zoë' -> 'Zoe'), any
+    other character shown as '?'."""
+    if text.isascii():
+        return text
+    bare = unicodedata.normalize("NFKD", text)
+    return "".join(c if c.isascii() else "?" for c in bare if not unicodedata.combining(c))
+
+
+def _say(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, font, fill) -> None:
+    draw.text(xy, plain(text), font=font, fill=fill)
+
+
 def wrap(text: str, lines: int = 2) -> list[str]:
     out = textwrap.wrap(text, CHARS, break_long_words=True) or [""]
     if len(out) > lines:
@@ -54,22 +75,51 @@ def wrap(text: str, lines: int = 2) -> list[str]:
     return out
 
 
+def move_label(move: int, title_chars: int) -> str:
+    """'move 12' when it fits beside the title, else '#12'."""
+    word = f"move {move}"
+    return word if title_chars + 1 + len(word) <= CHARS else f"#{move}"
+
+
+def result_parts(screen: Screen) -> tuple[str, str] | None:
+    """At the end, a result that needs more than the note's line ('ON wins: tie at ..: why'),
+    given as the note or repeated by the message: its head for the title's corner and the
+    rest for the three lines under the rows. None when the usual layout suffices."""
+    p = screen.panel
+    if not screen.over or screen.status or len(p.rows) > 2 or not p.note:
+        return None
+    text = screen.message or p.note
+    if not text.startswith(p.note.split(": ", 1)[0]) or len(text) <= CHARS:
+        return None
+    head, _, rest = text.partition(": ")
+    if not rest or len(p.title) + 1 + len(head) > CHARS:
+        return None
+    return head, rest
+
+
 def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
     if screen.qr is not None:
         _draw_qr(draw, *screen.qr)
         return
     f = font()
     p = screen.panel
-    right = "over" if screen.over else (p.corner or f"#{p.move}")
-    draw.text((0, 0), p.title[: CHARS - len(right) - 1], font=f, fill="white")
-    draw.text((WIDTH - 6 * len(right), 0), right, font=f, fill="white")
+    result = result_parts(screen)
+    right = "over" if screen.over else (p.corner or move_label(p.move, len(p.title)))
+    if result is not None:
+        right = result[0]
+    _say(draw, (0, 0), p.title[: CHARS - len(right) - 1], font=f, fill="white")
+    _say(draw, (WIDTH - 6 * len(right), 0), right, font=f, fill="white")
     draw.line((0, 11, WIDTH - 1, 11), fill="white")
     lines = _draw_two_columns(draw, screen) if len(p.rows) > 3 else _draw_rows(draw, screen)
     y = 13 + 10 * lines
+    if result is not None:  # the whole result, its reason on the lines under the rows
+        for i, line in enumerate(wrap(result[1], 3)):
+            _say(draw, (0, y + 10 * i), line, font=f, fill="white")
+        return
     message_lines = 2 if lines <= 3 else 1
     text = screen.status or screen.message
     if p.note and lines < 3:
-        draw.text((0, y), p.note[:CHARS], font=f, fill="white")
+        _say(draw, (0, y), p.note[:CHARS], font=f, fill="white")
     elif p.note and not text:  # no line left above: the note takes the free message lines
         if message_lines == 2 and len(p.note) <= CHARS // 2:
             _draw_large(draw, (0, 42), p.note)  # short enough to be read across the table
@@ -78,7 +128,7 @@ def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
     if text:
         first = HEIGHT - 1 - 10 * message_lines  # 43 (two lines) or 53 (one)
         for i, line in enumerate(wrap(text, message_lines)):
-            draw.text((0, first + 10 * i), line, font=f, fill="white")
+            _say(draw, (0, first + 10 * i), line, font=f, fill="white")
 
 
 def _draw_rows(draw: ImageDraw.ImageDraw, screen: Screen) -> int:
@@ -91,9 +141,9 @@ def _draw_rows(draw: ImageDraw.ImageDraw, screen: Screen) -> int:
         text = f"{row.label:<{label_width}}{row.value}"[: CHARS - 1]
         if row.to_move and not screen.over:
             draw.rectangle((0, y, WIDTH - 1, y + 9), fill="white")
-            draw.text((3, y - 1), text, font=f, fill="black")
+            _say(draw, (3, y + 1), text, font=f, fill="black")
         else:
-            draw.text((3, y - 1), text, font=f, fill="white")
+            _say(draw, (3, y + 1), text, font=f, fill="white")
         y += 10
     return len(p.rows[:3])
 
@@ -101,9 +151,9 @@ def _draw_rows(draw: ImageDraw.ImageDraw, screen: Screen) -> int:
 def _draw_large(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str) -> None:
     """``text`` at twice the font's size (nearest-neighbour, so the pixels stay crisp)."""
     f = font()
-    small = Image.new("1", (6 * len(text), 11))
-    ImageDraw.Draw(small).text((0, -1), text, font=f, fill=1)
-    draw.bitmap(xy, small.resize((12 * len(text), 22), Image.Resampling.NEAREST), fill="white")
+    small = Image.new("1", (6 * len(text), 10))
+    _say(ImageDraw.Draw(small), (0, 0), text, font=f, fill=1)
+    draw.bitmap(xy, small.resize((12 * len(text), 20), Image.Resampling.NEAREST), fill="white")
 
 
 COLUMN_CHARS = 10  # characters in each of the two columns (60 of the 64 px)
@@ -128,9 +178,9 @@ def _draw_two_columns(draw: ImageDraw.ImageDraw, screen: Screen) -> int:
         text = column_text(row.label, row.value)
         if row.to_move and not screen.over:
             draw.rectangle((x, y, x + 62, y + 9), fill="white")
-            draw.text((x + 2, y - 1), text, font=f, fill="black")
+            _say(draw, (x + 2, y + 1), text, font=f, fill="black")
         else:
-            draw.text((x + 2, y - 1), text, font=f, fill="white")
+            _say(draw, (x + 2, y + 1), text, font=f, fill="white")
     return lines
 
 
@@ -143,9 +193,33 @@ def _draw_qr(draw: ImageDraw.ImageDraw, label: str, url: str) -> None:
     try:
         draw.bitmap((0, 0), qr_image(url, 64), fill="white")
     except QRTooBig:
-        draw.text((0, 26), "address too long", font=f, fill="white")
+        _say(draw, (0, 26), "address too long", font=f, fill="white")
     for i, line in enumerate((label[:10], "page", "", "menu: next", "undo: back")):
-        draw.text((68, 1 + 12 * i), line, font=f, fill="white")
+        _say(draw, (68, 1 + 12 * i), line, font=f, fill="white")
+
+
+def screen_text(screen: Screen) -> list[str]:
+    """The screen as plain text lines (for small terminals): title and corner, one line per
+    row ('>' marks the player to move), the note, the message or status."""
+    p = screen.panel
+    if screen.qr is not None:
+        return [f"{screen.qr[0]} page: {screen.qr[1]}"]
+    result = result_parts(screen)
+    right = "over" if screen.over else (p.corner or move_label(p.move, len(p.title)))
+    right = result[0] if result is not None else right
+    out = [f"{p.title[: CHARS - len(right) - 1]:<{CHARS - len(right)}}{right}"]
+    width = max((len(r.label) for r in p.rows), default=0) + 1
+    for row in p.rows:
+        mark = ">" if row.to_move and not screen.over else " "
+        out.append(f"{mark}{row.label:<{width}}{row.value}")
+    if result is not None:
+        return out + wrap(result[1], 3)
+    text = screen.status or screen.message
+    if p.note and p.note != text:
+        out += wrap(p.note, 3)
+    if text:
+        out += wrap(text, 3)
+    return out
 
 
 class OledView:
@@ -156,6 +230,11 @@ class OledView:
         self.device = device
         self._last: Screen | None = None
         self.frames = 0
+
+    @property
+    def last(self) -> Screen | None:
+        """The screen shown now (None before the first)."""
+        return self._last
 
     def show(self, screen: Screen) -> bool:
         if screen == self._last:

@@ -8,7 +8,7 @@ game's public view; a player's page gets that player's view.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.core.squares import FILES
@@ -82,10 +82,30 @@ def oled_screen(table: Table, notices: Notices, titles: dict[str, str] | None = 
             PanelRow(names.get(g, g.upper()), "", i == index) for i, g in enumerate(games)
         )[first : first + 3]
         return Screen(Panel("NEW GAME", 0, rows, corner="menu"), notices.message)
-    panel = table.view().panel
+    panel = named_panel(table.view().panel, table)
     over = table.state.is_over()
     message = notices.message or notices.pending_text
     return Screen(panel=panel, message=message, status=notices.status, over=over)
+
+
+NAMED_LABEL_CHARS = 11  # a row's label with a name, leaving room for an 8-digit value
+
+
+def named_panel(panel: Panel, table: Table) -> Panel:
+    """The panel with the people's names on their rows: 'Ana ON' where it fits, else 'Ana'.
+    Only rows labelled as the game labels a player are renamed, whatever the game."""
+    if not table.people:
+        return panel
+    label_of = {table.spec.player_label(p): p for p in table.state.players}
+    rows = []
+    for row in panel.rows:
+        name = table.people.get(label_of.get(row.label, ""), "").strip()
+        if name:
+            both = f"{name} {row.label}"
+            label = both if len(both) <= NAMED_LABEL_CHARS else name[:NAMED_LABEL_CHARS]
+            row = replace(row, label=label)
+        rows.append(row)
+    return replace(panel, rows=tuple(rows))
 
 
 def leds(table: Table, notices: Notices) -> list[RGB]:

@@ -69,24 +69,52 @@ def use_colour() -> bool:
     )
 
 
-def _cell(rgb: tuple[int, int, int], reading: str, colour: bool) -> str:
-    lit = sum(rgb) > 30
-    if colour:
-        r, g, b = (min(255, c * 2) for c in rgb)
-        mark = {"x": "x", "o": "o", "1": "#"}.get(reading, " ")
-        fg = "30" if lit else "37"
-        return f"\x1b[48;2;{r};{g};{b}m\x1b[{fg}m {mark} \x1b[0m"
+DIM_FLOOR = 70  # a faintly lit square (Binary's light squares) still shows on a dark terminal
+FLAGS = {"refused": "!", "differ": "?", "hint": "*"}
+LEGEND_PLAIN = "x black  o white  . dark  - light square  ! refused  ? differs  * hint"
+LEGEND_COLOUR = "x black  o white  background = LED  ! refused  ? differs  * hint"
+
+
+def _flag_from_led(rgb: tuple[int, int, int]) -> str:
     if rgb[0] > 120 and rgb[1] < 60:
-        return " ! "
+        return "!"
     if rgb[1] > 120 and rgb[0] < 60 and rgb[2] < 60:
-        return " * "
-    return " O " if lit else " . "
+        return "*"
+    return ""
+
+
+def _cell(rgb: tuple[int, int, int], reading: str, colour: bool, piece: str = "", flag=None) -> str:
+    """One square, three characters: the piece (x black, o white) or what the board reads,
+    then its flag (refused, differs, hint)."""
+    lit = sum(rgb) > 30
+    flag = _flag_from_led(rgb) if flag is None else flag
+    letter = piece or {"x": "x", "o": "o", "1": "#"}.get(reading, "")
+    if colour:
+        dim = 0 < sum(rgb) <= 30
+        r, g, b = (max(DIM_FLOOR, c * 2) if dim else min(255, c * 2) for c in rgb)
+        fg = "30" if lit or dim else "37"
+        text = f" {letter or ' '}{flag or ' '}"
+        return f"\x1b[48;2;{r};{g};{b}m\x1b[{fg}m{text}\x1b[0m"
+    if letter:
+        return f" {letter}{flag or ' '}"
+    if flag:
+        return f" {flag} "
+    if lit:
+        return " O "
+    return " - " if sum(rgb) > 0 else " . "
 
 
 def board_lines(
-    leds: Sequence[tuple[int, int, int]], size: int, readings: Sequence[str] = (), colour=None
+    leds: Sequence[tuple[int, int, int]],
+    size: int,
+    readings: Sequence[str] = (),
+    colour=None,
+    pieces: Sequence[str] = (),
+    flags: dict[int, str] | None = None,
 ) -> list[str]:
-    """The board, rank 8 at the top, each square coloured as its LED."""
+    """The board, rank 8 at the top, each square coloured as its LED. ``pieces`` (x black,
+    o white, per square) come from the game; ``flags`` mark squares by name ("refused",
+    "differ", "hint"), else red and green LEDs are read as refused and hint."""
     colour = use_colour() if colour is None else colour
     out = []
     for rank in range(size - 1, -1, -1):
@@ -94,7 +122,13 @@ def board_lines(
         for file in range(size):
             i = rank * size + file
             reading = readings[i] if i < len(readings) else ""
-            cells.append(_cell(leds[i], reading, colour))
+            piece = pieces[i] if i < len(pieces) else ""
+            flag = None if flags is None else FLAGS.get(flags.get(i, ""), "")
+            cells.append(_cell(leds[i], reading, colour, piece, flag))
         out.append(f"{rank + 1:>2} " + "".join(cells))
     out.append("   " + "".join(f" {f} " for f in FILES[:size]))
     return out
+
+
+def legend(colour: bool) -> str:
+    return LEGEND_COLOUR if colour else LEGEND_PLAIN

@@ -144,15 +144,15 @@ class BinaryState(GameState):
         own, centre = square_owner(sq, self.n) == p, sq in self.centre
         if self.opening:
             if centre:
-                return Refusal("first-centre", f"{name}: first piece not in centre")
+                return Refusal("first-centre", f"{name}: first piece may not go in the centre")
             if not own:
-                return Refusal("first-dark", f"{name}: first piece: dark square")
+                return Refusal("first-dark", f"{name}: the first piece goes on a dark square")
             return None
         if self.placed:
             if not own:
                 return Refusal("second-colour", f"{name}: 2nd piece must be own colour")
             if centre:
-                return Refusal("centre-alone", f"{name}: centre allows 1 piece")
+                return Refusal("centre-alone", f"{name}: a centre piece must be alone")
             return None
         if centre and not own and self.hand(p) < 2:
             return Refusal("no-spare", f"{name}: need 1 spare piece to discard")

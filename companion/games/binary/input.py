@@ -68,7 +68,9 @@ class BinaryInput(Interpreter):
             i for i in range(n * n) if cells[i] != EMPTY and seen[i] in "xo" and seen[i] != cells[i]
         ]
         if flipped:
-            return Differ(tuple(flipped), f"{square_name(flipped[0], n)}: wrong colour")
+            first = flipped[0]
+            was = "black" if cells[first] == "x" else "white"
+            return Differ(tuple(flipped), f"{square_name(first, n)}: was {was}; turn it back")
         new = [i for i in range(n * n) if cells[i] == EMPTY and seen[i] != EMPTY]
         if not new:
             return None
@@ -80,7 +82,9 @@ class BinaryInput(Interpreter):
         if theirs:
             if len(theirs) == len(new) and self._ends_turn_to_other(state):
                 return Play(END)  # the opponent placed: the mover's turn is over
-            return Differ(tuple(theirs), f"{square_name(theirs[0], n)}: wrong colour")
+            who = state.turn.upper()
+            name = square_name(theirs[0], n)
+            return Differ(tuple(theirs), f"{name}: {who} to place; wrong colour")
         if len(new) == 1:
             return Play(new[0])  # the engine accepts or refuses it
         order, refusal = self._order(state, new)

@@ -81,14 +81,21 @@ class BinarySpec(GameSpec):
         return Panel(self.title, state.ply, rows, self._note(state, result))
 
     def _note(self, state: BinaryState, result: dict[str, dict[str, Any]]) -> str:
+        """The pieces in hand while the game goes on ('hand B16 W16'; the scores above come
+        from the territories, which the menu hints show), then each player's territory sizes
+        at the end ("terr B 5,3 W 2", shortened to fit)."""
         if state.placed:
             return MID_TURN
         b, w = result[BLACK]["territories"], result[WHITE]["territories"]
-        note = f"B {_sizes(b, 8)} W {_sizes(w, 8)}"
-        hands = f" hand {state.hand(BLACK)}/{state.hand(WHITE)}"
-        if not state.is_over() and len(note) + len(hands) <= OLED_WIDTH:
-            note += hands
-        return note
+        if state.is_over():
+            for text in (
+                f"terr B {_sizes(b, 99)} W {_sizes(w, 99)}",
+                f"B {_sizes(b, 99)} W {_sizes(w, 99)}",
+            ):
+                if len(text) <= OLED_WIDTH:
+                    return text
+            return f"B {_sizes(b, 8)} W {_sizes(w, 8)}"
+        return f"hand B{state.hand(BLACK)} W{state.hand(WHITE)}"
 
     def leds(self, state: BinaryState) -> list[RGB]:  # type: ignore[override]
         out: list[RGB] = []

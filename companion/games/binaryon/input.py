@@ -28,10 +28,11 @@ class BinaryonInput(Interpreter):
             if readings[sq] == ".":
                 return Differ(diff, f"put a disc on {name}")
             if state.is_over():
-                return Differ(diff, f"turn {name} back: game over")
-            return Differ(diff, f"turn {name} back: {state.turn.upper()} turns to {_word(state)}")
+                return Differ(diff, f"{name}: the game is over; turn it back")
+            # the switch board's reason ("already white"), said as the rule and the fix
+            return Differ(diff, f"{name}: {state.turn.upper()} turns {_rule(state)}; turn back")
         return Differ(diff, f"{len(diff)} squares differ")
 
 
-def _word(state: GameState) -> str:
-    return "white" if state.turn == "on" else "black"
+def _rule(state: GameState) -> str:
+    return "black to white" if state.turn == "on" else "white to black"

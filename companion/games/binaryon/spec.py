@@ -79,7 +79,8 @@ class BinaryonSpec(GameSpec):
         note = ""
         if over:
             outcome = st.outcome()
-            note = outcome.summary if outcome else ""
+            if outcome is not None:  # a tie of best numbers says how it was decided
+                note = f"{outcome.summary}: {outcome.reason}" if outcome.reason else outcome.summary
         elif st.last is not None:
             note = f"last {square_name(st.last, st.n)}"
         return Panel(
