@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("companion.cli.replay", "step through a game record on the simulated board"),
     "abandon": ("companion.cli.abandon", "abandon the game in progress (kept in history)"),
     "invite": ("companion.cli.invite", "print the table page's and each player's page address"),
+    "match": ("companion.cli.match", "play engines, greedy and random players against each other"),
 }
 
 
