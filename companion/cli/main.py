@@ -28,6 +28,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("companion.cli.replay", "step through a game record on the simulated board"),
     "abandon": ("companion.cli.abandon", "abandon the game in progress (kept in history)"),
     "invite": ("companion.cli.invite", "print the table page's and each player's page address"),
+    "bestmove": ("companion.cli.bestmove", "the engine's move in a position (file or - for stdin)"),
+    "solve": ("companion.cli.solve", "solve a small board: the perfect-play result from the start"),
     "match": ("companion.cli.match", "play engines, greedy and random players against each other"),
 }
 
