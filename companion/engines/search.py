@@ -186,7 +186,7 @@ class Searcher:
                 break
             order = [m for m, _ in scored]
             best, value = scored[0]
-            complete = not self._hit_horizon
+            complete = not self._hit_horizon or abs(value) >= WIN  # a proof either way
             done = Result(
                 best, value, self.principal_line(state), depth, self.nodes, complete, scored
             )
