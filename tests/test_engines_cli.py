@@ -127,3 +127,10 @@ def test_match_refuses_unknown_players(player, capsys):
     assert code == 2
     assert out == ""
     assert len(err.strip().splitlines()) == 1
+
+
+def test_solve_gives_up_past_its_node_budget(capsys):
+    code, out, err = _run(["solve", "--size", "6", "--max-nodes", "500", "--json"], capsys)
+    assert code == 3
+    assert out == ""
+    assert "not solved within 500 nodes" in err

@@ -12,11 +12,13 @@ import time
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default="binaryon", help="binaryon (default), binary or wythe")
     parser.add_argument("--size", type=int, default=4, help="board size (default 4)")
+    parser.add_argument("--max-nodes", type=int, default=None, help="give up past this many nodes")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
     from companion.engines.adapters import adapter_for, new_state
+    from companion.engines.search import OutOfTime
     from companion.engines.solve import solve
 
     try:
@@ -26,7 +28,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"binaryon: {str(exc).splitlines()[0]}", file=sys.stderr)
         return 2
     start = time.monotonic()
-    sol = solve(adapter, state)
+    try:
+        sol = solve(adapter, state, args.max_nodes)
+    except OutOfTime:
+        print(f"binaryon: not solved within {args.max_nodes} nodes", file=sys.stderr)
+        return 3
     mover = adapter.mover(state)
     names, s = [], state
     for move in sol.line:

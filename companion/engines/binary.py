@@ -3,10 +3,62 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
+from functools import cache
 from typing import Any
 
 from companion.engines.search import WIN
 from companion.games.binary.engine import BLACK, BinaryState, compare, score_of, territories
+
+
+@cache
+def _masks(n: int) -> tuple[int, int, int, int]:
+    """(dark squares, light squares, not file a, not the last file) as bitboards."""
+    dark = sum(1 << i for i in range(n * n) if (i // n + i % n) % 2 == 0)
+    full = (1 << (n * n)) - 1
+    file_a = sum(1 << (r * n) for r in range(n))
+    return dark, full ^ dark, full & ~file_a, full & ~(file_a << (n - 1))
+
+
+def _fill_sizes(pieces: int, members: int, n: int, not_a: int, not_h: int) -> list[int]:
+    """Sizes (largest first) of the orthogonal groups of ``members`` that hold a piece and
+    have at least two squares: Binary's territories with empty squares joining."""
+    sizes = []
+    rest = members
+    while rest:
+        group = rest & -rest
+        while True:
+            grown = (
+                group | ((group << 1) & not_a) | ((group >> 1) & not_h) | (group << n)
+                | (group >> n)
+            ) & rest  # fmt: skip
+            if grown == group:
+                break
+            group = grown
+        rest ^= group
+        if group & pieces and group & (group - 1):
+            sizes.append(group.bit_count())
+    sizes.sort(reverse=True)
+    return sizes
+
+
+def territory_sizes(state: BinaryState) -> tuple[list[int], list[int]]:
+    """Black's and White's territory sizes, largest first, by flood fills on bitboards (the
+    rules engine's ``territories`` gives the same, with the squares, more slowly)."""
+    n = state.n
+    if not state.empty_joins:
+        return (
+            [len(t) for t in territories(state.cells, n, "black", False)],
+            [len(t) for t in territories(state.cells, n, "white", False)],
+        )
+    text = "".join(reversed(state.cells))
+    black = int(text.replace("o", "0").replace(".", "0").replace("x", "1"), 2)
+    white = int(text.replace("x", "0").replace(".", "0").replace("o", "1"), 2)
+    dark, light, not_a, not_h = _masks(n)
+    empty = ~(black | white)
+    return (
+        _fill_sizes(black, black | (empty & dark), n, not_a, not_h),
+        _fill_sizes(white, white | (empty & light), n, not_a, not_h),
+    )
 
 
 class BinaryAdapter:
@@ -28,10 +80,7 @@ class BinaryAdapter:
         return state.mover
 
     def _sizes(self, state: BinaryState) -> tuple[list[int], list[int]]:
-        n, cells, joins = state.n, state.cells, state.empty_joins
-        black = [len(t) for t in territories(cells, n, "black", joins)]
-        white = [len(t) for t in territories(cells, n, "white", joins)]
-        return black, white
+        return territory_sizes(state)
 
     def evaluate(self, state: BinaryState, player: str) -> int:
         """Own score minus the opponent's (x4, territories as they stand, empty own-colour

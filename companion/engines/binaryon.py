@@ -53,7 +53,9 @@ class BinaryonAdapter:
         return sign * (4 * (sc.on_best - sc.off_best) + tb)
 
     def key(self, state: BinaryonState) -> Hashable:
-        return (state.white, state.mover, state.last, state.passes)
+        """One int (small in the table): white bitboard, last square + 1, mover, passes."""
+        last = 0 if state.last is None else state.last + 1
+        return (((state.white << 9 | last) << 1 | (state.mover == "off")) << 2) | state.passes
 
     def winner(self, state: BinaryonState) -> str | None:
         return state.score().winner

@@ -59,6 +59,7 @@ class Limits:
     nodes: int | None = None
     depth: int = 64
     start_fraction: float = 0.5
+    extend: bool = True  # a same-player continuation costs no depth
 
 
 class Searcher:
@@ -85,16 +86,23 @@ class Searcher:
             if self.clock() >= self.deadline:
                 raise OutOfTime
 
-    def _child_value(self, me: str, child: Any, depth: int, alpha: int, beta: int) -> int:
+    def _child_value(
+        self, me: str, child: Any, depth: int, alpha: int, beta: int, extended: bool = False
+    ) -> int:
+        """The value for ``me`` of ``child``, searched ``depth`` more plies. A move after which
+        the same player moves again (Binary's second piece) costs no depth, once in a row, so
+        a horizon never falls in the middle of a turn."""
         a = self.adapter
         if a.is_over(child):
             self._tick()
             return a.evaluate(child, me)
         if a.mover(child) == me:
+            if not extended and self.limits.extend:
+                return self.negamax(child, depth + 1, alpha, beta, True)
             return self.negamax(child, depth, alpha, beta)
         return -self.negamax(child, depth, -beta, -alpha)
 
-    def negamax(self, state: Any, depth: int, alpha: int, beta: int) -> int:
+    def negamax(self, state: Any, depth: int, alpha: int, beta: int, extended: bool = False) -> int:
         """The value of ``state`` for its mover, searched ``depth`` plies (fail-hard bounds)."""
         a = self.adapter
         self._tick()
@@ -122,7 +130,7 @@ class Searcher:
         best_value = -WIN - 1
         best = moves[0]
         for move in moves:
-            v = self._child_value(me, a.play(state, move), depth - 1, alpha, beta)
+            v = self._child_value(me, a.play(state, move), depth - 1, alpha, beta, extended)
             if v > best_value:
                 best_value, best = v, move
                 if v > alpha:

@@ -13,7 +13,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engines.search import Adapter
+from companion.engines.search import Adapter, OutOfTime
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -27,8 +27,10 @@ class Solution:
 
 
 class Solver:
-    def __init__(self, adapter: Adapter):
+    def __init__(self, adapter: Adapter, order: bool = True, max_nodes: int | None = None):
         self.adapter = adapter
+        self.order = order
+        self.max_nodes = max_nodes
         self.table: dict[Hashable, tuple[int, int, Any]] = {}
         self.nodes = 0
 
@@ -40,6 +42,8 @@ class Solver:
         """The value of ``state`` (not over) for its mover, exact when inside (alpha, beta)."""
         a = self.adapter
         self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise OutOfTime
         key = a.key(state)
         entry = self.table.get(key)
         first = None
@@ -49,12 +53,14 @@ class Solver:
                 return v
         me = a.mover(state)
         moves = a.moves(state)
-        if first is not None:
-            moves.remove(first)
-            moves.insert(0, first)
+        children = [(move, a.play(state, move)) for move in moves]
+        if self.order and len(children) > 1:
+            # likeliest best first: the table's move, then by the evaluation after the move
+            children.sort(key=lambda mc: (mc[0] != first, -a.evaluate(mc[1], me)))
+        elif first is not None:
+            children.sort(key=lambda mc: mc[0] != first)
         alpha0, best_v, best = alpha, -2, moves[0]
-        for move in moves:
-            child = a.play(state, move)
+        for move, child in children:
             if a.is_over(child):
                 self.nodes += 1
                 v = self._terminal(child, me)
@@ -92,9 +98,10 @@ class Solver:
         return out
 
 
-def solve(adapter: Adapter, state: Any) -> Solution:
-    """Solve ``state`` completely (exponential: small boards only)."""
-    solver = Solver(adapter)
+def solve(adapter: Adapter, state: Any, max_nodes: int | None = None) -> Solution:
+    """Solve ``state`` completely (exponential: small boards only). Raises ``OutOfTime`` past
+    ``max_nodes`` positions visited."""
+    solver = Solver(adapter, max_nodes=max_nodes)
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, 20_000))
     try:
