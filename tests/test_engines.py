@@ -6,11 +6,15 @@ import itertools
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.engines.adapters import adapter_for, new_state
+from companion.engines.binary import territory_sizes
 from companion.engines.binaryon import BinaryonAdapter
 from companion.engines.search import CHECK_EVERY, WIN, Limits, Searcher, choose, search
 from companion.engines.solve import minimax, solve
+from companion.games.binary.engine import BinaryState, territories
 from companion.games.binaryon.engine import PASS, new_game
 
 A = BinaryonAdapter()
@@ -140,3 +144,15 @@ def test_every_game_gets_a_legal_move_within_a_node_budget(game):
 def test_unknown_game_is_refused():
     with pytest.raises(ValueError, match="no engine"):
         adapter_for("binome")
+
+
+@given(st.sampled_from([4, 6, 8]).flatmap(
+    lambda n: st.tuples(st.just(n), st.lists(st.sampled_from("xo."), min_size=n * n,
+                                             max_size=n * n))))  # fmt: skip
+def test_binary_flood_fill_territories_match_the_rules_engine(case):
+    n, cells = case
+    state = BinaryState(n=n, cells=tuple(cells), hands=(0, 0))
+    expected = tuple(
+        [len(t) for t in territories(tuple(cells), n, player)] for player in ("black", "white")
+    )
+    assert territory_sizes(state) == expected
