@@ -14,7 +14,7 @@ from companion.engines.binary import territory_sizes
 from companion.engines.binaryon import BinaryonAdapter
 from companion.engines.search import CHECK_EVERY, WIN, Limits, Searcher, choose, search
 from companion.engines.solve import minimax, solve
-from companion.games.binary.engine import BinaryState, territories
+from companion.games.binary.engine import BinaryState, score_cells
 from companion.games.binaryon.engine import PASS, new_game
 
 A = BinaryonAdapter()
@@ -152,7 +152,6 @@ def test_unknown_game_is_refused():
 def test_binary_flood_fill_territories_match_the_rules_engine(case):
     n, cells = case
     state = BinaryState(n=n, cells=tuple(cells), hands=(0, 0))
-    expected = tuple(
-        [len(t) for t in territories(tuple(cells), n, player)] for player in ("black", "white")
-    )
+    scored = score_cells(tuple(cells), n)
+    expected = (scored["black"]["territories"], scored["white"]["territories"])
     assert territory_sizes(state) == expected

@@ -7,7 +7,7 @@ from functools import cache
 from typing import Any
 
 from companion.engines.search import WIN
-from companion.games.binary.engine import BLACK, BinaryState, compare, score_of, territories
+from companion.games.binary.engine import BLACK, BinaryState, compare
 
 
 @cache
@@ -43,13 +43,11 @@ def _fill_sizes(pieces: int, members: int, n: int, not_a: int, not_h: int) -> li
 
 def territory_sizes(state: BinaryState) -> tuple[list[int], list[int]]:
     """Black's and White's territory sizes, largest first, by flood fills on bitboards (the
-    rules engine's ``territories`` gives the same, with the squares, more slowly)."""
+    rules engine's ``score_cells`` gives the same, with the squares, more slowly)."""
     n = state.n
     if not state.empty_joins:
-        return (
-            [len(t) for t in territories(state.cells, n, "black", False)],
-            [len(t) for t in territories(state.cells, n, "white", False)],
-        )
+        result = state.score()
+        return result["black"]["territories"], result["white"]["territories"]
     text = "".join(reversed(state.cells))
     black = int(text.replace("o", "0").replace(".", "0").replace("x", "1"), 2)
     white = int(text.replace("x", "0").replace(".", "0").replace("o", "1"), 2)
@@ -59,6 +57,11 @@ def territory_sizes(state: BinaryState) -> tuple[list[int], list[int]]:
         _fill_sizes(black, black | (empty & dark), n, not_a, not_h),
         _fill_sizes(white, white | (empty & light), n, not_a, not_h),
     )
+
+
+def score_of(sizes: list[int]) -> int:
+    """Binary's score: twice the largest territory plus all the others."""
+    return sum(sizes) + max(sizes, default=0)
 
 
 class BinaryAdapter:
