@@ -54,7 +54,7 @@ def test_bestmove_without_a_legal_move_passes(capsys, monkeypatch):
     ("board", "extra", "needle"),
     [
         ("xxxx\nxxxx\noooo\nooo.\n", [], "empty"),
-        ("xxxx\nxxxx\noooo\n", [], "board size"),
+        ("xxxx\nxxxx\noooo\n", [], "board"),
         (START_4, ["--last", "z9"], "not a square"),
         (START_4, ["--mover", "black"], "on or off"),
         (START_4, ["--game", "wythe"], "binaryon or binary"),
