@@ -33,6 +33,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "abandon": ("companion.cli.abandon", "abandon the game in progress (kept in history)"),
     "backup": ("companion.cli.backup", "copy the journal safely, even while the daemon runs"),
     "invite": ("companion.cli.invite", "print the table page's and each player's page address"),
+    "bestmove": ("companion.cli.bestmove", "the engine's move in a position (file or - for stdin)"),
+    "solve": ("companion.cli.solve", "solve a small board: the perfect-play result from the start"),
+    "match": ("companion.cli.match", "play engines, greedy and random players against each other"),
 }
 
 

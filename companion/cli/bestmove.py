@@ -1,0 +1,64 @@
+"""``binaryon bestmove FILE|- --mover on|off``: the engine's move in a position, its value for
+the mover and the line it expects."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from companion.engines.search import LEVELS
+
+
+def fail(reason: str) -> int:
+    print(f"binaryon: {reason}", file=sys.stderr)
+    return 2
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="position file, or - for stdin")
+    parser.add_argument("--mover", required=True, help="on|off (binaryon), black|white (binary)")
+    parser.add_argument("--last", metavar="SQ", help="square turned last (binaryon; none: opening)")
+    parser.add_argument("--game", default="binaryon", help="binaryon (default) or binary")
+    parser.add_argument("--level", default="default", choices=LEVELS, help="engine level")
+    parser.add_argument("--time", type=float, default=1.0, help="seconds to think (default 1)")
+    parser.add_argument("--seed", type=int, default=0, help="seed for a level's slips")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    import random
+
+    from companion.cli.score import read_text
+    from companion.engines.adapters import adapter_for
+    from companion.engines.positions import state_from_text
+    from companion.engines.search import WIN, choose
+
+    if not 0 < args.time <= 3600:
+        return fail("--time must be above 0 (seconds)")
+    try:
+        state = state_from_text(args.game, read_text(args.file), args.mover, args.last)
+        adapter = adapter_for(args.game)
+    except ValueError as exc:
+        return fail(str(exc).splitlines()[0] if str(exc) else "bad position")
+    if adapter.is_over(state):
+        return fail("the game is over: no move to make")
+    result = choose(adapter, state, args.level, args.time, random.Random(args.seed))
+    line, s = [], state
+    for move in result.line:
+        line.append(s.move_name(move))
+        s = adapter.play(s, move)
+    out = {
+        "move": state.move_name(result.move),
+        "value": result.value,
+        "line": line,
+        "result": "win" if result.value >= WIN else "loss" if result.value <= -WIN else None,
+        "depth": result.depth,
+        "nodes": result.nodes,
+        "level": args.level,
+    }
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"{out['move']}  value {out['value']}  line {' '.join(line)}")
+    return 0

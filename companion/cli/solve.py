@@ -1,0 +1,59 @@
+"""``binaryon solve --game binaryon --size 4``: the perfect-play result from the start and a
+principal line, by exhaustive search (small boards only)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", default="binaryon", help="binaryon (default), binary or wythe")
+    parser.add_argument("--size", type=int, default=4, help="board size (default 4)")
+    parser.add_argument("--max-nodes", type=int, default=None, help="give up past this many nodes")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.engines.adapters import adapter_for, new_state
+    from companion.engines.search import OutOfTime
+    from companion.engines.solve import solve
+
+    try:
+        adapter = adapter_for(args.game)
+        state = new_state(args.game, {"size": args.size})
+    except ValueError as exc:
+        print(f"binaryon: {str(exc).splitlines()[0]}", file=sys.stderr)
+        return 2
+    start = time.monotonic()
+    try:
+        sol = solve(adapter, state, args.max_nodes)
+    except OutOfTime:
+        print(f"binaryon: not solved within {args.max_nodes} nodes", file=sys.stderr)
+        return 3
+    mover = adapter.mover(state)
+    names, s = [], state
+    for move in sol.line:
+        names.append(s.move_name(move))
+        s = adapter.play(s, move)
+    winner = adapter.winner(s)
+    out = {
+        "game": args.game,
+        "size": args.size,
+        "first": mover,
+        "result": {1: "first player wins", 0: "draw", -1: "second player wins"}[sol.value],
+        "value": sol.value,
+        "winner": winner,
+        "line": names,
+        "nodes": sol.nodes,
+        "positions": sol.positions,
+        "seconds": round(time.monotonic() - start, 2),
+    }
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"{args.game} {args.size}x{args.size}: {out['result']} ({out['nodes']} nodes)")
+        print("line: " + " ".join(names))
+    return 0

@@ -1,0 +1,61 @@
+"""The Binaryon adapter: moves from the legal bitboard, evaluation by the score."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from companion.engines.search import WIN
+from companion.games.binaryon.engine import PASS, BinaryonState
+
+_OTHER = {"on": "off", "off": "on"}
+
+
+class BinaryonAdapter:
+    """Moves are square indices or ``"pass"``; states are ``BinaryonState``."""
+
+    name = "binaryon"
+
+    def moves(self, state: BinaryonState) -> list[Any]:
+        mask = state.legal_mask()
+        if not mask:
+            return [PASS]
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
+
+    def play(self, state: BinaryonState, move: Any) -> BinaryonState:
+        """The next state, without the legality check (moves come from ``moves``)."""
+        other = _OTHER[state.mover]
+        if move == PASS:
+            return BinaryonState(
+                state.white, state.rules, other, state.last, state.passes + 1, state.ply + 1
+            )
+        return BinaryonState(state.white ^ (1 << move), state.rules, other, move, 0, state.ply + 1)
+
+    def is_over(self, state: BinaryonState) -> bool:
+        return state.passes >= 2
+
+    def mover(self, state: BinaryonState) -> str:
+        return state.mover
+
+    def evaluate(self, state: BinaryonState, player: str) -> int:
+        """Own best number minus the opponent's (x4), plus one for who the tie-break favours;
+        a finished game is +-WIN or 0."""
+        sc = state.score()
+        sign = 1 if player == "on" else -1
+        tb = 0 if sc.winner is None else (1 if sc.winner == "on" else -1)
+        if state.passes >= 2:
+            return sign * tb * WIN
+        return sign * (4 * (sc.on_best - sc.off_best) + tb)
+
+    def key(self, state: BinaryonState) -> Hashable:
+        """One int (small in the table): white bitboard, last square + 1, mover, passes."""
+        last = 0 if state.last is None else state.last + 1
+        return (((state.white << 9 | last) << 1 | (state.mover == "off")) << 2) | state.passes
+
+    def winner(self, state: BinaryonState) -> str | None:
+        return state.score().winner

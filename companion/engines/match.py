@@ -1,0 +1,100 @@
+"""Matches between two players: alternating colours, seeded, with an Elo-style difference."""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.engines.adapters import adapter_for, new_state
+from companion.engines.players import make_player
+
+# Wythe's pie rule changes seats mid-game; matches play without it so colours stay seats.
+MATCH_OPTIONS: dict[str, dict[str, Any]] = {"wythe": {"pie": False}}
+
+
+@dataclass
+class MatchResult:
+    """A's wins, draws and losses against B, overall and by the colour A held."""
+
+    a: str
+    b: str
+    game: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    by_colour: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """A's share of the points (a draw is half a point)."""
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.5
+
+    def elo(self) -> float | None:
+        """The Elo difference A - B the score implies; None (unbounded) at 0% or 100%."""
+        s = self.score
+        if s <= 0 or s >= 1:
+            return None
+        return round(-400 * math.log10(1 / s - 1), 1) + 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game, "a": self.a, "b": self.b, "games": self.games,
+            "wins": self.wins, "draws": self.draws, "losses": self.losses,
+            "score": round(self.score, 3), "elo": self.elo(),
+            "elo_bound": None if self.elo() is not None else _bound(self),
+            "by_colour": self.by_colour,
+        }  # fmt: skip
+
+
+def _bound(m: MatchResult) -> str:
+    """For a clean sweep: the difference is at least what one game less would have shown."""
+    if m.games == 0:
+        return ""
+    s = (m.games - 0.5) / m.games
+    d = round(400 * math.log10(s / (1 - s)), 1)
+    return f">= {d}" if m.wins == m.games else f"<= {-d}"
+
+
+def play_game(game: str, players: dict[str, Any], options: dict[str, Any]) -> str | None:
+    """Play one game; ``players`` maps each colour to a player. The winner's colour or None."""
+    adapter = adapter_for(game)
+    state = new_state(game, options)
+    while not adapter.is_over(state):
+        move = players[adapter.mover(state)](state)
+        state = adapter.play(state, move)
+    return adapter.winner(state)
+
+
+def run_match(
+    a: str,
+    b: str,
+    game: str = "binaryon",
+    games: int = 10,
+    seed: int = 0,
+    seconds: float = 1.0,
+    options: dict[str, Any] | None = None,
+) -> MatchResult:
+    """``games`` games of A against B, A taking the first colour in even-numbered games."""
+    adapter = adapter_for(game)
+    opts = {**MATCH_OPTIONS.get(game, {}), **(options or {})}
+    colours = list(new_state(game, opts).players)
+    result = MatchResult(a, b, game)
+    for c in colours:
+        result.by_colour[c] = {"wins": 0, "draws": 0, "losses": 0}
+    rng = random.Random(seed)
+    for i in range(games):
+        a_colour = colours[i % 2]
+        b_colour = colours[1 - i % 2]
+        pa = make_player(a, adapter, rng.randrange(2**32), seconds)
+        pb = make_player(b, adapter, rng.randrange(2**32), seconds)
+        winner = play_game(game, {a_colour: pa, b_colour: pb}, opts)
+        outcome = "draws" if winner is None else "wins" if winner == a_colour else "losses"
+        setattr(result, outcome, getattr(result, outcome) + 1)
+        result.by_colour[a_colour][outcome] += 1
+    return result

@@ -1,0 +1,76 @@
+"""Players for matches: the engine at a level, a greedy player and a random one.
+
+A player is a callable ``(state) -> move``. Each holds its own seeded RNG, so a match is the
+same every time it is run with the same seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from companion.engines.search import LEVELS, Adapter, choose
+
+Player = Callable[[Any], Any]
+
+
+def random_player(adapter: Adapter, rng: random.Random) -> Player:
+    """Any legal move, uniformly."""
+
+    def play(state: Any) -> Any:
+        return rng.choice(adapter.moves(state))
+
+    return play
+
+
+def greedy_player(adapter: Adapter, rng: random.Random) -> Player:
+    """The move that maximises the evaluation right after it (own best number minus the
+    opponent's for Binaryon); ties broken at random."""
+
+    def play(state: Any) -> Any:
+        me = adapter.mover(state)
+        best: list[Any] = []
+        best_value = None
+        for move in adapter.moves(state):
+            v = adapter.evaluate(adapter.play(state, move), me)
+            if best_value is None or v > best_value:
+                best, best_value = [move], v
+            elif v == best_value:
+                best.append(move)
+        return rng.choice(best)
+
+    return play
+
+
+def engine_player(
+    adapter: Adapter, rng: random.Random, level: str = "default", seconds: float = 1.0
+) -> Player:
+    def play(state: Any) -> Any:
+        return choose(adapter, state, level, seconds, rng).move
+
+    return play
+
+
+def parse_player(text: str) -> tuple[str, str | None]:
+    """'engine:casual' -> ('engine', 'casual'); ValueError with a one-line reason."""
+    kind, _, level = text.partition(":")
+    if kind == "engine":
+        level = level or "default"
+        if level not in LEVELS:
+            raise ValueError(f"{text}: level must be one of {', '.join(LEVELS)}")
+        return kind, level
+    if kind in ("greedy", "random") and not level:
+        return kind, None
+    raise ValueError(f"{text}: a player is engine[:LEVEL], greedy or random")
+
+
+def make_player(text: str, adapter: Adapter, seed: int, seconds: float = 1.0) -> Player:
+    kind, level = parse_player(text)
+    rng = random.Random(seed)
+    if kind == "engine":
+        assert level is not None
+        return engine_player(adapter, rng, level, seconds)
+    if kind == "greedy":
+        return greedy_player(adapter, rng)
+    return random_player(adapter, rng)
