@@ -287,5 +287,5 @@ class Session:
 
 def _played(state: GameState, move: Move, referee: bool, player: str | None = None) -> Played:
     """How ``move``, played in ``state``, is journaled and shown."""
-    who = None if referee else (player or state.actor(move))
+    who = None if referee else (state.actor(move) or player)  # the chair may enter for another
     return Played(state.move_name(move), state.public_name(move), who, referee)

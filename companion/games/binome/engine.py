@@ -87,6 +87,17 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
         return self.names
 
     @property
+    def phoneless(self) -> frozenset[str]:
+        """Players without a phone: the chairperson enters their moves."""
+        text = str(self.options.get("phoneless", ""))
+        return frozenset(n for n in text.split(",") if n)
+
+    def enters_for(self, entrant: str, player: str) -> bool:
+        """May ``entrant``'s page enter ``player``'s move? Their own, or, for the
+        chairperson, a player without a phone."""
+        return entrant == player or (entrant == self.chair and player in self.phoneless)
+
+    @property
     def virtual(self) -> frozenset[str]:
         n = int(self.options["solo"])
         return frozenset(self.names[len(self.names) - n :]) if n else frozenset()
@@ -232,7 +243,11 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
         who = move.player or player
         if who is None:
             return Refusal("no-player", "whose move is it?")
-        if player is not None and move.player is not None and move.player != player:
+        if (
+            player is not None
+            and move.player is not None
+            and not self.enters_for(player, move.player)
+        ):
             return Refusal("wrong-player", f"not {move.player}'s page")
         if who not in self.names:
             return Refusal("unknown-player", f"{who}: not playing")

@@ -48,6 +48,8 @@ OPTIONS: Final[tuple[Option, ...]] = (
            check=_check_points),
     Option("deck", "", "deck file (TOML) with the card points ('' = the shipped deck.toml); "
            "read when the game starts, unless points are given"),
+    Option("phoneless", "", "players without a phone (a,b): the chairperson enters their "
+           "sheet and claims on the chair's own page"),
 )  # fmt: skip
 
 
@@ -100,6 +102,14 @@ def resolve_game_options(given: Mapping[str, Any] | None = None) -> dict[str, An
         if not match:
             raise ValueError(f"chair: {out['chair']!r} is not a player")
         out["chair"] = match[0]
+    if out["phoneless"].strip():
+        chosen = []
+        for wanted in out["phoneless"].split(","):
+            match = [n for n in names if n.lower() == wanted.strip().lower()]
+            if not match:
+                raise ValueError(f"phoneless: {wanted.strip()!r} is not a player")
+            chosen.append(match[0])
+        out["phoneless"] = ",".join(dict.fromkeys(chosen))
     if not out["points"].strip() and out["deck"].strip():
         try:
             out["points"] = load_deck(out["deck"].strip()).text()

@@ -123,9 +123,28 @@ class BinomeSpec(GameSpec):
             panel=self.panel(st),
             leds=self.leds(st),
             explanation=tuple(self.explanation(st)),
-            private=tuple(self.private_lines(st, own)) if own else (),
-            actions=tuple(self.actions(st, own)) if own else (),
+            private=tuple(self.private_lines(st, own) + self._entered_for(st, own, "lines"))
+            if own
+            else (),
+            actions=tuple(self.actions(st, own) + self._entered_for(st, own, "actions"))
+            if own
+            else (),
         )
+
+    def _entered_for(self, st: BinomeState, viewer: str, part: str) -> list:
+        """On the chairperson's page: the sheets and moves of the players without a phone,
+        whom the chair enters for (their numbers are told to the chair, not the table)."""
+        if viewer != st.chair:
+            return []
+        out: list = []
+        for p in st.players:
+            if p == viewer or p not in st.phoneless:
+                continue
+            if part == "lines":
+                out.append(f"{p} (no phone): {' '.join(st.numbers(p))}")
+            else:
+                out += [(name, f"for {p}: {label}") for name, label in self.actions(st, p)]
+        return out
 
     def panel(self, st: BinomeState) -> Panel:
         acting = st.to_act
