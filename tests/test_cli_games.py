@@ -101,3 +101,37 @@ def test_legal_on_a_latent_binaries_position(capsys, tmp_path):
 def test_bad_legal_requests_are_one_line(capsys, args, words):
     code, out, err = run(capsys, *args)
     assert code == 2 and words in err and len(err.strip().splitlines()) == 1
+
+
+def test_an_illegal_wythe_record_is_refused_naming_line_move_and_rule(capsys, tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text('[Game "wythe"]\n[Options "size=4 pie=false"]\n\n1. a1-a2 b1-b2\n2. a1-b1\n')
+    code, _, err = run(capsys, "import", str(path), "--journal", str(tmp_path / "j.sqlite"))
+    assert code == 2
+    assert f"{path}:5:4: move 3 a1-b1 breaks the " in err and "rule" in err
+
+
+def test_an_exported_wythe_game_with_a_swap_says_who_plays_which_colour(capsys, tmp_path):
+    from companion.games import get_spec
+    from companion.journal.store import SqliteJournal
+
+    spec = get_spec("wythe")
+    state = spec.new(**spec.resolve({"size": 4}))
+    names, rng = [], __import__("random").Random(3)
+    state = state.play(state.parse_move("a1-a2"))
+    names.append("a1-a2")
+    state = state.play(state.parse_move("swap"))
+    names.append("swap")
+    while not state.is_over():
+        move = state.forced_move() or rng.choice(state.legal_moves())
+        names.append(state.move_name(move))
+        state = state.play(move)
+    path = tmp_path / "j.sqlite"
+    with SqliteJournal.open(path) as j:
+        j.import_game(
+            "wythe", spec.resolve({"size": 4}), {"black": "Ana", "white": "Ben"},
+            [(n, None) for n in names], started=None, ended=None, status="finished",
+            outcome=state.outcome(),
+        )  # fmt: skip
+    code, out, _ = run(capsys, "export", "last", "--journal", str(path))
+    assert code == 0 and '[Swap "' in out and "Ana" in out.split('[Swap "')[1].split("\n")[0]

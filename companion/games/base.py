@@ -435,6 +435,16 @@ class GameSpec(ABC):
         """Cells to blink when the game is over (e.g. the winning line)."""
         return ()
 
+    def rule_of(self, code: str) -> str:
+        """The rule a refusal's code stands for, as a record's refusal names it ("the
+        equal-heights rule"); '' when the reason says it all."""
+        return ""
+
+    def record_tags(self, state: GameState, people: dict[str, str]) -> dict[str, str]:
+        """Extra tags a record of ``state`` carries (Wythe: who plays which colour after a
+        swap)."""
+        return {}
+
     def announce(self, before: GameState, after: GameState) -> str:
         """What the table is told after a move took ``before`` to ``after`` (a turn resolved,
         a guess answered), shown for a few seconds; '' for nothing. Public: no secrets."""

@@ -165,6 +165,16 @@ def record_from_entry(entry: GameEntry) -> Record:
         for i, m in enumerate(entry.moves)
         if m.public is not None and m.public != m.name
     }
+    tags = dict(entry.tags)
+    if ended:  # tags the game adds from its moves (e.g. Wythe's swap of seats)
+        try:
+            spec = get_spec(entry.game)
+            state = spec.new(**spec.resolve(dict(entry.options)))
+            for m in entry.moves:
+                state = state.play(state.parse_move(m.name))
+            tags.update(spec.record_tags(state, dict(entry.players)))
+        except ValueError:
+            pass  # a salvaged game that no longer replays: its moves say what is known
     return Record(
         game=entry.game,
         options=dict(entry.options),
@@ -177,7 +187,7 @@ def record_from_entry(entry: GameEntry) -> Record:
         status=entry.status,
         result=entry.result,
         summary=entry.summary,
-        tags=dict(entry.tags),
+        tags=tags,
     )
 
 
@@ -372,7 +382,11 @@ def validate(rec: Record, source: str = "record") -> GameState:
             rec.publics.append(public if public != name else None)
             state = state.play(move)
         except IllegalMove as e:
-            raise RecordError(f"{source}:{line}:{col}: move {k + 1} {text}: {e.refusal}") from None
+            rule = spec.rule_of(e.refusal.code)
+            breaks = f" breaks the {rule}" if rule else ""
+            raise RecordError(
+                f"{source}:{line}:{col}: move {k + 1} {text}{breaks}: {e.refusal}"
+            ) from None
         except ValueError as e:
             raise RecordError(f"{source}:{line}:{col}: move {k + 1} {text}: {e}") from None
         rec.moves[k] = name

@@ -182,6 +182,18 @@ class WytheSpec(GameSpec):
         return player.upper()
 
     # ----------------------------------------------------------------- the CLI
+    def rule_of(self, code: str) -> str:
+        from companion.games.wythe.records import rule_name
+
+        name = rule_name(code)
+        return name if name != code else ""
+
+    def record_tags(self, state: GameState, people: dict[str, str]) -> dict[str, str]:
+        from companion.games.wythe.records import swap_tag
+
+        tag = swap_tag(state, people)  # type: ignore[arg-type]
+        return {} if tag is None else {tag[0]: tag[1]}
+
     def score_record(self, state: GameState) -> dict[str, Any]:
         """``binaryon score --record FILE --json`` for a Wythe record."""
         return score_json(_state(state))
