@@ -30,6 +30,14 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
         "off; Binary: black, white)",
     )
     p.add_argument(
+        "--opponent",
+        metavar="engine[:LEVEL]",
+        help="the companion plays one side: engine, or engine:beginner|casual|default|strongest",
+    )
+    p.add_argument(
+        "--engine-side", metavar="PLAYER", help="the side it plays (default: the second player)"
+    )
+    p.add_argument(
         "--web",
         metavar="HOST:PORT",
         help="serve the table page and players' pages, e.g. 0.0.0.0:8080 (default: off)",
@@ -84,6 +92,10 @@ def config_from_args(args: argparse.Namespace) -> Config:
         game["name"] = args.game
         if args.game != config.game.name:
             game["players"] = {}  # the file's names are for another game's sides
+    if getattr(args, "opponent", None):
+        game["opponent"] = args.opponent
+    if getattr(args, "engine_side", None):
+        game["engine_side"] = args.engine_side
     board = {k: v for k, v in (("driver", args.board), ("kind", args.kind), ("size", args.size))
              if v is not None}  # fmt: skip
     display = {"driver": args.display} if args.display else {}

@@ -31,6 +31,8 @@ class GameConfig:
     # True when the game was named (config file or --game), not just the default: a named
     # game is started even when another game is in progress in the journal.
     chosen: bool = False
+    opponent: str = ""  # "engine" or "engine:LEVEL": the companion plays one side
+    engine_side: str = ""  # the side it plays ("" = the second player)
 
 
 @dataclass(frozen=True)
@@ -248,6 +250,13 @@ class Config:
                 raise bad(f"[buttons] {name}: GPIO {pin} is negative")
         if problem := journal_path_problem(self.journal.path):
             raise bad(f"[journal] path {self.journal.path!r}: {problem}")
+        if self.game.opponent:
+            from companion.service.opponent import parse_opponent
+
+            try:
+                parse_opponent(self.game.opponent)
+            except ValueError as e:
+                raise bad(f"[game] {e}") from None
         if self.web.listen:
             from companion.views.web.address import ListenError, parse_listen
 

@@ -9,7 +9,7 @@ to a ``Feedback`` (the daemon), which keeps it on screen for the right time.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from companion.games import get_spec
@@ -43,6 +43,8 @@ class Referee:
         self.kind = kind
         self.feedback = feedback
         self.interpreter = session.spec.interpreter(kind)
+        # asked before a move is played: a refusal stops it (the companion's own move awaited)
+        self.gate: Callable[[Any], Refusal | None] | None = None
 
     # ------------------------------------------------------------------ input
     def press(self, cell: int) -> None:
@@ -103,7 +105,10 @@ class Referee:
             move = state.parse_move(name)
             secret = state.public_name(move) != state.move_name(move)
         except ValueError:
-            secret = True
+            move, secret = None, True
+        if move is not None and self.gate is not None and (refusal := self.gate(move)):
+            self.feedback.refuse(refusal, None)
+            return Submitted(False, refusal)
         result = self.session.submit_name(name, player)
         if result.accepted or not secret or self.session.closed_elsewhere:
             self._after(result, None)
@@ -117,8 +122,11 @@ class Referee:
     def act(self, action: Action, cell: int | None, from_board: bool = False) -> bool:
         """Carry out what the interpreter made of the input; True when a move was accepted."""
         if isinstance(action, Play):
-            result = self.session.submit(action.move, action.player)
             target = cell if cell is not None else _cell_of(action.move)
+            if self.gate is not None and (refusal := self.gate(action.move)) is not None:
+                self.feedback.refuse(refusal, target)
+                return False
+            result = self.session.submit(action.move, action.player)
             self._after(result, target)
             if not result.accepted and from_board and target is not None:
                 self.feedback.mismatch((target,), _reason(result.refusal))  # stays until put back

@@ -86,6 +86,13 @@ class Daemon:
 
         session = first_session(config, self.journal, board.size, self.say, rng)
         self.referee = Referee(session, board.kind, self.feedback)
+        self.opponent = None
+        if config.game.opponent:
+            from companion.service.opponent import EngineOpponent, parse_opponent
+
+            level = parse_opponent(config.game.opponent)
+            self.opponent = EngineOpponent(self, level or "default", config.game.engine_side)
+            self.referee.gate = self.opponent.gate
         if getattr(self.journal, "recovery", None):
             self.say(("resumed; " if self.message else "") + "journal repaired")
         why = getattr(self.journal, "read_only", None)
@@ -207,6 +214,10 @@ class Daemon:
         if "error" in box:
             raise box["error"]
         return box.get("value")
+
+    def post_call(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` in the loop's thread soon (from any thread), then render."""
+        self.loop.post(_Call(fn))
 
     def stop(self) -> None:
         self.loop.stop()
@@ -387,7 +398,8 @@ class Daemon:
 
     def quiet(self) -> bool:
         """Nothing left to handle: no event queued, no board settling."""
-        return self.loop.wait_idle(0) and self.settler._timer is None
+        thinking = self.opponent is not None and self.opponent.thinking
+        return self.loop.wait_idle(0) and self.settler._timer is None and not thinking
 
     # --- views ---
     def table(self) -> Table:
@@ -427,6 +439,8 @@ class Daemon:
             self.on_frame()
         for listener in list(self.listeners):
             listener()
+        if self.opponent is not None:
+            self.opponent.update()
 
     def _titles(self) -> dict[str, str]:
         return {**{g: get_spec(g).title for g in self.menu.games}, PAGES: "PLAYER PAGES"}
