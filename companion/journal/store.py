@@ -31,19 +31,28 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from companion.games.base import Outcome
 from companion.journal.api import GameClosed, JournalError, MoveEntry, SavedGame
+from companion.journal.checks import (
+    _check_identity_quietly,
+    _full_error,
+    _open_read_only,
+    _read_only_error,
+    _read_only_place,
+    _roll_back_hot_journal,
+    _sidecars_as_found,
+    _wal_loss,
+    check_journal_path,
+    closed_cleanly,
+    refuse_foreign,
+)
 from companion.journal.db import (
     NotAJournal,
-    check_identity,
-    check_version,
     describe_error,
     is_damage,
-    memory_db,
     open_ro,
     rollback,
 )
@@ -55,22 +64,18 @@ from companion.journal.repair import (
     cut_short_line,
     examine,
     has_data,
-    keep_copies,
     repair,
-    snapshot,
 )
 from companion.journal.rows import (
     ABANDONED,
     FINISHED,
     IN_PROGRESS,
-    LISTED_COLUMNS,
     SCHEMA,
     SCHEMA_VERSION,
     STATUSES,
     TAGS_KEY,
     GameEntry,
     detail_json,
-    entry_from_row,
     fold,
     from_iso,
     from_json,
@@ -78,14 +83,13 @@ from companion.journal.rows import (
     to_json,
 )
 from companion.journal.salvage import RecoveryReport
+from companion.journal.store_import import JournalImport
+from companion.journal.store_reads import JournalReads
+from companion.journal.store_salvage import JournalSalvage
 from companion.journal.wal import (
-    DB_MAGIC,
     WalFrame,
     WalScan,
-    db_image,
-    read_shm,
     scan_wal,
-    wal_lost,
 )
 
 __all__ = [
@@ -119,165 +123,6 @@ _EVENTS = (
     "SELECT kind, ply, move, at, player, public FROM events WHERE game_id = ?"
     " AND id NOT BETWEEN ? AND ? ORDER BY id"
 )
-
-
-def check_journal_path(path: str | os.PathLike[str]) -> Path:
-    """The path as a Path; JournalError (one line) for one that cannot name a journal file:
-    empty, '.', '/', a folder."""
-    text = os.fspath(path)
-    p = Path(text)
-    if not text.strip() or p.name in ("", ".", ".."):
-        raise JournalError(f"{text!r} is not a journal file name")
-    if p.is_dir():
-        raise JournalError(f"{text} is a folder, not a journal file")
-    return p
-
-
-def refuse_foreign(path: Path) -> None:
-    """NotAJournal for a non-empty file without the SQLite header (a text file given as the
-    journal): it is left exactly as it is."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(len(DB_MAGIC))
-    except FileNotFoundError:
-        return
-    except OSError as e:
-        raise JournalError(f"cannot read journal {path}: {e.strerror or e}") from None
-    if head and head != DB_MAGIC:
-        raise NotAJournal(f"{path} is not an SQLite journal (no SQLite header); left untouched")
-
-
-def _roll_back_hot_journal(path: Path) -> None:
-    """A stop in the middle of a rollback-mode write (the switch back to WAL mode at open,
-    the clean-stop mark at close) leaves a hot ``-journal``: SQLite's own recovery undoes
-    that write; let it, before the file is judged."""
-    hot = path.with_name(path.name + "-journal")
-    try:
-        if not hot.exists() or hot.stat().st_size == 0:
-            return
-    except OSError:
-        return
-    with suppress(sqlite3.Error):
-        db = sqlite3.connect(path, isolation_level=None, timeout=5)
-        try:
-            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        finally:
-            db.close()
-
-
-def _immutable(path: Path) -> sqlite3.Connection:
-    """The main file alone, read as it is (no WAL, no locks, nothing written)."""
-    from urllib.parse import quote
-
-    uri = f"file:{quote(str(path.absolute()))}?immutable=1"
-    return sqlite3.connect(uri, uri=True, isolation_level=None)
-
-
-def closed_cleanly(path: Path) -> bool:
-    """The last writer stopped cleanly: no WAL left, the main file whole (its header's page
-    count fits the file) and marked clean. O(1) in the journal's size."""
-    wal = path.with_name(path.name + "-wal")
-    hot = path.with_name(path.name + "-journal")
-    try:
-        if wal.exists() and wal.stat().st_size > 0:
-            return False
-        if hot.exists() and hot.stat().st_size > 0:
-            return False  # a write in rollback mode did not finish
-        size = path.stat().st_size
-        if size == 0:
-            return True
-        with open(path, "rb") as f:
-            head = f.read(100)
-    except OSError:
-        return False
-    if len(head) < 100 or not head.startswith(DB_MAGIC):
-        return False
-    page = int.from_bytes(head[16:18], "big")
-    page = 65536 if page == 1 else page
-    pages = int.from_bytes(head[28:32], "big")
-    if head[24:28] == head[92:96] and page and size < pages * page:
-        return False  # cut short
-    try:
-        db = _immutable(path)
-        try:
-            check_identity(db, path)
-            row = db.execute("SELECT value FROM meta WHERE key = 'clean'").fetchone()
-        finally:
-            db.close()
-    except sqlite3.Error:
-        return False
-    return row is not None and row[0] == "1"
-
-
-def _check_identity_quietly(path: Path) -> None:
-    """NotAJournal for another program's database, seen without touching it; a damaged file
-    is left to the deep check."""
-    try:
-        db = _immutable(path)
-    except sqlite3.Error:
-        return
-    try:
-        check_identity(db, path)
-    except sqlite3.Error:
-        return
-    finally:
-        db.close()
-
-
-def _sidecars_as_found(path: Path) -> tuple[bool, bool, bytes | None]:
-    """(WAL exists, -shm exists, the -shm index header), read before SQLite opens anything
-    (a connection rebuilds the index and may create an empty WAL)."""
-    wal_path = path.with_name(path.name + "-wal")
-    shm_path = path.with_name(path.name + "-shm")
-    try:
-        with open(shm_path, "rb") as f:
-            head: bytes | None = f.read(136)
-    except OSError:
-        head = None
-    return wal_path.exists(), shm_path.exists(), head
-
-
-def _wal_loss(
-    path: Path, wal: WalScan, sidecars: tuple[bool, bool, bytes | None], clock: Callable[[], float]
-) -> RecoveryReport | None:
-    """A WAL that lost committed frames (deleted, zeroed, cut short, replaced; the ``-shm``
-    index says how many), or a journal stopped uncleanly that has no WAL at all (the main file
-    copied alone while the service ran). The WAL and index as found are kept."""
-    wal_path = path.with_name(path.name + "-wal")
-    shm_path = path.with_name(path.name + "-shm")
-    had_wal, had_shm, head = sidecars
-    shm = read_shm(head) if head else None
-    lost = wal_lost(shm, wal if had_wal else None)
-    if lost:
-        problem = f"its WAL lost {lost} committed frames (deleted, zeroed or cut short)"
-    elif not had_wal and not had_shm and _marked_open(path):
-        problem = "stopped without a clean close and its WAL file is missing"
-        lost = -1
-    else:
-        return None
-    copies = keep_copies(path, {k: p for k, p in (("-wal", wal_path), ("-shm", shm_path))}, clock)
-    report = RecoveryReport(path, problem, copies)
-    report.lost.append(
-        "every change since the last checkpoint"
-        if lost > 0
-        else "any change since the last checkpoint (a copy made while the service ran? "
-        "use binaryon backup)"
-    )
-    with suppress(OSError):
-        shm_path.unlink(missing_ok=True)  # stale: it describes the WAL that is gone
-    return report
-
-
-def _marked_open(path: Path) -> bool:
-    try:
-        db = _immutable(path)
-        try:
-            row = db.execute("SELECT value FROM meta WHERE key = 'clean'").fetchone()
-        finally:
-            db.close()
-    except sqlite3.Error:
-        return False
-    return row is not None and row[0] == "0"
 
 
 def _reads_well(path: Path, clock: Callable[[], float]) -> bool:
@@ -325,7 +170,7 @@ def _deep_check(
 # --------------------------------------------------------------------------- the journal
 
 
-class SqliteJournal:
+class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
     """Implements companion.journal.api.Journal. Safe to share between threads (one lock)."""
 
     def __init__(self, db: sqlite3.Connection, path: Path, clock: Callable[[], float]):
@@ -790,280 +635,6 @@ class SqliteJournal:
         return entry.saved()
 
     # --- the game in progress, checked at start ---
-    def _salvage_live_games(self) -> None:
-        """A damaged row in a game in progress (a move number that cannot follow, a move that
-        does not replay, text that is not UTF-8) would stop every start: the game is cut
-        just before it, a copy of the journal kept first, and the loss said."""
-        try:
-            with self._read() as db:
-                ids = [
-                    r[0]
-                    for r in db.execute("SELECT id FROM games WHERE status = ?", (IN_PROGRESS,))
-                ]
-            for gid in ids:
-                self._salvage_game(gid)
-        except JournalError as e:
-            log.warning("journal %s: the game in progress could not be checked: %s", self.path, e)
-
-    def _salvage_game(self, game_id: int) -> None:
-        from companion.games import get_spec
-
-        with self._read() as db:
-            row = db.execute("SELECT game, options FROM games WHERE id = ?", (game_id,))
-            found = row.fetchone()
-            if found is None:  # the index names a game the table does not hold
-                self.damage_seen = True
-                raise JournalError(f"game {game_id}: its row is unreadable")
-            game, options = found
-            cut = db.execute(
-                "SELECT cut_from, cut_to FROM games WHERE id = ?", (game_id,)
-            ).fetchone()
-            lo, hi = (cut[0], cut[1]) if cut[0] is not None else (0, -1)
-            rows = db.execute(
-                "SELECT id, kind, ply, move FROM events WHERE game_id = ?"
-                " AND id NOT BETWEEN ? AND ? ORDER BY id",
-                (game_id, lo, hi),
-            ).fetchall()
-        try:
-            state = get_spec(game).new(**get_spec(game).resolve(from_json(options, {})))
-        except ValueError:
-            return  # an unknown game: nothing to replay it with
-        states = [state]
-        bad = None
-        for eid, kind, ply, move in rows:
-            if kind == "move":
-                if ply >= len(states):
-                    bad = (eid, f"move {ply + 1} follows move {len(states) - 1}")
-                    break
-                del states[ply + 1 :]
-                try:
-                    st = states[-1]
-                    states.append(st.play(st.parse_move(move or "")))
-                except ValueError as e:
-                    bad = (eid, f"move {ply + 1} {move!r} does not replay ({e})")
-                    break
-            elif kind == "takeback":
-                del states[ply + 1 :]
-        if bad is None:
-            return
-        eid, why = bad
-        kept = len(states) - 1
-        copy = self._keep_copy()
-        with self._write() as db:
-            last = db.execute(
-                "SELECT max(id) FROM events WHERE game_id = ?", (game_id,)
-            ).fetchone()[0]
-            note = f"recovered: a damaged row ({why}); moves after the first {kept} lost"
-            db.execute(
-                "UPDATE games SET cut_from = ?, cut_to = ?, ply = ?, note = ? WHERE id = ?",
-                (eid, last, kept, note, game_id),
-            )
-        report = RecoveryReport(self.path, f"game {game_id}: {why}", [copy] if copy else [])
-        report.lost.append(f"game {game_id}: moves after the first {kept}")
-        report.games = 1
-        self.recovery = report
-        log.warning(report.line())
-
-    def _keep_copy(self) -> Path | None:
-        stamp = datetime.fromtimestamp(self._clock(), UTC).strftime("%Y%m%dT%H%M%SZ")
-        target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
-        n = 1
-        while target.exists():
-            n += 1
-            target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{n}")
-        try:
-            self.backup(target)
-        except (JournalError, OSError) as e:
-            log.warning("journal %s: no copy kept before the salvage: %s", self.path, e)
-            return None
-        return target
-
-    # --- history and records ---
-    def load(self, game_id: int) -> GameEntry | None:
-        with self._read() as db:
-            row = db.execute(f"SELECT {LISTED_COLUMNS} FROM games WHERE id = ?", (game_id,))
-            found = row.fetchone()
-            if found is None:
-                return None
-            entry = entry_from_row(found)
-            try:
-                entry.moves, entry.takebacks = fold(self._events(db, game_id))
-            except ValueError as e:
-                entry.note = f"moves unreadable: {e}"
-        return entry
-
-    def last_id(self) -> int | None:
-        with self._read() as db:
-            return db.execute("SELECT max(id) FROM games").fetchone()[0]
-
-    def iter_games(
-        self,
-        *,
-        limit: int | None = None,
-        game: str | None = None,
-        since: int | None = None,
-        moves: bool = False,
-        batch: int = 500,
-    ) -> Iterator[GameEntry]:
-        """Games oldest first, read in batches (bounded memory whatever the journal's size).
-        ``limit``: only the last so many; ``game``: one kind of game; ``since``: started at
-        or after (ms). Without ``moves`` an entry has its move count (``move_count``) only."""
-        if not self._has_tables():
-            return
-        where, params = ["1"], []
-        if game:
-            where.append("game = ?")
-            params.append(game)
-        if since is not None:
-            where.append("started >= ?")
-            params.append(iso(since))
-        cond = " AND ".join(where)
-        first = 0
-        if limit is not None:
-            with self._read() as db:
-                row = db.execute(
-                    f"SELECT min(id) FROM (SELECT id FROM games WHERE {cond}"
-                    " ORDER BY id DESC LIMIT ?)",
-                    (*params, max(0, limit)),
-                ).fetchone()
-            if row[0] is None:
-                return
-            first = row[0] - 1
-        while True:
-            with self._read() as db:
-                rows = db.execute(
-                    f"SELECT {LISTED_COLUMNS} FROM games WHERE {cond} AND id > ?"
-                    " ORDER BY id LIMIT ?",
-                    (*params, first, batch),
-                ).fetchall()
-            if not rows:
-                return
-            for row in rows:
-                entry = entry_from_row(row)
-                if moves:
-                    with self._read() as db:
-                        try:
-                            entry.moves, entry.takebacks = fold(self._events(db, entry.id))
-                        except ValueError as e:
-                            entry.note = f"moves unreadable: {e}"
-                yield entry
-            first = rows[-1][0]
-
-    def _has_tables(self) -> bool:
-        with self._read() as db:
-            row = db.execute(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'games'"
-            ).fetchone()
-        return bool(row[0])
-
-    def games(self) -> list[GameEntry]:
-        """Every game, oldest first, with its live moves (see iter_games to stream)."""
-        return list(self.iter_games(moves=True))
-
-    def events(self, game_id: int) -> list[tuple[str, int, str | None, int | None]]:
-        """The full history of one game: (kind, ply, move, at) in order, takebacks included."""
-        with self._read() as db:
-            rows = db.execute(
-                "SELECT kind, ply, move, at FROM events WHERE game_id = ? ORDER BY id", (game_id,)
-            ).fetchall()
-        return [(k, p, m, from_iso(a)) for k, p, m, a in rows]
-
-    def find_digest(self, digest: str) -> int | None:
-        """The id of a game imported from a record with this fingerprint, if any."""
-        with self._read() as db:
-            row = db.execute(
-                "SELECT id FROM games WHERE digest = ? ORDER BY id LIMIT 1", (digest,)
-            ).fetchone()
-        return row[0] if row else None
-
-    def backup(self, target: str | os.PathLike[str]) -> None:
-        """A consistent copy of the journal at ``target`` (SQLite's online backup, safe while
-        the daemon writes), marked as cleanly closed, in rollback mode. Written beside the
-        target and renamed over it, so a failed backup leaves no half copy."""
-        target = Path(target)
-        tmp = target.with_name(f".{target.name}.part-{os.getpid()}")
-        for p in (tmp, tmp.with_name(tmp.name + "-journal")):
-            p.unlink(missing_ok=True)
-        try:
-            dest = sqlite3.connect(tmp, isolation_level=None)
-            try:
-                with self._read() as db:
-                    db.backup(dest)
-                dest.execute("PRAGMA journal_mode = DELETE")
-                if dest.execute(
-                    "SELECT count(*) FROM sqlite_master WHERE name = 'meta'"
-                ).fetchone()[0]:
-                    dest.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '1')")
-                dest.execute("PRAGMA synchronous = FULL")
-            finally:
-                dest.close()
-            with open(tmp, "rb+") as f:
-                os.fsync(f.fileno())
-            os.replace(tmp, target)
-        except sqlite3.Error as e:
-            tmp.unlink(missing_ok=True)
-            raise JournalError(f"backup to {target} failed: {describe_error(e)}") from None
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
-
-    def import_game(
-        self,
-        game: str,
-        options: dict[str, Any],
-        players: dict[str, str],
-        moves: Sequence[tuple[Any, ...]],
-        *,
-        started: int | None,
-        ended: int | None,
-        status: str,
-        outcome: Outcome | None = None,
-        note: str | None = None,
-        tags: dict[str, str] | None = None,
-        digest: str | None = None,
-    ) -> int:
-        """Add a whole game (already validated) in one transaction: all of it or nothing.
-        ``moves``: (name, at) or (name, at, player, public name when it holds a secret)."""
-        if status not in STATUSES:
-            raise ValueError(f"status {status!r} is not one of {', '.join(STATUSES)}")
-        now = self._now()
-        with self._write() as db:
-            cur = db.execute(
-                "INSERT INTO games (game, options, players, started, ended, status, result,"
-                " summary, detail, note, ply, digest) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    game,
-                    to_json(options),
-                    to_json(players),
-                    iso(started) or now,
-                    iso(ended) if status != IN_PROGRESS else None,
-                    status,
-                    (outcome.winner or "draw") if outcome else None,
-                    outcome.summary if outcome else None,
-                    detail_json(outcome.detail if outcome else None, tags or {}),
-                    note,
-                    len(moves),
-                    digest,
-                ),
-            )
-            game_id = int(cur.lastrowid or 0)
-            db.executemany(
-                "INSERT INTO events (game_id, kind, ply, move, at, player, public)"
-                " VALUES (?, 'move', ?, ?, ?, ?, ?)",
-                [  # (name, at) or (name, at, player, public name when secret)
-                    (game_id, i, m[0], iso(m[1]), *(tuple(m[2:4]) + (None, None))[:2])
-                    for i, m in enumerate(moves)
-                ],
-            )
-            if status != IN_PROGRESS:
-                kind = "finish" if status == FINISHED else "abandon"
-                db.execute(
-                    "INSERT INTO events (game_id, kind, ply, at) VALUES (?, ?, ?, ?)",
-                    (game_id, kind, len(moves), iso(ended) or now),
-                )
-            else:
-                self._close_others(db, game_id)
-        return game_id
 
 
 def _secret(move: Any) -> str | None:
@@ -1083,55 +654,3 @@ def _outcome(game: str, options: dict[str, Any], moves: list[str]) -> Outcome | 
     except ValueError:
         return None
     return state.outcome() if state.is_over() else None
-
-
-def _read_only_place(path: Path) -> str | None:
-    """Why the journal cannot be written (a read-only file system, no write permission on
-    it or its folder), or None."""
-    for p in (path.parent, path):
-        try:
-            if os.statvfs(p).f_flag & os.ST_RDONLY:
-                return "read-only file system"
-        except OSError:
-            continue
-        if os.access(p, os.F_OK) and not os.access(p, os.W_OK):
-            return f"no write permission on {p}"
-    return None
-
-
-def _full_error(e: sqlite3.Error, path: Path | None = None) -> str | None:
-    """'disk full' for SQLite's own error, or for an I/O error (making the -shm file) on a
-    file system with no free block left."""
-    reason = describe_error(e)
-    if reason == "disk full":
-        return reason
-    if reason == "disk I/O error" and path is not None:
-        try:
-            if os.statvfs(path.parent).f_bavail == 0:
-                return "disk full"
-        except OSError:
-            return None
-    return None
-
-
-def _read_only_error(e: sqlite3.Error) -> str | None:
-    name = getattr(e, "sqlite_errorname", "") or ""
-    return "read-only" if name.startswith("SQLITE_READONLY") else None
-
-
-def _open_read_only(path: Path, found: dict[str, bytes]) -> sqlite3.Connection:
-    """The journal as it is on disk (main file plus the committed part of its WAL), in
-    memory and query-only: sqlite cannot open a WAL file where it may not create its -shm."""
-    if "" not in found and has_data(path):
-        found = snapshot(path)
-    db = memory_db(db_image(found.get("", b""), scan_wal(found.get("-wal", b"")), "sqlite"))
-    try:
-        check_version(db, path)
-        db.execute("PRAGMA query_only = ON")
-    except sqlite3.Error as e:
-        db.close()
-        raise JournalError(f"cannot open journal {path}: {describe_error(e)}") from None
-    except JournalError:
-        db.close()
-        raise
-    return db

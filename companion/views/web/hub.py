@@ -151,19 +151,21 @@ class Hub:
             return
         version, public = await self._public_snapshot()
         views: dict[str | None, str | None] = {}
-        sends = []
-        for client in clients:
+        targets: list[tuple[Client, str | None]] = []  # every view first: a backend that
+        for client in clients:  # fails midway then leaves no send coroutine unawaited
             if client.player is None:
-                sends.append(self.send_view(client, public, version))
+                targets.append((client, public))
                 continue
             if client.token not in views:
                 player = await self.current_player(client.token)
                 views[client.token] = await self.player_json(player) if player else None
-            text = views[client.token]
-            sends.append(
+            targets.append((client, views[client.token]))
+        await asyncio.gather(  # together: a slow client holds up nobody
+            *(
                 self.send_gone(client) if text is None else self.send_view(client, text, version)
+                for client, text in targets
             )
-        await asyncio.gather(*sends)  # together: a slow client holds up nobody
+        )
 
     async def welcome(self, client: Client) -> None:
         """Register a new WebSocket client and send it the current view. Registered first, so

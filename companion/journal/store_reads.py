@@ -1,0 +1,116 @@
+"""Reading the journal: games, one game, events, for ``SqliteJournal`` (a mixin)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+
+from companion.journal.rows import (
+    LISTED_COLUMNS,
+    GameEntry,
+    entry_from_row,
+    fold,
+    from_iso,
+    iso,
+)
+
+log = logging.getLogger("binaryon")
+
+
+class JournalReads:
+    def load(self, game_id: int) -> GameEntry | None:
+        with self._read() as db:
+            row = db.execute(f"SELECT {LISTED_COLUMNS} FROM games WHERE id = ?", (game_id,))
+            found = row.fetchone()
+            if found is None:
+                return None
+            entry = entry_from_row(found)
+            try:
+                entry.moves, entry.takebacks = fold(self._events(db, game_id))
+            except ValueError as e:
+                entry.note = f"moves unreadable: {e}"
+        return entry
+
+    def last_id(self) -> int | None:
+        with self._read() as db:
+            return db.execute("SELECT max(id) FROM games").fetchone()[0]
+
+    def iter_games(
+        self,
+        *,
+        limit: int | None = None,
+        game: str | None = None,
+        since: int | None = None,
+        moves: bool = False,
+        batch: int = 500,
+    ) -> Iterator[GameEntry]:
+        """Games oldest first, read in batches (bounded memory whatever the journal's size).
+        ``limit``: only the last so many; ``game``: one kind of game; ``since``: started at
+        or after (ms). Without ``moves`` an entry has its move count (``move_count``) only."""
+        if not self._has_tables():
+            return
+        where, params = ["1"], []
+        if game:
+            where.append("game = ?")
+            params.append(game)
+        if since is not None:
+            where.append("started >= ?")
+            params.append(iso(since))
+        cond = " AND ".join(where)
+        first = 0
+        if limit is not None:
+            with self._read() as db:
+                row = db.execute(
+                    f"SELECT min(id) FROM (SELECT id FROM games WHERE {cond}"
+                    " ORDER BY id DESC LIMIT ?)",
+                    (*params, max(0, limit)),
+                ).fetchone()
+            if row[0] is None:
+                return
+            first = row[0] - 1
+        while True:
+            with self._read() as db:
+                rows = db.execute(
+                    f"SELECT {LISTED_COLUMNS} FROM games WHERE {cond} AND id > ?"
+                    " ORDER BY id LIMIT ?",
+                    (*params, first, batch),
+                ).fetchall()
+            if not rows:
+                return
+            for row in rows:
+                entry = entry_from_row(row)
+                if moves:
+                    with self._read() as db:
+                        try:
+                            entry.moves, entry.takebacks = fold(self._events(db, entry.id))
+                        except ValueError as e:
+                            entry.note = f"moves unreadable: {e}"
+                yield entry
+            first = rows[-1][0]
+
+    def _has_tables(self) -> bool:
+        with self._read() as db:
+            row = db.execute(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'games'"
+            ).fetchone()
+        return bool(row[0])
+
+    def games(self) -> list[GameEntry]:
+        """Every game, oldest first, with its live moves (see iter_games to stream)."""
+        return list(self.iter_games(moves=True))
+
+    def events(self, game_id: int) -> list[tuple[str, int, str | None, int | None]]:
+        """The full history of one game: (kind, ply, move, at) in order, takebacks included."""
+        with self._read() as db:
+            rows = db.execute(
+                "SELECT kind, ply, move, at FROM events WHERE game_id = ? ORDER BY id", (game_id,)
+            ).fetchall()
+        return [(k, p, m, from_iso(a)) for k, p, m, a in rows]
+
+    def find_digest(self, digest: str) -> int | None:
+        """The id of a game imported from a record with this fingerprint, if any."""
+        with self._read() as db:
+            row = db.execute(
+                "SELECT id FROM games WHERE digest = ? ORDER BY id LIMIT 1", (digest,)
+            ).fetchone()
+        return row[0] if row else None
