@@ -46,3 +46,26 @@ def test_extra_words_after_a_button_are_refused_not_dropped():
         assert not daemon.menu.is_open
     finally:
         daemon.stop()
+
+
+def test_a_second_companion_on_the_same_journal_is_refused_naming_the_first(tmp_path):
+    import os
+
+    import pytest
+
+    from companion.journal.api import JournalError
+    from companion.service.app import build_daemon
+
+    cfg = Config.default().with_overrides(
+        board={"driver": "mock"}, journal={"path": str(tmp_path / "j.sqlite")}
+    )
+    first, closers = build_daemon(cfg, simulated=True)
+    try:
+        with pytest.raises(JournalError, match=f"in use by process {os.getpid()}"):
+            build_daemon(cfg, simulated=True)
+    finally:
+        for close in closers:
+            close()
+    second, closers = build_daemon(cfg, simulated=True)  # free again once the first closed
+    for close in closers:
+        close()

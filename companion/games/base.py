@@ -21,9 +21,11 @@ A game is three things, each in its own module of ``companion/games/<game>/``:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
+
+from companion.games.options import Option, resolve_options
 
 
 @dataclass(frozen=True)
@@ -161,62 +163,6 @@ class GameState(ABC):
         if self.is_over():
             return Refusal("game-over", "game is over")
         return Refusal("not-your-turn", f"{player}: not your turn")
-
-
-@dataclass(frozen=True)
-class Option:
-    """A named rule option: ``--rule name=value`` and a config key (``[rules.GAME] name``)."""
-
-    name: str
-    default: Any
-    help: str
-    choices: tuple[Any, ...] | None = None
-    kind: type = str
-    minimum: int | None = None
-    maximum: int | None = None
-    check: Callable[[Any], str | None] | None = None  # extra check -> error text or None
-
-    def parse(self, value: Any) -> Any:
-        """Convert and validate a value from the CLI (str) or TOML; ValueError names the option."""
-        v = value
-        if self.kind is bool and isinstance(v, str):
-            low = v.strip().lower()
-            if low not in ("true", "false", "yes", "no", "on", "off", "1", "0"):
-                raise ValueError(f"{self.name}: expected true or false, got {value!r}")
-            v = low in ("true", "yes", "on", "1")
-        elif self.kind is int and isinstance(v, str):
-            try:
-                v = int(v)
-            except ValueError:
-                raise ValueError(f"{self.name}: expected a whole number, got {value!r}") from None
-        if self.kind is bool and not isinstance(v, bool):
-            raise ValueError(f"{self.name}: expected true or false, got {value!r}")
-        if self.kind is int and (isinstance(v, bool) or not isinstance(v, int)):
-            raise ValueError(f"{self.name}: expected a whole number, got {value!r}")
-        if self.kind is str and not isinstance(v, str):
-            raise ValueError(f"{self.name}: expected text, got {value!r}")
-        if self.choices is not None and v not in self.choices:
-            allowed = ", ".join(str(c) for c in self.choices)
-            raise ValueError(f"{self.name}: {value!r} is not one of {allowed}")
-        if self.minimum is not None and v < self.minimum:
-            raise ValueError(f"{self.name}: {v} is below {self.minimum}")
-        if self.maximum is not None and v > self.maximum:
-            raise ValueError(f"{self.name}: {v} is above {self.maximum}")
-        if self.check is not None and (err := self.check(v)):
-            raise ValueError(f"{self.name}: {err}")
-        return v
-
-
-def resolve_options(options: Sequence[Option], given: dict[str, Any]) -> dict[str, Any]:
-    """Defaults overlaid with ``given``; unknown names and bad values raise ValueError."""
-    known = {o.name: o for o in options}
-    unknown = sorted(set(given) - set(known))
-    if unknown:
-        raise ValueError(f"unknown rule option {unknown[0]!r} (known: {', '.join(known)})")
-    out = {o.name: o.default for o in options}
-    for name, value in given.items():
-        out[name] = known[name].parse(value)
-    return out
 
 
 RGB = tuple[int, int, int]
