@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from companion.cli.rule_args import add_legacy_rule_flags, add_rule_argument, given_rules
+from companion.core.text_input import read_limited
 from companion.games import game_names, get_spec
 from companion.games.base import Option
 
@@ -44,15 +45,7 @@ def read_text(path: str, limit: int = POSITION_LIMIT) -> str:
     one-line reason. More than ``limit`` bytes is refused rather than read for ever."""
     name = "stdin" if path == "-" else path
     try:
-        if path == "-":
-            stream = getattr(sys.stdin, "buffer", None)
-            if stream is not None:
-                raw = stream.read(limit + 1)
-            else:  # a text stream standing in for stdin
-                raw = sys.stdin.read(limit + 1).encode("utf-8", "surrogatepass")
-        else:
-            with open(path, "rb") as fh:
-                raw = fh.read(limit + 1)
+        raw = read_limited(path, limit)
     except IsADirectoryError:
         raise ValueError(f"{path}: is a folder, not a file") from None
     except OSError as exc:

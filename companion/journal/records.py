@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
 
+from companion.core.text_input import read_limited
 from companion.games import get_spec
 from companion.games.base import GameState, IllegalMove, Outcome
 from companion.journal.rows import MAX_MS, MIN_MS
@@ -411,11 +411,7 @@ def read_text(path: str | Path, limit: int = MAX_RECORD_BYTES) -> str:
     """A record's text (``-``: standard input), UTF-8 with or without a byte-order mark; at
     most ``limit`` bytes are read (``/dev/zero`` ends)."""
     try:
-        if str(path) == "-":
-            data = sys.stdin.buffer.read(limit + 1)
-        else:
-            with open(path, "rb") as f:
-                data = f.read(limit + 1)
+        data = read_limited(path, limit)
     except IsADirectoryError:
         raise RecordError(f"{path} is a folder, not a record") from None
     except OSError as e:
