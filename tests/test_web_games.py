@@ -161,6 +161,8 @@ def check_binome_pages(site: Site, viewers: list[str | None]) -> None:
     """The table shows no sheet and no unrevealed move; a player's page shows exactly their own
     sheet and none of the others' secret moves."""
     state = site.state()
+    if state.revealed():
+        return  # the game ended with this move: everything is public (check_binome_end)
     secrets = binome_secrets(site, state)
     for who in viewers:
         text = site.text(who)
