@@ -6,6 +6,8 @@ bottom to top, as in chess. Boards from 4x4 to 16x16 (files a..p).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 FILES = "abcdefghijklmnop"
 MIN_SIZE, MAX_SIZE = 4, 16
 
@@ -61,3 +63,22 @@ def orthogonal_neighbours(index: int, n: int = 8) -> list[int]:
         if 0 <= r < n and 0 <= f < n:
             out.append(r * n + f)
     return out
+
+
+def orthogonal_groups(members: Iterable[int], n: int) -> list[list[int]]:
+    """The orthogonally connected groups of ``members`` on an n x n board, each sorted, in
+    order of their lowest square."""
+    todo = set(members)
+    out = []
+    while todo:
+        first = min(todo)
+        todo.remove(first)
+        group, stack = [first], [first]
+        while stack:
+            for nb in orthogonal_neighbours(stack.pop(), n):
+                if nb in todo:
+                    todo.remove(nb)
+                    group.append(nb)
+                    stack.append(nb)
+        out.append(sorted(group))
+    return sorted(out)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.core.squares import orthogonal_neighbours
+from companion.core.squares import orthogonal_groups, orthogonal_neighbours
 from companion.games.binary.board import BLACK, EMPTY, PIECE, PLAYERS, WHITE, square_owner
 
 
@@ -14,23 +14,6 @@ def _ordinal(k: int) -> str:
         return f"{k}th"
     suffix = {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
     return f"{k}{suffix}"
-
-
-def _components(members: Iterable[int], n: int) -> list[list[int]]:
-    """Orthogonally connected groups of ``members``."""
-    todo = set(members)
-    out = []
-    while todo:
-        start = todo.pop()
-        group, stack = [start], [start]
-        while stack:
-            for nb in orthogonal_neighbours(stack.pop(), n):
-                if nb in todo:
-                    todo.remove(nb)
-                    group.append(nb)
-                    stack.append(nb)
-        out.append(sorted(group))
-    return out
 
 
 def territories(
@@ -50,10 +33,10 @@ def territories(
 
     if empty_joins:
         members = [i for i in range(n * n) if cells[i] == piece or own_empty(i)]
-        found = [g for g in _components(members, n) if any(cells[i] == piece for i in g)]
+        found = [g for g in orthogonal_groups(members, n) if any(cells[i] == piece for i in g)]
     else:
         found = []
-        for group in _components([i for i in range(n * n) if cells[i] == piece], n):
+        for group in orthogonal_groups([i for i in range(n * n) if cells[i] == piece], n):
             empties = {nb for i in group for nb in orthogonal_neighbours(i, n) if own_empty(nb)}
             found.append(sorted(set(group) | empties))
     kept = [tuple(g) for g in found if len(g) >= 2]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.squares import orthogonal_neighbours
+from ...core.squares import orthogonal_groups
 from .engine import WytheState
 from .moves import BLACK, PASS, PLAYERS, SWAP, WHITE, other
 from .scoring import Score, count_word, reason_line
@@ -91,20 +91,7 @@ def lead_line(state: WytheState) -> str:
 def group_squares(mask: int, n: int) -> list[list[int]]:
     """The orthogonally connected groups of the squares in ``mask``, each sorted, by lowest
     square."""
-    todo = {s for s in range(n * n) if mask >> s & 1}
-    out = []
-    while todo:
-        first = min(todo)
-        todo.remove(first)
-        group, stack = [first], [first]
-        while stack:
-            for nb in orthogonal_neighbours(stack.pop(), n):
-                if nb in todo:
-                    todo.remove(nb)
-                    group.append(nb)
-                    stack.append(nb)
-        out.append(sorted(group))
-    return sorted(out)
+    return orthogonal_groups((s for s in range(n * n) if mask >> s & 1), n)
 
 
 def deciding_groups(state: WytheState, player: str) -> list[list[int]]:
