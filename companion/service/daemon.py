@@ -397,8 +397,9 @@ class Daemon:
         return self.feedback._blink_timer
 
     def quiet(self) -> bool:
-        """Nothing left to handle: no event queued, no board settling."""
+        """Nothing left to handle: no event queued, no board settling, no engine thinking."""
         thinking = self.opponent is not None and self.opponent.thinking
+        thinking = thinking or self.feedback.engine_hint.busy
         return self.loop.wait_idle(0) and self.settler._timer is None and not thinking
 
     # --- views ---

@@ -7,21 +7,15 @@ the piece on a sensor board) and anything else is refused ("press e5 for my move
 
 from __future__ import annotations
 
-import logging
 import re
-import threading
-import time
 from typing import TYPE_CHECKING, Any
 
+from companion.engines.search import Result
 from companion.games.base import Refusal
+from companion.service.background_search import THINK_SECONDS, BackgroundSearch
 
 if TYPE_CHECKING:
     from companion.service.daemon import Daemon
-
-log = logging.getLogger("binaryon")
-
-THINK_SECONDS = 1.0
-SHOW_AFTER = 0.5  # a search longer than this shows "thinking" with a progress bar
 
 
 def parse_opponent(text: str) -> str | None:
@@ -47,8 +41,7 @@ class EngineOpponent:
         self.side_wanted = side  # "" = the second player of whatever game is played
         self.wanted: Any = None  # the move it made, waiting to be played on the board
         self._job: tuple[Any, ...] | None = None  # the position it is thinking about
-        self._started = 0.0
-        self._timer = None
+        self.search = BackgroundSearch(daemon)
 
     # --- which side, which position ---
     def side(self) -> str | None:
@@ -64,8 +57,7 @@ class EngineOpponent:
         return players[1]
 
     def _position(self) -> tuple[Any, ...]:
-        s = self.daemon.session
-        return (s.game_id, len(s.played))
+        return self.search.position()
 
     def to_move(self) -> bool:
         state = self.daemon.session.state
@@ -75,38 +67,18 @@ class EngineOpponent:
     # --- after every event (the daemon's thread) ---
     def update(self) -> None:
         if not self.to_move():
+            if self._job is not None:
+                self.search.cancel()
             self.wanted, self._job = None, None
             return
         position = self._position()
         if self._job == position:
             return  # thinking about it, or its move is waiting to be made
         self._job, self.wanted = position, None
-        state = self.daemon.session.state
-        self._started = time.monotonic()
-        self._timer = self.daemon.loop.call_later(SHOW_AFTER, self._progress)
-        threading.Thread(
-            target=self._think, args=(state, position), name="engine", daemon=True
-        ).start()
+        self.search.start(self.level, self._ready, THINK_SECONDS)
 
-    def _think(self, state: Any, position: tuple[Any, ...]) -> None:
-        from companion.engines.adapters import adapter_for
-        from companion.engines.search import choose
-
-        try:
-            result = choose(adapter_for(state.game), state, self.level, THINK_SECONDS)
-            move = result.move
-        except Exception:  # an engine fault must never stop the referee
-            log.exception("engine failed")
-            move = None
-        self.daemon.post_call(lambda: self._ready(position, move))
-
-    def _ready(self, position: tuple[Any, ...], move: Any) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        if position != self._position() or self._job != position:
-            return  # the game moved on meanwhile (an undo, a new game)
-        state = self.daemon.session.state
+    def _ready(self, state: Any, result: Result | None) -> None:
+        move = None if result is None else result.move
         if move is None:
             move = state.forced_move()
             if move is None:
@@ -118,17 +90,6 @@ class EngineOpponent:
         how = "press" if kind == "switch" else ("turn" if kind == "polarity" else "place")
         self.daemon.feedback.entering(cells, f"my move: {name}: {how} it")
         self.daemon.set_message(f"my move: {name}: {how} it", lasting=True)
-
-    def _progress(self) -> None:
-        """'thinking' with a bar that fills over the time it may take."""
-        self._timer = None
-        if self.wanted is not None or self._job != self._position():
-            return
-        share = min(1.0, (time.monotonic() - self._started) / THINK_SECONDS)
-        filled = int(share * 10)
-        self.daemon.set_message("thinking " + "#" * filled + "." * (10 - filled), lasting=True)
-        self._timer = self.daemon.loop.call_later(0.1, self._progress)
-        self.daemon.render()
 
     def _cells(self, name: str) -> tuple[int, ...]:
         layout = self.daemon.session.spec.layout(self.daemon.session.options)

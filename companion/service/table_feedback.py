@@ -1,14 +1,16 @@
 """What the table is told, and for how long: the referee's feedback (refusals, passes, the
 result, squares to fix, a move being entered) as messages with their timers, blinking, and
-the menu button's hints. The presenter draws it all from ``notices``."""
+the menu button's hints (the game's own steps, then in an engine game the engine's move).
+The presenter draws it all from ``notices``."""
 
 from __future__ import annotations
 
 import logging
 from typing import TYPE_CHECKING
 
-from companion.games.base import Refusal
+from companion.games.base import Hint, Refusal
 from companion.referee.session import Played
+from companion.service.engine_hint import EngineHint
 from companion.views.presenter import Notices
 
 if TYPE_CHECKING:
@@ -30,6 +32,7 @@ class TableFeedback:
         self._message_timer = None
         self._blink_timer = None
         self.last_refusal: Refusal | None = None  # the last one told (a web click's answer)
+        self.engine_hint = EngineHint(daemon)  # the last hint step in an engine game
 
     # --- Feedback ---
     def say(self, text: str, lasting: bool = False) -> None:
@@ -93,14 +96,30 @@ class TableFeedback:
 
     # --- hints (the menu button) ---
     def next_hint(self) -> None:
+        """The game's own hint steps, then (engine games) the engine's move, and round again."""
+        opponent = self.daemon.opponent
+        if opponent is not None and opponent.thinking:
+            self.set_message("thinking: wait")
+            return
         session = self.daemon.session
-        hint = session.spec.hint(session.state, self._hint_step)
+        self.engine_hint.cancel()
+        own = self.engine_hint.own_steps()
+        step = self._hint_step if own is None else self._hint_step % (own + 1)
         self._hint_step += 1
+        if step == own:
+            self.notices.hint, self.notices.hint_squares = None, ()
+            self.set_message("")
+            self.engine_hint.start()
+            return
+        self.show_hint(session.spec.hint(session.state, step))
+
+    def show_hint(self, hint: Hint) -> None:
         self.notices.hint = hint
         self.notices.hint_squares = self.daemon.map.to_squares(hint.cells)
         self.set_message(hint.text or "no hint")
 
     def clear_hint(self) -> None:
+        self.engine_hint.cancel()
         self.notices.hint_squares = ()
         self.notices.hint = None
         self._hint_step = 0

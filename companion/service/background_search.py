@@ -1,0 +1,119 @@
+"""An engine search in its own thread, so the referee keeps answering the board meanwhile.
+
+Used by the companion as an opponent and by the menu's engine hint. The answer comes back in
+the loop's thread and only while the game is still where it was asked (the same game, the same
+number of moves) and no newer search or a cancel came after it. A search longer than
+``SHOW_AFTER`` shows "thinking" with a bar that fills over the time it may take.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from companion.engines.search import Result, choose
+
+if TYPE_CHECKING:
+    from companion.service.daemon import Daemon
+
+log = logging.getLogger("binaryon")
+
+THINK_SECONDS = 1.0
+SHOW_AFTER = 0.5  # a search longer than this shows "thinking" with a progress bar
+
+Search = Callable[..., Result]  # choose(adapter, state, level, seconds, nodes=...)
+
+
+class BackgroundSearch:
+    """One search at a time. ``search`` is ``engines.search.choose`` unless a test gives
+    another (one it can hold back, to press something while it thinks)."""
+
+    def __init__(self, daemon: Daemon, search: Search = choose):
+        self.daemon = daemon
+        self.search = search
+        self.asked: tuple[Any, ...] | None = None  # the position being thought about
+        self._serial = 0  # which search an answer belongs to (older answers are dropped)
+        self._started = 0.0
+        self._seconds = THINK_SECONDS
+        self._timer: Any = None
+
+    def position(self) -> tuple[Any, ...]:
+        """Where the game is: a move played, an undo or a new game changes it."""
+        s = self.daemon.session
+        return (s.game_id, len(s.played))
+
+    @property
+    def busy(self) -> bool:
+        return self.asked is not None
+
+    def start(
+        self,
+        level: str,
+        done: Callable[[Any, Result | None], None],
+        seconds: float | None = THINK_SECONDS,
+        nodes: int | None = None,
+    ) -> None:
+        """Search the game's state at ``level``; ``done(state, result)`` runs in the loop's
+        thread when the answer still applies (result None: the engine failed)."""
+        self.cancel()
+        state = self.daemon.session.state
+        self.asked = self.position()
+        self._serial += 1
+        serial, asked = self._serial, self.asked
+        self._started = self.daemon.loop.clock()
+        self._seconds = seconds or THINK_SECONDS
+        self._timer = self.daemon.loop.call_later(SHOW_AFTER, self._progress)
+
+        def think() -> None:
+            from companion.engines.adapters import adapter_for
+
+            try:
+                result: Result | None = self.search(
+                    adapter_for(state.game), state, level, seconds, nodes=nodes
+                )
+            except Exception:  # an engine fault must never stop the referee
+                log.exception("engine failed")
+                result = None
+            self.daemon.post_call(lambda: self._answered(serial, asked, state, result, done))
+
+        threading.Thread(target=think, name="engine", daemon=True).start()
+
+    def cancel(self) -> None:
+        """Forget the search in progress: its answer, when it comes, is dropped."""
+        self._serial += 1
+        self.asked = None
+        self._stop_timer()
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _answered(
+        self,
+        serial: int,
+        asked: tuple[Any, ...],
+        state: Any,
+        result: Result | None,
+        done: Callable[[Any, Result | None], None],
+    ) -> None:
+        if serial != self._serial:
+            return  # cancelled, or a newer search was started
+        self.asked = None
+        self._stop_timer()
+        if asked != self.position():
+            return  # the game moved on meanwhile
+        done(state, result)
+
+    def _progress(self) -> None:
+        """'thinking' with a bar that fills over the time it may take."""
+        self._timer = None
+        if self.asked is None or self.asked != self.position():
+            return
+        share = min(1.0, (self.daemon.loop.clock() - self._started) / self._seconds)
+        filled = int(share * 10)
+        self.daemon.set_message("thinking " + "#" * filled + "." * (10 - filled), lasting=True)
+        self._timer = self.daemon.loop.call_later(0.1, self._progress)
+        self.daemon.render()
