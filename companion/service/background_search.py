@@ -38,6 +38,7 @@ class BackgroundSearch:
         self._started = 0.0
         self._seconds = THINK_SECONDS
         self._timer: Any = None
+        self.thread: threading.Thread | None = None  # the last search's (tests wait for it)
 
     def position(self) -> tuple[Any, ...]:
         """Where the game is: a move played, an undo or a new game changes it."""
@@ -78,7 +79,8 @@ class BackgroundSearch:
                 result = None
             self.daemon.post_call(lambda: self._answered(serial, asked, state, result, done))
 
-        threading.Thread(target=think, name="engine", daemon=True).start()
+        self.thread = threading.Thread(target=think, name="engine", daemon=True)
+        self.thread.start()
 
     def cancel(self) -> None:
         """Forget the search in progress: its answer, when it comes, is dropped."""
