@@ -72,6 +72,14 @@ def test_binaryon_a_forced_pass():
     assert hint_line(s, told("pass", 4, 2)) == "hint: pass (no move): ahead by 1 at depth 2"
 
 
+def test_binaryon_an_only_move_and_a_search_that_finished_no_depth():
+    s = BinaryonState.from_cells(list("ooxooooxoxxoxoxx"), 4, "on", sq("c4", 4))
+    assert s.legal_moves() == [sq("d4", 4)]
+    assert hint_line(s, told(sq("d4", 4), 0, 0)) == "hint d4: only move"
+    start = new_binaryon(size=4)
+    assert hint_line(start, told(sq("b3", 4), 0, 0)) == "hint b3: first look"
+
+
 def test_binaryon_16x16_numbers_fall_back_to_a_shorter_wording():
     rng = random.Random(1)
     words = set()

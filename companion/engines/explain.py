@@ -44,23 +44,22 @@ def hint_line(state: Any, result: Result | None) -> str:
         return "hint: no move"
     move = result.move
     name = state.move_name(move)
+    if move_cells(move):
+        head = f"hint {name}"
+    else:  # a word: pass, end (Binary's turn), swap (Wythe)
+        head = "hint: " + {"pass": "pass (no move)", "end": "end (confirm)"}.get(name, name)
     proof = _proof(result)
-    if not move_cells(move):  # a word: pass, end (Binary's turn), swap (Wythe)
-        how = {"pass": "pass (no move)", "end": "end (confirm)"}.get(name, name)
-        head = f"hint: {how}"
-        reasons = [proof] if proof else _outlook(state, result)
-        return _first_fitting(head, reasons)
-    reasons = []
     if proof:
-        reasons.append(proof)
-    elif _only_move(state):
+        return _first_fitting(head, [proof])
+    reasons = []
+    if len(state.legal_moves()) == 1:
+        if name == "pass":
+            return _first_fitting(head, _outlook(result))  # "(no move)" says it already
         reasons.append("only move")
     effect = EFFECTS.get(state.game)
-    if effect is not None and not proof:
+    if effect is not None and move_cells(move):
         reasons += effect(state, state.play(move))
-    if not proof:
-        reasons += _outlook(state, result)
-    return _first_fitting(f"hint {name}", reasons)
+    return _first_fitting(head, reasons + _outlook(result) + ["first look"])
 
 
 def _first_fitting(head: str, reasons: list[str]) -> str:
@@ -84,15 +83,11 @@ def _proof(result: Result) -> str:
     return ""
 
 
-def _only_move(state: Any) -> bool:
-    return len(state.legal_moves()) == 1
-
-
-def _outlook(state: Any, result: Result) -> list[str]:
+def _outlook(result: Result) -> list[str]:
     """The value at the search's depth as a lead (values are 4 x the score difference, plus
-    one for who the tie-break favours)."""
+    one for who the tie-break favours); nothing when no depth was finished."""
     if result.depth <= 0:
-        return ["first look"]
+        return []
     lead = round(result.value / 4)
     if lead > 0:
         word = f"ahead by {lead}"
