@@ -158,6 +158,31 @@ def test_a_move_while_it_thinks_drops_the_stale_hint(make_daemon, clock):
     assert d.hint_squares == () and not d.message.startswith("hint")
 
 
+def test_an_undo_while_it_thinks_drops_the_hint_and_its_thinking_line(make_daemon, clock):
+    d = make_daemon(game="binaryon", rules={"size": 4})
+    name = d.session.state.move_name(d.session.state.legal_moves()[0])
+    press(d, clock, name)
+    held = HeldSearch()
+    d.feedback.engine_hint.job.search = held
+    for _ in range(3):
+        menu(d, clock)
+    assert held.started.wait(5)
+    step(d, clock, 0.6)
+    assert d.message.startswith("thinking ")
+    d.post(ButtonEvent("undo"))
+    step(d, clock)
+    assert d.session.moves == [] and d.message == f"took back {name}"
+    held.go.set()
+    answered(d)
+    assert d.hint_squares == () and d.message == f"took back {name}"
+    d.feedback.engine_hint.job.search = choose  # and the next engine step answers
+    deterministic(d)
+    for _ in range(3):
+        menu(d, clock)
+    answered(d)
+    assert d.message == expected(d.session.state)[1]
+
+
 def test_another_menu_press_while_it_thinks_goes_on_round(make_daemon, clock):
     d = make_daemon(game="binaryon", rules={"size": 4})
     held = HeldSearch()

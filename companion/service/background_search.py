@@ -39,6 +39,7 @@ class BackgroundSearch:
         self._seconds = THINK_SECONDS
         self._timer: Any = None
         self.thread: threading.Thread | None = None  # the last search's (tests wait for it)
+        self._said = ""  # the "thinking" line on show, taken away with the search
 
     def position(self) -> tuple[Any, ...]:
         """Where the game is: a move played, an undo or a new game changes it."""
@@ -92,6 +93,9 @@ class BackgroundSearch:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        if self._said and self.daemon.message == self._said:
+            self.daemon.set_message("")
+        self._said = ""
 
     def _answered(
         self,
@@ -116,6 +120,7 @@ class BackgroundSearch:
             return
         share = min(1.0, (self.daemon.loop.clock() - self._started) / self._seconds)
         filled = int(share * 10)
-        self.daemon.set_message("thinking " + "#" * filled + "." * (10 - filled), lasting=True)
+        self._said = "thinking " + "#" * filled + "." * (10 - filled)
+        self.daemon.set_message(self._said, lasting=True)
         self._timer = self.daemon.loop.call_later(0.1, self._progress)
         self.daemon.render()
