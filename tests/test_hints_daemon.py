@@ -211,14 +211,14 @@ def opponent_daemon(clock, side="off"):
     return d
 
 
-def test_against_the_companion_the_human_gets_the_hint_at_its_level(clock):
+def test_against_a_weak_companion_the_hint_is_still_the_engines_best(clock):
     d = deterministic(opponent_daemon(clock))
-    assert d.feedback.engine_hint.level() == "casual"
+    assert d.feedback.engine_hint.level() == "default"
     state = d.session.state  # ON (the person) to move
     for _ in range(3):
         menu(d, clock)
     answered(d)
-    cells, text = expected(state, "casual")
+    cells, text = expected(state, "default")
     assert d.message == text and d.hint_squares == d.map.to_squares(cells)
 
 

@@ -2,8 +2,8 @@
 act, lit on the board, with a one-line reason (``companion/engines/explain.py``).
 
 The search runs in its own thread (``BackgroundSearch``); a move, an undo or another menu press
-meanwhile drops its answer. The level is the opponent's when the companion plays one, else
-the default, with the opponent's thinking time.
+meanwhile drops its answer. A hint plays at full strength (``level``), with the opponent's
+thinking time.
 """
 
 from __future__ import annotations
@@ -50,12 +50,15 @@ class EngineHint:
         return OWN_STEPS[game]
 
     def level(self) -> str:
+        """A hint is the engine's best: the default level, or ``strongest`` when the companion
+        plays at that level (a weaker opponent level slips on purpose; a hint never does)."""
         from companion.service.opponent import parse_opponent
 
         try:
-            return parse_opponent(self.daemon.config.game.opponent) or "default"
+            wanted = parse_opponent(self.daemon.config.game.opponent)
         except ValueError:
-            return "default"
+            wanted = None
+        return "strongest" if wanted == "strongest" else "default"
 
     @property
     def busy(self) -> bool:
