@@ -16,9 +16,9 @@ from typing import Any, Final
 
 from companion.core.squares import parse_square, square_name
 from companion.games.base import GameState, IllegalMove, Outcome, Refusal
-from companion.games.binaryon.board import bits_of, cells_to_white, white_to_cells
+from companion.games.binaryon.board import cells_to_white, white_to_cells
 from companion.games.binaryon.scoring import Score, score_bitboard, score_detail, tie_reason
-from companion.games.binaryon.tables import Rules, rules
+from companion.games.binaryon.tables import Counts, Rules, rules
 
 PASS: Final = "pass"
 PLAYERS: Final = ("on", "off")
@@ -37,7 +37,7 @@ def legal_squares(
     r = rules({**(options or {}), "size": n})
     if last is not None and not 0 <= last < n * n:
         raise ValueError(f"last square {last} is not on the board")
-    return bits_of(r.legal(cells_to_white(cells, n), mover, last))
+    return r.squares(r.legal(cells_to_white(cells, n), mover, last))
 
 
 def same_colour_pairs(white: int, n: int) -> int:
@@ -65,11 +65,17 @@ def _colour_word(mover: str) -> str:
 
 
 class BinaryonState(GameState):
-    """One Binaryon position: white bitboard, player to move, last square turned, passes."""
+    """One Binaryon position: white bitboard, player to move, last square turned, passes.
+
+    A state never changes; what is worked out from it is kept on it: the legal bitboard, the
+    neighbour counts (``Rules.counts``, handed on to the next state by ``play``) and the score.
+    """
 
     game = "binaryon"
     players = PLAYERS
-    __slots__ = ("white", "n", "mover", "last", "passes", "_ply", "rules", "_score", "_legal")
+    __slots__ = (
+        "white", "n", "mover", "last", "passes", "_ply", "rules", "_score", "_legal", "_counts",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -79,7 +85,10 @@ class BinaryonState(GameState):
         last: int | None = None,
         passes: int = 0,
         ply: int = 0,
+        counts: Counts | None = None,
     ):
+        """``counts``: ``r.counts(white)`` when the caller already has it (else worked out when
+        first needed)."""
         self.white = white
         self.rules = r
         self.n = r.n
@@ -89,6 +98,7 @@ class BinaryonState(GameState):
         self._ply = ply
         self._score: Score | None = None
         self._legal: int | None = None
+        self._counts = counts
 
     @classmethod
     def start(cls, options: Mapping[str, Any] | None = None) -> BinaryonState:
@@ -135,17 +145,27 @@ class BinaryonState(GameState):
         return white_to_cells(self.white, self.n)
 
     def legal_mask(self) -> int:
-        if self._legal is None:
-            self._legal = (
-                0 if self.is_over() else self.rules.legal(self.white, self.mover, self.last)
-            )
-        return self._legal
+        """Bitboard of the squares the mover may turn (0 once the game is over)."""
+        legal = self._legal
+        if legal is None:
+            if self.passes >= 2:
+                legal = 0
+            else:
+                r = self.rules
+                counts = self._counts
+                if counts is None:
+                    counts = self._counts = r.counts(self.white)
+                legal = r.legal_from_counts(self.white, self.mover, self.last, counts)
+            self._legal = legal
+        return legal
 
     def legal_moves(self, player: str | None = None) -> list[Any]:
-        if self.is_over() or (player is not None and player != self.mover):
+        if self.passes >= 2 or (player is not None and player != self.mover):
             return []
-        mask = self.legal_mask()
-        return bits_of(mask) if mask else [PASS]
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_mask()
+        return self.rules.squares(legal) if legal else [PASS]
 
     def forced_move(self) -> Any:
         return PASS if not self.is_over() and not self.legal_mask() else None
@@ -162,9 +182,9 @@ class BinaryonState(GameState):
         n = self.n
         if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < n * n:
             return Refusal("not-a-square", f"{move!r}: not a square")
-        name = square_name(move, n)
         if self.legal_mask() >> move & 1:
             return None
+        name = square_name(move, n)
         colour = _colour_word(self.mover)
         is_white = self.white >> move & 1
         if bool(is_white) == (self.mover == "on"):  # ON turns black (0), OFF white (1)
@@ -182,14 +202,28 @@ class BinaryonState(GameState):
         return Refusal("no-majority", f"{name}: needs {need} {colour} nbrs, has {same}")
 
     def play(self, move: Any, player: str | None = None) -> BinaryonState:
+        # A square the legal bitboard holds needs nothing else; the rest goes through check.
+        if type(move) is int and move >= 0 and (player is None or player == self.mover):
+            legal = self._legal
+            if legal is None:
+                legal = self.legal_mask()
+            if legal >> move & 1:
+                r = self.rules
+                on = self.mover == "on"  # ON turns a black piece white
+                counts = r.flip_counts(self._counts, move, on)  # type: ignore[arg-type]
+                return BinaryonState(
+                    self.white ^ (1 << move), r, "off" if on else "on", move, 0, self._ply + 1,
+                    counts,
+                )  # fmt: skip
         refusal = self.check(move, player)
         if refusal is not None:
             raise IllegalMove(refusal)
         other = "off" if self.mover == "on" else "on"
         if move == PASS:
             return BinaryonState(
-                self.white, self.rules, other, self.last, self.passes + 1, self._ply + 1
-            )
+                self.white, self.rules, other, self.last, self.passes + 1, self._ply + 1,
+                self._counts,
+            )  # fmt: skip
         return BinaryonState(self.white ^ (1 << move), self.rules, other, move, 0, self._ply + 1)
 
     def score(self) -> Score:
