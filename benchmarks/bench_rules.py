@@ -1,6 +1,11 @@
 """Speed of the Binaryon engine on one core: positions scored per second and random full games
 per second (legal moves chosen at random until both players pass).
 
+The public ``BinaryonState`` API is compared with the plain list-based reference in
+``naive_binaryon.py`` on the same games (the same seeds give the same moves on both sides),
+in alternating batches, by CPU time, so that other jobs on a shared machine count for neither
+side. Target (issue 15): the API plays at least 20x as many games per second.
+
     .venv/bin/python benchmarks/bench_rules.py [--size 8] [--seconds 2]
 """
 
@@ -8,11 +13,18 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
+from pathlib import Path
 
 from companion.games.binaryon.engine import BinaryonState
 from companion.games.binaryon.scoring import score_bitboard
 from companion.games.binaryon.tables import Rules, rules
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import naive_binaryon  # noqa: E402  (a sibling file, not a package)
+
+TARGET_RATIO = 20
 
 
 def bench_scoring(r: Rules, rng: random.Random, seconds: float) -> tuple[float, float]:
@@ -49,11 +61,51 @@ def random_game(r: Rules, rng: random.Random) -> int:
 
 
 def random_game_states(options: dict, rng: random.Random) -> int:
-    """The same through the BinaryonState API (check + play on every move)."""
+    """The same through the BinaryonState API: legal_moves, play (with its check) and, at the
+    end, the outcome with its explanation."""
     state = BinaryonState.start(options)
     while not state.is_over():
         state = state.play(rng.choice(state.legal_moves()))
+    state.outcome()
     return state.ply
+
+
+def api_game(size: int, rng: random.Random) -> tuple[int, str | None]:
+    """One game through the API: (plies, winner)."""
+    state = BinaryonState.start({"size": size})
+    while not state.is_over():
+        state = state.play(rng.choice(state.legal_moves()))
+    outcome = state.outcome()
+    return state.ply, outcome.winner if outcome else None
+
+
+def naive_game(size: int, rng: random.Random) -> tuple[int, str | None]:
+    """One game with the list-based reference: (plies, winner)."""
+    plies, (winner, _, _) = naive_binaryon.random_game(rng, size)
+    return plies, winner
+
+
+def compare_with_naive(size: int, seconds: float, seed: int) -> tuple[float, float, int, int]:
+    """Games per CPU second of the reference and of the API on the same games: batches of
+    games from one seed, played by one side then by the other. Returns (naive/s, api/s, games,
+    games whose plies or winner differ)."""
+    batch = 100
+    naive_cpu = api_cpu = 0.0
+    games = differ = 0
+    batch_seed = seed * 1_000_000
+    while naive_cpu < seconds:
+        batch_seed += 1
+        rng = random.Random(batch_seed)
+        t0 = time.process_time()
+        naive = [naive_game(size, rng) for _ in range(batch)]
+        naive_cpu += time.process_time() - t0
+        rng = random.Random(batch_seed)
+        t0 = time.process_time()
+        api = [api_game(size, rng) for _ in range(batch)]
+        api_cpu += time.process_time() - t0
+        games += batch
+        differ += sum(a != b for a, b in zip(naive, api, strict=True))
+    return games / naive_cpu, games / api_cpu, games, differ
 
 
 def bench_games(fn, arg, rng: random.Random, seconds: float) -> tuple[float, float]:
@@ -84,6 +136,15 @@ def main() -> None:
     print(f"random full games/s (bitboards):         {rate:,.0f}  ({plies:.1f} plies/game)")
     rate, plies = bench_games(random_game_states, options, rng, args.seconds)
     print(f"random full games/s (BinaryonState API): {rate:,.0f}  ({plies:.1f} plies/game)")
+    naive, api, games, differ = compare_with_naive(n, args.seconds, args.seed)
+    ratio = api / naive
+    met = "met" if ratio >= TARGET_RATIO else "NOT met"
+    print(f"same {games} random games on both sides, games per CPU second:")
+    print(f"  naive list-based reference:              {naive:,.0f}")
+    print(f"  BinaryonState API (legal_moves, play, outcome): {api:,.0f}")
+    print(f"  ratio {ratio:.1f}x  (target >= {TARGET_RATIO}x: {met})")
+    if differ:
+        print(f"  WARNING: {differ} games differ between the two (plies or winner)")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from companion.games.binaryon.scoring import Score, score_bitboard, score_detail
 from companion.games.binaryon.tables import Counts, Rules, rules
 
 PASS: Final = "pass"
+_new_state = object.__new__
 PLAYERS: Final = ("on", "off")
 
 
@@ -155,7 +156,17 @@ class BinaryonState(GameState):
                 counts = self._counts
                 if counts is None:
                     counts = self._counts = r.counts(self.white)
-                legal = r.legal_from_counts(self.white, self.mover, self.last, counts)
+                d0, d1, d2, d3 = counts  # biased white-neighbour counts (see tables.py)
+                if self.mover == "on":  # black pieces where black holds the majority
+                    x = r.full ^ self.white
+                    majority = ~(d3 | (d0 & d1 & d2 & r.interior))
+                else:  # white pieces where white holds it
+                    x, majority = self.white, d3
+                last = self.last
+                if last is not None:
+                    legal = x & r.reach[last] & majority
+                else:
+                    legal = x & majority if r.opening_majority else x
             self._legal = legal
         return legal
 
@@ -202,29 +213,58 @@ class BinaryonState(GameState):
         return Refusal("no-majority", f"{name}: needs {need} {colour} nbrs, has {same}")
 
     def play(self, move: Any, player: str | None = None) -> BinaryonState:
-        # A square the legal bitboard holds needs nothing else; the rest goes through check.
-        if type(move) is int and move >= 0 and (player is None or player == self.mover):
+        if player is None or player == self.mover:
+            # A square the legal bitboard holds, or a pass when it is empty, needs no other check.
             legal = self._legal
             if legal is None:
                 legal = self.legal_mask()
-            if legal >> move & 1:
-                r = self.rules
-                on = self.mover == "on"  # ON turns a black piece white
-                counts = r.flip_counts(self._counts, move, on)  # type: ignore[arg-type]
+            if type(move) is int:
+                if move >= 0 and legal >> move & 1:
+                    return self._turned(move)
+            elif not legal and move == PASS and self.passes < 2:
                 return BinaryonState(
-                    self.white ^ (1 << move), r, "off" if on else "on", move, 0, self._ply + 1,
-                    counts,
+                    self.white, self.rules, "off" if self.mover == "on" else "on", self.last,
+                    self.passes + 1, self._ply + 1, self._counts,
                 )  # fmt: skip
         refusal = self.check(move, player)
         if refusal is not None:
             raise IllegalMove(refusal)
-        other = "off" if self.mover == "on" else "on"
-        if move == PASS:
-            return BinaryonState(
-                self.white, self.rules, other, self.last, self.passes + 1, self._ply + 1,
-                self._counts,
-            )  # fmt: skip
-        return BinaryonState(self.white ^ (1 << move), self.rules, other, move, 0, self._ply + 1)
+        return self.play(int(move))  # a legal square given as an int subclass
+
+    def _turned(self, move: int) -> BinaryonState:
+        """The state after turning ``move``, a square the legal bitboard holds, with its counts
+        and its legal bitboard worked out here, where the counts are at hand."""
+        r = self.rules
+        white = self.white ^ (1 << move)
+        d0, d1, d2, d3 = self._counts  # type: ignore[misc]  # set by legal_mask
+        m = r.neighbours[move]
+        if self.mover == "on":  # a piece turned white: its neighbours' counts go up by one
+            m, d0 = d0 & m, d0 ^ m
+            m, d1 = d1 & m, d1 ^ m
+            m, d2 = d2 & m, d2 ^ m
+            d3 ^= m
+            mover = "off"
+            legal = white & r.reach[move] & d3  # OFF: white pieces where white holds the majority
+        else:  # turned black: down by one
+            m, d0 = m & ~d0, d0 ^ m
+            m, d1 = m & ~d1, d1 ^ m
+            m, d2 = m & ~d2, d2 ^ m
+            d3 ^= m
+            mover = "on"
+            legal = r.reach[move] & ~(white | d3 | (d0 & d1 & d2 & r.interior))
+        # The constructor's work without the call: this is the inner loop of every game.
+        state = _new_state(BinaryonState)
+        state.white = white
+        state.rules = r
+        state.n = self.n
+        state.mover = mover
+        state.last = move
+        state.passes = 0
+        state._ply = self._ply + 1
+        state._score = None
+        state._legal = legal
+        state._counts = (d0, d1, d2, d3)
+        return state
 
     def score(self) -> Score:
         if self._score is None:

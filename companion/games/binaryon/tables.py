@@ -8,9 +8,9 @@ Legal moves need each square's number of white neighbours. It is kept bit-sliced
 bitboards ``(d0, d1, d2, d3)`` holding, per square, that number plus a bias (3 mid-board, 5 on
 an edge, 6 in a corner) chosen so that bit 3 (``d3``) is set exactly where white holds the
 majority: 5 of 8, 3 of 5 or 2 of 3 neighbours. Black holds the majority where the biased count
-is at most 6 mid-board, at most 7 elsewhere. Counted once for a position (``counts``), then
-moved along by a few bitboard operations per move (``flip_counts``): turning a piece only
-changes its neighbours' counts.
+is at most 6 mid-board, at most 7 elsewhere. Counted once for a position (``counts``); a move
+only changes its square's neighbours' counts, so ``BinaryonState.play`` adds or takes one there
+(``neighbours``) in a few bitboard operations.
 """
 
 from __future__ import annotations
@@ -155,33 +155,6 @@ class Rules:
         d2, k = t ^ k, (c2 & b2) | (t & k)
         return d0, d1, d2, c3 ^ k
 
-    def flip_counts(self, counts: Counts, square: int, to_white: bool) -> Counts:
-        """``counts`` after the piece on ``square`` turns: its neighbours' counts go up by one
-        (turned white) or down by one (turned black)."""
-        d0, d1, d2, d3 = counts
-        m = self.neighbours[square]
-        if to_white:
-            m, d0 = d0 & m, d0 ^ m
-            m, d1 = d1 & m, d1 ^ m
-            m, d2 = d2 & m, d2 ^ m
-        else:
-            m, d0 = m & ~d0, d0 ^ m
-            m, d1 = m & ~d1, d1 ^ m
-            m, d2 = m & ~d2, d2 ^ m
-        return d0, d1, d2, d3 ^ m
-
-    def legal_from_counts(self, white: int, mover: str, last: int | None, counts: Counts) -> int:
-        """``legal`` given the position's ``counts``: a few bitboard operations."""
-        d0, d1, d2, d3 = counts
-        if mover == "on":  # black pieces where black holds the majority
-            x = self.full ^ white
-            maj = ~(d3 | (d0 & d1 & d2 & self.interior))
-        else:
-            x, maj = white, d3
-        if last is None:
-            return x & maj if self.opening_majority else x
-        return x & self.reach[last] & maj
-
     def legal(self, white: int, mover: str, last: int | None) -> int:
         """Bitboard of the squares ``mover`` may turn (``last`` None = the opening move)."""
         x = self.full ^ white if mover == "on" else white
@@ -231,7 +204,23 @@ def _rules_cached(key: tuple[tuple[str, Any], ...]) -> Rules:
     return Rules(dict(key))
 
 
+# The options as given (name, type, value) -> their tables, so that starting a game with the
+# same options again skips their validation. Bounded: cleared when it grows past _GIVEN_MAX.
+_by_given: dict[tuple[tuple[str, type, Any], ...], Rules] = {}
+_GIVEN_MAX = 256
+
+
 def rules(options: Mapping[str, Any] | None = None) -> Rules:
     """The cached tables for ``options`` (missing options take their defaults)."""
-    opts = resolve(options)
-    return _rules_cached(tuple(sorted(opts.items())))
+    try:
+        key = tuple(sorted((k, type(v), v) for k, v in options.items())) if options else ()
+        return _by_given[key]
+    except KeyError:
+        pass
+    except TypeError:  # unhashable values (or names): no shortcut
+        return _rules_cached(tuple(sorted(resolve(options).items())))
+    r = _rules_cached(tuple(sorted(resolve(options).items())))
+    if len(_by_given) >= _GIVEN_MAX:
+        _by_given.clear()
+    _by_given[key] = r
+    return r
