@@ -232,8 +232,8 @@ class BinaryonState(GameState):
         return self.play(int(move))  # a legal square given as an int subclass
 
     def _turned(self, move: int) -> BinaryonState:
-        """The state after turning ``move``, a square the legal bitboard holds, with its counts
-        and its legal bitboard worked out here, where the counts are at hand."""
+        """The state after turning ``move``, a square the legal bitboard holds. Its counts and
+        its legal bitboard are worked out here, where the counts are at hand."""
         r = self.rules
         white = self.white ^ (1 << move)
         d0, d1, d2, d3 = self._counts  # type: ignore[misc]  # set by legal_mask
@@ -244,7 +244,7 @@ class BinaryonState(GameState):
             m, d2 = d2 & m, d2 ^ m
             d3 ^= m
             mover = "off"
-            legal = white & r.reach[move] & d3  # OFF: white pieces where white holds the majority
+            legal = white & r.reach[move] & d3  # white pieces where white holds the majority
         else:  # turned black: down by one
             m, d0 = m & ~d0, d0 ^ m
             m, d1 = m & ~d1, d1 ^ m
@@ -252,7 +252,7 @@ class BinaryonState(GameState):
             d3 ^= m
             mover = "on"
             legal = r.reach[move] & ~(white | d3 | (d0 & d1 & d2 & r.interior))
-        # The constructor's work without the call: this is the inner loop of every game.
+        # The constructor's work without calling it: this is the inner loop of every game.
         state = _new_state(BinaryonState)
         state.white = white
         state.rules = r
