@@ -21,8 +21,8 @@ from companion.games.binaryon.scoring import Score, score_bitboard, score_detail
 from companion.games.binaryon.tables import Counts, Rules, rules
 
 PASS: Final = "pass"
-_new_state = object.__new__
 PLAYERS: Final = ("on", "off")
+_new_state = object.__new__  # a state without running __init__ (see BinaryonState._turned)
 
 
 def legal_squares(

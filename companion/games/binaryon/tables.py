@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from companion.core.squares import neighbours
 from companion.games.binaryon.lines import _lines, _ray_reach, _scoring_lines
 from companion.games.binaryon.options import resolve
 
@@ -53,7 +54,7 @@ class Rules:
             self.interior | self.corners,
             self.edges | self.corners,
         )
-        self.neighbours = tuple(self._neighbour_mask(s) for s in range(n * n))
+        self.neighbours = tuple(sum(1 << t for t in neighbours(s, n)) for s in range(n * n))
         self.squares = _square_lister(n * n)
         self.lines = _lines(n)
         if opts["reach"] == "ray":
@@ -105,16 +106,6 @@ class Rules:
         if sys.byteorder == "big":
             nums.byteswap()
         return nums
-
-    def _neighbour_mask(self, s: int) -> int:
-        n = self.n
-        r, f = divmod(s, n)
-        mask = 0
-        for dr in (-1, 0, 1):
-            for df in (-1, 0, 1):
-                if (dr or df) and 0 <= r + dr < n and 0 <= f + df < n:
-                    mask |= 1 << ((r + dr) * n + f + df)
-        return mask
 
     def neighbour_counts(self, x: int) -> tuple[int, int, int, int]:
         """Bit slices (1s, 2s, 4s, 8s) of the number of each square's neighbours in ``x``:
