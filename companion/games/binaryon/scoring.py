@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from companion.core.squares import square_name
@@ -137,9 +137,9 @@ def line_names(line: Iterable[int], n: int) -> list[str]:
     return [square_name(s, n) for s in line]
 
 
-@cache
+@lru_cache(maxsize=8192)
 def _tuple_names(line: tuple[int, ...], n: int) -> tuple[str, ...]:
-    """The names along a line (a board's lines are few, so every one is kept)."""
+    """The names along a line (a board has a few hundred lines: they all fit)."""
     return tuple(square_name(s, n) for s in line)
 
 
