@@ -1,6 +1,11 @@
 """Speed of the Binaryon engine on one core: positions scored per second and random full games
 per second (legal moves chosen at random until both players pass).
 
+The public ``BinaryonState`` API is compared with the plain list-based reference in
+``naive_binaryon.py`` on the same games (the same seeds give the same moves on both sides),
+in alternating batches, by CPU time, so that other jobs on a shared machine count for neither
+side. Target (issue 15): the API plays at least 20x as many games per second.
+
     .venv/bin/python benchmarks/bench_rules.py [--size 8] [--seconds 2]
 """
 
@@ -8,11 +13,18 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
+from pathlib import Path
 
 from companion.games.binaryon.engine import BinaryonState
 from companion.games.binaryon.scoring import score_bitboard
 from companion.games.binaryon.tables import Rules, rules
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import naive_binaryon  # noqa: E402  (a sibling file, not a package)
+
+TARGET_RATIO = 20
 
 
 def bench_scoring(r: Rules, rng: random.Random, seconds: float) -> tuple[float, float]:
@@ -49,11 +61,59 @@ def random_game(r: Rules, rng: random.Random) -> int:
 
 
 def random_game_states(options: dict, rng: random.Random) -> int:
-    """The same through the BinaryonState API (check + play on every move)."""
+    """The same through the BinaryonState API: legal_moves, play (with its check) and, at the
+    end, the outcome with its explanation."""
     state = BinaryonState.start(options)
     while not state.is_over():
         state = state.play(rng.choice(state.legal_moves()))
+    state.outcome()
     return state.ply
+
+
+def api_game(size: int, rng: random.Random) -> tuple[int, str | None]:
+    """One game through the API: (plies, winner)."""
+    state = BinaryonState.start({"size": size})
+    while not state.is_over():
+        state = state.play(rng.choice(state.legal_moves()))
+    outcome = state.outcome()
+    return state.ply, outcome.winner if outcome else None
+
+
+def naive_game(size: int, rng: random.Random) -> tuple[int, str | None]:
+    """One game with the list-based reference: (plies, winner)."""
+    plies, (winner, _, _) = naive_binaryon.random_game(rng, size)
+    return plies, winner
+
+
+def compare_with_naive(size: int, seconds: float, seed: int) -> dict[str, float]:
+    """Games per CPU second of the reference and of the API on the same games: batches of
+    games from one seed, played by one side then by the other. The bare bitboard loop
+    (``random_game``: no API, no move lists, no outcome) plays alongside as the ceiling, on
+    games of its own from the same seeds. Also counts the games whose plies or winner differ
+    between the reference and the API (there should be none)."""
+    batch = 100
+    cpu = {"naive": 0.0, "api": 0.0, "bitboard": 0.0}
+    games = differ = 0
+    r = rules({"size": size})
+    batch_seed = seed * 1_000_000
+    while cpu["naive"] < seconds:
+        batch_seed += 1
+        rng = random.Random(batch_seed)
+        t0 = time.process_time()
+        naive = [naive_game(size, rng) for _ in range(batch)]
+        cpu["naive"] += time.process_time() - t0
+        rng = random.Random(batch_seed)
+        t0 = time.process_time()
+        api = [api_game(size, rng) for _ in range(batch)]
+        cpu["api"] += time.process_time() - t0
+        rng = random.Random(batch_seed)
+        t0 = time.process_time()
+        for _ in range(batch):
+            random_game(r, rng)
+        cpu["bitboard"] += time.process_time() - t0
+        games += batch
+        differ += sum(a != b for a, b in zip(naive, api, strict=True))
+    return {**{k: games / v for k, v in cpu.items()}, "games": games, "differ": differ}
 
 
 def bench_games(fn, arg, rng: random.Random, seconds: float) -> tuple[float, float]:
@@ -84,6 +144,17 @@ def main() -> None:
     print(f"random full games/s (bitboards):         {rate:,.0f}  ({plies:.1f} plies/game)")
     rate, plies = bench_games(random_game_states, options, rng, args.seconds)
     print(f"random full games/s (BinaryonState API): {rate:,.0f}  ({plies:.1f} plies/game)")
+    rates = compare_with_naive(n, args.seconds, args.seed)
+    naive, api, bare = rates["naive"], rates["api"], rates["bitboard"]
+    ratio = api / naive
+    met = "met" if ratio >= TARGET_RATIO else "NOT met"
+    print(f"games per CPU second, the same {rates['games']:,.0f} random games on both sides:")
+    print(f"  naive list-based reference (naive_binaryon.py):  {naive:,.0f}")
+    print(f"  BinaryonState API (legal_moves, play, outcome):  {api:,.0f}")
+    print(f"  ratio {ratio:.1f}x  (target >= {TARGET_RATIO}x: {met})")
+    print(f"  for scale, bench's bare bitboard loop (no API):  {bare:,.0f}  ({bare / naive:.1f}x)")
+    if rates["differ"]:
+        print(f"  WARNING: {rates['differ']:,.0f} games differ between the two (plies or winner)")
 
 
 if __name__ == "__main__":

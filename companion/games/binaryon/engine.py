@@ -16,12 +16,13 @@ from typing import Any, Final
 
 from companion.core.squares import parse_square, square_name
 from companion.games.base import GameState, IllegalMove, Outcome, Refusal
-from companion.games.binaryon.board import bits_of, cells_to_white, white_to_cells
+from companion.games.binaryon.board import cells_to_white, white_to_cells
 from companion.games.binaryon.scoring import Score, score_bitboard, score_detail, tie_reason
-from companion.games.binaryon.tables import Rules, rules
+from companion.games.binaryon.tables import Counts, Rules, rules
 
 PASS: Final = "pass"
 PLAYERS: Final = ("on", "off")
+_new_state = object.__new__  # a state without running __init__ (see BinaryonState._turned)
 
 
 def legal_squares(
@@ -37,7 +38,7 @@ def legal_squares(
     r = rules({**(options or {}), "size": n})
     if last is not None and not 0 <= last < n * n:
         raise ValueError(f"last square {last} is not on the board")
-    return bits_of(r.legal(cells_to_white(cells, n), mover, last))
+    return r.squares(r.legal(cells_to_white(cells, n), mover, last))
 
 
 def same_colour_pairs(white: int, n: int) -> int:
@@ -65,11 +66,17 @@ def _colour_word(mover: str) -> str:
 
 
 class BinaryonState(GameState):
-    """One Binaryon position: white bitboard, player to move, last square turned, passes."""
+    """One Binaryon position: white bitboard, player to move, last square turned, passes.
+
+    A state never changes; what is worked out from it is kept on it: the legal bitboard, the
+    neighbour counts (``Rules.counts``, handed on to the next state by ``play``) and the score.
+    """
 
     game = "binaryon"
     players = PLAYERS
-    __slots__ = ("white", "n", "mover", "last", "passes", "_ply", "rules", "_score", "_legal")
+    __slots__ = (
+        "white", "n", "mover", "last", "passes", "_ply", "rules", "_score", "_legal", "_counts",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -79,7 +86,10 @@ class BinaryonState(GameState):
         last: int | None = None,
         passes: int = 0,
         ply: int = 0,
+        counts: Counts | None = None,
     ):
+        """``counts``: ``r.counts(white)`` when the caller already has it (else worked out when
+        first needed)."""
         self.white = white
         self.rules = r
         self.n = r.n
@@ -89,6 +99,7 @@ class BinaryonState(GameState):
         self._ply = ply
         self._score: Score | None = None
         self._legal: int | None = None
+        self._counts = counts
 
     @classmethod
     def start(cls, options: Mapping[str, Any] | None = None) -> BinaryonState:
@@ -135,17 +146,37 @@ class BinaryonState(GameState):
         return white_to_cells(self.white, self.n)
 
     def legal_mask(self) -> int:
-        if self._legal is None:
-            self._legal = (
-                0 if self.is_over() else self.rules.legal(self.white, self.mover, self.last)
-            )
-        return self._legal
+        """Bitboard of the squares the mover may turn (0 once the game is over)."""
+        legal = self._legal
+        if legal is None:
+            if self.passes >= 2:
+                legal = 0
+            else:
+                r = self.rules
+                counts = self._counts
+                if counts is None:
+                    counts = self._counts = r.counts(self.white)
+                d0, d1, d2, d3 = counts  # biased white-neighbour counts (see tables.py)
+                if self.mover == "on":  # black pieces where black holds the majority
+                    x = r.full ^ self.white
+                    majority = ~(d3 | (d0 & d1 & d2 & r.interior))
+                else:  # white pieces where white holds it
+                    x, majority = self.white, d3
+                last = self.last
+                if last is not None:
+                    legal = x & r.reach[last] & majority
+                else:
+                    legal = x & majority if r.opening_majority else x
+            self._legal = legal
+        return legal
 
     def legal_moves(self, player: str | None = None) -> list[Any]:
-        if self.is_over() or (player is not None and player != self.mover):
+        if self.passes >= 2 or (player is not None and player != self.mover):
             return []
-        mask = self.legal_mask()
-        return bits_of(mask) if mask else [PASS]
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_mask()
+        return self.rules.squares(legal) if legal else [PASS]
 
     def forced_move(self) -> Any:
         return PASS if not self.is_over() and not self.legal_mask() else None
@@ -162,9 +193,9 @@ class BinaryonState(GameState):
         n = self.n
         if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < n * n:
             return Refusal("not-a-square", f"{move!r}: not a square")
-        name = square_name(move, n)
         if self.legal_mask() >> move & 1:
             return None
+        name = square_name(move, n)
         colour = _colour_word(self.mover)
         is_white = self.white >> move & 1
         if bool(is_white) == (self.mover == "on"):  # ON turns black (0), OFF white (1)
@@ -182,15 +213,58 @@ class BinaryonState(GameState):
         return Refusal("no-majority", f"{name}: needs {need} {colour} nbrs, has {same}")
 
     def play(self, move: Any, player: str | None = None) -> BinaryonState:
+        if player is None or player == self.mover:
+            # A square the legal bitboard holds, or a pass when it is empty, needs no other check.
+            legal = self._legal
+            if legal is None:
+                legal = self.legal_mask()
+            if type(move) is int:
+                if move >= 0 and legal >> move & 1:
+                    return self._turned(move)
+            elif not legal and move == PASS and self.passes < 2:
+                return BinaryonState(
+                    self.white, self.rules, "off" if self.mover == "on" else "on", self.last,
+                    self.passes + 1, self._ply + 1, self._counts,
+                )  # fmt: skip
         refusal = self.check(move, player)
         if refusal is not None:
             raise IllegalMove(refusal)
-        other = "off" if self.mover == "on" else "on"
-        if move == PASS:
-            return BinaryonState(
-                self.white, self.rules, other, self.last, self.passes + 1, self._ply + 1
-            )
-        return BinaryonState(self.white ^ (1 << move), self.rules, other, move, 0, self._ply + 1)
+        return self.play(int(move))  # a legal square given as an int subclass
+
+    def _turned(self, move: int) -> BinaryonState:
+        """The state after turning ``move``, a square the legal bitboard holds. Its counts and
+        its legal bitboard are worked out here, where the counts are at hand."""
+        r = self.rules
+        white = self.white ^ (1 << move)
+        d0, d1, d2, d3 = self._counts  # type: ignore[misc]  # set by legal_mask
+        m = r.neighbours[move]
+        if self.mover == "on":  # a piece turned white: its neighbours' counts go up by one
+            m, d0 = d0 & m, d0 ^ m
+            m, d1 = d1 & m, d1 ^ m
+            m, d2 = d2 & m, d2 ^ m
+            d3 ^= m
+            mover = "off"
+            legal = white & r.reach[move] & d3  # white pieces where white holds the majority
+        else:  # turned black: down by one
+            m, d0 = m & ~d0, d0 ^ m
+            m, d1 = m & ~d1, d1 ^ m
+            m, d2 = m & ~d2, d2 ^ m
+            d3 ^= m
+            mover = "on"
+            legal = r.reach[move] & ~(white | d3 | (d0 & d1 & d2 & r.interior))
+        # The constructor's work without calling it: this is the inner loop of every game.
+        state = _new_state(BinaryonState)
+        state.white = white
+        state.rules = r
+        state.n = self.n
+        state.mover = mover
+        state.last = move
+        state.passes = 0
+        state._ply = self._ply + 1
+        state._score = None
+        state._legal = legal
+        state._counts = (d0, d1, d2, d3)
+        return state
 
     def score(self) -> Score:
         if self._score is None:

@@ -2,20 +2,30 @@
 
 Performance: tables are built once per (size, options) and cached. Scoring ORs per-byte lookup
 tables into one big int holding every line's number in its own 8- or 16-bit field, so the
-numbers of all lines come out of one ``int.to_bytes``. Legal moves count neighbours with a
-bit-sliced carry-save adder over eight shifted bitboards.
+numbers of all lines come out of one ``int.to_bytes``.
+
+Legal moves need each square's number of white neighbours. It is kept bit-sliced in four
+bitboards ``(d0, d1, d2, d3)`` holding, per square, that number plus a bias (3 mid-board, 5 on
+an edge, 6 in a corner) chosen so that bit 3 (``d3``) is set exactly where white holds the
+majority: 5 of 8, 3 of 5 or 2 of 3 neighbours. Black holds the majority where the biased count
+is at most 6 mid-board, at most 7 elsewhere. Counted once for a position (``counts``); a move
+only changes its square's neighbours' counts, so ``BinaryonState.play`` adds or takes one there
+(``neighbours``) in a few bitboard operations.
 """
 
 from __future__ import annotations
 
 import sys
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from companion.core.squares import neighbours
 from companion.games.binaryon.lines import _lines, _ray_reach, _scoring_lines
 from companion.games.binaryon.options import resolve
+
+Counts = tuple[int, int, int, int]
 
 
 class Rules:
@@ -38,6 +48,14 @@ class Rules:
         self.corners = 1 | (1 << (n - 1)) | (1 << (n * (n - 1))) | (1 << (n * n - 1))
         self.edges = border & ~self.corners
         self.interior = self.full & ~border
+        # The count bias per square, as bit slices: 3 = 011 mid-board, 5 = 101 edge, 6 = 110 corner.
+        self._bias = (
+            self.interior | self.edges,
+            self.interior | self.corners,
+            self.edges | self.corners,
+        )
+        self.neighbours = tuple(sum(1 << t for t in neighbours(s, n)) for s in range(n * n))
+        self.squares = _square_lister(n * n)
         self.lines = _lines(n)
         if opts["reach"] == "ray":
             self.reach = tuple(_ray_reach(n, s) for s in range(n * n))
@@ -90,28 +108,24 @@ class Rules:
         return nums
 
     def neighbour_counts(self, x: int) -> tuple[int, int, int, int]:
-        """Bit slices (1s, 2s, 4s, 8s) of the number of each square's neighbours in ``x``."""
-        n, full, not_a, not_h = self.n, self.full, self.not_a, self.not_h
-        i1 = x >> n
-        i2 = (x << n) & full
-        i3 = (x >> 1) & not_h
-        i4 = (x << 1) & not_a
-        i5 = (x >> (n + 1)) & not_h
-        i6 = (x >> (n - 1)) & not_a
-        i7 = (x << (n - 1)) & not_h
-        i8 = (x << (n + 1)) & not_a
-        # carry-save adder tree
-        t = i1 ^ i2
-        s1, c1 = t ^ i3, (i1 & i2) | (i3 & t)
-        t = i4 ^ i5
-        s2, c2 = t ^ i6, (i4 & i5) | (i6 & t)
-        t = s1 ^ s2
-        s3, c3 = t ^ i7, (s1 & s2) | (i7 & t)
-        b0, c4 = s3 ^ i8, s3 & i8
-        t = c1 ^ c2
-        s5, c5 = t ^ c3, (c1 & c2) | (c3 & t)
-        b1, c6 = s5 ^ c4, s5 & c4
-        return b0, b1, c5 ^ c6, c5 & c6
+        """Bit slices (1s, 2s, 4s, 8s) of the number of each square's neighbours in ``x``:
+        the pieces above and below (0..2), plus the columns of three either side (0..3 each)."""
+        n, not_a, not_h = self.n, self.not_a, self.not_h
+        up = x >> n
+        down = (x << n) & self.full
+        v0, v1 = up ^ down, up & down
+        c0, c1 = v0 ^ x, v1 | (v0 & x)  # the column of three: 0..3
+        l0, l1 = (c0 << 1) & not_a, (c1 << 1) & not_a
+        r0, r1 = (c0 >> 1) & not_h, (c1 >> 1) & not_h
+        # left + right (0..6) -> s0 s1 s2
+        s0, k = l0 ^ r0, l0 & r0
+        t = l1 ^ r1
+        s1, s2 = t ^ k, (l1 & r1) | (t & k)
+        # + above and below (0..8)
+        b0, k = s0 ^ v0, s0 & v0
+        t = s1 ^ v1
+        b1, k = t ^ k, (s1 & v1) | (t & k)
+        return b0, b1, s2 ^ k, s2 & k
 
     def majority(self, x: int) -> int:
         """Squares with strictly more neighbours in ``x`` than outside it."""
@@ -121,6 +135,17 @@ class Rules:
         ge5 = (b2 & (b0 | b1)) | b3
         return (self.interior & ge5) | (self.edges & ge3) | (self.corners & ge2)
 
+    def counts(self, white: int) -> Counts:
+        """The biased white-neighbour counts of every square (see the module docstring)."""
+        c0, c1, c2, c3 = self.neighbour_counts(white)
+        b0, b1, b2 = self._bias
+        d0, k = c0 ^ b0, c0 & b0
+        t = c1 ^ b1
+        d1, k = t ^ k, (c1 & b1) | (t & k)
+        t = c2 ^ b2
+        d2, k = t ^ k, (c2 & b2) | (t & k)
+        return d0, d1, d2, c3 ^ k
+
     def legal(self, white: int, mover: str, last: int | None) -> int:
         """Bitboard of the squares ``mover`` may turn (``last`` None = the opening move)."""
         x = self.full ^ white if mover == "on" else white
@@ -129,12 +154,64 @@ class Rules:
         return x & self.reach[last] & self.majority(x)
 
 
+def _square_lister(size: int) -> Callable[[int], list[int]]:
+    """A function listing the set bits of a ``size``-bit mask, lowest first, from per-byte tables
+    (one table per byte position, the square numbers already offset)."""
+    nbytes = (size + 7) // 8
+    tables = tuple(
+        tuple(tuple(8 * b + i for i in range(8) if v >> i & 1) for v in range(256))
+        for b in range(nbytes)
+    )
+    if nbytes == 8:  # the 8x8 board, unrolled
+        t0, t1, t2, t3, t4, t5, t6, t7 = tables
+
+        def squares8(mask: int) -> list[int]:
+            b = mask.to_bytes(8, "little")
+            return [
+                *t0[b[0]],
+                *t1[b[1]],
+                *t2[b[2]],
+                *t3[b[3]],
+                *t4[b[4]],
+                *t5[b[5]],
+                *t6[b[6]],
+                *t7[b[7]],
+            ]
+
+        return squares8
+
+    def squares(mask: int) -> list[int]:
+        out: list[int] = []
+        for table, v in zip(tables, mask.to_bytes(nbytes, "little"), strict=True):
+            if v:
+                out += table[v]
+        return out
+
+    return squares
+
+
 @lru_cache(maxsize=32)
 def _rules_cached(key: tuple[tuple[str, Any], ...]) -> Rules:
     return Rules(dict(key))
 
 
+# The options as given (name, type, value) -> their tables, so that starting a game with the
+# same options again skips their validation. Bounded: cleared when it grows past _GIVEN_MAX.
+_by_given: dict[tuple[tuple[str, type, Any], ...], Rules] = {}
+_GIVEN_MAX = 256
+
+
 def rules(options: Mapping[str, Any] | None = None) -> Rules:
     """The cached tables for ``options`` (missing options take their defaults)."""
-    opts = resolve(options)
-    return _rules_cached(tuple(sorted(opts.items())))
+    try:
+        key = tuple(sorted((k, type(v), v) for k, v in options.items())) if options else ()
+        return _by_given[key]
+    except KeyError:
+        pass
+    except TypeError:  # unhashable values (or names): no shortcut
+        return _rules_cached(tuple(sorted(resolve(options).items())))
+    r = _rules_cached(tuple(sorted(resolve(options).items())))
+    if len(_by_given) >= _GIVEN_MAX:
+        _by_given.clear()
+    _by_given[key] = r
+    return r
