@@ -29,6 +29,8 @@ class Adapter(Protocol):
     def mover(self, state: Any) -> str: ...
     def evaluate(self, state: Any, player: str) -> int: ...
     def key(self, state: Any) -> Hashable: ...
+    def prepare(self, state: Any) -> Any: ...  # the game's state as the search plays it
+    def score_difference(self, state: Any, player: str) -> int: ...  # the greedy player's
 
 
 class OutOfTime(Exception):
@@ -218,7 +220,7 @@ def search(
     s = Searcher(adapter, limits or Limits())
     if table is not None:
         s.table = table
-    return s.search(state)
+    return s.search(adapter.prepare(state))
 
 
 # ---------------------------------------------------------------------------------------------
