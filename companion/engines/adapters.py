@@ -30,5 +30,5 @@ def new_state(game: str, options: dict[str, Any] | None = None) -> Any:
     """The starting position of ``game`` with ``options``, as its engine plays it."""
     from importlib import import_module
 
-    adapter = adapter_for(game)
-    return adapter.prepare(import_module(f"companion.games.{game}.engine").new_game(**(options or {})))
+    start = import_module(f"companion.games.{game}.engine").new_game(**(options or {}))
+    return adapter_for(game).prepare(start)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from companion.engines.binary_board import Position, masks, neighbours, territories
+from companion.engines.binary_board import Position, masks, neighbours
 from companion.engines.search import WIN
 from companion.games.binary.board import PLAYERS
 from companion.games.binary.engine import END, BinaryState
@@ -23,13 +23,12 @@ def _position(state: BinaryState | Position) -> Position:
     return state if isinstance(state, Position) else Position.of(state)
 
 
-def _weighted(pieces: int, empty_own: int, m: Any, empty_joins: bool, empty_weight: int) -> int:
-    """A score in quarters: territories count 4 a piece and ``empty_weight`` an empty square."""
-    values = [
-        4 * (t & pieces).bit_count() + empty_weight * (t & ~pieces).bit_count()
-        for t in territories(pieces, empty_own, m, empty_joins)
-    ]
-    return sum(values) + max(values, default=0)
+def _off_centre(sq: int, n: int) -> float:
+    rank, file = divmod(sq, n)
+    return abs(rank - (n - 1) / 2) + abs(file - (n - 1) / 2)
+
+
+CACHE_SIZE = 500_000  # evaluations kept between searches (a few tens of MB at most)
 
 
 class BinaryAdapter:
@@ -38,9 +37,9 @@ class BinaryAdapter:
 
     name = "binary"
 
-    def __init__(self, tempo: int = 16, empty_weight: int = 4):
+    def __init__(self, tempo: int = 16):
         self.tempo = tempo  # value (x4 score points) of one piece placed with no reply
-        self.empty_weight = empty_weight  # an empty square in a territory, in quarters
+        self._scores: dict[tuple[int, int], int] = {}  # (black, white) -> score difference x4
 
     def prepare(self, state: BinaryState | Position) -> Position:
         return _position(state)
@@ -55,6 +54,8 @@ class BinaryAdapter:
         if not bits:
             return [END] if end else state.legal_moves()
         mine = state.white if p else state.black
+        if not mine:  # a first piece: central squares first (they meet more squares)
+            return sorted(state.legal_moves(), key=lambda sq: _off_centre(sq, state.n))
         near = neighbours(mine, masks(state.n))
         moves: list[Any] = []
         for part in (bits & near, bits & ~near):
@@ -85,31 +86,28 @@ class BinaryAdapter:
         return sign * (4 * (score_of(black) - score_of(white)) + tb)
 
     def evaluate(self, state: Position, player: str) -> int:
-        """Territories as they stand (x4, empty squares the opponent can still take counted
-        at ``empty_weight`` quarters), plus the pieces one side will place with no reply
-        when both play one piece a turn from here; a finished game +-WIN or 0."""
+        """Territories as they stand (x4: own score minus the opponent's), plus the pieces one
+        side will place with no reply when both play one piece a turn from here, at
+        ``tempo`` each; a finished game +-WIN or 0."""
         if state.mover < 0:
             black, white = state.territory_sizes()
             winner, _ = compare(black, white)
             if winner is None:
                 return 0
             return WIN if winner == player else -WIN
-        m = masks(state.n)
-        empty = m.full & ~(state.black | state.white)
-        hb, hw = state.hands
-        wb = 4 if hw == 0 else self.empty_weight
-        ww = 4 if hb == 0 else self.empty_weight
-        diff = _weighted(state.black, empty & m.own[0], m, state.empty_joins, wb) - _weighted(
-            state.white, empty & m.own[1], m, state.empty_joins, ww
-        )
+        cells = (state.black, state.white)
+        diff = self._scores.get(cells)
+        if diff is None:
+            if len(self._scores) > CACHE_SIZE:
+                self._scores.clear()
+            black, white = state.territory_sizes()
+            diff = self._scores[cells] = 4 * (score_of(black) - score_of(white))
         # Free pieces: with one piece a turn, the player to start the next turn (p) places
         # hp - ho pieces unanswered if hp > ho, else the other places ho - hp + 1.
         p = 1 - state.mover if state.second else state.mover
         hp, ho = state.hands[p], state.hands[1 - p]
         free = hp - ho if hp > ho else -(ho - hp + 1)
-        if p == 1:
-            free = -free
-        diff += self.tempo * free
+        diff += self.tempo * (-free if p else free)
         return diff if player == PLAYERS[0] else -diff
 
     def key(self, state: Position) -> Hashable:

@@ -39,12 +39,17 @@ def masks(n: int) -> Masks:
     return Masks(n, full, (dark, full ^ dark), centre, full & ~file_a, full & ~(file_a << (n - 1)))
 
 
-def neighbours(bits: int, m: Masks) -> int:
-    """Squares orthogonally next to ``bits`` (``bits`` themselves not included)."""
+def touching(bits: int, m: Masks) -> int:
+    """Squares orthogonally next to any of ``bits`` (``bits`` included when they touch)."""
     n = m.n
     return (
         ((bits << 1) & m.not_a) | ((bits >> 1) & m.not_last) | (bits << n) | (bits >> n)
-    ) & m.full & ~bits  # fmt: skip
+    ) & m.full  # fmt: skip
+
+
+def neighbours(bits: int, m: Masks) -> int:
+    """Squares orthogonally next to ``bits`` (``bits`` themselves not included)."""
+    return touching(bits, m) & ~bits
 
 
 def groups(members: int, m: Masks) -> list[int]:
@@ -72,7 +77,10 @@ def territories(pieces: int, empty_own: int, m: Masks, empty_joins: bool = True)
     a piece and at least two squares (``empty_joins`` False: each group of pieces with the
     empty own squares next to it, an empty square counted in every group it touches)."""
     if empty_joins:
-        return [g for g in groups(pieces | empty_own, m) if g & pieces and g & (g - 1)]
+        # Two orthogonal neighbours differ in colour, so one of them is a piece: every group of
+        # two or more squares holds a piece, and a square with no member next to it is alone.
+        members = pieces | empty_own
+        return groups(members & touching(members, m), m)
     out = []
     for g in groups(pieces, m):
         t = g | (neighbours(g, m) & empty_own)
@@ -159,7 +167,7 @@ class Position(NamedTuple):
     def play(self, move: int | str) -> Position:
         """The position after a legal ``move`` (no check: the search plays its own moves)."""
         p = self.mover
-        if move == END or move == PASS:
+        if move in (END, PASS):
             return self._hand_over(p, self.black, self.white, self.hands)
         m = masks(self.n)
         bit = 1 << move  # type: ignore[operator]
@@ -168,27 +176,31 @@ class Position(NamedTuple):
         hands = (self.hands[0] - (2 if centre and not own else 1), self.hands[1]) if p == 0 else (
             self.hands[0], self.hands[1] - (2 if centre and not own else 1))  # fmt: skip
         black, white = (self.black | bit, self.white) if p == 0 else (self.black, self.white | bit)
-        if own and not centre and not self.opening and not self.second and hands[p] > 0:
-            if m.full & ~(black | white) & m.own[p] & ~m.centre:
-                return self._replace(black=black, white=white, hands=hands, second=True)
+        more = own and not centre and not self.opening and not self.second and hands[p] > 0
+        if more and m.full & ~(black | white) & m.own[p] & ~m.centre:
+            return self._next(black, white, hands, p, True)
         return self._hand_over(p, black, white, hands)
+
+    def _next(self, black: int, white: int, hands: tuple[int, int], mover: int,
+              second: bool = False) -> Position:  # fmt: skip
+        """A following position (the opening over), built directly: the search makes many."""
+        return Position(self.n, black, white, hands, mover, second, False, self.empty_joins,
+                        self.stuck_ends)  # fmt: skip
 
     def _hand_over(self, previous: int, black: int, white: int, hands: tuple[int, int]) -> Position:
         nxt = 1 - previous
         if hands[nxt] == 0:
             nxt = previous
             if hands[nxt] == 0:
-                return self._replace(black=black, white=white, hands=hands, mover=-1, second=False,
-                                     opening=False)  # fmt: skip
-        after = self._replace(black=black, white=white, hands=hands, mover=nxt, second=False,
-                              opening=False)  # fmt: skip
+                return self._next(black, white, hands, -1)
+        after = self._next(black, white, hands, nxt)
         if after._first_squares(nxt):
             return after
         if self.stuck_ends:
-            return after._replace(mover=-1)
+            return self._next(black, white, hands, -1)
         holders = [q for q in (nxt, previous) if hands[q] > 0]
         if not any(after._first_squares(q) for q in holders):
-            return after._replace(mover=-1)
+            return self._next(black, white, hands, -1)
         return after  # nxt must pass
 
     def territory_sizes(self) -> tuple[list[int], list[int]]:
