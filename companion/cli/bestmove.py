@@ -41,13 +41,13 @@ def run(args: argparse.Namespace) -> int:
         adapter = adapter_for(args.game)
     except ValueError as exc:
         return fail(str(exc).splitlines()[0] if str(exc) else "bad position")
-    if adapter.is_over(state):
+    if state.is_over():
         return fail("the game is over: no move to make")
     result = choose(adapter, state, args.level, args.time, random.Random(args.seed))
     line, s = [], state
     for move in result.line:
         line.append(s.move_name(move))
-        s = adapter.play(s, move)
+        s = s.play(move)
     out = {
         "move": state.move_name(result.move),
         "value": result.value,

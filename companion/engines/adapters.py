@@ -27,8 +27,8 @@ def adapter_for(game: str) -> Adapter:
 
 
 def new_state(game: str, options: dict[str, Any] | None = None) -> Any:
-    """The starting position of ``game`` with ``options``."""
+    """The starting position of ``game`` with ``options``, as its engine plays it."""
     from importlib import import_module
 
-    adapter_for(game)
-    return import_module(f"companion.games.{game}.engine").new_game(**(options or {}))
+    start = import_module(f"companion.games.{game}.engine").new_game(**(options or {}))
+    return adapter_for(game).prepare(start)

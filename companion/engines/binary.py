@@ -1,106 +1,117 @@
-"""The Binary adapter: the state's own moves, evaluation by the score difference."""
+"""The Binary adapter: the search plays on bitboards (``binary_board.Position``) and evaluates
+territories as they stand, discounting the empty squares the opponent can still take."""
 
 from __future__ import annotations
 
 from collections.abc import Hashable
-from functools import cache
 from typing import Any
 
+from companion.engines.binary_board import Position, masks, neighbours
 from companion.engines.search import WIN
-from companion.games.binary.engine import BLACK, BinaryState, compare
+from companion.games.binary.board import PLAYERS
+from companion.games.binary.engine import END, BinaryState
+from companion.games.binary.territories import compare, score_of
 
 
-@cache
-def _masks(n: int) -> tuple[int, int, int, int]:
-    """(dark squares, light squares, not file a, not the last file) as bitboards."""
-    dark = sum(1 << i for i in range(n * n) if (i // n + i % n) % 2 == 0)
-    full = (1 << (n * n)) - 1
-    file_a = sum(1 << (r * n) for r in range(n))
-    return dark, full ^ dark, full & ~file_a, full & ~(file_a << (n - 1))
-
-
-def _fill_sizes(pieces: int, members: int, n: int, not_a: int, not_h: int) -> list[int]:
-    """Sizes (largest first) of the orthogonal groups of ``members`` that hold a piece and
-    have at least two squares: Binary's territories with empty squares joining."""
-    sizes = []
-    rest = members
-    while rest:
-        group = rest & -rest
-        while True:
-            grown = (
-                group | ((group << 1) & not_a) | ((group >> 1) & not_h) | (group << n)
-                | (group >> n)
-            ) & rest  # fmt: skip
-            if grown == group:
-                break
-            group = grown
-        rest ^= group
-        if group & pieces and group & (group - 1):
-            sizes.append(group.bit_count())
-    sizes.sort(reverse=True)
-    return sizes
-
-
-def territory_sizes(state: BinaryState) -> tuple[list[int], list[int]]:
+def territory_sizes(state: BinaryState | Position) -> tuple[list[int], list[int]]:
     """Black's and White's territory sizes, largest first, by flood fills on bitboards (the
     rules engine's ``score_cells`` gives the same, with the squares, more slowly)."""
-    n = state.n
-    if not state.empty_joins:
-        result = state.score()
-        return result["black"]["territories"], result["white"]["territories"]
-    text = "".join(reversed(state.cells))
-    black = int(text.replace("o", "0").replace(".", "0").replace("x", "1"), 2)
-    white = int(text.replace("x", "0").replace(".", "0").replace("o", "1"), 2)
-    dark, light, not_a, not_h = _masks(n)
-    empty = ~(black | white)
-    return (
-        _fill_sizes(black, black | (empty & dark), n, not_a, not_h),
-        _fill_sizes(white, white | (empty & light), n, not_a, not_h),
-    )
+    return _position(state).territory_sizes()
 
 
-def score_of(sizes: list[int]) -> int:
-    """Binary's score: twice the largest territory plus all the others."""
-    return sum(sizes) + max(sizes, default=0)
+def _position(state: BinaryState | Position) -> Position:
+    return state if isinstance(state, Position) else Position.of(state)
+
+
+def _off_centre(sq: int, n: int) -> float:
+    rank, file = divmod(sq, n)
+    return abs(rank - (n - 1) / 2) + abs(file - (n - 1) / 2)
+
+
+CACHE_SIZE = 500_000  # evaluations kept between searches (a few tens of MB at most)
 
 
 class BinaryAdapter:
-    """Moves are square indices, ``END`` and ``PASS``; states are ``BinaryState``."""
+    """Moves are square indices, ``END`` and ``PASS``; states are bitboard ``Position``s (a
+    ``BinaryState`` is turned into one by ``prepare``)."""
 
     name = "binary"
 
-    def moves(self, state: BinaryState) -> list[Any]:
-        return state.legal_moves()
+    def __init__(self, tempo: int = 16):
+        self.tempo = tempo  # value (x4 score points) of one piece placed with no reply
+        self._scores: dict[tuple[int, int], int] = {}  # (black, white) -> score difference x4
 
-    def play(self, state: BinaryState, move: Any) -> BinaryState:
+    def prepare(self, state: BinaryState | Position) -> Position:
+        return _position(state)
+
+    def moves(self, state: Position) -> list[Any]:
+        """Placements next to the mover's own pieces first (they make and join territories),
+        then the rest, then END."""
+        p = state.mover
+        if p < 0:
+            return []
+        bits, end = state.move_bits()
+        if not bits:
+            return [END] if end else state.legal_moves()
+        mine = state.white if p else state.black
+        if not mine:  # a first piece: central squares first (they meet more squares)
+            return sorted(state.legal_moves(), key=lambda sq: _off_centre(sq, state.n))
+        near = neighbours(mine, masks(state.n))
+        moves: list[Any] = []
+        for part in (bits & near, bits & ~near):
+            while part:
+                low = part & -part
+                moves.append(low.bit_length() - 1)
+                part ^= low
+        if end:
+            moves.append(END)
+        return moves
+
+    def play(self, state: Position, move: Any) -> Position:
         return state.play(move)
 
-    def is_over(self, state: BinaryState) -> bool:
-        return state.mover is None
+    def is_over(self, state: Position) -> bool:
+        return state.mover < 0
 
-    def mover(self, state: BinaryState) -> str:
-        assert state.mover is not None
-        return state.mover
+    def mover(self, state: Position) -> str:
+        return PLAYERS[state.mover]
 
-    def _sizes(self, state: BinaryState) -> tuple[list[int], list[int]]:
-        return territory_sizes(state)
-
-    def evaluate(self, state: BinaryState, player: str) -> int:
-        """Own score minus the opponent's (x4, territories as they stand, empty own-colour
-        squares counted), plus one for who the tie-break favours; a finished game +-WIN or 0."""
-        black, white = self._sizes(state)
+    def score_difference(self, state: Position, player: str) -> int:
+        """The score as it stands, own minus the opponent's (what the greedy player maximises),
+        the tie-break deciding a level score by one point either way."""
+        black, white = state.territory_sizes()
         winner, _ = compare(black, white)
-        sign = 1 if player == BLACK else -1
-        tb = 0 if winner is None else (1 if winner == BLACK else -1)
-        if state.mover is None:
-            return sign * tb * WIN
+        sign = 1 if player == PLAYERS[0] else -1
+        tb = 0 if winner is None else (1 if winner == PLAYERS[0] else -1)
         return sign * (4 * (score_of(black) - score_of(white)) + tb)
 
-    def key(self, state: BinaryState) -> Hashable:
-        return (
-            state.cells, state.hands, state.mover, tuple(sorted(state.placed)), state.opening,
-            state.passes,
-        )  # fmt: skip
+    def evaluate(self, state: Position, player: str) -> int:
+        """Territories as they stand (x4: own score minus the opponent's), plus the pieces one
+        side will place with no reply when both play one piece a turn from here, at
+        ``tempo`` each; a finished game +-WIN or 0."""
+        if state.mover < 0:
+            black, white = state.territory_sizes()
+            winner, _ = compare(black, white)
+            if winner is None:
+                return 0
+            return WIN if winner == player else -WIN
+        cells = (state.black, state.white)
+        diff = self._scores.get(cells)
+        if diff is None:
+            if len(self._scores) > CACHE_SIZE:
+                self._scores.clear()
+            black, white = state.territory_sizes()
+            diff = self._scores[cells] = 4 * (score_of(black) - score_of(white))
+        # Free pieces: with one piece a turn, the player to start the next turn (p) places
+        # hp - ho pieces unanswered if hp > ho, else the other places ho - hp + 1.
+        p = 1 - state.mover if state.second else state.mover
+        hp, ho = state.hands[p], state.hands[1 - p]
+        free = hp - ho if hp > ho else -(ho - hp + 1)
+        diff += self.tempo * (-free if p else free)
+        return diff if player == PLAYERS[0] else -diff
 
-    def winner(self, state: BinaryState) -> str | None:
-        return compare(*self._sizes(state))[0]
+    def key(self, state: Position) -> Hashable:
+        return state
+
+    def winner(self, state: Position) -> str | None:
+        return compare(*state.territory_sizes())[0]

@@ -52,6 +52,13 @@ class BinaryonAdapter:
             return sign * tb * WIN
         return sign * (4 * (sc.on_best - sc.off_best) + tb)
 
+    def prepare(self, state: BinaryonState) -> BinaryonState:
+        return state
+
+    def score_difference(self, state: BinaryonState, player: str) -> int:
+        """What the greedy player maximises: the evaluation right after a move."""
+        return self.evaluate(state, player)
+
     def key(self, state: BinaryonState) -> Hashable:
         """One int (small in the table): white bitboard, last square + 1, mover, passes."""
         last = 0 if state.last is None else state.last + 1

@@ -19,7 +19,7 @@ def random_player(adapter: Adapter, rng: random.Random) -> Player:
     """Any legal move, uniformly."""
 
     def play(state: Any) -> Any:
-        return rng.choice(adapter.moves(state))
+        return rng.choice(adapter.moves(adapter.prepare(state)))
 
     return play
 
@@ -29,11 +29,12 @@ def greedy_player(adapter: Adapter, rng: random.Random) -> Player:
     opponent's for Binaryon); ties broken at random."""
 
     def play(state: Any) -> Any:
+        state = adapter.prepare(state)
         me = adapter.mover(state)
         best: list[Any] = []
         best_value = None
         for move in adapter.moves(state):
-            v = adapter.evaluate(adapter.play(state, move), me)
+            v = adapter.score_difference(adapter.play(state, move), me)
             if best_value is None or v > best_value:
                 best, best_value = [move], v
             elif v == best_value:

@@ -29,6 +29,8 @@ class Adapter(Protocol):
     def mover(self, state: Any) -> str: ...
     def evaluate(self, state: Any, player: str) -> int: ...
     def key(self, state: Any) -> Hashable: ...
+    def prepare(self, state: Any) -> Any: ...  # the game's state as the search plays it
+    def score_difference(self, state: Any, player: str) -> int: ...  # the greedy player's
 
 
 class OutOfTime(Exception):
@@ -72,10 +74,14 @@ class Searcher:
         self.limits = limits
         self.clock = clock
         self.table: dict[Hashable, tuple[int, int, int, Any]] = {}
+        # Moves that cut the search off elsewhere, weighted by depth: tried first (history
+        # heuristic; a move is the same square wherever it is played).
+        self.history: dict[Any, int] = {}
         self.nodes = 0
         self.deadline = float("inf")
         self._next_check = CHECK_EVERY
         self._hit_horizon = False
+        self.partial: list[tuple[Any, int]] = []
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -123,6 +129,9 @@ class Searcher:
                 if e_flag == UPPER and e_value <= alpha:
                     return e_value
         moves = a.moves(state)
+        history = self.history
+        if history:
+            moves.sort(key=lambda mv: -history.get(mv, 0))
         if best_move is not None and best_move in moves:
             moves.remove(best_move)
             moves.insert(0, best_move)
@@ -136,6 +145,7 @@ class Searcher:
                 if v > alpha:
                     alpha = v
                     if alpha >= beta:
+                        history[move] = history.get(move, 0) + depth * depth
                         break
         flag = UPPER if best_value <= alpha0 else LOWER if best_value >= beta else EXACT
         self.table[key] = (depth, best_value, flag, best)
@@ -163,6 +173,7 @@ class Searcher:
         """Every root move's value at ``depth`` (exact for the best, bounds for the others)."""
         me = self.adapter.mover(state)
         alpha, scored = -WIN - 1, []
+        self.partial = scored  # what this depth found before the clock stopped it
         for move in order:
             child = self.adapter.play(state, move)
             v = self._child_value(me, child, depth - 1, alpha, WIN + 1)
@@ -191,6 +202,13 @@ class Searcher:
             try:
                 scored = self._root(state, depth, order)
             except OutOfTime:
+                # An unfinished depth still counts for a move it proved better than the last
+                # depth's best, which it searched first.
+                if done is not None and len(self.partial) > 1:
+                    move, value = max(self.partial, key=lambda mv: mv[1])
+                    if value > self.partial[0][1]:
+                        done = Result(move, value, [move], depth - 1, self.nodes, False,
+                                      done.scored)  # fmt: skip
                 break
             order = [m for m, _ in scored]
             best, value = scored[0]
@@ -218,7 +236,7 @@ def search(
     s = Searcher(adapter, limits or Limits())
     if table is not None:
         s.table = table
-    return s.search(state)
+    return s.search(adapter.prepare(state))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -36,6 +36,13 @@ class WytheAdapter:
             return sign * lead * WIN
         return sign * (4 * (sc.black - sc.white) + lead)
 
+    def prepare(self, state: WytheState) -> WytheState:
+        return state
+
+    def score_difference(self, state: WytheState, player: str) -> int:
+        """What the greedy player maximises: the evaluation right after a move."""
+        return self.evaluate(state, player)
+
     def key(self, state: WytheState) -> Hashable:
         return (
             state.p0, state.p1, state.p2, state.white, state.hwest, state.ssouth, state.mover,

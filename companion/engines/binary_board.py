@@ -1,0 +1,218 @@
+"""Binary on bitboards, for the search: the same rules as ``BinaryState`` (turns, the centre
+space, the free second piece, passes, the end) on two integers, about ten times faster.
+
+A ``Position`` is an immutable tuple-like record; moves are the same as the rules engine's
+(square indices, ``END``, ``PASS``), so a move found here is played on a ``BinaryState`` as is.
+The tests play random games through both and check they agree move by move.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import NamedTuple
+
+from companion.core.squares import square_name
+from companion.games.binary.board import BLACK, PLAYERS, WHITE
+from companion.games.binary.engine import END, PASS, BinaryState
+
+
+class Masks(NamedTuple):
+    """Bitboards of an n x n board: the colours, the centre and the edges for shifts."""
+
+    n: int
+    full: int
+    own: tuple[int, int]  # (dark squares, light squares): Black's colour, White's colour
+    centre: int
+    not_a: int  # every square but file a (what a shift to the right may land on)
+    not_last: int  # every square but the last file
+
+
+@cache
+def masks(n: int) -> Masks:
+    full = (1 << (n * n)) - 1
+    dark = sum(1 << i for i in range(n * n) if (i // n + i % n) % 2 == 0)
+    h = n // 2
+    centre = 0
+    for sq in ((h - 1) * n + h - 1, (h - 1) * n + h, h * n + h - 1, h * n + h):
+        centre |= 1 << sq
+    file_a = sum(1 << (r * n) for r in range(n))
+    return Masks(n, full, (dark, full ^ dark), centre, full & ~file_a, full & ~(file_a << (n - 1)))
+
+
+def touching(bits: int, m: Masks) -> int:
+    """Squares orthogonally next to any of ``bits`` (``bits`` included when they touch)."""
+    n = m.n
+    return (
+        ((bits << 1) & m.not_a) | ((bits >> 1) & m.not_last) | (bits << n) | (bits >> n)
+    ) & m.full  # fmt: skip
+
+
+def neighbours(bits: int, m: Masks) -> int:
+    """Squares orthogonally next to ``bits`` (``bits`` themselves not included)."""
+    return touching(bits, m) & ~bits
+
+
+def groups(members: int, m: Masks) -> list[int]:
+    """The orthogonally connected groups of ``members``, as bitboards."""
+    n, not_a, not_last = m.n, m.not_a, m.not_last
+    out = []
+    rest = members
+    while rest:
+        group = rest & -rest
+        while True:
+            grown = (
+                group | ((group << 1) & not_a) | ((group >> 1) & not_last) | (group << n)
+                | (group >> n)
+            ) & rest  # fmt: skip
+            if grown == group:
+                break
+            group = grown
+        rest ^= group
+        out.append(group)
+    return out
+
+
+def territories(pieces: int, empty_own: int, m: Masks, empty_joins: bool = True) -> list[int]:
+    """A player's territories as bitboards: groups of pieces and empty own-colour squares with
+    a piece and at least two squares (``empty_joins`` False: each group of pieces with the
+    empty own squares next to it, an empty square counted in every group it touches)."""
+    if empty_joins:
+        # Two orthogonal neighbours differ in colour, so one of them is a piece: every group of
+        # two or more squares holds a piece, and a square with no member next to it is alone.
+        members = pieces | empty_own
+        return groups(members & touching(members, m), m)
+    out = []
+    for g in groups(pieces, m):
+        t = g | (neighbours(g, m) & empty_own)
+        if t & (t - 1):
+            out.append(t)
+    return out
+
+
+class Position(NamedTuple):
+    """``mover`` is 0 (Black), 1 (White) or -1 once the game is over; ``second`` is True after
+    a first own-colour piece when a second may follow (or END)."""
+
+    n: int
+    black: int
+    white: int
+    hands: tuple[int, int]
+    mover: int
+    second: bool = False
+    opening: bool = False
+    empty_joins: bool = True
+    stuck_ends: bool = False  # option stuck='end'
+
+    players = PLAYERS
+
+    @classmethod
+    def of(cls, state: BinaryState) -> Position:
+        black = white = 0
+        for i, c in enumerate(state.cells):
+            if c == "x":
+                black |= 1 << i
+            elif c == "o":
+                white |= 1 << i
+        mover = -1 if state.mover is None else PLAYERS.index(state.mover)
+        return cls(
+            state.n, black, white, state.hands, mover, bool(state.placed), state.opening,
+            state.empty_joins, state.stuck == "end",
+        )  # fmt: skip
+
+    @property
+    def mover_name(self) -> str | None:
+        return None if self.mover < 0 else PLAYERS[self.mover]
+
+    def is_over(self) -> bool:
+        return self.mover < 0
+
+    def move_name(self, move: int | str) -> str:
+        return move.lower() if isinstance(move, str) else square_name(move, self.n)
+
+    def _first_squares(self, p: int) -> int:
+        """Empty squares where ``p`` may put the first piece of a turn."""
+        m = masks(self.n)
+        empty = m.full & ~(self.black | self.white)
+        if self.hands[p] < 2:
+            empty &= ~(m.centre & m.own[1 - p])
+        return empty
+
+    def _second_squares(self, p: int) -> int:
+        m = masks(self.n)
+        return m.full & ~(self.black | self.white) & m.own[p] & ~m.centre
+
+    def move_bits(self) -> tuple[int, bool]:
+        """(the squares the mover may place on, whether END is legal); no squares and no END:
+        PASS (or nothing once the game is over)."""
+        p = self.mover
+        if p < 0:
+            return 0, False
+        if self.opening or self.second:
+            return self._second_squares(p), self.second
+        return self._first_squares(p), False
+
+    def legal_moves(self) -> list[int | str]:
+        if self.mover < 0:
+            return []
+        bits, end = self.move_bits()
+        moves: list[int | str] = []
+        while bits:
+            low = bits & -bits
+            moves.append(low.bit_length() - 1)
+            bits ^= low
+        if end:
+            moves.append(END)
+        return moves or [PASS]
+
+    def play(self, move: int | str) -> Position:
+        """The position after a legal ``move`` (no check: the search plays its own moves)."""
+        p = self.mover
+        if move in (END, PASS):
+            return self._hand_over(p, self.black, self.white, self.hands)
+        m = masks(self.n)
+        bit = 1 << move  # type: ignore[operator]
+        own = bool(bit & m.own[p])
+        centre = bool(bit & m.centre)
+        hands = (self.hands[0] - (2 if centre and not own else 1), self.hands[1]) if p == 0 else (
+            self.hands[0], self.hands[1] - (2 if centre and not own else 1))  # fmt: skip
+        black, white = (self.black | bit, self.white) if p == 0 else (self.black, self.white | bit)
+        more = own and not centre and not self.opening and not self.second and hands[p] > 0
+        if more and m.full & ~(black | white) & m.own[p] & ~m.centre:
+            return self._next(black, white, hands, p, True)
+        return self._hand_over(p, black, white, hands)
+
+    def _next(self, black: int, white: int, hands: tuple[int, int], mover: int,
+              second: bool = False) -> Position:  # fmt: skip
+        """A following position (the opening over), built directly: the search makes many."""
+        return Position(self.n, black, white, hands, mover, second, False, self.empty_joins,
+                        self.stuck_ends)  # fmt: skip
+
+    def _hand_over(self, previous: int, black: int, white: int, hands: tuple[int, int]) -> Position:
+        nxt = 1 - previous
+        if hands[nxt] == 0:
+            nxt = previous
+            if hands[nxt] == 0:
+                return self._next(black, white, hands, -1)
+        after = self._next(black, white, hands, nxt)
+        if after._first_squares(nxt):
+            return after
+        if self.stuck_ends:
+            return self._next(black, white, hands, -1)
+        holders = [q for q in (nxt, previous) if hands[q] > 0]
+        if not any(after._first_squares(q) for q in holders):
+            return self._next(black, white, hands, -1)
+        return after  # nxt must pass
+
+    def territory_sizes(self) -> tuple[list[int], list[int]]:
+        """Black's and White's territory sizes, largest first."""
+        m = masks(self.n)
+        empty = m.full & ~(self.black | self.white)
+        out = []
+        for pieces, own in ((self.black, m.own[0]), (self.white, m.own[1])):
+            sizes = [t.bit_count() for t in territories(pieces, empty & own, m, self.empty_joins)]
+            sizes.sort(reverse=True)
+            out.append(sizes)
+        return out[0], out[1]
+
+
+assert PLAYERS == (BLACK, WHITE)
