@@ -79,9 +79,9 @@ def api_game(size: int, rng: random.Random) -> tuple[int, str | None]:
     return state.ply, outcome.winner if outcome else None
 
 
-def naive_game(size: int, rng: random.Random) -> tuple[int, str | None]:
+def naive_game(size: int, rng: random.Random, indexed: bool = False) -> tuple[int, str | None]:
     """One game with the list-based reference: (plies, winner)."""
-    plies, (winner, _, _) = naive_binaryon.random_game(rng, size)
+    plies, (winner, _, _) = naive_binaryon.random_game(rng, size, indexed)
     return plies, winner
 
 
@@ -92,7 +92,7 @@ def compare_with_naive(size: int, seconds: float, seed: int) -> dict[str, float]
     games of its own from the same seeds. Also counts the games whose plies or winner differ
     between the reference and the API (there should be none)."""
     batch = 100
-    cpu = {"naive": 0.0, "api": 0.0, "bitboard": 0.0}
+    cpu = {"naive": 0.0, "indexed": 0.0, "api": 0.0, "bitboard": 0.0}
     games = differ = 0
     r = rules({"size": size})
     batch_seed = seed * 1_000_000
@@ -104,6 +104,10 @@ def compare_with_naive(size: int, seconds: float, seed: int) -> dict[str, float]
         cpu["naive"] += time.process_time() - t0
         rng = random.Random(batch_seed)
         t0 = time.process_time()
+        indexed = [naive_game(size, rng, True) for _ in range(batch)]
+        cpu["indexed"] += time.process_time() - t0
+        rng = random.Random(batch_seed)
+        t0 = time.process_time()
         api = [api_game(size, rng) for _ in range(batch)]
         cpu["api"] += time.process_time() - t0
         rng = random.Random(batch_seed)
@@ -113,6 +117,7 @@ def compare_with_naive(size: int, seconds: float, seed: int) -> dict[str, float]
         cpu["bitboard"] += time.process_time() - t0
         games += batch
         differ += sum(a != b for a, b in zip(naive, api, strict=True))
+        differ += sum(a != b for a, b in zip(indexed, api, strict=True))
     return {**{k: games / v for k, v in cpu.items()}, "games": games, "differ": differ}
 
 
@@ -146,12 +151,15 @@ def main() -> None:
     print(f"random full games/s (BinaryonState API): {rate:,.0f}  ({plies:.1f} plies/game)")
     rates = compare_with_naive(n, args.seconds, args.seed)
     naive, api, bare = rates["naive"], rates["api"], rates["bitboard"]
+    indexed = rates["indexed"]
     ratio = api / naive
     met = "met" if ratio >= TARGET_RATIO else "NOT met"
-    print(f"games per CPU second, the same {rates['games']:,.0f} random games on both sides:")
+    print(f"games per CPU second, the same {rates['games']:,.0f} random games on every side:")
     print(f"  naive list-based reference (naive_binaryon.py):  {naive:,.0f}")
     print(f"  BinaryonState API (legal_moves, play, outcome):  {api:,.0f}")
     print(f"  ratio {ratio:.1f}x  (target >= {TARGET_RATIO}x: {met})")
+    print(f"  the reference with its in-line index (stricter): {indexed:,.0f}  "
+          f"(API {api / indexed:.1f}x)")  # fmt: skip
     print(f"  for scale, bench's bare bitboard loop (no API):  {bare:,.0f}  ({bare / naive:.1f}x)")
     if rates["differ"]:
         print(f"  WARNING: {rates['differ']:,.0f} games differ between the two (plies or winner)")

@@ -1,10 +1,15 @@
 """A plain Binaryon: a list-of-lists board and loops, written the straightforward way.
 
 The yardstick for ``bench_rules.py``: the same rules as ``companion.games.binaryon`` (see
-/work/shared/rules/binaryon.md), shares no code with it, and uses no bit tricks. What a careful
-programmer writes first: the lines are walked once per board size and each square's partners
-in line kept in a set; a move checks the piece's colour, the in-line rule and its neighbours
-one by one; scoring reads every line as a string of 0s and 1s.
+/work/shared/rules/binaryon.md), shares no code with it, and uses no bit tricks. The lines are
+walked once per board size (the board's geometry); a move checks the piece's colour, the
+in-line rule and its neighbours one by one; scoring reads every line as a string of 0s and 1s.
+
+Two ways to apply the in-line rule:
+- plain (the default, the benchmark's reference): once a move, scan the list of lines for the
+  ones through the last square turned, then test each square against them;
+- ``indexed=True`` (a faster, stricter yardstick): each square's partners in line are kept in a
+  set once per board size, so the scan disappears.
 
 Moves are square indices (a1 = 0, index = rank * n + file) or "pass", listed in index order,
 so a game driven by the same random choices is the same game in both implementations.
@@ -82,7 +87,9 @@ def in_line_with(n: int) -> dict[tuple[int, int], set[tuple[int, int]]]:
 class NaiveGame:
     """One game in progress; ``play`` changes it in place."""
 
-    def __init__(self, size: int = 8, first: str = "on", opening: str = "free"):
+    def __init__(
+        self, size: int = 8, first: str = "on", opening: str = "free", indexed: bool = False
+    ):
         self.n = size
         # board[rank][file]; ranks 1..n/2 white, the rest black
         self.board = [[WHITE if r < size // 2 else BLACK] * size for r in range(size)]
@@ -91,7 +98,9 @@ class NaiveGame:
         self.passes = 0
         self.opening_majority = opening == "majority"
         self.lines = board_lines(size)
-        self.partners = in_line_with(size)
+        self.indexed = indexed
+        self.partners = in_line_with(size) if indexed else {}
+        self.in_line: tuple[tuple[int, int] | None, set[tuple[int, int]]] = (None, set())
 
     def is_over(self) -> bool:
         return self.passes >= 2
@@ -118,9 +127,23 @@ class NaiveGame:
             return False
         if self.last is None:
             return not self.opening_majority or self.has_majority(r, f)
-        if (r, f) not in self.partners[self.last]:
+        if (r, f) not in self.in_line_with_last():
             return False
         return self.has_majority(r, f)
+
+    def in_line_with_last(self) -> set[tuple[int, int]]:
+        """The squares sharing a line with the last square turned (found once a move)."""
+        last = self.last
+        if self.indexed:
+            return self.partners[last]
+        if self.in_line[0] != last:
+            found = set()
+            for line in self.lines:
+                if last in line:
+                    found.update(line)
+            found.discard(last)
+            self.in_line = (last, found)
+        return self.in_line[1]
 
     def legal_moves(self) -> list:
         if self.is_over():
@@ -168,9 +191,11 @@ class NaiveGame:
         return ("on" if max(on_left) > max(off_left) else "off"), on_best, off_best
 
 
-def random_game(rng, size: int = 8) -> tuple[int, tuple[str | None, int, int]]:
+def random_game(
+    rng, size: int = 8, indexed: bool = False
+) -> tuple[int, tuple[str | None, int, int]]:
     """One game of random legal moves (``rng.choice``) to the end: (plies, result)."""
-    game = NaiveGame(size)
+    game = NaiveGame(size, indexed=indexed)
     plies = 0
     while not game.is_over():
         game.play(rng.choice(game.legal_moves()))

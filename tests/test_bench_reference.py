@@ -42,9 +42,9 @@ def test_the_reference_starts_with_the_lower_half_white():
     assert game.legal_moves() == list(range(32, 64))  # ON's free opening: any black piece
 
 
-def _play_both(rng: random.Random, n: int, first: str, opening: str) -> int:
+def _play_both(rng: random.Random, n: int, first: str, opening: str, indexed: bool = False) -> int:
     """One random game on both sides, the lists compared at every ply; returns its plies."""
-    game = naive.NaiveGame(n, first=first, opening=opening)
+    game = naive.NaiveGame(n, first=first, opening=opening, indexed=indexed)
     state = BinaryonState.start({"size": n, "first": first, "opening": opening})
     while not state.is_over():
         assert not game.is_over()
@@ -71,9 +71,10 @@ def _play_both(rng: random.Random, n: int, first: str, opening: str) -> int:
         (4, 80, "off", "free"),
     ],
 )
-def test_the_reference_agrees_with_the_engine_over_random_games(n, games, first, opening):
+@pytest.mark.parametrize("indexed", [False, True])
+def test_the_reference_agrees_with_the_engine_over_random_games(n, games, first, opening, indexed):
     rng = random.Random(n * 1000 + games)
-    plies = [_play_both(rng, n, first, opening) for _ in range(games)]
+    plies = [_play_both(rng, n, first, opening, indexed) for _ in range(games)]
     assert min(plies) >= 2  # real games, not all ended at once
 
 
@@ -109,4 +110,6 @@ def test_the_reference_refuses_what_the_rules_forbid():
 def test_the_benchmark_plays_the_same_games_on_both_sides():
     bench = _load("bench_rules")
     for seed in range(5):
-        assert bench.naive_game(8, random.Random(seed)) == bench.api_game(8, random.Random(seed))
+        api = bench.api_game(8, random.Random(seed))
+        assert bench.naive_game(8, random.Random(seed)) == api
+        assert bench.naive_game(8, random.Random(seed), indexed=True) == api
