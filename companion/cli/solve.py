@@ -23,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         adapter = adapter_for(args.game)
-        state = new_state(args.game, {"size": args.size})
+        state = adapter.prepare(new_state(args.game, {"size": args.size}))
     except ValueError as exc:
         print(f"binaryon: {str(exc).splitlines()[0]}", file=sys.stderr)
         return 2

@@ -27,8 +27,9 @@ def adapter_for(game: str) -> Adapter:
 
 
 def new_state(game: str, options: dict[str, Any] | None = None) -> Any:
-    """The starting position of ``game`` with ``options``, as its engine plays it."""
+    """The starting position of ``game`` with ``options`` (the rules engine's state; an
+    adapter's ``prepare`` turns it into what its search plays on)."""
     from importlib import import_module
 
-    start = import_module(f"companion.games.{game}.engine").new_game(**(options or {}))
-    return adapter_for(game).prepare(start)
+    adapter_for(game)
+    return import_module(f"companion.games.{game}.engine").new_game(**(options or {}))

@@ -64,7 +64,7 @@ def _bound(m: MatchResult) -> str:
 def play_game(game: str, players: dict[str, Any], options: dict[str, Any]) -> str | None:
     """Play one game; ``players`` maps each colour to a player. The winner's colour or None."""
     adapter = adapter_for(game)
-    state = new_state(game, options)
+    state = adapter.prepare(new_state(game, options))
     while not adapter.is_over(state):
         move = players[adapter.mover(state)](state)
         state = adapter.play(state, move)
