@@ -96,25 +96,20 @@ def compare_with_naive(size: int, seconds: float, seed: int) -> dict[str, float]
     games = differ = 0
     r = rules({"size": size})
     batch_seed = seed * 1_000_000
+
+    def timed(side: str, play) -> list:
+        rng = random.Random(batch_seed)
+        t0 = time.process_time()
+        out = [play(rng) for _ in range(batch)]
+        cpu[side] += time.process_time() - t0
+        return out
+
     while cpu["naive"] < seconds:
         batch_seed += 1
-        rng = random.Random(batch_seed)
-        t0 = time.process_time()
-        naive = [naive_game(size, rng) for _ in range(batch)]
-        cpu["naive"] += time.process_time() - t0
-        rng = random.Random(batch_seed)
-        t0 = time.process_time()
-        indexed = [naive_game(size, rng, True) for _ in range(batch)]
-        cpu["indexed"] += time.process_time() - t0
-        rng = random.Random(batch_seed)
-        t0 = time.process_time()
-        api = [api_game(size, rng) for _ in range(batch)]
-        cpu["api"] += time.process_time() - t0
-        rng = random.Random(batch_seed)
-        t0 = time.process_time()
-        for _ in range(batch):
-            random_game(r, rng)
-        cpu["bitboard"] += time.process_time() - t0
+        naive = timed("naive", lambda rng: naive_game(size, rng))
+        indexed = timed("indexed", lambda rng: naive_game(size, rng, True))
+        api = timed("api", lambda rng: api_game(size, rng))
+        timed("bitboard", lambda rng: random_game(r, rng))
         games += batch
         differ += sum(a != b for a, b in zip(naive, api, strict=True))
         differ += sum(a != b for a, b in zip(indexed, api, strict=True))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from companion.engines.binary_board import Position, masks, neighbours
+from companion.engines.binary_board import Position, masks, neighbours, squares_of
 from companion.engines.search import WIN
 from companion.games.binary.board import PLAYERS
 from companion.games.binary.engine import END, BinaryState
@@ -57,12 +57,7 @@ class BinaryAdapter:
         if not mine:  # a first piece: central squares first (they meet more squares)
             return sorted(state.legal_moves(), key=lambda sq: _off_centre(sq, state.n))
         near = neighbours(mine, masks(state.n))
-        moves: list[Any] = []
-        for part in (bits & near, bits & ~near):
-            while part:
-                low = part & -part
-                moves.append(low.bit_length() - 1)
-                part ^= low
+        moves: list[Any] = squares_of(bits & near) + squares_of(bits & ~near)
         if end:
             moves.append(END)
         return moves

@@ -52,6 +52,16 @@ def neighbours(bits: int, m: Masks) -> int:
     return touching(bits, m) & ~bits
 
 
+def squares_of(bits: int) -> list[int]:
+    """The square indices set in ``bits``, lowest first."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
+
+
 def groups(members: int, m: Masks) -> list[int]:
     """The orthogonally connected groups of ``members``, as bitboards."""
     n, not_a, not_last = m.n, m.not_a, m.not_last
@@ -155,11 +165,7 @@ class Position(NamedTuple):
         if self.mover < 0:
             return []
         bits, end = self.move_bits()
-        moves: list[int | str] = []
-        while bits:
-            low = bits & -bits
-            moves.append(low.bit_length() - 1)
-            bits ^= low
+        moves: list[int | str] = list(squares_of(bits))
         if end:
             moves.append(END)
         return moves or [PASS]
