@@ -140,13 +140,16 @@ def test_wythe_lights_both_halves_of_the_piece(make_daemon, clock):
     assert set(d.hint_squares) == set(d.map.to_squares(cells))
 
 
+def held_engine_step(d, clock) -> HeldSearch:
+    """Menu to the engine step with a search that waits for ``go``; returns it, started."""
+    held = held_engine_step(d, clock)
+    return held
+
+
 def test_a_move_while_it_thinks_drops_the_stale_hint(make_daemon, clock):
     d = make_daemon(game="binaryon", rules={"size": 4})
-    held = HeldSearch()
-    d.feedback.engine_hint.job.search = held
-    for _ in range(3):
-        menu(d, clock)
-    assert held.started.wait(5) and d.feedback.engine_hint.busy
+    held = held_engine_step(d, clock)
+    assert d.feedback.engine_hint.busy
     step(d, clock, 0.6)  # longer than half a second: "thinking" with its bar
     assert d.message.startswith("thinking ")
     name = d.session.state.move_name(d.session.state.legal_moves()[0])
@@ -162,11 +165,7 @@ def test_an_undo_while_it_thinks_drops_the_hint_and_its_thinking_line(make_daemo
     d = make_daemon(game="binaryon", rules={"size": 4})
     name = d.session.state.move_name(d.session.state.legal_moves()[0])
     press(d, clock, name)
-    held = HeldSearch()
-    d.feedback.engine_hint.job.search = held
-    for _ in range(3):
-        menu(d, clock)
-    assert held.started.wait(5)
+    held = held_engine_step(d, clock)
     step(d, clock, 0.6)
     assert d.message.startswith("thinking ")
     d.post(ButtonEvent("undo"))
@@ -185,11 +184,7 @@ def test_an_undo_while_it_thinks_drops_the_hint_and_its_thinking_line(make_daemo
 
 def test_another_menu_press_while_it_thinks_goes_on_round(make_daemon, clock):
     d = make_daemon(game="binaryon", rules={"size": 4})
-    held = HeldSearch()
-    d.feedback.engine_hint.job.search = held
-    for _ in range(3):
-        menu(d, clock)
-    assert held.started.wait(5)
+    held = held_engine_step(d, clock)
     menu(d, clock)  # the first step again; the answer that comes later is not shown
     assert d.message == "8 moves for ON"
     held.go.set()
