@@ -142,7 +142,11 @@ def test_wythe_lights_both_halves_of_the_piece(make_daemon, clock):
 
 def held_engine_step(d, clock) -> HeldSearch:
     """Menu to the engine step with a search that waits for ``go``; returns it, started."""
-    held = held_engine_step(d, clock)
+    held = HeldSearch()
+    d.feedback.engine_hint.job.search = held
+    for _ in range(3):
+        menu(d, clock)
+    assert held.started.wait(5)
     return held
 
 
