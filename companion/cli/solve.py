@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 import time
+from typing import Any
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -14,6 +15,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=int, default=4, help="board size (default 4)")
     parser.add_argument("--max-nodes", type=int, default=None, help="give up past this many nodes")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument(
+        "--progress",
+        type=int,
+        default=0,
+        metavar="N",
+        help="every N nodes, print nodes, table entries and CPU seconds to stderr",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -28,8 +36,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"binaryon: {str(exc).splitlines()[0]}", file=sys.stderr)
         return 2
     start = time.monotonic()
+    kw = {}
+    if args.progress > 0:
+        kw = {"progress": _report, "progress_every": args.progress}
     try:
-        sol = solve(adapter, state, args.max_nodes)
+        sol = solve(adapter, state, args.max_nodes, **kw)
     except OutOfTime:
         print(f"binaryon: not solved within {args.max_nodes} nodes", file=sys.stderr)
         return 3
@@ -57,3 +68,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.game} {args.size}x{args.size}: {out['result']} ({out['nodes']} nodes)")
         print("line: " + " ".join(names))
     return 0
+
+
+def _report(solver: Any) -> None:
+    """One progress line on stderr."""
+    print(
+        f"solve: {solver.nodes} nodes, {len(solver.table)} entries, "
+        f"{time.process_time():.0f} s CPU",
+        file=sys.stderr,
+        flush=True,
+    )

@@ -2,20 +2,31 @@
 transposition table, values win (1), draw (0), loss (-1) for the player to move.
 
 Exact because the games end (a Binaryon move always lowers the number of same-coloured
-neighbouring pairs) and a position's key holds everything its future depends on. The table
-stores bounds: a value found with a window is a lower or upper bound unless strictly inside it.
+neighbouring pairs) and a position's key holds everything its future depends on.
+
+The search is two null-window passes: "does the mover win?" (window (0, 1)), then, if not,
+"does the mover at least draw?" (window (-1, 0)). Every search answers one yes/no question,
+which cuts off far more than a full window. The table keeps, per position, a lower and an upper
+bound on its value (both equal once it is exact) and the move that decided it, tried first
+when the position comes back.
+
+Binaryon gets its own faster path (``BinaryonSolver``): the rules engine's incremental moves,
+keys packed in one int from the mover's side (the game is the same with colours and players
+swapped, so one key serves both), the board's eight symmetries near the root, and moves with
+the fewest replies first.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Hashable
+import time
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
 from companion.engines.search import Adapter, OutOfTime
 
-EXACT, LOWER, UPPER = 0, 1, 2
+PASS = "pass"
 
 
 @dataclass
@@ -26,68 +37,135 @@ class Solution:
     positions: int  # entries in the transposition table
 
 
-class Solver:
-    def __init__(self, adapter: Adapter, order: bool = True, max_nodes: int | None = None):
-        self.adapter = adapter
-        self.order = order
-        self.max_nodes = max_nodes
-        self.table: dict[Hashable, tuple[int, int, Any]] = {}
-        self.nodes = 0
+def _pack(lo: int, hi: int, code: int) -> int:
+    """Bounds in -1..1 and a move code (0 = none) in one small int."""
+    return (lo + 1) | (hi + 1) << 2 | code << 4
 
-    def _terminal(self, state: Any, player: str) -> int:
+
+def _unpack(entry: int) -> tuple[int, int, int]:
+    return (entry & 3) - 1, (entry >> 2 & 3) - 1, entry >> 4
+
+
+class Solver:
+    """Null-window solver over any adapter. ``full_window`` searches (-1, 1) in one pass
+    instead (the tests hold the two to each other)."""
+
+    def __init__(
+        self,
+        adapter: Adapter,
+        max_nodes: int | None = None,
+        full_window: bool = False,
+        progress: Callable[[Solver], None] | None = None,
+        progress_every: int = 1_000_000,
+    ):
+        self.adapter = adapter
+        self.max_nodes = max_nodes
+        self.full_window = full_window
+        self.table: dict[Hashable, int] = {}
+        self.nodes = 0
+        self.progress = progress
+        self.progress_every = progress_every
+        self._next_report = progress_every
+        self.started = time.monotonic()
+
+    # -- hooks a game-specific solver replaces ------------------------------------------------
+
+    def _key(self, state: Any, ply: int) -> tuple[Hashable, int]:
+        """The table key and the frame (symmetry) the stored move is written in."""
+        return self.adapter.key(state), 0
+
+    def _children(self, state: Any, code: int, frame: int) -> list[tuple[Any, Any, int]]:
+        """(move, child, code) in the order to search them; ``code`` is the table's hint."""
+        a = self.adapter
+        out = [(m, a.play(state, m), i + 1) for i, m in enumerate(a.moves(state))]
+        if code:
+            out.sort(key=lambda mc: mc[2] != code)
+        return out
+
+    def _is_over(self, state: Any) -> bool:
+        return self.adapter.is_over(state)
+
+    def _mover(self, state: Any) -> Any:
+        return self.adapter.mover(state)
+
+    def _final(self, state: Any, player: Any) -> int:
+        """A finished game's result for ``player``."""
         v = self.adapter.evaluate(state, player)
         return (v > 0) - (v < 0)
 
-    def value(self, state: Any, alpha: int = -1, beta: int = 1) -> int:
-        """The value of ``state`` (not over) for its mover, exact when inside (alpha, beta)."""
-        a = self.adapter
+    # -- the search ---------------------------------------------------------------------------
+
+    def _tick(self) -> None:
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise OutOfTime
-        key = a.key(state)
-        entry = self.table.get(key)
-        first = None
+        if self.progress is not None and self.nodes >= self._next_report:
+            self._next_report += self.progress_every
+            self.progress(self)
+
+    def search(self, state: Any, alpha: int, beta: int, ply: int = 0) -> int:
+        """The value of ``state`` (not over) for its mover if strictly inside (alpha, beta);
+        else a bound on the side it fails (fail-soft)."""
+        self._tick()
+        key, frame = self._key(state, ply)
+        table = self.table
+        entry = table.get(key)
+        lo, hi, code = -1, 1, 0
         if entry is not None:
-            v, flag, first = entry
-            if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
-                return v
-        me = a.mover(state)
-        moves = a.moves(state)
-        children = [(move, a.play(state, move)) for move in moves]
-        if self.order and len(children) > 1:
-            # likeliest best first: the table's move, then by the evaluation after the move
-            children.sort(key=lambda mc: (mc[0] != first, -a.evaluate(mc[1], me)))
-        elif first is not None:
-            children.sort(key=lambda mc: mc[0] != first)
-        alpha0, best_v, best = alpha, -2, moves[0]
-        for move, child in children:
-            if a.is_over(child):
-                self.nodes += 1
-                v = self._terminal(child, me)
-            elif a.mover(child) == me:
-                v = self.value(child, alpha, beta)
+            lo, hi, code = _unpack(entry)
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            alpha, beta = max(alpha, lo), min(beta, hi)
+        alpha0 = alpha
+        me = self._mover(state)
+        best_v, best_code = -2, 0
+        for _move, child, c in self._children(state, code, frame):
+            if self._is_over(child):
+                self._tick()
+                v = self._final(child, me)
+            elif self._mover(child) == me:
+                v = self.search(child, alpha, beta, ply + 1)
             else:
-                v = -self.value(child, -beta, -alpha)
+                v = -self.search(child, -beta, -alpha, ply + 1)
             if v > best_v:
-                best_v, best = v, move
-                alpha = max(alpha, v)
-                if alpha >= beta:
+                best_v, best_code = v, c
+                if v >= beta:
                     break
-        flag = UPPER if best_v <= alpha0 else LOWER if best_v >= beta else EXACT
-        self.table[key] = (best_v, flag, best)
+                if v > alpha:
+                    alpha = v
+        if best_v >= beta:
+            lo = max(lo, best_v)
+        elif best_v <= alpha0:
+            hi = max(lo, min(hi, best_v))
+        else:
+            lo = hi = best_v
+        table[key] = _pack(lo, hi, best_code if best_v > alpha0 or not code else code)
         return best_v
 
+    def value(self, state: Any) -> int:
+        """The exact value of ``state`` (not over) for its mover."""
+        if self.full_window:
+            return self.search(state, -1, 1)
+        if self.search(state, 0, 1) >= 1:
+            return 1
+        return 0 if self.search(state, -1, 0) >= 0 else -1
+
     def line(self, state: Any) -> list[Any]:
-        """The principal line: from each position, the move that keeps its exact value."""
-        a, out = self.adapter, []
-        while not a.is_over(state):
+        """The principal line: from each position, a move that keeps its exact value (the
+        table's move first)."""
+        out = []
+        while not self._is_over(state):
             want = self.value(state)
-            me = a.mover(state)
-            for move in a.moves(state):
-                child = a.play(state, move)
-                if a.is_over(child):
-                    v = self._terminal(child, me)
-                elif a.mover(child) == me:
+            me = self._mover(state)
+            key, frame = self._key(state, 0)
+            entry = self.table.get(key)
+            code = _unpack(entry)[2] if entry is not None else 0
+            for move, child, _c in self._children(state, code, frame):
+                if self._is_over(child):
+                    v = self._final(child, me)
+                elif self._mover(child) == me:
                     v = self.value(child)
                 else:
                     v = -self.value(child)
@@ -98,10 +176,140 @@ class Solver:
         return out
 
 
-def solve(adapter: Adapter, state: Any, max_nodes: int | None = None) -> Solution:
+class BinaryonSolver(Solver):
+    """The Binaryon fast path on ``BinaryonState`` directly.
+
+    Key: the mover's pieces (white for ON, black for OFF) as a bitboard, the last square + 1
+    and the passes in a row, in one int. Swapping both colours and players maps the game onto
+    itself, so the mover need not be in the key. Up to ``sym_plies`` plies from the root the key
+    is the least over the board's eight symmetries (rows, columns and reflected diagonals map
+    onto lines: checked in the tests); deeper the plain key, which is cheaper to work out
+    (either is sound: a key stands for positions that all have the same value). Stored moves
+    are written in the key's frame.
+    """
+
+    def __init__(self, adapter: Adapter, n: int, sym_plies: int = 12, **kw: Any):
+        super().__init__(adapter, **kw)
+        self.n = n
+        self.sym_plies = sym_plies
+        self.perms = symmetries(n)
+        self.inverse = [[0] * (n * n) for _ in self.perms]
+        for f, p in enumerate(self.perms):
+            for s, t in enumerate(p):
+                self.inverse[f][t] = s
+        self._row_tables = _row_tables(n, self.perms)
+        self.full = (1 << (n * n)) - 1
+
+    def _key(self, state: Any, ply: int) -> tuple[Hashable, int]:
+        b = state.white if state.mover == "on" else self.full ^ state.white
+        last = -1 if state.last is None else state.last
+        if ply >= self.sym_plies:
+            return ((b << 6 | (last + 1)) << 2) | state.passes, 0
+        n = self.n
+        mask = (1 << n) - 1
+        rows = [(b >> (n * r)) & mask for r in range(n)]
+        best, frame = -1, 0
+        for f, tables in enumerate(self._row_tables):
+            t = 0
+            for r, row in enumerate(rows):
+                t |= tables[r][row]
+            lt = 0 if last < 0 else self.perms[f][last] + 1
+            k = ((t << 6 | lt) << 2) | state.passes
+            if best < 0 or k < best:
+                best, frame = k, f
+        return best, frame
+
+    def _children(self, state: Any, code: int, frame: int) -> list[tuple[Any, Any, int]]:
+        mask = state.legal_mask()
+        if not mask:
+            return [(PASS, state.play(PASS), 0)]
+        perm = self.perms[frame]
+        hint = self.inverse[frame][code - 1] if code else -1
+        out = []
+        while mask:
+            low = mask & -mask
+            sq = low.bit_length() - 1
+            mask ^= low
+            child = state.play(sq)
+            # fewest replies first; the table's move before all
+            order = -1 if sq == hint else child.legal_mask().bit_count()
+            out.append((order, sq, child, perm[sq] + 1))
+        out.sort(key=lambda t: t[0])
+        return [(sq, child, c) for _o, sq, child, c in out]
+
+    def _is_over(self, state: Any) -> bool:
+        return state.passes >= 2
+
+    def _mover(self, state: Any) -> Any:
+        return state.mover
+
+    def _final(self, state: Any, player: Any) -> int:
+        winner = state.score().winner
+        return 0 if winner is None else (1 if winner == player else -1)
+
+
+def symmetries(n: int) -> list[list[int]]:
+    """The eight symmetries of the n x n board as square permutations (identity first)."""
+
+    def idx(f: int, r: int) -> int:
+        return r * n + f
+
+    m = n - 1
+    maps = [
+        lambda f, r: (f, r),
+        lambda f, r: (m - f, r),
+        lambda f, r: (f, m - r),
+        lambda f, r: (m - f, m - r),
+        lambda f, r: (r, f),
+        lambda f, r: (m - r, f),
+        lambda f, r: (r, m - f),
+        lambda f, r: (m - r, m - f),
+    ]
+    out = []
+    for g in maps:
+        perm = [0] * (n * n)
+        for r in range(n):
+            for f in range(n):
+                perm[idx(f, r)] = idx(*g(f, r))
+        out.append(perm)
+    return out
+
+
+def transform(board: int, perm: list[int]) -> int:
+    """``board`` with each square s moved to ``perm[s]``."""
+    out = 0
+    while board:
+        low = board & -board
+        out |= 1 << perm[low.bit_length() - 1]
+        board ^= low
+    return out
+
+
+def _row_tables(n: int, perms: list[list[int]]) -> list[list[list[int]]]:
+    """Per symmetry and rank, the transformed bitboard of each set of squares on that rank."""
+    return [
+        [[transform(bits << (n * r), p) for bits in range(1 << n)] for r in range(n)]
+        for p in perms
+    ]
+
+
+def make_solver(adapter: Adapter, state: Any, **kw: Any) -> Solver:
+    """The fastest exact solver for ``adapter``'s game."""
+    if getattr(adapter, "name", None) == "binaryon" and hasattr(state, "white"):
+        return BinaryonSolver(adapter, state.n, **kw)
+    return Solver(adapter, **kw)
+
+
+def solve(
+    adapter: Adapter,
+    state: Any,
+    max_nodes: int | None = None,
+    progress: Callable[[Solver], None] | None = None,
+    **kw: Any,
+) -> Solution:
     """Solve ``state`` completely (exponential: small boards only). Raises ``OutOfTime`` past
     ``max_nodes`` positions visited."""
-    solver = Solver(adapter, max_nodes=max_nodes)
+    solver = make_solver(adapter, state, max_nodes=max_nodes, progress=progress, **kw)
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, 20_000))
     try:
