@@ -170,9 +170,11 @@ class Solver:
                 else:
                     v = -self.value(child)
                 if v == want:
+                    out.append(move)
+                    state = child
                     break
-            out.append(move)
-            state = child
+            else:  # cannot happen: some move always keeps a position's value
+                raise AssertionError("no move keeps the solved value")
         return out
 
 
@@ -288,8 +290,7 @@ def transform(board: int, perm: list[int]) -> int:
 def _row_tables(n: int, perms: list[list[int]]) -> list[list[list[int]]]:
     """Per symmetry and rank, the transformed bitboard of each set of squares on that rank."""
     return [
-        [[transform(bits << (n * r), p) for bits in range(1 << n)] for r in range(n)]
-        for p in perms
+        [[transform(bits << (n * r), p) for bits in range(1 << n)] for r in range(n)] for p in perms
     ]
 
 
