@@ -130,8 +130,8 @@ def test_null_window_search_agrees_with_full_window_and_minimax(s):
     assert solve(A, s).value == expected
     assert solve(A, s, full_window=True).value == expected
     assert solve(A, s, sym_plies=0).value == expected
-    generic = Solver(A)
-    assert generic.value(s) == expected
+    assert Solver(A).value(s) == expected
+    assert Solver(A, order=False).value(s) == expected
     assert Solver(A, full_window=True).value(s) == expected
 
 

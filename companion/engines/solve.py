@@ -48,19 +48,22 @@ def _unpack(entry: int) -> tuple[int, int, int]:
 
 class Solver:
     """Null-window solver over any adapter. ``full_window`` searches (-1, 1) in one pass
-    instead (the tests hold the two to each other)."""
+    instead (the tests hold the two to each other); ``order`` False tries the moves in the
+    adapter's order (the table's move first still)."""
 
     def __init__(
         self,
         adapter: Adapter,
         max_nodes: int | None = None,
         full_window: bool = False,
+        order: bool = True,
         progress: Callable[[Solver], None] | None = None,
         progress_every: int = 1_000_000,
     ):
         self.adapter = adapter
         self.max_nodes = max_nodes
         self.full_window = full_window
+        self.order = order
         self.table: dict[Hashable, int] = {}
         self.nodes = 0
         self.progress = progress
@@ -78,7 +81,10 @@ class Solver:
         """(move, child, code) in the order to search them; ``code`` is the table's hint."""
         a = self.adapter
         out = [(m, a.play(state, m), i + 1) for i, m in enumerate(a.moves(state))]
-        if code:
+        if self.order and len(out) > 1:
+            me = a.mover(state)  # the table's move, then by the evaluation after the move
+            out.sort(key=lambda mc: (mc[2] != code, -a.evaluate(mc[1], me)))
+        elif code:
             out.sort(key=lambda mc: mc[2] != code)
         return out
 
