@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.core.squares import squares_of
 from companion.games.base import IllegalMove
-from companion.games.binaryon.board import bits_of
 from companion.games.binaryon.engine import PASS, BinaryonState
 from companion.games.binaryon.scoring import _largest, _smallest, left_after_cancelling
 from companion.games.binaryon.tables import rules
@@ -71,7 +71,7 @@ def test_counts_and_legal_bitboards_carried_by_play_match_fresh_ones(n, first, o
 @given(SIZES, st.data())
 def test_square_lists_from_byte_tables_match_bit_by_bit(n, data):
     mask = data.draw(st.integers(0, (1 << (n * n)) - 1))
-    assert rules({"size": n}).squares(mask) == bits_of(mask)
+    assert rules({"size": n}).squares(mask) == squares_of(mask)
 
 
 def test_square_lists_at_the_ends_of_the_board():

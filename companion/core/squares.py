@@ -82,3 +82,13 @@ def orthogonal_groups(members: Iterable[int], n: int) -> list[list[int]]:
                     stack.append(nb)
         out.append(sorted(group))
     return sorted(out)
+
+
+def squares_of(bits: int) -> list[int]:
+    """The square indices set in the bitboard ``bits``, lowest first."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from companion.engines.binary_board import Position, masks, neighbours, squares_of
+from companion.core.squares import squares_of
+from companion.engines.binary_board import Position, masks, neighbours
 from companion.engines.search import WIN
 from companion.games.binary.board import PLAYERS
 from companion.games.binary.engine import END, BinaryState

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 from typing import NamedTuple
 
-from companion.core.squares import square_name
+from companion.core.squares import square_name, squares_of
 from companion.games.binary.board import BLACK, PLAYERS, WHITE
 from companion.games.binary.engine import END, PASS, BinaryState
 
@@ -50,16 +50,6 @@ def touching(bits: int, m: Masks) -> int:
 def neighbours(bits: int, m: Masks) -> int:
     """Squares orthogonally next to ``bits`` (``bits`` themselves not included)."""
     return touching(bits, m) & ~bits
-
-
-def squares_of(bits: int) -> list[int]:
-    """The square indices set in ``bits``, lowest first."""
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
 
 
 def groups(members: int, m: Masks) -> list[int]:
@@ -165,7 +155,7 @@ class Position(NamedTuple):
         if self.mover < 0:
             return []
         bits, end = self.move_bits()
-        moves: list[int | str] = list(squares_of(bits))
+        moves: list[int | str] = squares_of(bits)  # type: ignore[assignment]
         if end:
             moves.append(END)
         return moves or [PASS]

@@ -17,15 +17,7 @@ class BinaryonAdapter:
     name = "binaryon"
 
     def moves(self, state: BinaryonState) -> list[Any]:
-        mask = state.legal_mask()
-        if not mask:
-            return [PASS]
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(low.bit_length() - 1)
-            mask ^= low
-        return out
+        return state.legal_moves()
 
     def play(self, state: BinaryonState, move: Any) -> BinaryonState:
         """The next state, without the legality check (moves come from ``moves``)."""

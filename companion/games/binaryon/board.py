@@ -25,12 +25,3 @@ def cells_to_white(cells: Sequence[str], n: int) -> int:
 
 def white_to_cells(white: int, n: int) -> list[str]:
     return [WHITE if white >> i & 1 else BLACK for i in range(n * n)]
-
-
-def bits_of(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

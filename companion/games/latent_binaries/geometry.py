@@ -10,8 +10,10 @@ Every table is built once at import.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Final
+
+from companion.core.squares import squares_of
 
 WIDTH: Final = 5
 HEIGHT: Final = 7
@@ -51,14 +53,6 @@ def parse_square(text: str) -> int:
 
 def bit(square: int) -> int:
     return 1 << square
-
-
-def squares_of(mask: int) -> Iterator[int]:
-    """The squares of a mask, lowest index first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def mask_of(squares: Iterable[int]) -> int:
