@@ -20,7 +20,7 @@ from companion.games.base import (
 from companion.games.wythe.engine import MAX_HEIGHT, WytheState
 from companion.games.wythe.input import OLED_WIDTH, WytheInput
 from companion.games.wythe.moves import BLACK, PASS, PLAYERS, SWAP, WHITE, other
-from companion.games.wythe.options import OPTIONS, resolve
+from companion.games.wythe.options import OPTIONS
 from companion.games.wythe.report import (
     deciding_groups,
     groups_words,
@@ -85,9 +85,6 @@ class WytheSpec(GameSpec):
     title: ClassVar[str] = "WYTHE"
     options: ClassVar[tuple[Option, ...]] = OPTIONS
     sensor_kinds: ClassVar[tuple[str, ...]] = ("switch", "presence")
-
-    def resolve(self, given: dict[str, Any]) -> dict[str, Any]:
-        return resolve(given)
 
     def new(self, **options: Any) -> WytheState:
         return WytheState.start(self.resolve(options))
