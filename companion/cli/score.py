@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from companion.cli.rule_args import add_legacy_rule_flags, add_rule_argument, given_rules
-from companion.core.text_input import read_limited
+from companion.core import text_input
 from companion.games import game_names, get_spec
 from companion.games.base import Option
 
@@ -41,21 +41,9 @@ def game_options(names: list[str]) -> list[Option]:
 
 
 def read_text(path: str, limit: int = POSITION_LIMIT) -> str:
-    """The file's text, or stdin for '-' (a UTF-8 byte-order mark dropped); ValueError with a
-    one-line reason. More than ``limit`` bytes is refused rather than read for ever."""
-    name = "stdin" if path == "-" else path
-    try:
-        raw = read_limited(path, limit)
-    except IsADirectoryError:
-        raise ValueError(f"{path}: is a folder, not a file") from None
-    except OSError as exc:
-        raise ValueError(f"cannot read {name}: {exc.strerror or exc}") from None
-    if len(raw) > limit:
-        raise ValueError(f"{name}: more than {limit // 1024} KiB: not a position")
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ValueError(f"{name}: not a text file (not UTF-8)") from None
+    """A position's text, or stdin for '-'; ValueError with a one-line reason. More than
+    ``limit`` bytes is refused rather than read for ever."""
+    return text_input.read_text(path, limit, "a position", f"more than {limit // 1024} KiB")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

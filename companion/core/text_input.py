@@ -16,3 +16,28 @@ def read_limited(path: str | os.PathLike[str], limit: int) -> bytes:
         return sys.stdin.read(limit + 1).encode("utf-8", "surrogatepass")  # a text stand-in
     with open(path, "rb") as fh:
         return fh.read(limit + 1)
+
+
+def read_text(
+    path: str | os.PathLike[str],
+    limit: int,
+    what: str,
+    too_big: str,
+    error: type[ValueError] = ValueError,
+) -> str:
+    """The UTF-8 text (a byte-order mark dropped) of ``path`` (``-``: standard input), at most
+    ``limit`` bytes; ``error`` with a one-line reason naming ``what`` it should have been
+    (``too_big``: what is said of a longer one)."""
+    name = "stdin" if str(path) == "-" else str(path)
+    try:
+        raw = read_limited(path, limit)
+    except IsADirectoryError:
+        raise error(f"{name}: is a folder, not {what}") from None
+    except OSError as exc:
+        raise error(f"cannot read {name}: {exc.strerror or exc}") from None
+    if len(raw) > limit:
+        raise error(f"{name}: {too_big}: not {what}")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise error(f"{name}: not a text file (not UTF-8)") from None

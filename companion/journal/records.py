@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
 
-from companion.core.text_input import read_limited
+from companion.core import text_input
 from companion.games import get_spec
 from companion.games.base import GameState, IllegalMove, Outcome
 from companion.journal.rows import MAX_MS, MIN_MS
@@ -410,18 +410,8 @@ def validate(rec: Record, source: str = "record") -> GameState:
 def read_text(path: str | Path, limit: int = MAX_RECORD_BYTES) -> str:
     """A record's text (``-``: standard input), UTF-8 with or without a byte-order mark; at
     most ``limit`` bytes are read (``/dev/zero`` ends)."""
-    try:
-        data = read_limited(path, limit)
-    except IsADirectoryError:
-        raise RecordError(f"{path} is a folder, not a record") from None
-    except OSError as e:
-        raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
-    if len(data) > limit:
-        raise RecordError(f"{path}: larger than {limit >> 20} MiB: not a game record")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise RecordError(f"{path}: not a text file (not UTF-8)") from None
+    too_big = f"larger than {limit >> 20} MiB"
+    return text_input.read_text(path, limit, "a game record", too_big, RecordError)
 
 
 def read_record(path: str | Path) -> tuple[Record, GameState]:
