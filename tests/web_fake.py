@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.games import get_spec
+from companion.views.web.backend import Listeners
 from companion.views.web.tokens import TokenStore
 
 SECRET_PREFIX = "SECRET-"
@@ -54,7 +55,7 @@ class FakeBackend:
         self.notify_in_thread = notify_in_thread
         self.token_store = TokenStore()
         self._lock = threading.RLock()
-        self._listeners: list[Callable[[], None]] = []
+        self._listeners = Listeners()
         self._next_id = 1
         self._past: list[dict[str, Any]] = []  # earlier games: id, game, moves, result
         self.calls: list[tuple[str, str, str]] = []  # (method, player, value) of every action
@@ -120,7 +121,7 @@ class FakeBackend:
         return {"ok": False, "code": code, "reason": reason}
 
     def _notify(self) -> None:
-        listeners = list(self._listeners)
+        listeners = self._listeners.current()
 
         def run() -> None:
             for callback in listeners:
@@ -253,10 +254,4 @@ class FakeBackend:
         return {"id": game_id, "game": self.spec.name, "moves": moves, "frames": frames}
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
-        self._listeners.append(callback)
-
-        def unsubscribe() -> None:
-            if callback in self._listeners:
-                self._listeners.remove(callback)
-
-        return unsubscribe
+        return self._listeners.subscribe(callback)

@@ -17,6 +17,7 @@ from companion.core.squares import FILES
 from companion.games import get_spec
 from companion.referee.session import Played
 from companion.views.presenter import Notices, Table, web_view
+from companion.views.web.backend import Listeners
 
 if TYPE_CHECKING:
     from companion.service.daemon import Daemon
@@ -31,7 +32,7 @@ class DaemonWebBackend:
         self.daemon = daemon
         self.store = TokenStore(tokens_path)
         self._lock = threading.Lock()
-        self._listeners: list[Callable[[], None]] = []
+        self._listeners = Listeners()
         self._generation = 0
         self._cache: dict[str | None, tuple[int, dict[str, Any]]] = {}
         self._players: list[str] = []
@@ -54,8 +55,7 @@ class DaemonWebBackend:
 
     def _changed(self) -> None:
         self._snapshot()
-        for listener in list(self._listeners):
-            listener()
+        self._listeners.notify()
 
     # --- WebBackend ---
     def public_view(self) -> dict[str, Any]:
@@ -154,13 +154,7 @@ class DaemonWebBackend:
         return replay_frames(entry.id, entry.game, dict(entry.options), list(entry.move_names))
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
-        self._listeners.append(callback)
-
-        def unsubscribe() -> None:
-            if callback in self._listeners:
-                self._listeners.remove(callback)
-
-        return unsubscribe
+        return self._listeners.subscribe(callback)
 
 
 def replay_frames(game_id: int, game: str, options: dict[str, Any], names: list[str]) -> dict:

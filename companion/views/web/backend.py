@@ -72,3 +72,27 @@ class WebBackend(Protocol):
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
         """Call ``callback`` (from any thread) after every change; returns unsubscribe."""
         ...
+
+
+class Listeners:
+    """The callbacks a backend calls after every change: what ``subscribe`` hands out."""
+
+    def __init__(self) -> None:
+        self._callbacks: list[Callable[[], None]] = []
+
+    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
+        self._callbacks.append(callback)
+
+        def unsubscribe() -> None:
+            if callback in self._callbacks:
+                self._callbacks.remove(callback)
+
+        return unsubscribe
+
+    def current(self) -> list[Callable[[], None]]:
+        """The callbacks subscribed now (a copy: one may unsubscribe while they run)."""
+        return list(self._callbacks)
+
+    def notify(self) -> None:
+        for callback in self.current():
+            callback()
