@@ -20,6 +20,20 @@ class FakeClock:
         self.now += seconds
 
 
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium (tests/web_browser.py), one a test module; a CI run without it fails
+    rather than skips."""
+    from tests.web_browser import Browser, browser_missing
+
+    reason = browser_missing()
+    if reason:
+        (pytest.fail if os.environ.get("CI") else pytest.skip)(reason)
+    b = Browser(1280, 900)
+    yield b
+    b.quit()
+
+
 @pytest.fixture
 def clock():
     return FakeClock()

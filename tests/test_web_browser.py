@@ -6,26 +6,15 @@ In CI (``CI`` set) a missing browser fails the tests instead of skipping them.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from companion.views.web import WebServer
-from tests.web_browser import Browser, browser_missing
+from tests.web_browser import Browser
 from tests.web_client import illegal_square, legal_square
 from tests.web_fake import SECRET_PREFIX, FakeBackend, random_moves
-
-
-@pytest.fixture(scope="module")
-def browser():
-    reason = browser_missing()
-    if reason:
-        (pytest.fail if os.environ.get("CI") else pytest.skip)(reason)
-    b = Browser(1280, 900)
-    yield b
-    b.quit()
 
 
 @pytest.fixture
@@ -68,14 +57,6 @@ def on(browser: Browser, handle: str, check: Callable[[], Any], what: str) -> An
     return browser.wait(check, what=what)
 
 
-def cell_classes(browser: Browser, square: str) -> str:
-    return browser.js(
-        "const c = document.querySelector(`.cell[data-square='${arguments[0]}']`);"
-        "return c ? c.className : '';",
-        square,
-    )
-
-
 def test_a_move_on_a_player_page_appears_on_the_table_page(browser, site):
     backend, server = site
     tokens = backend.tokens()
@@ -87,9 +68,9 @@ def test_a_move_on_a_player_page_appears_on_the_table_page(browser, site):
     browser.click_square(square)
     on(browser, table, lambda: browser.body_data("ply") == "1", "the table page's ply 1")
     assert square in browser.text("moves")
-    assert "mark-last" in cell_classes(browser, square)
+    assert "mark-last" in browser.cell_classes(square)
     piece = next(c["piece"] for c in backend.public_view()["board"]["cells"] if c["name"] == square)
-    assert f"piece-{piece}" in cell_classes(browser, square)
+    assert f"piece-{piece}" in browser.cell_classes(square)
     assert backend.calls == [("press", "on", square)]
     on(browser, off, lambda: "Your turn" in browser.text("you"), "OFF's turn on OFF's page")
     on(browser, player, lambda: "Your turn" not in browser.text("you"), "not ON's turn")
@@ -105,7 +86,7 @@ def test_a_refused_move_shows_its_reason(browser, site):
     browser.wait(lambda: browser.body_data("result") == "refused", what="a refusal")
     assert browser.text("result") == f"Refused: {reason}"
     on(browser, table, lambda: reason in (browser.text("message") or ""), "the table's message")
-    assert "mark-refused" in cell_classes(browser, square)
+    assert "mark-refused" in browser.cell_classes(square)
     assert browser.body_data("ply") == "0"
 
 
@@ -192,7 +173,7 @@ def test_history_and_replay_step_through_a_past_game(browser, site):
     browser.js("document.getElementById('replay-next').click();")
     browser.wait(lambda: browser.body_data("replayIndex") == "1", what="one step")
     assert browser.body_data("ply") == "1"
-    assert "mark-last" in cell_classes(browser, moves[0])
+    assert "mark-last" in browser.cell_classes(moves[0])
     browser.js("document.getElementById('replay-last').click();")
     browser.wait(lambda: browser.body_data("replayIndex") == str(len(moves)), what="the end")
     assert browser.text("moves").count(".") >= len(moves)
@@ -253,7 +234,7 @@ def test_any_board_shape_and_no_board_render_without_web_changes(browser, tabs):
                 assert not browser.js("return document.getElementById('no-board').hidden;")
                 assert browser.js("return document.body.classList.contains('boardless');")
                 continue
-            a1, b2, e7 = (cell_classes(browser, s) for s in ("a1", "b2", "e7"))
+            a1, b2, e7 = (browser.cell_classes(s) for s in ("a1", "b2", "e7"))
             assert {"piece-x", "mark-win", "mark-hint"} <= set(a1.split())
             assert {"lit", "mark-differ"} <= set(b2.split())
             assert {"piece-o", "mark-selected"} <= set(e7.split())
@@ -315,7 +296,7 @@ def test_a_hidden_information_game_keeps_each_secret_on_its_own_page(browser, ta
         assert "treasure: c3" not in _private_text(browser)
         assert "hide right c3" not in browser.page_text()
         browser.click_square("a1")
-        on(browser, table, lambda: "piece-o" in cell_classes(browser, "a1"), "a1 pressed")
+        on(browser, table, lambda: "piece-o" in browser.cell_classes("a1"), "a1 pressed")
         assert browser.js("return document.querySelectorAll('.cell').length;") == 9
     finally:
         server.stop()

@@ -5,26 +5,13 @@ and the board's LEDs; the table page survives a daemon restart; secrets stay on 
 from __future__ import annotations
 
 import json
-import os
 import urllib.request
-
-import pytest
 
 from companion.core.config import Config
 from companion.games import register, unregister
 from companion.service.app import build_daemon
 from tests.stub_games import STUBS
-from tests.web_browser import Browser, browser_missing
-
-
-@pytest.fixture(scope="module")
-def browser():
-    reason = browser_missing()
-    if reason:
-        (pytest.fail if os.environ.get("CI") else pytest.skip)(reason)
-    b = Browser(1280, 900)
-    yield b
-    b.quit()
+from tests.web_browser import Browser
 
 
 def start(tmp_path, port: int = 0, game: str = "binaryon"):

@@ -4,28 +4,15 @@ and no page but the owner's ever shows a secret before the game reveals it."""
 
 from __future__ import annotations
 
-import os
 import random
 import subprocess
 import sys
 from collections.abc import Callable
 from typing import Any
 
-import pytest
-
 from companion.core.config import Config
 from companion.service.app import build_daemon
-from tests.web_browser import Browser, browser_missing
-
-
-@pytest.fixture(scope="module")
-def browser():
-    reason = browser_missing()
-    if reason:
-        (pytest.fail if os.environ.get("CI") else pytest.skip)(reason)
-    b = Browser(1280, 900)
-    yield b
-    b.quit()
+from tests.web_browser import Browser
 
 
 class Site:
@@ -110,7 +97,7 @@ class Site:
         self.show(who)
         self.browser.click_square(first)
         b = self.browser
-        b.wait(lambda: "mark-selected" in cell_classes(b, first), what=f"{first} selected")
+        b.wait(lambda: "mark-selected" in b.cell_classes(first), what=f"{first} selected")
         self._then(who, lambda: b.click_square(second))
 
     def text(self, who: str | None) -> str:
@@ -122,14 +109,6 @@ class Site:
         return self.browser.js(
             "return [...document.querySelectorAll('#private li')].map((li) => li.textContent);"
         )
-
-
-def cell_classes(browser: Browser, square: str) -> str:
-    return browser.js(
-        "const c = document.querySelector(`.cell[data-square='${arguments[0]}']`);"
-        "return c ? c.className : '';",
-        square,
-    )
 
 
 def cli(*args: str) -> str:

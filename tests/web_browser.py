@@ -89,6 +89,14 @@ class Browser:
     def js(self, script: str, *args: Any) -> Any:
         return self.driver.execute_script(script, *args)
 
+    def cell_classes(self, square: str) -> str:
+        """The class list of the board cell for ``square`` ('' if there is none)."""
+        return self.js(
+            "const c = document.querySelector(`.cell[data-square='${arguments[0]}']`);"
+            "return c ? c.className : '';",
+            square,
+        )
+
     def text(self, element_id: str) -> str:
         return self.js("const e = document.getElementById(arguments[0]);"
                        "return e ? e.innerText : null;", element_id)  # fmt: skip
