@@ -112,16 +112,7 @@ def closed_cleanly(path: Path) -> bool:
     pages = int.from_bytes(head[28:32], "big")
     if head[24:28] == head[92:96] and page and size < pages * page:
         return False  # cut short
-    try:
-        db = _immutable(path)
-        try:
-            check_identity(db, path)
-            row = db.execute("SELECT value FROM meta WHERE key = 'clean'").fetchone()
-        finally:
-            db.close()
-    except sqlite3.Error:
-        return False
-    return row is not None and row[0] == "1"
+    return _clean_mark(path, identify=True) == "1"
 
 
 def _check_identity_quietly(path: Path) -> None:
@@ -165,7 +156,7 @@ def _wal_loss(
     lost = wal_lost(shm, wal if had_wal else None)
     if lost:
         problem = f"its WAL lost {lost} committed frames (deleted, zeroed or cut short)"
-    elif not had_wal and not had_shm and _marked_open(path):
+    elif not had_wal and not had_shm and _clean_mark(path) == "0":
         problem = "stopped without a clean close and its WAL file is missing"
         lost = -1
     else:
@@ -183,16 +174,20 @@ def _wal_loss(
     return report
 
 
-def _marked_open(path: Path) -> bool:
+def _clean_mark(path: Path, identify: bool = False) -> str | None:
+    """The journal's clean mark ("1": closed cleanly, "0": open), None when it cannot be read;
+    ``identify`` first refuses another program's database (NotAJournal)."""
     try:
         db = _immutable(path)
         try:
+            if identify:
+                check_identity(db, path)
             row = db.execute("SELECT value FROM meta WHERE key = 'clean'").fetchone()
         finally:
             db.close()
     except sqlite3.Error:
-        return False
-    return row is not None and row[0] == "0"
+        return None
+    return None if row is None else row[0]
 
 
 def _read_only_place(path: Path) -> str | None:
