@@ -35,6 +35,15 @@ def browser():
 
 
 @pytest.fixture
+def stub_games():
+    """The protocol's stub games (tests/stub_games), registered for one test."""
+    from tests.stub_games import stubs_registered
+
+    with stubs_registered():
+        yield
+
+
+@pytest.fixture
 def clock():
     return FakeClock()
 

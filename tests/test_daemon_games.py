@@ -12,22 +12,18 @@ from companion.core.config import Config
 from companion.core.events import ButtonEvent, UserCommand
 from companion.core.sensors import IDLE_READING as IDLE
 from companion.core.squares import parse_square
-from companion.games import register, unregister
 from companion.journal.store import SqliteJournal
 from companion.service.daemon import Daemon
 from companion.testing.mock_board import MockBoard
 
 from .conftest import step
-from .stub_games import STUBS
+from .stub_games import stubs_registered
 
 
 @pytest.fixture(autouse=True)
-def stubs_registered():
-    for name, module in STUBS.items():
-        register(name, module)
-    yield
-    for name in STUBS:
-        unregister(name)
+def stubs():
+    with stubs_registered():
+        yield
 
 
 def sq(name: str, n: int = 8) -> int:

@@ -12,21 +12,18 @@ from dataclasses import asdict
 
 import pytest
 
-from companion.games import game_names, get_spec, register, unregister
+from companion.games import game_names, get_spec
 from companion.games.base import GameSpec, GameState, Outcome
 
-from .stub_games import STUBS
+from .stub_games import STUBS, stubs_registered
 
 GAMES = game_names() + list(STUBS)
 
 
 @pytest.fixture(autouse=True, scope="module")
-def stubs_registered():
-    for name, module in STUBS.items():
-        register(name, module)
-    yield
-    for name in STUBS:
-        unregister(name)
+def stubs():
+    with stubs_registered():
+        yield
 
 
 def step(state: GameState, rng: random.Random):

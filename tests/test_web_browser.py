@@ -252,19 +252,6 @@ def test_any_board_shape_and_no_board_render_without_web_changes(browser, tabs):
             server.stop()
 
 
-@pytest.fixture
-def stub_games():
-    """The protocol's stub games (tests/stub_games), registered for one test."""
-    from companion.games import register, unregister
-    from tests.stub_games import STUBS
-
-    for name, module in STUBS.items():
-        register(name, module)
-    yield
-    for name in STUBS:
-        unregister(name)
-
-
 def _private_text(browser: Browser) -> str:
     return browser.text("private") or ""
 

@@ -8,9 +8,7 @@ import json
 import urllib.request
 
 from companion.core.config import Config
-from companion.games import register, unregister
 from companion.service.app import build_daemon
-from tests.stub_games import STUBS
 from tests.web_browser import Browser
 
 
@@ -93,9 +91,7 @@ def test_a_click_on_a_player_page_is_a_press_on_the_board(browser, tmp_path):
         browser.to(browser.driver.window_handles[0])
 
 
-def test_hidden_treasures_stay_on_their_own_pages(browser, tmp_path):
-    for name, module in STUBS.items():
-        register(name, module)
+def test_hidden_treasures_stay_on_their_own_pages(browser, tmp_path, stub_games):
     daemon, closers = start(tmp_path, game="hidden")
     try:
         url = daemon.web.url
@@ -114,8 +110,6 @@ def test_hidden_treasures_stay_on_their_own_pages(browser, tmp_path):
         del left, right, table
     finally:
         stop(daemon, closers)
-        for name in STUBS:
-            unregister(name)
         for handle in browser.driver.window_handles[1:]:
             browser.to(handle)
             browser.driver.close()
