@@ -1,4 +1,4 @@
-"""The Binaryon adapter: moves from the legal bitboard, evaluation by the score."""
+"""The Binaryon adapter: the rules engine's own moves and play, evaluation by the score."""
 
 from __future__ import annotations
 
@@ -6,9 +6,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from companion.engines.search import WIN
-from companion.games.binaryon.engine import PASS, BinaryonState
-
-_OTHER = {"on": "off", "off": "on"}
+from companion.games.binaryon.engine import BinaryonState
 
 
 class BinaryonAdapter:
@@ -20,13 +18,9 @@ class BinaryonAdapter:
         return state.legal_moves()
 
     def play(self, state: BinaryonState, move: Any) -> BinaryonState:
-        """The next state, without the legality check (moves come from ``moves``)."""
-        other = _OTHER[state.mover]
-        if move == PASS:
-            return BinaryonState(
-                state.white, state.rules, other, state.last, state.passes + 1, state.ply + 1
-            )
-        return BinaryonState(state.white ^ (1 << move), state.rules, other, move, 0, state.ply + 1)
+        """The next state: a listed move takes the rules engine's fast path (one bitboard test,
+        the neighbour counts carried over)."""
+        return state.play(move)
 
     def is_over(self, state: BinaryonState) -> bool:
         return state.passes >= 2
