@@ -21,6 +21,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+import drawings  # noqa: E402  (hardware/drawings.py: the square and the J2 cable)
+
 from companion.hardware import pinout  # noqa: E402
 
 FILES = "abcdefgh"
@@ -100,6 +102,16 @@ HALL = (
     "Package_TO_SOT_THT:TO-92_Inline",  # the UA package: three leads in line, 1.27 mm pitch
 )
 ROW_SWITCH = ("AO3401A P-MOSFET", "Device:Q_PMOS_GSD", "Package_TO_SOT_SMD:SOT-23")  # 1G 2S 3D
+# Gate pull-up per row. The RP2040 leaves reset (and stays, in the bootloader and until the
+# firmware claims the pin) with its pull-down on, 50-80 kohm: the gate sits on the divider
+# 3.3 V * Rpd / (Rpu + Rpd), so Vgs = -3.3 V * Rpu / (Rpu + Rpd). With 100 k and 50 k that is
+# -2.2 V, past the AO3401A's threshold (-0.5 V at least): every row on. With 2.2 k it is
+# -0.14 V (at most), far under it; a selected row (pin low) costs 1.5 mA through it.
+GATE_PULLUP_OHMS = 2200
+RP2040_PULL_DOWN_MIN_OHMS = 50_000
+AO3401A_VGS_TH_MIN = 0.5  # volts, magnitude
+GATE_PULLUP = ("2.2k", "Device:R", "Resistor_SMD:R_0805_2012Metric")
+ROW_BYPASS = ("100nF 50V X7R", "Device:C", "Capacitor_SMD:C_0805_2012Metric")
 
 
 def matrix(nl: Netlist, sensor: str = "switch") -> None:
@@ -120,20 +132,25 @@ def hall_matrix(nl: Netlist) -> None:
     """Two hall switches per square, powered one row at a time.
 
     Row n's line drives the gate of a P-MOSFET from the Pico's 3.3 V: low (row selected) turns
-    it on and powers that row's 16 sensors; a 100 k pull-up keeps it off while the Pico is in
-    reset. A sensor's open-drain output pulls its column low through a Schottky diode (anode
-    at the column): the first sensor (marked side up: on for a south pole, a black-up disc) on
-    COLx, the second (marked side down: on for a north pole, a white-up disc) on COLBx.
+    it on and powers that row's 16 sensors; a 2.2 k pull-up keeps it off while the Pico is in
+    reset (GATE_PULLUP_OHMS says why), and one 100 nF bypasses the row's switched supply
+    (small enough to drain within microseconds when the row is released). A sensor's
+    open-drain output pulls its column low through a Schottky diode (anode at the column):
+    the first sensor (marked side up: on for a south pole, a black-up disc) on COLx, the
+    second (marked side down: on for a north pole, a white-up disc) on COLBx.
     """
     for rank in range(8):
         row, vcc = f"ROW{rank + 1}", f"HALL_VCC_{rank + 1}"
         q = nl.part(f"Q_ROW{rank + 1}", *ROW_SWITCH)
-        r = nl.part(f"R_ROW{rank + 1}", "100k", "Device:R", "Resistor_SMD:R_0805_2012Metric")
+        r = nl.part(f"R_ROW{rank + 1}", *GATE_PULLUP)
+        c = nl.part(f"C_ROW{rank + 1}", *ROW_BYPASS)
         nl.connect(row, q, 1)  # gate
         nl.connect("+3V3_PICO", q, 2)  # source
         nl.connect(vcc, q, 3)  # drain: the row's sensor supply
         nl.connect(row, r, 1)
         nl.connect("+3V3_PICO", r, 2)
+        nl.connect(vcc, c, 1)  # the row's bypass, among its sensors
+        nl.connect("GND", c, 2)
         for f in range(8):
             sq = f"{FILES[f]}{rank + 1}"
             for plane, col in (("A", f"COL{FILES[f].upper()}"), ("B", f"COLB{FILES[f].upper()}")):
@@ -144,6 +161,27 @@ def hall_matrix(nl: Netlist) -> None:
                 nl.connect(f"OUT{plane}_{sq}", h, 3)
                 nl.connect(f"OUT{plane}_{sq}", d, 1)  # cathode at the sensor's output
                 nl.connect(col, d, 2)  # anode at the column
+
+
+# The 5 V LED supply enters at J1 through a polyfuse and a reverse-polarity guard.
+# - Polyfuse: holds 2.5 A (above the 1.8 A the Pico's firmware allows with the 2 A supply, with
+#   room for a warm box), trips by 5 A: a short in the LED wiring fed by a bigger supply opens
+#   it instead of heating the wires. Resets itself once the fault is gone.
+# - Reverse polarity: a P-MOSFET in the + line, drain toward J1, gate to GND. Supply the right
+#   way: the body diode conducts, Vgs goes to -5 V and the channel shorts the diode (55 mohm:
+#   0.1 V and 0.18 W at 1.8 A). Supply reversed: Vgs = 0 and the body diode is reverse-biased,
+#   so nothing flows. A Schottky in series would drop ~0.45 V at 1.8 A (0.8 W to shed, and the
+#   LEDs' 5 V down to 4.5 V): the MOSFET is the one that suits the LED current.
+POLYFUSE = (
+    "polyfuse 2.5 A hold, 5 A trip, 6 V (Bourns MF-MSMF250-2)",
+    "Device:Polyfuse",
+    "Fuse:Fuse_1812_4532Metric",
+)
+REVERSE_GUARD = (
+    "AO3401A P-MOSFET, reverse-polarity guard",
+    "Device:Q_PMOS_GSD",
+    "Package_TO_SOT_SMD:SOT-23",
+)
 
 
 def led_chain(nl: Netlist, data_net: str) -> None:
@@ -159,10 +197,21 @@ def led_chain(nl: Netlist, data_net: str) -> None:
         "Connector:Screw_Terminal_01x02",
         "TerminalBlock:TerminalBlock_bornier-2_P5.08mm",
     )
-    nl.connect("+5V_LED", "J1", 1)
+    nl.connect("+5V_IN", "J1", 1)
     nl.connect("GND", "J1", 2)
+    # J1 + -> polyfuse -> reverse-polarity P-MOSFET -> +5V_LED (LED_SUPPLY says why these)
+    nl.part("F1", *POLYFUSE)
+    nl.connect("+5V_IN", "F1", 1)
+    nl.connect("+5V_FUSED", "F1", 2)
+    nl.part("Q1", *REVERSE_GUARD)
+    nl.connect("+5V_FUSED", "Q1", 3)  # drain toward the supply: the body diode conducts first
+    nl.connect("+5V_LED", "Q1", 2)  # source toward the load
+    nl.connect("GND", "Q1", 1)  # gate to GND: on (Vgs = -5 V) only when the supply is the right way
     nl.connect("+5V_LED", "C1", 1)
     nl.connect("GND", "C1", 2)
+    nl.part("C2", "100nF 50V X7R", "Device:C", "Capacitor_SMD:C_0805_2012Metric")
+    nl.connect("+5V_LED", "C2", 1)  # at U2's VCC (pin 14) and GND (pin 7)
+    nl.connect("GND", "C2", 2)
     nl.connect(data_net, "U2", 2)  # 1A
     nl.connect("GND", "U2", 1)  # 1OE enabled
     for unused_oe in (4, 10, 13):  # the other three buffers: disabled
@@ -199,9 +248,9 @@ def pi_side(nl: Netlist) -> None:
     """Header J2: OLED on I2C, three buttons to GND, piezo buzzer, power."""
     nl.part(
         "J2",
-        "Raspberry Pi 40-pin header",
+        "to the Pi's 40-pin header: keyed 2x20 box header, 40-way ribbon (see j2-cable.svg)",
         "Connector_Generic:Conn_02x20_Odd_Even",
-        "Connector_PinSocket_2.54mm:PinSocket_2x20_P2.54mm_Vertical",
+        drawings.J2_FOOTPRINT,
     )
     h = pinout.PI_HEADER
     for p in pinout.PI_GROUND_PINS:
@@ -354,28 +403,22 @@ def svg() -> str:
             line(x + 24, y + 10, x + 24, y + 14)
             s.append(f'<circle cx="{x + 24}" cy="{y + 14}" r="1.8" fill="#bf1f1f"/>')
     text(x0 - 80, y0 - 35, "ranks (rows): outputs, driven LOW one at a time", 11, fill="#bf1f1f")
-    text(
-        x0 + 7 * step + 40,
-        y0 + 7 * step + 52,
-        "files (columns): inputs with pull-ups",
-        11,
-        fill="#1f5fbf",
-    )
+    text(x0 - 80, y0 + 7 * step + 80, "files (columns): inputs with pull-ups", 11, fill="#1f5fbf")
     text(
         x0 - 80,
-        y0 + 7 * step + 90,
+        y0 + 7 * step + 98,
         "each square: column -> sensor -> diode anode; diode cathode -> row.",
         11,
     )
     text(
         x0 - 80,
-        y0 + 7 * step + 106,
+        y0 + 7 * step + 114,
         "A closed square reads LOW on its column while its row is selected;",
         11,
     )
     text(
         x0 - 80,
-        y0 + 7 * step + 122,
+        y0 + 7 * step + 130,
         "the diodes stop ghost squares when several are closed at once.",
         11,
     )
@@ -402,9 +445,9 @@ def svg() -> str:
     ]
     rows += [f"{n} GPIO{g} (pin {h[g]}) to GND" for n, g in pinout.PI_BUTTONS.items()]
     rows += [
-        f"buzzer GPIO{pinout.PI_BUZZER} (pin {h[pinout.PI_BUZZER]})",
+        f"piezo GPIO{pinout.PI_BUZZER} (pin {h[pinout.PI_BUZZER]}), PWM tone",
         f"LED data GPIO{pinout.PI_LED_DATA} (pin {h[pinout.PI_LED_DATA]}, SPI0 MOSI)",
-        "matrix: GPIO build only",
+        "matrix and LED data: GPIO build only",
     ]
     for i, t in enumerate(rows):
         text(bx + 242, 132 + i * 20, t, 11)
@@ -413,21 +456,28 @@ def svg() -> str:
 
     # LED chain
     ly = 330
-    box(bx, ly, 450, 120, "#fff7e6")
+    box(bx, ly, 450, 158, "#fff7e6")
     text(bx + 225, ly + 20, "LED chain (64 x WS2812B under the squares)", 13, "middle", "bold")
     text(bx + 12, ly + 44, "data 3.3 V -> 74AHCT125 (1A->1Y, 1OE to GND, Vcc 5 V) -> 330 R ->", 11)
     text(bx + 12, ly + 62, "DIN a1, DOUT a1 -> DIN b1 ... h1 -> a2 ... -> h8 (index = square)", 11)
-    text(bx + 12, ly + 80, "5 V supply + 1000 uF at the start, 100 nF per LED; GND common with", 11)
-    text(bx + 12, ly + 98, "the controller; current capped (Pico: 90 % of LED_SUPPLY_AMPS)", 11)
+    text(bx + 12, ly + 80, "5 V supply J1 -> F1 polyfuse (2.5 A hold) -> Q1 AO3401A reverse-", 11)
+    text(
+        bx + 12,
+        ly + 98,
+        "polarity guard -> 5 V LED rail; 1000 uF at the start, 100 nF per LED,",
+        11,
+    )
+    text(bx + 12, ly + 116, "100 nF (C2) at the 74AHCT125; GND common with the controller;", 11)
+    text(bx + 12, ly + 134, "current capped (Pico: 90 % of LED_SUPPLY_AMPS)", 11)
     for i in range(7):
         x = bx + 30 + i * 52
-        box(x, ly + 135, 30, 22, "#fff0c0")
-        text(x + 15, ly + 150, f"{FILES[i]}1", 10, "middle")
-        line(x + 30, ly + 146, x + 52, ly + 146, "#b07000", 1.4)
-    text(bx + 30 + 7 * 52 + 4, ly + 150, "... h8", 10)
+        box(x, ly + 166, 30, 22, "#fff0c0")
+        text(x + 15, ly + 181, f"{FILES[i]}1", 10, "middle")
+        line(x + 30, ly + 177, x + 52, ly + 177, "#b07000", 1.4)
+    text(bx + 30 + 7 * 52 + 4, ly + 181, "... h8", 10)
 
     # sensors
-    sy = 530
+    sy = 540
     box(bx, sy, 450, 190, "#f6f6f6")
     text(bx + 225, sy + 20, "Sensor per square", 13, "middle", "bold")
     for i, t in enumerate(
@@ -458,7 +508,8 @@ def svg() -> str:
     box(120, hy + 70, 150, 44, "#ffffff")
     text(195, hy + 88, "AO3401A P-MOSFET", 10, "middle", "bold")
     text(195, hy + 104, "G = ROWn, S = 3V3, D = VCC_n", 9, "middle")
-    text(120, hy + 130, "100 k gate pull-up to 3V3 (off in reset)", 9)
+    text(120, hy + 130, f"{GATE_PULLUP[0]} gate pull-up to 3V3 (off in reset)", 9)
+    text(120, hy + 142, f"{ROW_BYPASS[0].split()[0]} from VCC_n to GND per row", 9)
     line(195, hy + 70, 195, hy + 56, "#b07000", 1.4)
     text(203, hy + 60, "3V3(OUT), Pico pad 36", 9, fill="#b07000")
     line(270, hy + 100, 1040, hy + 100, "#b07000", 1.6)
@@ -501,6 +552,8 @@ OUTPUTS = {
     "binaryon-gpio.net": lambda: gpio_build("switch").text(),
     "binaryon-gpio-reed.net": lambda: gpio_build("reed").text(),
     "schematic.svg": svg,
+    "square.svg": drawings.square_svg,
+    "j2-cable.svg": drawings.cable_svg,
 }
 
 

@@ -117,3 +117,76 @@ def test_netlists_wire_the_pinout():
     # the LED chain is unbroken: a1's DIN comes from the resistor, every DOUT feeds the next DIN
     assert ("R1", "2") in pico["LED_DIN_a1"]
     assert {("LED_g8", "2"), ("LED_h8", "4")} == pico["LED_DIN_h8"]
+
+
+# ── no two signals on one GPIO in a build, and the config refuses a collision ────────────────
+@pytest.mark.parametrize("build", ["gpio", "pico"])
+def test_no_gpio_carries_two_signals_in_one_build(build):
+    """The table's "Pi pin used in" column: what a build wires to each header GPIO."""
+    used = [s for s in pinout.signals() if s.pi_gpio is not None and s.builds in ("both", build)]
+    gpios = [s.pi_gpio for s in used]
+    clashes = {g: [s.name for s in used if s.pi_gpio == g] for g in gpios if gpios.count(g) > 1}
+    assert clashes == {}
+
+
+def test_the_led_data_pin_is_wired_on_the_pi_in_the_gpio_build_only():
+    led = next(s for s in pinout.signals() if s.name == "LED_DIN")
+    assert led.builds == "gpio" and led.pi_gpio == pinout.PI_SPI_OLED["mosi"]
+    assert (
+        "| LED_DIN |" in README.read_text() and "| GP28 | 34 | gpio build |" in README.read_text()
+    )
+
+
+def _config(**sections):
+    from companion.core.config import Config
+
+    return Config.from_dict(sections)
+
+
+@pytest.mark.parametrize(
+    "sections",
+    [
+        {"board": {"driver": "gpio"}},
+        {"board": {"driver": "gpio"}, "leds": {"driver": "ws281x"}, "buttons": {"buzzer": 26}},
+        {"board": {"driver": "auto"}, "display": {"spi": True}, "buttons": {"buzzer": 26}},
+        {"board": {"driver": "auto"}, "leds": {"driver": "board"}},
+    ],
+)
+def test_the_documented_wiring_of_each_build_loads(sections):
+    assert _config(**sections).pi_pin_claims()
+
+
+@pytest.mark.parametrize(
+    "sections, message",
+    [
+        (
+            {"board": {"driver": "gpio"}, "leds": {"driver": "ws281x", "pin": 18}},
+            "GPIO18 is both matrix row 7 ([board] rows) and the LED data ([leds] pin)",
+        ),
+        ({"buttons": {"buzzer": 5}}, "GPIO5 is both the confirm button and the buzzer"),
+        (
+            {"board": {"driver": "gpio"}, "display": {"spi": True}},
+            "GPIO10 is both the LED data ([leds] pin) and the SPI OLED's mosi",
+        ),
+        (
+            {"board": {"driver": "gpio", "rows": [4, 17, 27, 22, 14, 15, 18, 26]},
+             "buttons": {"buzzer": 26}},
+            "GPIO26 is both matrix row 8 ([board] rows) and the buzzer",
+        ),
+    ],
+)  # fmt: skip
+def test_a_config_that_puts_two_uses_on_one_gpio_is_refused_in_one_line(sections, message):
+    from companion.core.config import ConfigError
+
+    with pytest.raises(ConfigError) as e:
+        _config(**sections)
+    assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_the_readme_tells_the_truth_about_the_pis_header_and_rpi_ws281x():
+    text = " ".join(README.read_text().split())
+    assert "keeps the Pi's header free" not in text
+    assert "the header still carries the buttons, the OLED and the buzzer" in text
+    assert "rpi_ws281x on PWM GPIO18 also works" not in text
+    assert "GPIO18 is ROW7" in text
+    assert pinout.PI_HEADER[18] == 12 and pinout.PI_ROWS[6] == 18  # what the README says

@@ -192,6 +192,37 @@ class Config:
             return Path(os.path.expanduser(self.journal.path))
         return default_state_dir() / "journal.sqlite"
 
+    def pi_pin_claims(self) -> list[tuple[str, int]]:
+        """Every Pi GPIO this config drives, with what for. The matrix is on the Pi only with
+        ``[board] driver = "gpio"``; the LED data only when the Pi drives the LEDs."""
+        from companion.hardware import pinout
+
+        out: list[tuple[str, int]] = []
+        if self.board.driver == "gpio":
+            rows = self.board.rows or pinout.PI_ROWS
+            cols = self.board.cols or pinout.PI_COLS
+            out += [(f"matrix row {i + 1} ([board] rows)", p) for i, p in enumerate(rows)]
+            out += [(f"matrix column {i + 1} ([board] cols)", p) for i, p in enumerate(cols)]
+        leds = self.leds.driver
+        if leds in ("spi", "ws281x") or (leds == "auto" and self.board.driver == "gpio"):
+            out.append(("the LED data ([leds] pin)", self.leds.pin or pinout.LED_PIN))
+        b = self.buttons
+        if b.enabled != "no":
+            for name in ("confirm", "undo", "menu"):
+                out.append((f"the {name} button", getattr(b, name) or pinout.BUTTONS[name]))
+            if b.buzzer:
+                out.append(("the buzzer ([buttons] buzzer)", b.buzzer))
+        d = self.display
+        if d.driver in ("auto", "ssd1306", "sh1106"):
+            if d.spi:
+                out += [(f"the SPI OLED's {k}", p) for k, p in pinout.PI_SPI_OLED.items()]
+            elif d.i2c_port == pinout.PI_I2C_PORT:
+                out += [
+                    ("the OLED's SDA", pinout.PI_I2C_SDA),
+                    ("the OLED's SCL", pinout.PI_I2C_SCL),
+                ]
+        return out
+
     def validate(self, source: str) -> None:
         from companion.games import game_names
 
@@ -248,6 +279,10 @@ class Config:
         for name in ("confirm", "undo", "menu", "buzzer"):
             if (pin := getattr(self.buttons, name)) < 0:
                 raise bad(f"[buttons] {name}: GPIO {pin} is negative")
+        from companion.hardware.pinout import pin_conflict
+
+        if problem := pin_conflict(self.pi_pin_claims()):
+            raise bad(problem)
         if problem := journal_path_problem(self.journal.path):
             raise bad(f"[journal] path {self.journal.path!r}: {problem}")
         if self.game.opponent:

@@ -4,8 +4,9 @@ Drivers, imported only when chosen:
 - "spi" (default): the WS2812B bit stream is shaped on SPI MOSI (GPIO10 = /dev/spidev0.0,
   GPIO20 = /dev/spidev1.0) through the ``spidev`` module: no root needed, works on every Pi
   including the Pi 5. Each LED bit is three SPI bits at 2.4 MHz (100 = 0, 110 = 1).
-- "ws281x": rpi_ws281x's PixelStrip on a PWM/PCM pin (GPIO18 by default); needs root and
-  does not support the Pi 5.
+- "ws281x": rpi_ws281x's PixelStrip, on GPIO10 (its SPI mode) by default like "spi"; its
+  PWM pins (GPIO12, GPIO18) are matrix lines in the GPIO build. Needs root and does not
+  support the Pi 5.
 - "dummy": keeps the last frame in memory (desktops, tests, ``binaryon doctor``).
 
 Every driver gets the same safety: a global brightness scale (0.25 by default) and a current

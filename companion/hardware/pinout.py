@@ -18,6 +18,7 @@ Two builds:
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 # ── Raspberry Pi (BCM numbers) ───────────────────────────────────────────────────────────────
@@ -28,7 +29,8 @@ PI_COLS: tuple[int, ...] = (24, 25, 7, 12, 16, 19, 20, 21)
 PI_BUTTONS: dict[str, int] = {"confirm": 5, "undo": 6, "menu": 13}
 PI_BUZZER: int = 26
 # LED data leaves on SPI0 MOSI: the spidev driver needs no root and works on every Pi,
-# Pi 5 included. (rpi_ws281x on PWM GPIO18 needs root; see hardware/README.md.)
+# Pi 5 included. (rpi_ws281x takes the same pin, in its SPI mode, but needs root; its PWM
+# pins GPIO12/18 are matrix lines. See hardware/README.md.)
 PI_LED_DATA: int = 10
 PI_SPI_LED_BUS: dict[int, int] = {10: 0, 20: 1}  # MOSI pin -> /dev/spidevN.0
 PI_I2C_PORT: int = 1
@@ -116,11 +118,11 @@ def signals() -> list[Signal]:
         )  # fmt: skip
     out.append(
         Signal("LED_DIN", "WS2812B data in (via 74AHCT125); Pi: SPI0 MOSI",
-               PI_LED_DATA, PICO_LED_DATA)
+               PI_LED_DATA, PICO_LED_DATA, "gpio")
     )  # fmt: skip
     for name, gpio in PI_BUTTONS.items():
         out.append(Signal(f"BTN_{name.upper()}", f"{name} button to GND", gpio))
-    out.append(Signal("BUZZER", "buzzer + (active buzzer, or passive via transistor)", PI_BUZZER))
+    out.append(Signal("BUZZER", "passive piezo, driven with a PWM tone (`buzzer`)", PI_BUZZER))
     out.append(Signal("OLED_SDA", f"OLED I2C data (i2c-{PI_I2C_PORT})", PI_I2C_SDA))
     out.append(Signal("OLED_SCL", f"OLED I2C clock (i2c-{PI_I2C_PORT})", PI_I2C_SCL))
     for key in ("mosi", "sclk", "ce0", "dc", "reset"):
@@ -143,6 +145,16 @@ def pins_used(build: str, *, spi_oled: bool = False) -> list[int]:
     if spi_oled:
         used += [*PI_SPI0_CLAIMS, PI_SPI_OLED["dc"], PI_SPI_OLED["reset"]]
     return used
+
+
+def pin_conflict(claims: Iterable[tuple[str, int]]) -> str | None:
+    """The first GPIO that two uses claim, as one line for the user, or None."""
+    seen: dict[int, str] = {}
+    for use, pin in claims:
+        if pin in seen and seen[pin] != use:
+            return f"GPIO{pin} is both {seen[pin]} and {use}: give one of them another pin"
+        seen.setdefault(pin, use)
+    return None
 
 
 def _cell(value: int | None, fmt: str) -> str:
