@@ -137,8 +137,8 @@ def test_bad_configuration_is_one_line(factory):
         held.close()
 
 
-def test_refuse_beeps_twice(factory):
-    bz = Buzzer(pinout.PI_BUZZER, pin_factory=factory)
+def test_an_active_buzzer_beeps_twice_to_refuse(factory):
+    bz = Buzzer(pinout.PI_BUZZER, kind="active", pin_factory=factory)
     try:
         p = factory.pin(pinout.PI_BUZZER)
         p.clear_states()
@@ -149,16 +149,99 @@ def test_refuse_beeps_twice(factory):
         bz.close()
 
 
-def test_tonal_buzzer_plays_then_stops():
-    f = MockFactory(pin_class=MockPWMPin)
+class TonePin(MockPWMPin):
+    """gpiozero's PWM mock pin, also keeping every frequency written to it (its ``states``
+    keep only the duty cycle)."""
+
+    def __init__(self, factory, info):
+        super().__init__(factory, info)
+        self.frequencies: list[float | None] = []
+
+    def _set_frequency(self, value):
+        super()._set_frequency(value)
+        self.frequencies.append(value)
+
+
+@pytest.fixture
+def tone_factory():
+    f = MockFactory(pin_class=TonePin)
+    yield f
+    f.reset()
+
+
+def played(pin: TonePin, writes: int) -> tuple[list, list]:
+    """Wait for ``writes`` frequency writes, then (frequencies, duty cycles) since the clear."""
+    wait_until(lambda: len(pin.frequencies) >= writes)
+    wait_until(lambda: len(pin.states) >= writes + 1)
+    return pin.frequencies, [s.state for s in pin.states[1:]]
+
+
+def test_the_piezo_is_played_with_a_tone_by_default(tone_factory):
+    bz = Buzzer(pinout.PI_BUZZER, pin_factory=tone_factory)
     try:
-        bz = Buzzer(pinout.PI_BUZZER, tonal=True, pin_factory=f)
+        pin = tone_factory.pin(pinout.PI_BUZZER)
+        pin.frequencies.clear()
+        pin.clear_states()
         bz.refuse()
-        assert bz.device.is_active and bz.device.tone.frequency == pytest.approx(220.0)
-        wait_until(lambda: not bz.device.is_active)
-        bz.close()
+        freqs, duties = played(pin, 4)
+        b6 = pytest.approx(1975.53, abs=0.01)
+        assert freqs == [b6, None, b6, None]  # two beeps, then silence
+        assert duties == [0.5, 0.0, 0.5, 0.0]  # a square wave while it sounds
+        pin.frequencies.clear()
+        pin.clear_states()
+        bz.ok()
+        freqs, duties = played(pin, 2)
+        assert freqs == [pytest.approx(3951.07, abs=0.01), None] and duties == [0.5, 0.0]
     finally:
-        f.reset()
+        bz.close()
+
+
+def test_a_new_sound_cuts_the_last_one_short(tone_factory):
+    bz = Buzzer(pinout.PI_BUZZER, pin_factory=tone_factory)
+    try:
+        pin = tone_factory.pin(pinout.PI_BUZZER)
+        pin.frequencies.clear()
+        bz.play((("C7", 30.0),))  # would sound for 30 s
+        wait_until(lambda: pin.frequencies[-1:] == [pytest.approx(2093.0, abs=0.1)])
+        bz.ok()
+        wait_until(lambda: len(pin.frequencies) >= 4)
+        assert pin.frequencies[1] is None  # the long note was silenced first
+        assert pin.frequencies[2:] == [pytest.approx(3951.07, abs=0.01), None]
+    finally:
+        bz.close()
+    assert pin.frequency is None
+
+
+def test_the_configured_buzzer_plays_the_piezo_with_a_tone(tone_factory):
+    """The daemon's buzzer as the config makes it: the bill of materials' passive piezo must be
+    driven with a tone, not switched on and off (a PS1240 only clicks then)."""
+    from gpiozero import Device
+
+    from companion.core.config import Config
+    from companion.service.app import make_buttons
+
+    config = Config.from_dict({"buttons": {"enabled": "yes", "buzzer": pinout.PI_BUZZER}})
+    old, Device.pin_factory = Device.pin_factory, tone_factory
+    buttons = buzzer = None
+    try:
+        buttons, buzzer = make_buttons(config, print, simulated=False)
+        pin = tone_factory.pin(pinout.PI_BUZZER)
+        pin.frequencies.clear()
+        pin.clear_states()
+        buzzer.refuse()
+        wait_until(lambda: len(pin.states) >= 5)
+        assert [s.state for s in pin.states[1:5]] == [0.5, 0.0, 0.5, 0.0]
+        assert pin.frequencies[0] == pytest.approx(1975.53, abs=0.01)
+    finally:
+        for device in (buzzer, buttons):
+            if device is not None:
+                device.close()
+        Device.pin_factory = old
+
+
+def test_an_unknown_buzzer_kind_is_one_line(factory):
+    with pytest.raises(ButtonsError, match="buzzer kind 'loud': use passive or active"):
+        Buzzer(pinout.PI_BUZZER, kind="loud", pin_factory=factory)
 
 
 def test_buzzer_on_a_busy_pin_is_one_line(factory):
@@ -168,3 +251,10 @@ def test_buzzer_on_a_busy_pin_is_one_line(factory):
             Buzzer(5, pin_factory=factory)
     finally:
         b.close()
+
+
+def test_a_bad_buzzer_kind_in_the_config_is_one_line():
+    from companion.core.config import Config, ConfigError
+
+    with pytest.raises(ConfigError, match=r"\[buttons\] buzzer_kind 'loud': use passive or active"):
+        Config.from_dict({"buttons": {"buzzer_kind": "loud"}})

@@ -71,7 +71,8 @@ class ButtonConfig:
     confirm: int = 0  # 0 = the default of companion.hardware.pinout
     undo: int = 0
     menu: int = 0
-    buzzer: int = 0  # 0 = none
+    buzzer: int = 0  # GPIO of the buzzer (26 in hardware/README.md); 0 = no buzzer
+    buzzer_kind: str = "passive"  # passive: a piezo played with a PWM tone | active: on/off
     hold_seconds: float = 1.0
 
 
@@ -279,6 +280,8 @@ class Config:
         for name in ("confirm", "undo", "menu", "buzzer"):
             if (pin := getattr(self.buttons, name)) < 0:
                 raise bad(f"[buttons] {name}: GPIO {pin} is negative")
+        if self.buttons.buzzer_kind not in ("passive", "active"):
+            raise bad(f"[buttons] buzzer_kind {self.buttons.buzzer_kind!r}: use passive or active")
         from companion.hardware.pinout import pin_conflict
 
         if problem := pin_conflict(self.pi_pin_claims()):

@@ -129,17 +129,39 @@ class Buttons:
         self.close()
 
 
+# The bill of materials' piezo (TDK PS1240P02BT) is passive: it sounds only while it is driven
+# with a tone, loudest near its 4 kHz resonance; a steady level just clicks it once per edge.
+# gpiozero's TonalBuzzer spans one octave either side of its middle tone: B5 (988 Hz) to
+# B7 (3951 Hz) here, so both sounds sit where the piezo is loud.
+BUZZER_KINDS = ("passive", "active")
+MID_TONE = "B6"
+OK_TONE = "B7"  # 3951 Hz: one short chirp
+REFUSE_TONE = "B6"  # 1976 Hz: two short, lower beeps
+Pattern = tuple[tuple[str | None, float], ...]  # (note or None for silence, seconds)
+REFUSE: Pattern = ((REFUSE_TONE, 0.08), (None, 0.06), (REFUSE_TONE, 0.08))
+OK: Pattern = ((OK_TONE, 0.05),)
+
+
 class Buzzer:
-    """A buzzer on ``pin``: an active buzzer (on/off), or a passive one (``tonal=True``)."""
+    """The buzzer on ``pin``: a passive piezo driven with a PWM tone (``kind="passive"``, the
+    part in the bill of materials) or an active, self-oscillating buzzer switched on and off
+    (``kind="active"``). Sounds play in a background thread; a new one cuts the last short."""
 
-    def __init__(self, pin: int, *, tonal: bool = False, pin_factory=None):
-        self.tonal = tonal
-        self._timer: threading.Timer | None = None
+    def __init__(self, pin: int, *, kind: str = "passive", pin_factory=None):
+        if kind not in BUZZER_KINDS:
+            raise ButtonsError(f"buzzer kind {kind!r}: use {' or '.join(BUZZER_KINDS)}")
+        self.kind = kind
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
         try:
-            if tonal:
+            if kind == "passive":
                 from gpiozero import TonalBuzzer
+                from gpiozero.tones import Tone
 
-                self._device = TonalBuzzer(pin, pin_factory=pin_factory)
+                self._device = TonalBuzzer(
+                    pin, mid_tone=Tone(MID_TONE), octaves=1, pin_factory=pin_factory
+                )
             else:
                 from gpiozero import Buzzer as _GzBuzzer
 
@@ -153,34 +175,58 @@ class Buzzer:
 
     def refuse(self) -> None:
         """Two short low beeps: the move was refused. Returns at once."""
-        if self.tonal:
-            from gpiozero.tones import Tone
-
-            self._device.play(Tone(frequency=220.0))
-            self._stop_after(0.25)
-        else:
-            self._device.beep(on_time=0.08, off_time=0.06, n=2, background=True)
+        self.play(REFUSE)
 
     def ok(self) -> None:
-        """One short chirp."""
-        if self.tonal:
-            from gpiozero.tones import Tone
+        """One short chirp. Returns at once."""
+        self.play(OK)
 
-            self._device.play(Tone(frequency=880.0))
-            self._stop_after(0.05)
+    def play(self, pattern: Pattern) -> None:
+        """Play ``pattern`` in the background, after silencing whatever was playing."""
+        with self._lock:
+            self._halt()
+            self._stop = stop = threading.Event()
+            self._thread = threading.Thread(
+                target=self._run, args=(pattern, stop), name="buzzer", daemon=True
+            )
+            self._thread.start()
+
+    def _halt(self) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=1.0)
+        self._thread = None
+
+    def _run(self, pattern: Pattern, stop: threading.Event) -> None:
+        try:
+            for note, seconds in pattern:
+                self._sound(note)
+                if stop.wait(seconds):
+                    break
+        except Exception:  # a closed or failing pin must not kill the daemon
+            log.debug("the buzzer failed", exc_info=True)
+        finally:
+            try:
+                self._sound(None)
+            except Exception:
+                log.debug("silencing the buzzer failed", exc_info=True)
+
+    def _sound(self, note: str | None) -> None:
+        if self.kind == "passive":
+            if note is None:
+                self._device.stop()
+            else:
+                from gpiozero.tones import Tone
+
+                self._device.play(Tone(note))
+        elif note is None:
+            self._device.off()
         else:
-            self._device.beep(on_time=0.03, off_time=0.0, n=1, background=True)
-
-    def _stop_after(self, seconds: float) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-        self._timer = threading.Timer(seconds, self._device.stop)
-        self._timer.daemon = True
-        self._timer.start()
+            self._device.on()
 
     def close(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
+        with self._lock:
+            self._halt()
         try:
             self._device.close()
         except Exception:

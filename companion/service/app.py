@@ -142,7 +142,7 @@ def make_buttons(config: Config, sink, simulated: bool):
     buttons = buzzer = None
     try:
         buttons = Buttons(pins, sink, hold_seconds=b.hold_seconds)
-        buzzer = Buzzer(b.buzzer) if b.buzzer else None
+        buzzer = Buzzer(b.buzzer, kind=b.buzzer_kind) if b.buzzer else None
     except HardwareError as e:  # the referee goes on without them
         log.error("buttons: %s; running without them", e)
     return buttons, buzzer
