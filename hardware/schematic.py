@@ -110,7 +110,10 @@ ROW_SWITCH = ("AO3401A P-MOSFET", "Device:Q_PMOS_GSD", "Package_TO_SOT_SMD:SOT-2
 GATE_PULLUP_OHMS = 2200
 RP2040_PULL_DOWN_MIN_OHMS = 50_000
 AO3401A_VGS_TH_MIN = 0.5  # volts, magnitude
-GATE_PULLUP = ("2.2k", "Device:R", "Resistor_SMD:R_0805_2012Metric")
+GATE_PULLUP = (f"{GATE_PULLUP_OHMS / 1000:g}k", "Device:R", "Resistor_SMD:R_0805_2012Metric")
+assert 3.3 * GATE_PULLUP_OHMS / (GATE_PULLUP_OHMS + RP2040_PULL_DOWN_MIN_OHMS) < (
+    AO3401A_VGS_TH_MIN / 2
+), "the gate pull-up would let the rows turn on while the RP2040 pulls its pins down"
 ROW_BYPASS = ("100nF 50V X7R", "Device:C", "Capacitor_SMD:C_0805_2012Metric")
 
 

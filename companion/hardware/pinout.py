@@ -122,7 +122,8 @@ def signals() -> list[Signal]:
     )  # fmt: skip
     for name, gpio in PI_BUTTONS.items():
         out.append(Signal(f"BTN_{name.upper()}", f"{name} button to GND", gpio))
-    out.append(Signal("BUZZER", "passive piezo, driven with a PWM tone (`buzzer`)", PI_BUZZER))
+    buzzer_role = f"passive piezo, PWM tone; off until `[buttons] buzzer = {PI_BUZZER}`"
+    out.append(Signal("BUZZER", buzzer_role, PI_BUZZER))
     out.append(Signal("OLED_SDA", f"OLED I2C data (i2c-{PI_I2C_PORT})", PI_I2C_SDA))
     out.append(Signal("OLED_SCL", f"OLED I2C clock (i2c-{PI_I2C_PORT})", PI_I2C_SCL))
     for key in ("mosi", "sclk", "ce0", "dc", "reset"):
