@@ -38,6 +38,8 @@ def as_dict(entry: GameEntry) -> dict:
         "game": entry.game,
         "options": entry.options,
         "players": entry.players,
+        "seated": entry.seated(),
+        "winner_names": entry.winner_names(),
         "started": iso(entry.started),
         "ended": iso(entry.ended),
         "status": entry.status,
@@ -54,7 +56,7 @@ def line(entry: GameEntry) -> str:
     started = (iso(entry.started) or "?")[:16].replace("T", " ")
     status = entry.status.replace("_", " ")
     result = entry.summary or ("-" if entry.status != "finished" else entry.result or "")
-    players = " ".join(f"{k}={_one_line(v)}" for k, v in entry.players.items())
+    players = " ".join(f"{k}={_one_line(v)}" for k, v in entry.seated().items())
     return (
         f"{entry.id:>4}  {started:<16}  {entry.game:<9} {entry.move_count:>5}  "
         f"{status:<11}  {result:<14} {players}"

@@ -10,8 +10,9 @@ from typing import Any
 from companion.engines.adapters import adapter_for, new_state
 from companion.engines.players import make_player
 
-# Wythe's pie rule changes seats mid-game; matches play without it so colours stay seats.
-MATCH_OPTIONS: dict[str, dict[str, Any]] = {"wythe": {"pie": False}}
+# Options a match sets for a game (none: Wythe plays with its pie rule, since the adapters'
+# players are seats, which a swap moves to the other colour).
+MATCH_OPTIONS: dict[str, dict[str, Any]] = {}
 
 
 @dataclass
@@ -62,7 +63,8 @@ def _bound(m: MatchResult) -> str:
 
 
 def play_game(game: str, players: dict[str, Any], options: dict[str, Any]) -> str | None:
-    """Play one game; ``players`` maps each colour to a player. The winner's colour or None."""
+    """Play one game; ``players`` maps each seat (a colour as the game starts) to a player.
+    The winner's seat or None."""
     adapter = adapter_for(game)
     state = adapter.prepare(new_state(game, options))
     while not adapter.is_over(state):

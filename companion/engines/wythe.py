@@ -1,4 +1,10 @@
-"""The Wythe adapter: the state's own moves, evaluation by the group tables."""
+"""The Wythe adapter: the state's own moves, evaluation by the group tables.
+
+The search's players are *seats* (the colours as the game started), not colours: after a swap
+the seat that started as White plays Black. So ``swap`` hands the move to the other seat (it
+is negated like any move): the swapper now owns Black's piece and the first player, now White,
+moves next on the same board. Values are for the seat on move, i.e. for the colour it plays.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,7 @@ from typing import Any
 
 from companion.engines.search import WIN
 from companion.games.wythe.engine import BLACK, WytheState
+from companion.games.wythe.moves import other
 
 
 class WytheAdapter:
@@ -24,13 +31,15 @@ class WytheAdapter:
         return state.passes >= 2
 
     def mover(self, state: WytheState) -> str:
-        return state.mover
+        """The seat on move: the colour to move, or the other one after a swap."""
+        return other(state.mover) if state.swapped else state.mover
 
     def evaluate(self, state: WytheState, player: str) -> int:
         """Own score minus the opponent's from the group tables (x4), plus one for the leader
-        (the 0-0 rule included); a finished game is +-WIN."""
+        (the 0-0 rule included); a finished game is +-WIN. ``player`` is a seat."""
         sc = state.score()
-        sign = 1 if player == BLACK else -1
+        colour = other(player) if state.swapped else player
+        sign = 1 if colour == BLACK else -1
         lead = 0 if sc.leader is None else (1 if sc.leader == BLACK else -1)
         if state.passes >= 2:
             return sign * lead * WIN
@@ -50,4 +59,6 @@ class WytheAdapter:
         )  # fmt: skip
 
     def winner(self, state: WytheState) -> str | None:
-        return state.score().leader
+        """The winning seat (the colour it started with)."""
+        leader = state.score().leader
+        return None if leader is None else state.seat_of(leader)

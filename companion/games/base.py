@@ -156,6 +156,24 @@ class GameState(ABC):
         """Are the secrets public now? (By default: once the game is over.)"""
         return self.is_over()
 
+    def seating(self) -> dict[str, str]:
+        """Seat -> the player it plays now. A seat is one of ``players`` as the game started:
+        the person named for it, their page, token and engine role keep it. A pie rule or a
+        colour change moves seats to other players (Wythe after a swap: the seat that started
+        as White plays Black). The identity by default."""
+        return {p: p for p in self.players}
+
+    def player_of(self, seat: str) -> str:
+        """The player the person in ``seat`` plays now."""
+        return self.seating().get(seat, seat)
+
+    def seat_of(self, player: str) -> str:
+        """The seat (the person) that plays ``player`` now."""
+        for seat, now in self.seating().items():
+            if now == player:
+                return seat
+        return player
+
     def own_turn(self, player: str | None) -> Refusal | None:
         """A refusal when ``player`` is given and may not act now (a helper for ``check``)."""
         if player is None or player in self.to_act:

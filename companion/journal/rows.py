@@ -141,6 +141,26 @@ class GameEntry:
         """Finished or abandoned: secrets may be shown."""
         return self.status != IN_PROGRESS
 
+    def seated(self) -> dict[str, str]:
+        """Who played each player at the end: the start's seats (``players``) unless people
+        changed players during the game (Wythe's swap), which a finished game's detail
+        records as ``seated``."""
+        detail = self.detail if isinstance(self.detail, dict) else {}
+        at_end = detail.get("seated")
+        if isinstance(at_end, dict) and at_end:
+            return {str(k): str(v) for k, v in at_end.items()}
+        return dict(self.players)
+
+    def winner_names(self) -> list[str]:
+        """The people who won a finished game (empty for a draw, or when nobody was named)."""
+        if self.status != FINISHED or not self.result or self.result == "draw":
+            return []
+        detail = self.detail if isinstance(self.detail, dict) else {}
+        winners = detail.get("winners")
+        ids = [str(w) for w in winners] if isinstance(winners, list) and winners else [self.result]
+        people = self.seated()
+        return [people[w] for w in ids if people.get(w)]
+
     def shown_names(self) -> list[str]:
         """The moves as anyone may see them now: public names while the game goes on."""
         return [m.shown(self.ended_for_all) for m in self.moves]

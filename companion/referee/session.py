@@ -73,14 +73,33 @@ class Session:
         """Record the game's start; on failure the next move tries again (and is refused
         if it still cannot be saved). Returns why it failed, or None."""
         try:
-            self.game_id = self.journal.begin(self.spec.name, self.options, self.players_named())
+            self.game_id = self.journal.begin(self.spec.name, self.options, self.seat_names())
         except JournalError as e:
             return str(e)
         return None
 
-    def players_named(self) -> dict[str, str]:
-        """Player id -> person's name, for the players of this game only."""
+    def seat_names(self) -> dict[str, str]:
+        """Seat -> person's name, for the seats of this game only: who sat where at the
+        start, as the journal and records keep it."""
         return {p: name for p, name in self.people.items() if p in self.state.players}
+
+    def players_named(self) -> dict[str, str]:
+        """Player id -> the name of the person who plays it now (after a swap in Wythe the
+        people have exchanged colours)."""
+        state = self.state
+        return {state.player_of(seat): name for seat, name in self.seat_names().items()}
+
+    def credited(self, state: GameState, outcome: Outcome) -> Outcome:
+        """``outcome`` with who played which player at the end in its detail (``seated``)
+        when people changed players during the game (a swap), so the journal's history
+        credits the people who actually won."""
+        if not self.people or all(s == p for s, p in state.seating().items()):
+            return outcome
+        seated = {state.player_of(seat): name for seat, name in self.seat_names().items()}
+        detail = {**outcome.detail, "seated": seated}
+        return Outcome(
+            winners=outcome.winners, summary=outcome.summary, detail=detail, reason=outcome.reason
+        )
 
     @classmethod
     def resume(
@@ -107,7 +126,7 @@ class Session:
             self._save(self._referee_steps())
         if self.state.is_over() and (outcome := self.state.outcome()) is not None:
             with contextlib.suppress(JournalError):  # the crash may have come first
-                self.journal.finish(self.game_id, outcome)
+                self.journal.finish(self.game_id, self.credited(self.state, outcome))
         return self
 
     # ------------------------------------------------------------------ reading
@@ -185,6 +204,8 @@ class Session:
         first = len(self.played)
         final = steps[-1][1]
         outcome = final.outcome() if final.is_over() else None
+        if outcome is not None:
+            outcome = self.credited(final, outcome)
         commit = getattr(self.journal, "commit_turn", None)
         if commit is not None:
             commit(self.game_id, first, [p for p, _ in steps], outcome)

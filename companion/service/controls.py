@@ -76,9 +76,11 @@ class Controls:
         from companion.views.web.invite import invite_json
 
         links = invite_json(self.daemon.web.base_url(), self.daemon.web_backend.tokens())
-        label = self.daemon.session.spec.player_label
+        session = self.daemon.session
+        label = session.spec.player_label
+        # a page belongs to a seat: labelled by the player it plays now (a swap changes it)
         self._pages = [("TABLE", links["table"])] + [
-            (label(p), url) for p, url in links["players"].items()
+            (label(session.state.player_of(seat)), url) for seat, url in links["players"].items()
         ]
         self._page = 0
         self.daemon.notices.qr = self._pages[0]

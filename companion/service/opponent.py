@@ -45,7 +45,8 @@ class EngineOpponent:
 
     # --- which side, which position ---
     def side(self) -> str | None:
-        """The player the companion plays in the game in progress (None: it cannot play it)."""
+        """The seat the companion holds in the game in progress (None: it cannot play it).
+        A seat is a player as the game started; a swap may give it another player."""
         from companion.engines.adapters import ENGINE_GAMES
 
         session = self.daemon.session
@@ -59,10 +60,15 @@ class EngineOpponent:
     def _position(self) -> tuple[Any, ...]:
         return self.search.position()
 
+    def playing(self) -> str | None:
+        """The player the companion's seat plays now (a swap changes it)."""
+        side = self.side()
+        return None if side is None else self.daemon.session.state.player_of(side)
+
     def to_move(self) -> bool:
         state = self.daemon.session.state
-        side = self.side()
-        return side is not None and not state.is_over() and state.turn == side
+        playing = self.playing()
+        return playing is not None and not state.is_over() and state.turn == playing
 
     # --- after every event (the daemon's thread) ---
     def update(self) -> None:

@@ -87,10 +87,13 @@ class DaemonWebBackend:
         return self.store.for_game(game_id, players)
 
     def submit(self, player: str, move: str) -> Answer:
+        """A move from the page of ``player``'s seat, played as the player it holds now."""
+
         def act() -> Answer:
             if self.daemon.status:
                 return _no("board-problem", self.daemon.status)
-            result = self.daemon.referee.submit_name(move, player)
+            playing = self.daemon.session.state.player_of(player)
+            result = self.daemon.referee.submit_name(move, playing)
             if result.accepted:
                 return {"ok": True, "played": result.names}
             refusal = result.refusal
@@ -111,8 +114,9 @@ class DaemonWebBackend:
             state = session.state
             if state.is_over():
                 return _no("game-over", "game over: start a new game")
-            if player not in state.to_act:
-                return _no("not-your-turn", f"{player}: not your turn")
+            playing = state.player_of(player)  # the seat's player now (a swap changes it)
+            if playing not in state.to_act:
+                return _no("not-your-turn", f"{playing}: not your turn")
             if daemon.status:
                 return _no("board-problem", daemon.status)
             before = len(session.played)
@@ -141,7 +145,7 @@ class DaemonWebBackend:
                     "started": _iso(getattr(entry, "started", None)),
                     "status": getattr(entry, "status", ""),
                     "result": getattr(entry, "summary", None) or getattr(entry, "status", ""),
-                    "players": dict(getattr(entry, "players", {}) or {}),
+                    "players": _people(entry),
                 }
             )
         return out
@@ -204,3 +208,11 @@ def _iso(ms: int | None) -> str | None:
     from companion.journal.rows import iso
 
     return iso(ms)
+
+
+def _people(entry: Any) -> dict[str, str]:
+    """Who played each player, as the game ended (a swap moves people between players)."""
+    seated = getattr(entry, "seated", None)
+    if callable(seated):
+        return seated()
+    return dict(getattr(entry, "players", {}) or {})

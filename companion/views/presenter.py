@@ -145,8 +145,11 @@ def _cell_name(cell: int, files: int) -> str:
 
 
 def web_view(table: Table, notices: Notices, viewer: str | None = None) -> dict[str, Any]:
-    """The view model the web pages draw (see docs/web.md); ``viewer`` None is the table."""
+    """The view model the web pages draw (see docs/web.md); ``viewer`` None is the table,
+    else a seat (a page belongs to a person): the view is of the player that seat plays now,
+    which a swap may have changed."""
     spec, state = table.spec, table.state
+    seat, viewer = viewer, (None if viewer is None else state.player_of(viewer))
     view = table.view(viewer)
     to_act = sorted(state.to_act)
     outcome = state.outcome() if state.is_over() else None
@@ -230,6 +233,7 @@ def web_view(table: Table, notices: Notices, viewer: str | None = None) -> dict[
     }
     if viewer is not None:
         out["you"] = viewer
+        out["seat"] = seat
         out["private"] = {
             "lines": list(view.private),
             "actions": [{"move": m, "label": label} for m, label in view.actions],

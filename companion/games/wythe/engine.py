@@ -176,6 +176,13 @@ class WytheState(StackReading, PlacementRefusals, GameState):
     def is_over(self) -> bool:
         return self.passes >= 2
 
+    def seating(self) -> dict[str, str]:
+        """After a swap the seats exchange colours: the one that started as White plays
+        Black, and the reverse."""
+        if self.swapped:
+            return {BLACK: WHITE, WHITE: BLACK}
+        return {BLACK: BLACK, WHITE: WHITE}
+
     def chance(self) -> None:
         return None
 
