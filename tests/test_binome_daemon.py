@@ -18,7 +18,7 @@ from companion.testing.mock_board import MockBoard
 
 FIVE = "p1,p2,p3,p4,p5"
 WRITE_NAME = re.compile(r"\b(\w+) write [1-8][ab]\b")
-CLAIM_NAME = re.compile(r"\b(\w+) claim \d\d\b")
+CLAIM_NAME = re.compile(r"\b(\w+) claim \d\d(?: burn)?\b")
 
 
 def make(clock, rules, journal=None, rng_seed=1):
@@ -54,8 +54,9 @@ def check_views(d):
     table = json.dumps(d.web_view(None))
     assert not WRITE_NAME.search(table) and not CLAIM_NAME.search(table)
     assert "your number" not in table and "'s sheet" not in table
+    told = {f"{p} {n:02d}" for r in state.history for p, n in r.claims}  # resolved turns
     for secret in unrevealed_claims(state):
-        assert secret not in table
+        assert secret in told or secret not in table
     for player in state.players[:2]:
         view = d.web_view(player)
         page = json.dumps(view)
@@ -84,13 +85,22 @@ def play_out(d, rng, checks_every=7):
         player = humans[0]
         name, _label = rng.choice(spec.view(state, player).actions)
         resolved = len(state.history)
-        submit(d, name, player)
+        result = d.referee.submit_name(name, player)
+        d.loop.run_pending()
+        if not result.accepted and result.refusal.confirm:
+            # a number that is not eligible: the page asks to confirm it will be burned
+            assert result.refusal.reason.endswith("not eligible, it will be burned")
+            offered = [a["move"] for a in d.web_view(player)["private"]["actions"]]
+            assert result.refusal.confirm in offered
+            submit(d, result.refusal.confirm, player)
+        else:
+            assert result.accepted, (name, result.refusal)
         count += 1
         after = d.session.state
         if len(after.history) > resolved and not after.is_over():
             # a turn resolved: the OLED says who won it and why, for a few seconds
             assert after.history[-1].explanation in d.message
-        if count % checks_every == 0:
+        if count % checks_every == 0 and not d.session.state.is_over():  # then all is told
             check_views(d)
             screen = d.screen()
             panel = screen.panel

@@ -152,14 +152,44 @@ def test_claim_refusals():
     assert refusal.reason == "13: already used"
 
 
-def test_an_ineligible_claim_is_allowed_and_eliminated():
+def test_an_ineligible_claim_needs_a_confirmation_then_is_eliminated():
     s = example_game().play(Draw("contains-9"))
-    s = s.play(Claim(22, "Eustache"))
+    # Eustache holds 79: 22 is a mistake the rules let him make, once he confirms it
+    refusal = s.check(Claim(22, "Eustache"))
+    assert refusal is not None and refusal.code == "would-burn"
+    assert refusal.reason == "22: not eligible, it will be burned"
+    assert refusal.confirm == "Eustache claim 22 burn"
+    confirmed = s.parse_move(refusal.confirm)
+    assert confirmed == Claim(22, "Eustache", burn=True)
+    assert s.public_name(confirmed) == "Eustache claim"  # the table learns nothing more
+    assert s.check(Claim(79, "Eustache", burn=True)).code == "eligible"
+    s = s.play(confirmed)
     for p in ["Algernon", "Balthazar", "Cornelia", "Dorothy"]:
         s = s.play(Decline(p))
     assert dict(s.last_resolution.eliminated) == {"Eustache": "ineligible"}
     assert 22 not in s.unused_numbers("Eustache")
     assert s.chair == "Eustache" and sum(s.scores) == 0
+
+
+def test_a_player_without_an_eligible_number_cannot_claim():
+    s = write_sheets(new_game(players="Ann,Bob"), {
+        "Ann": ["12", "34", "67", "80", "12", "34", "67", "89"],
+        "Bob": ["21", "43", "76", "08", "21", "43", "76", "98"],
+    }).play(Draw("contains-5"))  # fmt: skip
+    assert s.eligible_numbers("Ann") == ()
+    for move in (Claim(12, "Ann"), Claim(12, "Ann", burn=True)):
+        refusal = s.check(move)
+        assert refusal is not None and refusal.code == "no-eligible"
+    assert s.legal_moves("Ann") == [Decline("Ann")]
+
+
+def claim_or_pass(s, player):
+    """The player's first unused number (confirmed to burn when it is not eligible), or a
+    pass when they hold no eligible number."""
+    if not s.eligible_numbers(player):
+        return s.play(Decline(player))
+    n = s.unused_numbers(player)[0]
+    return s.play(Claim(n, player, burn=n not in s.eligible_numbers(player)))
 
 
 def all_pass_turn(s, card):
@@ -188,11 +218,10 @@ def test_the_game_ends_when_the_last_card_is_resolved():
 def test_the_game_ends_after_the_turn_a_player_uses_their_last_number():
     s = new_game(players="Solo")
     s = write_sheets(s, {"Solo": ["10", "20", "30", "40", "50", "60", "70", "80"]})
-    cards = list(s.remaining)
-    for k, number in enumerate([10, 20, 30, 40, 50, 60, 70, 80]):
+    while s.unused_numbers("Solo"):
         assert not s.is_over()
-        s = s.play(Draw(cards[k])).play(Claim(number, "Solo"))
-    assert s.is_over() and len(s.remaining) == 8
+        s = claim_or_pass(s.play(Draw(s.remaining[0])), "Solo")
+    assert s.is_over() and s.remaining
     assert s.unused_numbers("Solo") == ()
     out = s.outcome()
     assert out is not None and out.winner == "Solo"
@@ -204,11 +233,12 @@ def test_transparency_announces_one_number_left():
     sheets["Bob"] = ["01", "02", "03", "04", "05", "06", "07", "08"]
     plain = write_sheets(new_game(players="Ann,Bob"), sheets)
     clear = write_sheets(new_game(players="Ann,Bob", transparency=True), sheets)
-    for k, n in enumerate([10, 20, 30, 40, 50, 60, 70]):
+    while len(clear.unused_numbers("Ann")) > 1:
         card = plain.remaining[0]
-        plain = plain.play(Draw(card)).play(Claim(n, "Ann")).play(Decline("Bob"))
-        clear = clear.play(Draw(card)).play(Claim(n, "Ann")).play(Decline("Bob"))
-        assert clear.announced == (("Ann",) if k == 6 else ())
+        plain = claim_or_pass(plain.play(Draw(card)), "Ann").play(Decline("Bob"))
+        clear = claim_or_pass(clear.play(Draw(card)), "Ann").play(Decline("Bob"))
+        left = len(clear.unused_numbers("Ann"))
+        assert clear.announced == (("Ann",) if left == 1 else ())
         assert plain.announced == ()
     assert not clear.is_over()
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from companion.games.binome.engine import new_game, replay
 from companion.games.binome.moves import Claim, Decline, Draw, Roll, Write
-from companion.games.binome.postulates import IDS, get
+from companion.games.binome.postulates import BY_ID, IDS, get
 from companion.games.binome.resolution import X, resolve
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus")
@@ -170,8 +170,13 @@ def test_legal_moves_are_accepted_and_others_refused(options, data):
             assert legal and all(state.check(m) is None for m in legal)
             if state.phase == "claim":
                 have = set(state.unused_numbers(player))
+                card = BY_ID[state.card]
+                any_eligible = any(card.eligible(n) for n in have)
                 for n in range(100):
-                    assert (state.check(Claim(n, player)) is None) == (n in have)
+                    plain = n in have and card.eligible(n)
+                    burned = n in have and any_eligible and not card.eligible(n)
+                    assert (state.check(Claim(n, player)) is None) == plain
+                    assert (state.check(Claim(n, player, burn=True)) is None) == burned
                 assert Decline(player) in legal
             move = data.draw(st.sampled_from(legal))
         state = state.play(move)

@@ -194,20 +194,38 @@ def play_binome(site: Site, rng: random.Random, click: Callable[[Any, str, str, 
         humans = sorted(state.to_act - state.virtual)
         assert humans, "the game waits for nobody"
         player = humans[0]
-        name, _label = rng.choice(site.spec.view(state, player).actions)
+        name, label = rng.choice(site.spec.view(state, player).actions)
         resolved = len(state.history)
         how = click(state, player, name, firsts)
+        burn = label.endswith(": not eligible")  # refused until confirmed: it will be burned
         if how:
-            site.click_action(player, name)
+            if burn:
+                confirm_burn(site, player, name)
+            else:
+                site.click_action(player, name)
             clicks += 1
             if how == "check":
                 check_binome_pages(site, viewers)
         else:
-            site.submit(name, player)
+            site.submit(f"{name} burn" if burn else name, player)
         after = site.state()
         if len(after.history) > resolved and not after.is_over():
             check_resolution_on_table(site)
     return clicks
+
+
+def confirm_burn(site: Site, player: str, name: str) -> None:
+    """A claim with a number that is not eligible: the first click is refused and the page
+    asks to confirm that the number will be burned; the second click plays it."""
+    site.show(player)
+    b = site.browser
+    b.click_action(name)
+    confirm = f"{name} burn"
+    found = f"return !!document.querySelector('button.action[data-move=\"{confirm}\"]');"
+    b.wait(lambda: b.js(found), what=f"{player}'s page asks to confirm {name}")
+    assert "not eligible, it will be burned" in b.text("private")
+    assert site.state().ply == site.show(player)  # nothing played yet
+    site.click_action(player, confirm)
 
 
 def kind_of(name: str) -> str:
@@ -519,7 +537,9 @@ def test_wythe_through_the_player_pages(browser, tmp_path):
                 assert "swapped" in site.browser.text("explanation")
                 continue
             black, white = name.split("-")
-            site.click_squares(player, black, white)
+            # a page belongs to a seat: after the swap the person who started as White plays
+            # Black, on the same page
+            site.click_squares(site.state().seat_of(player), black, white)
             if k == 0:
                 site.show(None)
                 assert name in site.browser.text("moves")

@@ -32,6 +32,9 @@ from companion.games.options import Option, resolve_options
 class Refusal:
     code: str  # stable, machine-readable, e.g. "not-in-line"
     reason: str  # short, human, fits two OLED lines, e.g. "e4: not in line with d5"
+    # a move that does it anyway once the player confirms (their page offers it), e.g. a
+    # Binøme claim with a number that is not eligible: "Ann claim 12 burn"; '' for none
+    confirm: str = ""
 
     def __str__(self) -> str:
         return self.reason
@@ -172,6 +175,11 @@ class GameState(ABC):
         for seat, now in self.seating().items():
             if now == player:
                 return seat
+        return player
+
+    def page_of(self, player: str) -> str:
+        """Whose page enters ``player``'s moves and hears why one was refused: their own,
+        unless the game lets another enter for a player without a phone (Binøme's chair)."""
         return player
 
     def own_turn(self, player: str | None) -> Refusal | None:

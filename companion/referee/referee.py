@@ -113,10 +113,32 @@ class Referee:
         if result.accepted or not secret or self.session.closed_elsewhere:
             self._after(result, None)
         else:
-            who = self.session.spec.player_label(player) if player else "move"
-            log.info("refused a secret move of %s", player or "a player")
-            self.feedback.say(f"{who}: not accepted, see your page")
+            self._refused_secret(state, move, player, result.refusal)
         return result
+
+    def _refused_secret(
+        self, state: Any, move: Any, player: str | None, refusal: Refusal | None
+    ) -> None:
+        """The table hears only that a secret move was refused; why goes to the page that
+        enters that player's moves (the chairperson's for a player without a phone), with
+        what the refusal asks to confirm."""
+        actor = (state.actor(move) if move is not None else None) or player
+        label = self.session.spec.player_label
+        log.info("refused a secret move of %s", actor or "a player")
+        if actor is None:
+            self.feedback.say("move: not accepted, see your page")
+            return
+        page = state.page_of(actor)
+        where = "your page" if page == actor else f"{label(page)}'s page"
+        self.feedback.say(f"{label(actor)}: not accepted, see {where}")
+        to_page = getattr(self.feedback, "to_page", None)
+        if to_page is None or refusal is None:
+            return
+        prefix = "" if page == actor else f"for {actor}: "
+        actions = (
+            ((refusal.confirm, f"{prefix}confirm: {refusal.reason}"),) if refusal.confirm else ()
+        )
+        to_page(page, f"{prefix}refused: {refusal.reason}", actions)
 
     # ------------------------------------------------------------------ acting
     def act(self, action: Action, cell: int | None, from_board: bool = False) -> bool:

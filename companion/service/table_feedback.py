@@ -49,6 +49,11 @@ class TableFeedback:
         if self.daemon.buzzer is not None:
             self.daemon.buzzer.refuse()
 
+    def to_page(self, page: str, text: str, actions: tuple[tuple[str, str], ...] = ()) -> None:
+        """A line (and actions) for one player's page only, until the game moves on."""
+        ply = self.daemon.session.state.ply
+        self.notices.page_notes[page] = (ply, text, actions)
+
     def mismatch(self, cells: tuple[int, ...], hint: str) -> None:
         self.show_differ(self.daemon.map.to_squares(cells) if cells else (), hint)
 
@@ -85,6 +90,7 @@ class TableFeedback:
 
     def _clear_input(self) -> None:
         self.clear_hint()
+        self.notices.page_notes.clear()
         self.notices.refused = None
         self.notices.pending, self.notices.pending_text = (), ""
 

@@ -97,7 +97,10 @@ class DaemonWebBackend:
             if result.accepted:
                 return {"ok": True, "played": result.names}
             refusal = result.refusal
-            return _no(refusal.code if refusal else "refused", refusal.reason if refusal else "")
+            answer = _no(refusal.code if refusal else "refused", refusal.reason if refusal else "")
+            if refusal is not None and refusal.confirm:
+                answer["confirm"] = refusal.confirm  # the move that does it once confirmed
+            return answer
 
         return self.daemon.call(act)
 

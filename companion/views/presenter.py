@@ -47,6 +47,11 @@ class Notices:
     blink_on: bool = True
     menu: tuple[tuple[str, ...], int] | None = None  # the new-game menu: games, chosen index
     qr: tuple[str, str] | None = None  # a page's QR code on the OLED: (label, URL)
+    # a refused secret move, for one page only: page's player -> (ply, line, actions), the
+    # actions (move, label) offering what the refusal asks to confirm; shown while ply holds
+    page_notes: dict[str, tuple[int, str, tuple[tuple[str, str], ...]]] = field(
+        default_factory=dict
+    )
 
 
 @dataclass(frozen=True)
@@ -234,9 +239,14 @@ def web_view(table: Table, notices: Notices, viewer: str | None = None) -> dict[
     if viewer is not None:
         out["you"] = viewer
         out["seat"] = seat
+        lines, actions = list(view.private), list(view.actions)
+        note = notices.page_notes.get(viewer)
+        if note is not None and note[0] == state.ply:
+            lines.insert(0, note[1])
+            actions[:0] = note[2]
         out["private"] = {
-            "lines": list(view.private),
-            "actions": [{"move": m, "label": label} for m, label in view.actions],
+            "lines": lines,
+            "actions": [{"move": m, "label": label} for m, label in actions],
         }
     return out
 

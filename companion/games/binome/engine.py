@@ -9,7 +9,9 @@ Moves (notation in brackets, what the journal stores):
   first digit (``a``; ``b`` = second digit). Everybody writes each roll, all at once.
 - ``Claim(number, player)`` [``Cornelia claim 44``] and ``Decline(player)``
   [``Dorothy pass``]: from the chairperson clockwise (seat order = the order of the players
-  option), or all at once with option ``secrets``.
+  option), or all at once with option ``secrets``. A number that does not meet the postulate
+  is claimed only when confirmed, ``Claim(number, player, burn=True)`` [``Ann claim 12
+  burn``]: it is eliminated and used up. A player with no eligible number cannot claim.
 
 ``public_name`` hides what others may not see yet: where a digit went, the number claimed,
 and with ``secrets`` whether a player claimed at all. Claims are revealed by the turn's
@@ -96,6 +98,10 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
         """May ``entrant``'s page enter ``player``'s move? Their own, or, for the
         chairperson, a player without a phone."""
         return entrant == player or (entrant == self.chair and player in self.phoneless)
+
+    def page_of(self, player: str) -> str:
+        """A player without a phone is entered for, and told refusals, by the chairperson."""
+        return self.chair if player in self.phoneless else player
 
     @property
     def virtual(self) -> frozenset[str]:
@@ -202,7 +208,18 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
             sheet = self.sheet(player)
             return [Write(c, player) for c in range(CELLS) if sheet[c] is None]
         numbers = sorted(set(self.unused_numbers(player)))
-        return [*(Claim(n, player) for n in numbers), Decline(player)]
+        eligible = self.eligible_numbers(player)
+        if not eligible:
+            return [Decline(player)]
+        return [*(Claim(n, player, burn=n not in eligible) for n in numbers), Decline(player)]
+
+    def eligible_numbers(self, player: str) -> tuple[int, ...]:
+        """The player's unused numbers that meet the postulate now, in sheet order (() when
+        there is no postulate to claim)."""
+        if self.card is None:
+            return ()
+        meets = BY_ID[self.card].eligible
+        return tuple(n for n in self.unused_numbers(player) if meets(n))
 
     def legal_moves(self, player: str | None = None) -> list[BinomeMove]:  # type: ignore[override]
         if self.over:
@@ -275,6 +292,25 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
                 if n in self._complete_numbers(who):
                     return Refusal("number-used", f"{number_text(n)}: already used")
                 return Refusal("not-your-number", f"{number_text(n)}: not on your sheet")
+            return self._eligibility(who, n, move.burn)
+        return None
+
+    def _eligibility(self, who: str, n: int, burn: bool) -> Refusal | None:
+        """The printed rules: a player must choose an eligible number and cannot claim without
+        one; a number chosen by mistake is eliminated (and used up). So a claim with a number
+        that does not meet the postulate needs a confirmation (``burn``), and none is taken
+        from a player who has no eligible number."""
+        assert self.card is not None
+        if BY_ID[self.card].eligible(n):
+            if burn:
+                return Refusal("eligible", f"{number_text(n)}: eligible, nothing to burn")
+            return None
+        if not self.eligible_numbers(who):
+            return Refusal("no-eligible", "no eligible number: pass")
+        if not burn:
+            confirm = self.move_name(Claim(n, who, burn=True))
+            reason = f"{number_text(n)}: not eligible, it will be burned"
+            return Refusal("would-burn", reason, confirm)
         return None
 
     def _complete_numbers(self, player: str) -> set[int]:

@@ -29,6 +29,7 @@ class Write:
 class Claim:
     number: int
     player: str | None = None
+    burn: bool = False  # confirmed: the number is not eligible, it is used up for nothing
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,8 @@ class BinomeNotation:
         if isinstance(move, Write):
             return f"{who} write {cell_name(move.cell)}"
         if isinstance(move, Claim):
-            return f"{who} claim {number_text(move.number)}"
+            burn = " burn" if move.burn else ""
+            return f"{who} claim {number_text(move.number)}{burn}"
         if isinstance(move, Decline):
             return f"{who} pass"
         raise ValueError(f"{move!r}: not a move")
@@ -65,6 +66,8 @@ class BinomeNotation:
             return Write(parse_cell(words[1]), player)
         if verb == "claim" and len(words) == 2:
             return Claim(parse_number(words[1]), player)
+        if verb == "claim" and len(words) == 3 and words[2].lower() == "burn":
+            return Claim(parse_number(words[1]), player, burn=True)
         if verb == "pass" and len(words) == 1:
             return Decline(player)
         raise ValueError(f"{text.strip()!r}: not a Binøme move")

@@ -142,6 +142,8 @@ class BinomeSpec(GameSpec):
                 continue
             if part == "lines":
                 out.append(f"{p} (no phone): {' '.join(st.numbers(p))}")
+                if st.phase == CLAIM and p in st.to_act:
+                    out.append(f"for {p}: " + self.eligible_line(st, p, "their"))
             else:
                 out += [(name, f"for {p}: {label}") for name, label in self.actions(st, p)]
         return out
@@ -238,7 +240,25 @@ class BinomeSpec(GameSpec):
             )
         if st.digit is not None and player in st.to_act:
             lines.append(f"your digit to write: {st.digit}")
+        if st.phase == CLAIM and player in st.to_act:
+            lines.append(self.eligible_line(st, player))
         return lines
+
+    def eligible_line(self, st: BinomeState, player: str, whose: str = "your") -> str:
+        """Which of ``player``'s numbers meet the postulate now ('eligible for Contains 5:
+        56 (number 5)'), or that none does (then they can only pass)."""
+        assert st.card is not None
+        title = SHORT[st.card]
+        eligible = set(st.eligible_numbers(player))
+        if not eligible:
+            return f"no eligible number for {title}: {whose} only choice is to pass"
+        i = st.index(player)
+        found = [
+            f"{text} (number {s + 1})"
+            for s, text in enumerate(st.numbers(player))
+            if not st.used[i][s] and text.isdigit() and int(text) in eligible
+        ]
+        return f"eligible for {title}: {', '.join(found)}"
 
     def actions(self, st: BinomeState, player: str) -> list[tuple[str, str]]:
         """``player``'s legal moves with what they do."""
@@ -254,7 +274,11 @@ class BinomeSpec(GameSpec):
                     if text == number_text(move.number) and not st.used[st.index(player)][s]
                 ]
                 where = f" (number {slots[0]})" if slots else ""
-                out.append((name, f"claim with {number_text(move.number)}{where}"))
+                text = f"claim with {number_text(move.number)}{where}"
+                if move.burn:  # asked without the burn: the refusal asks to confirm it
+                    name = st.move_name(Claim(move.number, move.player))
+                    text += ": not eligible"
+                out.append((name, text))
             elif isinstance(move, Decline):
                 out.append((name, "pass (keep my numbers)"))
         return out

@@ -159,6 +159,10 @@ def _answer(answer: Any) -> web.Response:
         return web.json_response({**answer, "ok": True})
     code = str(answer.get("code") or "refused")
     reason = str(answer.get("reason") or code)
+    confirm = answer.get("confirm")
+    if isinstance(confirm, str) and confirm:  # what the player may confirm to do it anyway
+        body = {"ok": False, "code": code, "reason": reason, "confirm": confirm}
+        return web.json_response(body, status=409)
     return error(409, code, reason)
 
 
