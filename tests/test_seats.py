@@ -163,6 +163,32 @@ def test_the_history_credits_the_people_who_played_the_winning_colour(tmp_path):
     assert entry["seated"] == {"black": "Ben", "white": "Ana"}
 
 
+def test_an_imported_record_with_a_swap_credits_the_same_people(tmp_path):
+    first = tmp_path / "first.sqlite"
+    journal = SqliteJournal.open(first)
+    _finish_with_swap(Session("wythe", {"size": 4}, journal, dict(PEOPLE)))
+    journal.close()
+    env = dict(os.environ, XDG_STATE_HOME=str(tmp_path))
+
+    def cli(*args: str) -> str:
+        cmd = [sys.executable, "-m", "companion.cli.main", *args]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    record = tmp_path / "game.txt"
+    cli("export", "1", "-o", str(record), "--journal", str(first))
+    text = record.read_text()
+    assert '[Black "Ana"]' in text and '[White "Ben"]' in text  # the seats at the start
+    assert '[Swap "Ben swapped at move 2: Ben plays Black, Ana plays White"]' in text
+    second = tmp_path / "second.sqlite"
+    cli("import", str(record), "--journal", str(second))
+    (entry,) = json.loads(cli("history", "--json", "--journal", str(second)))
+    (was,) = json.loads(cli("history", "--json", "--journal", str(first)))
+    assert entry["seated"] == was["seated"] == {"black": "Ben", "white": "Ana"}
+    assert entry["winner_names"] == was["winner_names"] != []
+
+
 # ------------------------------------------------------------------ the engine opponent
 
 

@@ -82,6 +82,23 @@ class Outcome:
 Move = Hashable
 
 
+def credited(state: GameState, outcome: Outcome, people: dict[str, str]) -> Outcome:
+    """``outcome`` with, in its detail, who played each player at the end (``seated``: player
+    -> the name of the person in the seat that plays it), when people changed players during
+    the game (a swap); so a history credits the people who actually won. ``people``: seat ->
+    name, as seated at the start."""
+    seating = state.seating()
+    if not people or all(seat == player for seat, player in seating.items()):
+        return outcome
+    seated = {seating.get(seat, seat): name for seat, name in people.items()}
+    return Outcome(
+        winners=outcome.winners,
+        summary=outcome.summary,
+        detail={**outcome.detail, "seated": seated},
+        reason=outcome.reason,
+    )
+
+
 @dataclass(frozen=True)
 class Chance:
     """A random step the referee takes itself: it draws one of ``outcomes`` (move names)

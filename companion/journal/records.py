@@ -30,7 +30,7 @@ from urllib.parse import quote, unquote
 
 from companion.core import text_input
 from companion.games import get_spec
-from companion.games.base import GameState, IllegalMove, Outcome
+from companion.games.base import GameState, IllegalMove, Outcome, credited
 from companion.journal.rows import MAX_MS, MIN_MS
 from companion.journal.store import ABANDONED, FINISHED, IN_PROGRESS, GameEntry, from_iso, iso
 
@@ -421,7 +421,9 @@ def read_record(path: str | Path) -> tuple[Record, GameState]:
 
 
 def outcome_of(rec: Record, state: GameState) -> Outcome | None:
-    return state.outcome() if state.is_over() else None
+    """The result to journal, crediting the people as they ended the game (a swap)."""
+    outcome = state.outcome() if state.is_over() else None
+    return None if outcome is None else credited(state, outcome, dict(rec.players))
 
 
 def digest(rec: Record) -> str:

@@ -15,7 +15,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games import get_spec
-from companion.games.base import GameSpec, GameState, IllegalMove, Move, Outcome, Refusal
+from companion.games.base import (
+    GameSpec,
+    GameState,
+    IllegalMove,
+    Move,
+    Outcome,
+    Refusal,
+    credited,
+)
 from companion.journal.api import GameClosed, Journal, JournalError, NullJournal, SavedGame
 
 
@@ -90,16 +98,8 @@ class Session:
         return {state.player_of(seat): name for seat, name in self.seat_names().items()}
 
     def credited(self, state: GameState, outcome: Outcome) -> Outcome:
-        """``outcome`` with who played which player at the end in its detail (``seated``)
-        when people changed players during the game (a swap), so the journal's history
-        credits the people who actually won."""
-        if not self.people or all(s == p for s, p in state.seating().items()):
-            return outcome
-        seated = {state.player_of(seat): name for seat, name in self.seat_names().items()}
-        detail = {**outcome.detail, "seated": seated}
-        return Outcome(
-            winners=outcome.winners, summary=outcome.summary, detail=detail, reason=outcome.reason
-        )
+        """``outcome`` with who played which player at the end, when a swap moved people."""
+        return credited(state, outcome, self.seat_names())
 
     @classmethod
     def resume(
