@@ -48,6 +48,8 @@ def test_the_simulator_names_the_people_in_their_new_colours_after_a_swap(tmp_pa
     scores = [s for s in r.stdout.splitlines() if s.startswith("score:")]
     assert scores[-1].startswith("score: Ben BLACK") and "Ana WHITE" in scores[-1], scores[-1]
     assert "moves: d4-d5 swap" in r.stdout
+    turns = [s for s in r.stdout.splitlines() if s.startswith("turn:")]
+    assert turns[-1].startswith("turn: Ana WHITE"), turns[-1]
 
 
 # ------------------------------------------------------------------ OLED, pages, API

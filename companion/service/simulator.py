@@ -61,7 +61,12 @@ class Simulator:
         lines = oled + board  # then the status: moves, score, turn and message
         moves = d.session.moves_seen_by(None)  # the table's view: no secrets
         state = d.session.state
-        acting = [d.session.spec.player_label(p) for p in state.players if p in state.to_act]
+        named = d.session.players_named()  # the person playing each player now
+        acting = [
+            " ".join(filter(None, (named.get(p, ""), d.session.spec.player_label(p))))
+            for p in state.players
+            if p in state.to_act
+        ]
         turn = ", ".join(acting) if acting else ("game over" if state.is_over() else "referee")
         lines.append(f"moves: {' '.join(moves[-12:]) if moves else '(none yet)'}")
         if screen is not None and screen.panel.rows and screen.qr is None:  # always in sight
