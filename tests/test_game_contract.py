@@ -69,6 +69,11 @@ def test_random_games_keep_the_contract(name, seed):
         assert 1 <= len(players) <= 7 and len(set(players)) == len(players)
         assert state.to_act <= set(players)
         assert state.turn is None or state.to_act == {state.turn}
+        # every seat plays one player and every player is played by one seat
+        seating = state.seating()
+        assert sorted(seating) == sorted(players) == sorted(seating.values())
+        assert all(state.seat_of(state.player_of(p)) == p for p in players)
+        assert state.page_of(players[0]) in players
         view = spec.view(state)
         assert len(view.panel.rows) == len(players)
         assert view.private == ()  # the table never gets private lines

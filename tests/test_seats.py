@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 import urllib.error
 import urllib.request
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.core.config import Config
 from companion.core.events import ButtonEvent
@@ -369,3 +372,35 @@ def test_the_swappers_page_says_they_play_black_and_wait(browser, tmp_path):
                      timeout=10, what="Ben's turn as Black")  # fmt: skip
     finally:
         _stop(daemon, closers)
+
+
+# ------------------------------------------------------------------ invariants
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans())
+def test_seats_alternate_and_follow_the_swap_in_random_games(seed, take_pie):
+    """Whatever the game: the seat on move alternates at every move (the swap too), the
+    seating is swapped exactly after a swap, and the adapter values a position for the seat
+    on move as the rules value it for the colour that seat plays."""
+    rng = random.Random(seed)
+    adapter = WytheAdapter()
+    state = WytheState.start({"size": 4})
+    while not state.is_over():
+        moves = [m for m in state.legal_moves() if m != "swap"]
+        move = "swap" if take_pie and state.swap_allowed() else rng.choice(moves)
+        after = state.play(move)
+        assert after.swapped == (take_pie and after.ply >= 2)
+        assert after.seating() == (
+            {"black": "white", "white": "black"}
+            if after.swapped
+            else {"black": "black", "white": "white"}
+        )
+        if not after.is_over():
+            assert adapter.mover(after) != adapter.mover(state)  # the other person moves
+            assert adapter.mover(after) == after.seat_of(after.mover)
+        for seat in ("black", "white"):
+            assert adapter.evaluate(after, seat) == _colour_value(after, after.player_of(seat))
+        state = after
+    leader = state.score().leader
+    assert adapter.winner(state) == (None if leader is None else state.seat_of(leader))
