@@ -152,12 +152,18 @@ class GameEntry:
         return dict(self.players)
 
     def winner_names(self) -> list[str]:
-        """The people who won a finished game (empty for a draw, or when nobody was named)."""
-        if self.status != FINISHED or not self.result or self.result == "draw":
+        """The people who won a finished game, all of them when several share the win (empty
+        for a draw, or when nobody was named)."""
+        if self.status != FINISHED:
             return []
         detail = self.detail if isinstance(self.detail, dict) else {}
         winners = detail.get("winners")
-        ids = [str(w) for w in winners] if isinstance(winners, list) and winners else [self.result]
+        if isinstance(winners, list) and winners:
+            ids = [str(w) for w in winners]
+        elif self.result and self.result != "draw":
+            ids = [self.result]
+        else:
+            return []
         people = self.seated()
         return [people[w] for w in ids if people.get(w)]
 
