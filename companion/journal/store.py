@@ -59,7 +59,7 @@ from companion.journal.db import (
 from companion.journal.db import (
     open_rw as _open_rw,  # looked up here at each open (tests replace it)
 )
-from companion.journal.lock import JournalLock, acquire_lock, holder
+from companion.journal.lock import JournalLock, acquire_lock, holder, lock_path
 from companion.journal.repair import (
     cut_short_line,
     examine,
@@ -216,10 +216,14 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
             return cls._open_for_reading(path, clock)
         if not lock:
             return cls._open_writable(path, recover, clock)
+        made = not lock_path(path).exists()
         held = acquire_lock(path)
         try:
             journal = cls._open_writable(path, recover, clock)
         except BaseException:
+            if made:  # a refused file (not a journal, damaged) gets no lock file beside it
+                with suppress(OSError):
+                    lock_path(path).unlink()
             held.release()
             raise
         journal.lock = held

@@ -9,6 +9,7 @@ A move and the forced passes, chance steps and finish it brings are one journal 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -134,6 +135,7 @@ class Session:
     # ------------------------------------------------------------------ playing
     def submit(self, move: Move, player: str | None = None) -> Submitted:
         state = self.state
+        move = _as_player(move, player)
         refusal = state.check(move, player)
         if refusal is not None:
             return Submitted(False, refusal)
@@ -143,7 +145,10 @@ class Session:
             after = state.play(move, player)
         except IllegalMove as e:  # check() and play() disagree: trust play()
             return Submitted(False, e.refusal)
-        pending = [(_played(state, move, False, player), after)]
+        try:
+            pending = [(_played(state, move, False, player), after)]
+        except ValueError as e:  # a move the game cannot name: refused, never a traceback
+            return Submitted(False, Refusal("bad-notation", str(e)))
         try:
             pending += self._referee_steps(after)
             self._save(pending)
@@ -283,6 +288,16 @@ class Session:
 
     def outcome(self) -> Outcome | None:
         return self.state.outcome()
+
+
+def _as_player(move: Move, player: str | None) -> Move:
+    """A move typed without its player (``move claim 69 as Cy``) is the entering player's,
+    for games whose moves name their player (Binøme)."""
+    if player is None or getattr(move, "player", False) is not None:
+        return move
+    if dataclasses.is_dataclass(move) and not isinstance(move, type):
+        return dataclasses.replace(move, player=player)
+    return move
 
 
 def _played(state: GameState, move: Move, referee: bool, player: str | None = None) -> Played:
