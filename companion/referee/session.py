@@ -271,14 +271,36 @@ class Session:
         return taken
 
     # ------------------------------------------------------------------ games
-    def new_game(self, game: str | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start another game; one not finished stays in the journal as abandoned."""
+    def new_game(
+        self,
+        game: str | None = None,
+        options: dict[str, Any] | None = None,
+        players: dict[str, str] | None = None,
+    ) -> None:
+        """Start another game; one not finished stays in the journal as abandoned.
+        ``players`` (player id -> name) replaces the names; None keeps them."""
         spec = get_spec(game) if game else self.spec  # a bad name or option changes nothing
         if options is None:
             options = dict(self.options) if spec is self.spec else {}
         options = spec.resolve(options)
         self.abandon()
+        if players is not None:
+            self.people = dict(players)
         self._start(spec, options)
+
+    def pause(self) -> bool:
+        """Put the game in progress aside, to be taken up again (``binaryon resume``, the
+        menu): True when paused; one with no moves is abandoned, a finished one stays."""
+        if self.game_id is None or self.state.is_over():
+            return False
+        pause = getattr(self.journal, "pause", None)
+        try:
+            if pause is None:
+                self.journal.abandon(self.game_id)
+                return False
+            return bool(pause(self.game_id))
+        except GameClosed:  # already ended elsewhere: nothing to keep
+            return False
 
     def abandon(self) -> None:
         """File the game in progress as abandoned (a finished one stays finished)."""

@@ -24,14 +24,15 @@ place/lift a piece (presence board). Several squares on one line: e4 d5.
 Buttons: confirm | undo | undo long | menu (hints: the game's own, then the engine's move) |
 menu long (the new-game menu: menu = next game, confirm = start, undo = back).
 Also: move NAME [as PLAYER] (a move in the game's notation, e.g. move pass),
-new [GAME], setup (put the simulated board in the game's position), show, help, quit."""
+new [GAME] [OPTION=VALUE ...] (the command line's options unless given), resume ID (a paused
+game), setup (put the simulated board in the game's position), show, help, quit."""
 
 
 class Simulator:
-    def __init__(self, daemon, board, out: TextIO = sys.stdout, colour: bool | None = None):
+    def __init__(self, daemon, board, out: TextIO | None = None, colour: bool | None = None):
         self.daemon = daemon
         self.board = board  # a MockBoard or a SimulatedPico controller
-        self.out = out
+        self.out = out if out is not None else sys.stdout
         self.colour = colour
         self.inp: TextIO = sys.stdin
         self.interactive = False
@@ -159,7 +160,7 @@ class Simulator:
             self.settle()
             self.draw()
             return True
-        if verb in ("confirm", "undo", "menu", "new", "move"):
+        if verb in ("confirm", "undo", "menu", "new", "move", "resume"):
             from companion.core.events import UserCommand
 
             if verb == "new" and not self.confirm_new():
@@ -203,7 +204,8 @@ class Simulator:
             print(prompt, end="", file=self.out, flush=True)
         return self.inp.readline()
 
-    def run(self, inp: TextIO = sys.stdin) -> None:
+    def run(self, inp: TextIO | None = None) -> None:
+        inp = inp if inp is not None else sys.stdin  # read when called (tests replace it)
         self.inp = inp
         self.interactive = inp.isatty()
         if self.interactive and inp is sys.stdin:
