@@ -74,9 +74,7 @@ def test_the_same_options_again_carry_on_with_the_game_in_progress(path, monkeyp
     assert [g["status"] for g in history(capsys, path)] == ["in_progress"]
 
 
-def test_new_game_takes_the_command_lines_options_not_the_resumed_games(
-    path, monkeypatch, capsys
-):
+def test_new_game_takes_the_command_lines_options_not_the_resumed_games(path, monkeypatch, capsys):
     sim(monkeypatch, capsys, path, "--size", "4", "--player", "on=Ana", typed="c3\n")
     # resumed with no options: the 4x4 game carries on; `new binaryon` is 8x8, no names
     sim(monkeypatch, capsys, path, typed="new binaryon\n")
