@@ -180,3 +180,15 @@ def test_a_paused_game_is_stored_as_an_older_companion_reads_it(path, clock):
     assert journal.resume(gid) is None
     assert journal.current().moves == ["c3"] and journal.load(gid).note is None
     journal.close()
+
+
+def test_a_paused_game_exports_and_imports(path, monkeypatch, capsys, tmp_path):
+    sim(monkeypatch, capsys, path, "--size", "4", typed="c3\n")
+    sim(monkeypatch, capsys, path, "--size", "6")
+    record = tmp_path / "game1.txt"
+    assert main(["export", "1", "-o", str(record), "--journal", str(path)]) == 0
+    assert '[Status "paused"]' in record.read_text()
+    other = tmp_path / "other.sqlite"
+    assert main(["import", str(record), "--journal", str(other)]) == 0
+    capsys.readouterr()
+    assert [(g["status"], g["moves"]) for g in history(capsys, other)] == [("abandoned", 1)]
