@@ -192,3 +192,13 @@ def test_a_paused_game_exports_and_imports(path, monkeypatch, capsys, tmp_path):
     assert main(["import", str(record), "--journal", str(other)]) == 0
     capsys.readouterr()
     assert [(g["status"], g["moves"]) for g in history(capsys, other)] == [("abandoned", 1)]
+
+
+def test_size_on_the_command_line_wins_over_the_config_files(path, monkeypatch, capsys):
+    config = path.parent / "config.toml"
+    config.write_text("[rules.binaryon]\nsize = 6\n")
+    sim(monkeypatch, capsys, path, "--config", str(config), "--size", "4")
+    sim(monkeypatch, capsys, path, "--config", str(config), typed="new binaryon\n")
+    sim(monkeypatch, capsys, path, "--config", str(config), "--rule", "size=8")
+    sizes = [(g["options"]["size"], g["status"]) for g in history(capsys, path)]
+    assert sizes == [(4, "abandoned"), (6, "abandoned"), (8, "in_progress")]
