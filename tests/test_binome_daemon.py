@@ -289,3 +289,25 @@ def test_the_simulator_plays_binome_by_move_names(tmp_path):
     assert moves[-1][2:] == ["p1", "write", "p2", "write"]  # the table sees no cell
     assert "turn: P1, P2, P3" in status and "turn: P3" in status
     assert "⣿" in r.stdout or "▀" in r.stdout  # the OLED is drawn
+
+
+def test_a_claim_typed_without_its_player_is_the_named_players_own(clock, caplog):
+    """``move claim NN as Cy`` in the conference: Cy's claim, journaled with Cy's name, no
+    traceback in the log (it once raised 'a player's move needs its player to be named')."""
+    from companion.core.events import UserCommand
+
+    d = make(clock, {"players": "Ann,Bob,Cy"})
+    while d.session.state.phase != "claim":
+        state = d.session.state
+        for player in sorted(state.to_act):
+            submit(d, state.move_name(state.legal_moves(player)[0]), player)
+    while "Cy" not in d.session.state.to_act:
+        player = next(iter(d.session.state.to_act))
+        submit(d, f"{player} pass", player)
+    number = d.session.state.unused_numbers("Cy")[0]
+    before = len(d.session.played)
+    d.post(UserCommand(f"move claim {number:02d} as Cy"))
+    d.loop.run_pending()
+    assert d.loop.errors == 0 and "Traceback" not in caplog.text
+    assert d.session.played[before].name == f"Cy claim {number:02d}"
+    assert d.session.played[before].player == "Cy"

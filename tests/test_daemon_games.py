@@ -124,12 +124,12 @@ def test_a_named_game_replaces_the_one_in_progress(clock, tmp_path):
         # restart without naming a game: the game in progress resumes
         d = Daemon(Config.default(), clock=clock, journal=journal)
         assert d.session.game_id == old and d.message == "resumed"
-        # restart naming another game: it starts, and the old one is filed as abandoned
+        # restart naming another game: it starts, and the old one is paused (kept whole)
         chosen = Config.default().with_overrides(game={"name": "binary"})
         d = Daemon(chosen, clock=clock, journal=journal)
         assert d.session.game == "binary" and d.session.game_id != old
-        assert d.message == f"binaryon game {old} abandoned: new binary"
-        assert {g.id: g.status for g in journal.games()}[old] == "abandoned"
+        assert d.message == f"paused binaryon #{old}"
+        assert {g.id: g.status for g in journal.games()}[old] == "paused"
         # naming the game already in progress resumes it
         d = Daemon(chosen, clock=clock, journal=journal)
         assert d.session.game == "binary" and d.message == "resumed"

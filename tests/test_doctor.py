@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 import io
+import itertools
 import json
-import threading
-import time
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -150,25 +149,27 @@ def factory():
 
 
 def test_self_test_walks_the_leds_and_waits_for_each_button(factory):
+    """Each button is pressed only once the test asks for it (an event, not a delay), so a
+    busy machine cannot make a press come before its button is watched."""
     leds = open_leds("dummy")
     shown = []
     real_write = leds.writer.write
     leds.writer.write = lambda frame: (shown.append(list(frame)), real_write(frame))
+    ticks = itertools.count(step=0.05)  # each press lasts 0.05 s on the buttons' clock
+    asked = []
 
-    def press_all():
-        for name in ("confirm", "undo", "menu"):
-            time.sleep(0.1)
-            pin = factory.pin(pinout.PI_BUTTONS[name])
-            pin.drive_low()
-            time.sleep(0.06)
-            pin.drive_high()
+    def press(name):
+        asked.append(name)
+        pin = factory.pin(pinout.PI_BUTTONS[name])
+        pin.drive_low()
+        pin.drive_high()
 
     def buttons(sink):
-        threading.Thread(target=press_all, daemon=True).start()
-        return Buttons(pinout.PI_BUTTONS, sink, pin_factory=factory)
+        return Buttons(pinout.PI_BUTTONS, sink, pin_factory=factory, clock=lambda: next(ticks))
 
     out = io.StringIO()
-    assert self_test(leds, buttons, wait=5, out=out, sleep=lambda s: None)
+    assert self_test(leds, buttons, wait=60, out=out, sleep=lambda s: None, asking=press)
+    assert asked == ["confirm", "undo", "menu"]
     lit = [next(i for i, c in enumerate(f) if c != (0, 0, 0)) for f in shown if any(map(any, f))]
     assert lit == list(range(64)) * 3  # one dot walking a1..h8, three times
     assert shown[-1] == [(0, 0, 0)] * 64

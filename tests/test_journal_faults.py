@@ -6,6 +6,7 @@ import errno
 import logging
 import os
 import random
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -257,3 +258,24 @@ def test_a_journal_directory_that_cannot_be_made_is_one_line(tmp_path):
     blocker.write_text("x")
     with pytest.raises(JournalError, match="cannot create"):
         SqliteJournal.open(blocker / "sub" / "journal.sqlite")
+
+
+def test_a_refused_journal_gets_no_lock_file_beside_it(tmp_path, capsys):
+    """``sim --journal notes.txt`` refuses the text file and leaves the folder as it was: no
+    ``notes.txt.lock`` (nor for another program's database opened with the daemon's lock)."""
+    from companion.cli.main import main
+
+    path = tmp_path / "notes.txt"
+    text = b"my notes, not a journal\n" * 20
+    path.write_bytes(text)
+    assert main(["sim", "--journal", str(path)]) == 2
+    assert "not an SQLite journal" in capsys.readouterr().err
+    assert path.read_bytes() == text and sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+    other = tmp_path / "other.db"
+    db = sqlite3.connect(other)
+    db.execute("CREATE TABLE t (x)")
+    db.commit()
+    db.close()
+    with pytest.raises(JournalError):
+        SqliteJournal.open(other, lock=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "other.db"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from dataclasses import replace
 
 from companion.cli.rule_args import add_rule_argument, parse_pairs, rule_pairs
 from companion.core.config import Config, ConfigError, player_ids
@@ -111,14 +112,17 @@ def config_from_args(args: argparse.Namespace) -> Config:
         except ValueError as e:
             raise ConfigError(f"--rule {e}") from None
         config = config.with_overrides(rules={config.game.name: rules})
-    # a board size is also the game's size unless a rule says not
-    sized = any(o.name == "size" for o in spec.options)
-    if args.size is not None and sized and "size" not in config.rules.get(config.game.name, {}):
+    # a board size is also the game's size (over the config file's) unless --rule says not
+    sized = any(o.name == "size" for o in spec.options) and args.size is not None
+    if sized and "size" not in rules:
         config = config.with_overrides(rules={config.game.name: {"size": args.size}})
     options = config.rule_options()  # validate now: one line, before anything starts
+    given = [*rules, *(["size"] if sized and "size" not in rules else [])]
     if args.player:
         players = _players(args.player, config.game.name, options)
         config = config.with_overrides(game={"players": players})
+        given.append("players")
+    config = replace(config, game=replace(config.game, given=tuple(given)))
     if not config.board.driver.startswith("serial:") and (why := config.board_kind_problem()):
         source = f"--kind {config.board.kind}" if args.kind else f"[board] kind {config.board.kind}"
         raise ConfigError(f"{source}: {why}")

@@ -346,8 +346,11 @@ def self_test(
     wait: float = 10.0,
     out=None,
     sleep: Callable[[float], None] = time.sleep,
+    asking: Callable[[str], None] | None = None,
 ) -> bool:
-    """Chase each LED (red, green, blue), then ask for each button. True when all answered."""
+    """Chase each LED (red, green, blue), then ask for each button. True when all answered.
+    ``asking(name)`` is called once the test waits for that button (the buttons are set up
+    and its prompt is out): what presses it can wait for that, not for a time."""
     import queue
 
     out = out or sys.stdout
@@ -372,6 +375,8 @@ def self_test(
         try:
             for name in ("confirm", "undo", "menu"):
                 print(f"press {name} (GPIO{pinout.PI_BUTTONS[name]}) ...", file=out, flush=True)
+                if asking is not None:
+                    asking(name)
                 got = _wait_for(
                     events,
                     wait,

@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "import": ("companion.cli.import_record", "check a text record and add it to the journal"),
     "replay": ("companion.cli.replay", "step through a game record on the simulated board"),
     "abandon": ("companion.cli.abandon", "abandon the game in progress (kept in history)"),
+    "resume": ("companion.cli.resume", "take a paused game up again (see history)"),
     "backup": ("companion.cli.backup", "copy the journal safely, even while the daemon runs"),
     "invite": ("companion.cli.invite", "print the table page's and each player's page address"),
     "bestmove": ("companion.cli.bestmove", "the engine's move in a position (file or - for stdin)"),

@@ -31,6 +31,9 @@ class GameConfig:
     # True when the game was named (config file or --game), not just the default: a named
     # game is started even when another game is in progress in the journal.
     chosen: bool = False
+    # What the command line asked for by name: rule options ("size", "first"...) and
+    # "players". A game in progress that differs in any of them is paused for a new one.
+    given: tuple[str, ...] = ()
     opponent: str = ""  # "engine" or "engine:LEVEL": the companion plays one side
     engine_side: str = ""  # the side it plays ("" = the second player)
 
@@ -357,7 +360,7 @@ def _rules(value: dict[str, Any], source: str) -> dict[str, dict[str, Any]]:
 
 
 def _section(default: Any, given: dict[str, Any], where: str) -> Any:
-    known = {f.name: f for f in fields(default) if f.name != "chosen"}
+    known = {f.name: f for f in fields(default) if f.name not in ("chosen", "given")}
     changes = {}
     if isinstance(default, GameConfig) and "name" in given:
         changes["chosen"] = True

@@ -77,6 +77,13 @@ class Journal(Protocol):
 
     def abandon(self, game_id: int) -> None: ...
 
+    def pause(self, game_id: int) -> bool:
+        """Put the game in progress aside to be taken up again (one with no moves is
+        abandoned); True when paused."""
+
+    def resume(self, game_id: int) -> int | None:
+        """Make a paused game the game in progress, pausing the one in progress (its id)."""
+
     def current(self) -> SavedGame | None:
         """The game in progress when the daemon stopped, if any."""
 
@@ -113,6 +120,13 @@ class NullJournal:
 
     def abandon(self, game_id: int) -> None:
         pass
+
+    def pause(self, game_id: int) -> bool:
+        self.abandon(game_id)
+        return False  # nothing is kept to take up again
+
+    def resume(self, game_id: int) -> int | None:
+        raise JournalError("no journal: no paused game to take up")
 
     def current(self) -> SavedGame | None:
         return None

@@ -32,7 +32,15 @@ from companion.core import text_input
 from companion.games import get_spec
 from companion.games.base import GameState, IllegalMove, Outcome, credited
 from companion.journal.rows import MAX_MS, MIN_MS
-from companion.journal.store import ABANDONED, FINISHED, IN_PROGRESS, GameEntry, from_iso, iso
+from companion.journal.store import (
+    ABANDONED,
+    FINISHED,
+    IN_PROGRESS,
+    PAUSED,
+    GameEntry,
+    from_iso,
+    iso,
+)
 
 MAX_RECORD_BYTES = 4 << 20  # a 5,000-move game with times is about 100 kB
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t"}
@@ -41,7 +49,12 @@ _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _NUMBER = re.compile(r"([0-9]+)\.$")
 _TIME = re.compile(r"([+-])([0-9]+(?:\.[0-9]{1,3})?)s$")
 _TIME_LIKE = re.compile(r"[+-]\d|\+")  # a comment starting so is meant as a time
-_STATUS_WORDS = {"finished": FINISHED, "in progress": IN_PROGRESS, "abandoned": ABANDONED}
+_STATUS_WORDS = {
+    "finished": FINISHED,
+    "in progress": IN_PROGRESS,
+    "abandoned": ABANDONED,
+    "paused": PAUSED,  # imported as abandoned (or in progress with --resume)
+}
 _KNOWN_TAGS = {"game", "date", "started", "ended", "options", "status", "result", "summary"}
 
 

@@ -18,7 +18,13 @@ from typing import Any
 from companion.journal.api import MoveEntry, SavedGame
 
 IN_PROGRESS, FINISHED, ABANDONED = "in_progress", "finished", "abandoned"
-STATUSES = (IN_PROGRESS, FINISHED, ABANDONED)
+STATUSES = (IN_PROGRESS, FINISHED, ABANDONED)  # what the status column holds
+# A game put aside to be taken up again (``binaryon resume``). Stored as ``abandoned`` with
+# the note PAUSED_NOTE (the file's format is unchanged: an older companion lists the game
+# as abandoned); read back as PAUSED.
+PAUSED = "paused"
+PAUSED_NOTE = "paused"
+PAUSED_WHERE = "status = 'abandoned' AND (note = 'paused' OR note LIKE 'paused; %')"
 SCHEMA_VERSION = 2
 APPLICATION_ID = 0x42694E79  # 'BiNy': PRAGMA application_id marks a binaryon journal
 
@@ -138,8 +144,8 @@ class GameEntry:
 
     @property
     def ended_for_all(self) -> bool:
-        """Finished or abandoned: secrets may be shown."""
-        return self.status != IN_PROGRESS
+        """Finished or abandoned: secrets may be shown (not while in progress or paused)."""
+        return self.status in (FINISHED, ABANDONED)
 
     def seated(self) -> dict[str, str]:
         """Who played each player at the end: the start's seats (``players``) unless people
@@ -228,6 +234,8 @@ def entry_from_row(row: Sequence[Any]) -> GameEntry:
     if isinstance(detail, dict) and not detail and result is None:
         detail = None  # only the tags were there
     tags = {str(k): str(v) for k, v in tags.items()} if isinstance(tags, dict) else {}
+    if status == ABANDONED and is_paused_note(note):
+        status, note = PAUSED, unpaused_note(note)
     return GameEntry(
         id=gid,
         game=game,
@@ -244,6 +252,22 @@ def entry_from_row(row: Sequence[Any]) -> GameEntry:
         length=row[11] if len(row) > 11 else None,
         takebacks=row[12] if len(row) > 12 else 0,
     )
+
+
+def is_paused_note(note: Any) -> bool:
+    return isinstance(note, str) and (note == PAUSED_NOTE or note.startswith(PAUSED_NOTE + "; "))
+
+
+def paused_note(note: str | None) -> str:
+    """The note of a game being paused: the mark, then what the note said before."""
+    return PAUSED_NOTE + (f"; {note}" if note else "")
+
+
+def unpaused_note(note: str | None) -> str | None:
+    """The note as it was before the game was paused."""
+    if not is_paused_note(note):
+        return note
+    return (note or "")[len(PAUSED_NOTE) + 2 :] or None
 
 
 def time_or_none(text: str | None) -> int | None:

@@ -5,7 +5,8 @@ returns, so a move the session shows as accepted is on disk; ``commit_turn`` rec
 press (the move, the passes it forced, the finish) in one transaction. History is
 append-only: moves, takebacks, finishes and abandons are rows in ``events`` (triggers refuse
 UPDATE and DELETE). The ``games`` row carries the header, the status (in_progress / finished
-/ abandoned) and the live move count, so a move costs the same whatever the game's length.
+/ abandoned; a paused game is abandoned with the note 'paused', see ``pause``) and the live
+move count, so a move costs the same whatever the game's length.
 
 Start-up: a clean stop (``close``) records itself, checkpoints the WAL and leaves the file in
 rollback mode, so the next open checks only the header (its cost does not grow with the
@@ -59,7 +60,7 @@ from companion.journal.db import (
 from companion.journal.db import (
     open_rw as _open_rw,  # looked up here at each open (tests replace it)
 )
-from companion.journal.lock import JournalLock, acquire_lock, holder
+from companion.journal.lock import JournalLock, acquire_lock, holder, lock_path
 from companion.journal.repair import (
     cut_short_line,
     examine,
@@ -70,17 +71,23 @@ from companion.journal.rows import (
     ABANDONED,
     FINISHED,
     IN_PROGRESS,
+    LISTED_COLUMNS,
+    PAUSED,
+    PAUSED_WHERE,
     SCHEMA,
     SCHEMA_VERSION,
     STATUSES,
     TAGS_KEY,
     GameEntry,
     detail_json,
+    entry_from_row,
     fold,
     from_iso,
     from_json,
     iso,
+    paused_note,
     to_json,
+    unpaused_note,
 )
 from companion.journal.salvage import RecoveryReport
 from companion.journal.store_import import JournalImport
@@ -96,6 +103,7 @@ __all__ = [
     "ABANDONED",
     "FINISHED",
     "IN_PROGRESS",
+    "PAUSED",
     "SCHEMA",
     "SCHEMA_VERSION",
     "STATUSES",
@@ -216,10 +224,14 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
             return cls._open_for_reading(path, clock)
         if not lock:
             return cls._open_writable(path, recover, clock)
+        made = not lock_path(path).exists()
         held = acquire_lock(path)
         try:
             journal = cls._open_writable(path, recover, clock)
         except BaseException:
+            if made:  # a refused file (not a journal, damaged) gets no lock file beside it
+                with suppress(OSError):
+                    lock_path(path).unlink()
             held.release()
             raise
         journal.lock = held
@@ -620,6 +632,56 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
             (game_id, kind, ply, now),
         )
         return now, ply
+
+    def pause(self, game_id: int) -> bool:
+        """Put the game in progress aside, whole, to be taken up again (``resume``); one with
+        no moves has nothing to keep and is abandoned. True when paused."""
+        with self._write() as db:
+            return self._pause(db, game_id)
+
+    def _pause(self, db: sqlite3.Connection, game_id: int) -> bool:
+        _, ply = self._in_progress(db, game_id)
+        closed = self._close_event(db, game_id, "abandon", ABANDONED)
+        assert closed is not None  # it was in progress
+        note = db.execute("SELECT note FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+        db.execute(
+            "UPDATE games SET status = ?, ended = ?, note = ? WHERE id = ?",
+            (ABANDONED, closed[0], paused_note(note) if ply else note, game_id),
+        )
+        return ply > 0
+
+    def resume(self, game_id: int) -> int | None:
+        """Take a paused game up again as the game in progress. The one in progress is paused
+        (abandoned if it has no moves) in the same transaction. Returns that game's id, or
+        None; JournalError (one line) when ``game_id`` is not a paused game."""
+        with self._write() as db:
+            row = db.execute(
+                f"SELECT note FROM games WHERE id = ? AND {PAUSED_WHERE}", (game_id,)
+            ).fetchone()
+            if row is None:
+                status = db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
+                if status is None:
+                    raise JournalError(f"no game {game_id} in the journal")
+                raise JournalError(f"game {game_id} is {status[0].replace('_', ' ')}, not paused")
+            current = db.execute(
+                "SELECT id FROM games WHERE status = ? AND id != ?", (IN_PROGRESS, game_id)
+            ).fetchall()
+            for (other,) in current:
+                self._pause(db, other)
+            db.execute(
+                "UPDATE games SET status = ?, ended = NULL, note = ? WHERE id = ?",
+                (IN_PROGRESS, unpaused_note(row[0]), game_id),
+            )
+        return current[-1][0] if current else None
+
+    def paused(self, limit: int = 20) -> list[GameEntry]:
+        """The paused games, latest first (their move counts, not their moves)."""
+        with self._read() as db:
+            rows = db.execute(
+                f"SELECT {LISTED_COLUMNS} FROM games WHERE {PAUSED_WHERE} ORDER BY id DESC LIMIT ?",
+                (max(0, limit),),
+            ).fetchall()
+        return [entry_from_row(r) for r in rows]
 
     def current(self) -> SavedGame | None:
         with self._read() as db:

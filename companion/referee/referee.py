@@ -219,17 +219,27 @@ class Referee:
         return False
 
     # ------------------------------------------------------------------ games
-    def new_game(self, game: str | None = None, options: dict[str, Any] | None = None) -> bool:
+    def new_game(
+        self,
+        game: str | None = None,
+        options: dict[str, Any] | None = None,
+        players: dict[str, str] | None = None,
+    ) -> bool:
         """Start a game (another one, or this one afresh); False (and said why) if it cannot."""
         try:
-            self.session.new_game(game, options)
+            self.session.new_game(game, options, players)
         except (JournalError, ValueError) as e:
             self.feedback.say(f"not saved: {e}" if isinstance(e, JournalError) else str(e))
             return False
-        self.interpreter = self.session.spec.interpreter(self.kind)
+        self.take_up(self.session)
+        return True
+
+    def take_up(self, session: Session) -> None:
+        """Referee ``session`` from now on (a new game, or a paused one taken up again)."""
+        self.session = session
+        self.interpreter = session.spec.interpreter(self.kind)
         self.feedback.mismatch((), "")
         self.feedback.game_changed(board_too=True)
-        return True
 
 
 def _cell_of(move: Any) -> int | None:

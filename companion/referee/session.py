@@ -9,6 +9,7 @@ A move and the forced passes, chance steps and finish it brings are one journal 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -153,6 +154,7 @@ class Session:
     # ------------------------------------------------------------------ playing
     def submit(self, move: Move, player: str | None = None) -> Submitted:
         state = self.state
+        move = _as_player(move, player)
         refusal = state.check(move, player)
         if refusal is not None:
             return Submitted(False, refusal)
@@ -162,7 +164,10 @@ class Session:
             after = state.play(move, player)
         except IllegalMove as e:  # check() and play() disagree: trust play()
             return Submitted(False, e.refusal)
-        pending = [(_played(state, move, False, player), after)]
+        try:
+            pending = [(_played(state, move, False, player), after)]
+        except ValueError as e:  # a move the game cannot name: refused, never a traceback
+            return Submitted(False, Refusal("bad-notation", str(e)))
         try:
             pending += self._referee_steps(after)
             self._save(pending)
@@ -287,14 +292,36 @@ class Session:
         return taken
 
     # ------------------------------------------------------------------ games
-    def new_game(self, game: str | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start another game; one not finished stays in the journal as abandoned."""
+    def new_game(
+        self,
+        game: str | None = None,
+        options: dict[str, Any] | None = None,
+        players: dict[str, str] | None = None,
+    ) -> None:
+        """Start another game; one not finished stays in the journal as abandoned.
+        ``players`` (player id -> name) replaces the names; None keeps them."""
         spec = get_spec(game) if game else self.spec  # a bad name or option changes nothing
         if options is None:
             options = dict(self.options) if spec is self.spec else {}
         options = spec.resolve(options)
         self.abandon()
+        if players is not None:
+            self.people = dict(players)
         self._start(spec, options)
+
+    def pause(self) -> bool:
+        """Put the game in progress aside, to be taken up again (``binaryon resume``, the
+        menu): True when paused; one with no moves is abandoned, a finished one stays."""
+        if self.game_id is None or self.state.is_over():
+            return False
+        pause = getattr(self.journal, "pause", None)
+        try:
+            if pause is None:
+                self.journal.abandon(self.game_id)
+                return False
+            return bool(pause(self.game_id))
+        except GameClosed:  # already ended elsewhere: nothing to keep
+            return False
 
     def abandon(self) -> None:
         """File the game in progress as abandoned (a finished one stays finished)."""
@@ -304,6 +331,16 @@ class Session:
 
     def outcome(self) -> Outcome | None:
         return self.state.outcome()
+
+
+def _as_player(move: Move, player: str | None) -> Move:
+    """A move typed without its player (``move claim 69 as Cy``) is the entering player's,
+    for games whose moves name their player (Binøme)."""
+    if player is None or getattr(move, "player", False) is not None:
+        return move
+    if dataclasses.is_dataclass(move) and not isinstance(move, type):
+        return dataclasses.replace(move, player=player)
+    return move
 
 
 def _played(state: GameState, move: Move, referee: bool, player: str | None = None) -> Played:

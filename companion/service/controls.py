@@ -12,6 +12,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("binaryon")
 
 PAGES = "pages"  # the menu's last entry when the web pages are served: their QR codes
+RESUME = "resume:"  # the menu's entries for paused games: "resume:12"
+MENU_PAUSED = 9  # the latest paused games the menu offers
 
 
 class Controls:
@@ -19,6 +21,7 @@ class Controls:
         self.daemon = daemon
         self._pages: list[tuple[str, str]] = []  # the QR codes the menu shows, when served
         self._page = 0
+        self.titles: dict[str, str] = {}  # the menu's titles of its paused games
 
     def button(self, name: str, long: bool = False) -> None:
         if self.daemon.menu.is_open:
@@ -34,9 +37,8 @@ class Controls:
             self.daemon.referee.undo(long)
         elif name == "menu":
             if long:
-                self.daemon.menu.open(
-                    self.daemon.session.game, extra=(PAGES,) if self.daemon.web else ()
-                )
+                pages = (PAGES,) if self.daemon.web else ()
+                self.daemon.menu.open(self.daemon.session.game, extra=self._paused() + pages)
                 self.daemon.set_message("menu: next, confirm: start, undo: back", lasting=True)
             else:
                 self.daemon.feedback.next_hint()
@@ -63,6 +65,9 @@ class Controls:
             self._show_pages()
             return
         self.daemon.menu.close()
+        if name == "confirm" and chosen.startswith(RESUME):
+            self.daemon.resume_game(int(chosen[len(RESUME) :]))
+            return
         if name == "confirm":
             self.daemon.new_game(chosen)
             return
@@ -70,6 +75,19 @@ class Controls:
         settler = self.daemon.settler
         if self.daemon.board.kind != "switch" and settler.known:
             self.daemon.board_settled(tuple(settler.readings))  # what happened meanwhile
+
+    def _paused(self) -> tuple[str, ...]:
+        """The menu's entries for the paused games (latest first), to take one up again."""
+        paused = getattr(self.daemon.journal, "paused", None)
+        if paused is None:
+            return ()
+        try:
+            entries = paused(MENU_PAUSED)
+        except Exception as e:  # a journal that cannot be read: the menu still opens
+            log.warning("paused games: %s", e)
+            return ()
+        self.titles = {f"{RESUME}{e.id}": f"RESUME #{e.id} {e.game.upper()}" for e in entries}
+        return tuple(self.titles)
 
     def _show_pages(self) -> None:
         """QR codes of the table page and each player's page, one per menu press."""
@@ -91,10 +109,12 @@ class Controls:
             return
         verb, args = words[0].lower(), words[1:]
         if verb == "new":
-            if len(args) > 1:
-                self.daemon.set_message("new: one game name at most")
+            self._new(args)
+        elif verb == "resume":
+            if len(args) != 1 or not args[0].lstrip("#").isdigit():
+                self.daemon.set_message("resume: give a paused game's number")
             else:
-                self.daemon.new_game(args[0] if args else None)
+                self.daemon.resume_game(int(args[0].lstrip("#")))
         elif verb == "move":
             self._named_move(args)
         elif verb in ("confirm", "undo", "menu"):
@@ -104,6 +124,23 @@ class Controls:
                 self.button(verb, long=bool(args))
         else:
             self.daemon.set_message(f"{verb}: unknown command")
+
+    def _new(self, args: list[str]) -> None:
+        """``new [GAME] [OPTION=VALUE ...]``: the command line's and config's options, with
+        those given here over them."""
+        from companion.cli.rule_args import rule_pairs
+
+        game = args[0] if args and "=" not in args[0] else None
+        pairs = args[1:] if game else args
+        if any("=" not in p for p in pairs):
+            self.daemon.set_message("new: one game name, then OPTION=VALUE")
+            return
+        try:
+            options = rule_pairs(pairs)
+        except ValueError as e:
+            self.daemon.set_message(str(e).replace("--rule", "new", 1))
+            return
+        self.daemon.new_game(game, options or None)
 
     def _named_move(self, args: list[str]) -> None:
         """``move NAME [as PLAYER]``: a move in the game's notation, as a player's page sends

@@ -22,7 +22,8 @@ from companion.core.events import BoardSnapshot, ButtonEvent, LinkStatus, Square
 from companion.core.loop import EventLoop
 from companion.games import game_names, get_spec
 from companion.hardware.interfaces import IDLE_READING, LedStrip, SensorBoard
-from companion.journal.api import Journal, NullJournal
+from companion.journal.api import Journal, JournalError, NullJournal
+from companion.journal.rows import PAUSED
 from companion.referee.referee import Referee
 from companion.referee.session import Session
 from companion.sensing.board_sync import BoardMap
@@ -350,25 +351,42 @@ class Daemon:
         self.feedback.show_differ(squares, hint)
 
     def new_game(self, game: str | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a game (another one, or this one afresh) that fits the board. A game switched
-        to takes its rule options from the config; the same game keeps the options it had."""
+        """Start a game (another one, or this one afresh) that fits the board, with the rule
+        options and player names of the command line and the config (never those of the game
+        that was resumed); ``options`` set some of them."""
         if self.menu.is_open:
             self.menu.close()
-        spec = self.session.spec
-        if options is None and game and game != self.session.game:
-            options = dict(self.config.rules.get(game, {}))
         try:
-            spec = get_spec(game) if game else spec
-            base = (
-                options
-                if options is not None
-                else (dict(self.session.options) if spec is self.session.spec else {})
-            )
-            options = fitting_options(spec, spec.resolve(base), self.board.size)
+            spec = get_spec(game) if game else self.session.spec
+            base = {**self.config.rules.get(spec.name, {}), **(options or {})}
+            options = spec.resolve(base)
+            if getattr(self.board, "resize", None) is None:  # a simulated board takes any size
+                options = fitting_options(spec, options, self.board.size)
         except ValueError as e:
             self.set_message(str(e))
             return
-        self.referee.new_game(spec.name, options)
+        self.referee.new_game(spec.name, options, dict(self.config.game.players))
+
+    def resume_game(self, game_id: int) -> None:
+        """Take a paused game up again; the game in progress is paused (no moves: abandoned)."""
+        if self.menu.is_open:
+            self.menu.close()
+        current = self.session
+        try:
+            load = getattr(self.journal, "load", None)
+            entry = load(game_id) if load is not None else None
+            if entry is None or entry.status != PAUSED:
+                self.journal.resume(game_id)  # refuses, saying why in one line
+                raise JournalError(f"game {game_id} cannot be taken up")
+            Session.resume(entry.saved(), NullJournal())  # its moves replay: checked first
+            self.journal.resume(game_id)
+            session = Session.resume(entry.saved(), self.journal, current.rng)
+        except (JournalError, ValueError) as e:
+            self.set_message(str(e))
+            return
+        self.referee.take_up(session)
+        paused = current.played and not current.state.is_over()
+        self.set_message(f"resumed #{game_id}" + (f"; #{current.game_id} paused" if paused else ""))
 
     def button(self, name: str, long: bool = False) -> None:
         self.controls.button(name, long)
@@ -444,7 +462,8 @@ class Daemon:
             self.opponent.update()
 
     def _titles(self) -> dict[str, str]:
-        return {**{g: get_spec(g).title for g in self.menu.games}, PAGES: "PLAYER PAGES"}
+        titles = {g: get_spec(g).title for g in self.menu.games}
+        return {**titles, **self.controls.titles, PAGES: "PLAYER PAGES"}
 
     def _status_line(self) -> str:
         s = self.session

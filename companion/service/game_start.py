@@ -1,6 +1,6 @@
-"""Which game the daemon starts with: the one in progress in the journal, unless the config
-names another (then that one starts and the other is filed as abandoned); always one that
-fits the board."""
+"""Which game the daemon starts with: the one in progress in the journal, unless the command
+line or the config names another game, option value or player name (then that one starts and
+the other is paused, to be taken up again); always one that fits the board."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from companion.games import get_spec
 from companion.games.base import GameSpec
 from companion.journal.api import Journal
 from companion.referee.session import Session
+from companion.views.oled import CHARS
 
 log = logging.getLogger("binaryon")
 
@@ -41,6 +42,9 @@ def first_session(
     say: Callable[[str], None],
     rng: random.Random | None = None,
 ) -> Session:
+    """The game in progress, resumed; or the configured game when there is none, or when the
+    command line (or the config's ``[game] name``) asks for another: the one in progress is
+    then paused, to be taken up again, and one OLED line says so."""
     saved = journal.current()
     session = None
     if saved is not None:
@@ -50,12 +54,37 @@ def first_session(
         except ValueError as e:
             log.error("cannot resume game %s: %s", saved.game_id, e)
     wanted = config.game.name
-    if session is not None and config.game.chosen and session.game != wanted:
-        old = f"{session.game} game {session.game_id}"
-        session.abandon()
+    options = fitting_options(get_spec(wanted), config.rule_options(), board_size)
+    if session is not None and (why := asks_for_another(config, options, session)):
+        old = session.game_id
+        paused = session.pause()
+        log.info("game %s %s: %s", old, "paused" if paused else "closed", why)
+        if paused:
+            say(paused_line(session.game, old))
         session = None
-        say(f"{old} abandoned: new {wanted}")
     if session is None:
-        options = fitting_options(get_spec(wanted), config.rule_options(), board_size)
         session = Session(wanted, options, journal, config.game.players, rng)
     return session
+
+
+def asks_for_another(config: Config, options: dict[str, Any], session: Session) -> str:
+    """What the command line (or ``[game] name``) asks for that the game in progress is not
+    ('' when it is that game): another game, another value of a rule option given by name,
+    another name for a player."""
+    wanted = config.game.name
+    if session.game != wanted:
+        return f"{wanted} asked for" if config.game.chosen or config.game.given else ""
+    for name in config.game.given:
+        if name == "players":
+            for player, person in config.game.players.items():
+                if session.people.get(player, "") != person:
+                    return f"{player} is {person}"
+        elif session.options.get(name) != options.get(name):
+            return f"{name}={options.get(name)} asked for"
+    return ""
+
+
+def paused_line(game: str, game_id: int | None) -> str:
+    """One OLED line (21 characters) saying which game was paused."""
+    line = f"paused {game} #{game_id}"
+    return line if len(line) <= CHARS else f"paused game #{game_id}"

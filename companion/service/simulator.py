@@ -1,5 +1,7 @@
 """The interactive simulator: type square names (or commands) to act on a simulated board;
-after each line the emulated OLED and the board's LEDs are drawn in the terminal.
+the emulated OLED and the board's LEDs are drawn in the terminal after each line, and again
+whenever the table changes by itself (a move on a web page, the engine's move, a message
+running out), without waiting for input.
 
 Typed squares go to the simulated board, so each one travels the real path: board driver ->
 debounce/settle -> interpreter -> rules -> journal -> OLED and LEDs.
@@ -7,9 +9,11 @@ debounce/settle -> interpreter -> rules -> journal -> OLED and LEDs.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import sys
+import threading
 import time
 from typing import TextIO
 
@@ -24,19 +28,57 @@ place/lift a piece (presence board). Several squares on one line: e4 d5.
 Buttons: confirm | undo | undo long | menu (hints: the game's own, then the engine's move) |
 menu long (the new-game menu: menu = next game, confirm = start, undo = back).
 Also: move NAME [as PLAYER] (a move in the game's notation, e.g. move pass),
-new [GAME], setup (put the simulated board in the game's position), show, help, quit."""
+new [GAME] [OPTION=VALUE ...] (the command line's options unless given), resume ID (a paused
+game), setup (put the simulated board in the game's position), show, help, quit."""
 
 
 class Simulator:
-    def __init__(self, daemon, board, out: TextIO = sys.stdout, colour: bool | None = None):
+    def __init__(self, daemon, board, out: TextIO | None = None, colour: bool | None = None):
         self.daemon = daemon
         self.board = board  # a MockBoard or a SimulatedPico controller
-        self.out = out
+        self.out = out if out is not None else sys.stdout
         self.colour = colour
         self.inp: TextIO = sys.stdin
         self.interactive = False
+        self._drawing = threading.Lock()
+        self._typing = False  # a typed line is being handled: it draws when done
+        self._shown: tuple | None = None  # what the last picture showed (see picture_key)
 
     def draw(self) -> None:
+        with self._drawing:
+            self._shown = self.picture_key()
+            self._draw()
+
+    def picture_key(self) -> tuple:
+        """What the picture shows that can change: the OLED's screen, the moves, the turn, the
+        message and the marked squares (not the LEDs' blinking, which would redraw forever)."""
+        d = self.daemon
+        state = d.session.state
+        return (
+            d.oled.last,
+            d.session.game_id,
+            tuple(d.session.moves_seen_by(None)),
+            tuple(sorted(state.to_act)),
+            state.is_over(),
+            d.status or d.message,
+            tuple(sorted(self.flags().items())),
+            tuple(getattr(self.board, "readings", ())),
+        )
+
+    def changed(self) -> None:
+        """Told after every render, in the daemon's thread: draw again when the table changed
+        and no typed line is being handled (that one draws when it is done)."""
+        if self._typing:
+            return
+        with self._drawing:
+            if self._typing or self.picture_key() == self._shown:
+                return
+            self._shown = self.picture_key()
+            self._draw()
+            if self.interactive:  # the prompt again, with what was typed so far
+                print(f"> {_typed_so_far()}", end="", file=self.out, flush=True)
+
+    def _draw(self) -> None:
         d = self.daemon
         screen = d.oled.last
         leds = d.leds.frame if d.leds is not None and hasattr(d.leds, "frame") else None
@@ -147,6 +189,14 @@ class Simulator:
 
     def handle_line(self, line: str) -> bool:
         """Act on one typed line; False to quit."""
+        self._typing = True
+        try:
+            return self._handle_line(line)
+        finally:
+            self._typing = False
+            self.daemon.post_call(lambda: None)  # a change made while drawing is drawn too
+
+    def _handle_line(self, line: str) -> bool:
         words = line.strip().split()
         if not words:
             return True
@@ -164,7 +214,7 @@ class Simulator:
             self.settle()
             self.draw()
             return True
-        if verb in ("confirm", "undo", "menu", "new", "move"):
+        if verb in ("confirm", "undo", "menu", "new", "move", "resume"):
             from companion.core.events import UserCommand
 
             if verb == "new" and not self.confirm_new():
@@ -208,12 +258,11 @@ class Simulator:
             print(prompt, end="", file=self.out, flush=True)
         return self.inp.readline()
 
-    def run(self, inp: TextIO = sys.stdin) -> None:
+    def run(self, inp: TextIO | None = None) -> None:
+        inp = inp if inp is not None else sys.stdin  # read when called (tests replace it)
         self.inp = inp
         self.interactive = inp.isatty()
         if self.interactive and inp is sys.stdin:
-            import contextlib
-
             with contextlib.suppress(ImportError):  # line editing and history for input()
                 import readline  # noqa: F401
         print(HELP, file=self.out)
@@ -222,11 +271,26 @@ class Simulator:
         self.settle()
         self.draw()
         interactive = self.interactive
-        while True:
-            line = self.read_line("> ")
-            if not line:
-                break
-            if not interactive:
-                print(f"> {line.rstrip()}", file=self.out)
-            if not self.handle_line(line):
-                break
+        self.daemon.listeners.append(self.changed)
+        try:
+            while True:
+                line = self.read_line("> ")
+                if not line:
+                    break
+                if not interactive:
+                    with self._drawing:
+                        print(f"> {line.rstrip()}", file=self.out)
+                if not self.handle_line(line):
+                    break
+        finally:
+            with contextlib.suppress(ValueError):
+                self.daemon.listeners.remove(self.changed)
+
+
+def _typed_so_far() -> str:
+    """What is typed on the line being edited (readline's buffer), if readline is in use."""
+    readline = sys.modules.get("readline")
+    try:
+        return readline.get_line_buffer() if readline is not None else ""
+    except Exception:  # another line editor, or none
+        return ""
