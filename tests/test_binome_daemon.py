@@ -304,7 +304,9 @@ def test_a_claim_typed_without_its_player_is_the_named_players_own(clock, caplog
     while "Cy" not in d.session.state.to_act:
         player = next(iter(d.session.state.to_act))
         submit(d, f"{player} pass", player)
-    number = d.session.state.unused_numbers("Cy")[0]
+    eligible = d.session.state.eligible_numbers("Cy")
+    assert eligible, "these seeds give Cy an eligible number for the first postulate"
+    number = eligible[0]
     before = len(d.session.played)
     d.post(UserCommand(f"move claim {number:02d} as Cy"))
     d.loop.run_pending()
