@@ -121,6 +121,7 @@ def test_debounce_accepts_1_to_1000_and_rejects_0(bench):  # noqa: F811
     b = bench()
     b.run()
     for ms, ok in (("0", False), ("1", True), ("1000", True), ("1001", False)):
+        b.pico._clock_ms += 1000  # a repeated error is only counted within a second
         msgs = b.send(lp.frame(f"DEBOUNCE d{ms} {ms}"))
         if ok:
             assert [m.id for m in msgs if isinstance(m, lp.Ack)] == [f"d{ms}"]
@@ -151,6 +152,7 @@ def _doc_error_codes() -> set[str]:
 def test_every_error_the_firmware_sends_is_in_the_protocol_doc():
     source = (FIRMWARE_DIR / "boardfw/app.py").read_text()
     sent = set(re.findall(r'"ERR ([a-z]+)', source))
+    sent |= set(re.findall(r'error\("([a-z]+)"', source))  # coalesced: Firmware.error(code)
     assert {"crc", "long", "unknown", "args", "resend", "wdt", "internal", "maint"} <= sent
     assert sent <= _doc_error_codes()
 
@@ -192,7 +194,7 @@ def test_a_restart_after_repeated_errors_is_reported_as_such(bench, tmp_path, mo
     b = bench()
     b.run()
     assert app.put_flag(app.RESET_FLAG, "failure")  # what main() writes before machine.reset()
-    b.pico.reset(watchdog=True)
+    b.pico.reset(forced=True)
     errs = [(m.code, m.detail) for m in b.run() if isinstance(m, lp.BoardError)]
     assert errs == [("internal", "restarted after repeated errors")]
 

@@ -11,7 +11,10 @@ MICROPYPATH, is a Pico in front of a simulated diode matrix:
 - ``WDT``: refuses timeouts over 8388 ms (as rp2 does); a thread reports ``wdt expired`` when
   it is not fed in time and the test ends the process (a reset).
 - ``reset()``: reports ``reset`` and never returns (the test ends the process);
-  ``reset_cause()`` is MPY_RESET_CAUSE (the test sets it on each boot).
+  ``reset_cause()`` is MPY_RESET_CAUSE (the test sets it on each boot), and the watchdog's
+  REASON register (``mem32[0x40058008]``) MPY_WDT_REASON: 1 its timer ran out, 2 forced.
+- MPY_FAULT_AFTER=N: every read of the input register after the first N fails (OSError 5), a
+  persistent fault for the firmware's loop.
 
 The test steers the sensors and reads reports over a Unix socket (MPY_CTL), one text line
 each way. Commands: ``set SQ V``, ``bounce SQ MS VALUES`` (one value every MS ms, the last one
@@ -35,6 +38,7 @@ import utime
 
 PWRON_RESET, WDT_RESET = 1, 3  # the rp2 port's values
 SIO_GPIO_IN = 0xD0000004
+WDT_REASON = 0x40058008
 ALL_PINS = (1 << 30) - 1
 HALL_POWER_ON_US = int(os.getenv("MPY_HALL_POWER_ON_US") or "50")
 
@@ -230,10 +234,19 @@ class Pin:
         self.value(0)
 
 
+_fault = [int(os.getenv("MPY_FAULT_AFTER") or "0"), 0]  # reads before the fault, reads so far
+
+
 class _Mem32:
     def __getitem__(self, addr):
         if addr == SIO_GPIO_IN:
+            if _fault[0]:
+                _fault[1] += 1
+                if _fault[1] > _fault[0]:
+                    raise OSError(5)
             return _gpio_word()
+        if addr == WDT_REASON:
+            return int(os.getenv("MPY_WDT_REASON") or "0")
         return 0
 
     def __setitem__(self, addr, value):
