@@ -99,7 +99,7 @@ class MpyPico:
         self._next_reason = 0
         self.reports: list[str] = []
         self.boots: list[int] = []  # the reset cause of every boot
-        self.boot_times: list[float] = []  # time.monotonic() of every boot
+        self.boot_times: list[float] = []  # time.time() of every boot (other processes' too)
         self.exits: list[int] = []  # one entry each time main.py returned (the REPL is free)
         self.pixels: bytes | None = None
         self.stderr = ""
@@ -258,7 +258,7 @@ class MpyPico:
                 self._proc, self._usb, self._ctl_conn = proc, usb, conn
                 self._fifo = []
                 self.boots.append(cause)
-                self.boot_times.append(time.monotonic())
+                self.boot_times.append(time.time())
                 self._cond.notify_all()
             ended = self._listen(conn, proc)
             err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""

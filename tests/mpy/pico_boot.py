@@ -9,6 +9,7 @@ The test harness starts it with ``micropython -c "import pico_boot"``; ``machine
 stand-in) reports ``repl`` when main.py has returned.
 """
 
+import os
 import sys
 
 import machine
@@ -17,6 +18,11 @@ RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n>"
 
 
 def _run_main():
+    try:
+        os.stat("main.py")
+    except OSError:  # a Pico with MicroPython only: straight to the REPL
+        machine.notify("repl")
+        return
     try:
         import main  # noqa: F401 - runs the firmware, as the Pico does at boot
     except Exception as e:
@@ -67,7 +73,7 @@ def repl():
         elif c == 5:  # raw-paste request (Ctrl-E A Ctrl-A): not supported
             _read(inp)
             _read(inp)
-            out.write(b"R\x00" + RAW_BANNER)
+            out.write(b"R\x00")
         elif c == 4:
             if code:
                 _exec(bytes(code), out, scope)
