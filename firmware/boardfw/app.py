@@ -249,9 +249,9 @@ class Firmware:
         more flash writes) saying why. A failure after STABLE_MS of running counts from 1."""
         failures = self.restarts + 1 if self.uptime_ms() < STABLE_MS else 1
         if failures >= SAFE_AFTER:
-            self.safe_mode("failed %d times: %s" % (failures, why))
+            self.safe_mode("%d failures: %s" % (failures, why))
         delay = getattr(self.cfg, "RESTART_BACKOFF_MS", RESTART_BACKOFF_MS) << (failures - 1)
-        self.safe_mode("failed %d times, restart in %d ms: %s" % (failures, delay, why), delay)
+        self.safe_mode("failure %d, restart in %d ms: %s" % (failures, delay, why), delay)
         put_flag(RESET_FLAG, "failure %d" % failures)
         machine.reset()
 
