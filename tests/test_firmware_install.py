@@ -3,6 +3,8 @@ copies firmware/ into the MicroPython Pico of tests/mpy_pico.py (the unix port b
 its REPL after a maintenance boot) and resets it; the first boot must then report its cause
 truthfully (``HELLO ... reset=``) and never a false ``ERR wdt``."""
 
+# ruff: noqa: F811 - pytest fixtures imported from test_firmware_mpy are parameters here
+
 from __future__ import annotations
 
 import os
@@ -63,7 +65,7 @@ def calls(log: Path) -> list[tuple[float, str]]:
     return out
 
 
-def first_boot_report(p, link):  # noqa: F811
+def first_boot_report(p, link):
     """The HELLO of the running boot and the errors that follow it."""
     k = link(p.port)
     k.send(lp.cmd_hello())
@@ -73,7 +75,7 @@ def first_boot_report(p, link):  # noqa: F811
     return hello, errors
 
 
-def fresh_pico(pico):  # noqa: F811
+def fresh_pico(pico):
     """A Pico with MicroPython only (no main.py): it sits in the REPL."""
     p = pico()
     p.wait_report("wdt armed")  # the firmware has loaded its files
@@ -85,7 +87,7 @@ def fresh_pico(pico):  # noqa: F811
     return p
 
 
-def test_install_sh_stops_the_service_copies_resets_and_starts_it_again(pico, link, tmp_path):  # noqa: F811
+def test_install_sh_stops_the_service_copies_resets_and_starts_it_again(pico, link, tmp_path):
     p = pico()
     env, log = stub_bin(tmp_path, active=True)
     run = subprocess.run(
@@ -122,7 +124,7 @@ def test_install_sh_starts_the_service_again_when_the_copy_fails(tmp_path):
     ]
 
 
-def test_install_sh_leaves_a_service_that_is_not_running_alone(pico, tmp_path):  # noqa: F811
+def test_install_sh_leaves_a_service_that_is_not_running_alone(pico, tmp_path):
     p = pico()
     env, log = stub_bin(tmp_path, active=False)
     run = subprocess.run(
@@ -133,7 +135,7 @@ def test_install_sh_leaves_a_service_that_is_not_running_alone(pico, tmp_path): 
     assert [c for _, c in calls(log)] == ["is-active --quiet binaryon.service"]
 
 
-def test_the_bare_copy_of_the_readme_boots_without_a_false_watchdog_error(pico, link):  # noqa: F811
+def test_the_bare_copy_of_the_readme_boots_without_a_false_watchdog_error(pico, link):
     p = fresh_pico(pico)
     fw = REPO / "firmware"
     run = subprocess.run(
@@ -148,7 +150,7 @@ def test_the_bare_copy_of_the_readme_boots_without_a_false_watchdog_error(pico, 
     assert errors == [] and hello.fields.get("reset") == "reset"
 
 
-def test_power_on_after_a_copy_is_reported_as_such(pico, link):  # noqa: F811
+def test_power_on_after_a_copy_is_reported_as_such(pico, link):
     p = pico()
     (p.flash / "reset.flag").write_text("install")  # left over: the reset never came
     p.power_cycle(PWRON_RESET)  # unplugged and plugged in instead
@@ -157,7 +159,7 @@ def test_power_on_after_a_copy_is_reported_as_such(pico, link):  # noqa: F811
     assert "reset.flag" not in p.flash_files()
 
 
-def test_a_watchdog_reset_is_reported_even_after_an_install_flag(pico, link):  # noqa: F811
+def test_a_watchdog_reset_is_reported_even_after_an_install_flag(pico, link):
     p = pico()
     (p.flash / "reset.flag").write_text("install")
     p.power_cycle(WDT_RESET, REASON_TIMER)  # the timer ran out: the chip's record says so
