@@ -60,6 +60,7 @@ class MpyPico:
         bootsel: bool = False,
         hall_power_on_us: int = 50,
         fault_after_reads: int = 0,
+        usb_pollout: str = "kernel",
         **config,
     ) -> None:
         binary = micropython_binary()
@@ -93,6 +94,7 @@ class MpyPico:
             MPY_BOOTSEL="1" if bootsel else "0",
             MPY_HALL_POWER_ON_US=str(hall_power_on_us),
             MPY_FAULT_AFTER=str(fault_after_reads),
+            MPY_USB_POLLOUT=usb_pollout,  # "always": stdout polls writable (tests/mpy/select.py)
         )
         self.state = list(initial or idle * (size * size))  # the sensors, kept across resets
         self._next_cause = PWRON_RESET
@@ -168,6 +170,12 @@ class MpyPico:
         line = self.wait_report("alloc", timeout, start)
         fields = dict(f.split("=") for f in line.split()[1:])
         return int(fields["max"]), int(fields["nonzero"])
+
+    def max_feed_gap(self) -> int:
+        """The longest time (ms) the firmware went without feeding its watchdog so far."""
+        start = len(self.reports)
+        self._ctl("feedgap")
+        return int(self.wait_report("feedgap", start=start).split("=")[1])
 
     def wait_report(self, prefix: str, timeout: float = 10, start: int = 0) -> str:
         deadline = time.monotonic() + timeout

@@ -422,6 +422,30 @@ def test_a_host_that_stops_reading_does_not_starve_the_watchdog(pico, link):
     assert k.wait(is_(lp.Change)).square == 9
 
 
+def test_writes_that_wait_500_ms_for_room_are_given_up_and_the_watchdog_stays_fed(pico, link):
+    # rp2 reports POLLOUT while its USB FIFO has a byte free: with a host that reads nothing
+    # (or a trickle) a line does not fit, and the write waits up to 500 ms, then returns short
+    p = pico(usb_pollout="always")  # WATCHDOG_MS 2000 as shipped
+    k = link(p.port)
+    k.wait(is_(lp.Snapshot))
+    k.send(lp.cmd_snapshot() * 63)  # the RESEND ring full of 80-byte lines
+    last = [k.wait(is_(lp.Snapshot)) for _ in range(63)][-1]
+    k.new()
+    for _ in range(120):  # 120 RESENDs of 63 lines, 600 kB: far more than the link holds
+        k.send(lp.cmd_resend((last.seq - 62) % 256))
+    time.sleep(4)  # not reading
+    gap = p.max_feed_gap()
+    assert "wdt expired" not in p.reports and p.boots == [1]
+    assert gap >= 450  # writes did wait for room: the 500 ms path was taken, and given up
+    k.ser.reset_input_buffer()
+    k.new(quiet=1.0)  # what is still on its way through the link comes out first
+    k.send(lp.cmd_stat())
+    stat = k.wait(is_(lp.Stat))
+    assert int(stat.fields["drop"]) > 0  # what did not fit was dropped and counted
+    p.press(9)
+    assert k.wait(is_(lp.Change)).square == 9
+
+
 # -- time and allocations -------------------------------------------------------------------
 
 

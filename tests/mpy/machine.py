@@ -19,9 +19,10 @@ MICROPYPATH, is a Pico in front of a simulated diode matrix:
 The test steers the sensors and reads reports over a Unix socket (MPY_CTL), one text line
 each way. Commands: ``set SQ V``, ``bounce SQ MS VALUES`` (one value every MS ms, the last one
 stays), ``jump MS`` (the ticks clock), ``measure N`` (heap allocations over the next N loop
-passes, counted at each watchdog feed), ``hang`` (the firmware's loop stops).
+passes, counted at each watchdog feed), ``hang`` (the firmware's loop stops), ``feedgap`` (the
+longest time between two watchdog feeds so far).
 Reports: ``boot``, ``wdt armed MS``, ``wdt expired``, ``reset``, ``px HEX`` (neopixel),
-``alloc max=BYTES nonzero=PASSES``.
+``alloc max=BYTES nonzero=PASSES``, ``feedgap max=MS``.
 """
 
 # MicroPython code: %-formatting is the cheapest there.
@@ -130,6 +131,8 @@ def _command(line):
         _meas[3] = 0
     elif cmd == "hang":
         _stall()
+    elif cmd == "feedgap":
+        notify("feedgap max=%d" % _gap[0])
     else:
         notify("error unknown command " + cmd)
 
@@ -258,6 +261,7 @@ mem32 = _Mem32()
 # -- watchdog, resets, allocation counting --------------------------------------------------
 
 _wdt = [0, 0]  # timeout ms (0: not armed), tick of the last feed
+_gap = [0]  # the longest time between two feeds (ms)
 _meas = [0, -1, 0, 0]  # passes left, heap at the last feed, largest growth, passes that grew
 
 
@@ -283,7 +287,11 @@ class WDT:
         notify("wdt armed %d" % timeout)
 
     def feed(self):
-        _wdt[1] = utime.ticks_ms()
+        now = utime.ticks_ms()
+        gap = utime.ticks_diff(now, _wdt[1])
+        if gap > _gap[0]:
+            _gap[0] = gap
+        _wdt[1] = now
         if _meas[0]:
             heap = gc.mem_alloc()
             if _meas[1] >= 0:
