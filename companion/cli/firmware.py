@@ -74,6 +74,16 @@ def _port(args: argparse.Namespace, config) -> str:
     return find_pico_port()  # BoardNotFound: one line
 
 
+def _found_config() -> str:
+    """Which file load_config read when none was named (for config.py's header)."""
+    from companion.service.app import CONFIG_PLACES
+
+    for place in CONFIG_PLACES:
+        if os.path.exists(os.path.expanduser(place)):
+            return place
+    return "the companion's default settings"
+
+
 def _sudo() -> list[str]:
     return [] if os.geteuid() == 0 else ["sudo"]
 
@@ -131,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     try:
         config = load_config(args.config)
-        source = args.config or os.environ.get("BINARYON_CONFIG") or "the default settings"
+        source = args.config or os.environ.get("BINARYON_CONFIG") or _found_config()
         config_py = config_text(config, firmware, source)
     except (ConfigError, FirmwareSettingsError) as e:
         print(f"{name}: {e}", file=sys.stderr)
