@@ -20,8 +20,6 @@ from companion.hardware import link_protocol as lp
 from .mpy_pico import PWRON_RESET, REASON_TIMER, WDT_RESET
 from .test_firmware_mpy import is_, link, pico  # noqa: F401 - the fixtures
 
-pytestmark = pytest.mark.micropython
-
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 
@@ -87,6 +85,7 @@ def fresh_pico(pico):
     return p
 
 
+@pytest.mark.micropython
 def test_install_sh_stops_the_service_copies_resets_and_starts_it_again(pico, link, tmp_path):
     p = pico()
     env, log = stub_bin(tmp_path, active=True)
@@ -124,6 +123,7 @@ def test_install_sh_starts_the_service_again_when_the_copy_fails(tmp_path):
     ]
 
 
+@pytest.mark.micropython
 def test_install_sh_leaves_a_service_that_is_not_running_alone(pico, tmp_path):
     p = pico()
     env, log = stub_bin(tmp_path, active=False)
@@ -135,6 +135,7 @@ def test_install_sh_leaves_a_service_that_is_not_running_alone(pico, tmp_path):
     assert [c for _, c in calls(log)] == ["is-active --quiet binaryon.service"]
 
 
+@pytest.mark.micropython
 def test_the_bare_copy_of_the_readme_boots_without_a_false_watchdog_error(pico, link):
     p = fresh_pico(pico)
     fw = REPO / "firmware"
@@ -150,6 +151,7 @@ def test_the_bare_copy_of_the_readme_boots_without_a_false_watchdog_error(pico, 
     assert errors == [] and hello.fields.get("reset") == "reset"
 
 
+@pytest.mark.micropython
 def test_power_on_after_a_copy_is_reported_as_such(pico, link):
     p = pico()
     (p.flash / "reset.flag").write_text("install")  # left over: the reset never came
@@ -159,6 +161,7 @@ def test_power_on_after_a_copy_is_reported_as_such(pico, link):
     assert "reset.flag" not in p.flash_files()
 
 
+@pytest.mark.micropython
 def test_a_watchdog_reset_is_reported_even_after_an_install_flag(pico, link):
     p = pico()
     (p.flash / "reset.flag").write_text("install")

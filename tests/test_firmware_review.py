@@ -219,3 +219,33 @@ def test_uptime_and_counters_do_not_wrap_negative(bench):  # noqa: F811
     fw.scans = (1 << 29) - 1
     b.run(2)
     assert fw.scans == 1  # wraps, stays a small int on the Pico
+
+
+@pytest.mark.parametrize(
+    ("how", "flag", "cause", "errors"),
+    [
+        ("power", None, "power", []),
+        ("power", "install", "power", []),  # left by a reset that never came: stale
+        ("forced", None, "reset", []),  # the README's bare copy: mpremote's machine.reset()
+        ("forced", "install", "install", []),  # install.sh, binaryon firmware install
+        ("forced", "maint", "maint", []),
+        ("forced", "failure 2", "failure", [("internal", "restarted after repeated errors")]),
+        ("watchdog", None, "watchdog", [("wdt", "restarted by watchdog")]),
+        ("watchdog", "install", "watchdog", [("wdt", "restarted by watchdog")]),
+    ],
+)
+def test_every_boot_says_why_it_happened(bench, tmp_path, monkeypatch, how, flag, cause, errors):  # noqa: F811
+    monkeypatch.chdir(tmp_path)
+    b = bench()
+    b.run()
+    if flag is not None:
+        (tmp_path / "reset.flag").write_text(flag)
+    if how == "power":
+        b.pico.reset(watchdog=False)
+    else:  # rp2 reports both as WDT_RESET; the watchdog's REASON register tells them apart
+        b.pico.reset(forced=how == "forced")
+    msgs = b.run()
+    hello = next(m for m in msgs if isinstance(m, lp.Hello))
+    assert hello.fields["reset"] == cause
+    assert [(m.code, m.detail) for m in msgs if isinstance(m, lp.BoardError)] == errors
+    assert not (tmp_path / "reset.flag").exists()
