@@ -435,3 +435,11 @@ def test_a_board_in_safe_mode_is_one_line_until_it_says_hello_again(link, caplog
     pico.reset()  # it boots again (a fixed firmware): HELLO
     wait_until(lambda: board.connected, what="the board back")
     assert sink.of(LinkStatus)[-1].connected
+
+
+def test_errors_the_board_counted_are_counted_here_too(link):
+    pico, board, sink = link()
+    bad = lp.cmd_ping()[:-6] + b"0000\n"  # a wrong checksum
+    pico.inject_to_board(bad * 10)  # one ERR crc, then (a second later) ERR crc x9
+    wait_until(lambda: board.stats["board_errors"] == 10, what="all ten counted")
+    assert board.last_error == "board: crc" and board.connected
