@@ -41,7 +41,7 @@ class GameConfig:
 @dataclass(frozen=True)
 class BoardConfig:
     driver: str = "auto"  # auto | mock | serial:PORT | gpio
-    kind: str = "switch"  # what a mock or GPIO board has (a serial board reports its own)
+    kind: str = "switch"  # mock and GPIO boards, the Pico's config.py (a serial board says its own)
     size: int = 8
     debounce_ms: int = 20
     settle_ms: int = 300
