@@ -206,6 +206,9 @@ def flash(port: str, command: list[str]) -> int:
     except subprocess.CalledProcessError as e:
         print(f"{name}: {' '.join(e.cmd)} failed (exit {e.returncode})", file=sys.stderr)
         return 1
+    except OSError as e:  # e.g. no sudo to stop the service with
+        print(f"{name}: {e.strerror or e}: {e.filename or ''}".rstrip(": "), file=sys.stderr)
+        return 1
     finally:
         if stopped:
             print(f"starting {SERVICE} again")
