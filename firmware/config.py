@@ -30,3 +30,6 @@ ROW_SETTLE_US = 10  # wait after driving a row before reading the columns (switc
 # is valid only after their power-on time; at least 50.
 HALL_SETTLE_US = 100
 FAST_IO = True  # read all columns with one register read per row
+# After repeated errors the firmware restarts, waiting this long first, twice as long at each
+# restart in a row; the fifth failure in a row leaves it in safe mode (it says why to the host).
+RESTART_BACKOFF_MS = 1000

@@ -1,9 +1,29 @@
 #!/bin/sh
 # Install or update the board link firmware on a Raspberry Pi Pico that runs MicroPython.
 # Usage: firmware/install.sh [PORT]      PORT: e.g. /dev/ttyACM0; default: the first Pico found.
-# Needs mpremote (pip install mpremote). Edit firmware/config.py (pins, sensor kind) first.
+# Needs mpremote (pip install mpremote). Edit firmware/config.py (pins, sensor kind) first,
+# or use `binaryon firmware install`, which writes config.py from the companion's config.
 set -eu
 cd "$(dirname "$0")"
+SERVICE=binaryon.service
+# The companion's service holds the port and would write its HELLO into the REPL during the
+# copy: stop it first (if it runs) and start it again afterwards, also when the copy fails.
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO=sudo
+stopped=""
+start_service() {
+    if [ -n "$stopped" ]; then
+        echo "install.sh: starting $SERVICE again"
+        $SUDO systemctl start "$SERVICE" || echo "install.sh: could not start $SERVICE" >&2
+    fi
+}
+trap start_service EXIT
+trap 'exit 130' INT TERM
+if command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet "$SERVICE"; then
+    echo "install.sh: stopping $SERVICE for the copy"
+    $SUDO systemctl stop "$SERVICE"
+    stopped=1
+fi
 PORT="${1:-}"
 if [ -z "$PORT" ]; then
     PORT=$(mpremote connect list | awk 'tolower($3) == "2e8a:0005" { print $1; exit }')
@@ -16,8 +36,9 @@ if [ -c "$PORT" ]; then
     printf 'MAINT*8EB8\n' > "$PORT" || true
     sleep 3  # reboot and USB re-enumeration
 fi
-# reset.flag: the RP2040 reports this reset as a watchdog one; the flag tells the firmware it
-# was asked for, so the host is not shown a false "ERR wdt".
+# reset.flag says why the next boot happens ("install"); the firmware also tells a reset asked
+# for from a watchdog reset by the chip's own record, so a bare `mpremote ... reset` is no
+# "ERR wdt" either.
 mpremote connect "$PORT" cp -r boardfw config.py main.py : \
     + exec "open('reset.flag', 'w').write('install')" + reset
 echo "firmware installed on $PORT"

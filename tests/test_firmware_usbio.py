@@ -40,6 +40,7 @@ def port():
     usbio = importlib.import_module("boardfw.usbio")
     p = usbio.UsbPort.__new__(usbio.UsbPort)  # no sys.stdin/stdout polling under pytest
     p.tx, p.out, p.torn, p.polls_out = Poller(), Out(), False, False
+    p.stalled, p.stalled_at = False, 0
     return p
 
 
@@ -53,10 +54,14 @@ def test_a_line_the_port_does_not_take_is_dropped_not_waited_for(port):
     assert not port.write(b"b\n") and port.out.data == b"a\n"
 
 
-def test_a_line_cut_short_is_ended_before_the_next_one(port):
+def test_a_line_cut_short_is_ended_before_the_next_one(port, monkeypatch):
+    usbio = importlib.import_module("boardfw.usbio")
+    now = [0]
+    monkeypatch.setattr(usbio, "ticks_ms", lambda: now[0])
     port.out.room = 4
     assert not port.write(b"01 EV 3 1*ABCD\n")  # only "01 E" fits
     port.out.room = 100
+    now[0] += usbio.STALL_MS  # (no write is tried meanwhile)
     assert port.write(b"02 PONG*0000\n")
     assert port.out.data == b"01 E\n02 PONG*0000\n"  # the host drops one garbled line
 
@@ -65,3 +70,19 @@ def test_a_port_that_never_reports_pollout_is_written_to_as_before(port):
     port.tx.events = 0  # an old MicroPython: stdio poll knows only POLLIN
     assert port.write(b"a\n") and port.write(b"b\n")
     assert port.out.data == b"a\nb\n"
+
+
+def test_after_a_write_that_did_not_go_out_whole_nothing_is_tried_for_a_while(port, monkeypatch):
+    usbio = importlib.import_module("boardfw.usbio")
+    now = [1000]
+    monkeypatch.setattr(usbio, "ticks_ms", lambda: now[0])
+    port.out.room = 4  # POLLOUT says writable, but the line does not fit: rp2 waits 500 ms
+    assert not port.write(b"01 EV 3 1*ABCD\n")
+    port.out.room = 100
+    writes = []
+    monkeypatch.setattr(port.out, "write", lambda data: writes.append(data) or len(data))
+    now[0] += usbio.STALL_MS - 1
+    assert not port.write(b"02 PONG*0000\n") and writes == []  # dropped without waiting
+    now[0] += 1
+    assert port.write(b"03 PONG*0000\n")
+    assert writes == [b"\n", b"03 PONG*0000\n"]  # the cut line ended first

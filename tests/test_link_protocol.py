@@ -100,3 +100,21 @@ def test_any_bytes_never_raise_out_of_either_parser(data):
 def test_any_framed_board_line_parses_to_a_message(seq, kind, rest):
     msg = lp.parse_board_line(lp.board_line(seq, f"{kind} {rest}")[:-1])
     assert msg is not None and msg.seq == seq
+
+
+def test_coalesced_errors_carry_their_count_and_older_lines_still_parse():
+    def parse(body: str):
+        return lp.parse_board_line(lp.board_line(7, body)[:-1])
+
+    assert parse("ERR crc x999") == lp.BoardError(7, "crc", "", 999)
+    assert parse("ERR args x3 DEBOUNCE") == lp.BoardError(7, "args", "DEBOUNCE", 3)
+    assert parse("ERR internal x49 OSError(5,)") == lp.BoardError(7, "internal", "OSError(5,)", 49)
+    # what boards sent before: one error per line, count 1
+    assert parse("ERR crc") == lp.BoardError(7, "crc", "", 1)
+    assert parse("ERR resend 04") == lp.BoardError(7, "resend", "04", 1)
+    assert parse("ERR wdt restarted by watchdog").detail == "restarted by watchdog"
+
+
+def test_a_safe_line_says_why_the_board_stopped():
+    line = lp.board_line(3, "SAFE 5 failures: OSError(5,)")[:-1]
+    assert lp.parse_board_line(line) == lp.Safe(3, "5 failures: OSError(5,)")

@@ -418,3 +418,28 @@ def test_brightness_is_sent_again_after_a_replug(link):
     sink.wait(lambda ev: [e.connected for e in ev if isinstance(e, LinkStatus)][-1:] == [True])
     wait_until(lambda: pico.firmware is not None and pico.firmware.leds.brightness == 51)
     wait_until(lambda: pico.pixels[0] == (40, 20, 0))
+
+
+def test_a_board_in_safe_mode_is_one_line_until_it_says_hello_again(link, caplog):
+    pico, board, sink = link()
+    caplog.set_level(logging.WARNING, logger="companion.hardware.serial_board")
+    safe = LinkStatus(False, "board safe mode: 5 failures: OSError(5,)")
+    for _ in range(3):  # the board repeats it about once a second
+        pico.inject_raw(lp.board_line(0x50, "SAFE 5 failures: OSError(5,)"))
+    sink.wait(lambda ev: safe in ev)
+    wait_until(lambda: board.stats["safe_lines"] == 3, what="the three SAFE lines")
+    assert not board.connected and board.last_error == safe.detail
+    assert [e for e in sink.of(LinkStatus) if e == safe] == [safe]  # said once
+    said = [r.getMessage() for r in caplog.records if "safe mode" in r.getMessage()]
+    assert said == [safe.detail]
+    pico.reset()  # it boots again (a fixed firmware): HELLO
+    wait_until(lambda: board.connected, what="the board back")
+    assert sink.of(LinkStatus)[-1].connected
+
+
+def test_errors_the_board_counted_are_counted_here_too(link):
+    pico, board, sink = link()
+    bad = lp.cmd_ping()[:-6] + b"0000\n"  # a wrong checksum
+    pico.inject_to_board(bad * 10)  # one ERR crc, then (a second later) ERR crc x9
+    wait_until(lambda: board.stats["board_errors"] == 10, what="all ten counted")
+    assert board.last_error == "board: crc" and board.connected

@@ -22,6 +22,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "companion.cli.doctor",
         "check the Pi's hardware and say how to fix what is missing",
     ),
+    "firmware": (
+        "companion.cli.firmware",
+        "flash the Pico's firmware with settings from the companion's config",
+    ),
     "install-service": (
         "companion.cli.install_service",
         "install and start the systemd service (Raspberry Pi OS)",

@@ -41,7 +41,7 @@ class GameConfig:
 @dataclass(frozen=True)
 class BoardConfig:
     driver: str = "auto"  # auto | mock | serial:PORT | gpio
-    kind: str = "switch"  # what a mock or GPIO board has (a serial board reports its own)
+    kind: str = "switch"  # mock and GPIO boards, the Pico's config.py (a serial board says its own)
     size: int = 8
     debounce_ms: int = 20
     settle_ms: int = 300
@@ -91,6 +91,22 @@ class WebConfig:
 
 
 @dataclass(frozen=True)
+class FirmwareConfig:
+    """The Pico's own settings, written into its config.py by ``binaryon firmware install``
+    (with [board] size, kind and debounce_ms and [leds] brightness). Empty, -1 or 0: the value
+    shipped in firmware/config.py."""
+
+    rows: tuple[int, ...] = ()  # Pico GPIOs (GPn) of ranks 1..n
+    cols: tuple[int, ...] = ()  # files a.. (the black-up sensors on a polarity board)
+    cols_b: tuple[int, ...] = ()  # polarity boards: the white-up sensors' columns
+    led_pin: int = -1
+    led_serpentine: bool = False  # the LED chain snakes: every other rank runs h..a
+    led_supply_amps: float = 0.0
+    watchdog_ms: int = -1  # 0 = off
+    hall_settle_us: int = 0
+
+
+@dataclass(frozen=True)
 class Config:
     game: GameConfig = field(default_factory=GameConfig)
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # game -> option values
@@ -100,6 +116,7 @@ class Config:
     buttons: ButtonConfig = field(default_factory=ButtonConfig)
     journal: JournalConfig = field(default_factory=JournalConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    firmware: FirmwareConfig = field(default_factory=FirmwareConfig)
 
     @classmethod
     def default(cls) -> Config:

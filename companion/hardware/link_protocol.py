@@ -124,6 +124,15 @@ class BoardError:
     seq: int
     code: str
     detail: str
+    count: int = 1  # "ERR crc x999": 999 more of the same since its last line (coalesced)
+
+
+@dataclass(frozen=True)
+class Safe:
+    """The board stopped scanning after repeated errors and says why (``SAFE text``)."""
+
+    seq: int
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -141,7 +150,7 @@ class Unknown:
     args: tuple[str, ...]
 
 
-BoardMessage = Hello | Snapshot | Change | Ack | Pong | BoardError | Stat | Unknown
+BoardMessage = Hello | Snapshot | Change | Ack | Pong | BoardError | Safe | Stat | Unknown
 
 
 def _fields(args: Iterable[str]) -> dict[str, str]:
@@ -179,7 +188,12 @@ def _parse(seq: int, kind: str, args: list[str]) -> BoardMessage:
     if kind == "PONG":
         return Pong(seq)
     if kind == "ERR" and args:
+        more = args[1] if len(args) > 1 else ""
+        if more[:1] == "x" and _uint(more[1:]):  # repeats counted: "ERR args x3 DEBOUNCE"
+            return BoardError(seq, args[0], " ".join(args[2:]), int(more[1:]))
         return BoardError(seq, args[0], " ".join(args[1:]))
+    if kind == "SAFE":
+        return Safe(seq, " ".join(args))
     if kind == "STAT":
         return Stat(seq, _fields(args))
     return unknown

@@ -83,7 +83,7 @@ class SerialBoard(BoardLineSession, SensorBoard):
         self._first_attempt = threading.Event()
         self._io_lock = threading.Lock()
         self._ser: serial.Serial | None = None
-        self._state = "closed"  # closed -> handshake -> up
+        self._state = "closed"  # closed -> handshake -> up; "safe": the board says it stopped
         self._announced: str | None = None  # the last LinkStatus detail posted
         self._splitter = lp.LineSplitter()
         self._expect: int | None = None
@@ -246,7 +246,7 @@ class SerialBoard(BoardLineSession, SensorBoard):
             self._post(LinkStatus(False, detail))
 
     def _lose(self, why: str, quiet: bool = False) -> None:
-        was_up = self._state == "up"
+        was_up = self._state in ("up", "safe")
         (log.debug if quiet else log.warning)("board link lost: %s", why)
         self._close()
         self.stats["disconnects"] += 1
@@ -287,7 +287,7 @@ class SerialBoard(BoardLineSession, SensorBoard):
                     self._hs_started = now
                     self._write(lp.cmd_hello())
             return
-        if self._state != "up":
+        if self._state not in ("up", "safe"):  # a board in safe mode answers pings too
             return
         quiet = now - self._last_rx
         if quiet > self.lost_after:

@@ -30,6 +30,9 @@ class BoardLineSession:
         if isinstance(msg, lp.Hello):
             self._on_hello(msg)
             return
+        if isinstance(msg, lp.Safe):
+            self._on_safe(msg)
+            return
         if self._state != "up":
             self.stats["before_handshake"] += 1
             return
@@ -64,6 +67,21 @@ class BoardLineSession:
         self._expect = None
         self._write(lp.cmd_snapshot())
 
+    def _on_safe(self, msg: lp.Safe) -> None:
+        """The board stopped after repeated errors (or waits to restart): no play, one line
+        saying why (the board repeats it about once a second; it is logged when it changes)."""
+        self.stats["safe_lines"] += 1
+        detail = f"board safe mode: {msg.reason}" if msg.reason else "board safe mode"
+        if self._announced != detail:
+            log.warning("%s", detail)
+        if self._state != "safe":
+            self._leds.on_disconnect()
+        self._state = "safe"
+        self._expect = None
+        self._gap_at = None
+        self._down(detail)
+        self._first_attempt.set()
+
     def _on_hello(self, msg: lp.Hello) -> None:
         if msg.proto != lp.PROTO or msg.size != self.expected_size:
             why = (
@@ -96,6 +114,7 @@ class BoardLineSession:
         self._last_rx = time.monotonic()
         detail = f"Pico fw {msg.fw}, {msg.size}x{msg.size} {msg.kind}"
         self._announced = detail + (" (restarted)" if restarted else "")
+        log.info("board boot %s, reset: %s", boot, msg.fields.get("reset", "?"))
         self.last_error = None
         self._post(LinkStatus(True, self._announced))
         if self.brightness is not None:
@@ -134,9 +153,12 @@ class BoardLineSession:
         elif isinstance(msg, lp.Ack):
             self._leds.on_ack(msg.id, now)
         elif isinstance(msg, lp.BoardError):
-            self.stats["board_errors"] += 1
-            self.last_error = f"board: {msg.code} {msg.detail}".strip()
-            log.warning("board reports %s %s", msg.code, msg.detail)
+            self.stats["board_errors"] += msg.count
+            if msg.count > 1:  # a summary of repeats: the first one was reported already
+                log.warning("board reports %s %d more times", msg.code, msg.count)
+            else:
+                self.last_error = f"board: {msg.code} {msg.detail}".strip()
+                log.warning("board reports %s %s", msg.code, msg.detail)
             self._leds.on_board_error()
         elif isinstance(msg, lp.Stat):
             self.board_stat = dict(msg.fields)

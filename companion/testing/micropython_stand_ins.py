@@ -14,6 +14,7 @@ from typing import Protocol
 
 PWRON_RESET, WDT_RESET = 1, 3  # the values MicroPython's rp2 port uses
 SIO_GPIO_IN = 0xD0000004
+WDT_REASON = 0x40058008  # the RP2040 watchdog's record: 1 timer ran out, 2 forced (reset())
 
 _current = threading.local()
 
@@ -27,6 +28,7 @@ class PicoHardware(Protocol):
 
     watchdog_feeds: int
     _reset_cause: int
+    _wdt_reason: int
 
     def _pin_write(self, pin: int, value: int) -> None: ...
 
@@ -89,6 +91,8 @@ class _Mem32:
     def __getitem__(self, addr):
         if addr == SIO_GPIO_IN:
             return _pico()._gpio_in()
+        if addr == WDT_REASON:
+            return _pico()._wdt_reason
         return 0
 
     def __setitem__(self, addr, value):

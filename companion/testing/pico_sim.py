@@ -81,7 +81,9 @@ class SimulatedPico(KeyMatrixModel, WireDamage):
         self._last_change_ms = 0
         self._scans = 0
         self._reset_cause = PWRON_RESET
+        self._wdt_reason = 0  # the RP2040 watchdog's REASON register: 1 timer, 2 forced
         self._reset_request: int | None = None
+        self._forced = False
         self._drops: list[bytes | None] = []
         self._corrupts: list[bytes | None] = []
         self._command_drops: list[bytes | None] = []
@@ -121,6 +123,7 @@ class SimulatedPico(KeyMatrixModel, WireDamage):
             os.replace(tmp, self.port)
             self.plugged = True
             self._reset_cause = PWRON_RESET
+            self._wdt_reason = 0
             self._stop = threading.Event()
             self._port = _PtyPort(self, master)
             self._fw = None
@@ -153,10 +156,12 @@ class SimulatedPico(KeyMatrixModel, WireDamage):
         """The firmware hangs with the cable still in (the real watchdog would then reset it)."""
         self._stop.set()
 
-    def reset(self, watchdog: bool = True) -> None:
-        """Restart the firmware without touching the cable (a watchdog reset by default)."""
+    def reset(self, watchdog: bool = True, forced: bool = False) -> None:
+        """Restart the firmware without touching the cable (a watchdog reset by default;
+        ``forced``: machine.reset(), which rp2 also reports as a watchdog reset)."""
         with self._lock:
-            self._reset_request = WDT_RESET if watchdog else PWRON_RESET
+            self._reset_request = WDT_RESET if watchdog or forced else PWRON_RESET
+            self._forced = forced
 
     def close(self) -> None:
         self.unplug()
@@ -300,11 +305,14 @@ class SimulatedPico(KeyMatrixModel, WireDamage):
             self._advance_queues()
         if cause is not None:
             self._reset_cause = cause
+            # REASON: 1 the watchdog's timer ran out, 2 forced (machine.reset())
+            self._wdt_reason = (2 if self._forced else 1) if cause == WDT_RESET else 0
             self._boot(port)
         try:
             self._fw.step()
         except SimReset:  # machine.reset() from the firmware (MAINT)
-            self._reset_cause = WDT_RESET
+            self._reset_cause = WDT_RESET  # rp2 calls it a watchdog reset, REASON says forced
+            self._wdt_reason = 2
             self._boot(port)
         with self._lock:
             self._clock_ms += self.step_ms

@@ -12,7 +12,7 @@ import os
 import machine
 
 from boardfw import proto
-from boardfw.clock import ticks_diff
+from boardfw.clock import sleep_ms, ticks_diff
 from boardfw.clock import ticks_ms as _ticks_ms
 from boardfw.debounce import Debouncer
 from boardfw.leds import Leds, budget_ma
@@ -31,6 +31,17 @@ COUNT_MASK = (1 << 29) - 1  # counters wrap here and stay small ints (no allocat
 # are wired on the board itself.
 PICO_GPIOS = tuple(range(23)) + (26, 27, 28)
 HALL_MIN_SETTLE_US = 50  # hall switches need their power-on time after the row powers them
+# A repeated error is counted, not sent, for this long after its line; then one "ERR CODE xN".
+ERR_WINDOW_MS = 1000
+MAX_HELD = 8  # kinds of error counted apart (code and detail); more are counted by code
+SAFE_AFTER = 5  # loop failures in a row (with restarts between them) before safe mode
+STABLE_MS = 60000  # a failure after running this long starts the count again
+RESTART_BACKOFF_MS = 1000  # the wait before the first restart; doubles at each one in a row
+# RP2040 watchdog REASON register: bit 0 the timer ran out (not fed), bit 1 a forced reset
+# (machine.reset(), mpremote's reset). rp2's reset_cause() calls both WDT_RESET.
+WDT_REASON = 0x40058008
+REASON_TIMER = 1
+REASON_FORCE = 2
 
 
 class Firmware:
@@ -62,6 +73,7 @@ class Firmware:
         self.ring = [None] * RING
         self.lines = proto.LineBuffer()
         self.bad_lines = 0
+        self.held = {}  # error code -> [tick of its last line, occurrences since] (coalescing)
         self.scans = 0  # modulo 2**29
         self.scans_at_snap = 0
         self.rate = 0  # full scans per second over the last snapshot period
@@ -82,14 +94,15 @@ class Firmware:
         self.up_s = 0
         self.up_ms = 0
         asked = take_flag(RESET_FLAG)  # always removed: it speaks for the last reset only
+        self.cause = boot_cause(asked)
+        # restarts in a row after repeated errors, up to this boot ("failure N" in the flag)
+        self.restarts = _failures(asked) if self.cause == "failure" else 0
         self.hello()
         self.snapshot()
-        # rp2 reports machine.reset() as a watchdog reset too: only an unasked one is reported.
-        if machine.reset_cause() == machine.WDT_RESET:
-            if asked is None:
-                self.send("ERR wdt restarted by watchdog")
-            elif asked == "failure":
-                self.send("ERR internal restarted after repeated errors")
+        if self.cause == "watchdog":
+            self.send("ERR wdt restarted by watchdog")
+        elif self.cause == "failure":
+            self.send("ERR internal restarted after repeated errors")
 
     # -- reporting -----------------------------------------------------------------------
     def send(self, body):
@@ -100,11 +113,38 @@ class Firmware:
         if not self.port.write(line):
             self.dropped += 1
 
+    def error(self, code, detail=""):
+        """``ERR code detail``, unless the same error was sent less than ERR_WINDOW_MS ago:
+        then it is only counted, and the count goes out as one ``ERR code xN detail`` line
+        when the window ends (``flush_errors``). So a flood of bad lines cannot push events out
+        of the RESEND ring: each kind of error takes at most one line per window."""
+        key = code + " " + detail if detail else code
+        held = self.held.get(key)
+        if held is None and len(self.held) >= MAX_HELD:  # many kinds at once: count by code
+            key = code
+            held = self.held.get(key)
+        if held is not None:
+            held[1] += 1
+            return
+        self.held[key] = [self.ticks(), 0]
+        self.send("ERR " + key)
+
+    def flush_errors(self, now):
+        for key in list(self.held):
+            held = self.held[key]
+            if ticks_diff(now, held[0]) >= ERR_WINDOW_MS:
+                if held[1]:  # more came in the window: say how many, open a new window
+                    code, _, detail = key.partition(" ")
+                    self.send("ERR %s x%d%s" % (code, held[1], " " + detail if detail else ""))
+                    self.held[key] = [now, 0]
+                else:
+                    del self.held[key]
+
     def hello(self):
         self.send(
-            "HELLO proto=%d fw=%s size=%d kind=%s boot=%s leds=%d debounce=%d"
+            "HELLO proto=%d fw=%s size=%d kind=%s boot=%s leds=%d debounce=%d reset=%s"
             % (proto.PROTO, FW_VERSION, self.n, self.kind, self.boot_id, self.n * self.n,
-               self.deb.ms)
+               self.deb.ms, self.cause)
         )  # fmt: skip
 
     def snapshot(self):
@@ -150,9 +190,11 @@ class Firmware:
             for line in self.lines.feed(self.rx, got):
                 self.handle(line)
         if self.lines.overflows:
+            self.bad_lines += self.lines.overflows
             self.lines.overflows = 0
-            self.bad_lines += 1
-            self.send("ERR long line over %d bytes dropped" % proto.MAX_LINE)
+            self.error("long", "line over %d bytes dropped" % proto.MAX_LINE)
+        if self.held:  # (an empty dict is skipped without allocating)
+            self.flush_errors(now)
         if self.leds.dirty:
             self.leds.show()
         self.scans = (self.scans + 1) & COUNT_MASK
@@ -184,6 +226,7 @@ class Firmware:
             self.wdt = machine.WDT(timeout=self.cfg.WATCHDOG_MS)
 
     def run(self):
+        """The loop. Returns (why, in one line) after 50 failed passes in a row."""
         self.start_watchdog()
         failures = 0
         while True:
@@ -192,12 +235,56 @@ class Firmware:
                 failures = 0
             except Exception as e:  # report, keep scanning; the watchdog covers a real hang
                 failures += 1
+                why = _printable(repr(e))
                 if failures > 50:
-                    raise
+                    return why
                 try:
-                    self.send("ERR internal %s" % _printable(repr(e)))
+                    self.error("internal", why)
                 except Exception:
                     pass
+
+    def restart_or_stay_safe(self, why):
+        """After repeated errors: restart after a delay that doubles at each restart in a row,
+        and after SAFE_AFTER failures in a row stay in safe mode instead (no more resets, no
+        more flash writes) saying why. A failure after STABLE_MS of running counts from 1."""
+        failures = self.restarts + 1 if self.uptime_ms() < STABLE_MS else 1
+        if failures >= SAFE_AFTER:
+            self.safe_mode("%d failures: %s" % (failures, why))
+        delay = getattr(self.cfg, "RESTART_BACKOFF_MS", RESTART_BACKOFF_MS) << (failures - 1)
+        self.safe_mode("failure %d, restart in %d ms: %s" % (failures, delay, why), delay)
+        put_flag(RESET_FLAG, "failure %d" % failures)
+        machine.reset()
+
+    def safe_mode(self, why, ms=-1):
+        """No scanning, LEDs dark, no flash writes: a ``SAFE why`` line now, at every host line
+        and every SNAPSHOT_MS, for ``ms`` ms (-1: until a reset). MAINT still works, so new
+        firmware can be copied."""
+        for sq in range(self.n):
+            self.leds.set(sq, 0)
+        try:
+            self.leds.show()
+        except Exception:
+            pass
+        line = "SAFE " + why[:200]
+        self.send(line)
+        start = last = self.ticks()
+        while True:
+            now = self.ticks()
+            if 0 <= ms <= ticks_diff(now, start):
+                return
+            got = self.port.read_into(self.rx)
+            if got:
+                for raw in self.lines.feed(self.rx, got):
+                    body = proto.unframe(raw)
+                    if body == "MAINT":
+                        self.maintenance()
+                    elif body is not None:  # HELLO, PING, anything: why nothing else runs
+                        self.send(line)
+            if ticks_diff(now, last) >= self.cfg.SNAPSHOT_MS:
+                last = now
+                self.send(line)
+            self.feed()
+            sleep_ms(10)
 
     # -- commands from the host ----------------------------------------------------------
     def handle(self, line):
@@ -206,7 +293,7 @@ class Firmware:
         body = proto.unframe(line)
         if body is None:
             self.bad_lines += 1
-            self.send("ERR crc")
+            self.error("crc")
             return
         parts = body.split(" ")
         cmd = parts[0]
@@ -250,11 +337,11 @@ class Firmware:
             self.maintenance()
         else:
             self.bad_lines += 1
-            self.send("ERR unknown " + _printable(cmd[:16]))
+            self.error("unknown", _printable(cmd[:16]))
 
     def bad_args(self, cmd):
         self.bad_lines += 1
-        self.send("ERR args " + cmd)
+        self.error("args", cmd)
 
     def cmd_leds(self, args):
         count = self.n * self.n
@@ -336,6 +423,42 @@ def take_flag(name):
     except OSError:
         pass
     return text.strip()
+
+
+def _failures(asked):
+    """N from a reset flag "failure N" (an older firmware wrote just "failure": 1)."""
+    parts = asked.split()
+    if len(parts) == 2 and proto.is_uint(parts[1], 1000):
+        return int(parts[1])
+    return 1
+
+
+def _watchdog_reason():
+    """The RP2040's record of why its watchdog reset the chip (REASON_TIMER/REASON_FORCE), or
+    0 when it cannot be read (another port)."""
+    try:
+        return machine.mem32[WDT_REASON] & 3
+    except Exception:
+        return 0
+
+
+def boot_cause(asked):
+    """Why this boot, from the chip and the reset flag (``asked``, its text or None):
+    "power" (power-on or the RUN pin), "watchdog" (the loop stalled), or a reset asked for:
+    the flag's word ("maint", "install", "failure") or "reset" (machine.reset() with no flag:
+    mpremote's reset after a bare copy, a user at the REPL)."""
+    if machine.reset_cause() != machine.WDT_RESET:
+        return "power"  # a flag left from before the power went is stale: ignored
+    reason = _watchdog_reason()
+    if reason & REASON_TIMER:
+        return "watchdog"
+    if asked:
+        word = asked.split()[0]
+        if word in ("maint", "install", "failure"):
+            return word
+        return "reset"
+    # rp2 sets bit 1 for machine.reset(); with no record at all only a flag could tell
+    return "reset" if reason & REASON_FORCE else "watchdog"
 
 
 def maintenance_requested():
@@ -427,6 +550,9 @@ def config_problem(cfg, gpios=PICO_GPIOS):
     for name in ("LED_SERPENTINE", "FAST_IO"):
         if not isinstance(getattr(cfg, name, None), bool):
             return "%s must be True or False" % name
+    backoff = getattr(cfg, "RESTART_BACKOFF_MS", RESTART_BACKOFF_MS)  # optional: older files
+    if not _int_in(backoff, 10, 60000):
+        return "RESTART_BACKOFF_MS must be 10..60000, got %r" % (backoff,)
     return None
 
 
@@ -458,7 +584,12 @@ def main(cfg):
         return
     micropython.kbd_intr(-1)  # a 0x03 byte from the host must not stop the firmware
     try:
-        fw.run()
+        why = fw.run()
+    except Exception as e:  # not from a pass (run itself): count it all the same
+        why = _printable(repr(e))
+    try:
+        fw.restart_or_stay_safe(why)  # returns only when it failed itself
     except Exception:
-        put_flag(RESET_FLAG, "failure")
-        machine.reset()
+        pass
+    put_flag(RESET_FLAG, "failure")
+    machine.reset()

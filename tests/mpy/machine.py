@@ -11,14 +11,18 @@ MICROPYPATH, is a Pico in front of a simulated diode matrix:
 - ``WDT``: refuses timeouts over 8388 ms (as rp2 does); a thread reports ``wdt expired`` when
   it is not fed in time and the test ends the process (a reset).
 - ``reset()``: reports ``reset`` and never returns (the test ends the process);
-  ``reset_cause()`` is MPY_RESET_CAUSE (the test sets it on each boot).
+  ``reset_cause()`` is MPY_RESET_CAUSE (the test sets it on each boot), and the watchdog's
+  REASON register (``mem32[0x40058008]``) MPY_WDT_REASON: 1 its timer ran out, 2 forced.
+- MPY_FAULT_AFTER=N: every read of the input register after the first N fails (OSError 5), a
+  persistent fault for the firmware's loop.
 
 The test steers the sensors and reads reports over a Unix socket (MPY_CTL), one text line
 each way. Commands: ``set SQ V``, ``bounce SQ MS VALUES`` (one value every MS ms, the last one
 stays), ``jump MS`` (the ticks clock), ``measure N`` (heap allocations over the next N loop
-passes, counted at each watchdog feed), ``hang`` (the firmware's loop stops).
+passes, counted at each watchdog feed), ``hang`` (the firmware's loop stops), ``feedgap`` (the
+longest time between two watchdog feeds so far).
 Reports: ``boot``, ``wdt armed MS``, ``wdt expired``, ``reset``, ``px HEX`` (neopixel),
-``alloc max=BYTES nonzero=PASSES``.
+``alloc max=BYTES nonzero=PASSES``, ``feedgap max=MS``.
 """
 
 # MicroPython code: %-formatting is the cheapest there.
@@ -35,6 +39,7 @@ import utime
 
 PWRON_RESET, WDT_RESET = 1, 3  # the rp2 port's values
 SIO_GPIO_IN = 0xD0000004
+WDT_REASON = 0x40058008
 ALL_PINS = (1 << 30) - 1
 HALL_POWER_ON_US = int(os.getenv("MPY_HALL_POWER_ON_US") or "50")
 
@@ -126,6 +131,8 @@ def _command(line):
         _meas[3] = 0
     elif cmd == "hang":
         _stall()
+    elif cmd == "feedgap":
+        notify("feedgap max=%d" % _gap[0])
     else:
         notify("error unknown command " + cmd)
 
@@ -230,10 +237,19 @@ class Pin:
         self.value(0)
 
 
+_fault = [int(os.getenv("MPY_FAULT_AFTER") or "0"), 0]  # reads before the fault, reads so far
+
+
 class _Mem32:
     def __getitem__(self, addr):
         if addr == SIO_GPIO_IN:
+            if _fault[0]:
+                _fault[1] += 1
+                if _fault[1] > _fault[0]:
+                    raise OSError(5)
             return _gpio_word()
+        if addr == WDT_REASON:
+            return int(os.getenv("MPY_WDT_REASON") or "0")
         return 0
 
     def __setitem__(self, addr, value):
@@ -245,6 +261,7 @@ mem32 = _Mem32()
 # -- watchdog, resets, allocation counting --------------------------------------------------
 
 _wdt = [0, 0]  # timeout ms (0: not armed), tick of the last feed
+_gap = [0]  # the longest time between two feeds (ms)
 _meas = [0, -1, 0, 0]  # passes left, heap at the last feed, largest growth, passes that grew
 
 
@@ -270,7 +287,11 @@ class WDT:
         notify("wdt armed %d" % timeout)
 
     def feed(self):
-        _wdt[1] = utime.ticks_ms()
+        now = utime.ticks_ms()
+        gap = utime.ticks_diff(now, _wdt[1])
+        if gap > _gap[0]:
+            _gap[0] = gap
+        _wdt[1] = now
         if _meas[0]:
             heap = gc.mem_alloc()
             if _meas[1] >= 0:
