@@ -164,8 +164,8 @@ def test_no_room_for_the_copy_means_nothing_is_touched(tmp_path, monkeypatch):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(journal_module, "_write_durably", full)
-    with pytest.raises(JournalError, match="copy cannot be kept.*nothing changed"):
-        SqliteJournal.open(path)
+    with SqliteJournal.open(path) as j:  # read-only, not repaired (issue 28)
+        assert j.read_only == "journal damaged, disk full" and j.current() is None
     assert path.read_bytes() == garbage
 
 

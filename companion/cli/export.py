@@ -10,7 +10,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from companion.cli.journal_args import add_journal_argument, fail, open_journal, parse_game_id
+from companion.cli.journal_args import (
+    add_journal_argument,
+    fail,
+    loss_status,
+    open_journal,
+    output_path,
+    parse_game_id,
+)
 from companion.journal.api import JournalError
 from companion.journal.records import format_record, record_from_entry
 
@@ -59,7 +66,10 @@ def write_output(target: str, text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    to_file = bool(args.output) and args.output != "-"
     try:
+        if to_file:  # never the journal's own files, by any name
+            output_path(args, args.output, streams=True)
         with open_journal(args) as journal:
             if args.game_id == "last":
                 game_id = journal.last_id()
@@ -70,15 +80,16 @@ def run(args: argparse.Namespace) -> int:
             entry = journal.load(game_id)
             if entry is None:
                 return fail(f"no game {game_id} in the journal (see binaryon history)")
+            status = loss_status(journal)
     except JournalError as e:
         return fail(str(e))
     text = format_record(record_from_entry(entry))
-    if not args.output or args.output == "-":
+    if not to_file:
         sys.stdout.write(text)
-        return 0
+        return status
     try:
         write_output(args.output, text)
     except OSError as e:
         return fail(f"cannot write {args.output}: {e.strerror or e}")
     print(f"game {entry.id} written to {args.output}", file=sys.stderr)
-    return 0
+    return status

@@ -13,6 +13,7 @@ from companion.cli.journal_args import (
     add_journal_argument,
     fail,
     journal_path,
+    loss_status,
     open_journal,
 )
 from companion.journal.api import JournalError
@@ -89,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
             return _empty(args)
         with open_journal(args) as journal:
             games = journal.iter_games(limit=args.limit, game=args.game, since=since)
-            return _print(args, games)
+            return _print(args, games) or loss_status(journal)
     except JournalError as e:
         return fail(str(e))
 

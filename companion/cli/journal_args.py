@@ -126,14 +126,32 @@ def open_journal(
     if not create and not _exists(path):
         raise JournalError(f"no journal at {path} (no games played yet?)")
     if not (create or write):
-        return SqliteJournal.open(path, read_only=True)
-    journal = SqliteJournal.open(path, recover=False)
+        journal = SqliteJournal.open(path, read_only=True)
+    else:
+        journal = SqliteJournal.open(path, recover=False)
+    if journal.loss:  # said by every command, every time, until accepted
+        print(f"binaryon: {journal.loss}", file=sys.stderr)
+    if not (create or write):
+        return journal
     why = journal.read_only
     if why and (create or write):
         journal.close()
         fix = f": {ACCESS_FIX}" if why.startswith("no write permission") else ""
         raise JournalError(f"the journal {path} is read-only ({why}){fix}")
     return journal
+
+
+def loss_status(journal: SqliteJournal) -> int:
+    """A command's exit status: 1 when the journal lost moves (what it shows is incomplete)."""
+    return 1 if journal.loss else 0
+
+
+def output_path(args: argparse.Namespace, target: str, streams: bool = False) -> Path:
+    """Where to write an output file (``-o``, ``backup``): links resolved, never one of the
+    journal's own files, never replacing what is not a regular file (JournalError)."""
+    from companion.journal.identity import check_output, journal_identity
+
+    return check_output(target, journal_identity(journal_path(args)), streams=streams)
 
 
 def fail(reason: str) -> int:

@@ -37,6 +37,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "abandon": ("companion.cli.abandon", "abandon the game in progress (kept in history)"),
     "resume": ("companion.cli.resume", "take a paused game up again (see history)"),
     "backup": ("companion.cli.backup", "copy the journal safely, even while the daemon runs"),
+    "accept-loss": (
+        "companion.cli.accept_loss",
+        "stop saying that the journal lost moves (a lost WAL), once dealt with",
+    ),
     "invite": ("companion.cli.invite", "print the table page's and each player's page address"),
     "bestmove": ("companion.cli.bestmove", "the engine's move in a position (file or - for stdin)"),
     "solve": ("companion.cli.solve", "solve a small board: the perfect-play result from the start"),

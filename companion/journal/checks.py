@@ -143,24 +143,38 @@ def _sidecars_as_found(path: Path) -> tuple[bool, bool, bytes | None]:
     return wal_path.exists(), shm_path.exists(), head
 
 
-def _wal_loss(
-    path: Path, wal: WalScan, sidecars: tuple[bool, bool, bytes | None], clock: Callable[[], float]
-) -> RecoveryReport | None:
-    """A WAL that lost committed frames (deleted, zeroed, cut short, replaced; the ``-shm``
-    index says how many), or a journal stopped uncleanly that has no WAL at all (the main file
-    copied alone while the service ran). The WAL and index as found are kept."""
-    wal_path = path.with_name(path.name + "-wal")
-    shm_path = path.with_name(path.name + "-shm")
+def wal_loss_problem(
+    path: Path, wal: WalScan, sidecars: tuple[bool, bool, bytes | None]
+) -> tuple[str, int] | None:
+    """(the problem, committed frames lost or -1 when unknown) for a WAL that lost committed
+    frames (deleted, zeroed, cut short, replaced; the ``-shm`` index says how many), or a
+    journal stopped uncleanly that has no WAL at all (the main file copied alone while the
+    service ran); None when nothing is lost. Reads only: nothing is written."""
+    if header_mode(path) == 1:
+        return None  # a file in rollback mode: its sidecars are stale (see stale_wal)
+    if wal.problem() is not None:
+        return None  # a damaged WAL: the damage check keeps it and salvages it
     had_wal, had_shm, head = sidecars
     shm = read_shm(head) if head else None
     lost = wal_lost(shm, wal if had_wal else None)
     if lost:
-        problem = f"its WAL lost {lost} committed frames (deleted, zeroed or cut short)"
-    elif not had_wal and not had_shm and _clean_mark(path) == "0":
-        problem = "stopped without a clean close and its WAL file is missing"
-        lost = -1
-    else:
+        return f"its WAL lost {lost} committed frames (deleted, zeroed or cut short)", lost
+    if not had_wal and not had_shm and _clean_mark(path) == "0":
+        return "stopped without a clean close and its WAL file is missing", -1
+    return None
+
+
+def _wal_loss(
+    path: Path, wal: WalScan, sidecars: tuple[bool, bool, bytes | None], clock: Callable[[], float]
+) -> RecoveryReport | None:
+    """A lost WAL (see wal_loss_problem) as a report; the WAL and index as found are kept,
+    and the stale index is removed (it describes frames that are gone)."""
+    found = wal_loss_problem(path, wal, sidecars)
+    if found is None:
         return None
+    problem, lost = found
+    wal_path = path.with_name(path.name + "-wal")
+    shm_path = path.with_name(path.name + "-shm")
     copies = keep_copies(path, {k: p for k, p in (("-wal", wal_path), ("-shm", shm_path))}, clock)
     report = RecoveryReport(path, problem, copies)
     report.lost.append(
@@ -169,8 +183,59 @@ def _wal_loss(
         else "any change since the last checkpoint (a copy made while the service ran? "
         "use binaryon backup)"
     )
+    report.loss = True
     with suppress(OSError):
         shm_path.unlink(missing_ok=True)  # stale: it describes the WAL that is gone
+    return report
+
+
+def header_mode(path: Path) -> int | None:
+    """The journal mode the main file's header records: 1 rollback, 2 WAL; None unknown."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(100)
+    except OSError:
+        return None
+    if len(head) < 100 or not head.startswith(DB_MAGIC):
+        return None
+    return head[18] if head[18] == head[19] and head[18] in (1, 2) else None
+
+
+def stale_wal(path: Path) -> bool:
+    """A ``-wal`` beside a main file in rollback mode: it cannot belong to that file. SQLite
+    writes the WAL-mode mark into the header before the first WAL frame and removes the WAL
+    before it writes the rollback mark back, so such a WAL comes from another file (a
+    backup restored over a crashed journal whose WAL was left beside it). SQLite would
+    still apply it over the restored file; the journal never lets it."""
+    wal_path = path.with_name(path.name + "-wal")
+    try:
+        if wal_path.stat().st_size == 0:
+            return False
+    except OSError:
+        return False
+    return header_mode(path) == 1
+
+
+def stale_line(path: Path) -> str:
+    return (
+        f"journal {path}: its WAL ({path.name}-wal) does not belong to it (a backup restored "
+        "over a journal that had crashed?); it is not applied"
+    )
+
+
+def set_aside_stale(path: Path, clock: Callable[[], float]) -> RecoveryReport:
+    """Keep the stale WAL and index as ``<name>.stale-<time>-wal`` / ``-shm``, then remove
+    them, so SQLite cannot apply them to this file."""
+    wal_path = path.with_name(path.name + "-wal")
+    shm_path = path.with_name(path.name + "-shm")
+    copies = keep_copies(path, {"-wal": wal_path, "-shm": shm_path}, clock, label="stale")
+    if not any(c.name.endswith("-wal") for c in copies):
+        raise JournalError(stale_line(path) + "; no copy of it could be kept: nothing changed")
+    for p in (wal_path, shm_path):
+        with suppress(OSError):
+            p.unlink(missing_ok=True)
+    report = RecoveryReport(path, "a WAL that did not belong to it, set aside", copies)
+    report.lost.append("nothing (the WAL belongs to another copy of the journal)")
     return report
 
 

@@ -87,16 +87,20 @@ def open_rw(path: Path) -> sqlite3.Connection:
     return db
 
 
-def open_ro(path: Path) -> sqlite3.Connection:
-    """A read-only connection to the file as it is: never writes it, never creates it."""
-    uri = f"file:{quote(str(path.absolute()))}?mode=ro"
+def open_ro(path: Path, name: Path | None = None, immutable: bool = False) -> sqlite3.Connection:
+    """A read-only connection to the main file as it is: never writes it, never creates it.
+    In WAL mode SQLite still writes the ``-shm`` index (and creates an empty ``-wal`` when
+    there is none): use it on files another process keeps (the daemon's) or on a private
+    copy. ``immutable``: the main file alone, no WAL, no index, no locks (nothing at all is
+    written). ``name``: the journal's name for messages (a copy stands for it)."""
+    uri = f"file:{quote(str(path.absolute()))}?" + ("immutable=1" if immutable else "mode=ro")
     db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False, timeout=5)
     db.text_factory = lenient_text
     try:
         db.execute("PRAGMA busy_timeout = 5000")
         db.execute("PRAGMA query_only = ON")
-        if check_identity(db, path):
-            check_version(db, path, upgrade=False)
+        if check_identity(db, name or path):
+            check_version(db, name or path, upgrade=False)
     except BaseException:
         db.close()
         raise

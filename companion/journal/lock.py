@@ -1,9 +1,15 @@
 """One writer per journal: an OS lock (``flock``) on ``<journal>.lock`` beside it, which
 names the process holding it. The OS drops the lock when that process ends however it
-ends, so a lock file left by a dead process is simply taken over."""
+ends, so a lock file left by a dead process is simply taken over.
+
+The lock belongs to the journal's real file (companion.journal.identity): it sits beside the
+path with every symlink resolved, so a symlink to the journal finds the same lock (a hard
+link is refused where the journal is opened). A lock file that cannot be opened for writing
+(left by a run with sudo) is refused with one line, never skipped."""
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import sys
@@ -11,20 +17,18 @@ import time
 from pathlib import Path
 
 from companion.journal.api import JournalError
+from companion.journal.identity import lock_error, lock_file, real_path
 
 _HELD: set[Path] = set()  # lock files this process holds: its own journal is not "in use"
 
 
 def lock_path(journal: str | os.PathLike[str]) -> Path:
-    journal = Path(journal)
-    return journal.with_name(journal.name + ".lock")
+    """The lock file of the journal named by ``journal`` (any name of it: symlinks resolved)."""
+    return lock_file(real_path(journal))
 
 
 def _key(path: Path) -> Path:
-    try:
-        return path.resolve()
-    except OSError:
-        return path.absolute()
+    return real_path(path)
 
 
 class JournalLock:
@@ -71,14 +75,17 @@ def _read_holder(fd: int) -> str:
 
 def acquire_lock(journal: str | os.PathLike[str]) -> JournalLock:
     """Take the journal's lock for this process (the daemon calls this at start). JournalError
-    with one line naming the holder when another process has it. Where no lock file can be
-    made (a read-only folder) the journal cannot be written either: a lock that holds
-    nothing is returned."""
+    with one line naming the holder when another process has it, or when the lock file cannot
+    be opened for writing (no permission: left by a run with sudo). Only on a read-only file
+    system, where the journal cannot be written either, a lock that holds nothing is
+    returned."""
     path = lock_path(journal)
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o664)
-    except OSError:
-        return JournalLock(path, None)
+    except OSError as e:
+        if e.errno == errno.EROFS:
+            return JournalLock(path, None)
+        raise lock_error(path, e) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

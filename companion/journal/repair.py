@@ -10,6 +10,7 @@ no damage; if it may have been a damaged commit its WAL is kept as ``<name>.cut-
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import os
 import shutil
@@ -25,6 +26,13 @@ from companion.journal.salvage import RecoveryReport, salvage_rows, write_salvag
 from companion.journal.wal import WalScan, db_image, db_page_size, scan_wal
 
 log = logging.getLogger("binaryon")
+
+
+class RepairFailed(JournalError):
+    """A damaged journal that could not be repaired (no room for its copy or the salvage):
+    nothing was changed. ``full``: for lack of room."""
+
+    full = False
 
 
 def _sidecars(path: Path) -> list[Path]:
@@ -58,6 +66,11 @@ def _wal_bytes(path: Path) -> bytes | None:
         raise JournalError(f"cannot read journal {path}-wal: {e.strerror or e}") from None
 
 
+def wal_as_found(path: Path) -> WalScan:
+    """The WAL beside ``path`` as it is on disk, read by its format (no connection)."""
+    return scan_wal(_wal_bytes(path) or b"", db_page_size(_header(path)))
+
+
 def _header(path: Path) -> bytes:
     try:
         with open(path, "rb") as f:
@@ -68,7 +81,9 @@ def _header(path: Path) -> bytes:
         raise JournalError(f"cannot read journal {path}: {e.strerror or e}") from None
 
 
-def examine(path: Path, tries: int = 3) -> tuple[dict[str, bytes], str | None, WalScan]:
+def examine(
+    path: Path, tries: int = 3, in_place: bool = True
+) -> tuple[dict[str, bytes], str | None, WalScan]:
     """(bytes as found, the damage or None, the WAL as read). A snapshot taken while another
     process writes can look torn, so damage must be seen ``tries`` times running.
 
@@ -77,7 +92,8 @@ def examine(path: Path, tries: int = 3) -> tuple[dict[str, bytes], str | None, W
     checked in place through a read-only connection (SQLite then sees exactly the commits
     this check accepts, and can write neither file). Only a damaged journal is read whole
     into memory, for its copy and its salvage; ``found`` then holds the main file too (key
-    ""), else only the WAL."""
+    ""), else only the WAL. ``in_place=False``: never a connection to the file (SQLite's
+    read-only connection still writes the ``-shm`` index): a copy in memory."""
     problem = None
     for attempt in range(tries):
         if attempt:
@@ -87,7 +103,7 @@ def examine(path: Path, tries: int = 3) -> tuple[dict[str, bytes], str | None, W
         found = {} if data is None else {"-wal": data}
         problem = wal.problem()
         if problem is None:
-            problem = _problem_in_place(path)
+            problem = _problem_in_place(path) if in_place else _CANNOT
             if problem is _CANNOT:  # no read-only access in place: a copy in memory
                 found = snapshot(path)
                 problem = _problem(db_image(found.get("", b""), wal, "sqlite"))
@@ -163,15 +179,17 @@ def _write_durably(path: Path, data: bytes) -> None:
         raise
 
 
-def keep_copies(path: Path, files: dict[str, Path], clock: Callable[[], float]) -> list[Path]:
-    """Copy ``files`` (suffix -> file; missing ones skipped) to ``<name>.corrupt-<time>`` +
+def keep_copies(
+    path: Path, files: dict[str, Path], clock: Callable[[], float], label: str = "corrupt"
+) -> list[Path]:
+    """Copy ``files`` (suffix -> file; missing ones skipped) to ``<name>.<label>-<time>`` +
     suffix, durably, streaming; the copies made (a failure is logged, not raised)."""
     stamp = datetime.fromtimestamp(clock(), UTC).strftime("%Y%m%dT%H%M%SZ")
-    base = path.with_name(f"{path.name}.corrupt-{stamp}")
+    base = path.with_name(f"{path.name}.{label}-{stamp}")
     n = 1
     while any(base.with_name(base.name + k).exists() for k in ("", *files)):
         n += 1
-        base = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+        base = path.with_name(f"{path.name}.{label}-{stamp}-{n}")
     copies = []
     for key, src in files.items():
         target = base.with_name(base.name + key)
@@ -249,10 +267,12 @@ def repair(
         for made in copies:  # no half set of copies left behind (a full disk)
             with contextlib.suppress(OSError):
                 made.unlink()
-        raise JournalError(
+        failed = RepairFailed(
             f"journal {path} is damaged ({problem}) and a copy cannot be kept: "
             f"{e.strerror or e}; nothing changed"
-        ) from None
+        )
+        failed.full = e.errno in (errno.ENOSPC, errno.EDQUOT)
+        raise failed from None
     report, games, events = salvage_rows(path, problem, copies, found, wal)
     fresh = path.with_name(path.name + ".salvage")
     try:  # 2. build the salvaged file beside it, then swap it in
@@ -264,8 +284,12 @@ def repair(
         os.replace(fresh, path)
         _fsync_dir(path.parent)
     except (OSError, sqlite3.Error, JournalError) as e:
-        raise JournalError(
+        failed = RepairFailed(
             f"journal {path} is damaged ({problem}); copy kept at {base}, but repair failed: "
             f"{getattr(e, 'strerror', None) or e}"
-        ) from None
+        )
+        failed.full = getattr(e, "errno", None) in (errno.ENOSPC, errno.EDQUOT) or (
+            "disk full" in str(e)
+        )
+        raise failed from None
     return report

@@ -32,9 +32,16 @@ class RecoveryReport:
     lost: list[str] = field(default_factory=list)
     expected: dict[int, set[int]] | None = None  # event ids per game, from the index
     unsure: bool = False  # part of the events table unreadable and the index too
+    loss: bool = False  # committed changes lost from the WAL (kept in the journal's meta)
 
     def line(self) -> str:
         lost = "; ".join(self.lost) if self.lost else "nothing"
+        if self.loss:  # nothing was damaged: a WAL went missing; its leftovers are kept
+            kept = ", ".join(str(c) for c in self.copies) or "nothing left to keep"
+            return (
+                f"journal {self.path}: {self.problem}; the WAL and its index as found kept as "
+                f"{kept}; lost: {lost}"
+            )
         copy = self.copies[0] if self.copies else "?"
         if len(self.copies) > 1:
             copy = f"{copy} (and its -wal)"

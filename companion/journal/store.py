@@ -25,9 +25,12 @@ reason; a write to a game ended elsewhere (``binaryon abandon``) raises GameClos
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
+import shutil
 import sqlite3
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -48,24 +51,33 @@ from companion.journal.checks import (
     _wal_loss,
     check_journal_path,
     closed_cleanly,
+    header_mode,
     refuse_foreign,
+    set_aside_stale,
+    stale_line,
+    stale_wal,
+    wal_loss_problem,
 )
 from companion.journal.db import (
     NotAJournal,
     describe_error,
     is_damage,
+    memory_db,
     open_ro,
     rollback,
 )
 from companion.journal.db import (
     open_rw as _open_rw,  # looked up here at each open (tests replace it)
 )
+from companion.journal.identity import check_one_name, journal_identity
 from companion.journal.lock import JournalLock, acquire_lock, holder, lock_path
 from companion.journal.repair import (
+    RepairFailed,
     cut_short_line,
     examine,
     has_data,
     repair,
+    wal_as_found,
 )
 from companion.journal.rows import (
     ABANDONED,
@@ -127,6 +139,8 @@ log = logging.getLogger("binaryon")
 _examine = examine
 _scan_wal = scan_wal
 
+ACCEPT_HINT = "binaryon accept-loss once dealt with"
+
 _EVENTS = (
     "SELECT kind, ply, move, at, player, public FROM events WHERE game_id = ?"
     " AND id NOT BETWEEN ? AND ? ORDER BY id"
@@ -156,7 +170,8 @@ def _deep_check(
     """The check after an unclean stop: damage repaired (or JournalError without
     ``recover``), a write cut short logged, a lost WAL said. (report, bytes as found)."""
     sidecars = _sidecars_as_found(path)
-    found, problem, wal = examine(path)
+    before = _wal_loss(path, wal_as_found(path), sidecars, clock)  # copies kept as found,
+    found, problem, wal = examine(path)  # before a connection rewrites the index
     if problem is None and force:
         problem = "a page unreadable"
     if problem is not None:
@@ -164,12 +179,14 @@ def _deep_check(
             raise JournalError(
                 f"journal {path} is damaged ({problem}); start the daemon to repair it"
             )
+        if before is not None:
+            log.warning(before.line())
         report = repair(path, problem, found, wal, clock)
         log.warning(report.line())
         return report, {}
     if recover and wal.cut_short():
         log.warning(cut_short_line(path, found, wal, clock))
-    report = _wal_loss(path, wal, sidecars, clock) if recover else None
+    report = before  # kept and said, even by the tools
     if report is not None:
         log.warning(report.line())
     return report, found
@@ -192,6 +209,11 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
         self._marks = False  # this connection keeps the clean-stop mark (the only writer)
         self.lock: JournalLock | None = None  # held for the daemon, released at close
         self._in_batch = False
+        # committed changes the journal lost (a lost WAL), said by every command until
+        # ``accept_loss``; or, when reading, a WAL beside it that was not applied
+        self.loss: str | None = None
+        self._file: tuple[int, int] | None = None  # (device, inode) of the file written
+        self._tmp: Path | None = None  # a private copy read instead of the live files
 
     @classmethod
     def open(
@@ -219,9 +241,16 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
         lock (companion.journal.lock; JournalError naming the holder if another process has
         it), held until ``close``.
         """
-        path = check_journal_path(path)
+        given = check_journal_path(path)
+        identity = journal_identity(given)  # the real file: links resolved or refused
+        check_one_name(identity, given)
+        path = identity.path
         if read_only:
             return cls._open_for_reading(path, clock)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise JournalError(f"cannot create {path.parent}: {e.strerror or e}") from None
         if not lock:
             return cls._open_writable(path, recover, clock)
         made = not lock_path(path).exists()
@@ -246,17 +275,53 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
         refuse_foreign(path)
         _check_identity_quietly(path)
         live = holder(path)  # the daemon's: its file, checked by it
+        stale = None
+        if live is None and stale_wal(path):  # before any connection could apply it
+            if not recover:
+                raise JournalError(
+                    stale_line(path) + ": start the companion to set it aside (a copy is kept)"
+                )
+            stale = set_aside_stale(path, clock)
+            copies = ", ".join(str(c) for c in stale.copies)
+            log.warning("%s; kept as %s", stale_line(path), copies)
         if live is None:
             _roll_back_hot_journal(path)
-        fast = live is not None or not has_data(path) or closed_cleanly(path)
-        report, found = (None, {}) if fast else _deep_check(path, recover, clock)
-        if fast and live is None and has_data(path) and not _reads_well(path, clock):
-            # damage the header check cannot see (a page garbled after a clean stop)
-            report, found = _deep_check(path, recover, clock, force=True)
+        try:
+            fast = live is not None or not has_data(path) or closed_cleanly(path)
+            report, found = (None, {}) if fast else _deep_check(path, recover, clock)
+            if fast and live is None and has_data(path) and not _reads_well(path, clock):
+                # damage the header check cannot see (a page garbled after a clean stop)
+                report, found = _deep_check(path, recover, clock, force=True)
+        except RepairFailed as e:  # the daemon starts read-only: never a restart loop
+            log.warning(str(e))
+            return cls._damaged_read_only(path, clock, e)
         journal = cls._connect(path, clock, found, marks=live is None)
-        journal.recovery = report
+        journal.recovery = report or stale
+        if report is not None and report.loss and not journal.read_only:
+            journal._keep_loss(report.line())
+        journal.loss = journal._recorded_loss()
+        if journal.loss and not (report is not None and report.loss):
+            log.warning("%s", journal.loss)
         if not journal.read_only and recover:
             journal._salvage_live_games()
+        return journal
+
+    @classmethod
+    def _damaged_read_only(
+        cls, path: Path, clock: Callable[[], float], e: RepairFailed
+    ) -> SqliteJournal:
+        """A damaged journal that cannot be repaired now (a full disk): read what SQLite
+        reads of it, in memory, and refuse every write; nothing on disk is touched."""
+        try:
+            db = _open_read_only(path, {})
+        except (JournalError, sqlite3.Error):
+            db = memory_db(b"")  # not even readable: an empty journal, in memory only
+            db.executescript(SCHEMA)
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.execute("PRAGMA query_only = ON")
+        journal = cls(db, path, clock)
+        journal.damage_seen = True
+        journal.read_only = "journal damaged, disk full" if e.full else "journal damaged"
         return journal
 
     @classmethod
@@ -274,6 +339,7 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
                 raise JournalError(f"cannot open journal {path}: {describe_error(e)}") from None
             db = _open_read_only(path, found)
         journal = cls(db, path, clock)
+        journal._file = _file_id(path)
         if not why and marks:
             why = journal._mark_open()
         journal.read_only = why
@@ -283,32 +349,78 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
 
     @classmethod
     def _open_for_reading(cls, path: Path, clock: Callable[[], float]) -> SqliteJournal:
-        """Read-only, never writing the file (nor creating it). After an unclean stop, with
-        no daemon holding the journal, the deep check runs first (damage: JournalError)."""
+        """Read-only, never creating or writing any file beside the journal (SQLite's
+        ``mode=ro`` still rewrites the ``-shm`` index and creates a ``-wal``). While the
+        daemon holds the journal its live files are read as SQLite shares them. After a
+        clean stop the main file is read in place. After an unclean stop a private copy of
+        the main file and its WAL is checked and read (damage: JournalError); a lost WAL is
+        said in ``loss``, as is a WAL that does not belong to the file (not applied)."""
         if not path.exists():
             raise JournalError(f"no journal at {path} (no games played yet?)")
         refuse_foreign(path)
-        found: dict[str, bytes] = {}
-        if holder(path) is None and has_data(path) and not closed_cleanly(path):
-            _check_identity_quietly(path)
-            found, problem, _ = examine(path)
-            if problem is not None:
-                raise JournalError(
-                    f"journal {path} is damaged ({problem}); start the daemon to repair it"
-                )
+        _check_identity_quietly(path)
+        loss = tmp = None
         try:
-            db = open_ro(path)
+            if holder(path) is not None:
+                db = open_ro(path)
+            elif stale_wal(path):
+                loss = stale_line(path) + ": start the companion to set it aside"
+                db = open_ro(path, immutable=True)
+            elif closed_cleanly(path):
+                sidecar = any(
+                    path.with_name(path.name + s).exists() for s in ("-wal", "-shm", "-journal")
+                )
+                db = open_ro(path, immutable=sidecar or header_mode(path) == 2)
+            else:
+                db, tmp, loss = _read_a_copy(path)
         except NotAJournal:
             raise
         except JournalError:
             raise
         except sqlite3.Error as e:
-            if not _read_only_error(e) and "unable to open" not in str(e):
-                raise JournalError(f"cannot open journal {path}: {describe_error(e)}") from None
-            db = _open_read_only(path, found)
+            raise JournalError(f"cannot open journal {path}: {describe_error(e)}") from None
         journal = cls(db, path, clock)
+        journal._tmp = tmp
         journal.read_only = "opened for reading"
+        try:
+            journal.loss = loss or journal._recorded_loss()
+        except BaseException:
+            journal.close()
+            raise
         return journal
+
+    def _recorded_loss(self) -> str | None:
+        """The loss kept in the journal's meta table by the start that found it."""
+        with suppress(sqlite3.Error):
+            row = self._db.execute("SELECT value FROM meta WHERE key = 'lost'").fetchone()
+            return f"{row[0]} ({ACCEPT_HINT})" if row and row[0] else None
+        return None
+
+    def _keep_loss(self, line: str) -> None:
+        """Record a loss in the journal itself, so every command says it until accepted."""
+        try:
+            with self._write() as db:
+                db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('lost', ?)", (line,))
+        except JournalError as e:
+            log.warning("journal %s: the loss could not be recorded: %s", self.path, e)
+
+    def accept_loss(self) -> str | None:
+        """The user has dealt with a lost WAL: stop saying it. Returns what was said."""
+        was = self._recorded_loss()
+        if was is not None:
+            with self._write() as db:
+                db.execute("DELETE FROM meta WHERE key = 'lost'")
+        self.loss = None
+        return was
+
+    def _check_file(self) -> None:
+        """JournalError when the journal's name no longer leads to the file this connection
+        writes (removed or replaced by another program): a move written now would be lost."""
+        if self._file is not None and _file_id(self.path) != self._file:
+            raise JournalError(
+                f"the journal file {self.path} was removed or replaced by another program: "
+                "moves cannot be saved (restart the companion)"
+            )
 
     def _mark_open(self) -> str | None:
         """Record that a writer has the journal open (a stop before ``close`` is unclean) and
@@ -350,6 +462,9 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
                     rollback(db)
             self._marks = False
             self._db.close()
+            if self._tmp is not None:
+                shutil.rmtree(self._tmp, ignore_errors=True)
+                self._tmp = None
             if self.lock is not None:
                 self.lock.release()
                 self.lock = None
@@ -387,6 +502,7 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
             self._try_writable_again()
             if self.read_only:
                 raise JournalError("journal is read-only")
+            self._check_file()
             db = self._db
             try:
                 db.execute("BEGIN IMMEDIATE")
@@ -416,6 +532,7 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
                 raise JournalError(
                     "disk full" if self.read_only == "disk full" else "journal is read-only"
                 )
+            self._check_file()
             db = self._db
             try:
                 db.execute("BEGIN IMMEDIATE")
@@ -697,6 +814,60 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
         return entry.saved()
 
     # --- the game in progress, checked at start ---
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def _read_a_copy(path: Path) -> tuple[sqlite3.Connection, Path | None, str | None]:
+    """After an unclean stop with no daemon: the main file and its WAL (and a hot rollback
+    journal) copied to a private folder, checked there and read from there, so nothing
+    beside the journal is created or written. (connection, the folder, the loss or None).
+    Without room for the copy: the same, in memory."""
+    sidecars = _sidecars_as_found(path)
+    tmp = Path(tempfile.mkdtemp(prefix="binaryon-read-"))
+    copy = tmp / path.name
+    try:
+        try:
+            for suffix in ("", "-wal", "-journal"):
+                src = path.with_name(path.name + suffix)
+                if src.exists():
+                    shutil.copyfile(src, copy.with_name(copy.name + suffix))
+        except OSError as e:
+            if e.errno not in (errno.ENOSPC, errno.EDQUOT):
+                raise JournalError(f"cannot read journal {path}: {e.strerror or e}") from None
+            shutil.rmtree(tmp, ignore_errors=True)
+            found, problem, wal = examine(path, in_place=False)
+            _refuse_damage(path, problem)
+            found = wal_loss_problem(path, wal, sidecars)
+            return _open_read_only(path, {}), None, _loss_line(path, found)
+        _roll_back_hot_journal(copy)
+        _, problem, wal = examine(copy)
+        _refuse_damage(path, problem)
+        loss = _loss_line(path, wal_loss_problem(path, wal, sidecars))
+        return open_ro(copy, name=path), tmp, loss
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _refuse_damage(path: Path, problem: str | None) -> None:
+    if problem is not None:
+        raise JournalError(f"journal {path} is damaged ({problem}); start the daemon to repair it")
+
+
+def _loss_line(path: Path, found: tuple[str, int] | None) -> str | None:
+    if found is None:
+        return None
+    return (
+        f"journal {path}: {found[0]}; what it still holds is shown ({ACCEPT_HINT}: "
+        "it keeps copies of what is left of the WAL)"
+    )
 
 
 def _secret(move: Any) -> str | None:
