@@ -330,7 +330,7 @@ def test_a_backup_restored_beside_a_stale_wal_is_never_overridden(tmp_path, caps
     journal_with(path, finished=2, in_progress=0)
     backup = tmp_path / "backup.sqlite"
     assert main(["backup", str(backup), "--journal", str(path)]) == 0
-    assert "to restore it" in capsys.readouterr().out
+    said = capsys.readouterr().out
     with SqliteJournal.open(backup, read_only=True) as b:
         kept = [(g.id, g.status, len(g.moves)) for g in b.games()]
     played = play_and_die(path, moves=8)  # the crash: a third game, only in the WAL
@@ -338,7 +338,9 @@ def test_a_backup_restored_beside_a_stale_wal_is_never_overridden(tmp_path, caps
     stale = wal_of(path).read_bytes()
     shutil.copyfile(backup, path)  # the restore, the crashed journal's WAL left beside it
 
-    assert main(["history", "--journal", str(path)]) == 1  # read: shown as restored, said
+    with SqliteJournal.open(path, read_only=True) as j:  # read: shown as restored
+        assert [(g.id, g.status, len(g.moves)) for g in j.games()] == kept
+    assert main(["history", "--journal", str(path)]) == 1  # and said
     assert "does not belong" in capsys.readouterr().err
     assert wal_of(path).read_bytes() == stale
 
@@ -348,6 +350,7 @@ def test_a_backup_restored_beside_a_stale_wal_is_never_overridden(tmp_path, caps
     j.close()
     copies = [p for p in tmp_path.iterdir() if ".stale-" in p.name and p.name.endswith("-wal")]
     assert len(copies) == 1 and copies[0].read_bytes() == stale
+    assert "to restore it: stop the companion, then copy it over the journal" in said
 
 
 def test_a_write_command_beside_a_stale_wal_is_refused(tmp_path, capsys):
