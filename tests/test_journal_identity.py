@@ -27,6 +27,7 @@ from companion.referee.session import Session
 from .test_hostile_journal import (
     HOLD,
     ROOT,
+    Clock,
     files_in,
     journal_with,
     one_line_error,
@@ -408,3 +409,28 @@ def test_a_session_on_a_journal_whose_file_is_gone_keeps_its_moves(tmp_path):
     wal_of(path).unlink()
     assert not s.submit(s.state.legal_moves()[0]).accepted
     j.close()
+
+
+def test_every_start_of_the_companion_says_an_unaccepted_loss(died, monkeypatch):
+    from companion.service.daemon import Daemon
+
+    from .conftest import daemon_on_journal
+
+    said: list[str] = []
+    real = Daemon.say
+    monkeypatch.setattr(Daemon, "say", lambda d, text, *a: said.append(text) or real(d, text, *a))
+    path, _ = died
+    wal_of(path).unlink()
+
+    def start() -> list[str]:
+        said.clear()
+        daemon = daemon_on_journal(path, Clock())
+        daemon.stop()
+        daemon.journal.close()
+        return list(said)
+
+    assert "journal repaired" in start()  # found: copies kept, the loss recorded
+    assert "journal lost moves: see binaryon history" in start()
+    assert "journal lost moves: see binaryon history" in start()
+    assert main(["accept-loss", "--journal", str(path)]) == 0
+    assert not [line for line in start() if "journal" in line]

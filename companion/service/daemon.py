@@ -96,6 +96,8 @@ class Daemon:
             self.referee.gate = self.opponent.gate
         if getattr(self.journal, "recovery", None):
             self.say(("resumed; " if self.message else "") + "journal repaired")
+        elif getattr(self.journal, "loss", None):  # said at every start until accepted
+            self.say("journal lost moves: see binaryon history")
         why = getattr(self.journal, "read_only", None)
         if why:  # say so before a move is refused: "disk full", a read-only file system...
             reason = why if isinstance(why, str) else "journal read-only"

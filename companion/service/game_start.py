@@ -12,7 +12,7 @@ from typing import Any
 from companion.core.config import Config
 from companion.games import get_spec
 from companion.games.base import GameSpec
-from companion.journal.api import Journal
+from companion.journal.api import Journal, JournalError
 from companion.referee.session import Session
 from companion.views.oled import CHARS
 
@@ -45,7 +45,11 @@ def first_session(
     """The game in progress, resumed; or the configured game when there is none, or when the
     command line (or the config's ``[game] name``) asks for another: the one in progress is
     then paused, to be taken up again, and one OLED line says so."""
-    saved = journal.current()
+    try:
+        saved = journal.current()
+    except JournalError as e:  # a damaged journal opened read-only: start a fresh game
+        log.error("journal: the game in progress cannot be read: %s", e)
+        saved = None
     session = None
     if saved is not None:
         try:
