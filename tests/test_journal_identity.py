@@ -234,7 +234,7 @@ def died(tmp_path):
     return path, played
 
 
-def test_after_an_unclean_stop_reading_writes_nothing(died, capsys):
+def test_after_an_unclean_stop_reading_writes_nothing(died, tmp_path_factory, capsys):
     path, played = died
     before = as_found(path.parent)
     assert main(["history", "--journal", str(path)]) == 0
@@ -242,6 +242,10 @@ def test_after_an_unclean_stop_reading_writes_nothing(died, capsys):
     assert main(["export", "last", "--journal", str(path)]) == 0
     record = capsys.readouterr().out
     assert all(f" {move}" in record for move in played)
+    elsewhere = tmp_path_factory.mktemp("backups")
+    assert main(["backup", str(elsewhere / "b.sqlite"), "--journal", str(path)]) == 0
+    with SqliteJournal.open(elsewhere / "b.sqlite", read_only=True) as copy:
+        assert copy.current().moves == played
     assert as_found(path.parent) == before  # not even the -shm index
 
 

@@ -161,6 +161,11 @@ def _refuse(line: str) -> Path:
 
 def lock_error(lock: Path, e: OSError) -> JournalError:
     """The one line for a lock file that cannot be opened for writing."""
+    if e.errno in (errno.EACCES, errno.EPERM) and not os.path.lexists(lock):
+        return JournalError(
+            f"cannot take the journal's lock {lock}: no permission to create files in "
+            f"{lock.parent}; give the folder to the user running binaryon"
+        )
     if e.errno in (errno.EACCES, errno.EPERM):
         owner = ""
         try:
