@@ -438,3 +438,41 @@ def test_every_start_of_the_companion_says_an_unaccepted_loss(died, monkeypatch)
     assert "journal lost moves: see binaryon history" in start()
     assert main(["accept-loss", "--journal", str(path)]) == 0
     assert not [line for line in start() if "journal" in line]
+
+
+# Plays 4 moves holding the lock, then another program removes the WAL (or puts a file in its
+# place), 3 more moves, and the process dies like kill -9.
+WAL_GONE = textwrap.dedent(
+    """
+    import os, sys
+    sys.path.insert(0, {root!r})
+    from companion.journal.store import SqliteJournal
+    from companion.referee.session import Session
+    path = sys.argv[1]
+    j = SqliteJournal.open(path, lock=True)
+    s = Session("binaryon", journal=j)
+    for i in range(7):
+        if i == 4:
+            os.unlink(path + "-wal")
+            if sys.argv[2] == "replaced":
+                open(path + "-wal", "w").write("game 1 written")
+        assert s.submit(s.state.legal_moves()[0]).accepted
+    print(" ".join(s.moves), flush=True)
+    os._exit(0)
+    """
+)
+
+
+@pytest.mark.parametrize("how", ["removed", "replaced"])
+def test_a_wal_removed_under_the_companion_loses_nothing_at_the_next_crash(tmp_path, how):
+    path = tmp_path / "journal.sqlite"
+    out = subprocess.run(
+        [sys.executable, "-c", WAL_GONE.format(root=str(ROOT)), str(path), how],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    played = out.stdout.split()
+    assert len(played) == 7, out.stderr
+    with SqliteJournal.open(path) as j:
+        assert j.recovery is None and j.current().moves == played

@@ -213,6 +213,7 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
         # ``accept_loss``; or, when reading, a WAL beside it that was not applied
         self.loss: str | None = None
         self._file: tuple[int, int] | None = None  # (device, inode) of the file written
+        self._wal: tuple[int, int] | None = None  # and of its WAL, for the one writer
         self._tmp: Path | None = None  # a private copy read instead of the live files
 
     @classmethod
@@ -415,12 +416,37 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
 
     def _check_file(self) -> None:
         """JournalError when the journal's name no longer leads to the file this connection
-        writes (removed or replaced by another program): a move written now would be lost."""
+        writes (removed or replaced by another program): a move written now would be lost.
+        A WAL removed or replaced under the writer (SQLite goes on writing the removed one,
+        lost at the next crash) is checkpointed into the journal and made anew."""
         if self._file is not None and _file_id(self.path) != self._file:
             raise JournalError(
                 f"the journal file {self.path} was removed or replaced by another program: "
                 "moves cannot be saved (restart the companion)"
             )
+        wal = self.path.with_name(self.path.name + "-wal")
+        if self._wal is not None and _file_id(wal) != self._wal:
+            self._new_wal(wal)
+
+    def _new_wal(self, wal: Path) -> None:
+        db = self._db
+        try:
+            busy = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            if busy:
+                raise sqlite3.OperationalError("database is locked")
+            db.execute("PRAGMA journal_mode = DELETE").fetchone()
+            db.execute("PRAGMA journal_mode = WAL").fetchone()
+        except sqlite3.Error as e:
+            raise JournalError(
+                f"the journal's WAL {wal} was removed or replaced by another program and "
+                f"cannot be made anew ({describe_error(e)}): restart the companion"
+            ) from None
+        self._wal = _file_id(wal)
+        log.warning(
+            "journal %s: its WAL was removed or replaced by another program; everything in it "
+            "was saved into the journal and a new WAL made",
+            self.path,
+        )
 
     def _mark_open(self) -> str | None:
         """Record that a writer has the journal open (a stop before ``close`` is unclean) and
@@ -442,6 +468,7 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
         with suppress(sqlite3.Error):
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._marks = True
+        self._wal = _file_id(self.path.with_name(self.path.name + "-wal"))
         return None
 
     def close(self) -> None:
