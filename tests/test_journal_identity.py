@@ -476,3 +476,24 @@ def test_a_wal_removed_under_the_companion_loses_nothing_at_the_next_crash(tmp_p
     assert len(played) == 7, out.stderr
     with SqliteJournal.open(path) as j:
         assert j.recovery is None and j.current().moves == played
+
+
+def test_no_room_to_set_a_stale_wal_aside_starts_read_only_on_the_restored_file(
+    tmp_path, capsys, monkeypatch
+):
+    import companion.journal.checks as checks
+
+    path = tmp_path / "journal.sqlite"
+    journal_with(path, finished=2, in_progress=0)
+    backup = tmp_path / "backup.sqlite"
+    assert main(["backup", str(backup), "--journal", str(path)]) == 0
+    with SqliteJournal.open(backup, read_only=True) as b:
+        kept = [(g.id, g.status, len(g.moves)) for g in b.games()]
+    play_and_die(path, moves=8)
+    stale = wal_of(path).read_bytes()
+    shutil.copyfile(backup, path)
+    monkeypatch.setattr(checks, "keep_copies", lambda *a, **k: [])  # no copy could be made
+    with SqliteJournal.open(path, lock=True) as j:
+        assert j.read_only and j.read_only.startswith("stale WAL")
+        assert [(g.id, g.status, len(g.moves)) for g in j.games()] == kept
+    assert wal_of(path).read_bytes() == stale and path.read_bytes() == backup.read_bytes()

@@ -19,6 +19,7 @@ from companion.journal.db import (
     memory_db,
 )
 from companion.journal.repair import (
+    RepairFailed,
     has_data,
     keep_copies,
     snapshot,
@@ -230,7 +231,13 @@ def set_aside_stale(path: Path, clock: Callable[[], float]) -> RecoveryReport:
     shm_path = path.with_name(path.name + "-shm")
     copies = keep_copies(path, {"-wal": wal_path, "-shm": shm_path}, clock, label="stale")
     if not any(c.name.endswith("-wal") for c in copies):
-        raise JournalError(stale_line(path) + "; no copy of it could be kept: nothing changed")
+        for made in copies:
+            with suppress(OSError):
+                made.unlink()
+        failed = RepairFailed(stale_line(path) + "; no copy of it could be kept: nothing changed")
+        with suppress(OSError):
+            failed.full = os.statvfs(path.parent).f_bavail == 0
+        raise failed
     for p in (wal_path, shm_path):
         with suppress(OSError):
             p.unlink(missing_ok=True)

@@ -282,7 +282,11 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
                 raise JournalError(
                     stale_line(path) + ": start the companion to set it aside (a copy is kept)"
                 )
-            stale = set_aside_stale(path, clock)
+            try:
+                stale = set_aside_stale(path, clock)
+            except RepairFailed as e:  # no room to keep it: the main file alone, read-only
+                log.warning(str(e))
+                return cls._damaged_read_only(path, clock, e, main_only=True)
             copies = ", ".join(str(c) for c in stale.copies)
             log.warning("%s; kept as %s", stale_line(path), copies)
         if live is None:
@@ -309,12 +313,13 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
 
     @classmethod
     def _damaged_read_only(
-        cls, path: Path, clock: Callable[[], float], e: RepairFailed
+        cls, path: Path, clock: Callable[[], float], e: RepairFailed, main_only: bool = False
     ) -> SqliteJournal:
         """A damaged journal that cannot be repaired now (a full disk): read what SQLite
-        reads of it, in memory, and refuse every write; nothing on disk is touched."""
+        reads of it (``main_only``: the main file without its WAL, which is not its own), in
+        memory, and refuse every write; nothing on disk is touched."""
         try:
-            db = _open_read_only(path, {})
+            db = open_ro(path, immutable=True) if main_only else _open_read_only(path, {})
         except (JournalError, sqlite3.Error):
             db = memory_db(b"")  # not even readable: an empty journal, in memory only
             db.executescript(SCHEMA)
@@ -322,7 +327,8 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
             db.execute("PRAGMA query_only = ON")
         journal = cls(db, path, clock)
         journal.damage_seen = True
-        journal.read_only = "journal damaged, disk full" if e.full else "journal damaged"
+        what = "stale WAL" if main_only else "journal damaged"
+        journal.read_only = f"{what}, disk full" if e.full else what
         return journal
 
     @classmethod
