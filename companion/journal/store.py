@@ -25,12 +25,10 @@ reason; a write to a game ended elsewhere (``binaryon abandon``) raises GameClos
 
 from __future__ import annotations
 
-import errno
 import logging
 import os
 import shutil
 import sqlite3
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -51,12 +49,10 @@ from companion.journal.checks import (
     _wal_loss,
     check_journal_path,
     closed_cleanly,
-    header_mode,
     refuse_foreign,
     set_aside_stale,
     stale_line,
     stale_wal,
-    wal_loss_problem,
 )
 from companion.journal.db import (
     NotAJournal,
@@ -71,6 +67,7 @@ from companion.journal.db import (
 )
 from companion.journal.identity import check_one_name, journal_identity
 from companion.journal.lock import JournalLock, acquire_lock, holder, lock_path
+from companion.journal.reading import file_id, open_for_reading
 from companion.journal.repair import (
     RepairFailed,
     cut_short_line,
@@ -102,6 +99,7 @@ from companion.journal.rows import (
     unpaused_note,
 )
 from companion.journal.salvage import RecoveryReport
+from companion.journal.store_files import JournalFiles
 from companion.journal.store_import import JournalImport
 from companion.journal.store_reads import JournalReads
 from companion.journal.store_salvage import JournalSalvage
@@ -138,8 +136,6 @@ log = logging.getLogger("binaryon")
 # Former names of two helpers, kept for the tests that call them through this module.
 _examine = examine
 _scan_wal = scan_wal
-
-ACCEPT_HINT = "binaryon accept-loss once dealt with"
 
 _EVENTS = (
     "SELECT kind, ply, move, at, player, public FROM events WHERE game_id = ?"
@@ -195,7 +191,7 @@ def _deep_check(
 # --------------------------------------------------------------------------- the journal
 
 
-class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
+class SqliteJournal(JournalSalvage, JournalReads, JournalImport, JournalFiles):
     """Implements companion.journal.api.Journal. Safe to share between threads (one lock)."""
 
     def __init__(self, db: sqlite3.Connection, path: Path, clock: Callable[[], float]):
@@ -269,10 +265,6 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
 
     @classmethod
     def _open_writable(cls, path: Path, recover: bool, clock: Callable[[], float]) -> SqliteJournal:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise JournalError(f"cannot create {path.parent}: {e.strerror or e}") from None
         refuse_foreign(path)
         _check_identity_quietly(path)
         live = holder(path)  # the daemon's: its file, checked by it
@@ -346,7 +338,7 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
                 raise JournalError(f"cannot open journal {path}: {describe_error(e)}") from None
             db = _open_read_only(path, found)
         journal = cls(db, path, clock)
-        journal._file = _file_id(path)
+        journal._file = file_id(path)
         if not why and marks:
             why = journal._mark_open()
         journal.read_only = why
@@ -356,34 +348,15 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
 
     @classmethod
     def _open_for_reading(cls, path: Path, clock: Callable[[], float]) -> SqliteJournal:
-        """Read-only, never creating or writing any file beside the journal (SQLite's
-        ``mode=ro`` still rewrites the ``-shm`` index and creates a ``-wal``). While the
-        daemon holds the journal its live files are read as SQLite shares them. After a
-        clean stop the main file is read in place. After an unclean stop a private copy of
-        the main file and its WAL is checked and read (damage: JournalError); a lost WAL is
-        said in ``loss``, as is a WAL that does not belong to the file (not applied)."""
+        """Read-only, never creating or writing any file beside the journal
+        (companion.journal.reading; damage: JournalError); a lost WAL is said in ``loss``, as
+        is a WAL that does not belong to the file (not applied)."""
         if not path.exists():
             raise JournalError(f"no journal at {path} (no games played yet?)")
         refuse_foreign(path)
         _check_identity_quietly(path)
-        loss = tmp = None
         try:
-            if holder(path) is not None:
-                db = open_ro(path)
-            elif stale_wal(path):
-                loss = stale_line(path) + ": start the companion to set it aside"
-                db = open_ro(path, immutable=True)
-            elif closed_cleanly(path):
-                sidecar = any(
-                    path.with_name(path.name + s).exists() for s in ("-wal", "-shm", "-journal")
-                )
-                db = open_ro(path, immutable=sidecar or header_mode(path) == 2)
-            else:
-                db, tmp, loss = _read_a_copy(path)
-        except NotAJournal:
-            raise
-        except JournalError:
-            raise
+            db, tmp, loss = open_for_reading(path)
         except sqlite3.Error as e:
             raise JournalError(f"cannot open journal {path}: {describe_error(e)}") from None
         journal = cls(db, path, clock)
@@ -395,64 +368,6 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
             journal.close()
             raise
         return journal
-
-    def _recorded_loss(self) -> str | None:
-        """The loss kept in the journal's meta table by the start that found it."""
-        with suppress(sqlite3.Error):
-            row = self._db.execute("SELECT value FROM meta WHERE key = 'lost'").fetchone()
-            return f"{row[0]} ({ACCEPT_HINT})" if row and row[0] else None
-        return None
-
-    def _keep_loss(self, line: str) -> None:
-        """Record a loss in the journal itself, so every command says it until accepted."""
-        try:
-            with self._write() as db:
-                db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('lost', ?)", (line,))
-        except JournalError as e:
-            log.warning("journal %s: the loss could not be recorded: %s", self.path, e)
-
-    def accept_loss(self) -> str | None:
-        """The user has dealt with a lost WAL: stop saying it. Returns what was said."""
-        was = self._recorded_loss()
-        if was is not None:
-            with self._write() as db:
-                db.execute("DELETE FROM meta WHERE key = 'lost'")
-        self.loss = None
-        return was
-
-    def _check_file(self) -> None:
-        """JournalError when the journal's name no longer leads to the file this connection
-        writes (removed or replaced by another program): a move written now would be lost.
-        A WAL removed or replaced under the writer (SQLite goes on writing the removed one,
-        lost at the next crash) is checkpointed into the journal and made anew."""
-        if self._file is not None and _file_id(self.path) != self._file:
-            raise JournalError(
-                f"the journal file {self.path} was removed or replaced by another program: "
-                "moves cannot be saved (restart the companion)"
-            )
-        wal = self.path.with_name(self.path.name + "-wal")
-        if self._wal is not None and _file_id(wal) != self._wal:
-            self._new_wal(wal)
-
-    def _new_wal(self, wal: Path) -> None:
-        db = self._db
-        try:
-            busy = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
-            if busy:
-                raise sqlite3.OperationalError("database is locked")
-            db.execute("PRAGMA journal_mode = DELETE").fetchone()
-            db.execute("PRAGMA journal_mode = WAL").fetchone()
-        except sqlite3.Error as e:
-            raise JournalError(
-                f"the journal's WAL {wal} was removed or replaced by another program and "
-                f"cannot be made anew ({describe_error(e)}): restart the companion"
-            ) from None
-        self._wal = _file_id(wal)
-        log.warning(
-            "journal %s: its WAL was removed or replaced by another program; everything in it "
-            "was saved into the journal and a new WAL made",
-            self.path,
-        )
 
     def _mark_open(self) -> str | None:
         """Record that a writer has the journal open (a stop before ``close`` is unclean) and
@@ -474,7 +389,7 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
         with suppress(sqlite3.Error):
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._marks = True
-        self._wal = _file_id(self.path.with_name(self.path.name + "-wal"))
+        self._wal = file_id(self.path.with_name(self.path.name + "-wal"))
         return None
 
     def close(self) -> None:
@@ -847,60 +762,6 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport):
         return entry.saved()
 
     # --- the game in progress, checked at start ---
-
-
-def _file_id(path: Path) -> tuple[int, int] | None:
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    return info.st_dev, info.st_ino
-
-
-def _read_a_copy(path: Path) -> tuple[sqlite3.Connection, Path | None, str | None]:
-    """After an unclean stop with no daemon: the main file and its WAL (and a hot rollback
-    journal) copied to a private folder, checked there and read from there, so nothing
-    beside the journal is created or written. (connection, the folder, the loss or None).
-    Without room for the copy: the same, in memory."""
-    sidecars = _sidecars_as_found(path)
-    tmp = Path(tempfile.mkdtemp(prefix="binaryon-read-"))
-    copy = tmp / path.name
-    try:
-        try:
-            for suffix in ("", "-wal", "-journal"):
-                src = path.with_name(path.name + suffix)
-                if src.exists():
-                    shutil.copyfile(src, copy.with_name(copy.name + suffix))
-        except OSError as e:
-            if e.errno not in (errno.ENOSPC, errno.EDQUOT):
-                raise JournalError(f"cannot read journal {path}: {e.strerror or e}") from None
-            shutil.rmtree(tmp, ignore_errors=True)
-            found, problem, wal = examine(path, in_place=False)
-            _refuse_damage(path, problem)
-            found = wal_loss_problem(path, wal, sidecars)
-            return _open_read_only(path, {}), None, _loss_line(path, found)
-        _roll_back_hot_journal(copy)
-        _, problem, wal = examine(copy)
-        _refuse_damage(path, problem)
-        loss = _loss_line(path, wal_loss_problem(path, wal, sidecars))
-        return open_ro(copy, name=path), tmp, loss
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-
-
-def _refuse_damage(path: Path, problem: str | None) -> None:
-    if problem is not None:
-        raise JournalError(f"journal {path} is damaged ({problem}); start the daemon to repair it")
-
-
-def _loss_line(path: Path, found: tuple[str, int] | None) -> str | None:
-    if found is None:
-        return None
-    return (
-        f"journal {path}: {found[0]}; what it still holds is shown ({ACCEPT_HINT}: "
-        "it keeps copies of what is left of the WAL)"
-    )
 
 
 def _secret(move: Any) -> str | None:
