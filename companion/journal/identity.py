@@ -66,7 +66,7 @@ class JournalIdentity:
         if real in own:
             return real
         try:
-            info = os.stat(real)
+            info = os.stat(target)  # follows every link, /proc's too
         except OSError:
             return None
         return next((p for p in own if same_file_stat(info, p)), None)
@@ -128,10 +128,11 @@ def check_output(
     if own == journal.path:
         return _refuse(f"{given} is the journal itself: give another file")
     if own is not None:
-        return _refuse(f"{given} is {own.name}, one of the journal's own files: give another file")
+        what = _OWN[own.name[len(journal.path.name) :]]
+        return _refuse(f"{given} is the journal's {what}: give another file")
     real = real_path(target)
     try:
-        info = os.stat(real)
+        info = os.stat(target)  # follows every link, /proc's too
     except FileNotFoundError:
         return real
     except OSError as e:
@@ -143,6 +144,14 @@ def check_output(
         return real
     kind = "a folder" if stat.S_ISDIR(mode) else _kind(mode)
     return _refuse(f"{given} is {kind}, not a regular file: not replaced")
+
+
+_OWN = {
+    "-wal": "WAL (-wal)",
+    "-shm": "index (-shm)",
+    "-journal": "rollback journal",
+    LOCK_SUFFIX: "lock file",
+}
 
 
 def _kind(mode: int) -> str:
