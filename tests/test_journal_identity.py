@@ -20,7 +20,12 @@ import pytest
 
 from companion.cli.main import main
 from companion.journal.api import JournalError
-from companion.journal.identity import check_output, journal_identity, same_file
+from companion.journal.identity import (
+    check_output,
+    journal_file,
+    journal_identity,
+    same_file,
+)
 from companion.journal.store import SqliteJournal
 from companion.referee.session import Session
 
@@ -177,6 +182,8 @@ def test_the_identity_helper_names_one_file_by_any_name(tmp_path):
     assert same_file(path, link) and not same_file(path, tmp_path / "none")
     assert a.is_own_file(tmp_path / "journal.sqlite-wal")  # even before it exists
     assert check_output(tmp_path / "new.txt", a) == tmp_path / "new.txt"
+    assert journal_file(link, "web-tokens.json") == tmp_path / "journal.sqlite.web-tokens.json"
+    assert journal_file(tmp_path / "other.sqlite", "web.json").name == "other.sqlite.web.json"
 
 
 # --------------------------------------------------------------------------- 3: lock refused

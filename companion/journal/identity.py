@@ -72,6 +72,14 @@ class JournalIdentity:
         return next((p for p in own if same_file_stat(info, p)), None)
 
 
+def journal_file(journal: str | os.PathLike[str], suffix: str) -> Path:
+    """A file that belongs to this journal alone (the web pages' tokens and address), named
+    after its real file: ``<real journal path>.<suffix>``. Two journals in one folder get
+    two files; a symlink to the journal gets the same one."""
+    real = real_path(journal)
+    return real.with_name(f"{real.name}.{suffix}")
+
+
 def lock_file(real: Path) -> Path:
     return real.with_name(real.name + LOCK_SUFFIX)
 
