@@ -109,7 +109,7 @@ def test_a_write_into_a_journal_file_replaced_under_the_companion_is_refused(wri
     journal_with(other, finished=1, in_progress=0)
     os.replace(other, path)
     result = s.submit(s.state.legal_moves()[0])
-    assert not result.accepted
+    assert not result.accepted and "removed or replaced by another program" in str(result.refusal)
 
 
 # --------------------------------------------------------------------------- 2: links
@@ -418,7 +418,8 @@ def test_a_session_on_a_journal_whose_file_is_gone_keeps_its_moves(tmp_path):
     assert s.submit(s.state.legal_moves()[0]).accepted
     path.unlink()
     wal_of(path).unlink()
-    assert not s.submit(s.state.legal_moves()[0]).accepted
+    result = s.submit(s.state.legal_moves()[0])
+    assert not result.accepted and "was removed or replaced" in str(result.refusal)
     j.close()
 
 
