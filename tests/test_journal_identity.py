@@ -411,7 +411,7 @@ def test_a_damaged_journal_on_a_full_disk_starts_read_only_with_one_oled_line(di
     assert after == before  # the damaged bytes as found: nothing repaired, nothing lost
 
 
-def test_a_session_on_a_journal_whose_file_is_gone_keeps_its_moves(tmp_path):
+def test_a_move_into_a_journal_whose_file_is_gone_is_refused_and_said(tmp_path):
     path = tmp_path / "journal.sqlite"
     j = SqliteJournal.open(path, lock=True)
     s = Session("binaryon", journal=j)
