@@ -22,6 +22,7 @@ replays every move through the game engine; the first problem is reported as one
 from __future__ import annotations
 
 import hashlib
+import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,9 +44,10 @@ from companion.journal.store import (
 )
 
 MAX_RECORD_BYTES = 4 << 20  # a 5,000-move game with times is about 100 kB
+MAX_RECORD_MOVES = 10_000  # far past any game played at a table; replays stay quick
+MAX_RECORD_TOKENS = 4 * MAX_RECORD_MOVES + 1_000  # a number, a move, a time, a mark each
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t"}
 
-_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _NUMBER = re.compile(r"([0-9]+)\.$")
 _TIME = re.compile(r"([+-])([0-9]+(?:\.[0-9]{1,3})?)s$")
 _TIME_LIKE = re.compile(r"[+-]\d|\+")  # a comment starting so is meant as a time
@@ -190,7 +192,7 @@ def record_from_entry(entry: GameEntry) -> Record:
             pass  # a salvaged game that no longer replays: its moves say what is known
     return Record(
         game=entry.game,
-        options=dict(entry.options),
+        options=entry.shown_options(),
         moves=entry.shown_names(),
         marks=marks,
         times=[m.at for m in entry.moves],
@@ -208,7 +210,45 @@ def record_from_entry(entry: GameEntry) -> Record:
 
 
 def _unquote_tag(value: str) -> str:
-    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), value)
+    """Backslash escapes undone, in one pass (memory: the value's own size)."""
+    if "\\" not in value:
+        return value
+    out = io.StringIO()
+    pos = 0
+    while (b := value.find("\\", pos)) >= 0 and b + 1 < len(value):
+        out.write(value[pos:b])
+        ch = value[b + 1]
+        out.write(_ESCAPES.get(ch, ch))
+        pos = b + 2
+    out.write(value[pos:])
+    return out.getvalue()
+
+
+def _scan_tag(line: str) -> tuple[str, str] | None:
+    """``[Name "value"]`` (nothing after it) -> (name, quoted value), else None. A
+    hand-written scan: time and memory linear in the line, however long the value."""
+    n = len(line)
+    end = 1
+    while end < n and line[end].isascii() and (line[end].isalnum() or line[end] == "_"):
+        end += 1
+    name = line[1:end]
+    if not name or not name[0].isalpha():
+        return None
+    start = end
+    while start < n and line[start].isspace():
+        start += 1
+    if start == end or start >= n or line[start] != '"':
+        return None
+    start += 1
+    quote, slash = line.find('"', start), line.find("\\", start)
+    while 0 <= slash < quote:  # an escaped character before the quote found: look on
+        pos = slash + 2
+        if quote < pos:
+            quote = line.find('"', pos)
+        slash = line.find("\\", pos)
+    if quote < 0 or line[quote + 1 :] != "]":
+        return None
+    return name, line[start:quote]
 
 
 def _parse_options(text: str, where: str) -> dict[str, str]:
@@ -245,15 +285,20 @@ def parse_record(text: str, source: str = "record") -> Record:
         if stripped.startswith("["):
             if tokens:
                 raise RecordError(f"{source}:{lineno}: tag after the moves")
-            m = _TAG.match(stripped)
-            if not m:
+            found = _scan_tag(stripped)
+            if found is None:
                 raise RecordError(f'{source}:{lineno}: bad tag, expected [Name "value"]')
-            name = m.group(1)
+            name, value = found
             if name.lower() in seen:
                 raise RecordError(f"{source}:{lineno}: tag {name} given twice")
             seen.add(name.lower())
-            tags[name] = (_unquote_tag(m.group(2)), lineno)
+            tags[name] = (_unquote_tag(value), lineno)
             continue
+        if len(tokens) > MAX_RECORD_TOKENS:
+            raise RecordError(
+                f"{source}:{lineno}: more than {MAX_RECORD_TOKENS:,} words after the tags: "
+                f"a record holds at most {MAX_RECORD_MOVES:,} moves"
+            )
         col = 0
         while col < len(line):
             ch = line[col]
@@ -334,6 +379,8 @@ def _assemble(
 
 
 def _read_moves(rec: Record, tokens: list[tuple[str, int, int]], source: str) -> None:
+    per = per_number(rec.game, rec.options)
+    numbered = -1  # how many moves came before the last move number
     for text, line, col in tokens:
         where = f"{source}:{line}:{col}"
         if text.startswith("{"):
@@ -355,16 +402,30 @@ def _read_moves(rec: Record, tokens: list[tuple[str, int, int]], source: str) ->
             continue
         m = _NUMBER.match(text)
         if m:
-            per = per_number(rec.game, rec.options)
-            expected = len(rec.moves) // per + 1
-            if len(rec.moves) % per or int(m.group(1)) != expected:
-                raise RecordError(f"{where}: move number {text} out of place, expected {expected}.")
+            _check_number(text, int(m.group(1)), len(rec.moves), per, numbered, where)
+            numbered = len(rec.moves)
             continue
+        if len(rec.moves) >= MAX_RECORD_MOVES:
+            raise RecordError(f"{where}: more than {MAX_RECORD_MOVES:,} moves: too long a record")
         if text.startswith('"'):
             text = text[1:-1]
         rec.moves.append(text)
         rec.times.append(None)
         rec.where.append((line, col))
+
+
+def _check_number(text: str, number: int, moves: int, per: int, numbered: int, where: str) -> None:
+    """A move number must start its move (``per`` plies each) and be the next one."""
+    expected = moves // per + 1
+    if numbered == moves:
+        raise RecordError(f"{where}: move number {text} repeated: a move was expected")
+    if moves % per:
+        raise RecordError(
+            f"{where}: move number {text} in the middle of move {expected}: "
+            f"its second half was expected"
+        )
+    if number != expected:
+        raise RecordError(f"{where}: move number {text} out of place, expected {expected}.")
 
 
 def _milliseconds(text: str) -> int:

@@ -40,6 +40,12 @@ class Played:
     forced: bool = False
 
 
+def carried_options(spec: GameSpec, options: dict[str, Any]) -> dict[str, Any]:
+    """The options a new game of the same kind keeps: all but the secret ones (drawn
+    afresh: the last game's seed is public once it ended)."""
+    return {k: v for k, v in options.items() if k not in spec.secret_options}
+
+
 @dataclass
 class Submitted:
     accepted: bool
@@ -302,7 +308,7 @@ class Session:
         ``players`` (player id -> name) replaces the names; None keeps them."""
         spec = get_spec(game) if game else self.spec  # a bad name or option changes nothing
         if options is None:
-            options = dict(self.options) if spec is self.spec else {}
+            options = carried_options(spec, self.options) if spec is self.spec else {}
         options = spec.resolve(options)
         self.abandon()
         if players is not None:

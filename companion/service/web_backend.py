@@ -16,13 +16,15 @@ from typing import TYPE_CHECKING, Any
 from companion.core.squares import FILES
 from companion.games import get_spec
 from companion.referee.session import Played
-from companion.views.presenter import Notices, Table, web_view
+from companion.views.presenter import MOVES_SHOWN, Notices, Table, web_view
 from companion.views.web.backend import Listeners
 
 if TYPE_CHECKING:
     from companion.service.daemon import Daemon
 
 Answer = dict[str, Any]
+FRAMES_PER_PAGE = 50  # views in one answer of /api/game (the page asks for more as needed)
+MAX_FRAMES_PER_PAGE = 100
 
 
 class DaemonWebBackend:
@@ -153,40 +155,63 @@ class DaemonWebBackend:
             )
         return out
 
-    def record(self, game_id: int) -> dict[str, Any] | None:
+    def record(self, game_id: int, first: int = 0, count: int = FRAMES_PER_PAGE) -> dict | None:
         load = getattr(self.daemon.journal, "load", None)
         entry = load(game_id) if load is not None else None
         if entry is None:
             return None
-        return replay_frames(entry.id, entry.game, dict(entry.options), list(entry.move_names))
+        names = list(entry.move_names)
+        return replay_frames(entry.id, entry.game, dict(entry.options), names, first, count)
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
         return self._listeners.subscribe(callback)
 
 
-def replay_frames(game_id: int, game: str, options: dict[str, Any], names: list[str]) -> dict:
-    """A game's public views after each move, for the replay viewer: secrets stay hidden
-    unless the game reached the point where it reveals them."""
+def replay_frames(
+    game_id: int,
+    game: str,
+    options: dict[str, Any],
+    names: list[str],
+    first: int = 0,
+    count: int = FRAMES_PER_PAGE,
+) -> dict:
+    """One page of a game's public views, for the replay viewer: the views after plies
+    ``first`` .. ``first + count - 1`` (at most MAX_FRAMES_PER_PAGE), each listing the recent
+    moves only, so an answer's size does not grow with the game. Secrets stay hidden unless
+    the game reached the point where it reveals them."""
     spec = get_spec(game)
     options = spec.resolve(options)
     state = spec.new(**options)
     layout = spec.layout(options)
     board = layout.natural_board if layout else 8
+    total = len(names)
+    first = max(0, min(first, total))
+    last = min(total, first + max(1, min(count, MAX_FRAMES_PER_PAGE)) - 1)
     played: list[Played] = []
-    states = [state]
-    for name in names:
-        move = state.parse_move(name)
+    frames = []
+    for k in range(last + 1):
+        if k >= first:
+            recent = tuple(played[-MOVES_SHOWN:])
+            table = Table(spec, state, options, layout, board, recent, game_id, {}, k - len(recent))
+            frames.append(web_view(table, Notices(), None))
+        if k == last:
+            break
+        move = state.parse_move(names[k])
         referee = state.forced_move() is not None or state.chance() is not None
         who = None if referee else state.actor(move)
-        played.append(Played(name, state.public_name(move), who, referee))
+        played.append(Played(names[k], state.public_name(move), who, referee))
         state = state.play(move)
-        states.append(state)
-    frames = []
-    for k, st in enumerate(states):
-        table = Table(spec, st, options, layout, board, tuple(played[:k]), game_id)
-        frames.append(web_view(table, Notices(), None))
-    final = frames[-1]
-    return {"id": game_id, "game": game, "moves": final["moves"], "frames": frames}
+        if len(played) > 2 * MOVES_SHOWN:
+            del played[:-MOVES_SHOWN]
+    moves = frames[-1]["moves"][-(last - first) :] if last > first else []
+    return {
+        "id": game_id,
+        "game": game,
+        "plies": total,
+        "from": first,
+        "moves": moves,
+        "frames": frames,
+    }
 
 
 def _cell_of(name: str, files: int, ranks: int) -> int | None:
