@@ -382,6 +382,16 @@ def test_history_escapes_terminal_control_characters_in_names(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)[0]["players"]["on"] == evil
 
 
+def test_replay_escapes_a_name_from_the_record(tmp_path, capsys):
+    rec = Record(game="binaryon", options=get_spec("binaryon").resolve({}), moves=["e5"])
+    rec.players = {"on": "Ana\x1b[2J\x1b]0;x\x07"}
+    f = tmp_path / "r.txt"
+    f.write_text(format_record(rec))
+    assert main(["replay", str(f), "--delay", "0", "--no-colour"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "Ana\\x1b[2J" in out
+
+
 def test_terminal_text_keeps_printable_text_as_it_is():
     for text in ("Zoë", "李", "👩\u200d👩\u200d👧", "a b"):
         assert for_terminal(text) == text
