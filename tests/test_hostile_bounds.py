@@ -116,6 +116,37 @@ def test_the_solo_seed_is_revealed_once_the_game_ends_and_the_record_replays(tmp
     assert rec.moves == s.moves
 
 
+def test_a_record_without_its_seed_is_still_the_same_record_on_a_second_import(tmp_path, capsys):
+    path = tmp_path / "j.sqlite"
+    with SqliteJournal.open(path) as j:
+        seed = play_solo(j, finish=True).options["seed"]
+    assert main(["export", "last", "--journal", str(path)]) == 0
+    text = capsys.readouterr().out.replace(f" seed={seed}", "")
+    assert "seed=" not in text
+    f = tmp_path / "r.txt"
+    f.write_text(text)
+    again = tmp_path / "again.sqlite"
+    assert main(["import", str(f), "--journal", str(again)]) == 0
+    assert main(["import", str(f), "--journal", str(again)]) == 2
+    assert "already" in capsys.readouterr().err
+
+
+def test_a_record_won_by_a_capitalised_name_reads_back(tmp_path, capsys):
+    s = Session("binome", {"players": "Ann,Bob"}, NullJournal(), rng=random.Random(5))
+    rng = random.Random(5)
+    while not s.state.is_over():
+        player = sorted(s.state.to_act)[0]
+        s.submit(rng.choice(s.state.legal_moves(player)), player)
+    winner = s.state.outcome().winner
+    assert winner in ("Ann", "Bob")
+    rec = Record(game="binome", options=s.options, moves=s.moves, status="finished")
+    rec.result = winner
+    f = tmp_path / "r.txt"
+    f.write_text(format_record(rec))
+    again, _ = read_record(f)
+    assert again.result == winner
+
+
 def test_a_new_solo_game_draws_a_new_seed(tmp_path):
     s = play_solo(NullJournal())
     first = s.options["seed"]

@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import io
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
@@ -85,6 +85,9 @@ class Record:
     # other players see until the game reveals it (None: no secret)
     actors: list[str | None] = field(default_factory=list, compare=False)
     publics: list[str | None] = field(default_factory=list, compare=False)
+    # secret options the record left out (a game exported while in progress), drawn afresh
+    # when it was read: not part of its fingerprint
+    drawn: tuple[str, ...] = field(default=(), compare=False)
 
 
 # --------------------------------------------------------------------------- writing
@@ -338,18 +341,18 @@ def _assemble(
         spec = get_spec(game)
     except ValueError as e:
         raise RecordError(f"{source}:{game_line}: {e}") from None
-    options: dict[str, Any] = {}
+    given: dict[str, Any] = {}
     if "options" in lower:
         _, text, n = lower["options"]
+        given = _parse_options(text, f"{source}:{n}")
         try:
-            options = spec.resolve(_parse_options(text, f"{source}:{n}"))
+            options = spec.resolve(given)
         except ValueError as e:
-            if isinstance(e, RecordError):
-                raise
             raise RecordError(f"{source}:{n}: Options: {e}") from None
     else:
         options = spec.resolve({})
-    rec = Record(game=game, options=options, moves=[])
+    drawn = tuple(k for k in spec.secret_options if k not in given)
+    rec = Record(game=game, options=options, moves=[], drawn=drawn)
     if "started" in lower:
         rec.started = _time_tag(lower["started"][1], f"{source}:{lower['started'][2]}", "Started")
     elif "date" in lower:
@@ -468,7 +471,7 @@ def validate(rec: Record, source: str = "record") -> GameState:
     last = f"{source}:{rec.where[-1][0]}" if rec.where else source
     if outcome is not None:
         got = outcome.winner or "draw"
-        if rec.result is not None and rec.result != got:
+        if rec.result is not None and rec.result != got.lower():  # Result is read lowercased
             raise RecordError(f"{last}: Result {rec.result} but the moves give {outcome.summary}")
         if rec.status != FINISHED and rec.status != IN_PROGRESS:
             raise RecordError(f"{last}: Status {rec.status} but the game is over")
@@ -503,6 +506,8 @@ def outcome_of(rec: Record, state: GameState) -> Outcome | None:
 def digest(rec: Record) -> str:
     """A validated record's fingerprint: the same game (tags, moves, times) gives the same,
     however the file was laid out."""
+    if rec.drawn:  # left out of the file, drawn when read: the same file, the same print
+        rec = replace(rec, options={k: v for k, v in rec.options.items() if k not in rec.drawn})
     return hashlib.sha256(format_record(rec).encode()).hexdigest()[:32]
 
 
