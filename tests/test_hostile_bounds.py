@@ -237,8 +237,16 @@ def test_a_replay_page_is_small_whatever_the_game_length():
 # --------------------------------------------------------------------------- 13: tags
 
 
-def test_a_long_tag_value_is_parsed_in_memory_linear_in_its_size():
-    value = "v" * 400_000
+@pytest.mark.parametrize(
+    "value, read",
+    [
+        ("v" * 400_000, "v" * 400_000),
+        ('\\"' * 200_000, '"' * 200_000),
+        ("\\\\\\n" * 130_000, "\\\n" * 130_000),
+        ("\ufdd0\ufdd1" + "\\\\\\n" * 130_000, "\ufdd0\ufdd1" + "\\\n" * 130_000),
+    ],
+)
+def test_a_long_tag_value_is_parsed_in_memory_linear_in_its_size(value, read):
     text = f'[Game "binaryon"]\n[Event "{value}"]\n\n1. e5\n'
     tracemalloc.start()
     try:
@@ -246,8 +254,14 @@ def test_a_long_tag_value_is_parsed_in_memory_linear_in_its_size():
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert rec.tags["Event"] == value
-    assert peak < 8 * len(text), peak  # the backtracking regex took ~170 bytes per byte
+    assert rec.tags["Event"] == read
+    # the backtracking regex took ~170 bytes per byte (a 3.9 MB value: 676 MB)
+    assert peak < 8 * len(text.encode()), peak
+
+
+def test_a_record_holding_a_nul_is_refused_with_its_line():
+    with pytest.raises(RecordError, match="r:2: a NUL character"):
+        parse_record('[Game "binaryon"]\n[Event "a\0"]\n', "r")
 
 
 def test_tags_with_escapes_and_bad_tags():

@@ -22,7 +22,6 @@ replays every move through the game engine; the first problem is reported as one
 from __future__ import annotations
 
 import hashlib
-import io
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -47,6 +46,10 @@ MAX_RECORD_BYTES = 4 << 20  # a 5,000-move game with times is about 100 kB
 MAX_RECORD_MOVES = 10_000  # far past any game played at a table; replays stay quick
 MAX_RECORD_TOKENS = 4 * MAX_RECORD_MOVES + 1_000  # a number, a move, a time, a mark each
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t"}
+# A tag line. Possessive (never backtracking): its alternatives cannot overlap, so the match
+# is the same, but time and memory stay linear however long the value (a plain repeat of
+# the group kept a backtracking point per character: ~170 bytes each).
+_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*+)\s++"((?:[^"\\]++|\\.)*+)"\]')
 
 _NUMBER = re.compile(r"([0-9]+)\.$")
 _TIME = re.compile(r"([+-])([0-9]+(?:\.[0-9]{1,3})?)s$")
@@ -213,45 +216,27 @@ def record_from_entry(entry: GameEntry) -> Record:
 
 
 def _unquote_tag(value: str) -> str:
-    """Backslash escapes undone, in one pass (memory: the value's own size)."""
+    """Backslash escapes of a value ``_TAG`` matched undone, left to right, by C-level string
+    operations (time and memory linear in the value): escaped backslashes set aside first as
+    NUL, which a record never holds (``replace`` pairs them from the left, as reading does), then ``\\n``, ``\\r``,
+    ``\\t``, then any other backslash escapes the character after it (a matched value never
+    ends with a lone one)."""
     if "\\" not in value:
         return value
-    out = io.StringIO()
-    pos = 0
-    while (b := value.find("\\", pos)) >= 0 and b + 1 < len(value):
-        out.write(value[pos:b])
-        ch = value[b + 1]
-        out.write(_ESCAPES.get(ch, ch))
-        pos = b + 2
-    out.write(value[pos:])
-    return out.getvalue()
+    return _unescape(value.replace("\\\\", "\0")).replace("\0", "\\")
+
+
+def _unescape(text: str) -> str:
+    """``text`` with its escaped backslashes set aside: its other escapes undone."""
+    for code, char in _ESCAPES.items():
+        text = text.replace("\\" + code, char)
+    return text.replace("\\", "")
 
 
 def _scan_tag(line: str) -> tuple[str, str] | None:
-    """``[Name "value"]`` (nothing after it) -> (name, quoted value), else None. A
-    hand-written scan: time and memory linear in the line, however long the value."""
-    n = len(line)
-    end = 1
-    while end < n and line[end].isascii() and (line[end].isalnum() or line[end] == "_"):
-        end += 1
-    name = line[1:end]
-    if not name or not name[0].isalpha():
-        return None
-    start = end
-    while start < n and line[start].isspace():
-        start += 1
-    if start == end or start >= n or line[start] != '"':
-        return None
-    start += 1
-    quote, slash = line.find('"', start), line.find("\\", start)
-    while 0 <= slash < quote:  # an escaped character before the quote found: look on
-        pos = slash + 2
-        if quote < pos:
-            quote = line.find('"', pos)
-        slash = line.find("\\", pos)
-    if quote < 0 or line[quote + 1 :] != "]":
-        return None
-    return name, line[start:quote]
+    """``[Name "value"]`` (nothing after it) -> (name, quoted value), else None."""
+    m = _TAG.fullmatch(line)
+    return (m.group(1), m.group(2)) if m else None
 
 
 def _parse_options(text: str, where: str) -> dict[str, str]:
@@ -280,6 +265,9 @@ def parse_record(text: str, source: str = "record") -> Record:
     seen: set[str] = set()  # tag names in lower case: each line costs the same (linear)
     tokens: list[tuple[str, int, int]] = []  # (text, line, column)
     text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
+    if (nul := text.find("\0")) >= 0:
+        line = text.count("\n", 0, nul) + 1
+        raise RecordError(f"{source}:{line}: a NUL character: not a text record")
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip()
         stripped = line.lstrip()
