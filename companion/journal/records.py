@@ -218,9 +218,9 @@ def record_from_entry(entry: GameEntry) -> Record:
 def _unquote_tag(value: str) -> str:
     """Backslash escapes of a value ``_TAG`` matched undone, left to right, by C-level string
     operations (time and memory linear in the value): escaped backslashes set aside first as
-    NUL, which a record never holds (``replace`` pairs them from the left, as reading does), then ``\\n``, ``\\r``,
-    ``\\t``, then any other backslash escapes the character after it (a matched value never
-    ends with a lone one)."""
+    NUL, which a record never holds (``replace`` pairs them from the left, as reading does),
+    then ``\\n``, ``\\r``, ``\\t``, then any other backslash escapes the character after
+    it (a matched value never ends with a lone one)."""
     if "\\" not in value:
         return value
     return _unescape(value.replace("\\\\", "\0")).replace("\0", "\\")
