@@ -336,16 +336,25 @@ def test_a_record_with_too_many_moves_is_refused_with_one_line(tmp_path, capsys)
     assert not (tmp_path / "j.sqlite").exists()
 
 
-def test_a_record_of_move_numbers_only_stops_at_the_second(tmp_path):
-    text = '[Game "binaryon"]\n\n' + " ".join(["1."] * 200_000) + "\n"
+def test_a_repeated_move_number_is_refused_where_it_stands():
+    text = '[Game "binaryon"]\n\n' + " ".join(["1."] * 1000) + "\n"
     with pytest.raises(RecordError, match=r":3:4: move number 1\. repeated"):
         parse_record(text)
 
 
-def test_a_record_with_too_many_words_is_refused_while_it_is_read():
-    text = '[Game "binaryon"]\n\n' + "{c}\n" * 100_000
-    with pytest.raises(RecordError, match="words after the tags"):
-        parse_record(text)
+@pytest.mark.parametrize("layout", ["one line", "a line each"])
+def test_a_record_with_too_many_words_is_refused_while_it_is_read(layout):
+    """1.3 million words cost what the first 41,000 do: memory bounded by the limit."""
+    words = ["1."] * 1_300_000
+    text = '[Game "binaryon"]\n\n' + (" " if layout == "one line" else "\n").join(words)
+    tracemalloc.start()
+    try:
+        with pytest.raises(RecordError, match="more than 41,000 words after the tags"):
+            parse_record(text)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 20_000_000, peak  # every word kept first: over 200 MB
 
 
 def test_the_live_view_lists_recent_moves_only_with_their_count(make_daemon, tmp_path):

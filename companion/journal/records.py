@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -268,7 +269,7 @@ def parse_record(text: str, source: str = "record") -> Record:
     if (nul := text.find("\0")) >= 0:
         line = text.count("\n", 0, nul) + 1
         raise RecordError(f"{source}:{line}: a NUL character: not a text record")
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    for lineno, raw in enumerate(_lines(text), 1):
         line = raw.rstrip()
         stripped = line.lstrip()
         if not stripped:
@@ -285,17 +286,18 @@ def parse_record(text: str, source: str = "record") -> Record:
             seen.add(name.lower())
             tags[name] = (_unquote_tag(value), lineno)
             continue
-        if len(tokens) > MAX_RECORD_TOKENS:
-            raise RecordError(
-                f"{source}:{lineno}: more than {MAX_RECORD_TOKENS:,} words after the tags: "
-                f"a record holds at most {MAX_RECORD_MOVES:,} moves"
-            )
         col = 0
         while col < len(line):
             ch = line[col]
             if ch.isspace():
                 col += 1
-            elif ch == ";":
+                continue
+            if len(tokens) >= MAX_RECORD_TOKENS:  # said as soon as it is read: bounded work
+                raise RecordError(
+                    f"{source}:{lineno}:{col + 1}: more than {MAX_RECORD_TOKENS:,} words after "
+                    f"the tags: a record holds at most {MAX_RECORD_MOVES:,} moves"
+                )
+            if ch == ";":
                 break
             elif ch == "{":
                 end = line.find("}", col)
@@ -316,6 +318,15 @@ def parse_record(text: str, source: str = "record") -> Record:
                 tokens.append((line[col:end], lineno, col + 1))
                 col = end
     return _assemble(tags, tokens, source)
+
+
+def _lines(text: str) -> Iterator[str]:
+    """``text.splitlines()`` one line at a time (a million short lines are not all held)."""
+    start = 0
+    while (end := text.find("\n", start)) >= 0:
+        yield from text[start : end + 1].splitlines()  # "\r\n", "\v\n": as splitlines does
+        start = end + 1
+    yield from text[start:].splitlines()
 
 
 def _assemble(
