@@ -24,7 +24,7 @@ from companion.core.terminal_text import for_terminal
 from companion.games import get_spec
 from companion.games.binome.deck import DeckError, load_deck
 from companion.games.binome.options import resolve_game_options
-from companion.journal.api import MoveEntry, NullJournal
+from companion.journal.api import MoveEntry, NullJournal, SavedGame
 from companion.journal.records import (
     MAX_RECORD_MOVES,
     Record,
@@ -191,6 +191,18 @@ def test_a_damaged_secret_row_is_described_by_its_public_name(tmp_path, capsys, 
     for text in (caplog.text, note, j.recovery.problem):
         assert damaged not in text and damaged.split()[-1] not in text
         assert first.name.split()[-1] not in text
+
+
+def test_a_game_that_cannot_resume_names_its_damaged_secret_move_by_its_public_name():
+    s = Session("latent-binaries", journal=NullJournal(), rng=random.Random(1))
+    s.submit(s.state.legal_moves()[0])
+    first = s.played[0]
+    damaged = first.name.rsplit("/", 1)[0] + "/blux"
+    saved = SavedGame(1, "latent-binaries", dict(s.options), [damaged], {},
+                      [MoveEntry(0, damaged, first.player, first.public)])  # fmt: skip
+    with pytest.raises(ValueError) as caught:
+        Session.resume(saved, NullJournal())
+    assert first.public in str(caught.value) and "blux" not in str(caught.value)
 
 
 # --------------------------------------------------------------------------- 11: replay pages
