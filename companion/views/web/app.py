@@ -96,6 +96,8 @@ async def security_headers(request: web.Request, handler):
             response = e  # a redirect: it gets the headers too
     except Exception as e:  # a bug: one log line, and an answer like any other error
         log.error("web: %s %s failed: %s", request.method, request.path, _one_line(e))
+        if request.headers.get("Upgrade", "").lower() == "websocket":
+            raise  # the socket may be open already: no answer can be sent on it any more
         response = error(500, "internal-error", "the server failed to answer")
     host = request.host if _HOST_OK.match(request.host or "") else ""
     sockets = f" ws://{host} wss://{host}" if host else ""
