@@ -131,7 +131,7 @@ def _bearer(request: web.Request) -> str | None:
     return token.strip()
 
 
-_TOKEN_CHARS = re.compile(r"[A-Za-z0-9_\-]{1,128}")  # what secrets.token_urlsafe makes
+_TOKEN_CHARS = re.compile(r"[!-~]{1,256}")  # printable ASCII: what a link can carry
 
 
 def _well_formed(token: str | None) -> bool:
