@@ -236,6 +236,27 @@ def test_a_replay_page_builds_only_the_views_it_holds(monkeypatch):
     assert len(built) == len(page["frames"]) == web_backend.MAX_FRAMES_PER_PAGE
 
 
+def test_the_next_page_of_a_replay_starts_from_a_kept_position(monkeypatch):
+    from companion.games.binome.engine import BinomeState
+
+    options, names = LONG
+    plays = []
+    real = BinomeState.play
+    monkeypatch.setattr(BinomeState, "play", lambda *a, **k: plays.append(1) or real(*a, **k))
+    kept = web_backend.ReplayCheckpoints()
+    end = replay_frames(1, "binome", options, names, len(names) - 10, 10, kept)
+    assert len(plays) >= len(names) - 1  # the first page replays the game up to it
+    plays.clear()
+    page = replay_frames(1, "binome", options, names, len(names) - 30, 10, kept)
+    assert len(plays) <= web_backend.CHECKPOINT + 10
+    plays.clear()
+    assert page == replay_frames(1, "binome", options, names, len(names) - 30, 10)
+    assert replay_frames(1, "binome", options, names, len(names) - 10, 10, kept) == end
+    # another game (or this one changed) starts afresh
+    other = replay_frames(1, "binome", options, names[:-1], len(names) - 30, 10, kept)
+    assert other == replay_frames(1, "binome", options, names[:-1], len(names) - 30, 10)
+
+
 def test_a_replay_page_is_small_whatever_the_game_length():
     options, names = LONG
     sizes = [
