@@ -51,3 +51,28 @@ def test_the_replay_viewer_fetches_a_long_game_a_page_at_a_time(browser, long_si
     browser.wait(lambda: browser.body_data("replayIndex") == "0", what="the start again")
     assert asked[0] == (0, PAGE) and all(count == PAGE for _, count in asked)
     assert {first for first, _ in asked} == {0, plies - plies % PAGE}  # each page once
+
+
+class TrimmedBackend(FakeBackend):
+    """A live view that lists its recent moves only, as the daemon's does past 200 moves."""
+
+    def public_view(self):
+        view = super().public_view()
+        return {**view, "moves_total": len(view["moves"]) + 150}
+
+
+@pytest.fixture
+def trimmed_site(tabs):  # noqa: F811
+    backend = TrimmedBackend()
+    backend.new_game(random_moves(count=4, seed=2))
+    server = WebServer(backend, "127.0.0.1:0")
+    server.start()
+    yield backend, server
+    server.stop()
+
+
+def test_the_move_list_says_how_many_moves_came_before_those_it_lists(browser, trimmed_site):
+    _, server = trimmed_site
+    open_live(browser, server.url + "/")
+    browser.wait(lambda: "150 earlier moves" in browser.text("moves"), what="the earlier count")
+    assert browser.js("return document.querySelectorAll('#moves .move').length;") == 5
