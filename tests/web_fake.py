@@ -236,7 +236,7 @@ class FakeBackend:
             ]  # fmt: skip
         return list(reversed(games))[:limit]
 
-    def record(self, game_id: int) -> dict[str, Any] | None:
+    def record(self, game_id: int, first: int = 0, count: int = 50) -> dict[str, Any] | None:
         with self._lock:
             if game_id == self.game_id:
                 moves = list(self.moves)
@@ -248,10 +248,10 @@ class FakeBackend:
         states = [self.spec.new(**self.options)]
         for name in moves:
             states.append(states[-1].play(states[-1].parse_move(name)))
-        frames = [
-            self._view(states[: i + 1], moves[:i], game_id, live=False) for i in range(len(states))
-        ]
-        return {"id": game_id, "game": self.spec.name, "moves": moves, "frames": frames}
+        window = range(min(first, len(moves)), min(len(states), first + count))
+        frames = [self._view(states[: i + 1], moves[:i], game_id, live=False) for i in window]
+        return {"id": game_id, "game": self.spec.name, "plies": len(moves), "from": window.start,
+                "moves": moves[window.start : window.stop - 1], "frames": frames}  # fmt: skip
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
         return self._listeners.subscribe(callback)

@@ -83,7 +83,10 @@ def run(args: argparse.Namespace) -> int:
             status = loss_status(journal)
     except JournalError as e:
         return fail(str(e))
-    text = format_record(record_from_entry(entry))
+    try:
+        text = format_record(record_from_entry(entry))
+    except ValueError as e:  # a damaged row (an unknown game): said, never a traceback
+        return fail(f"game {entry.id} cannot be written as a record: {e}")
     if not to_file:
         sys.stdout.write(text)
         return status

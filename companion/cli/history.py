@@ -9,6 +9,7 @@ import json
 import sys
 
 from companion.cli.journal_args import (
+    MAX_GAME_ID,
     _exists,
     add_journal_argument,
     fail,
@@ -16,6 +17,7 @@ from companion.cli.journal_args import (
     loss_status,
     open_journal,
 )
+from companion.core.terminal_text import for_terminal
 from companion.journal.api import JournalError
 from companion.journal.store import GameEntry, from_iso, iso
 
@@ -37,7 +39,7 @@ def as_dict(entry: GameEntry) -> dict:
     return {
         "id": entry.id,
         "game": entry.game,
-        "options": entry.options,
+        "options": entry.shown_options(),  # a secret option only once the game has ended
         "players": entry.players,
         "seated": entry.seated(),
         "winner_names": entry.winner_names(),
@@ -58,9 +60,9 @@ def line(entry: GameEntry) -> str:
     status = entry.status.replace("_", " ")
     result = entry.summary or ("-" if entry.status != "finished" else entry.result or "")
     players = " ".join(f"{k}={_one_line(v)}" for k, v in entry.seated().items())
-    return (
-        f"{entry.id:>4}  {started:<16}  {entry.game:<9} {entry.move_count:>5}  "
-        f"{status:<11}  {result:<14} {players}"
+    return for_terminal(  # names, notes and results are user text: no terminal escapes
+        f"{entry.id:>4}  {started:<16}  {_one_line(entry.game):<9} {entry.move_count:>5}  "
+        f"{status:<11}  {_one_line(result):<14} {players}"
     ).rstrip()
 
 
@@ -84,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.limit is not None and args.limit < 0:
             raise JournalError("--limit must be 0 or more")
+        if args.limit is not None:
+            args.limit = min(args.limit, MAX_GAME_ID)  # more than any journal holds
         since = _since(args.since)
         path = journal_path(args)
         if not _exists(path):

@@ -18,6 +18,7 @@ from companion.cli.journal_args import (
     open_journal,
     refuse_while_daemon_runs,
 )
+from companion.core.terminal_text import for_terminal
 from companion.journal.api import JournalError
 from companion.journal.records import (
     RecordError,
@@ -76,6 +77,7 @@ class Progress:
             self.bar = tqdm(total=total, unit="record", leave=False)
 
     def say(self, text: str) -> None:
+        text = for_terminal(text)  # a record's own text may be in the reason
         if self.bar is not None:
             self.bar.write(text, file=sys.stderr)
         else:
@@ -126,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
                             line = _import_one(journal, name, args)
                             done += 1
                             if len(files) == 1:
-                                print(line)
+                                print(for_terminal(line))
                         except RecordError as e:
                             refused += 1
                             progress.say(f"binaryon: {e}")

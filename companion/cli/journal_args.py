@@ -14,6 +14,7 @@ import os
 import sys
 from pathlib import Path
 
+from companion.core.terminal_text import for_terminal
 from companion.journal.api import JournalError
 from companion.journal.lock import holder
 from companion.journal.store import SqliteJournal, check_journal_path
@@ -155,5 +156,5 @@ def output_path(args: argparse.Namespace, target: str, streams: bool = False) ->
 
 
 def fail(reason: str) -> int:
-    print(f"binaryon: {reason}", file=sys.stderr)
+    print(f"binaryon: {for_terminal(reason)}", file=sys.stderr)
     return 2

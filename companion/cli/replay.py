@@ -12,6 +12,7 @@ import time
 from typing import TextIO
 
 from companion.cli.journal_args import fail
+from companion.core.terminal_text import for_terminal
 from companion.journal.records import RecordError, read_record
 
 MAX_DELAY = 3600.0
@@ -77,7 +78,7 @@ def replay(path: str, delay: float, step: bool, out: TextIO, inp: TextIO, colour
             return fail(f"move {k + 1} {name}: {daemon.message}")
         daemon.render()
         played = " ".join(session.moves[k:])
-        print(f"\nmove {k + 1}/{total}: {played}", file=out)
+        print(f"\nmove {k + 1}/{total}: {for_terminal(played)}", file=out)
         view.draw()
     state = session.state
     end = state.outcome().summary if state.is_over() and state.outcome() else "not finished"

@@ -315,6 +315,20 @@ class Config:
                 parse_opponent(self.game.opponent)
             except ValueError as e:
                 raise bad(f"[game] {e}") from None
+            from companion.engines.adapters import ENGINE_GAMES
+
+            if self.game.name not in ENGINE_GAMES:
+                raise bad(
+                    f"[game] opponent {self.game.opponent!r}: no engine plays {self.game.name} "
+                    f"(engines: {', '.join(ENGINE_GAMES)})"
+                )
+        if self.game.engine_side:
+            sides = player_ids(self.game.name, self.rules.get(self.game.name))
+            if self.game.engine_side not in sides:
+                raise bad(
+                    f"[game] engine_side {self.game.engine_side!r}: not a player of "
+                    f"{self.game.name} ({', '.join(sides)})"
+                )
         if self.web.listen:
             from companion.views.web.address import ListenError, parse_listen
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import sys
 
 
@@ -41,3 +42,27 @@ def read_text(
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise error(f"{name}: not a text file (not UTF-8)") from None
+
+
+def read_regular_file(path: str | os.PathLike[str], limit: int) -> bytes:
+    """At most ``limit + 1`` bytes of the regular file ``path``. Anything else (a device such
+    as ``/dev/zero``, a FIFO, a socket, a folder) raises OSError before a byte is read: the
+    open does not block on a FIFO, so nothing can hang or grow without bound."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+            raise OSError(f"{kind}")
+        os.set_blocking(fd, True)
+        chunks: list[bytes] = []
+        left = limit + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 16))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)

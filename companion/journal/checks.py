@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+import stat
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
@@ -46,6 +47,12 @@ def check_journal_path(path: str | os.PathLike[str]) -> Path:
         raise JournalError(f"{text!r} is not a journal file name")
     if p.is_dir():
         raise JournalError(f"{text} is a folder, not a journal file")
+    try:
+        mode = p.stat().st_mode
+    except OSError:
+        return p  # missing (or not to be looked at): the open says so
+    if not stat.S_ISREG(mode):  # a FIFO would hang the open, a device is no journal
+        raise JournalError(f"{text} is not a regular file, so not a journal")
     return p
 
 

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
@@ -43,9 +44,14 @@ from companion.journal.store import (
 )
 
 MAX_RECORD_BYTES = 4 << 20  # a 5,000-move game with times is about 100 kB
+MAX_RECORD_MOVES = 10_000  # far past any game played at a table; replays stay quick
+MAX_RECORD_TOKENS = 4 * MAX_RECORD_MOVES + 1_000  # a number, a move, a time, a mark each
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t"}
+# A tag line. Possessive (never backtracking): its alternatives cannot overlap, so the match
+# is the same, but time and memory stay linear however long the value (a plain repeat of
+# the group kept a backtracking point per character: ~170 bytes each).
+_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*+)\s++"((?:[^"\\]++|\\.)*+)"\]')
 
-_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _NUMBER = re.compile(r"([0-9]+)\.$")
 _TIME = re.compile(r"([+-])([0-9]+(?:\.[0-9]{1,3})?)s$")
 _TIME_LIKE = re.compile(r"[+-]\d|\+")  # a comment starting so is meant as a time
@@ -83,6 +89,9 @@ class Record:
     # other players see until the game reveals it (None: no secret)
     actors: list[str | None] = field(default_factory=list, compare=False)
     publics: list[str | None] = field(default_factory=list, compare=False)
+    # secret options the record left out (a game exported while in progress), drawn afresh
+    # when it was read: not part of its fingerprint
+    drawn: tuple[str, ...] = field(default=(), compare=False)
 
 
 # --------------------------------------------------------------------------- writing
@@ -190,7 +199,7 @@ def record_from_entry(entry: GameEntry) -> Record:
             pass  # a salvaged game that no longer replays: its moves say what is known
     return Record(
         game=entry.game,
-        options=dict(entry.options),
+        options=entry.shown_options(),
         moves=entry.shown_names(),
         marks=marks,
         times=[m.at for m in entry.moves],
@@ -208,7 +217,27 @@ def record_from_entry(entry: GameEntry) -> Record:
 
 
 def _unquote_tag(value: str) -> str:
-    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), value)
+    """Backslash escapes of a value ``_TAG`` matched undone, left to right, by C-level string
+    operations (time and memory linear in the value): escaped backslashes set aside first as
+    NUL, which a record never holds (``replace`` pairs them from the left, as reading does),
+    then ``\\n``, ``\\r``, ``\\t``, then any other backslash escapes the character after
+    it (a matched value never ends with a lone one)."""
+    if "\\" not in value:
+        return value
+    return _unescape(value.replace("\\\\", "\0")).replace("\0", "\\")
+
+
+def _unescape(text: str) -> str:
+    """``text`` with its escaped backslashes set aside: its other escapes undone."""
+    for code, char in _ESCAPES.items():
+        text = text.replace("\\" + code, char)
+    return text.replace("\\", "")
+
+
+def _scan_tag(line: str) -> tuple[str, str] | None:
+    """``[Name "value"]`` (nothing after it) -> (name, quoted value), else None."""
+    m = _TAG.fullmatch(line)
+    return (m.group(1), m.group(2)) if m else None
 
 
 def _parse_options(text: str, where: str) -> dict[str, str]:
@@ -237,7 +266,10 @@ def parse_record(text: str, source: str = "record") -> Record:
     seen: set[str] = set()  # tag names in lower case: each line costs the same (linear)
     tokens: list[tuple[str, int, int]] = []  # (text, line, column)
     text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    if (nul := text.find("\0")) >= 0:
+        line = text.count("\n", 0, nul) + 1
+        raise RecordError(f"{source}:{line}: a NUL character: not a text record")
+    for lineno, raw in enumerate(_lines(text), 1):
         line = raw.rstrip()
         stripped = line.lstrip()
         if not stripped:
@@ -245,21 +277,27 @@ def parse_record(text: str, source: str = "record") -> Record:
         if stripped.startswith("["):
             if tokens:
                 raise RecordError(f"{source}:{lineno}: tag after the moves")
-            m = _TAG.match(stripped)
-            if not m:
+            found = _scan_tag(stripped)
+            if found is None:
                 raise RecordError(f'{source}:{lineno}: bad tag, expected [Name "value"]')
-            name = m.group(1)
+            name, value = found
             if name.lower() in seen:
                 raise RecordError(f"{source}:{lineno}: tag {name} given twice")
             seen.add(name.lower())
-            tags[name] = (_unquote_tag(m.group(2)), lineno)
+            tags[name] = (_unquote_tag(value), lineno)
             continue
         col = 0
         while col < len(line):
             ch = line[col]
             if ch.isspace():
                 col += 1
-            elif ch == ";":
+                continue
+            if len(tokens) >= MAX_RECORD_TOKENS:  # said as soon as it is read: bounded work
+                raise RecordError(
+                    f"{source}:{lineno}:{col + 1}: more than {MAX_RECORD_TOKENS:,} words after "
+                    f"the tags: a record holds at most {MAX_RECORD_MOVES:,} moves"
+                )
+            if ch == ";":
                 break
             elif ch == "{":
                 end = line.find("}", col)
@@ -282,6 +320,15 @@ def parse_record(text: str, source: str = "record") -> Record:
     return _assemble(tags, tokens, source)
 
 
+def _lines(text: str) -> Iterator[str]:
+    """``text.splitlines()`` one line at a time (a million short lines are not all held)."""
+    start = 0
+    while (end := text.find("\n", start)) >= 0:
+        yield from text[start : end + 1].splitlines()  # "\r\n", "\v\n": as splitlines does
+        start = end + 1
+    yield from text[start:].splitlines()
+
+
 def _assemble(
     tags: dict[str, tuple[str, int]], tokens: list[tuple[str, int, int]], source: str
 ) -> Record:
@@ -293,18 +340,18 @@ def _assemble(
         spec = get_spec(game)
     except ValueError as e:
         raise RecordError(f"{source}:{game_line}: {e}") from None
-    options: dict[str, Any] = {}
+    given: dict[str, Any] = {}
     if "options" in lower:
         _, text, n = lower["options"]
+        given = _parse_options(text, f"{source}:{n}")
         try:
-            options = spec.resolve(_parse_options(text, f"{source}:{n}"))
+            options = spec.resolve(given)
         except ValueError as e:
-            if isinstance(e, RecordError):
-                raise
             raise RecordError(f"{source}:{n}: Options: {e}") from None
     else:
         options = spec.resolve({})
-    rec = Record(game=game, options=options, moves=[])
+    drawn = tuple(k for k in spec.secret_options if k not in given)
+    rec = Record(game=game, options=options, moves=[], drawn=drawn)
     if "started" in lower:
         rec.started = _time_tag(lower["started"][1], f"{source}:{lower['started'][2]}", "Started")
     elif "date" in lower:
@@ -334,6 +381,8 @@ def _assemble(
 
 
 def _read_moves(rec: Record, tokens: list[tuple[str, int, int]], source: str) -> None:
+    per = per_number(rec.game, rec.options)
+    numbered = -1  # how many moves came before the last move number
     for text, line, col in tokens:
         where = f"{source}:{line}:{col}"
         if text.startswith("{"):
@@ -355,16 +404,30 @@ def _read_moves(rec: Record, tokens: list[tuple[str, int, int]], source: str) ->
             continue
         m = _NUMBER.match(text)
         if m:
-            per = per_number(rec.game, rec.options)
-            expected = len(rec.moves) // per + 1
-            if len(rec.moves) % per or int(m.group(1)) != expected:
-                raise RecordError(f"{where}: move number {text} out of place, expected {expected}.")
+            _check_number(text, int(m.group(1)), len(rec.moves), per, numbered, where)
+            numbered = len(rec.moves)
             continue
+        if len(rec.moves) >= MAX_RECORD_MOVES:
+            raise RecordError(f"{where}: more than {MAX_RECORD_MOVES:,} moves: too long a record")
         if text.startswith('"'):
             text = text[1:-1]
         rec.moves.append(text)
         rec.times.append(None)
         rec.where.append((line, col))
+
+
+def _check_number(text: str, number: int, moves: int, per: int, numbered: int, where: str) -> None:
+    """A move number must start its move (``per`` plies each) and be the next one."""
+    expected = moves // per + 1
+    if numbered == moves:
+        raise RecordError(f"{where}: move number {text} repeated: a move was expected")
+    if moves % per:
+        raise RecordError(
+            f"{where}: move number {text} in the middle of move {expected}: "
+            f"its second half was expected"
+        )
+    if number != expected:
+        raise RecordError(f"{where}: move number {text} out of place, expected {expected}.")
 
 
 def _milliseconds(text: str) -> int:
@@ -407,7 +470,7 @@ def validate(rec: Record, source: str = "record") -> GameState:
     last = f"{source}:{rec.where[-1][0]}" if rec.where else source
     if outcome is not None:
         got = outcome.winner or "draw"
-        if rec.result is not None and rec.result != got:
+        if rec.result is not None and rec.result != got.lower():  # Result is read lowercased
             raise RecordError(f"{last}: Result {rec.result} but the moves give {outcome.summary}")
         if rec.status != FINISHED and rec.status != IN_PROGRESS:
             raise RecordError(f"{last}: Status {rec.status} but the game is over")
@@ -442,6 +505,8 @@ def outcome_of(rec: Record, state: GameState) -> Outcome | None:
 def digest(rec: Record) -> str:
     """A validated record's fingerprint: the same game (tags, moves, times) gives the same,
     however the file was laid out."""
+    if rec.drawn:  # left out of the file, drawn when read: the same file, the same print
+        rec = replace(rec, options={k: v for k, v in rec.options.items() if k not in rec.drawn})
     return hashlib.sha256(format_record(rec).encode()).hexdigest()[:32]
 
 

@@ -173,6 +173,19 @@ class GameEntry:
         people = self.seated()
         return [people[w] for w in ids if people.get(w)]
 
+    def shown_options(self) -> dict[str, Any]:
+        """The options as anyone may see them now: a game's secret options (the spec's
+        ``secret_options``, e.g. Binøme solo's seed) only once the game has ended."""
+        if self.ended_for_all:
+            return dict(self.options)
+        from companion.games import get_spec
+
+        try:
+            secret = get_spec(self.game).secret_options
+        except ValueError:  # a game this version does not know: nothing known to be public
+            return {}
+        return {k: v for k, v in self.options.items() if k not in secret}
+
     def shown_names(self) -> list[str]:
         """The moves as anyone may see them now: public names while the game goes on."""
         return [m.shown(self.ended_for_all) for m in self.moves]
@@ -199,7 +212,10 @@ def fold(events: Iterable[EventRow]) -> tuple[list[MoveEntry], int]:
     for row in events:
         kind, ply, move, at = row[:4]
         player, public = (row[4], row[5]) if len(row) >= 6 else (None, None)
+        if kind in ("move", "takeback") and (isinstance(ply, bool) or not isinstance(ply, int)):
+            raise ValueError(f"a {kind} with an unreadable move number ({ply!r:.20})")
         if kind == "move":
+            move, player, public = _text(move), _text_or_none(player), _text_or_none(public)
             if ply > len(moves):
                 raise ValueError(f"move {ply + 1} follows move {len(moves)}")
             del moves[ply:]
@@ -208,6 +224,24 @@ def fold(events: Iterable[EventRow]) -> tuple[list[MoveEntry], int]:
             del moves[ply:]
             takebacks += 1
     return moves, takebacks
+
+
+def _text(value: Any) -> str:
+    """A stored text that a damaged row may hold as bytes or a number, as text."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return "" if value is None else str(value)
+
+
+def _text_or_none(value: Any) -> str | None:
+    return None if value is None else _text(value)
+
+
+def _dict_or_empty(value: Any) -> dict[str, Any]:
+    """A JSON column that should hold an object; a damaged one (a list, a number) is {}."""
+    return {str(k): v for k, v in value.items()} if isinstance(value, dict) else {}
 
 
 GAME_COLUMNS = "id, game, options, players, started, ended, status, result, summary, detail, note"
@@ -236,11 +270,12 @@ def entry_from_row(row: Sequence[Any]) -> GameEntry:
     tags = {str(k): str(v) for k, v in tags.items()} if isinstance(tags, dict) else {}
     if status == ABANDONED and is_paused_note(note):
         status, note = PAUSED, unpaused_note(note)
+    people = _dict_or_empty(from_json(_text_or_none(players), {}))
     return GameEntry(
         id=gid,
-        game=game,
-        options=from_json(options, {}),
-        players=from_json(players, {}),
+        game=_text(game),
+        options=_dict_or_empty(from_json(_text_or_none(options), {})),
+        players={k: _text(v) for k, v in people.items() if v is not None},
         started=time_or_none(started),
         ended=time_or_none(ended),
         status=status,
@@ -289,5 +324,5 @@ def from_json(text: str | None, default: Any) -> Any:
         return default
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return default

@@ -42,13 +42,21 @@ class RecoveryReport:
                 f"journal {self.path}: {self.problem}; the WAL and its index as found kept as "
                 f"{kept}; lost: {lost}"
             )
-        copy = self.copies[0] if self.copies else "?"
-        if len(self.copies) > 1:
-            copy = f"{copy} (and its -wal)"
         return (
-            f"journal {self.path} was damaged ({self.problem}); damaged file kept as {copy}; "
+            f"journal {self.path} was damaged ({self.problem}); {self.copies_text()}; "
             f"recovered {self.games} games, {self.events} events; lost: {lost}"
         )
+
+    def copies_text(self) -> str:
+        """Which copies of the damaged files were kept, said as they are (none, the main
+        file with or without its WAL, or only the WAL)."""
+        wals = [c for c in self.copies if c.name.endswith("-wal")]
+        mains = [c for c in self.copies if not c.name.endswith(("-wal", "-shm"))]
+        if mains:
+            return f"damaged file kept as {mains[0]}" + (" (and its -wal)" if wals else "")
+        if wals:
+            return f"no copy of the damaged file could be kept, only of its WAL: {wals[0]}"
+        return "no copy of the damaged file could be kept"
 
 
 def salvage_rows(

@@ -48,7 +48,7 @@ class JournalSalvage:
             ).fetchone()
             lo, hi = (cut[0], cut[1]) if cut[0] is not None else (0, -1)
             rows = db.execute(
-                "SELECT id, kind, ply, move FROM events WHERE game_id = ?"
+                "SELECT id, kind, ply, move, public FROM events WHERE game_id = ?"
                 " AND id NOT BETWEEN ? AND ? ORDER BY id",
                 (game_id, lo, hi),
             ).fetchall()
@@ -58,7 +58,7 @@ class JournalSalvage:
             return  # an unknown game: nothing to replay it with
         states = [state]
         bad = None
-        for eid, kind, ply, move in rows:
+        for eid, kind, ply, move, public in rows:
             if kind == "move":
                 if ply >= len(states):
                     bad = (eid, f"move {ply + 1} follows move {len(states) - 1}")
@@ -68,7 +68,7 @@ class JournalSalvage:
                     st = states[-1]
                     states.append(st.play(st.parse_move(move or "")))
                 except ValueError as e:
-                    bad = (eid, f"move {ply + 1} {move!r} does not replay ({e})")
+                    bad = (eid, _not_replayed(ply, move, public, e))
                     break
             elif kind == "takeback":
                 del states[ply + 1 :]
@@ -107,3 +107,12 @@ class JournalSalvage:
         return target
 
     # --- history and records ---
+
+
+def _not_replayed(ply: int, move: object, public: object, error: ValueError) -> str:
+    """Why a row stops the replay, said without its secret: a move that holds one (it has a
+    public name) is named by its public name, and the reason (which may quote the secret
+    part) is left out; the game is still in progress, so the log and ``history`` are public."""
+    if public is not None:
+        return f"move {ply + 1} {str(public)!r} (a secret move) does not replay"
+    return f"move {ply + 1} {move!r} does not replay ({error})"

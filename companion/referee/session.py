@@ -40,6 +40,21 @@ class Played:
     forced: bool = False
 
 
+def _not_replayed(saved: SavedGame, k: int, error: ValueError) -> str:
+    """Why move ``k`` of a saved game does not replay, without its secret: a move that holds
+    one is named by its public name, without the reason (which may quote the secret)."""
+    entry = saved.entries[k] if k < len(saved.entries) else None
+    if entry is not None and entry.public is not None and entry.public != entry.name:
+        return f"move {k + 1} {entry.public!r} (a secret move) does not replay"
+    return f"move {k + 1} {saved.moves[k]!r} does not replay ({error})"
+
+
+def carried_options(spec: GameSpec, options: dict[str, Any]) -> dict[str, Any]:
+    """The options a new game of the same kind keeps: all but the secret ones (drawn
+    afresh: the last game's seed is public once it ended)."""
+    return {k: v for k, v in options.items() if k not in spec.secret_options}
+
+
 @dataclass
 class Submitted:
     accepted: bool
@@ -117,11 +132,14 @@ class Session:
         self.states = [self.spec.new(**self.options)]
         self.played = []
         self.game_id = saved.game_id
-        for name in saved.moves:
+        for k, name in enumerate(saved.moves):
             state = self.state
-            move = state.parse_move(name)
-            referee = state.forced_move() is not None or state.chance() is not None
-            self.states.append(state.play(move))
+            try:
+                move = state.parse_move(name)
+                referee = state.forced_move() is not None or state.chance() is not None
+                self.states.append(state.play(move))
+            except ValueError as e:
+                raise ValueError(_not_replayed(saved, k, e)) from None
             self.played.append(_played(state, move, referee))
         with contextlib.suppress(JournalError):  # the next move or start tries again
             self._save(self._referee_steps())
@@ -302,7 +320,7 @@ class Session:
         ``players`` (player id -> name) replaces the names; None keeps them."""
         spec = get_spec(game) if game else self.spec  # a bad name or option changes nothing
         if options is None:
-            options = dict(self.options) if spec is self.spec else {}
+            options = carried_options(spec, self.options) if spec is self.spec else {}
         options = spec.resolve(options)
         self.abandon()
         if players is not None:

@@ -33,7 +33,7 @@ from companion.service.game_start import first_session, fitting_options
 from companion.service.menu import NewGameMenu
 from companion.service.table_feedback import TableFeedback
 from companion.views.oled import OledView, Screen
-from companion.views.presenter import Table, leds, oled_screen, web_view
+from companion.views.presenter import MOVES_SHOWN, Table, leds, oled_screen, web_view
 
 log = logging.getLogger("binaryon")
 
@@ -431,9 +431,10 @@ class Daemon:
             options=s.options,
             layout=self.map.layout if self.map.squares else None,
             board_size=self.board.size,
-            played=tuple(s.played),
+            played=tuple(s.played[-MOVES_SHOWN:]),  # the views list the recent moves only
             game_id=s.game_id,
             people=s.players_named(),
+            first_ply=max(0, len(s.played) - MOVES_SHOWN),
         )
 
     def screen(self) -> Screen:

@@ -18,6 +18,7 @@ import time
 from typing import TextIO
 
 from companion.core.squares import parse_square
+from companion.core.terminal_text import for_terminal
 from companion.testing.mock_board import MockBoard
 from companion.views.oled import screen_text
 from companion.views.terminal import board_lines, framed, legend, oled_view_lines, use_colour
@@ -99,7 +100,7 @@ class Simulator:
         oled = oled_view_lines(d.display.image, self.columns())
         rows = self.rows()
         if screen is not None and rows is not None and len(oled) + len(board) + 3 > rows:
-            oled = framed(screen_text(screen), "OLED")  # a small terminal: the OLED as text
+            oled = framed([for_terminal(t) for t in screen_text(screen)], "OLED")  # as text
         lines = oled + board  # then the status: moves, score, turn and message
         moves = d.session.moves_seen_by(None)  # the table's view: no secrets
         state = d.session.state
@@ -110,11 +111,12 @@ class Simulator:
             if p in state.to_act
         ]
         turn = ", ".join(acting) if acting else ("game over" if state.is_over() else "referee")
-        lines.append(f"moves: {' '.join(moves[-12:]) if moves else '(none yet)'}")
+        status = [f"moves: {' '.join(moves[-12:]) if moves else '(none yet)'}"]
         if screen is not None and screen.panel.rows and screen.qr is None:  # always in sight
-            lines.append("score: " + "  ".join(f"{r.label} {r.value}" for r in screen.panel.rows))
+            status.append("score: " + "  ".join(f"{r.label} {r.value}" for r in screen.panel.rows))
         said = d.status or d.message
-        lines.append(f"turn: {turn}" + (f" | {said}" if said else ""))
+        status.append(f"turn: {turn}" + (f" | {said}" if said else ""))
+        lines += [for_terminal(t) for t in status]  # players' names are user text
         print("\n".join(lines), file=self.out, flush=True)
 
     def pieces(self, size: int) -> list[str]:

@@ -8,6 +8,7 @@ board would be.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -15,14 +16,17 @@ from typing import TYPE_CHECKING, Any
 
 from companion.core.squares import FILES
 from companion.games import get_spec
+from companion.games.base import GameState
 from companion.referee.session import Played
-from companion.views.presenter import Notices, Table, web_view
+from companion.views.presenter import MOVES_SHOWN, Notices, Table, web_view
 from companion.views.web.backend import Listeners
 
 if TYPE_CHECKING:
     from companion.service.daemon import Daemon
 
 Answer = dict[str, Any]
+FRAMES_PER_PAGE = 50  # views in one answer of /api/game (the page asks for more as needed)
+MAX_FRAMES_PER_PAGE = 100
 
 
 class DaemonWebBackend:
@@ -37,6 +41,7 @@ class DaemonWebBackend:
         self._cache: dict[str | None, tuple[int, dict[str, Any]]] = {}
         self._players: list[str] = []
         self._game_id: int | None = None
+        self._replays = ReplayCheckpoints()
         daemon.listeners.append(self._changed)
         daemon.call(self._snapshot)
 
@@ -153,40 +158,102 @@ class DaemonWebBackend:
             )
         return out
 
-    def record(self, game_id: int) -> dict[str, Any] | None:
+    def record(self, game_id: int, first: int = 0, count: int = FRAMES_PER_PAGE) -> dict | None:
         load = getattr(self.daemon.journal, "load", None)
         entry = load(game_id) if load is not None else None
         if entry is None:
             return None
-        return replay_frames(entry.id, entry.game, dict(entry.options), list(entry.move_names))
+        names = list(entry.move_names)
+        return replay_frames(
+            entry.id, entry.game, dict(entry.options), names, first, count, self._replays
+        )
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
         return self._listeners.subscribe(callback)
 
 
-def replay_frames(game_id: int, game: str, options: dict[str, Any], names: list[str]) -> dict:
-    """A game's public views after each move, for the replay viewer: secrets stay hidden
-    unless the game reached the point where it reveals them."""
+class ReplayCheckpoints:
+    """The positions of the game replayed last, every CHECKPOINT plies (with the moves a view
+    lists), so the next page of it replays at most CHECKPOINT plies before its own: paging
+    through a long game costs each page about the same."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._key: tuple[Any, ...] | None = None
+        self._points: dict[int, tuple[GameState, tuple[Played, ...]]] = {}
+
+    def start(self, key: tuple[Any, ...], first: int) -> tuple[int, Any, tuple[Played, ...]]:
+        """(ply, state, recent moves) of the nearest checkpoint at or before ``first`` of the
+        game ``key`` names ((0, None, ()) when there is none)."""
+        with self._lock:
+            if key != self._key:
+                self._key, self._points = key, {}
+                return 0, None, ()
+            ply = max((k for k in self._points if k <= first), default=0)
+            state, recent = self._points.get(ply, (None, ()))
+            return (ply, state, recent) if state is not None else (0, None, ())
+
+    def keep(self, key: tuple[Any, ...], ply: int, state: GameState, recent: list[Played]):
+        with self._lock:
+            if key == self._key:
+                self._points[ply] = (state, tuple(recent[-MOVES_SHOWN:]))
+
+
+CHECKPOINT = 100  # plies between two kept positions of a replay
+
+
+def replay_frames(
+    game_id: int,
+    game: str,
+    options: dict[str, Any],
+    names: list[str],
+    first: int = 0,
+    count: int = FRAMES_PER_PAGE,
+    checkpoints: ReplayCheckpoints | None = None,
+) -> dict:
+    """One page of a game's public views, for the replay viewer: the views after plies
+    ``first`` .. ``first + count - 1`` (at most MAX_FRAMES_PER_PAGE), each listing the recent
+    moves only, so an answer's size does not grow with the game. Secrets stay hidden unless
+    the game reached the point where it reveals them. With ``checkpoints`` the replay starts
+    from the nearest position kept by an earlier page of the same game."""
     spec = get_spec(game)
     options = spec.resolve(options)
-    state = spec.new(**options)
     layout = spec.layout(options)
     board = layout.natural_board if layout else 8
-    played: list[Played] = []
-    states = [state]
-    for name in names:
-        move = state.parse_move(name)
+    total = len(names)
+    first = max(0, min(first, total))
+    last = min(total, first + max(1, min(count, MAX_FRAMES_PER_PAGE)) - 1)
+    key = (game_id, game, json.dumps(options, sort_keys=True, default=str), hash(tuple(names)))
+    ply, state, recent = checkpoints.start(key, first) if checkpoints else (0, None, ())
+    if state is None:
+        state = spec.new(**options)
+    played: list[Played] = list(recent)
+    frames = []
+    for k in range(ply, last + 1):
+        if checkpoints is not None and k % CHECKPOINT == 0:
+            checkpoints.keep(key, k, state, played)
+        if k >= first:
+            shown = tuple(played[-MOVES_SHOWN:])
+            table = Table(spec, state, options, layout, board, shown, game_id, {}, k - len(shown))
+            frames.append(web_view(table, Notices(), None))
+        if k == last:
+            break
+        move = state.parse_move(names[k])
         referee = state.forced_move() is not None or state.chance() is not None
         who = None if referee else state.actor(move)
-        played.append(Played(name, state.public_name(move), who, referee))
+        played.append(Played(names[k], state.public_name(move), who, referee))
         state = state.play(move)
-        states.append(state)
-    frames = []
-    for k, st in enumerate(states):
-        table = Table(spec, st, options, layout, board, tuple(played[:k]), game_id)
-        frames.append(web_view(table, Notices(), None))
-    final = frames[-1]
-    return {"id": game_id, "game": game, "moves": final["moves"], "frames": frames}
+        if len(played) > 2 * MOVES_SHOWN:
+            del played[:-MOVES_SHOWN]
+    moves = frames[-1]["moves"][-(last - first) :] if last > first else []
+    return {
+        "id": game_id,
+        "game": game,
+        "plies": total,
+        "from": first,
+        "moves": moves,
+        "frames": frames,
+    }
 
 
 def _cell_of(name: str, files: int, ranks: int) -> int | None:

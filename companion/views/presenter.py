@@ -29,6 +29,7 @@ from companion.views.leds import GREEN, OFF, led_frame
 from companion.views.oled import Screen
 
 PENDING_RGB: RGB = (0, 90, 200)  # cells of a move being entered
+MOVES_SHOWN = 200  # a view lists the last so many moves (with the count of all of them)
 
 
 @dataclass
@@ -63,9 +64,15 @@ class Table:
     options: dict[str, Any]
     layout: Layout | None
     board_size: int
-    played: tuple[Played, ...]
+    played: tuple[Played, ...]  # the moves from ply ``first_ply + 1`` on (the recent ones)
     game_id: int | None
     people: dict[str, str] = field(default_factory=dict)
+    first_ply: int = 0  # moves played before those in ``played`` (left out: the views
+    # list recent moves only, so their size does not grow with the game)
+
+    @property
+    def moves_total(self) -> int:
+        return self.first_ply + len(self.played)
 
     def squares(self) -> list[int]:
         """The physical square of every cell (empty for a game with no board)."""
@@ -201,15 +208,16 @@ def web_view(table: Table, notices: Notices, viewer: str | None = None) -> dict[
                 for c, cell in enumerate(view.cells)
             ],
         }
-    moves = table.played
+    shown = table.played[-MOVES_SHOWN:]
+    first = table.moves_total - len(shown)
     revealed = state.revealed()
     move_list = [
         {
-            "ply": k + 1,
+            "ply": first + k + 1,
             "player": p.player,
             "name": p.name if revealed or (viewer is not None and p.player == viewer) else p.public,
         }
-        for k, p in enumerate(moves)
+        for k, p in enumerate(shown)
     ]
     out: dict[str, Any] = {
         "game": spec.name,
@@ -230,6 +238,7 @@ def web_view(table: Table, notices: Notices, viewer: str | None = None) -> dict[
             "reason": outcome.reason,
         },
         "moves": move_list,
+        "moves_total": table.moves_total,
         "message": notices.message,
         "status": notices.status,
         "actions": [{"move": m, "label": label} for m, label in view.actions]

@@ -16,10 +16,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from companion.core.text_input import read_regular_file
+
 from .postulates import IDS
 from .resolution import Points, X
 
 MAX_POINTS = 99
+MAX_DECK_BYTES = 64 << 10  # the shipped deck is under 2 KiB
 BUILTIN_NAME = "deck.toml"
 
 
@@ -92,13 +95,18 @@ def parse_deck_toml(text: str, source: str) -> Deck:
 
 
 def load_deck(path: str | Path) -> Deck:
-    """Read and check a deck file; DeckError (one line, naming the file) when it is bad."""
+    """Read and check a deck file; DeckError (one line, naming the file) when it is bad. Only
+    a regular file of at most MAX_DECK_BYTES is read (a device, a FIFO: refused at once)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise DeckError(f"{path}: not a text file") from None
+        raw = read_regular_file(path, MAX_DECK_BYTES)
     except OSError as exc:
         raise DeckError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if len(raw) > MAX_DECK_BYTES:
+        raise DeckError(f"{path}: larger than {MAX_DECK_BYTES >> 10} KiB: not a deck file")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise DeckError(f"{path}: not a text file") from None
     return parse_deck_toml(text, str(path))
 
 

@@ -3,6 +3,7 @@ points."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -13,6 +14,7 @@ MAX_PLAYERS: Final = 7
 MAX_NAME: Final = 12
 RESERVED: Final = frozenset({"roll", "draw", "write", "claim", "pass"})
 BOT_PREFIX: Final = "bot"
+SEED_RANGE: Final = 1 << 63  # a drawn solo seed: 0 .. 2**63 - 1
 
 
 def _check_players(value: str) -> str | None:
@@ -43,7 +45,8 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "claimant left scores", kind=bool),
     Option("solo", 0, "virtual opponents (solo mode: one player against 1..6)", kind=int,
            minimum=0, maximum=6),
-    Option("seed", 0, "seed of the virtual opponents' choices (solo mode)", kind=int),
+    Option("seed", 0, "seed of the virtual opponents' choices (solo mode; default: drawn at "
+           "random for each game, kept secret until it ends)", kind=int),
     Option("points", "", "card points id=N|X,... for all 16 cards ('' = the deck file)",
            check=_check_points),
     Option("deck", "", "deck file (TOML) with the card points ('' = the shipped deck.toml); "
@@ -90,6 +93,10 @@ def resolve_game_options(given: Mapping[str, Any] | None = None) -> dict[str, An
         given["players"] = str(given["players"])
     out = resolve_options(OPTIONS, given)
     humans = player_names(out["players"])
+    if out["solo"] and "seed" not in given:
+        # drawn, never a default: the virtual players' sheets follow from the seed and the
+        # public moves, so a known seed would show them (a game's record keeps it)
+        out["seed"] = secrets.randbelow(SEED_RANGE)
     if out["solo"]:
         if len(humans) != 1:
             raise ValueError("solo: exactly one player plays against the virtual ones")

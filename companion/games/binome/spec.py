@@ -92,6 +92,7 @@ class BinomeSpec(GameSpec):
     title = "BINOME"
     options = OPTIONS
     sensor_kinds = ()
+    secret_options = ("seed",)  # the virtual players' sheets follow from it
     commands = {
         "binome": (
             "companion.games.binome.resolve_cli",

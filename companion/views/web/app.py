@@ -28,6 +28,9 @@ MAX_BODY = 4096  # bytes: a move is a few characters
 MAX_MOVE = 64  # characters of a move or square name
 MAX_SOCKETS_PER_CLIENT = 16
 MAX_SOCKETS = 256
+FRAMES = 50  # views in one page of /api/game/<id> unless ``count`` says
+MAX_FRAMES = 100
+MAX_PLY = 10**9
 HUB = web.AppKey("hub", Hub)
 LIMITER = web.AppKey("limiter", RateLimiter)
 PAGES = web.AppKey("pages", dict)
@@ -85,12 +88,17 @@ async def security_headers(request: web.Request, handler):
     try:
         response = await handler(request)
     except web.HTTPException as e:
-        if request.path.startswith("/api/"):
-            response = error(e.status, e.reason.lower().replace(" ", "-"), e.reason)
-        elif e.status == 404:
+        if e.status == 404 and not request.path.startswith("/api/"):
             response = _page(request, "notfound.html", 404)
+        elif e.status >= 400:  # every error answer is JSON with the headers below
+            response = error(e.status, e.reason.lower().replace(" ", "-"), e.reason)
         else:
-            raise
+            response = e  # a redirect: it gets the headers too
+    except Exception as e:  # a bug: one log line, and an answer like any other error
+        log.error("web: %s %s failed: %s", request.method, request.path, _one_line(e))
+        if request.headers.get("Upgrade", "").lower() == "websocket":
+            raise  # the socket may be open already: no answer can be sent on it any more
+        response = error(500, "internal-error", "the server failed to answer")
     host = request.host if _HOST_OK.match(request.host or "") else ""
     sockets = f" ws://{host} wss://{host}" if host else ""
     headers = response.headers
@@ -111,12 +119,23 @@ async def security_headers(request: web.Request, handler):
 
 
 # --- helpers ---
+def _one_line(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())}"[:200]
+
+
 def _bearer(request: web.Request) -> str | None:
     auth = request.headers.get("Authorization", "")
     scheme, _, token = auth.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
     return token.strip()
+
+
+_TOKEN_CHARS = re.compile(r"[!-~]{1,256}")  # printable ASCII: what a link can carry
+
+
+def _well_formed(token: str | None) -> bool:
+    return token is not None and _TOKEN_CHARS.fullmatch(token) is not None
 
 
 async def _authorise(request: web.Request) -> str | web.Response:
@@ -127,6 +146,8 @@ async def _authorise(request: web.Request) -> str | web.Response:
             401, "no-token", "no player token: open your player link",
             **{"WWW-Authenticate": 'Bearer realm="binaryon"'},
         )  # fmt: skip
+    if not _well_formed(token):  # no token ever looks so: refused before any lookup
+        return error(403, "bad-token", "not a player of the game in progress")
     try:
         player = await request.app[HUB].current_player(token)
     except BackendUnavailable as e:
@@ -145,7 +166,7 @@ async def _json_body(request: web.Request) -> dict[str, Any] | web.Response:
         return error(413, "too-large", f"request body over {MAX_BODY} bytes")
     try:
         body = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: [[[[...
         return error(400, "bad-json", "the body is not JSON")
     if not isinstance(body, dict):
         return error(400, "bad-json", "the body must be a JSON object")
@@ -251,10 +272,19 @@ async def api_history(request: web.Request) -> web.Response:
 
 
 async def api_game(request: web.Request) -> web.Response:
+    """One page of a game's replay: ``from`` (a ply, default 0) and ``count`` (views, 1..
+    MAX_FRAMES, default FRAMES): the answer's size is bounded whatever the game's length."""
     game_id = int(request.match_info["id"])
+    try:
+        first = int(request.query.get("from", "0"))
+        count = int(request.query.get("count", str(FRAMES)))
+    except ValueError:
+        return error(400, "bad-request", "from and count must be whole numbers")
+    if not 0 <= first <= MAX_PLY or not 1 <= count <= MAX_FRAMES:
+        return error(400, "bad-request", f"from must be 0 or more, count 1..{MAX_FRAMES}")
     hub = request.app[HUB]
     try:
-        record = await hub.call(hub.backend.record, game_id)
+        record = await hub.call(hub.backend.record, game_id, first, count)
     except BackendUnavailable as e:
         return error(503, "unavailable", str(e))
     if record is None:

@@ -14,7 +14,8 @@ The view model (``public_view``), JSON-able::
               "piece": "x" | "o" | "", "text": "", "colour": "#rrggbb" or null, "height": 0,
               "marks": ["last" | "hint" | "refused" | "differ" | "selected" | "win"]}, ...]},
      "explanation": ["ON: 11111001 by c5-d6-...", ...],
-     "moves": [{"ply": 1, "player": "on", "name": "e5"}, ...],
+     "moves": [{"ply": 1, "player": "on", "name": "e5"}, ...],  (the last 200 at most)
+     "moves_total": 1,
      "message": "e4: not in line with d5", "status": "",
      "actions": [{"move": "pass", "label": "pass"}, ...]}
 
@@ -65,8 +66,10 @@ class WebBackend(Protocol):
         """Past games, newest first: {"id", "game", "started", "result", "players"}."""
         ...
 
-    def record(self, game_id: int) -> dict[str, Any] | None:
-        """One game for replay: {"id", "game", "moves": [...], "frames": [public views]}."""
+    def record(self, game_id: int, first: int = 0, count: int = 50) -> dict[str, Any] | None:
+        """One page of a game for replay: {"id", "game", "plies": its length, "from": first,
+        "moves": [the moves of plies first + 1 ..], "frames": [the public views after plies
+        first .. first + count - 1, each listing its recent moves]}."""
         ...
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:

@@ -64,7 +64,7 @@ class TokenStore:
         found = None
         with self._lock:
             for player, known in self._tokens.items():
-                if hmac.compare_digest(known.encode(), token.encode()):
+                if hmac.compare_digest(known.encode(), token.encode("utf-8", "surrogateescape")):
                     found = player
         return found
 

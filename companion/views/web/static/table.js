@@ -4,7 +4,7 @@
 (() => {
   const { $, el, render, fillList } = BV;
   let live = null; // the latest live view
-  let replay = null; // {record, index} while replaying a past game
+  let replay = null; // {id, plies, frames: Map ply -> view, index} while replaying a past game
   let historyKey = "";
 
   function showLive() {
@@ -46,33 +46,69 @@
     });
   }
 
+  /* A replay fetches its views a page at a time (/api/game/<id>?from=&count=), as the
+     viewer steps to them: however long the game, no answer holds more than one page. */
+  const PAGE = 50;
+  const KEEP = 20 * PAGE; /* views kept at most; the farthest from the position go first */
+
+  async function fetchPage(id, from) {
+    const url = `/api/game/${encodeURIComponent(id)}?from=${from}&count=${PAGE}`;
+    const answer = await fetch(url, { cache: "no-store" });
+    if (!answer.ok) return null;
+    return answer.json();
+  }
+
+  function keep(page) {
+    (page.frames || []).forEach((frame, i) => replay.frames.set(page.from + i, frame));
+    if (replay.frames.size > KEEP) {
+      const far = [...replay.frames.keys()].sort(
+        (a, b) => Math.abs(b - replay.index) - Math.abs(a - replay.index),
+      );
+      far.slice(0, replay.frames.size - KEEP).forEach((k) => replay.frames.delete(k));
+    }
+  }
+
   async function startReplay(id) {
-    let record;
+    let page;
     try {
-      const answer = await fetch(`/api/game/${encodeURIComponent(id)}`, { cache: "no-store" });
-      if (!answer.ok) return;
-      record = await answer.json();
+      page = await fetchPage(id, 0);
     } catch (e) {
       return;
     }
-    if (!record.frames || !record.frames.length) return;
-    replay = { record, index: record.frames.length - 1 };
+    if (!page || !page.frames || !page.frames.length) return;
+    replay = { id: page.id, plies: page.plies, frames: new Map(), index: 0 };
+    keep(page);
     document.body.classList.add("replaying");
     $("replay-bar").hidden = false;
-    $("replay-title").textContent = `Replay of game #${record.id}`;
+    $("replay-title").textContent = `Replay of game #${page.id}`;
     const slider = $("replay-slider");
-    slider.max = String(record.frames.length - 1);
+    slider.max = String(page.plies);
     showFrame(0);
   }
 
-  function showFrame(index) {
+  async function showFrame(index) {
     if (!replay) return;
-    const frames = replay.record.frames;
-    replay.index = Math.max(0, Math.min(frames.length - 1, index));
-    render(frames[replay.index]);
-    $("replay-slider").value = String(replay.index);
-    $("replay-pos").textContent = `position ${replay.index} of ${frames.length - 1}`;
-    document.body.dataset.replayIndex = String(replay.index);
+    const r = replay;
+    r.index = Math.max(0, Math.min(r.plies, index));
+    let frame = r.frames.get(r.index);
+    if (!frame) {
+      const wanted = r.index;
+      let page;
+      try {
+        page = await fetchPage(r.id, wanted - (wanted % PAGE));
+      } catch (e) {
+        return;
+      }
+      if (replay !== r || !page) return;
+      keep(page);
+      if (r.index !== wanted) return; /* the viewer has moved on meanwhile */
+      frame = r.frames.get(wanted);
+      if (!frame) return;
+    }
+    render(frame);
+    $("replay-slider").value = String(r.index);
+    $("replay-pos").textContent = `position ${r.index} of ${r.plies}`;
+    document.body.dataset.replayIndex = String(r.index);
   }
 
   function stopReplay() {
@@ -90,7 +126,7 @@
   $("replay-first").onclick = () => showFrame(0);
   $("replay-prev").onclick = () => step(-1);
   $("replay-next").onclick = () => step(1);
-  $("replay-last").onclick = () => replay && showFrame(replay.record.frames.length - 1);
+  $("replay-last").onclick = () => replay && showFrame(replay.plies);
   $("replay-slider").oninput = (ev) => showFrame(Number(ev.target.value));
   $("replay-close").onclick = stopReplay;
   document.addEventListener("keydown", (ev) => {

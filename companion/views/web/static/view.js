@@ -175,6 +175,9 @@ const BV = (() => {
       li.append(el("span", "name", m.name));
       return li;
     });
+    /* A view lists the recent moves only: say how many came before them. */
+    const earlier = (view.moves_total || 0) - (view.moves || []).length;
+    if (earlier > 0) list.prepend(el("li", "move earlier", `… ${earlier} earlier moves`));
     list.scrollTop = list.scrollHeight;
   }
 
