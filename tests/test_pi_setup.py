@@ -58,3 +58,21 @@ def test_with_the_interpreter_nothing_is_missing(monkeypatch):
     monkeypatch.setattr(mpy_pico, "micropython_binary", lambda: "/usr/bin/micropython")
     monkeypatch.setattr(mpy_pico.platform, "machine", lambda: "aarch64")
     assert mpy_pico.micropython_missing() is None
+
+
+def base_requirements() -> list[Requirement]:
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    return [Requirement(r) for r in project["dependencies"]]
+
+
+@pytest.mark.parametrize("machine", ("armv7l", "armv6l"))
+def test_on_32_bit_arm_luma_cores_cbor2_stays_below_the_release_that_needs_rust(machine):
+    # cbor2 6.x (a luma.core dependency) has no 32-bit ARM wheel and builds only with a Rust
+    # toolchain, which stops ./run on the Pi Zero 2 W's 32-bit image.
+    pins = [r for r in base_requirements() if r.name == "cbor2" and applies(r, machine)]
+    assert pins and all(not r.specifier.contains("6.0") for r in pins)
+    assert all(r.specifier.contains("5.9.0") for r in pins)
+
+
+def test_elsewhere_cbor2_is_left_to_luma_core():
+    assert not [r for r in base_requirements() if r.name == "cbor2" and applies(r, "aarch64")]
