@@ -223,6 +223,10 @@ class FakeBackend:
         self.calls.append(("press", player, square))
         return self._act(player, square)
 
+    def undo(self, player: str, what: str) -> dict[str, Any]:
+        self.calls.append(("undo", player, what))
+        return {"ok": False, "code": "no-undo", "reason": "no takeback here"}
+
     def history(self, limit: int = 50) -> list[dict[str, Any]]:
         with self._lock:
             games = [

@@ -199,6 +199,13 @@ class GameState(ABC):
         unless the game lets another enter for a player without a phone (Binøme's chair)."""
         return player
 
+    def reveals(self, move: Move) -> bool:
+        """Does the answer to ``move``, played now, tell a player something hidden (a guess
+        answered, claims resolved)? The referee never takes such a move back on one player's
+        word (see ``Session.undo_floor``); chance steps and the end of a game with secrets
+        count too, without the game saying so."""
+        return False
+
     def own_turn(self, player: str | None) -> Refusal | None:
         """A refusal when ``player`` is given and may not act now (a helper for ``check``)."""
         if player is None or player in self.to_act:

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from companion.games import get_spec
 from companion.games.base import Action, Differ, Pending, Play, Refusal, Refuse
 from companion.journal.api import GameClosed, JournalError
+from companion.referee.agreement import UndoAgreement
 from companion.referee.session import Played, Session, Submitted
 
 log = logging.getLogger("binaryon")
@@ -45,6 +46,7 @@ class Referee:
         self.interpreter = session.spec.interpreter(kind)
         # asked before a move is played: a refusal stops it (the companion's own move awaited)
         self.gate: Callable[[Any], Refusal | None] | None = None
+        self.agreement = UndoAgreement()  # a takeback asked on one page, accepted on the others
 
     # ------------------------------------------------------------------ input
     def press(self, cell: int) -> None:
@@ -195,14 +197,52 @@ class Referee:
             shown = [m for m in taken if m != "pass"] or taken
             self.feedback.say("took back " + " ".join(shown))
             self.feedback.game_changed(board_too=False)
+        elif (blocked := self.session.blocked) is not None:
+            self.feedback.say(f"undo stops at {blocked.public}: ask on your pages")
         else:
             self.feedback.say("nothing to take back")
+
+    def ask_undo(self, player: str) -> Refusal | None:
+        """A player asks on their page to take back the last move (past a reveal too)."""
+        refusal = self.agreement.ask(self.session, player)
+        if refusal is None:
+            request = self.agreement.current(self.session)
+            label = self.session.spec.player_label(player)
+            what = " ".join(request.taken) if request else ""
+            self.feedback.say(f"{label} asks to take back {what}: agree on your pages")
+        return refusal
+
+    def answer_undo(self, player: str, accept: bool) -> Refusal | None:
+        """Another player accepts (or declines) on their page; when all agree, it is done."""
+        outcome = self.agreement.answer(self.session, player, accept)
+        if isinstance(outcome, Refusal):
+            return outcome
+        label = self.session.spec.player_label(player)
+        if not accept:
+            self.feedback.say(f"{label} said no: nothing taken back")
+        elif outcome is not None:
+            try:
+                taken = self.session.take_back_to(outcome, agreed=True)
+            except GameClosed:
+                self.closed_elsewhere()
+                return None
+            except JournalError as e:
+                self.feedback.say(f"not saved: {e}")
+                return Refusal("cannot-save", f"not saved: {e}")
+            self.interpreter.reset()
+            self.feedback.mismatch((), "")
+            self.feedback.say("took back by agreement: " + " ".join(taken))
+            self.feedback.game_changed(board_too=False)
+        return None
+
+    def undo_view(self) -> dict[str, Any] | None:
+        return self.agreement.view(self.session, self.session.spec.player_label)
 
     def board_took_back(self, cells: Sequence[str]) -> bool:
         """A sensor board put back to an earlier position of this game is a takeback to it."""
         seen = list(cells)
         session = self.session
-        for ply in range(len(session.played) - 1, -1, -1):
+        for ply in range(len(session.played) - 1, session.undo_floor() - 1, -1):
             if self.interpreter.expected(session.states[ply]) == seen:
                 try:
                     taken = session.take_back_to(ply)

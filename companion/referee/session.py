@@ -38,6 +38,7 @@ class Played:
     public: str
     player: str | None
     forced: bool = False
+    reveals: bool = False  # its answer told something hidden (a guess, a die): see undo_floor
 
 
 def _not_replayed(saved: SavedGame, k: int, error: ValueError) -> str:
@@ -81,6 +82,8 @@ class Session:
         self.journal: Journal = journal or NullJournal()
         self.people = dict(players or {})
         self.rng = rng or random.Random()
+        self.drawn: dict[int, str] = {}  # ply -> a chance step's outcome drawn there before
+        self.blocked: Played | None = None  # the move that stopped the last undo
         self._start(get_spec(game), options or {})
 
     def _start(self, spec: GameSpec, options: dict[str, Any]) -> None:
@@ -128,6 +131,8 @@ class Session:
         self.people = dict(saved.players)
         self.rng = rng or random.Random()
         self.spec = get_spec(saved.game)
+        self.drawn = _drawn_before(journal, saved.game_id)
+        self.blocked = None
         self.options = self.spec.resolve(saved.options)
         self.states = [self.spec.new(**self.options)]
         self.played = []
@@ -187,7 +192,7 @@ class Session:
         except ValueError as e:  # a move the game cannot name: refused, never a traceback
             return Submitted(False, Refusal("bad-notation", str(e)))
         try:
-            pending += self._referee_steps(after)
+            pending += self._referee_steps(after, len(self.played) + 1)
             self._save(pending)
         except GameClosed as e:
             self.closed_elsewhere = True
@@ -204,14 +209,21 @@ class Session:
             return Submitted(False, Refusal("bad-notation", str(e)))
         return self.submit(move, player)
 
-    def _referee_steps(self, state: GameState | None = None) -> list[tuple[Played, GameState]]:
-        """The forced moves and chance steps that follow ``state`` (the current one)."""
+    def _referee_steps(
+        self, state: GameState | None = None, ply: int | None = None
+    ) -> list[tuple[Played, GameState]]:
+        """The forced moves and chance steps that follow ``state`` (the current one), the
+        first of them at ``ply``. A chance step drawn before at the same ply (then taken back
+        by agreement) comes out the same: undo and redo never draw a die again."""
         out: list[tuple[Played, GameState]] = []
         state = state or self.state
+        ply = len(self.played) if ply is None else ply
         while not state.is_over():
             move = state.forced_move()
             if move is None and (chance := state.chance()) is not None:
-                move = state.parse_move(self.rng.choice(chance.outcomes))
+                known = self.drawn.get(ply + len(out))
+                drawn = known if known in chance.outcomes else self.rng.choice(chance.outcomes)
+                move = state.parse_move(drawn)
             if move is None:
                 break
             after = state.play(move)
@@ -243,8 +255,39 @@ class Session:
             self.states.append(after)
 
     # ------------------------------------------------------------------ taking back
+    def undo_floor(self) -> int:
+        """How many moves must stay: up to the last one whose answer revealed something (a
+        guess answered, claims resolved, a chance step drawn, the end of a game with
+        secrets). Those can be taken back only by every player's agreement (``agreed``)."""
+        floor, secret = 0, False
+        for i, p in enumerate(self.played):
+            secret = secret or p.public != p.name
+            ended = secret and self.states[i + 1].revealed() and not self.states[i].revealed()
+            if p.reveals or ended:
+                floor = i + 1
+        return floor
+
+    def _blocked_at(self, target: int, floor: int) -> int:
+        """``target``, or ``floor`` when it lies below it (then ``blocked`` names why)."""
+        self.blocked = None
+        if target < floor:
+            self.blocked = self.played[floor - 1]
+            return floor
+        return target
+
     def undo(self, count: int = 1) -> list[str]:
-        """Take back ``count`` player moves (and the referee's moves around them)."""
+        """Take back ``count`` player moves (and the referee's moves around them), never past
+        the undo floor."""
+        target = self._undo_target(count)
+        return self.take_back_to(self._blocked_at(target, self.undo_floor()))
+
+    def agreed_target(self) -> int | None:
+        """Where an undo agreed by every player goes (one player move back, past the floor
+        if need be), or None when there is nothing to take back."""
+        target = self._undo_target(1)
+        return target if target < len(self.played) else None
+
+    def _undo_target(self, count: int) -> int:
         target = len(self.played)
         for _ in range(count):
             while target and self.played[target - 1].forced:
@@ -257,7 +300,7 @@ class Session:
             target < len(self.played) and self.played[target].forced and self._only_forced(target)
         ):
             target += 1
-        return self.take_back_to(target)
+        return target
 
     def _only_forced(self, ply: int) -> bool:
         return all(p.forced for p in self.played[: ply + 1])
@@ -276,8 +319,9 @@ class Session:
             and turn is not None
         ):
             start -= 1
+        floor = self.undo_floor()
         if start < n:
-            return self.take_back_to(start)
+            return self.take_back_to(self._blocked_at(start, floor))
         # walk back over whole turns until one of the player now on turn has been taken back
         target = n
         seen_turns = 0
@@ -296,14 +340,21 @@ class Session:
             seen_turns += 1
             if (turn is not None and player == turn) or seen_turns >= len(self.state.players):
                 break
-        return self.take_back_to(target)
+        return self.take_back_to(self._blocked_at(target, floor))
 
-    def take_back_to(self, ply: int) -> list[str]:
+    def take_back_to(self, ply: int, agreed: bool = False) -> list[str]:
         """Go back to the position after ``ply`` moves; the journal records the takeback
-        first (JournalError leaves the game as it was). Returns the public names taken back."""
+        first (JournalError leaves the game as it was). Returns the public names taken back.
+        Below the undo floor only when every player ``agreed``; the chance steps taken back
+        are remembered, so the same ones come again."""
         if not 0 <= ply < len(self.played):
             return []
+        if not agreed and ply < self.undo_floor():
+            return []
         self.journal.takeback(self.game_id, ply)
+        for i in range(ply, len(self.played)):
+            if self.played[i].forced and self.states[i].chance() is not None:
+                self.drawn.setdefault(i, self.played[i].name)
         taken = [p.public for p in self.played[ply:]]
         del self.states[ply + 1 :]
         del self.played[ply:]
@@ -325,6 +376,7 @@ class Session:
         self.abandon()
         if players is not None:
             self.people = dict(players)
+        self.drawn = {}
         self._start(spec, options)
 
     def pause(self) -> bool:
@@ -340,6 +392,12 @@ class Session:
             return bool(pause(self.game_id))
         except GameClosed:  # already ended elsewhere: nothing to keep
             return False
+
+    def replay_draws(self, names: Sequence[str]) -> None:
+        """Start this game afresh, its chance steps drawn as ``names`` has them at the same
+        plies (a record replayed move by move)."""
+        self.drawn = dict(enumerate(names))
+        self._start(self.spec, self.options)
 
     def abandon(self) -> None:
         """File the game in progress as abandoned (a finished one stays finished)."""
@@ -364,4 +422,19 @@ def _as_player(move: Move, player: str | None) -> Move:
 def _played(state: GameState, move: Move, referee: bool, player: str | None = None) -> Played:
     """How ``move``, played in ``state``, is journaled and shown."""
     who = None if referee else (state.actor(move) or player)  # the chair may enter for another
-    return Played(state.move_name(move), state.public_name(move), who, referee)
+    reveals = (referee and state.chance() is not None) or state.reveals(move)
+    return Played(state.move_name(move), state.public_name(move), who, referee, reveals)
+
+
+def _drawn_before(journal: Journal, game_id: int) -> dict[int, str]:
+    """Every move a journal ever held for this game, by ply, the first at each (taken back
+    ones included): what a chance step drew there, so a restart does not draw it again."""
+    events = getattr(journal, "events", None)
+    out: dict[int, str] = {}
+    if events is None:
+        return out
+    with contextlib.suppress(JournalError):
+        for kind, ply, name, *_ in events(game_id):
+            if kind == "move" and name is not None:
+                out.setdefault(ply, name)
+    return out

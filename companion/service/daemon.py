@@ -444,7 +444,9 @@ class Daemon:
 
     def web_view(self, viewer: str | None = None) -> dict[str, Any]:
         self.notices.status = self.status
-        return web_view(self.table(), self.notices, viewer)
+        view = web_view(self.table(), self.notices, viewer)
+        view["undo"] = self.referee.undo_view()  # a takeback asked, waiting for agreement
+        return view
 
     def render(self) -> None:
         """Draw every view from one snapshot: LEDs first (fast), then the OLED."""

@@ -139,6 +139,24 @@ class DaemonWebBackend:
 
         return self.daemon.call(act)
 
+    def undo(self, player: str, what: str) -> Answer:
+        """``ask`` to take back the last move, or ``accept`` / ``decline`` another player's
+        request: every player must agree on their own page."""
+
+        def act() -> Answer:
+            referee = self.daemon.referee
+            if what == "ask":
+                refusal = referee.ask_undo(player)
+            elif what in ("accept", "decline"):
+                refusal = referee.answer_undo(player, what == "accept")
+            else:
+                return _no("bad-request", f"{what}: ask, accept or decline")
+            if refusal is not None:
+                return _no(refusal.code, refusal.reason)
+            return {"ok": True, "undo": referee.undo_view()}
+
+        return self.daemon.call(act)
+
     def history(self, limit: int = 50) -> list[dict[str, Any]]:
         journal = self.daemon.journal
         games = getattr(journal, "games", None)

@@ -344,6 +344,10 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
             return state._resolve_turn()
         return state
 
+    def reveals(self, move: Any) -> bool:
+        """The last choice of a turn: it resolves the turn, so every claim is shown."""
+        return isinstance(move, Claim | Decline) and len(self.decided) + 1 == len(self.names)
+
     def _resolve_turn(self) -> BinomeState:
         """Everybody has chosen: resolve, score, pass the chair, mark numbers used."""
         assert self.card is not None

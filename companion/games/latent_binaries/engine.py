@@ -208,6 +208,10 @@ class LatentState(PositionQueries, GameState):
                 return player
         return None
 
+    def reveals(self, move: Any) -> bool:
+        """A guess is answered at once: right or wrong, the guesser learns from it."""
+        return isinstance(move, Challenge | Order)
+
     # ----- playing
     def play(self, move: Any, player: str | None = None) -> LatentState:
         refusal = self.check(move, player)

@@ -257,6 +257,11 @@ async def api_press(request: web.Request) -> web.Response:
     return await _act(request, "square", "press")
 
 
+async def api_undo(request: web.Request) -> web.Response:
+    """``{"undo": "ask" | "accept" | "decline"}``: a takeback every player agrees to."""
+    return await _act(request, "undo", "undo")
+
+
 async def api_history(request: web.Request) -> web.Response:
     try:
         limit = int(request.query.get("limit", "50"))
@@ -380,6 +385,7 @@ def make_app(
     r.add_get("/api/me", api_me)
     r.add_post("/api/move", api_move)
     r.add_post("/api/press", api_press)
+    r.add_post("/api/undo", api_undo)
     r.add_get("/api/history", api_history)
     r.add_get(r"/api/game/{id:\d{1,12}}", api_game)
     r.add_get("/ws", websocket)

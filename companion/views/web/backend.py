@@ -17,7 +17,9 @@ The view model (``public_view``), JSON-able::
      "moves": [{"ply": 1, "player": "on", "name": "e5"}, ...],  (the last 200 at most)
      "moves_total": 1,
      "message": "e4: not in line with d5", "status": "",
-     "actions": [{"move": "pass", "label": "pass"}, ...]}
+     "actions": [{"move": "pass", "label": "pass"}, ...],
+     "undo": null or {"by": "xeno", "by_label": "XENO", "moves": ["challenge c6 cyan"],
+              "agreed": ["xeno"], "waiting": ["rainbow"]}}
 
 ``player_view`` returns the same plus ``"you": player`` and
 ``"private": {"lines": [...], "actions": [...]}``: the only place a player's secrets appear.
@@ -60,6 +62,11 @@ class WebBackend(Protocol):
 
     def press(self, player: str, square: str) -> Answer:
         """A click on ``square``: the same as a press of that square on the board."""
+        ...
+
+    def undo(self, player: str, what: str) -> Answer:
+        """A takeback on the pages: ``ask`` for one, ``accept`` or ``decline`` one asked by
+        another player; done when every player agreed."""
         ...
 
     def history(self, limit: int = 50) -> list[dict[str, Any]]:

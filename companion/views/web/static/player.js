@@ -58,8 +58,37 @@
     post("/api/move", { move });
   }
 
+  function undo(what) {
+    post("/api/undo", { undo: what });
+  }
+
+  /* A takeback every player agrees to: asked here, accepted on the other pages. */
+  function showUndo(view) {
+    const u = view.undo;
+    const mine = u && u.by === view.you;
+    const asked = u && (u.waiting || []).includes(view.you);
+    $("undo").hidden = !u && !(view.moves || []).length;
+    $("undo-ask").hidden = Boolean(u);
+    $("undo-accept").hidden = !asked;
+    $("undo-decline").hidden = !(asked || mine);
+    $("undo-decline").textContent = mine ? "Withdraw" : "Refuse";
+    let text = "";
+    if (u) {
+      const what = (u.moves || []).join(", ");
+      const waiting = (u.waiting || []).map((p) => BV.playerLabel(view, p)).join(", ");
+      if (mine) text = `You asked to take back ${what}: waiting for ${waiting}.`;
+      else text = `${u.by_label} asks to take back ${what}.${asked ? "" : ` Waiting for ${waiting}.`}`;
+    }
+    $("undo-text").textContent = text;
+  }
+
+  $("undo-ask").addEventListener("click", () => undo("ask"));
+  $("undo-accept").addEventListener("click", () => undo("accept"));
+  $("undo-decline").addEventListener("click", () => undo("decline"));
+
   function onView(view) {
     render(view, { onPress: press, onAction: act });
+    showUndo(view);
     const me = (view.players || []).find((p) => p.id === view.you);
     const label = me ? `${me.label}${me.name ? ` (${me.name})` : ""}` : view.you;
     const yourTurn = (view.to_act || []).includes(view.you) && !view.over;

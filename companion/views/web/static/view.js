@@ -292,5 +292,5 @@ const BV = (() => {
     };
   }
 
-  return { $, el, render, renderBoard, renderActions, fillList, setText, connect };
+  return { $, el, render, renderBoard, renderActions, fillList, setText, connect, playerLabel };
 })();

@@ -1,0 +1,229 @@
+"""What was revealed stays revealed: the undo button never takes back a move whose answer told
+something hidden (a guess answered, claims resolved, a die rolled, a hidden game's end). Only
+every player, agreeing on their own pages, can take it back, and the journal keeps it."""
+
+from __future__ import annotations
+
+import json
+import random
+import urllib.error
+import urllib.request
+
+import pytest
+
+from companion.core.config import Config
+from companion.core.events import ButtonEvent
+from companion.journal.store import SqliteJournal
+from companion.referee.session import Session
+from companion.service.app import build_daemon
+from tests.test_simulator import run_cli, status_lines
+
+SETUPS = [
+    ("setup b2 red/yellow", "rainbow"), ("setup b6 cyan/magenta", "xeno"),
+    ("setup c2 green/blue", "rainbow"), ("setup c6 orange/purple", "xeno"),
+    ("setup d2 red/green", "rainbow"), ("setup d6 cyan/orange", "xeno"),
+]  # fmt: skip
+WRONG = "challenge c6 cyan"  # c6 hides orange over purple
+
+
+def start(tmp_path, game: str, rules: dict | None = None):
+    cfg = Config.default().with_overrides(
+        game={"name": game},
+        board={"driver": "mock"},
+        journal={"path": str(tmp_path / "j.sqlite")},
+        web={"listen": "127.0.0.1:0"},
+        rules={game: rules or {}},
+    )
+    daemon, closers = build_daemon(cfg, simulated=True)
+    daemon.start()
+    return daemon, closers
+
+
+def stop(daemon, closers) -> None:
+    daemon.stop()
+    for close in closers:
+        close()
+
+
+def post(daemon, player: str, path: str, body: dict) -> tuple[int, dict]:
+    token = daemon.web_backend.tokens()[player]
+    request = urllib.request.Request(
+        daemon.web.url + path,
+        data=json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, json.load(answer)
+    except urllib.error.HTTPError as e:
+        return e.code, json.load(e)
+
+
+def play(daemon, name: str, player: str | None) -> None:
+    result = daemon.call(lambda: daemon.referee.submit_name(name, player))
+    assert result.accepted, (name, result.refusal)
+
+
+def undo_button(daemon) -> None:
+    daemon.post(ButtonEvent("undo"))
+    daemon.wait_idle(5)
+    daemon.call(lambda: None)
+
+
+def latent_to_the_wrong_guess(daemon) -> None:
+    for name, player in SETUPS:
+        play(daemon, name, player)
+    play(daemon, "c2-c3", "rainbow")
+    play(daemon, WRONG, "rainbow")
+    assert daemon.session.state.answer.startswith("wrong")
+
+
+# --- the undo button, in the simulator --------------------------------------------------
+
+
+def test_the_sims_undo_does_not_take_back_an_answered_guess(tmp_path):
+    lines = [f"move {name} as {player}" for name, player in SETUPS]
+    lines += ["move c2-c3", f"move {WRONG}", "undo", "undo long", "quit"]
+    r = run_cli(["sim", "--game", "latent-binaries", "--journal", "none"], lines, tmp_path)
+    assert r.returncode == 0, r.stderr
+    last = status_lines(r.stdout)[-2:]
+    assert last[0].startswith("moves:") and last[0].endswith(WRONG), last
+    assert f"undo stops at {WRONG}" in last[1], last
+
+
+def test_a_finished_hidden_game_stays_finished_a_board_game_may_be_reopened(tmp_path):
+    s = Session("latent-binaries", {})
+    for name, player in SETUPS:
+        assert s.submit_name(name, player).accepted
+    for name in ("c2-c3", "challenge c6 purple", "marker b1-d1", "b6-a6", "challenge c3 green",
+                 "marker c7-e7", "c3-c4", "challenge c6 orange", "order c6 orange/purple",
+                 "marker e7-c7", "a6-a5", "challenge d2 red", "end", "marker c1-e1",
+                 "c4-c5"):  # fmt: skip
+        assert s.submit_name(name).accepted, name
+    assert s.state.is_over()
+    assert s.undo() == [] and s.undo_round() == [] and s.take_back_to(len(s.moves) - 1) == []
+    assert s.blocked is not None and s.blocked.name == "c4-c5"
+    board = Session("binaryon", {"size": 4})
+    while not board.state.is_over():
+        board.submit(board.state.legal_moves()[0])
+    assert board.undo() and not board.state.is_over()  # no secret: the end reveals nothing
+
+
+def test_a_die_is_never_rolled_again_by_undo_and_redo(tmp_path):
+    path = tmp_path / "j.sqlite"
+    s = Session("binome", {"players": "Ann,Bob"}, SqliteJournal.open(path), rng=random.Random(1))
+    assert s.submit_name("Ann write 1a", "Ann").accepted
+    assert s.submit_name("Bob write 1a", "Bob").accepted
+    rolled = s.moves[-1]
+    assert rolled.startswith("roll") and s.undo() == []  # the roll stops the undo button
+    target = s.agreed_target()
+    assert target is not None and s.take_back_to(target, agreed=True) == ["Bob write", rolled]
+    s.rng = random.Random(999)  # whatever the generator would say now
+    assert s.submit_name("Bob write 2b", "Bob").accepted
+    assert s.moves[-1] == rolled
+    # after a restart too: the journal remembers what the die said
+    s.take_back_to(s.agreed_target(), agreed=True)
+    s.journal.close()
+    j = SqliteJournal.open(path)
+    again = Session.resume(j.current(), j, rng=random.Random(12345))
+    assert again.submit_name("Bob write 3b", "Bob").accepted
+    assert again.moves[-1] == rolled
+
+
+# --- agreeing on the pages (web API) -----------------------------------------------------
+
+
+def test_undo_past_a_guess_needs_both_players_on_their_pages(tmp_path):
+    daemon, closers = start(tmp_path, "latent-binaries")
+    try:
+        latent_to_the_wrong_guess(daemon)
+        undo_button(daemon)
+        assert daemon.session.moves[-1] == WRONG  # the button cannot
+        assert post(daemon, "rainbow", "/api/undo", {"undo": "accept"})[0] == 409  # none asked
+        status, answer = post(daemon, "rainbow", "/api/undo", {"undo": "ask"})
+        assert status == 200 and answer["undo"]["moves"] == [WRONG]
+        assert answer["undo"]["waiting"] == ["xeno"]
+        assert daemon.web_view("xeno")["undo"]["by"] == "rainbow"  # shown on xeno's page
+        assert post(daemon, "rainbow", "/api/undo", {"undo": "accept"})[0] == 200
+        assert daemon.session.moves[-1] == WRONG  # asking and agreeing alone is not enough
+        assert post(daemon, "xeno", "/api/undo", {"undo": "decline"})[0] == 200
+        assert daemon.session.moves[-1] == WRONG and daemon.web_view(None)["undo"] is None
+        assert post(daemon, "rainbow", "/api/undo", {"undo": "ask"})[0] == 200
+        assert post(daemon, "xeno", "/api/undo", {"undo": "accept"})[0] == 200
+        assert daemon.session.moves[-1] == "c2-c3"
+        assert daemon.session.state.phase == "challenge"
+        gid = daemon.session.game_id
+    finally:
+        stop(daemon, closers)
+    events = SqliteJournal.open(tmp_path / "j.sqlite").events(gid)
+    kinds = [(k, m) for k, _, m, _ in events]
+    assert kinds[-2:] == [("move", WRONG), ("takeback", None)]  # the guess stays on record
+
+
+def test_a_request_is_dropped_by_the_next_move(tmp_path):
+    daemon, closers = start(tmp_path, "latent-binaries")
+    try:
+        latent_to_the_wrong_guess(daemon)
+        assert post(daemon, "rainbow", "/api/undo", {"undo": "ask"})[0] == 200
+        play(daemon, "marker b1-d1", "rainbow")
+        status, answer = post(daemon, "xeno", "/api/undo", {"undo": "accept"})
+        assert status == 409 and answer["code"] == "no-undo-asked"
+        assert daemon.session.moves[-1] == "marker b1-d1"
+    finally:
+        stop(daemon, closers)
+
+
+def test_a_resolved_binome_turn_is_taken_back_only_by_everyone(tmp_path):
+    daemon, closers = start(tmp_path, "binome", {"players": "Ann,Bob,Cy"})
+    try:
+        session = daemon.session
+        while session.state.phase != "claim":
+            state = session.state
+            for p in sorted(state.to_act):
+                play(daemon, state.move_name(state.legal_moves(p)[0]), p)
+                break
+        turns = len(session.state.history)
+        while len(session.state.history) == turns:
+            p = sorted(session.state.to_act)[0]
+            play(daemon, f"{p} pass", p)
+        resolved = session.moves.index(next(m for m in reversed(session.moves) if "pass" in m))
+        undo_button(daemon)
+        assert len(session.moves) > resolved and len(session.state.history) == turns + 1
+        assert post(daemon, "Ann", "/api/undo", {"undo": "ask"})[0] == 200
+        assert post(daemon, "Bob", "/api/undo", {"undo": "accept"})[0] == 200
+        assert len(session.state.history) == turns + 1  # Cy has not agreed yet
+        assert post(daemon, "Cy", "/api/undo", {"undo": "accept"})[0] == 200
+        assert len(session.state.history) == turns
+    finally:
+        stop(daemon, closers)
+
+
+# --- in a real browser --------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("browser")
+def test_the_pages_ask_and_agree_in_chromium(browser, tmp_path):
+    daemon, closers = start(tmp_path, "latent-binaries")
+    try:
+        latent_to_the_wrong_guess(daemon)
+        url, tokens = daemon.web.url, daemon.web_backend.tokens()
+        rainbow = browser.new_tab(f"{url}/p/{tokens['rainbow']}")
+        browser.wait(lambda: browser.body_data("conn") == "live", what="rainbow's page")
+        browser.js("document.getElementById('undo-ask').click()")
+        browser.wait(lambda: "waiting for XENO" in browser.text("undo-text"), what="asked")
+        xeno = browser.new_tab(f"{url}/p/{tokens['xeno']}")
+        browser.wait(lambda: browser.body_data("conn") == "live", what="xeno's page")
+        browser.wait(lambda: "RAINBOW asks to take back" in browser.text("undo-text"))
+        assert WRONG in browser.text("undo-text")
+        browser.js("document.getElementById('undo-accept').click()")
+        browser.wait(lambda: daemon.session.moves[-1] == "c2-c3", what="the takeback")
+        browser.to(rainbow)
+        browser.wait(lambda: browser.text("undo-text") == "", what="the request gone")
+        del xeno
+    finally:
+        stop(daemon, closers)
+        for handle in browser.driver.window_handles[1:]:
+            browser.to(handle)
+            browser.driver.close()
+        browser.to(browser.driver.window_handles[0])
