@@ -58,6 +58,7 @@ def replay(path: str, delay: float, step: bool, out: TextIO, inp: TextIO, colour
     daemon = build_daemon(rec.game, rec.options, rec.players)
     view = Simulator(daemon, daemon.board, out=out, colour=colour)
     session = daemon.session
+    session.replay_draws(rec.moves)  # the dice and cards as the record has them
     total = len(rec.moves)
     daemon.render()
     print(f"{'stdin' if path == '-' else path}: {rec.game}, {total} moves", file=out)

@@ -82,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
                 else:
                     sys.stdout.write(spec.describe_record(state).rstrip("\n") + "\n")
                 return 0
+            if getattr(state, "cells", None) is None or getattr(state, "n", None) is None:
+                return _score_outcome(state, args.json)  # no board position: the result
             game, record_options, text = final_position_text(args.record, (rec, state))
         except RecordError as exc:
             return fail(str(exc))
@@ -106,4 +108,22 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(spec.describe_score(text, given))
     except ValueError as exc:
         return fail(str(exc).splitlines()[0] if str(exc) else "bad input")
+    return 0
+
+
+def _score_outcome(state: Any, as_json: bool) -> int:
+    """A record of a game with no board position to score (Binøme, Latent Binaries): the
+    result the moves give, with why."""
+    outcome = state.outcome() if state.is_over() else None
+    if as_json:
+        print(json.dumps({
+            "over": outcome is not None,
+            "winners": list(outcome.winners) if outcome else [],
+            "summary": outcome.summary if outcome else "not finished",
+            "reason": outcome.reason if outcome else "",
+        }))  # fmt: skip
+    elif outcome is None:
+        print("not finished")
+    else:
+        print(f"{outcome.summary}: {outcome.reason}" if outcome.reason else outcome.summary)
     return 0

@@ -50,8 +50,10 @@ _ESCAPES = {"n": "\n", "r": "\r", "t": "\t"}
 # A tag line. Possessive (never backtracking): its alternatives cannot overlap, so the match
 # is the same, but time and memory stay linear however long the value (a plain repeat of
 # the group kept a backtracking point per character: ~170 bytes each).
-_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*+)\s++"((?:[^"\\]++|\\.)*+)"\]')
-
+_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*+(?::[^\s"\[\]]++)?+)\s++"((?:[^"\\]++|\\.)*+)"\]')
+_PLAIN_TAG = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_PLAYER_PREFIX = "player:"  # ``[Player:Zoë "..."]``: a player whose id is not a plain tag name
+_UNICODE_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)", re.S)
 _NUMBER = re.compile(r"([0-9]+)\.$")
 _TIME = re.compile(r"([+-])([0-9]+(?:\.[0-9]{1,3})?)s$")
 _TIME_LIKE = re.compile(r"[+-]\d|\+")  # a comment starting so is meant as a time
@@ -98,9 +100,24 @@ class Record:
 
 
 def _quote_tag(value: str) -> str:
-    """Backslash, quote and line breaks escaped, so a tag always stays on its line."""
+    """Backslash, quote and line breaks escaped, so a tag always stays on its line (any
+    other control character or line separator as ``\\uXXXX``)."""
     out = value.replace("\\", "\\\\").replace('"', '\\"')
-    return out.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+    out = out.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
+
+
+# what str.splitlines() breaks on, and the other control characters
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _player_tag(pid: str, taken: set[str]) -> str:
+    """The tag that names the person playing ``pid``: ``Ann`` when the id is a plain tag name
+    that no other tag uses, else ``Player:id`` (a Binøme player named Zoë, Jean-Luc or
+    Result)."""
+    if _PLAIN_TAG.fullmatch(pid) and pid.lower() not in taken:
+        return pid.capitalize() if pid.islower() else pid
+    return f"Player:{pid}"
 
 
 def _options_text(options: dict[str, Any]) -> str:
@@ -147,9 +164,10 @@ def format_record(rec: Record) -> str:
     if rec.ended is not None:
         tags.append(("Ended", iso(rec.ended) or ""))
     tags.append(("Options", _options_text(rec.options)))
+    taken = _KNOWN_TAGS | {name.lower() for name in rec.tags}
     for pid in player_ids(rec.game, rec.options):
         if rec.players.get(pid):
-            tags.append((pid.capitalize(), rec.players[pid]))
+            tags.append((_player_tag(pid, taken), rec.players[pid]))
     for name, value in rec.tags.items():
         tags.append((name, value))
     status = next(w for w, s in _STATUS_WORDS.items() if s == rec.status)
@@ -218,20 +236,28 @@ def record_from_entry(entry: GameEntry) -> Record:
 
 def _unquote_tag(value: str) -> str:
     """Backslash escapes of a value ``_TAG`` matched undone, left to right, by C-level string
-    operations (time and memory linear in the value): escaped backslashes set aside first as
-    NUL, which a record never holds (``replace`` pairs them from the left, as reading does),
-    then ``\\n``, ``\\r``, ``\\t``, then any other backslash escapes the character after
-    it (a matched value never ends with a lone one)."""
+    operations (time and memory linear in the value): split at the escaped backslashes first
+    (``split`` pairs them from the left, as reading does), then in each piece ``\\n``,
+    ``\\r``, ``\\t``, and any other backslash escapes the character after it (a matched
+    value never ends with a lone one)."""
     if "\\" not in value:
         return value
-    return _unescape(value.replace("\\\\", "\0")).replace("\0", "\\")
+    return "\\".join(map(_unescape, value.split("\\\\")))
 
 
 def _unescape(text: str) -> str:
-    """``text`` with its escaped backslashes set aside: its other escapes undone."""
+    """``text`` between escaped backslashes: its other escapes undone. A ``\\uXXXX`` (a
+    control character or line separator in a name) takes one pass over all of them."""
+    if "\\u" in text:
+        return _UNICODE_ESCAPE.sub(_one_escape, text)
     for code, char in _ESCAPES.items():
         text = text.replace("\\" + code, char)
     return text.replace("\\", "")
+
+
+def _one_escape(m: re.Match[str]) -> str:
+    code = m.group(1)
+    return chr(int(code[1:], 16)) if len(code) == 5 else _ESCAPES.get(code, code)
 
 
 def _scan_tag(line: str) -> tuple[str, str] | None:
@@ -365,16 +391,21 @@ def _assemble(
         if word not in _STATUS_WORDS:
             raise RecordError(f"{source}:{n}: Status {value!r}: use {', '.join(_STATUS_WORDS)}")
         rec.status = _STATUS_WORDS[word]
+    ids = {p.lower(): p for p in player_ids(game, options)}
     if "result" in lower:
         value = lower["result"][1].strip().lower()
-        rec.result = None if value in ("*", "") else value
+        # a winner's id as the game spells it (Binøme's players are named: Ann, not ann)
+        rec.result = None if value in ("*", "") else ids.get(value, value)
     if "summary" in lower:
         rec.summary = lower["summary"][1]
-    ids = {p.lower(): p for p in player_ids(game, options)}
     for key, (name, value, _) in lower.items():
-        if key in ids:
+        if key.startswith(_PLAYER_PREFIX) and key.removeprefix(_PLAYER_PREFIX) in ids:
+            rec.players[ids[key.removeprefix(_PLAYER_PREFIX)]] = value
+        elif key in _KNOWN_TAGS:
+            continue
+        elif key in ids:
             rec.players[ids[key]] = value
-        elif key not in _KNOWN_TAGS:
+        else:
             rec.tags[name] = value
     _read_moves(rec, tokens, source)
     return rec
