@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.core.sensors import IDLE_READING
-from companion.core.squares import square_name
+from companion.core.squares import FILES, parse_square, square_name
 from companion.games.base import Layout
 
 
@@ -55,7 +55,38 @@ class BoardMap:
         expected = self.expected(cell_readings)
         return [sq for sq, (a, b) in enumerate(zip(readings, expected, strict=True)) if a != b]
 
+    def name(self, square: int) -> str | None:
+        """A square as the players read and type it: the game's own name (the frame's c2 for
+        Latent Binaries on files b-f), None outside the game's area."""
+        if not self.squares:
+            return square_name(square, self.size)
+        cell = self.cell_of.get(square)
+        if cell is None or self.layout is None:
+            return None
+        return f"{FILES[cell % self.layout.files]}{cell // self.layout.files + 1}"
+
+    def square_named(self, text: str) -> int:
+        """The board square a player names in the game's own squares; ValueError if none."""
+        if not self.squares or self.layout is None:
+            return parse_square(text, self.size)
+        files, ranks = self.layout.files, self.layout.ranks
+        word = text.strip().lower()
+        try:
+            cell = parse_square(word, max(files, ranks))
+        except ValueError:
+            raise ValueError(f"{text.strip() or '?'}: not a square") from None
+        file, rank = cell % max(files, ranks), cell // max(files, ranks)
+        if file >= files or rank >= ranks:
+            last = f"{FILES[files - 1]}{ranks}"
+            raise ValueError(f"{word}: not a square of this game (a1..{last})")
+        return self.squares[rank * files + file]
+
     def fix_hint(self, squares: Sequence[int]) -> str:
-        """A short line naming the squares to fix (board names: what the player sees)."""
-        names = [square_name(sq, self.size) for sq in squares]
-        return "fix " + " ".join(names) if len(names) <= 3 else f"{len(names)} squares differ"
+        """A short line naming the squares to fix, as the game names them; squares outside
+        the game's area are counted."""
+        if len(squares) > 3:
+            return f"{len(squares)} squares differ"
+        names = [n for n in map(self.name, squares) if n is not None]
+        outside = len(squares) - len(names)
+        off = f"{outside} off the game" if outside else ""
+        return "fix " + ", ".join(part for part in (" ".join(names), off) if part)

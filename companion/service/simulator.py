@@ -4,7 +4,9 @@ whenever the table changes by itself (a move on a web page, the engine's move, a
 running out), without waiting for input.
 
 Typed squares go to the simulated board, so each one travels the real path: board driver ->
-debounce/settle -> interpreter -> rules -> journal -> OLED and LEDs.
+debounce/settle -> interpreter -> rules -> journal -> OLED and LEDs. They are the game's own
+squares, as its hints, moves and pages name them (a game smaller than the board, like Latent
+Binaries' frame on files b-f, is labelled with its own files and ranks).
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ import threading
 import time
 from typing import TextIO
 
-from companion.core.squares import parse_square
 from companion.core.terminal_text import for_terminal
 from companion.testing.mock_board import MockBoard
 from companion.views.oled import screen_text
@@ -95,6 +96,7 @@ class Simulator:
             colour,
             self.pieces(size),
             self.flags(),
+            d.map.name if d.map.size == size else None,
         )
         board.append(legend(colour))
         oled = oled_view_lines(d.display.image, self.columns())
@@ -228,9 +230,8 @@ class Simulator:
             if self.daemon.session.game_id != game_before:  # a new game: set its pieces out
                 self.setup_board()
         else:
-            size = self.daemon.board.size
-            try:
-                squares = [parse_square(word, size) for word in words]
+            try:  # the game's own squares (the frame's a-e for Latent Binaries on b-f)
+                squares = [self.daemon.map.square_named(word) for word in words]
             except ValueError as e:
                 print(f"{e} (type help)", file=self.out)
                 return True

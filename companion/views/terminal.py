@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PIL import Image
 
@@ -111,10 +111,13 @@ def board_lines(
     colour=None,
     pieces: Sequence[str] = (),
     flags: dict[int, str] | None = None,
+    name: Callable[[int], str | None] | None = None,
 ) -> list[str]:
     """The board, rank 8 at the top, each square coloured as its LED. ``pieces`` (x black,
     o white, per square) come from the game; ``flags`` mark squares by name ("refused",
-    "differ", "hint"), else red and green LEDs are read as refused and hint."""
+    "differ", "hint"), else red and green LEDs are read as refused and hint. ``name`` gives a
+    square's name as the game says it (None outside the game's area), for the file letters
+    and rank numbers along the edges."""
     colour = use_colour() if colour is None else colour
     out = []
     for rank in range(size - 1, -1, -1):
@@ -125,9 +128,23 @@ def board_lines(
             piece = pieces[i] if i < len(pieces) else ""
             flag = None if flags is None else FLAGS.get(flags.get(i, ""), "")
             cells.append(_cell(leds[i], reading, colour, piece, flag))
-        out.append(f"{rank + 1:>2} " + "".join(cells))
-    out.append("   " + "".join(f" {f} " for f in FILES[:size]))
+        out.append(f"{_rank_label(rank, size, name):>2} " + "".join(cells))
+    out.append("   " + "".join(f" {_file_label(f, size, name)} " for f in range(size)))
     return out
+
+
+def _rank_label(rank: int, size: int, name: Callable[[int], str | None] | None) -> str:
+    if name is None:
+        return str(rank + 1)
+    names = [name(rank * size + f) for f in range(size)]
+    return next((n[1:] for n in names if n), "")
+
+
+def _file_label(file: int, size: int, name: Callable[[int], str | None] | None) -> str:
+    if name is None:
+        return FILES[file]
+    names = [name(r * size + file) for r in range(size)]
+    return next((n[0] for n in names if n), " ")
 
 
 def legend(colour: bool) -> str:
