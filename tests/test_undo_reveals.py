@@ -10,6 +10,8 @@ import urllib.error
 import urllib.request
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.core.config import Config
 from companion.core.events import ButtonEvent
@@ -129,6 +131,41 @@ def test_a_die_is_never_rolled_again_by_undo_and_redo(tmp_path):
     again = Session.resume(j.current(), j, rng=random.Random(12345))
     assert again.submit_name("Bob write 3b", "Bob").accepted
     assert again.moves[-1] == rolled
+
+
+@pytest.mark.parametrize("game, options", [
+    ("latent-binaries", {}), ("binome", {"players": "Ann,Bob"}), ("binaryon", {"size": 4}),
+])  # fmt: skip
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    ops=st.lists(st.sampled_from(["move"] * 4 + ["undo", "long", "back", "agree"]), max_size=80),
+)
+def test_no_undo_takes_back_a_reveal_and_no_die_is_drawn_twice(game, options, seed, ops):
+    rng = random.Random(seed)
+    s = Session(game, options, rng=random.Random(seed))
+    drawn: dict[int, str] = {}  # every chance outcome ever played, by ply
+    for op in ops:
+        floor, kept = s.undo_floor(), list(s.moves)
+        if op == "move" and not s.state.is_over():
+            acting = sorted(s.state.to_act)
+            player = rng.choice(acting) if len(acting) > 1 else None
+            assert s.submit(rng.choice(list(s.state.legal_moves(player))), player).accepted
+        elif op == "undo":
+            s.undo()
+        elif op == "long":
+            s.undo_round()
+        elif op == "back":
+            s.take_back_to(rng.randrange(len(s.moves) + 1))
+        elif op == "agree" and (target := s.agreed_target()) is not None:
+            s.take_back_to(target, agreed=True)
+            floor = min(floor, target)
+        assert s.moves[:floor] == kept[:floor], op  # only an agreement goes below the floor
+        if game == "binaryon":
+            assert s.undo_floor() == 0  # nothing hidden: every move may be taken back
+        for ply, p in enumerate(s.played):
+            if p.forced and p.reveals:
+                assert drawn.setdefault(ply, p.name) == p.name  # the same die, every time
 
 
 # --- agreeing on the pages (web API) -----------------------------------------------------

@@ -91,6 +91,7 @@ class Session:
         self.options = spec.resolve(options)
         self.states: list[GameState] = [spec.new(**self.options)]
         self.played: list[Played] = []
+        self._scan = (0, 0, False)  # undo_floor's work so far: (moves seen, floor, secret)
         self.closed_elsewhere = False
         self.game_id: int | None = None
         if self._begin() is None:
@@ -131,8 +132,9 @@ class Session:
         self.people = dict(saved.players)
         self.rng = rng or random.Random()
         self.spec = get_spec(saved.game)
-        self.drawn = _drawn_before(journal, saved.game_id)
+        self.drawn = {}
         self.blocked = None
+        self._scan = (0, 0, False)
         self.options = self.spec.resolve(saved.options)
         self.states = [self.spec.new(**self.options)]
         self.played = []
@@ -146,6 +148,8 @@ class Session:
             except ValueError as e:
                 raise ValueError(_not_replayed(saved, k, e)) from None
             self.played.append(_played(state, move, referee))
+        if any(p.forced and p.reveals for p in self.played):  # a game of chance
+            self.drawn = _drawn_before(journal, saved.game_id)
         with contextlib.suppress(JournalError):  # the next move or start tries again
             self._save(self._referee_steps())
         if self.state.is_over() and (outcome := self.state.outcome()) is not None:
@@ -259,12 +263,16 @@ class Session:
         """How many moves must stay: up to the last one whose answer revealed something (a
         guess answered, claims resolved, a chance step drawn, the end of a game with
         secrets). Those can be taken back only by every player's agreement (``agreed``)."""
-        floor, secret = 0, False
-        for i, p in enumerate(self.played):
+        seen, floor, secret = self._scan
+        if seen > len(self.played):  # only after a takeback, which resets it
+            seen, floor, secret = 0, 0, False
+        for i in range(seen, len(self.played)):
+            p = self.played[i]
             secret = secret or p.public != p.name
             ended = secret and self.states[i + 1].revealed() and not self.states[i].revealed()
             if p.reveals or ended:
                 floor = i + 1
+        self._scan = (len(self.played), floor, secret)
         return floor
 
     def _blocked_at(self, target: int, floor: int) -> int:
@@ -356,6 +364,7 @@ class Session:
             if self.played[i].forced and self.states[i].chance() is not None:
                 self.drawn.setdefault(i, self.played[i].name)
         taken = [p.public for p in self.played[ply:]]
+        self._scan = (0, 0, False)
         del self.states[ply + 1 :]
         del self.played[ply:]
         return taken
