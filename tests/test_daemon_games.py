@@ -91,7 +91,7 @@ def test_a_presence_board_game_in_the_corner_and_a_stray_piece_outside_it(make_d
     assert d.board_synced
     d.board.set_reading(sq("h8"), "1")  # a piece outside the game's 4x3 area
     step(d, clock, 0.2)
-    assert d.differ == (sq("h8"),) and d.message == "clear h8"
+    assert d.differ == (sq("h8"),) and d.message == "clear 1 off the game"  # it blinks
     d.board.set_reading(sq("h8"), "0")
     d.board.set_reading(sq("b2"), "1")  # the game's b2
     step(d, clock, 0.2)

@@ -264,3 +264,15 @@ def test_the_pages_ask_and_agree_in_chromium(browser, tmp_path):
             browser.to(handle)
             browser.driver.close()
         browser.to(browser.driver.window_handles[0])
+
+
+def test_the_chair_agrees_for_a_player_without_a_phone(make_daemon):
+    d = make_daemon(game="binome", rules={"players": "Ann,Bob,Cy", "phoneless": "Cy"})
+    for name, page in (("Ann write 1a", "Ann"), ("Bob write 1a", "Bob"), ("Cy write 1a", "Ann")):
+        assert d.referee.submit_name(name, page).accepted, name
+    rolled = d.session.moves[-1]
+    assert rolled.startswith("roll ") and d.session.undo() == []
+    assert d.referee.ask_undo("Bob") is None
+    assert d.web_view("Ann")["undo"]["waiting"] == ["Ann", "Cy"]
+    assert d.referee.answer_undo("Ann", True) is None  # Ann, the chair, speaks for Cy
+    assert d.session.moves[-1] == "Bob write 1a" and d.web_view(None)["undo"] is None

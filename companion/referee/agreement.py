@@ -55,7 +55,12 @@ class UndoAgreement:
             return Refusal("nobody-to-agree", "no other player can agree on a page")
         taken = tuple(p.public for p in session.played[target:])
         self.request = UndoRequest(
-            session.game_id, len(session.played), target, player, taken, {player}
+            session.game_id,
+            len(session.played),
+            target,
+            player,
+            taken,
+            _spoken_for(session, player),
         )
         return None
 
@@ -69,7 +74,7 @@ class UndoAgreement:
         if not accept:
             self.request = None
             return None
-        r.agreed.add(player)
+        r.agreed |= _spoken_for(session, player)
         if r.agreed >= voters(session):
             self.request = None
             return r.target
@@ -87,6 +92,13 @@ class UndoAgreement:
             "agreed": sorted(r.agreed),
             "waiting": sorted(voters(session) - r.agreed),
         }
+
+
+def _spoken_for(session: Session, page: str) -> set[str]:
+    """The players whose word a page gives: its own, and those without a phone whose moves it
+    enters (Binøme's chair)."""
+    state = session.state
+    return {page} | {p for p in state.players if state.page_of(p) == page}
 
 
 def _virtual(session: Session) -> frozenset[str]:
