@@ -233,7 +233,7 @@ class Simulator:
             try:  # the game's own squares (the frame's a-e for Latent Binaries on b-f)
                 squares = [self.daemon.map.square_named(word) for word in words]
             except ValueError as e:
-                print(f"{e} (type help)", file=self.out)
+                print(for_terminal(f"{e} (type help)"), file=self.out)
                 return True
             for square in squares:
                 self.act_on_square(square)
