@@ -501,7 +501,7 @@ def validate(rec: Record, source: str = "record") -> GameState:
     last = f"{source}:{rec.where[-1][0]}" if rec.where else source
     if outcome is not None:
         got = outcome.winner or "draw"
-        if rec.result is not None and rec.result != got.lower():  # Result is read lowercased
+        if rec.result is not None and rec.result.lower() != got.lower():  # any case
             raise RecordError(f"{last}: Result {rec.result} but the moves give {outcome.summary}")
         if rec.status != FINISHED and rec.status != IN_PROGRESS:
             raise RecordError(f"{last}: Status {rec.status} but the game is over")
