@@ -236,20 +236,20 @@ def record_from_entry(entry: GameEntry) -> Record:
 
 def _unquote_tag(value: str) -> str:
     """Backslash escapes of a value ``_TAG`` matched undone, left to right, by C-level string
-    operations (time and memory linear in the value): split at the escaped backslashes first
-    (``split`` pairs them from the left, as reading does), then in each piece ``\\n``,
-    ``\\r``, ``\\t``, and any other backslash escapes the character after it (a matched
-    value never ends with a lone one)."""
+    operations (time and memory linear in the value): escaped backslashes set aside first as
+    NUL, which a record never holds (``replace`` pairs them from the left, as reading does),
+    then ``\\n``, ``\\r``, ``\\t``, then any other backslash escapes the character after
+    it (a matched value never ends with a lone one). A value with a ``\\uXXXX`` (a control
+    character or line separator in a name, rare) takes one regex pass instead."""
     if "\\" not in value:
         return value
-    return "\\".join(map(_unescape, value.split("\\\\")))
+    if "\\u" in value:
+        return _UNICODE_ESCAPE.sub(_one_escape, value)
+    return _unescape(value.replace("\\\\", "\0")).replace("\0", "\\")
 
 
 def _unescape(text: str) -> str:
-    """``text`` between escaped backslashes: its other escapes undone. A ``\\uXXXX`` (a
-    control character or line separator in a name) takes one pass over all of them."""
-    if "\\u" in text:
-        return _UNICODE_ESCAPE.sub(_one_escape, text)
+    """``text`` with its escaped backslashes set aside: its other escapes undone."""
     for code, char in _ESCAPES.items():
         text = text.replace("\\" + code, char)
     return text.replace("\\", "")
