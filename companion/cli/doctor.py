@@ -125,6 +125,27 @@ class Probe:
     def is_root(self) -> bool:
         return os.geteuid() == 0
 
+    def web_answers(self, host: str, port: int) -> bool:
+        """Whether something accepts a TCP connection at ``host``:``port`` (loopback)."""
+        import socket
+
+        try:
+            with socket.create_connection((host, port), timeout=2):
+                return True
+        except OSError:
+            return False
+
+    def pid_alive(self, pid: int) -> bool:
+        if pid <= 0:
+            return False
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except OSError:
+            return True  # someone else's process: it exists
+        return True
+
     def service_state(self) -> str | None:
         if shutil.which("systemctl") is None or self.root != Path("/"):
             return None
@@ -134,8 +155,105 @@ class Probe:
         return r.stdout.strip() or None
 
 
+UNIT_PATH = "/etc/systemd/system/binaryon.service"
+SERVICE_STATE = (
+    "/var/lib/binaryon/journal.sqlite"  # the service's journal (XDG_STATE_HOME=/var/lib)
+)
+NETLINK_WHY = "AF_NETLINK (the invites' network address)"
+
+
+def web_checks(probe: Probe, config) -> list[Check]:
+    """The web pages the config turns on: does the installed unit let them open a socket, did
+    the companion say it could not listen, and does anything answer on the port?"""
+    import json
+
+    from companion.views.web.address import ListenError, parse_listen
+
+    try:
+        listen = parse_listen(config.web.listen)
+    except ListenError:
+        return []
+    checks: list[Check] = []
+    unit = probe.path(UNIT_PATH)
+    if unit.is_file():
+        lines = [
+            ln.split("=", 1)[1].split()
+            for ln in unit.read_text(errors="replace").splitlines()
+            if ln.strip().startswith("RestrictAddressFamilies=")
+        ]
+        allowed = {name for words in lines for name in words}
+        need = ["AF_INET6"] if ":" in listen.host else ["AF_INET"]
+        if listen.host == "::":
+            need = ["AF_INET", "AF_INET6"]
+        lacking = [f for f in (*need, "AF_NETLINK") if lines and f not in allowed]
+        if lacking and not any(name.startswith("~") for name in allowed):
+            what = ", ".join(NETLINK_WHY if f == "AF_NETLINK" else f for f in lacking)
+            checks.append(
+                Check(
+                    "web unit",
+                    MISSING,
+                    f"{UNIT_PATH} does not allow {what} (RestrictAddressFamilies="
+                    f"{' '.join(lines[-1])}): the web pages cannot work under it",
+                    "sudo binaryon install-service (writes the current unit), then "
+                    "sudo systemctl restart binaryon",
+                )
+            )
+    from companion.service.app import web_files
+
+    places = [web_files(config)[1]]
+    if not config.journal.path:
+        places.append(probe.path(SERVICE_STATE + ".web.json"))
+    state = None
+    for place in places:
+        try:
+            state = json.loads(place.read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(state, dict) and probe.pid_alive(int(state.get("pid", 0) or 0)):
+            break
+        state = None
+    if state is not None and "error" in state:
+        checks.append(
+            Check(
+                "web pages",
+                MISSING,
+                f"the companion serves no pages: {state['error']}",
+                "see the line above and journalctl -u binaryon",
+            )
+        )
+        return checks
+    running = state is not None or probe.service_state() == "active"
+    if not running:
+        checks.append(Check("web pages", INFO, f"{listen}: the companion is not running"))
+        return checks
+    host = listen.host if listen.host not in ("0.0.0.0", "::", "") else "127.0.0.1"
+    if listen.host == "::":
+        host = "::1"
+    if probe.web_answers(host, listen.port):
+        url = state.get("url") if state else None
+        checks.append(
+            Check(
+                "web pages", OK, f"answering on port {listen.port}" + (f" ({url})" if url else "")
+            )
+        )
+    else:
+        checks.append(
+            Check(
+                "web pages",
+                MISSING,
+                f"nothing answers on {host} port {listen.port} although the companion runs",
+                "journalctl -u binaryon says why (web: cannot listen on ...)",
+            )
+        )
+    return checks
+
+
 def run_checks(
-    probe: Probe, *, i2c_port: int = pinout.PI_I2C_PORT, i2c_address: int = pinout.OLED_I2C_ADDRESS
+    probe: Probe,
+    *,
+    i2c_port: int = pinout.PI_I2C_PORT,
+    i2c_address: int = pinout.OLED_I2C_ADDRESS,
+    config=None,
 ) -> list[Check]:
     checks: list[Check] = []
     add = checks.append
@@ -188,6 +306,8 @@ def run_checks(
                 '(or use the gpio build: [board] driver = "gpio")',
             )
         )
+    if config is not None and config.web.listen:
+        checks += web_checks(probe, config)
     if not on_pi:
         return checks
 
@@ -444,7 +564,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"binaryon: {e}", file=sys.stderr)
         return 2
     d = config.display
-    checks = run_checks(Probe(), i2c_port=d.i2c_port, i2c_address=d.i2c_address)
+    checks = run_checks(Probe(), i2c_port=d.i2c_port, i2c_address=d.i2c_address, config=config)
     if args.json:
         print(json.dumps([asdict(c) for c in checks], indent=1))
     else:

@@ -28,7 +28,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     tokens_path, address_path = web_files(config)
     try:
-        url = json.loads(address_path.read_text())["url"]
+        address = json.loads(address_path.read_text())
+        if isinstance(address, dict) and "error" in address and "url" not in address:
+            print(f"binaryon: the companion's pages are off: {address['error']}", file=sys.stderr)
+            return 2
+        url = address["url"]
         tokens = json.loads(tokens_path.read_text())["tokens"]
     except (OSError, ValueError, KeyError, TypeError):
         print(

@@ -88,6 +88,9 @@ class JournalConfig:
 class WebConfig:
     # "HOST:PORT" for the table page and the players' pages, e.g. "0.0.0.0:8080"; "" = off
     listen: str = ""
+    # names the pages also answer to, besides localhost, loopback, the listen address and this
+    # machine's own names and addresses (a DNS rebinding guard); ["*"] answers to any name
+    hosts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -399,11 +402,11 @@ def _section(default: Any, given: dict[str, Any], where: str) -> Any:
         if key not in known:
             raise ConfigError(f"{where} unknown key {key!r} (known: {', '.join(known)})")
         current = getattr(default, key)
-        changes[key] = _coerce(current, value, f"{where} {key}")
+        changes[key] = _coerce(current, value, f"{where} {key}", str(known[key].type))
     return replace(default, **changes)
 
 
-def _coerce(current: Any, value: Any, where: str) -> Any:
+def _coerce(current: Any, value: Any, where: str, kind: str = "") -> Any:
     if isinstance(current, bool):
         if isinstance(value, bool):
             return value
@@ -420,6 +423,10 @@ def _coerce(current: Any, value: Any, where: str) -> Any:
         if isinstance(value, str):
             return value
         raise ConfigError(f"{where}: expected text, got {value!r}")
+    if isinstance(current, tuple) and "str" in kind:  # [web] hosts
+        if isinstance(value, list) and all(isinstance(v, str) and v.strip() for v in value):
+            return tuple(v.strip() for v in value)
+        raise ConfigError(f"{where}: expected a list of names in quotes, got {value!r}")
     if isinstance(current, tuple):
         if isinstance(value, list) and all(isinstance(v, int) for v in value):
             return tuple(value)

@@ -187,7 +187,7 @@ def build_daemon(
     closers = [c.close for c in (buttons, buzzer, journal) if c is not None and hasattr(c, "close")]
     if config.web.listen:
         try:
-            closers.insert(0, start_web(config, daemon))
+            closers.insert(0, start_web(config, daemon, service=service))
         except Exception:
             for close in closers:
                 close()
@@ -197,38 +197,119 @@ def build_daemon(
 
 def web_files(config: Config) -> tuple[Path, Path]:
     """Where the running daemon keeps its players' tokens and its web address (for
-    ``binaryon invite``): beside the journal."""
+    ``binaryon invite``): beside the journal and named after it (``J.web-tokens.json``,
+    ``J.web.json``, J's links resolved), so two journals in one folder never share them."""
     journal = config.journal_path()
-    folder = journal.parent if journal is not None else default_state_dir()
-    return folder / "web-tokens.json", folder / "web.json"
+    if journal is None:
+        folder = default_state_dir()
+        return folder / "web-tokens.json", folder / "web.json"
+    real = Path(os.path.realpath(journal))
+    return real.with_name(real.name + ".web-tokens.json"), real.with_name(real.name + ".web.json")
 
 
-def start_web(config: Config, daemon: Daemon):
-    """Serve the table page and the players' pages; returns the function that stops it.
-    Raises WebError (one line) when it cannot listen."""
+OLD_WEB_FILES = ("web-tokens.json", "web.json")  # shared by every journal of a folder, once
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _journals_in(folder: Path, limit: int = 200) -> set[tuple[int, int]] | None:
+    """(device, inode) of every SQLite file in ``folder``; None when there are too many
+    entries to look at."""
+    found: set[tuple[int, int]] = set()
+    try:
+        with os.scandir(folder) as entries:
+            for n, entry in enumerate(entries):
+                if n >= limit:
+                    return None
+                if not entry.is_file(follow_symlinks=False):
+                    continue
+                try:
+                    with open(entry.path, "rb") as f:
+                        if f.read(16) != SQLITE_MAGIC:
+                            continue
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                found.add((st.st_dev, st.st_ino))
+    except OSError:
+        return None
+    return found
+
+
+def migrate_web_files(config: Config) -> None:
+    """Take over the old folder-wide web files when they can only be this journal's: no
+    per-journal tokens yet, and no other journal in the folder."""
+    journal = config.journal_path()
+    if journal is None:
+        return
+    tokens_path, _ = web_files(config)
+    folder = tokens_path.parent
+    old_tokens, old_address = (folder / name for name in OLD_WEB_FILES)
+    if not old_tokens.is_file() and not old_address.is_file():
+        return
+    try:
+        st = os.stat(journal)
+    except OSError:
+        return
+    if _journals_in(folder) != {(st.st_dev, st.st_ino)}:
+        log.info("web: %s left as it is: more than one journal in %s", old_tokens.name, folder)
+        return
+    with contextlib.suppress(OSError):
+        if old_tokens.is_file() and not old_tokens.is_symlink() and not tokens_path.exists():
+            os.replace(old_tokens, tokens_path)
+            log.info("web: players' tokens moved to %s", tokens_path)
+    with contextlib.suppress(OSError):
+        if old_address.is_file() and not old_address.is_symlink():
+            old_address.unlink()  # an old companion's address: rewritten per journal now
+
+
+def _write_state(path: Path, data: dict[str, Any]) -> None:
     import json
 
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({**data, "pid": os.getpid()}))
+    except OSError as e:
+        log.warning("web: cannot write %s: %s", path, e.strerror)
+
+
+def start_web(config: Config, daemon: Daemon, service: bool = False):
+    """Serve the table page and the players' pages; returns the function that stops it.
+    When it cannot listen: HardwareError (one line), or for the ``service`` one log line and
+    one OLED line, and the referee goes on without its pages (``binaryon doctor`` says why)."""
     from companion.service.web_backend import DaemonWebBackend
     from companion.views.web.server import WebError, WebServer
 
+    migrate_web_files(config)
     tokens_path, address_path = web_files(config)
+
+    def forget() -> None:
+        with contextlib.suppress(OSError):
+            address_path.unlink()
+
     backend = DaemonWebBackend(daemon, tokens_path)
     try:
-        server = WebServer(backend, config.web.listen)
+        server = WebServer(
+            backend,
+            config.web.listen,
+            hosts=config.web.hosts,
+            # the referee first: the web thread waits (bounded) while a press is handled
+            yield_to=lambda most: daemon.loop.thread is not None and daemon.loop.wait_idle(most),
+        )
         server.start()
     except WebError as e:
-        raise HardwareError(str(e)) from None
+        if not service:
+            raise HardwareError(str(e)) from None
+        log.error("%s", e)
+        daemon.web_problem = f"web pages off: {e.short}"
+        daemon.say(daemon.web_problem, lasting=True)
+        _write_state(address_path, {"error": str(e)})
+        return forget
     daemon.web = server
     daemon.web_backend = backend
-    try:
-        address_path.parent.mkdir(parents=True, exist_ok=True)
-        address_path.write_text(json.dumps({"url": server.base_url(), "pid": os.getpid()}))
-    except OSError as e:
-        log.warning("web: cannot write %s: %s", address_path, e.strerror)
+    _write_state(address_path, {"url": server.base_url()})
 
     def stop() -> None:
         server.stop()
-        with contextlib.suppress(OSError):
-            address_path.unlink()
+        forget()
 
     return stop

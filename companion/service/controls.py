@@ -37,7 +37,7 @@ class Controls:
             self.daemon.referee.undo(long)
         elif name == "menu":
             if long:
-                pages = (PAGES,) if self.daemon.web else ()
+                pages = (PAGES,) if self.daemon.web or self.daemon.web_problem else ()
                 self.daemon.menu.open(self.daemon.session.game, extra=self._paused() + pages)
                 self.daemon.set_message("menu: next, confirm: start, undo: back", lasting=True)
             else:
@@ -62,6 +62,10 @@ class Controls:
             return
         chosen = self.daemon.menu.chosen
         if name == "confirm" and chosen == PAGES:
+            if self.daemon.web is None:  # they should be served but could not be: say why
+                self.daemon.menu.close()
+                self.daemon.set_message(self.daemon.web_problem, lasting=True)
+                return
             self._show_pages()
             return
         self.daemon.menu.close()

@@ -84,6 +84,7 @@ class Daemon:
         self.listeners: list[Callable[[], None]] = []  # told after every render (web pages)
         self.web: Any = None  # the web server, when the pages are served
         self.web_backend: Any = None
+        self.web_problem = ""  # why the pages are off when they should be served (OLED, menu)
 
         session = first_session(config, self.journal, board.size, self.say, rng)
         self.referee = Referee(session, board.kind, self.feedback)

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from aiohttp import WSCloseCode, web
 
 from .backend import WebBackend
+from .hosts import HostCheck, host_name
 from .hub import BackendUnavailable, Client, Hub, dumps
 from .invite import player_url
 from .ratelimit import RateLimiter
@@ -33,6 +34,7 @@ MAX_FRAMES = 100
 MAX_PLY = 10**9
 HUB = web.AppKey("hub", Hub)
 LIMITER = web.AppKey("limiter", RateLimiter)
+HOSTS = web.AppKey("hosts", HostCheck)
 PAGES = web.AppKey("pages", dict)
 UNSUBSCRIBE = web.AppKey("unsubscribe", object)
 
@@ -71,6 +73,23 @@ def same_origin(origin: str, host: str | None) -> bool:
 
 
 # --- middlewares ---
+@web.middleware
+async def check_host(request: web.Request, handler):
+    """Refuse a Host this server does not go by (DNS rebinding): hosts.py."""
+    header = request.headers.get("Host")
+    sockname = request.transport.get_extra_info("sockname") if request.transport else None
+    local = str(sockname[0]) if isinstance(sockname, tuple) and sockname else None
+    if not request.app[HOSTS].allows(header, local):
+        name = host_name(header or "") or "?"
+        return error(
+            421,
+            "bad-host",
+            f"this companion does not answer to the name {name[:64]!r}: use its address, "
+            "or add the name to [web] hosts",
+        )
+    return await handler(request)
+
+
 @web.middleware
 async def limit_rate(request: web.Request, handler):
     limiter = request.app[LIMITER]
@@ -354,12 +373,18 @@ def load_pages() -> dict[str, bytes]:
 
 
 def make_app(
-    backend: WebBackend, hub: Hub | None = None, limiter: RateLimiter | None = None
+    backend: WebBackend,
+    hub: Hub | None = None,
+    limiter: RateLimiter | None = None,
+    hosts: HostCheck | None = None,
 ) -> web.Application:
-    app = web.Application(middlewares=[security_headers, limit_rate], client_max_size=MAX_BODY)
+    app = web.Application(
+        middlewares=[security_headers, check_host, limit_rate], client_max_size=MAX_BODY
+    )
     hub = hub or Hub(backend)
     app[HUB] = hub
     app[LIMITER] = limiter or RateLimiter()
+    app[HOSTS] = hosts or HostCheck.for_machine()
     app[PAGES] = load_pages()
 
     async def on_startup(app: web.Application) -> None:
