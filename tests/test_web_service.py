@@ -353,3 +353,77 @@ def test_idle_connections_are_capped_under_a_low_file_limit(tmp_path):
     assert "out of system resource" not in log, log[-2000:]
     notes = [ln for ln in log.splitlines() if "closed at once" in ln]
     assert 1 <= len(notes) <= 3, log[-2000:]
+
+
+# --- D: the referee keeps priority over a request flood ---
+def test_the_web_thread_waits_while_the_referee_works(tmp_path, monkeypatch):
+    """Bytes from a client are handled only once the daemon's loop is idle (bounded by
+    YIELD_AT_MOST, raised here so that the order shows without timing anything)."""
+    import threading
+
+    from companion.views.web import connections
+
+    monkeypatch.setattr(connections, "YIELD_AT_MOST", 60.0)
+    daemon, closers = build_daemon(config(tmp_path, "127.0.0.1:0"), simulated=True)
+    daemon.start()
+    gate = daemon.web.gate
+    waiting = threading.Event()
+    given_way = gate.yield_to
+
+    def spy(most: float):
+        waiting.set()
+        return given_way(most)
+
+    gate.yield_to = spy
+    release = threading.Event()
+    answers: list[int] = []
+    try:
+        daemon.post_call(lambda: release.wait(30))  # the referee is busy with a press
+        asker = threading.Thread(
+            target=lambda: answers.append(status_for(daemon.web.url + "/api/state", "localhost"))
+        )
+        asker.start()
+        assert waiting.wait(30)
+        time.sleep(0.2)
+        assert answers == []  # not handled while the referee works
+        release.set()
+        asker.join(30)
+        assert answers == [200]
+    finally:
+        release.set()
+        stop(daemon, closers)
+    assert sys.getswitchinterval() <= 0.001  # a waiting thread gets the GIL within 1 ms
+
+
+def test_a_client_told_to_wait_is_not_read_until_then(tmp_path):
+    """Past its burst a client gets 429 with Retry-After; what it sends before then waits
+    unread (no parsing, no answer) while other clients are answered."""
+    import http.client
+
+    from companion.views.web.ratelimit import RateLimiter
+
+    server = WebServer(FakeBackend(), "127.0.0.1:0", limiter=RateLimiter(rate=0.01, burst=2))
+    server.start()
+    try:
+        flood = http.client.HTTPConnection("127.0.0.1", server.port, timeout=2)
+        statuses = []
+        for _ in range(3):
+            flood.request("GET", "/api/state")
+            response = flood.getresponse()
+            response.read()
+            statuses.append(response.status)
+        assert statuses == [200, 200, 429]
+        assert int(response.headers["Retry-After"]) >= 60
+        flood.request("GET", "/api/state")
+        with pytest.raises(TimeoutError):
+            flood.getresponse()  # held unread: Retry-After is 100 s away
+        flood.close()
+        other = http.client.HTTPConnection(
+            "127.0.0.1", server.port, timeout=10, source_address=("127.0.0.2", 0)
+        )
+        other.request("GET", "/api/state")
+        assert other.getresponse().status == 200
+        other.close()
+        assert server.gate.held >= 1
+    finally:
+        server.stop()

@@ -3,9 +3,12 @@ can never take the file descriptors the journal, the serial port and the logs ne
 
 Every accepted connection goes through ``ConnectionGate``: past the per-client or the total
 cap it is closed at once (before aiohttp reads a byte of it), with one log line at most every
-``NOTE_EVERY`` seconds saying how many were closed. The gate is also where the web thread
-gives way to the referee: before any bytes a client sent are handled, ``yield_to`` (the
-daemon's "wait until idle", bounded) lets a press being refereed finish first.
+``NOTE_EVERY`` seconds saying how many were closed. The gate is also where a flood is cut
+short and where the web thread gives way to the referee: before any bytes a client sent are
+handled, ``yield_to`` (the daemon's "wait until idle", bounded) lets a press being refereed
+finish first, and a client that was answered 429 and sends again before its Retry-After is
+not read from until then (``holding``): its requests wait in the kernel's buffers, costing
+the process nothing.
 """
 
 from __future__ import annotations
@@ -53,10 +56,13 @@ class ConnectionGate:
         limits: Limits | None = None,
         *,
         yield_to: Callable[[float], object] | None = None,
+        holding: Callable[[str], float] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ):
         self.limits = limits or connection_limits()
         self.yield_to = yield_to
+        self.holding = holding  # seconds a client told to wait (429) is not read
+        self.held = 0  # times a connection was paused so
         self._clock = clock
         self.by_client: dict[str, int] = {}
         self.open = 0
@@ -100,12 +106,14 @@ class ConnectionGate:
 class _Gated(asyncio.Protocol):
     """aiohttp's protocol behind the gate: refused connections never reach it."""
 
-    __slots__ = ("_gate", "_inner", "_client")
+    __slots__ = ("_gate", "_inner", "_client", "_transport", "_held")
 
     def __init__(self, gate: ConnectionGate, inner: asyncio.Protocol):
         self._gate = gate
         self._inner: asyncio.Protocol | None = inner
         self._client = ""
+        self._transport: asyncio.BaseTransport | None = None
+        self._held: list[bytes] = []  # bytes kept unread while the client must wait
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peer = transport.get_extra_info("peername")
@@ -115,14 +123,37 @@ class _Gated(asyncio.Protocol):
             transport.abort()  # the descriptor goes now, not after a timeout
             return
         assert self._inner is not None
+        self._transport = transport
         self._inner.connection_made(transport)
 
     def data_received(self, data: bytes) -> None:
         if self._inner is None:
             return
-        if self._gate.yield_to is not None:
-            self._gate.yield_to(YIELD_AT_MOST)  # a press being refereed goes first
+        gate = self._gate
+        if gate.yield_to is not None:
+            gate.yield_to(YIELD_AT_MOST)  # a press being refereed goes first
+        if self._held:
+            self._held.append(data)
+            return
+        wait = gate.holding(self._client) if gate.holding is not None else 0.0
+        if wait > 0 and self._transport is not None:
+            # told to wait (429) and sending anyway: this is kept unread, and nothing more is
+            # read from the connection, until the wait is over
+            gate.held += 1
+            self._held.append(data)
+            self._transport.pause_reading()  # type: ignore[attr-defined]
+            asyncio.get_running_loop().call_later(wait, self._resume)
+            return
         self._inner.data_received(data)
+
+    def _resume(self) -> None:
+        held, self._held = self._held, []
+        transport, inner = self._transport, self._inner
+        if inner is None or transport is None or transport.is_closing():
+            return
+        for data in held:
+            inner.data_received(data)
+        transport.resume_reading()  # type: ignore[attr-defined]
 
     def eof_received(self) -> bool | None:
         return self._inner.eof_received() if self._inner is not None else None
@@ -137,6 +168,7 @@ class _Gated(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         inner, self._inner = self._inner, None
+        self._transport = None
         if inner is None:
             return
         self._gate.release(self._client)

@@ -21,6 +21,7 @@ class RateLimiter:
     ):
         self.rate, self.burst, self.max_clients, self._clock = rate, burst, max_clients, clock
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # level, when
+        self._told: dict[str, float] = {}  # client -> until when its 429 said to wait
 
     def allow(self, client: str) -> bool:
         now = self._clock()
@@ -35,6 +36,23 @@ class RateLimiter:
         return allowed
 
     def retry_after(self, client: str) -> float:
-        """Seconds until ``client`` may send again."""
+        """Seconds until ``client`` may send again (and, now that it has been told so, the
+        server stops reading from it until then: ``holding``)."""
         level, _ = self._buckets.get(client, (self.burst, 0.0))
-        return max(0.0, (1.0 - level) / self.rate)
+        wait = max(0.0, (1.0 - level) / self.rate)
+        self._told[client] = self._clock() + wait
+        if len(self._told) > self.max_clients:
+            self._told.pop(next(iter(self._told)))
+        return wait
+
+    def holding(self, client: str) -> float:
+        """Seconds left of the wait ``client`` was told with its last 429 (0 when none): until
+        then its connections are not read, the cheapest answer to a flood."""
+        until = self._told.get(client)
+        if until is None:
+            return 0.0
+        left = until - self._clock()
+        if left > 0:
+            return left
+        del self._told[client]
+        return 0.0

@@ -176,8 +176,9 @@ class WebServer:
         asyncio.get_running_loop().set_exception_handler(QuietErrors())
         self.hub = Hub(self.backend)
         hosts = HostCheck.for_machine(self.listen.host, self._hosts)
-        app = make_app(self.backend, self.hub, self._limiter, hosts)
-        self.gate = ConnectionGate(self._limits, yield_to=self._yield_to)
+        limiter = self._limiter or RateLimiter()
+        app = make_app(self.backend, self.hub, limiter, hosts)
+        self.gate = ConnectionGate(self._limits, yield_to=self._yield_to, holding=limiter.holding)
         self._runner = _GatedRunner(
             app,
             self.gate,
