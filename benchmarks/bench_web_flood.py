@@ -8,7 +8,8 @@ floods the server from one client as fast as it answers (GET /api/state and toke
 POST /api/move on many connections; most answers are 429). Target: under the flood the
 median and p99 stay within 2x of quiet.
 
-    .venv/bin/python benchmarks/bench_web_flood.py [--seconds 5] [--connections 16] [--compare]
+    .venv/bin/python benchmarks/bench_web_flood.py [--seconds 5] [--connections 16]
+        [--flood both|keepalive|fresh] [--compare]
 
 --compare also runs the flood with the web thread's give-way to the referee turned off (the
 gate's ``yield_to``), to show what it buys. Loopback only; every phase is bounded in time and
@@ -107,14 +108,16 @@ def watch(port: int) -> None:
 
 
 # --- the flood (this process) ---
-async def flood(port: int, seconds: float, connections: int) -> dict[int, int]:
+async def flood(port: int, seconds: float, connections: int, fresh: bool) -> dict[int, int]:
+    """From one client: ``connections`` requests at a time, as fast as they are answered; on
+    kept-alive connections, or (``fresh``) a new connection for every request."""
     import aiohttp
 
     statuses: dict[int, int] = {}
     url = f"http://127.0.0.1:{port}"
     sent = 0
     end = time.monotonic() + seconds
-    connector = aiohttp.TCPConnector(limit=connections)
+    connector = aiohttp.TCPConnector(limit=connections, force_close=fresh)
     async with aiohttp.ClientSession(connector=connector) as session:
 
         async def worker(i: int) -> None:
@@ -135,7 +138,7 @@ async def flood(port: int, seconds: float, connections: int) -> dict[int, int]:
     return statuses
 
 
-def measure(seconds: float, connections: int, priority: bool) -> dict:
+def measure(seconds: float, connections: int, priority: bool, fresh: bool) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         proc = subprocess.Popen(
             [sys.executable, __file__, "--child", str(Path(tmp) / "j.sqlite")]
@@ -174,7 +177,7 @@ def measure(seconds: float, connections: int, priority: bool) -> dict:
             result: dict = {}
             flooder = threading.Thread(
                 target=lambda: result.update(
-                    statuses=asyncio.run(flood(port, seconds + 1.0, connections))
+                    statuses=asyncio.run(flood(port, seconds + 1.0, connections, fresh))
                 )
             )
             flooder.start()
@@ -237,6 +240,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--compare", action="store_true")
+    parser.add_argument(
+        "--flood",
+        choices=("both", "keepalive", "fresh"),
+        default="both",
+        help="kept-alive connections, a new connection per request, or one run of each",
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--no-priority", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--watch", type=int, help=argparse.SUPPRESS)
@@ -247,9 +256,15 @@ def main() -> None:
     if args.watch:
         watch(args.watch)
         return
-    report("referee first", measure(args.seconds, args.connections, True), args.seconds)
-    if args.compare:
-        report("no give-way", measure(args.seconds, args.connections, False), args.seconds)
+    styles = ("keepalive", "fresh") if args.flood == "both" else (args.flood,)
+    for style in styles:
+        fresh = style == "fresh"
+        label = "new connection per request" if fresh else "kept-alive connections"
+        run = measure(args.seconds, args.connections, True, fresh)
+        report(f"flood on {label}", run, args.seconds)
+        if args.compare:
+            run = measure(args.seconds, args.connections, False, fresh)
+            report(f"flood on {label}, without the give-way", run, args.seconds)
 
 
 if __name__ == "__main__":

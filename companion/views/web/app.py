@@ -96,6 +96,7 @@ async def limit_rate(request: web.Request, handler):
     client = _client_of(request)
     if not limiter.allow(client):
         wait = max(1, round(limiter.retry_after(client) + 0.5))
+        limiter.tell(client, wait)  # what it sends before then waits unread (connections.py)
         return error(
             429, "rate-limited", "too many requests: slow down", **{"Retry-After": str(wait)}
         )

@@ -70,7 +70,7 @@ class ConnectionGate:
         self._noted = -NOTE_EVERY
 
     def protocol(self, factory: Callable[[], asyncio.Protocol]) -> asyncio.Protocol:
-        return _Gated(self, factory())
+        return _Gated(self, factory)
 
     def admit(self, client: str) -> bool:
         mine = self.by_client.get(client, 0)
@@ -106,23 +106,26 @@ class ConnectionGate:
 class _Gated(asyncio.Protocol):
     """aiohttp's protocol behind the gate: refused connections never reach it."""
 
-    __slots__ = ("_gate", "_inner", "_client", "_transport", "_held")
+    __slots__ = ("_gate", "_factory", "_inner", "_client", "_transport", "_held")
 
-    def __init__(self, gate: ConnectionGate, inner: asyncio.Protocol):
+    def __init__(self, gate: ConnectionGate, factory: Callable[[], asyncio.Protocol]):
         self._gate = gate
-        self._inner: asyncio.Protocol | None = inner
+        self._factory = factory  # aiohttp's handler is made only for an admitted connection
+        self._inner: asyncio.Protocol | None = None
         self._client = ""
         self._transport: asyncio.BaseTransport | None = None
         self._held: list[bytes] = []  # bytes kept unread while the client must wait
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        gate = self._gate
+        if gate.yield_to is not None:
+            gate.yield_to(YIELD_AT_MOST)  # a storm of connections gives way to a press too
         peer = transport.get_extra_info("peername")
         self._client = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
-        if not self._gate.admit(self._client):
-            self._inner = None
+        if not gate.admit(self._client):
             transport.abort()  # the descriptor goes now, not after a timeout
             return
-        assert self._inner is not None
+        self._inner = self._factory()
         self._transport = transport
         self._inner.connection_made(transport)
 

@@ -36,14 +36,17 @@ class RateLimiter:
         return allowed
 
     def retry_after(self, client: str) -> float:
-        """Seconds until ``client`` may send again (and, now that it has been told so, the
-        server stops reading from it until then: ``holding``)."""
+        """Seconds until ``client`` may send again."""
         level, _ = self._buckets.get(client, (self.burst, 0.0))
-        wait = max(0.0, (1.0 - level) / self.rate)
-        self._told[client] = self._clock() + wait
+        return max(0.0, (1.0 - level) / self.rate)
+
+    def tell(self, client: str, seconds: float) -> None:
+        """``client`` was answered 429 with ``Retry-After: seconds``: until then the server
+        stops reading from it (``holding``)."""
+        self._told.pop(client, None)
+        self._told[client] = self._clock() + seconds
         if len(self._told) > self.max_clients:
             self._told.pop(next(iter(self._told)))
-        return wait
 
     def holding(self, client: str) -> float:
         """Seconds left of the wait ``client`` was told with its last 429 (0 when none): until
