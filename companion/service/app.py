@@ -266,6 +266,9 @@ def migrate_web_files(config: Config) -> None:
 def _write_state(path: Path, data: dict[str, Any]) -> None:
     import json
 
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        log.warning("web: %s is not a regular file: left as it is", path)
+        return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps({**data, "pid": os.getpid()}))
