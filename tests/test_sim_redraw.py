@@ -89,8 +89,9 @@ def sim_with_web(tmp_path):
 
 
 def post_move(tmp_path: Path, player: str, move: str) -> dict:
-    url = json.loads((tmp_path / "web.json").read_text())["url"]
-    token = json.loads((tmp_path / "web-tokens.json").read_text())["tokens"][player]
+    url = json.loads((tmp_path / "journal.sqlite.web.json").read_text())["url"]
+    tokens = json.loads((tmp_path / "journal.sqlite.web-tokens.json").read_text())["tokens"]
+    token = tokens[player]
     request = urllib.request.Request(
         url.rstrip("/") + "/api/move",
         data=json.dumps({"move": move}).encode(),

@@ -204,8 +204,9 @@ def web_files(config: Config) -> tuple[Path, Path]:
     if journal is None:
         folder = default_state_dir()
         return folder / "web-tokens.json", folder / "web.json"
-    real = Path(os.path.realpath(journal))
-    return real.with_name(real.name + ".web-tokens.json"), real.with_name(real.name + ".web.json")
+    from companion.journal.identity import journal_file
+
+    return journal_file(journal, "web-tokens.json"), journal_file(journal, "web.json")
 
 
 OLD_WEB_FILES = ("web-tokens.json", "web.json")  # shared by every journal of a folder, once
