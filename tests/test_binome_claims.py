@@ -6,15 +6,14 @@ refused."""
 from __future__ import annotations
 
 import json
-import urllib.error
-import urllib.request
 
-from companion.core.config import Config
 from companion.games.binome.engine import new_game
 from companion.games.binome.spec import SPEC
 from companion.journal.store import SqliteJournal
-from companion.service.app import build_daemon
 
+from .live_daemon import call_api as api
+from .live_daemon import start_daemon
+from .live_daemon import stop_daemon as stop
 from .test_binome_engine import write_sheets
 
 OPTIONS = {"players": "Ann,Bob,Cy", "phoneless": "Cy"}
@@ -43,35 +42,9 @@ def start(tmp_path):
     for ply, name in enumerate(names):
         journal.append(game_id, ply, name)
     journal.close()
-    cfg = Config.default().with_overrides(
-        game={"name": "binome"},
-        board={"driver": "mock"},
-        journal={"path": str(path)},
-        web={"listen": "127.0.0.1:0"},
-    )
-    daemon, closers = build_daemon(cfg, simulated=True)
-    daemon.start()
+    daemon, closers = start_daemon(tmp_path, "binome", journal=path)
     assert daemon.session.moves == names
     return daemon, closers
-
-
-def stop(daemon, closers) -> None:
-    daemon.stop()
-    for close in closers:
-        close()
-
-
-def api(url: str, token: str, path: str, body: dict | None = None) -> tuple[int, dict]:
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url + path, data=data,
-                                 headers={"Authorization": f"Bearer {token}"})  # fmt: skip
-    if data is not None:
-        req.add_header("Content-Type", "application/json")
-    try:
-        with urllib.request.urlopen(req, timeout=10) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
 
 
 def test_an_ineligible_claim_is_confirmed_on_the_page_and_burns_the_number(tmp_path):

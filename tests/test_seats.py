@@ -24,11 +24,13 @@ from companion.engines.wythe import WytheAdapter
 from companion.games.wythe.engine import WytheState
 from companion.journal.store import SqliteJournal
 from companion.referee.session import Session
-from companion.service.app import build_daemon
 from companion.service.daemon import Daemon
 from companion.testing.mock_board import MockBoard
 
 from .conftest import step, wait_until
+from .live_daemon import call_api as _api
+from .live_daemon import start_daemon
+from .live_daemon import stop_daemon as _stop
 
 PEOPLE = {"black": "Ana", "white": "Ben"}
 
@@ -59,35 +61,7 @@ def test_the_simulator_names_the_people_in_their_new_colours_after_a_swap(tmp_pa
 
 
 def _start(tmp_path, **game):
-    cfg = Config.default().with_overrides(
-        game={"name": "wythe", "players": dict(PEOPLE), **game},
-        board={"driver": "mock"},
-        journal={"path": str(tmp_path / "j.sqlite")},
-        web={"listen": "127.0.0.1:0"},
-    )
-    daemon, closers = build_daemon(cfg, simulated=True)
-    daemon.start()
-    return daemon, closers
-
-
-def _stop(daemon, closers) -> None:
-    daemon.stop()
-    for close in closers:
-        close()
-
-
-def _api(url: str, token: str, path: str, body: dict | None = None) -> tuple[int, dict]:
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(
-        url + path, data=data, headers={"Authorization": f"Bearer {token}"}
-    )
-    if data is not None:
-        req.add_header("Content-Type", "application/json")
-    try:
-        with urllib.request.urlopen(req, timeout=10) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
+    return start_daemon(tmp_path, "wythe", **{"players": dict(PEOPLE), **game})
 
 
 def _public(url: str) -> dict:

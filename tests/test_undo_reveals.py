@@ -4,20 +4,17 @@ every player, agreeing on their own pages, can take it back, and the journal kee
 
 from __future__ import annotations
 
-import json
 import random
-import urllib.error
-import urllib.request
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.core.config import Config
 from companion.core.events import ButtonEvent
 from companion.journal.store import SqliteJournal
 from companion.referee.session import Session
-from companion.service.app import build_daemon
+from tests.live_daemon import call_api, start_daemon
+from tests.live_daemon import stop_daemon as stop
 from tests.test_simulator import run_cli, status_lines
 
 SETUPS = [
@@ -29,37 +26,11 @@ WRONG = "challenge c6 cyan"  # c6 hides orange over purple
 
 
 def start(tmp_path, game: str, rules: dict | None = None):
-    cfg = Config.default().with_overrides(
-        game={"name": game},
-        board={"driver": "mock"},
-        journal={"path": str(tmp_path / "j.sqlite")},
-        web={"listen": "127.0.0.1:0"},
-        rules={game: rules or {}},
-    )
-    daemon, closers = build_daemon(cfg, simulated=True)
-    daemon.start()
-    return daemon, closers
-
-
-def stop(daemon, closers) -> None:
-    daemon.stop()
-    for close in closers:
-        close()
+    return start_daemon(tmp_path, game, rules=rules or {})
 
 
 def post(daemon, player: str, path: str, body: dict) -> tuple[int, dict]:
-    token = daemon.web_backend.tokens()[player]
-    request = urllib.request.Request(
-        daemon.web.url + path,
-        data=json.dumps(body).encode(),
-        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
-        method="POST",
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            return answer.status, json.load(answer)
-    except urllib.error.HTTPError as e:
-        return e.code, json.load(e)
+    return call_api(daemon.web.url, daemon.web_backend.tokens()[player], path, body)
 
 
 def play(daemon, name: str, player: str | None) -> None:

@@ -7,27 +7,13 @@ from __future__ import annotations
 import json
 import urllib.request
 
-from companion.core.config import Config
-from companion.service.app import build_daemon
+from tests.live_daemon import start_daemon
+from tests.live_daemon import stop_daemon as stop
 from tests.web_browser import Browser
 
 
 def start(tmp_path, port: int = 0, game: str = "binaryon"):
-    cfg = Config.default().with_overrides(
-        game={"name": game},
-        board={"driver": "mock"},
-        journal={"path": str(tmp_path / "j.sqlite")},
-        web={"listen": f"127.0.0.1:{port}"},
-    )
-    daemon, closers = build_daemon(cfg, simulated=True)
-    daemon.start()
-    return daemon, closers
-
-
-def stop(daemon, closers) -> None:
-    daemon.stop()
-    for close in closers:
-        close()
+    return start_daemon(tmp_path, game, port=port)
 
 
 def live(browser: Browser, url: str) -> str:

@@ -23,6 +23,7 @@ from companion.service.app import build_daemon, web_files
 from companion.views.web import WebServer
 from companion.views.web.connections import RESERVED_FDS, connection_limits
 from companion.views.web.hosts import HostCheck
+from tests.live_daemon import stop_daemon as stop
 from tests.web_fake import FakeBackend
 
 REPO = Path(__file__).resolve().parents[1]
@@ -34,12 +35,6 @@ def config(tmp_path, listen: str, journal: str = "j.sqlite", **web) -> Config:
         journal={"path": str(tmp_path / journal)},
         web={"listen": listen, **web},
     )
-
-
-def stop(daemon, closers) -> None:
-    daemon.stop()
-    for close in closers:
-        close()
 
 
 # --- A: a server with no socket is an error, said on the OLED and by doctor ---
