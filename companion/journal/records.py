@@ -87,6 +87,9 @@ class Record:
     # per move index: "revealed" (a secret shown now the game has ended) or "hidden" (only
     # the public name is written while the game goes on); written as a {comment}
     marks: dict[int, str] = field(default_factory=dict, compare=False)
+    # free comments written before move i (after the last move when i is their number): the
+    # moves taken back at that point (see ``taken_back_notes``); reading skips them
+    notes: dict[int, list[str]] = field(default_factory=dict, compare=False)
     # per move, filled in by ``validate``: who played it (None: the referee) and the name the
     # other players see until the game reveals it (None: no secret)
     actors: list[str | None] = field(default_factory=list, compare=False)
@@ -180,6 +183,7 @@ def format_record(rec: Record) -> str:
     row: list[str] = []
     per = per_number(rec.game, rec.options)
     for i, name in enumerate(rec.moves):
+        row.extend(_comment(note) for note in rec.notes.get(i, ()))
         if i % per == 0:
             if row:
                 lines.append(" ".join(row))
@@ -190,9 +194,59 @@ def format_record(rec: Record) -> str:
             row.append(_seconds(at - rec.started))
         if i in rec.marks:
             row.append(f"{{{rec.marks[i]}}}")
+    row.extend(_comment(note) for note in rec.notes.get(len(rec.moves), ()))
     if row:
         lines.append(" ".join(row))
     return "\n".join(lines) + "\n"
+
+
+def _comment(text: str) -> str:
+    """A free comment on one line that reading skips: no braces or line breaks inside, and
+    never read as a time."""
+    body = " ".join(text.replace("{", "(").replace("}", ")").split())
+    return "{" + ("- " if _TIME_LIKE.match(body) else "") + body + "}"
+
+
+def taken_back_notes(entry: GameEntry) -> dict[int, list[str]]:
+    """The moves taken back, as comments where each was played: its name as anyone may see
+    it now (the public one while the game goes on) and, when the moves before it are still
+    the game's, what the referee answered (a guess's answer, a resolved turn): what was
+    revealed stays in the record."""
+    notes: dict[int, list[str]] = {}
+    if not entry.taken_back:
+        return notes
+    try:
+        spec = get_spec(entry.game)
+        start: GameState | None = spec.new(**spec.resolve(dict(entry.options)))
+    except ValueError:
+        spec, start = None, None
+    state, after_ply = None, -1  # the position after the last move written, and its ply
+    for move, on_live in entry.taken_back:
+        answer = ""
+        if spec is not None and start is not None and on_live:
+            if state is None or move.ply != after_ply + 1:
+                state = _replayed(start, entry.moves[: move.ply])
+            try:
+                if state is not None:
+                    after = state.play(state.parse_move(move.name))
+                    answer, state = spec.announce(state, after), after
+            except (ValueError, IllegalMove):
+                state = None
+        after_ply = move.ply
+        name = move.shown(entry.ended_for_all)
+        text = f"taken back: {name}" + (f" ({answer})" if answer else "")
+        notes.setdefault(min(move.ply, len(entry.moves)), []).append(text)
+    return notes
+
+
+def _replayed(state: GameState, moves: list[Any]) -> GameState | None:
+    """``state`` after the journalled ``moves`` (None: they no longer replay)."""
+    try:
+        for m in moves:
+            state = state.play(state.parse_move(m.name))
+    except (ValueError, IllegalMove):
+        return None
+    return state
 
 
 def record_from_entry(entry: GameEntry) -> Record:
@@ -220,6 +274,7 @@ def record_from_entry(entry: GameEntry) -> Record:
         options=entry.shown_options(),
         moves=entry.shown_names(),
         marks=marks,
+        notes=taken_back_notes(entry),
         times=[m.at for m in entry.moves],
         players=dict(entry.players),
         started=entry.started,

@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.journal.api import MoveEntry, SavedGame
 
@@ -133,6 +133,9 @@ class GameEntry:
     tags: dict[str, str] = field(default_factory=dict)  # a record's other tags ([Event ...])
     takebacks: int = 0
     length: int | None = None  # live moves, from the games row (history without the events)
+    # moves taken back (undo, or every player agreeing), in the order they were taken back:
+    # the record keeps them as comments where they were played (``load`` fills it in)
+    taken_back: list[TakenBack] = field(default_factory=list)
 
     @property
     def move_count(self) -> int:
@@ -204,11 +207,28 @@ class GameEntry:
 EventRow = Sequence[Any]  # (kind, ply, move, at[, player, public])
 
 
+class TakenBack(NamedTuple):
+    """A move a takeback removed. ``on_live``: the moves before it are still the game's
+    first moves (nothing before it was taken back or replaced since), so replaying them
+    says what its answer was."""
+
+    move: MoveEntry
+    on_live: bool
+
+
 def fold(events: Iterable[EventRow]) -> tuple[list[MoveEntry], int]:
     """(kind, ply, move, at[, player, public]) rows in order -> (live moves, takebacks). A
     move at ply p replaces whatever was at p and after; a takeback to p keeps the first p."""
+    moves, takebacks, _ = fold_history(events)
+    return moves, takebacks
+
+
+def fold_history(events: Iterable[EventRow]) -> tuple[list[MoveEntry], int, list[TakenBack]]:
+    """``fold``, plus the moves the takebacks removed, in the order they were taken back."""
     moves: list[MoveEntry] = []
     takebacks = 0
+    removed: list[tuple[int, list[MoveEntry]]] = []  # (index in changes, moves taken back)
+    changes: list[int] = []  # the plies where the live moves changed below their end
     for row in events:
         kind, ply, move, at = row[:4]
         player, public = (row[4], row[5]) if len(row) >= 6 else (None, None)
@@ -218,12 +238,24 @@ def fold(events: Iterable[EventRow]) -> tuple[list[MoveEntry], int]:
             move, player, public = _text(move), _text_or_none(player), _text_or_none(public)
             if ply > len(moves):
                 raise ValueError(f"move {ply + 1} follows move {len(moves)}")
+            if ply < len(moves):
+                changes.append(ply)
             del moves[ply:]
             moves.append(MoveEntry(ply, move or "", player, public, time_or_none(at)))
         elif kind == "takeback":
+            if 0 <= ply < len(moves):
+                removed.append((len(changes), moves[ply:]))
+                changes.append(ply)
             del moves[ply:]
             takebacks += 1
-    return moves, takebacks
+    lowest_after = [len(moves)] * (len(changes) + 1)  # the lowest change after each one
+    for i in range(len(changes) - 1, -1, -1):
+        lowest_after[i] = min(lowest_after[i + 1], changes[i])
+    taken: list[TakenBack] = []
+    for at_change, group in removed:
+        on_live = lowest_after[at_change + 1] >= group[0].ply
+        taken.extend(TakenBack(m, on_live) for m in group)
+    return moves, takebacks, taken
 
 
 def _text(value: Any) -> str:

@@ -10,6 +10,7 @@ from companion.journal.rows import (
     GameEntry,
     entry_from_row,
     fold,
+    fold_history,
     from_iso,
     iso,
 )
@@ -26,7 +27,8 @@ class JournalReads:
                 return None
             entry = entry_from_row(found)
             try:
-                entry.moves, entry.takebacks = fold(self._events(db, game_id))
+                events = self._events(db, game_id)
+                entry.moves, entry.takebacks, entry.taken_back = fold_history(events)
             except ValueError as e:
                 entry.note = f"moves unreadable: {e}"
         return entry
