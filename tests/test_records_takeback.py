@@ -6,7 +6,6 @@ back gives the same live moves."""
 from __future__ import annotations
 
 from companion.journal.records import format_record, record_from_entry
-from companion.journal.rows import fold_history
 from companion.journal.store import SqliteJournal
 from companion.referee.session import Session
 from tests.test_records_names import quiet
@@ -66,6 +65,8 @@ def test_a_secret_taken_back_shows_only_its_public_name_until_the_game_ends(tmp_
 
 
 def test_an_answer_is_given_only_where_the_moves_before_it_are_still_the_games():
+    from companion.journal.rows import fold_history
+
     events = [
         ("move", 0, "a", None), ("move", 1, "b", None), ("takeback", 1, None, None),
         ("move", 1, "c", None), ("move", 2, "d", None), ("takeback", 2, None, None),
