@@ -74,6 +74,6 @@ def test_an_answer_is_given_only_where_the_moves_before_it_are_still_the_games()
     ]  # fmt: skip
     moves, takebacks, taken = fold_history(events)
     assert [m.name for m in moves] == ["e"] and takebacks == 3
-    assert [(t.move.name, t.move.ply, t.on_live) for t in taken] == [
-        ("b", 1, False), ("d", 2, False), ("a", 0, True), ("c", 1, True),
+    assert [(t.move.name, t.move.ply, t.on_live, t.first) for t in taken] == [
+        ("b", 1, False, True), ("d", 2, False, True), ("a", 0, True, True), ("c", 1, True, False),
     ]  # fmt: skip

@@ -217,36 +217,40 @@ def taken_back_notes(entry: GameEntry) -> dict[int, list[str]]:
         return notes
     try:
         spec = get_spec(entry.game)
-        start: GameState | None = spec.new(**spec.resolve(dict(entry.options)))
+        live: list[GameState] = [spec.new(**spec.resolve(dict(entry.options)))]
     except ValueError:
-        spec, start = None, None
-    state, after_ply = None, -1  # the position after the last move written, and its ply
-    for move, on_live in entry.taken_back:
+        live = []  # a game this version does not know: the names only
+    state: GameState | None = None  # the position after the last move taken back written
+    for move, on_live, first in entry.taken_back:
+        if first:
+            state = _live_state(live, entry.moves, move.ply) if on_live else None
         answer = ""
-        if spec is not None and start is not None and on_live:
-            if state is None or move.ply != after_ply + 1:
-                state = _replayed(start, entry.moves[: move.ply])
+        if state is not None:
             try:
-                if state is not None:
-                    after = state.play(state.parse_move(move.name))
-                    answer, state = spec.announce(state, after), after
+                after = state.play(state.parse_move(move.name))
+                answer, state = get_spec(entry.game).announce(state, after), after
             except (ValueError, IllegalMove):
-                state = None
-        after_ply = move.ply
-        name = move.shown(entry.ended_for_all)
-        text = f"taken back: {name}" + (f" ({answer})" if answer else "")
-        notes.setdefault(min(move.ply, len(entry.moves)), []).append(text)
+                state = None  # the rest of this takeback too: its position is unknown
+        text = f"taken back: {move.shown(entry.ended_for_all)}"
+        notes.setdefault(min(move.ply, len(entry.moves)), []).append(
+            text + (f" ({answer})" if answer else "")
+        )
     return notes
 
 
-def _replayed(state: GameState, moves: list[Any]) -> GameState | None:
-    """``state`` after the journalled ``moves`` (None: they no longer replay)."""
+def _live_state(live: list[GameState], moves: list[Any], ply: int) -> GameState | None:
+    """The position after the game's first ``ply`` journalled moves; ``live`` holds those
+    replayed so far (each replayed once, however many takebacks ask). None: they no longer
+    replay."""
+    if not live or ply > len(moves):
+        return None
     try:
-        for m in moves:
-            state = state.play(state.parse_move(m.name))
+        while len(live) <= ply:
+            state = live[-1]
+            live.append(state.play(state.parse_move(moves[len(live) - 1].name)))
     except (ValueError, IllegalMove):
         return None
-    return state
+    return live[ply]
 
 
 def record_from_entry(entry: GameEntry) -> Record:

@@ -208,12 +208,14 @@ EventRow = Sequence[Any]  # (kind, ply, move, at[, player, public])
 
 
 class TakenBack(NamedTuple):
-    """A move a takeback removed. ``on_live``: the moves before it are still the game's
-    first moves (nothing before it was taken back or replaced since), so replaying them
-    says what its answer was."""
+    """A move a takeback removed. ``on_live``: the moves before its takeback's first move
+    are still the game's first moves (nothing before it was taken back or replaced since),
+    so replaying them says what its answer was. ``first``: the first move of its takeback
+    (the others follow it, in play order)."""
 
     move: MoveEntry
     on_live: bool
+    first: bool
 
 
 def fold(events: Iterable[EventRow]) -> tuple[list[MoveEntry], int]:
@@ -254,7 +256,7 @@ def fold_history(events: Iterable[EventRow]) -> tuple[list[MoveEntry], int, list
     taken: list[TakenBack] = []
     for at_change, group in removed:
         on_live = lowest_after[at_change + 1] >= group[0].ply
-        taken.extend(TakenBack(m, on_live) for m in group)
+        taken.extend(TakenBack(m, on_live, i == 0) for i, m in enumerate(group))
     return moves, takebacks, taken
 
 
