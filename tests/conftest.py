@@ -2,8 +2,15 @@ import os
 import time
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+# Speed is measured in benchmarks/, not asserted in tests: on a Pi Zero, or an emulated Pi, a
+# property test's inputs take longer to draw and each example longer to run.
+settings.register_profile(
+    "any-machine", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("any-machine")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 

@@ -157,6 +157,18 @@ def apply(unit: str | os.PathLike[str] | None, nofile: int | None = None) -> lis
     return done
 
 
+def seccomp_refused() -> str | None:
+    """Why no seccomp filter can be loaded on this machine, or None. Asked in a child, since a
+    loaded filter (and the no-new-privileges bit that comes with it) stays for the process.
+    qemu-user, which runs the suite in an emulated Raspberry Pi root, refuses them."""
+    code = "import pyseccomp as s; s.SyscallFilter(s.ALLOW).load()"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    if r.returncode == 0:
+        return None
+    last = (r.stderr.strip().splitlines() or ["no reason given"])[-1]
+    return f"this machine loads no seccomp filter ({last}): the unit's sandbox cannot be applied"
+
+
 def main(argv: list[str]) -> None:
     if "--" not in argv:
         raise SystemExit("usage: python -m tests.sandbox [UNIT] [--nofile N] -- COMMAND...")
