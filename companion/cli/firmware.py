@@ -130,7 +130,7 @@ def maintenance_reboot(port: str) -> str | None:
 def run(args: argparse.Namespace) -> int:
     from companion.core.config import ConfigError
     from companion.firmware_location import firmware_dir, is_firmware
-    from companion.firmware_settings import FirmwareSettingsError, config_text
+    from companion.hardware.firmware_settings import FirmwareSettingsError, config_text
     from companion.hardware.pico_port import BoardNotFound
     from companion.service.app import load_config
 
