@@ -64,7 +64,7 @@ def decode(stream: bytes) -> list[tuple[int, int, int]]:
 
 
 @settings(max_examples=80)
-@given(frames, st.floats(0, 1), st.floats(0, 4000))
+@given(frames, st.floats(0, 1, allow_subnormal=False), st.floats(0, 4000, allow_subnormal=False))
 def test_limit_keeps_to_brightness_and_budget(frame, brightness, budget):
     out = limit(frame, brightness, budget)
     assert len(out) == len(frame)
