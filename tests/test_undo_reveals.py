@@ -231,10 +231,7 @@ def test_the_pages_ask_and_agree_in_chromium(browser, tmp_path):
         del xeno
     finally:
         stop(daemon, closers)
-        for handle in browser.driver.window_handles[1:]:
-            browser.to(handle)
-            browser.driver.close()
-        browser.to(browser.driver.window_handles[0])
+        browser.close_extra_tabs()
 
 
 def test_the_chair_agrees_for_a_player_without_a_phone(make_daemon):

@@ -71,10 +71,7 @@ def test_a_click_on_a_player_page_is_a_press_on_the_board(browser, tmp_path):
         assert "d4" in browser.text("moves")
     finally:
         stop(daemon, closers)
-        for handle in browser.driver.window_handles[1:]:
-            browser.to(handle)
-            browser.driver.close()
-        browser.to(browser.driver.window_handles[0])
+        browser.close_extra_tabs()
 
 
 def test_hidden_treasures_stay_on_their_own_pages(browser, tmp_path, stub_games):
@@ -96,10 +93,7 @@ def test_hidden_treasures_stay_on_their_own_pages(browser, tmp_path, stub_games)
         del left, right, table
     finally:
         stop(daemon, closers)
-        for handle in browser.driver.window_handles[1:]:
-            browser.to(handle)
-            browser.driver.close()
-        browser.to(browser.driver.window_handles[0])
+        browser.close_extra_tabs()
 
 
 def test_the_menu_shows_each_pages_qr_code_on_the_oled(tmp_path):

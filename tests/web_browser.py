@@ -83,6 +83,13 @@ class Browser:
         self.driver.get(url)
         return self.driver.current_window_handle
 
+    def close_extra_tabs(self) -> None:
+        """Back to the first tab, the others closed (a test's new_tab()s, after it)."""
+        for handle in self.driver.window_handles[1:]:
+            self.to(handle)
+            self.driver.close()
+        self.to(self.driver.window_handles[0])
+
     def to(self, handle: str) -> None:
         self.driver.switch_to.window(handle)
 
