@@ -441,9 +441,11 @@ def test_writes_that_wait_500_ms_for_room_are_given_up_and_the_watchdog_stays_fe
     assert "wdt expired" not in p.reports and p.boots == [1]
     assert gap >= 450  # writes did wait for room: the 500 ms path was taken, and given up
     k.ser.reset_input_buffer()
-    k.new(quiet=1.0)  # what is still on its way through the link comes out first
+    # what is still on its way comes out first; quiet for 0.7 s: longer than the 500 ms in
+    # which no write is tried, shorter than the 1 s between snapshots
+    k.new(quiet=0.7)
     k.send(lp.cmd_stat())
-    stat = k.wait(is_(lp.Stat))
+    stat = k.wait(is_(lp.Stat), timeout=20)
     assert int(stat.fields["drop"]) > 0  # what did not fit was dropped and counted
     p.press(9)
     assert k.wait(is_(lp.Change)).square == 9
