@@ -32,7 +32,7 @@ def play(rules: dict, journal_dir: Path, seed: int) -> list[float]:
         player = sorted(state.to_act - state.virtual)[0]
         name = rng.choice(spec.view(state, player).actions)[0]
         start = time.perf_counter()
-        result = d.referee.submit_name(name, player)
+        result = d.submit(name, player)
         d.render()
         times.append(time.perf_counter() - start)
         assert result.accepted, result.refusal

@@ -32,9 +32,9 @@ def test_the_chair_enters_for_a_player_without_a_phone(clock):
     assert not any(name.startswith("Cy ") for name, _ in other.actions)
     # Bob's page may not enter for Cy; the chair's may, and the move is Cy's
     name = entries[0][0]
-    refused = d.referee.submit_name(name, "Bob")
+    refused = d.submit(name, "Bob")
     assert not refused.accepted and refused.refusal.code == "wrong-player"
-    accepted = d.referee.submit_name(name, "Ann")
+    accepted = d.submit(name, "Ann")
     assert accepted.accepted and d.session.played[-1].player == "Cy"
     assert "Cy" not in d.session.state.to_act
     # the table never sees what the chair entered

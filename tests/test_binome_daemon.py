@@ -36,7 +36,7 @@ def make(clock, rules, journal=None, rng_seed=1):
 
 
 def submit(d, name, player):
-    result = d.referee.submit_name(name, player)
+    result = d.submit(name, player)
     d.loop.run_pending()
     assert result.accepted, (name, result.refusal)
     return result
@@ -85,7 +85,7 @@ def play_out(d, rng, checks_every=7):
         player = humans[0]
         name, _label = rng.choice(spec.view(state, player).actions)
         resolved = len(state.history)
-        result = d.referee.submit_name(name, player)
+        result = d.submit(name, player)
         d.loop.run_pending()
         if not result.accepted and result.refusal.confirm:
             # a number that is not eligible: the page asks to confirm it will be burned
@@ -186,9 +186,9 @@ def test_confirm_steps_through_the_news_and_presses_mean_nothing(clock):
 
 def test_a_page_cannot_play_for_another_player(clock):
     d = make(clock, {"players": "Ann,Bob"})
-    result = d.referee.submit_name("Bob write 1a", "Ann")
+    result = d.submit("Bob write 1a", "Ann")
     assert not result.accepted and result.refusal.code == "wrong-player"
-    result = d.referee.submit_name("write 9z", "Ann")
+    result = d.submit("write 9z", "Ann")
     assert not result.accepted and result.refusal.code == "bad-notation"
     assert d.screen().message  # the refusal is told on the OLED
 

@@ -392,7 +392,7 @@ def test_a_resumed_game_that_had_ended_shows_its_result_and_blinks(clock):
     outcome = d.session.state.outcome()
     assert d.message == f"{outcome.summary}: {outcome.reason}"  # draw: why, in one line
     assert outcome.summary == "draw" and "cancels" in outcome.reason
-    assert d._blink_timer is not None
+    assert d.feedback.blinking  # the result blinks
 
 
 def test_undo_after_the_game_was_abandoned_elsewhere_starts_a_new_game(

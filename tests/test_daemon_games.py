@@ -46,7 +46,7 @@ def test_a_five_player_game_with_no_board_chance_and_secret_picks(make_daemon, c
     # every player picks at once; each pick is a secret until the game ends
     for k, p in enumerate(s.state.players):
         digit = roll if k == 0 else (roll + 1) % 10
-        result = d.referee.submit_name(f"pick {p} {digit}", p)
+        result = d.submit(f"pick {p} {digit}", p)
         assert result.accepted, result.refusal
         if k < 4:
             table = json.dumps(d.web_view(None))
@@ -55,7 +55,7 @@ def test_a_five_player_game_with_no_board_chance_and_secret_picks(make_daemon, c
             assert f"pick {p} {digit}" not in json.dumps(d.web_view("p5"))
     # a pick for another player is refused and changes nothing
     before = len(s.played)
-    refused = d.referee.submit_name("pick p2 3", "p1")
+    refused = d.submit("pick p2 3", "p1")
     assert not refused.accepted and refused.refusal.code in ("not-you", "not-your-turn")
     assert len(s.played) == before
     assert s.state.points[0] == 1  # p1 guessed the roll; a new roll came by itself
@@ -65,8 +65,8 @@ def test_a_five_player_game_with_no_board_chance_and_secret_picks(make_daemon, c
 def test_hidden_treasures_and_presses_on_a_board_larger_than_the_game(make_daemon, clock):
     d = make_daemon(game="hidden")
     assert d.board.size == 8 and d.map.squares[0] == sq("c3")  # 3x3, centred
-    assert d.referee.submit_name("hide left a1", "left").accepted
-    assert d.referee.submit_name("hide right a3", "right").accepted
+    assert d.submit("hide left a1", "left").accepted
+    assert d.submit("hide right a3", "right").accepted
     public = json.dumps(d.web_view(None)) + str(d.screen())
     assert "hide left a1" not in public and "a1" not in json.dumps(d.web_view("right")["private"])
     assert "your treasure: a1" in d.web_view("left")["private"]["lines"]
@@ -156,8 +156,8 @@ def test_idle_readings_cover_every_board_kind():
 
 def test_a_refused_secret_move_is_not_told_to_the_table(make_daemon, clock, caplog):
     d = make_daemon(game="hidden")
-    assert d.referee.submit_name("hide left a1", "left").accepted
-    refused = d.referee.submit_name("hide left b2", "left")  # already hidden: refused
+    assert d.submit("hide left a1", "left").accepted
+    refused = d.submit("hide left b2", "left")  # already hidden: refused
     assert not refused.accepted and refused.refusal.reason  # the page gets the reason
     assert "b2" not in d.message and "hide left b2" not in json.dumps(d.web_view(None))
     assert d.message == "LEFT: not accepted, see your page"
@@ -166,6 +166,6 @@ def test_a_refused_secret_move_is_not_told_to_the_table(make_daemon, clock, capl
 
 def test_the_table_page_marks_every_cell_a_move_names(make_daemon, clock):
     d = make_daemon(game="wythe")
-    assert d.referee.submit_name("d4-d5", "black").accepted
+    assert d.submit("d4-d5", "black").accepted
     marked = {c["name"] for c in d.web_view(None)["board"]["cells"] if "last" in c["marks"]}
     assert marked == {"d4", "d5"}

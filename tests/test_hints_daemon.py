@@ -28,7 +28,7 @@ NODES = 3000  # a node budget instead of a clock: the same move every run
 
 
 def deterministic(d, nodes=NODES):
-    hint = d.feedback.engine_hint
+    hint = d.hints.engine
     hint.seconds, hint.nodes = None, nodes
     return d
 
@@ -40,7 +40,7 @@ def menu(d, clock):
 
 def answered(d):
     """Wait for the engine hint's thread to end, then handle its answer (shown or dropped)."""
-    thread = d.feedback.engine_hint.job.thread
+    thread = d.hints.engine.job.thread
     assert thread is not None
     thread.join(5)
     assert not thread.is_alive()
@@ -109,7 +109,7 @@ def test_binaryon_menu_presses_reach_the_engines_move_and_go_round(make_daemon, 
     assert d.hint_squares == d.map.to_squares(cells) and len(cells) == 1
     assert d.leds.frame[d.hint_squares[0]] == GREEN  # lit on the board
     menu(d, clock)  # and round again
-    assert d.message == "8 moves for ON" and not d.feedback.engine_hint.busy
+    assert d.message == "8 moves for ON" and not d.hints.engine.busy
 
 
 def test_binary_mid_turn_the_hint_is_the_next_placement_or_end(make_daemon, clock):
@@ -143,7 +143,7 @@ def test_wythe_lights_both_halves_of_the_piece(make_daemon, clock):
 def held_engine_step(d, clock) -> HeldSearch:
     """Menu to the engine step with a search that waits for ``go``; returns it, started."""
     held = HeldSearch()
-    d.feedback.engine_hint.job.search = held
+    d.hints.engine.job.search = held
     for _ in range(3):
         menu(d, clock)
     assert held.started.wait(5)
@@ -153,7 +153,7 @@ def held_engine_step(d, clock) -> HeldSearch:
 def test_a_move_while_it_thinks_drops_the_stale_hint(make_daemon, clock):
     d = make_daemon(game="binaryon", rules={"size": 4})
     held = held_engine_step(d, clock)
-    assert d.feedback.engine_hint.busy
+    assert d.hints.engine.busy
     step(d, clock, 0.6)  # longer than half a second: "thinking" with its bar
     assert d.message.startswith("thinking ")
     name = d.session.state.move_name(d.session.state.legal_moves()[0])
@@ -178,7 +178,7 @@ def test_an_undo_while_it_thinks_drops_the_hint_and_its_thinking_line(make_daemo
     held.go.set()
     answered(d)
     assert d.hint_squares == () and d.message == f"took back {name}"
-    d.feedback.engine_hint.job.search = choose  # and the next engine step answers
+    d.hints.engine.job.search = choose  # and the next engine step answers
     deterministic(d)
     for _ in range(3):
         menu(d, clock)
@@ -212,7 +212,7 @@ def opponent_daemon(clock, side="off"):
 
 def test_against_a_weak_companion_the_hint_is_still_the_engines_best(clock):
     d = deterministic(opponent_daemon(clock))
-    assert d.feedback.engine_hint.level() == "default"
+    assert d.hints.engine.level() == "default"
     state = d.session.state  # ON (the person) to move
     for _ in range(3):
         menu(d, clock)
@@ -230,7 +230,7 @@ def test_no_hint_while_the_companion_thinks_its_own_move(clock):
     assert held.started.wait(5) and d.opponent.thinking
     menu(d, clock)
     assert d.message == "thinking: wait" and d.hint_squares == ()
-    assert not d.feedback.engine_hint.busy
+    assert not d.hints.engine.busy
     held.go.set()
     wait_until(lambda: d.loop.run_pending() >= 0 and d.opponent.wanted is not None,
                what="the engine's move")  # fmt: skip
@@ -247,7 +247,7 @@ def test_a_game_without_an_engine_keeps_its_own_cycle(make_daemon, clock, game):
     for k in range(5):
         menu(d, clock)
         assert d.message == (spec.hint(state, k).text or "no hint")
-        assert not d.feedback.engine_hint.busy
+        assert not d.hints.engine.busy
 
 
 # ------------------------------------------------------------------------ the simulator

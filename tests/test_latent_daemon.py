@@ -52,7 +52,7 @@ def test_a_game_at_the_table_keeps_its_secrets_until_the_end(make_daemon, clock)
     assert d.board.size == 8 and d.map.squares[0] == parse_square("b1")  # a1 of the frame
     for k in range(3):
         for player in ("rainbow", "xeno"):
-            result = d.referee.submit_name(SETUPS[player][k], player)
+            result = d.submit(SETUPS[player][k], player)
             assert result.accepted, result.refusal
             table = seen(d, None)
             for owner, other in (("rainbow", "xeno"), ("xeno", "rainbow")):
@@ -68,7 +68,7 @@ def test_a_game_at_the_table_keeps_its_secrets_until_the_end(make_daemon, clock)
     for name in ("challenge c6 purple", "marker b1-d1", "b6-a6", "challenge c3 green",
                  "marker c7-e7", "c3-c4", "challenge c6 orange", "order c6 orange/purple",
                  "marker e7-c7", "a6-a5", "challenge d2 red", "end", "marker c1-e1"):  # fmt: skip
-        result = d.referee.submit_name(name, d.session.state.turn)
+        result = d.submit(name, d.session.state.turn)
         assert result.accepted, (name, result.refusal)
         for secret in secrets("rainbow") + secrets("xeno"):
             assert secret not in seen(d, None)

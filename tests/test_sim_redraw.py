@@ -131,7 +131,7 @@ def test_a_change_from_elsewhere_or_a_message_running_out_redraws_once(make_daem
     sim.draw()
     d.listeners.append(sim.changed)
     drawn = out.getvalue().count("moves:")
-    d.call(lambda: d.referee.submit_name("e5", "on"))  # as the web server hands a move over
+    d.call(lambda: d.submit("e5", "on"))  # as the web server hands a move over
     assert out.getvalue().count("moves:") == drawn + 1
     assert "moves: e5" in out.getvalue().rstrip().splitlines()[-3:]
     d.call(lambda: None)  # nothing changed: nothing drawn

@@ -34,7 +34,7 @@ def post(daemon, player: str, path: str, body: dict) -> tuple[int, dict]:
 
 
 def play(daemon, name: str, player: str | None) -> None:
-    result = daemon.call(lambda: daemon.referee.submit_name(name, player))
+    result = daemon.call(lambda: daemon.submit(name, player))
     assert result.accepted, (name, result.refusal)
 
 
@@ -237,10 +237,10 @@ def test_the_pages_ask_and_agree_in_chromium(browser, tmp_path):
 def test_the_chair_agrees_for_a_player_without_a_phone(make_daemon):
     d = make_daemon(game="binome", rules={"players": "Ann,Bob,Cy", "phoneless": "Cy"})
     for name, page in (("Ann write 1a", "Ann"), ("Bob write 1a", "Bob"), ("Cy write 1a", "Ann")):
-        assert d.referee.submit_name(name, page).accepted, name
+        assert d.submit(name, page).accepted, name
     rolled = d.session.moves[-1]
     assert rolled.startswith("roll ") and d.session.undo() == []
-    assert d.referee.ask_undo("Bob") is None
+    assert d.ask_undo("Bob").refusal is None
     assert d.web_view("Ann")["undo"]["waiting"] == ["Ann", "Cy"]
-    assert d.referee.answer_undo("Ann", True) is None  # Ann, the chair, speaks for Cy
+    assert d.answer_undo("Ann", True).refusal is None  # Ann, the chair, speaks for Cy
     assert d.session.moves[-1] == "Bob write 1a" and d.web_view(None)["undo"] is None

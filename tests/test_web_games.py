@@ -68,7 +68,7 @@ class Site:
         return list(self.spec.view(state, player).private)
 
     def submit(self, name: str, player: str) -> None:
-        result = self.daemon.call(lambda: self.daemon.referee.submit_name(name, player))
+        result = self.daemon.call(lambda: self.daemon.submit(name, player))
         assert result.accepted, (name, result.refusal)
 
     # --- the pages
@@ -453,7 +453,7 @@ def latent_daemon_game(tmp_path, upto: Callable[[Any], bool]) -> str:
             if upto(move):
                 break
             name = move_name(move)
-            result = daemon.call(lambda: daemon.referee.submit_name(name, player))  # noqa: B023
+            result = daemon.call(lambda: daemon.submit(name, player))  # noqa: B023
             assert result.accepted, (name, result.refusal)
     finally:
         daemon.stop()

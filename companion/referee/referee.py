@@ -2,93 +2,90 @@
 
 It owns the session (rules + journal) and the game's interpreter, and takes input already
 mapped to the game's cells: presses, settled sensor readings, buttons, and moves named on a
-player's page. What the table must show (a refusal, a pass, the result, squares to fix) goes
-to a ``Feedback`` (the daemon), which keeps it on screen for the right time.
+player's page. Each input is answered with a ``Verdict`` (what was played, the refusal, the
+cells to mark, what to say); the service shows it and keeps it on screen for the right time.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any
 
-from companion.games import get_spec
-from companion.games.base import Action, Differ, Pending, Play, Refusal, Refuse
+from companion.games.base import (
+    Action,
+    Differ,
+    GameState,
+    Pending,
+    Play,
+    Refusal,
+    Refuse,
+)
 from companion.journal.api import GameClosed, JournalError
 from companion.referee.agreement import UndoAgreement
 from companion.referee.session import Played, Session, Submitted
+from companion.referee.verdict import NOTHING, Change, Verdict, said
 
 log = logging.getLogger("binaryon")
 
-
-class Feedback(Protocol):
-    def say(self, text: str, lasting: bool = False) -> None: ...
-
-    def refuse(self, refusal: Refusal | None, cell: int | None) -> None: ...
-
-    def mismatch(self, cells: tuple[int, ...], hint: str) -> None:
-        """Game cells where the board does not match; () clears."""
-
-    def entering(self, cells: tuple[int, ...], text: str) -> None:
-        """A move being entered: its cells so far, and what comes next."""
-
-    def moved(self, played: list[Played]) -> None: ...
-
-    def game_changed(self, board_too: bool) -> None:
-        """The game moved without the board (undo, new game): a sensor board must catch up."""
+GAME_OVER = "game over: hold menu for a new game"
+CLEAR = Verdict(differ=())  # the board matches again: no squares to fix
 
 
 class Referee:
-    def __init__(self, session: Session, kind: str, feedback: Feedback):
+    def __init__(self, session: Session, kind: str):
         self.session = session
         self.kind = kind
-        self.feedback = feedback
         self.interpreter = session.spec.interpreter(kind)
         # asked before a move is played: a refusal stops it (the companion's own move awaited)
         self.gate: Callable[[Any], Refusal | None] | None = None
         self.agreement = UndoAgreement()  # a takeback asked on one page, accepted on the others
 
     # ------------------------------------------------------------------ input
-    def press(self, cell: int) -> None:
+    def press(self, cell: int) -> Verdict:
         state = self.session.state
         if state.is_over():
-            self.feedback.say("game over: hold menu for a new game")
-            return
-        self.act(self.interpreter.press(state, cell), cell)
+            return said(GAME_OVER)
+        return self.act(self.interpreter.press(state, cell), cell)
 
-    def button(self, name: str) -> bool:
-        """The confirm button for the game; False when it means nothing now."""
+    def button(self, name: str) -> Verdict | None:
+        """The confirm button for the game; None when it means nothing now."""
         state = self.session.state
         if state.is_over():
-            self.feedback.say("game over: hold menu for a new game")
-            return True
+            return said(GAME_OVER)
         action = self.interpreter.button(state, name)
         if action is None:
-            return False
-        self.act(action, None)
-        return True
+            return None
+        return self.act(action, None)
 
-    def settled(self, cells: Sequence[str]) -> None:
-        """A settled sensor board (the game's cells) that matched the game before."""
+    def settled(self, cells: Sequence[str]) -> Verdict:
+        """A settled sensor board (the game's cells) that matched the game before: the moves
+        it shows (several at once), a takeback to an earlier position, or what differs."""
+        verdict = NOTHING
         for _ in range(len(cells) + 1):
             state = self.session.state
             action = self.interpreter.board(state, cells)
             if isinstance(action, Play):
                 illegal = state.check(action.move, action.player) is not None
-                if illegal and self.board_took_back(cells):
+                if illegal and (back := self.board_took_back(cells)) is not None:
+                    verdict = verdict.then(back)
                     continue  # a disc turned back: the board shows an earlier position
-                if not self.act(action, None, from_board=True):
+                step = self.act(action, None, from_board=True)
+                verdict = verdict.then(step)
+                if not step.accepted:
                     break
                 continue
-            if isinstance(action, Differ) and self.board_took_back(cells):
+            if isinstance(action, Differ) and (back := self.board_took_back(cells)) is not None:
+                verdict = verdict.then(back)
                 continue
             if isinstance(action, Refuse | Pending):
-                self.act(action, action.cell if isinstance(action, Refuse) else None)
+                step = self.act(action, action.cell if isinstance(action, Refuse) else None)
             else:
-                self.feedback.mismatch(
-                    action.cells if action else (), action.hint if action else ""
+                step = Verdict(
+                    differ=action.cells if action else (), fix=action.hint if action else ""
                 )
-            break
+            return verdict.then(step)
+        return verdict
 
     def matches(self, cells: Sequence[str]) -> list[int]:
         """Cells where the board differs from the game now."""
@@ -98,10 +95,10 @@ class Referee:
     def expected(self) -> list[str]:
         return self.interpreter.expected(self.session.state)
 
-    def submit_name(self, name: str, player: str | None) -> Submitted:
-        """A move named on a player's page (or typed): same rules, same journal. A refused
-        move that holds a secret (or cannot be read) is answered to its page only: the table
-        hears that it was refused, not what it was."""
+    def submit_name(self, name: str, player: str | None) -> Verdict:
+        """A move named by ``player`` on their page (or typed): same rules, same journal. A
+        refused move that holds a secret (or cannot be read) is answered to its page only:
+        the table hears that it was refused, not what it was."""
         state = self.session.state
         try:
             move = state.parse_move(name)
@@ -109,137 +106,146 @@ class Referee:
         except ValueError:
             move, secret = None, True
         if move is not None and self.gate is not None and (refusal := self.gate(move)):
-            self.feedback.refuse(refusal, None)
-            return Submitted(False, refusal)
+            return _refused(refusal, None)
         result = self.session.submit_name(name, player)
         if result.accepted or not secret or self.session.closed_elsewhere:
-            self._after(result, None)
-        else:
-            self._refused_secret(state, move, player, result.refusal)
-        return result
+            return self._after(result, None)
+        return self._refused_secret(state, move, player, result.refusal)
 
     def _refused_secret(
-        self, state: Any, move: Any, player: str | None, refusal: Refusal | None
-    ) -> None:
+        self, state: GameState, move: Any, player: str | None, refusal: Refusal | None
+    ) -> Verdict:
         """The table hears only that a secret move was refused; why goes to the page that
         enters that player's moves (the chairperson's for a player without a phone), with
         what the refusal asks to confirm."""
         actor = (state.actor(move) if move is not None else None) or player
         label = self.session.spec.player_label
         log.info("refused a secret move of %s", actor or "a player")
+        told = refusal or Refusal("refused", "refused")
         if actor is None:
-            self.feedback.say("move: not accepted, see your page")
-            return
+            return Verdict(refusal=told, quiet=True, say="move: not accepted, see your page")
         page = state.page_of(actor)
         where = "your page" if page == actor else f"{label(page)}'s page"
-        self.feedback.say(f"{label(actor)}: not accepted, see {where}")
-        to_page = getattr(self.feedback, "to_page", None)
-        if to_page is None or refusal is None:
-            return
+        say = f"{label(actor)}: not accepted, see {where}"
+        if refusal is None:
+            return Verdict(refusal=told, quiet=True, say=say)
         prefix = "" if page == actor else f"for {actor}: "
         actions = (
             ((refusal.confirm, f"{prefix}confirm: {refusal.reason}"),) if refusal.confirm else ()
         )
-        to_page(page, f"{prefix}refused: {refusal.reason}", actions)
+        note = (page, f"{prefix}refused: {refusal.reason}", actions)
+        return Verdict(refusal=refusal, quiet=True, say=say, page=note)
 
     # ------------------------------------------------------------------ acting
-    def act(self, action: Action, cell: int | None, from_board: bool = False) -> bool:
-        """Carry out what the interpreter made of the input; True when a move was accepted."""
+    def act(self, action: Action, cell: int | None, from_board: bool = False) -> Verdict:
+        """Carry out what the interpreter made of the input."""
         if isinstance(action, Play):
             target = cell if cell is not None else _cell_of(action.move)
             if self.gate is not None and (refusal := self.gate(action.move)) is not None:
-                self.feedback.refuse(refusal, target)
-                return False
+                return _refused(refusal, target)
             result = self.session.submit(action.move, action.player)
-            self._after(result, target)
+            verdict = self._after(result, target)
             if not result.accepted and from_board and target is not None:
-                self.feedback.mismatch((target,), _reason(result.refusal))  # stays until put back
-            return result.accepted
+                # stays until put back
+                return verdict.then(Verdict(differ=(target,), fix=_reason(result.refusal)))
+            return verdict
         if isinstance(action, Refuse):
-            self.feedback.refuse(action.refusal, action.cell)
-        elif isinstance(action, Differ):
-            self.feedback.mismatch(action.cells, action.hint)
-        elif isinstance(action, Pending):
-            self.feedback.entering(action.cells, action.text)
-        return False
+            return _refused(action.refusal, action.cell)
+        if isinstance(action, Differ):
+            return Verdict(differ=action.cells, fix=action.hint)
+        if isinstance(action, Pending):
+            return Verdict(pending=action)
+        return NOTHING
 
-    def _after(self, result: Submitted, target: int | None) -> None:
+    def _after(self, result: Submitted, target: int | None) -> Verdict:
         if result.accepted:
             self.interpreter.reset()
-            self.feedback.mismatch((), "")
-            self.feedback.moved(result.played)
-            return
+            played = tuple(result.played)
+            over = self.session.state.is_over()
+            return Verdict(played=played, differ=(), say=self._told(played), lasting=over)
         if self.session.closed_elsewhere:
-            self.closed_elsewhere()
-            return
-        self.feedback.refuse(result.refusal, target)
+            return self.closed_elsewhere()
+        return _refused(result.refusal, target)
 
-    def closed_elsewhere(self) -> None:
+    def _told(self, played: tuple[Played, ...]) -> str:
+        """What the table hears after moves: the result, else the passes and what the game
+        announces (e.g. whose turn it is now)."""
+        session = self.session
+        if session.state.is_over():
+            return result_line(session.state)
+        made_in = session.states[-len(played) - 1 : -1]  # the state each was played in
+        passed = [
+            session.spec.player_label(s.turn)
+            for s, p in zip(made_in, played, strict=True)
+            if p.forced and p.name == "pass" and s.turn
+        ]
+        told = session.spec.announce(made_in[0], session.state)
+        if passed:
+            told = f"{', '.join(passed)} passes (no move)" + (f"; {told}" if told else "")
+        return told
+
+    def closed_elsewhere(self) -> Verdict:
         """The journal says this game was ended from outside (e.g. `binaryon abandon`):
         start a fresh one rather than refuse every move."""
         old = self.session.game_id
-        self.new_game()
-        self.feedback.say(f"game {old} was closed: new game")
+        return self.new_game().then(said(f"game {old} was closed: new game"))
 
     # ------------------------------------------------------------------ taking back
-    def undo(self, long: bool) -> None:
+    def undo(self, long: bool) -> Verdict:
         try:
             taken = self.session.undo_round() if long else self.session.undo()
         except GameClosed:
-            self.closed_elsewhere()
-            return
+            return self.closed_elsewhere()
         except JournalError as e:
-            self.feedback.say(f"not saved: {e}")
-            return
+            return said(f"not saved: {e}")
         self.interpreter.reset()
-        self.feedback.mismatch((), "")
         if taken:
             shown = [m for m in taken if m != "pass"] or taken
-            self.feedback.say("took back " + " ".join(shown))
-            self.feedback.game_changed(board_too=False)
-        elif (blocked := self.session.blocked) is not None:
-            self.feedback.say(f"undo stops at {blocked.public}: ask on your pages")
-        else:
-            self.feedback.say("nothing to take back")
+            return Verdict(differ=(), say="took back " + " ".join(shown), changed=Change.TAKEN_BACK)
+        if (blocked := self.session.blocked) is not None:
+            return Verdict(differ=(), say=f"undo stops at {blocked.public}: ask on your pages")
+        return Verdict(differ=(), say="nothing to take back")
 
-    def ask_undo(self, player: str) -> Refusal | None:
-        """A player asks on their page to take back the last move (past a reveal too)."""
+    def ask_undo(self, player: str) -> Verdict:
+        """``player`` asks on their page to take back the last move (past a reveal too)."""
         refusal = self.agreement.ask(self.session, player)
-        if refusal is None:
-            request = self.agreement.current(self.session)
-            label = self.session.spec.player_label(player)
-            what = " ".join(request.taken) if request else ""
-            self.feedback.say(f"{label} asks to take back {what}: agree on your pages")
-        return refusal
+        if refusal is not None:
+            return Verdict(refusal=refusal, quiet=True)
+        request = self.agreement.current(self.session)
+        label = self.session.spec.player_label(player)
+        what = " ".join(request.taken) if request else ""
+        return said(f"{label} asks to take back {what}: agree on your pages")
 
-    def answer_undo(self, player: str, accept: bool) -> Refusal | None:
+    def answer_undo(self, player: str, accept: bool) -> Verdict:
         """Another player accepts (or declines) on their page; when all agree, it is done."""
         outcome = self.agreement.answer(self.session, player, accept)
         if isinstance(outcome, Refusal):
-            return outcome
+            return Verdict(refusal=outcome, quiet=True)
         label = self.session.spec.player_label(player)
         if not accept:
-            self.feedback.say(f"{label} said no: nothing taken back")
-        elif outcome is not None:
-            try:
-                taken = self.session.take_back_to(outcome, agreed=True)
-            except GameClosed:
-                self.closed_elsewhere()
-                return None
-            except JournalError as e:
-                self.feedback.say(f"not saved: {e}")
-                return Refusal("cannot-save", f"not saved: {e}")
-            self.interpreter.reset()
-            self.feedback.mismatch((), "")
-            self.feedback.say("took back by agreement: " + " ".join(taken))
-            self.feedback.game_changed(board_too=False)
-        return None
+            return said(f"{label} said no: nothing taken back")
+        if outcome is None:
+            return NOTHING
+        try:
+            taken = self.session.take_back_to(outcome, agreed=True)
+        except GameClosed:
+            return self.closed_elsewhere()
+        except JournalError as e:
+            refusal = Refusal("cannot-save", f"not saved: {e}")
+            return Verdict(refusal=refusal, quiet=True, say=refusal.reason)
+        self.interpreter.reset()
+        return Verdict(
+            differ=(),
+            say="took back by agreement: " + " ".join(taken),
+            changed=Change.TAKEN_BACK,
+        )
 
     def undo_view(self) -> dict[str, Any] | None:
         return self.agreement.view(self.session, self.session.spec.player_label)
 
-    def board_took_back(self, cells: Sequence[str]) -> bool:
-        """A sensor board put back to an earlier position of this game is a takeback to it."""
+    def board_took_back(self, cells: Sequence[str]) -> Verdict | None:
+        """A sensor board put back to an earlier position of this game is a takeback to it
+        (None: it shows no earlier position)."""
         seen = list(cells)
         session = self.session
         for ply in range(len(session.played) - 1, session.undo_floor() - 1, -1):
@@ -247,16 +253,12 @@ class Referee:
                 try:
                     taken = session.take_back_to(ply)
                 except GameClosed:
-                    self.closed_elsewhere()
-                    return True
+                    return self.closed_elsewhere()
                 except JournalError as e:
-                    self.feedback.say(f"not saved: {e}")
-                    return True
+                    return said(f"not saved: {e}")
                 self.interpreter.reset()
-                self.feedback.mismatch((), "")
-                self.feedback.say("took back " + " ".join(taken))
-                return True
-        return False
+                return Verdict(differ=(), say="took back " + " ".join(taken))
+        return None
 
     # ------------------------------------------------------------------ games
     def new_game(
@@ -264,22 +266,33 @@ class Referee:
         game: str | None = None,
         options: dict[str, Any] | None = None,
         players: dict[str, str] | None = None,
-    ) -> bool:
-        """Start a game (another one, or this one afresh); False (and said why) if it cannot."""
+    ) -> Verdict:
+        """Start a game (another one, or this one afresh); when it cannot, the verdict says
+        why and the game goes on."""
         try:
             self.session.new_game(game, options, players)
         except (JournalError, ValueError) as e:
-            self.feedback.say(f"not saved: {e}" if isinstance(e, JournalError) else str(e))
-            return False
-        self.take_up(self.session)
-        return True
+            return said(f"not saved: {e}" if isinstance(e, JournalError) else str(e))
+        return self.take_up(self.session)
 
-    def take_up(self, session: Session) -> None:
+    def take_up(self, session: Session) -> Verdict:
         """Referee ``session`` from now on (a new game, or a paused one taken up again)."""
         self.session = session
         self.interpreter = session.spec.interpreter(self.kind)
-        self.feedback.mismatch((), "")
-        self.feedback.game_changed(board_too=True)
+        title = session.spec.title.lower()
+        return Verdict(differ=(), say=f"new game: {title}", changed=Change.NEW)
+
+
+def result_line(state: GameState) -> str:
+    """The result as the table shows it once the game has ended."""
+    outcome = state.outcome()
+    if outcome is None:
+        return "game over"
+    return f"{outcome.summary}: {outcome.reason}" if outcome.reason else outcome.summary
+
+
+def _refused(refusal: Refusal | None, cell: int | None) -> Verdict:
+    return Verdict(refusal=refusal or Refusal("refused", "refused"), refused=cell)
 
 
 def _cell_of(move: Any) -> int | None:
@@ -288,7 +301,3 @@ def _cell_of(move: Any) -> int | None:
 
 def _reason(refusal: Refusal | None) -> str:
     return refusal.reason if refusal else "refused"
-
-
-def title_of(game: str) -> str:
-    return get_spec(game).title

@@ -11,12 +11,10 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.engines.search import Result, choose
-
-if TYPE_CHECKING:
-    from companion.service.daemon import Daemon
+from companion.service.host import Host
 
 log = logging.getLogger("binaryon")
 
@@ -30,8 +28,8 @@ class BackgroundSearch:
     """One search at a time. ``search`` is ``engines.search.choose`` unless a test gives
     another (one it can hold back, to press something while it thinks)."""
 
-    def __init__(self, daemon: Daemon, search: Search = choose):
-        self.daemon = daemon
+    def __init__(self, host: Host, search: Search = choose):
+        self.host = host
         self.search = search
         self.asked: tuple[Any, ...] | None = None  # the position being thought about
         self._serial = 0  # which search an answer belongs to (older answers are dropped)
@@ -43,7 +41,7 @@ class BackgroundSearch:
 
     def position(self) -> tuple[Any, ...]:
         """Where the game is: a move played, an undo or a new game changes it."""
-        s = self.daemon.session
+        s = self.host.session
         return (s.game_id, len(s.played))
 
     @property
@@ -60,13 +58,13 @@ class BackgroundSearch:
         """Search the game's state at ``level``; ``done(state, result)`` runs in the loop's
         thread when the answer still applies (result None: the engine failed)."""
         self.cancel()
-        state = self.daemon.session.state
+        state = self.host.session.state
         self.asked = self.position()
         self._serial += 1
         serial, asked = self._serial, self.asked
-        self._started = self.daemon.loop.clock()
+        self._started = self.host.loop.clock()
         self._seconds = seconds or THINK_SECONDS
-        self._timer = self.daemon.loop.call_later(SHOW_AFTER, self._progress)
+        self._timer = self.host.loop.call_later(SHOW_AFTER, self._progress)
 
         def think() -> None:
             from companion.engines.adapters import adapter_for
@@ -78,7 +76,7 @@ class BackgroundSearch:
             except Exception:  # an engine fault must never stop the referee
                 log.exception("engine failed")
                 result = None
-            self.daemon.post_call(lambda: self._answered(serial, asked, state, result, done))
+            self.host.post_call(lambda: self._answered(serial, asked, state, result, done))
 
         self.thread = threading.Thread(target=think, name="engine", daemon=True)
         self.thread.start()
@@ -93,8 +91,8 @@ class BackgroundSearch:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if self._said and self.daemon.message == self._said:
-            self.daemon.set_message("")
+        if self._said and self.host.message == self._said:
+            self.host.say("")
         self._said = ""
 
     def _answered(
@@ -118,9 +116,9 @@ class BackgroundSearch:
         self._timer = None
         if self.asked is None or self.asked != self.position():
             return
-        share = min(1.0, (self.daemon.loop.clock() - self._started) / self._seconds)
+        share = min(1.0, (self.host.loop.clock() - self._started) / self._seconds)
         filled = int(share * 10)
         self._said = "thinking " + "#" * filled + "." * (10 - filled)
-        self.daemon.set_message(self._said, lasting=True)
-        self._timer = self.daemon.loop.call_later(0.1, self._progress)
-        self.daemon.render()
+        self.host.say(self._said, lasting=True)
+        self._timer = self.host.loop.call_later(0.1, self._progress)
+        self.host.render()

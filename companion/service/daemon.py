@@ -4,8 +4,10 @@
         -> referee (interpreter, session: rules + journal) -> presenter -> LEDs, OLED, pages
 
 Everything runs in the event loop's thread; drivers only post events. The loop sleeps until
-an event or a timer (message expiry, blinking, board settle) is due. Each event ends in one
-render: the LED frame goes out first (a few bytes), then the slower OLED frame.
+an event or a timer (message expiry, blinking, board settle) is due. The referee answers each
+input with a ``Verdict``, which the table feedback shows; then the companion's opponent (if
+it plays) looks whether it is its turn. Each event ends in one render: one ``Frame`` of the
+presenter, the LED frame sent first (a few bytes), then the slower OLED frame.
 """
 
 from __future__ import annotations
@@ -24,16 +26,20 @@ from companion.games import game_names, get_spec
 from companion.hardware.interfaces import IDLE_READING, LedStrip, SensorBoard
 from companion.journal.api import Journal, JournalError, NullJournal
 from companion.journal.rows import PAUSED
-from companion.referee.referee import Referee
+from companion.referee.referee import Referee, result_line
 from companion.referee.session import Session
+from companion.referee.verdict import Change, Verdict
 from companion.sensing.board_sync import BoardMap
 from companion.sensing.debounce import BoardSettler, SwitchDebouncer
 from companion.service.controls import PAGES, Controls
+from companion.service.engine_hint import EngineHint
 from companion.service.game_start import first_session, fitting_options
+from companion.service.hints import Hints
 from companion.service.menu import NewGameMenu
+from companion.service.opponent import EngineOpponent, parse_opponent
 from companion.service.table_feedback import TableFeedback
 from companion.views.oled import OledView, Screen
-from companion.views.presenter import MOVES_SHOWN, Table, leds, oled_screen, web_view
+from companion.views.presenter import MOVES_SHOWN, Frame, Marks, Table, marks
 
 log = logging.getLogger("binaryon")
 
@@ -71,7 +77,7 @@ class Daemon:
         self.journal = journal or NullJournal()
         self.notifier = notifier
         self.buzzer = buzzer
-        self.feedback = TableFeedback(self)
+        self.feedback = TableFeedback(self, config.display.message_seconds)
         self.notices = self.feedback.notices
         self.link_status = ""  # e.g. "board disconnected"
         self.board_problem = ""  # e.g. "binaryon can't use a presence board"
@@ -82,19 +88,25 @@ class Daemon:
         self.board_synced = False  # sensor boards: has the board matched the game yet?
         self.on_frame: Callable[[], None] | None = None  # benchmarks time frames with it
         self.listeners: list[Callable[[], None]] = []  # told after every render (web pages)
+        self.frame: Frame | None = None  # the last one drawn
+        self._in_event = False  # handling an event: it is drawn when done
+        self._redraw: Any = None  # a timer's verdict waits to be drawn
         self.web: Any = None  # the web server, when the pages are served
         self.web_backend: Any = None
         self.web_problem = ""  # why the pages are off when they should be served (OLED, menu)
 
         session = first_session(config, self.journal, board.size, self.say, rng)
-        self.referee = Referee(session, board.kind, self.feedback)
-        self.opponent = None
+        self.referee = Referee(session, board.kind)
+        self.opponent: EngineOpponent | None = None
         if config.game.opponent:
-            from companion.service.opponent import EngineOpponent, parse_opponent
-
             level = parse_opponent(config.game.opponent)
-            self.opponent = EngineOpponent(self, level or "default", config.game.engine_side)
+            side = config.game.engine_side
+            self.opponent = EngineOpponent(self, level or "default", side, lambda: self.board.kind)
             self.referee.gate = self.opponent.gate
+        opponent = self.opponent
+        self.hints = Hints(
+            self, EngineHint(self, opponent), lambda: opponent is not None and opponent.thinking
+        )
         if getattr(self.journal, "recovery", None):
             self.say(("resumed; " if self.message else "") + "journal repaired")
         elif getattr(self.journal, "loss", None):  # said at every start until accepted
@@ -104,7 +116,7 @@ class Daemon:
             reason = why if isinstance(why, str) else "journal read-only"
             self.say(f"{reason}: moves cannot be saved", lasting=True)
         if self.session.state.is_over():  # resumed into a finished game (its passes replayed)
-            self.say(self.feedback.result_line(), lasting=True)
+            self.say(result_line(self.session.state), lasting=True)
         self._sensing()
         self._check_board()
         self.feedback.update_blink()
@@ -159,15 +171,19 @@ class Daemon:
     def start(self) -> None:
         """Run the loop in a background thread (tests, simulator)."""
         self.board.start(self.loop.post)
-        self.loop.call_later(0, self.render)
+        self.loop.call_later(0, self._first_frame)
         self._thread = threading.Thread(target=self._run_loop, name="binaryon-loop", daemon=True)
         self._thread.start()
 
     def run(self) -> None:
         """Run in this thread until stop() (the service)."""
         self.board.start(self.loop.post)
-        self.loop.call_later(0, self.render)
+        self.loop.call_later(0, self._first_frame)
         self._run_loop()
+
+    def _first_frame(self) -> None:
+        self._engine()
+        self.render()
 
     def _run_loop(self) -> None:
         if self.notifier is not None:
@@ -198,7 +214,8 @@ class Daemon:
         """Run ``fn`` in the loop's thread (from another thread, e.g. the web server) and
         return its result; the table is rendered after it like after any event."""
         if self.loop.thread is None or self.loop.thread is threading.current_thread():
-            value = fn()  # no loop thread (stepped by hand), or already in it
+            value = self._event(fn)  # no loop thread (stepped by hand), or already in it
+            self._engine()
             self.render()
             return value
         done = threading.Event()
@@ -235,6 +252,18 @@ class Daemon:
 
     # --- events ---
     def handle(self, event: Any) -> None:
+        self._event(lambda: self._dispatch(event))
+        self._engine()
+        self.render()
+
+    def _event(self, fn: Callable[[], Any]) -> Any:
+        was, self._in_event = self._in_event, True
+        try:
+            return fn()
+        finally:
+            self._in_event = was
+
+    def _dispatch(self, event: Any) -> None:
         if isinstance(event, SquareReading):
             self._reading(event)
         elif isinstance(event, BoardSnapshot):
@@ -247,7 +276,6 @@ class Daemon:
             self.command(event.text)
         elif isinstance(event, _Call):
             event.fn()
-        self.render()
 
     def _reading(self, event: SquareReading) -> None:
         if not 0 <= event.square < self.board.size**2:
@@ -296,30 +324,31 @@ class Daemon:
             if self.map.squares:
                 self.say("outside the game's area")
             return
-        self.referee.press(cell)
+        self.tell(self.referee.press(cell))
 
     def board_settled(self, readings: tuple[str, ...]) -> None:
         if self.status or self.menu.is_open or not self.map.squares:
             return  # looked at again when the menu closes
         strays = self.map.strays(readings)
         if strays:
-            self.show_differ(strays, self.map.fix_hint(strays).replace("fix", "clear", 1))
+            hint = self.map.fix_hint(strays).replace("fix", "clear", 1)
+            self.feedback.show_differ((), strays, hint)
             return
         cells = self.map.cells(readings)
         if not self.board_synced and not self._sync(cells):
             return
-        self.referee.settled(cells)
+        self.tell(self.referee.settled(cells))
 
     def _sync(self, cells: list[str]) -> bool:
         """After the game changed without the board (start, resume, undo, new game, a
         reconnect) the board must first match the game; until then, show what differs."""
-        wrong = self.map.to_squares(self.referee.matches(cells))
+        wrong = tuple(self.referee.matches(cells))
         if wrong:
-            self.show_differ(wrong, self.map.fix_hint(wrong))
+            self.feedback.show_differ(wrong, (), self.map.fix_hint(self.map.to_squares(wrong)))
             return False
         self.board_synced = True
-        if self.notices.differ:
-            self.show_differ((), "")
+        if self.notices.differ or self.notices.strays:
+            self.feedback.show_differ((), (), "")
             self.say("board matches")
         return True
 
@@ -345,13 +374,74 @@ class Daemon:
         self._check_board()
         self._last_frame = None
 
+    def recheck_board(self) -> None:
+        """A sensor board whose readings were set aside (the menu was open) is looked at."""
+        if self.board.kind != "switch" and self.settler.known:
+            self.board_settled(tuple(self.settler.readings))
+
     def say(self, text: str, lasting: bool = False) -> None:
         self.feedback.set_message(text, lasting)
 
-    set_message = say
+    def tell(self, verdict: Verdict) -> None:
+        """Show a verdict of the referee (or a hint, the companion's move) on the table, and
+        follow what it changed: another game's layout and sensing, a sensor board that must
+        catch up, the hints' round, the buzzer."""
+        self.feedback.apply(verdict)
+        if verdict.played or verdict.changed is not Change.NONE:
+            self.hints.reset()
+        if verdict.refusal is not None and not verdict.quiet and self.buzzer is not None:
+            self.buzzer.refuse()
+        if verdict.changed is Change.NEW:
+            self.game_replaced()
+        if verdict.changed is not Change.NONE:
+            self.board_changed_elsewhere()
+        if not self._in_event and self._redraw is None:  # from a timer (a board settled)
+            self._redraw = self.loop.call_later(0, self._redrawn)
 
-    def show_differ(self, squares: tuple[int, ...], hint: str) -> None:
-        self.feedback.show_differ(squares, hint)
+    def _redrawn(self) -> None:
+        self._redraw = None
+        self._engine()
+        self.render()
+
+    def _engine(self) -> None:
+        """After every event: the companion thinks when it is its turn (never while drawing)."""
+        if self.opponent is not None:
+            self.opponent.update()
+
+    # --- what the buttons and the pages do (in the loop's thread) ---
+    def confirm(self) -> bool:
+        verdict = self.referee.button("confirm")
+        if verdict is not None:
+            self.tell(verdict)
+        return verdict is not None
+
+    def undo(self, long: bool) -> None:
+        self.tell(self.referee.undo(long))
+
+    def hint(self) -> None:
+        self.hints.next()
+
+    def submit(self, name: str, player: str | None) -> Verdict:
+        """A move named on a page (or typed) by ``player``."""
+        verdict = self.referee.submit_name(name, player)
+        self.tell(verdict)
+        return verdict
+
+    def press_cell(self, cell: int) -> Verdict:
+        """A cell pressed on a page, as if on the board."""
+        verdict = self.referee.press(cell)
+        self.tell(verdict)
+        return verdict
+
+    def ask_undo(self, player: str) -> Verdict:
+        verdict = self.referee.ask_undo(player)
+        self.tell(verdict)
+        return verdict
+
+    def answer_undo(self, player: str, accept: bool) -> Verdict:
+        verdict = self.referee.answer_undo(player, accept)
+        self.tell(verdict)
+        return verdict
 
     def new_game(self, game: str | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a game (another one, or this one afresh) that fits the board, with the rule
@@ -366,9 +456,9 @@ class Daemon:
             if getattr(self.board, "resize", None) is None:  # a simulated board takes any size
                 options = fitting_options(spec, options, self.board.size)
         except ValueError as e:
-            self.set_message(str(e))
+            self.say(str(e))
             return
-        self.referee.new_game(spec.name, options, dict(self.config.game.players))
+        self.tell(self.referee.new_game(spec.name, options, dict(self.config.game.players)))
 
     def resume_game(self, game_id: int) -> None:
         """Take a paused game up again; the game in progress is paused (no moves: abandoned)."""
@@ -385,11 +475,11 @@ class Daemon:
             self.journal.resume(game_id)
             session = Session.resume(entry.saved(), self.journal, current.rng)
         except (JournalError, ValueError) as e:
-            self.set_message(str(e))
+            self.say(str(e))
             return
-        self.referee.take_up(session)
         paused = current.played and not current.state.is_over()
-        self.set_message(f"resumed #{game_id}" + (f"; #{current.game_id} paused" if paused else ""))
+        said = f"resumed #{game_id}" + (f"; #{current.game_id} paused" if paused else "")
+        self.tell(self.referee.take_up(session).then(Verdict(say=said)))
 
     def button(self, name: str, long: bool = False) -> None:
         self.controls.button(name, long)
@@ -401,26 +491,26 @@ class Daemon:
     def message(self) -> str:
         return self.notices.message
 
+    def marks(self) -> Marks:
+        """The squares the table marks now (the notices' cells on the board)."""
+        return marks(self.notices, self.map.squares)
+
     @property
     def differ(self) -> tuple[int, ...]:
-        return self.notices.differ
+        return self.marks().differ
 
     @property
     def refused_square(self) -> int | None:
-        return self.notices.refused
+        return self.marks().refused
 
     @property
     def hint_squares(self) -> tuple[int, ...]:
-        return self.notices.hint_squares
-
-    @property
-    def _blink_timer(self):
-        return self.feedback._blink_timer
+        return self.marks().hint
 
     def quiet(self) -> bool:
         """Nothing left to handle: no event queued, no board settling, no engine thinking."""
         thinking = self.opponent is not None and self.opponent.thinking
-        thinking = thinking or self.feedback.engine_hint.busy
+        thinking = thinking or self.hints.engine.busy
         return self.loop.wait_idle(0) and self.settler._timer is None and not thinking
 
     # --- views ---
@@ -438,34 +528,37 @@ class Daemon:
             first_ply=max(0, len(s.played) - MOVES_SHOWN),
         )
 
-    def screen(self) -> Screen:
+    def present(self) -> Frame:
+        """One frame of the table as it is now."""
         self.notices.status = self.status
         self.notices.menu = self.menu.shown()
-        return oled_screen(self.table(), self.notices, self._titles())
+        return Frame(self.table(), self.notices, self._titles())
 
-    def web_view(self, viewer: str | None = None) -> dict[str, Any]:
-        self.notices.status = self.status
-        view = web_view(self.table(), self.notices, viewer)
+    def screen(self) -> Screen:
+        return self.present().screen
+
+    def web_view(self, viewer: str | None = None, frame: Frame | None = None) -> dict[str, Any]:
+        """The table page's view (``viewer`` None) or a seat's page: derived from ``frame``
+        (the web backend keeps the last one drawn), else from the table as it is now."""
+        frame = frame if frame is not None else self.present()
+        view = dict(frame.web_for(viewer))
         view["undo"] = self.referee.undo_view()  # a takeback asked, waiting for agreement
         return view
 
     def render(self) -> None:
-        """Draw every view from one snapshot: LEDs first (fast), then the OLED."""
-        self.notices.status = self.status
-        self.notices.menu = self.menu.shown()
-        table = self.table()
+        """Draw every view from one frame: LEDs first (fast), then the OLED, then the pages
+        are told."""
+        self.frame = frame = self.present()
         if self.leds is not None:
-            frame = leds(table, self.notices)
-            if frame != self._last_frame:
-                self.leds.show(frame)
-                self._last_frame = frame
-        sent = self.oled.show(oled_screen(table, self.notices, self._titles()))
+            lit = frame.leds
+            if lit != self._last_frame:
+                self.leds.show(lit)
+                self._last_frame = lit
+        sent = self.oled.show(frame.screen)
         if sent and self.on_frame is not None:
             self.on_frame()
         for listener in list(self.listeners):
             listener()
-        if self.opponent is not None:
-            self.opponent.update()
 
     def _titles(self) -> dict[str, str]:
         titles = {g: get_spec(g).title for g in self.menu.games}

@@ -8,16 +8,16 @@ thinking time.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.engines.adapters import ENGINE_GAMES
 from companion.engines.explain import hint_line, move_cells
 from companion.engines.search import Result, choose
 from companion.games.base import Hint
+from companion.referee.verdict import Verdict
 from companion.service.background_search import THINK_SECONDS, BackgroundSearch, Search
-
-if TYPE_CHECKING:
-    from companion.service.daemon import Daemon
+from companion.service.host import Host
+from companion.service.opponent import EngineOpponent
 
 # How many steps each engine game's own hint cycle has (its spec's ``hint``); the engine's
 # move comes after them. tests/test_hints_daemon.py holds these to the specs.
@@ -29,35 +29,31 @@ class EngineHint:
 
     def __init__(
         self,
-        daemon: Daemon,
+        host: Host,
+        opponent: EngineOpponent | None = None,
         search: Search = choose,
         seconds: float | None = THINK_SECONDS,
         nodes: int | None = None,
     ):
-        self.daemon = daemon
+        self.host = host
+        self.opponent = opponent  # the companion as a player, when it plays
         self.seconds = seconds
         self.nodes = nodes
-        self.job = BackgroundSearch(daemon, search)
+        self.job = BackgroundSearch(host, search)
 
     def own_steps(self) -> int | None:
         """The game's own hint steps before the engine's (None: no engine step now)."""
-        d = self.daemon
-        game, state = d.session.game, d.session.state
+        game, state = self.host.session.game, self.host.session.state
         if game not in ENGINE_GAMES or game not in OWN_STEPS or state.is_over():
             return None
-        if d.opponent is not None and d.opponent.to_move():
+        if self.opponent is not None and self.opponent.to_move():
             return None  # its own move is lit already
         return OWN_STEPS[game]
 
     def level(self) -> str:
         """A hint is the engine's best: the default level, or ``strongest`` when the companion
         plays at that level (a weaker opponent level slips on purpose; a hint never does)."""
-        from companion.service.opponent import parse_opponent
-
-        try:
-            wanted = parse_opponent(self.daemon.config.game.opponent)
-        except ValueError:
-            wanted = None
+        wanted = self.opponent.level if self.opponent is not None else None
         return "strongest" if wanted == "strongest" else "default"
 
     @property
@@ -71,8 +67,7 @@ class EngineHint:
         self.job.cancel()
 
     def _answered(self, state: Any, result: Result | None) -> None:
-        feedback = self.daemon.feedback
         if result is None:
-            feedback.show_hint(Hint((), "no hint: engine fault"))
+            self.host.tell(Verdict(hint=Hint((), "no hint: engine fault")))
             return
-        feedback.show_hint(Hint(move_cells(result.move), hint_line(state, result)))
+        self.host.tell(Verdict(hint=Hint(move_cells(result.move), hint_line(state, result))))

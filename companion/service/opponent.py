@@ -8,14 +8,14 @@ the piece on a sensor board) and anything else is refused ("press e5 for my move
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from companion.engines.search import Result
-from companion.games.base import Refusal
+from companion.games.base import Pending, Refusal
+from companion.referee.verdict import Verdict
 from companion.service.background_search import THINK_SECONDS, BackgroundSearch
-
-if TYPE_CHECKING:
-    from companion.service.daemon import Daemon
+from companion.service.host import Host
 
 
 def parse_opponent(text: str) -> str | None:
@@ -35,13 +35,14 @@ def parse_opponent(text: str) -> str | None:
 
 
 class EngineOpponent:
-    def __init__(self, daemon: Daemon, level: str, side: str = ""):
-        self.daemon = daemon
+    def __init__(self, host: Host, level: str, side: str = "", kind: Callable[[], str] = str):
+        self.host = host
+        self.kind = kind  # the board's kind now ("switch", "polarity"...): how a move is made
         self.level = level
         self.side_wanted = side  # "" = the second player of whatever game is played
         self.wanted: Any = None  # the move it made, waiting to be played on the board
         self._job: tuple[Any, ...] | None = None  # the position it is thinking about
-        self.search = BackgroundSearch(daemon)
+        self.search = BackgroundSearch(host)
 
     # --- which side, which position ---
     def side(self) -> str | None:
@@ -49,7 +50,7 @@ class EngineOpponent:
         A seat is a player as the game started; a swap may give it another player."""
         from companion.engines.adapters import ENGINE_GAMES
 
-        session = self.daemon.session
+        session = self.host.session
         players = tuple(session.state.players)
         if session.game not in ENGINE_GAMES or len(players) != 2:
             return None
@@ -63,15 +64,16 @@ class EngineOpponent:
     def playing(self) -> str | None:
         """The player the companion's seat plays now (a swap changes it)."""
         side = self.side()
-        return None if side is None else self.daemon.session.state.player_of(side)
+        return None if side is None else self.host.session.state.player_of(side)
 
     def to_move(self) -> bool:
-        state = self.daemon.session.state
+        state = self.host.session.state
         playing = self.playing()
         return playing is not None and not state.is_over() and state.turn == playing
 
-    # --- after every event (the daemon's thread) ---
+    # --- after every verdict and event (the daemon's thread) ---
     def update(self) -> None:
+        """Think when it is the companion's turn; forget a search the game left behind."""
         if not self.to_move():
             if self._job is not None:
                 self.search.cancel()
@@ -92,13 +94,13 @@ class EngineOpponent:
         self.wanted = move
         name = state.move_name(move)
         cells = self._cells(name)
-        kind = self.daemon.board.kind
+        kind = self.kind()
         how = "press" if kind == "switch" else ("turn" if kind == "polarity" else "place")
-        self.daemon.feedback.entering(cells, f"my move: {name}: {how} it")
-        self.daemon.set_message(f"my move: {name}: {how} it", lasting=True)
+        told = f"my move: {name}: {how} it"
+        self.host.tell(Verdict(pending=Pending(cells, told), say=told, lasting=True))
 
     def _cells(self, name: str) -> tuple[int, ...]:
-        layout = self.daemon.session.spec.layout(self.daemon.session.options)
+        layout = self.host.session.spec.layout(self.host.session.options)
         if layout is None:
             return ()
         from companion.core.squares import FILES
@@ -117,12 +119,12 @@ class EngineOpponent:
         """Refuse anything but the companion's own move while it is its turn."""
         if not self.to_move():
             return None
-        state = self.daemon.session.state
+        state = self.host.session.state
         if self.wanted is None:
             return Refusal("engine-thinking", "wait: I am thinking")
         if move != self.wanted:
             name = state.move_name(self.wanted)
-            kind = self.daemon.board.kind
+            kind = self.kind()
             verb = "press" if kind == "switch" else ("turn" if kind == "polarity" else "place")
             return Refusal("engine-move", f"{verb} {name} for my move")
         return None

@@ -134,11 +134,11 @@ class Simulator:
 
     def flags(self) -> dict[int, str]:
         """Squares the table marks: refused, differs (blinking), hint."""
-        n = self.daemon.notices
-        out = {sq: "hint" for sq in n.hint_squares}
-        out.update({sq: "differ" for sq in n.differ})
-        if n.refused is not None:
-            out[n.refused] = "refused"
+        marked = self.daemon.marks()
+        out = {sq: "hint" for sq in marked.hint}
+        out.update({sq: "differ" for sq in marked.differ})
+        if marked.refused is not None:
+            out[marked.refused] = "refused"
         return out
 
     def columns(self) -> int:

@@ -18,7 +18,7 @@ from companion.core.squares import FILES
 from companion.games import get_spec
 from companion.games.base import GameState
 from companion.referee.session import Played
-from companion.views.presenter import MOVES_SHOWN, Notices, Table, web_view
+from companion.views.presenter import MOVES_SHOWN, Frame, Notices, Table, web_view
 from companion.views.web.backend import Listeners
 
 if TYPE_CHECKING:
@@ -39,6 +39,7 @@ class DaemonWebBackend:
         self._listeners = Listeners()
         self._generation = 0
         self._cache: dict[str | None, tuple[int, dict[str, Any]]] = {}
+        self._frame: Frame | None = None  # the last one drawn: the pages' views derive from it
         self._players: list[str] = []
         self._game_id: int | None = None
         self._replays = ReplayCheckpoints()
@@ -50,8 +51,10 @@ class DaemonWebBackend:
         """Called after every render: the public view and the players, kept for the pages."""
         session = self.daemon.session
         players = list(session.state.players)
-        public = self.daemon.web_view(None)
+        frame = self.daemon.frame or self.daemon.present()
+        public = self.daemon.web_view(None, frame)
         with self._lock:
+            self._frame = frame
             self._generation += 1
             self._cache = {None: (self._generation, public)}
             self._players = players
@@ -69,11 +72,11 @@ class DaemonWebBackend:
 
     def player_view(self, player: str) -> dict[str, Any]:
         with self._lock:
-            generation = self._generation
+            generation, frame = self._generation, self._frame
             cached = self._cache.get(player)
         if cached is not None and cached[0] == generation:
             return cached[1]
-        view = self.daemon.call(lambda: self.daemon.web_view(player))
+        view = self.daemon.call(lambda: self.daemon.web_view(player, frame))
         with self._lock:
             if self._generation == generation:
                 self._cache[player] = (generation, view)
@@ -98,10 +101,10 @@ class DaemonWebBackend:
             if self.daemon.status:
                 return _no("board-problem", self.daemon.status)
             playing = self.daemon.session.state.player_of(player)
-            result = self.daemon.referee.submit_name(move, playing)
-            if result.accepted:
-                return {"ok": True, "played": result.names}
-            refusal = result.refusal
+            verdict = self.daemon.submit(move, playing)
+            if verdict.accepted:
+                return {"ok": True, "played": verdict.names}
+            refusal = verdict.refusal
             answer = _no(refusal.code if refusal else "refused", refusal.reason if refusal else "")
             if refusal is not None and refusal.confirm:
                 answer["confirm"] = refusal.confirm  # the move that does it once confirmed
@@ -127,15 +130,13 @@ class DaemonWebBackend:
                 return _no("not-your-turn", f"{playing}: not your turn")
             if daemon.status:
                 return _no("board-problem", daemon.status)
-            before = len(session.played)
-            daemon.feedback.last_refusal = None
-            daemon.referee.press(cell)
-            if len(session.played) > before:
-                return {"ok": True, "played": [p.public for p in session.played[before:]]}
-            refusal = daemon.feedback.last_refusal
-            if refusal is not None:
-                return _no(refusal.code, refusal.reason)
-            return {"ok": True, "pending": daemon.notices.pending_text or daemon.message}
+            verdict = daemon.press_cell(cell)
+            if verdict.accepted:
+                return {"ok": True, "played": verdict.names}
+            if verdict.refusal is not None:
+                return _no(verdict.refusal.code, verdict.refusal.reason)
+            pending = verdict.pending.text if verdict.pending is not None else ""
+            return {"ok": True, "pending": pending or verdict.say or daemon.message}
 
         return self.daemon.call(act)
 
@@ -144,16 +145,16 @@ class DaemonWebBackend:
         request: every player must agree on their own page."""
 
         def act() -> Answer:
-            referee = self.daemon.referee
+            daemon = self.daemon
             if what == "ask":
-                refusal = referee.ask_undo(player)
+                refusal = daemon.ask_undo(player).refusal
             elif what in ("accept", "decline"):
-                refusal = referee.answer_undo(player, what == "accept")
+                refusal = daemon.answer_undo(player, what == "accept").refusal
             else:
                 return _no("bad-request", f"{what}: ask, accept or decline")
             if refusal is not None:
                 return _no(refusal.code, refusal.reason)
-            return {"ok": True, "undo": referee.undo_view()}
+            return {"ok": True, "undo": daemon.referee.undo_view()}
 
         return self.daemon.call(act)
 

@@ -1,14 +1,17 @@
 """The presenter: what the table shows, from the game and the daemon's notices. Pure.
 
-Every view (OLED, LEDs, terminal, web page) draws from one ``Table`` snapshot taken once per
-event, so they always agree. Secrets stay out: the table (OLED, LEDs, table page) gets the
-game's public view; a player's page gets that player's view.
+One pass per change: ``Frame`` takes one ``Table`` snapshot, asks the game for its public
+view once and maps the notices' cells to the board's squares once; the LED frame, the OLED
+screen and the table page's view are all drawn from that, and a player's page from the same
+snapshot with that player's view, so they always agree. Secrets stay out: the table (OLED,
+LEDs, table page) gets the game's public view; a player's page gets that player's view.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from companion.core.squares import FILES
@@ -19,7 +22,6 @@ from companion.games.base import (
     GameState,
     Hint,
     Layout,
-    Outcome,
     Panel,
     PanelRow,
 )
@@ -34,16 +36,16 @@ MOVES_SHOWN = 200  # a view lists the last so many moves (with the count of all 
 
 @dataclass
 class Notices:
-    """What the daemon adds on top of the game: messages, problems, highlights. Squares here
-    are physical board squares (the board may be larger than the game)."""
+    """What the daemon adds on top of the game: messages, problems, highlights. Cells are
+    the game's own (the presenter maps them to the board's squares)."""
 
     message: str = ""
     status: str = ""  # a lasting condition that stops play, e.g. "board disconnected"
-    differ: tuple[int, ...] = ()  # squares where the board does not match the game (blink)
-    refused: int | None = None  # the square of the last refused move
-    hint: Hint | None = None
-    hint_squares: tuple[int, ...] = ()
-    pending: tuple[int, ...] = ()  # squares of a move being entered
+    differ: tuple[int, ...] = ()  # cells where the board does not match the game (blink)
+    strays: tuple[int, ...] = ()  # squares outside the game's area that hold something (blink)
+    refused: int | None = None  # the cell of the last refused move
+    hint: Hint | None = None  # a hint on show (its cells lit)
+    pending: tuple[int, ...] = ()  # cells of a move being entered
     pending_text: str = ""
     blink_on: bool = True
     menu: tuple[tuple[str, ...], int] | None = None  # the new-game menu: games, chosen index
@@ -82,19 +84,90 @@ class Table:
         return self.spec.view(self.state, viewer)
 
 
+@dataclass(frozen=True)
+class Marks:
+    """The notices' cells as board squares."""
+
+    differ: tuple[int, ...]  # with the strays outside the game's area
+    refused: int | None
+    hint: tuple[int, ...]
+    pending: tuple[int, ...]
+
+
+def marks(notices: Notices, squares: list[int]) -> Marks:
+    """Map the notices' cells to the board's ``squares`` (one per cell)."""
+
+    def on_board(cells: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(squares[c] for c in cells if 0 <= c < len(squares))
+
+    refused = notices.refused
+    return Marks(
+        differ=on_board(notices.differ) + notices.strays,
+        refused=squares[refused] if refused is not None and 0 <= refused < len(squares) else None,
+        hint=on_board(notices.hint.cells) if notices.hint else (),
+        pending=on_board(notices.pending),
+    )
+
+
+class Frame:
+    """One change, drawn: the game's public view and the marks are computed once, the LED
+    frame, the OLED screen and the table page's view from them (each when first asked)."""
+
+    def __init__(self, table: Table, notices: Notices, titles: dict[str, str] | None = None):
+        self.table = table
+        self.notices = notices
+        self.titles = titles
+        self.view = table.view()  # the game's public view: the only one of this change
+        self.squares = table.squares()
+        self.marks = marks(notices, self.squares)
+
+    @cached_property
+    def leds(self) -> list[RGB]:
+        return _leds(self)
+
+    @cached_property
+    def screen(self) -> Screen:
+        return _oled_screen(self)
+
+    @cached_property
+    def web(self) -> dict[str, Any]:
+        """The table page's view."""
+        return _web_view(self, None)
+
+    def web_for(self, seat: str | None) -> dict[str, Any]:
+        """The page of ``seat``'s view (None: the table page's)."""
+        return self.web if seat is None else _web_view(self, seat)
+
+
 def oled_screen(table: Table, notices: Notices, titles: dict[str, str] | None = None) -> Screen:
+    return Frame(table, notices, titles).screen
+
+
+def leds(table: Table, notices: Notices) -> list[RGB]:
+    return Frame(table, notices).leds
+
+
+def web_view(table: Table, notices: Notices, viewer: str | None = None) -> dict[str, Any]:
+    """The view model the web pages draw (see docs/web.md); ``viewer`` None is the table,
+    else a seat (a page belongs to a person): the view is of the player that seat plays now,
+    which a swap may have changed."""
+    return Frame(table, notices).web_for(viewer)
+
+
+def _oled_screen(frame: Frame) -> Screen:
     """The OLED: the game's public panel, the new-game menu, or a page's QR code."""
+    table, notices = frame.table, frame.notices
     if notices.qr is not None:
         return Screen(Panel("PAGES", 0, ()), qr=notices.qr)
     if notices.menu is not None:
         games, index = notices.menu
         first = max(0, min(index - 1, len(games) - 3))
-        names = titles or {}
+        names = frame.titles or {}
         rows = tuple(
             PanelRow(names.get(g, g.upper()), "", i == index) for i, g in enumerate(games)
         )[first : first + 3]
         return Screen(Panel("NEW GAME", 0, rows, corner="menu"), notices.message)
-    panel = named_panel(table.view().panel, table)
+    panel = named_panel(frame.view.panel, table)
     over = table.state.is_over()
     message = notices.message or notices.pending_text
     return Screen(panel=panel, message=message, status=notices.status, over=over)
@@ -120,30 +193,35 @@ def named_panel(panel: Panel, table: Table) -> Panel:
     return replace(panel, rows=tuple(rows))
 
 
-def leds(table: Table, notices: Notices) -> list[RGB]:
+def _leds(frame: Frame) -> list[RGB]:
     """The colour of every square of the physical board."""
+    table, notices, view, squares, marked = (
+        frame.table,
+        frame.notices,
+        frame.view,
+        frame.squares,
+        frame.marks,
+    )
     n = table.board_size
     base: list[RGB] = [OFF] * (n * n)
-    view = table.view()
-    squares = table.squares()
     if squares:
         for cell, rgb in zip(range(len(squares)), view.leds, strict=False):
             base[squares[cell]] = rgb
     elif len(view.leds) == n * n:  # a game with no board may still light the squares
         base = list(view.leds)
-    for sq in notices.pending:
+    for sq in marked.pending:
         base[sq] = PENDING_RGB
     over = table.state.is_over()
-    highlight = notices.hint_squares or (
+    highlight = marked.hint or (
         tuple(squares[c] for c in table.spec.highlight(table.state)) if over and squares else ()
     )
     colour = (notices.hint.colour if notices.hint else None) or GREEN
     return led_frame(
         base,
-        differ=notices.differ,
-        refused=notices.refused,
+        differ=marked.differ,
+        refused=marked.refused,
         highlight=highlight,
-        highlight_colour=colour if notices.hint_squares else GREEN,
+        highlight_colour=colour if marked.hint else GREEN,
         blink_on=notices.blink_on,
     )
 
@@ -156,13 +234,13 @@ def _cell_name(cell: int, files: int) -> str:
     return f"{FILES[cell % files]}{cell // files + 1}"
 
 
-def web_view(table: Table, notices: Notices, viewer: str | None = None) -> dict[str, Any]:
-    """The view model the web pages draw (see docs/web.md); ``viewer`` None is the table,
-    else a seat (a page belongs to a person): the view is of the player that seat plays now,
-    which a swap may have changed."""
+def _web_view(frame: Frame, seat: str | None) -> dict[str, Any]:
+    """A page's view model: the table's (``seat`` None), or the view of the player that
+    ``seat`` plays now."""
+    table, notices = frame.table, frame.notices
     spec, state = table.spec, table.state
-    seat, viewer = viewer, (None if viewer is None else state.player_of(viewer))
-    view = table.view(viewer)
+    viewer = None if seat is None else state.player_of(seat)
+    view = frame.view if viewer is None else table.view(viewer)
     to_act = sorted(state.to_act)
     outcome = state.outcome() if state.is_over() else None
     players = []
@@ -180,17 +258,14 @@ def web_view(table: Table, notices: Notices, viewer: str | None = None) -> dict[
     board = None
     if table.layout is not None and view.cells:
         files = table.layout.files
-        squares = table.squares()
         marks: dict[int, list[str]] = {}
-        cell_of = {sq: c for c, sq in enumerate(squares)}
 
-        def mark(squares_: tuple[int, ...], name: str) -> None:
-            for sq in squares_:
-                if sq in cell_of:
-                    marks.setdefault(cell_of[sq], []).append(name)
+        def mark(cells: tuple[int, ...], name: str) -> None:
+            for c in cells:
+                marks.setdefault(c, []).append(name)
 
         mark(notices.differ, "differ")
-        mark(notices.hint_squares, "hint")
+        mark(notices.hint.cells if notices.hint else (), "hint")
         mark(notices.pending, "selected")
         if notices.refused is not None:
             mark((notices.refused,), "refused")
@@ -258,12 +333,6 @@ def web_view(table: Table, notices: Notices, viewer: str | None = None) -> dict[
             "actions": [{"move": m, "label": label} for m, label in actions],
         }
     return out
-
-
-def _result_json(outcome: Outcome | None) -> dict[str, Any] | None:
-    if outcome is None:
-        return None
-    return {"winners": list(outcome.winners), "summary": outcome.summary, "reason": outcome.reason}
 
 
 def _last_cells(table: Table) -> tuple[int, ...]:
