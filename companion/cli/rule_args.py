@@ -12,6 +12,9 @@ import argparse
 from typing import Any
 
 from companion.games.base import Option
+from companion.games.options import parse_pairs, rule_pairs
+
+__all__ = ["add_rule_argument", "parse_pairs", "rule_pairs", "add_legacy_rule_flags"]
 
 _LEGACY_PREFIX = "legacy_rule_"
 
@@ -24,22 +27,6 @@ def add_rule_argument(parser: argparse.ArgumentParser, example: str = "first=off
         metavar="NAME=VALUE",
         help=f"a rule option of the game, e.g. --rule {example} (repeatable; see the README)",
     )
-
-
-def parse_pairs(items: list[str], flag: str) -> dict[str, str]:
-    """``["a=1", "b=2"]`` -> ``{"a": "1", "b": "2"}``; ValueError naming the bad item."""
-    out: dict[str, str] = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise ValueError(f"{flag} {item!r}: expected NAME=VALUE")
-        out[name.strip()] = value.strip()
-    return out
-
-
-def rule_pairs(items: list[str]) -> dict[str, str]:
-    """The ``--rule`` items as option name -> text value (``empty-joins`` -> ``empty_joins``)."""
-    return {k.lower().replace("-", "_"): v for k, v in parse_pairs(items, "--rule").items()}
 
 
 def add_legacy_rule_flags(

@@ -62,3 +62,20 @@ def resolve_options(options: Sequence[Option], given: dict[str, Any]) -> dict[st
     for name, value in given.items():
         out[name] = known[name].parse(value)
     return out
+
+
+def parse_pairs(items: Sequence[str], flag: str) -> dict[str, str]:
+    """``["a=1", "b=2"]`` -> ``{"a": "1", "b": "2"}``; ValueError naming the bad item."""
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"{flag} {item!r}: expected NAME=VALUE")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def rule_pairs(items: Sequence[str], flag: str = "--rule") -> dict[str, str]:
+    """``NAME=VALUE`` items as option name -> text value (``empty-joins`` -> ``empty_joins``);
+    ValueError names ``flag`` and the bad item."""
+    return {k.lower().replace("-", "_"): v for k, v in parse_pairs(items, flag).items()}

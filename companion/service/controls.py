@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Protocol
 
+from companion.games.options import rule_pairs
 from companion.referee.session import Session
 from companion.referee.verdict import Verdict
 from companion.service.menu import NewGameMenu
@@ -167,17 +168,15 @@ class Controls:
     def _new(self, args: list[str]) -> None:
         """``new [GAME] [OPTION=VALUE ...]``: the command line's and config's options, with
         those given here over them."""
-        from companion.cli.rule_args import rule_pairs
-
         game = args[0] if args and "=" not in args[0] else None
         pairs = args[1:] if game else args
         if any("=" not in p for p in pairs):
             self.host.say("new: one game name, then OPTION=VALUE")
             return
         try:
-            options = rule_pairs(pairs)
+            options = rule_pairs(pairs, "new")
         except ValueError as e:
-            self.host.say(str(e).replace("--rule", "new", 1))
+            self.host.say(str(e))
             return
         self.host.new_game(game, options or None)
 

@@ -532,7 +532,7 @@ class Daemon:
         """One frame of the table as it is now."""
         self.notices.status = self.status
         self.notices.menu = self.menu.shown()
-        return Frame(self.table(), self.notices, self._titles())
+        return Frame(self.table(), self.notices, self._titles(), self.frame)
 
     def screen(self) -> Screen:
         return self.present().screen

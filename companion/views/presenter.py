@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, Protocol
 
 from companion.core.squares import FILES
 from companion.games.base import (
@@ -26,12 +26,24 @@ from companion.games.base import (
     PanelRow,
 )
 from companion.games.base import View as GameView
-from companion.referee.session import Played
 from companion.views.leds import GREEN, OFF, led_frame
 from companion.views.oled import Screen
 
 PENDING_RGB: RGB = (0, 90, 200)  # cells of a move being entered
 MOVES_SHOWN = 200  # a view lists the last so many moves (with the count of all of them)
+
+
+class Played(Protocol):
+    """A move as the views list it (the referee's ``Played``)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def public(self) -> str: ...
+
+    @property
+    def player(self) -> str | None: ...
 
 
 @dataclass
@@ -111,13 +123,26 @@ def marks(notices: Notices, squares: list[int]) -> Marks:
 
 class Frame:
     """One change, drawn: the game's public view and the marks are computed once, the LED
-    frame, the OLED screen and the table page's view from them (each when first asked)."""
+    frame, the OLED screen and the table page's view from them (each when first asked). The
+    game's view is a function of its (immutable) state: a frame of the same state as the
+    ``previous`` one (a blink, a message running out) takes its view over."""
 
-    def __init__(self, table: Table, notices: Notices, titles: dict[str, str] | None = None):
+    def __init__(
+        self,
+        table: Table,
+        notices: Notices,
+        titles: dict[str, str] | None = None,
+        previous: Frame | None = None,
+    ):
         self.table = table
         self.notices = notices
         self.titles = titles
-        self.view = table.view()  # the game's public view: the only one of this change
+        same = (
+            previous is not None
+            and previous.table.state is table.state
+            and previous.table.spec is table.spec
+        )
+        self.view = previous.view if previous is not None and same else table.view()
         self.squares = table.squares()
         self.marks = marks(notices, self.squares)
 
