@@ -167,7 +167,7 @@ def test_colour_board_move_needs_a_still_board(make_daemon, clock):
     cells = new_game().cells()
     d = make_daemon(kind="polarity", initial=cells)
     step(d, clock, 0.31)
-    assert d.differ == ()
+    assert d.marks().differ == ()
     d.board.set_reading(sq("e5"), "o")  # ON turns the disc on e5 to white
     step(d, clock, 0.1)
     assert d.session.moves == []  # not still long enough
@@ -177,11 +177,11 @@ def test_colour_board_move_needs_a_still_board(make_daemon, clock):
     d.board.set_reading(sq("b1"), "x")
     step(d, clock, 0.31)
     assert d.session.moves == ["e5"]
-    assert d.differ == (sq("b1"),)
+    assert d.marks().differ == (sq("b1"),)
     assert "b1" in d.message
     d.board.set_reading(sq("b1"), "o")
     step(d, clock, 0.31)
-    assert d.differ == ()
+    assert d.marks().differ == ()
     d.board.set_reading(sq("d4"), "x")
     step(d, clock, 0.31)
     assert d.session.moves == ["e5", "d4"]
@@ -196,7 +196,7 @@ def test_colour_board_two_discs_turned_at_once_are_both_shown(make_daemon, clock
     d.board.set_reading(sq("a8"), "o")
     step(d, clock, 0.31)
     assert d.session.moves == []
-    assert set(d.differ) == {sq("e5"), sq("a8")}
+    assert set(d.marks().differ) == {sq("e5"), sq("a8")}
 
 
 def test_binaryon_refuses_a_presence_board_with_a_reason(make_daemon, clock):
@@ -247,7 +247,7 @@ def test_colour_board_put_back_to_an_earlier_position_is_a_takeback(make_daemon,
     d.board.set_reading(sq("d4"), "o")  # d4 turned back: the position after e5
     step(d, clock, 0.31)
     assert d.session.moves == ["e5"] and d.message == "took back d4"
-    assert d.differ == ()
+    assert d.marks().differ == ()
 
 
 def test_emulator_window_mirrors_the_frames(tmp_path, monkeypatch):
@@ -272,20 +272,20 @@ def test_colour_board_must_match_the_game_before_moves_count(make_daemon, clock)
     cells[sq("a1")] = "x"  # a disc set out wrong
     d = make_daemon(kind="polarity", initial=cells)
     step(d, clock, 0.31)
-    assert d.differ == (sq("a1"),) and d.message == "fix a1"
+    assert d.marks().differ == (sq("a1"),) and d.message == "fix a1"
     d.board.set_reading(sq("a1"), "o")
     step(d, clock, 0.31)
-    assert d.differ == () and d.message == "board matches"
+    assert d.marks().differ == () and d.message == "board matches"
     d.board.set_reading(sq("e5"), "o")
     step(d, clock, 0.31)
     assert d.session.moves == ["e5"]
     # undo: the game goes back, the disc on the board must follow before play goes on
     d.post(ButtonEvent("undo"))
     step(d, clock)
-    assert d.session.moves == [] and d.differ == (sq("e5"),) and d.message == "fix e5"
+    assert d.session.moves == [] and d.marks().differ == (sq("e5"),) and d.message == "fix e5"
     d.board.set_reading(sq("e5"), "x")
     step(d, clock, 0.31)
-    assert d.differ == () and d.session.moves == []
+    assert d.marks().differ == () and d.session.moves == []
 
 
 def test_a_mistyped_new_game_changes_nothing_and_play_goes_on(make_daemon, clock, tmp_path):
@@ -306,9 +306,9 @@ def test_hint_lights_go_when_a_move_is_played(make_daemon, clock):
     d = make_daemon()
     d.post(ButtonEvent("menu"))
     step(d, clock)
-    assert len(d.hint_squares) == 32 and d.message == "32 moves for ON"
+    assert len(d.marks().hint) == 32 and d.message == "32 moves for ON"
     play_press(d, clock, "e5")
-    assert d.hint_squares == ()
+    assert d.marks().hint == ()
     assert all(d.leds.frame[s] != GREEN for s in range(64))
 
 
@@ -334,7 +334,7 @@ def test_replugged_board_that_did_not_change_plays_on(make_daemon, clock):
     step(d, clock)
     d.board.replug()  # same readings as before
     step(d, clock, 0.31)
-    assert d.board_synced and d.differ == ()
+    assert d.board_synced and d.marks().differ == ()
     d.board.set_reading(sq("d4"), "x")  # OFF's legal reply counts as a move
     step(d, clock, 0.31)
     assert d.session.moves == ["e5", "d4"]

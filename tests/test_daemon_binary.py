@@ -34,7 +34,7 @@ def play_random_game(d, clock, kind, rng):
             value = spec.interpreter(kind).expected(state.play(sq))[sq]
             d.board.set_reading(sq, value)
             step(d, clock, 0.31)
-        assert not d.differ, d.message
+        assert not d.marks().differ, d.message
     raise AssertionError("game did not end")
 
 
@@ -63,11 +63,11 @@ def test_lifted_piece_is_shown_until_put_back(make_daemon, clock):
     assert d.session.moves == ["c3", "b1", "d1"]
     d.board.set_reading(18, "0")  # someone lifts c3: a position the game never had
     step(d, clock, 0.31)
-    assert d.differ == (18,) and "c3" in d.message
+    assert d.marks().differ == (18,) and "c3" in d.message
     assert d.session.moves == ["c3", "b1", "d1"]
     d.board.set_reading(18, "1")
     step(d, clock, 0.31)
-    assert d.differ == ()
+    assert d.marks().differ == ()
 
 
 def test_lifting_the_last_pieces_takes_the_turn_back(make_daemon, clock):
@@ -90,11 +90,11 @@ def test_menu_lights_each_players_territories_in_their_colour(make_daemon, clock
     step(d, clock)
     mover = d.session.state.turn
     lit = [i for i, c in enumerate(d.leds.frame) if c == TERRITORY_RGB[mover]]
-    assert set(lit) == set(d.hint_squares)
+    assert set(lit) == set(d.marks().hint)
     d.post(ButtonEvent("menu"))
     step(d, clock)
     other = "white" if mover == "black" else "black"
-    assert all(d.leds.frame[i] == TERRITORY_RGB[other] for i in d.hint_squares)
+    assert all(d.leds.frame[i] == TERRITORY_RGB[other] for i in d.marks().hint)
 
 
 def test_a_board_error_blinks_and_stays_until_fixed(make_daemon, clock):
@@ -112,7 +112,7 @@ def test_a_board_error_blinks_and_stays_until_fixed(make_daemon, clock):
         frames.add(d.leds.frame[18])
     assert len(frames) == 2  # blinking
     step(d, clock, 30)
-    assert d.message == hint and d.differ == (18,)  # still shown: the board is still wrong
+    assert d.message == hint and d.marks().differ == (18,)  # still shown: the board is still wrong
     d.board.set_reading(18, "1")
     step(d, clock, 0.31)
-    assert d.differ == () and d.message == ""
+    assert d.marks().differ == () and d.message == ""

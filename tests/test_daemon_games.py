@@ -91,11 +91,11 @@ def test_a_presence_board_game_in_the_corner_and_a_stray_piece_outside_it(make_d
     assert d.board_synced
     d.board.set_reading(sq("h8"), "1")  # a piece outside the game's 4x3 area
     step(d, clock, 0.2)
-    assert d.differ == (sq("h8"),) and d.message == "clear 1 off the game"  # it blinks
+    assert d.marks().differ == (sq("h8"),) and d.message == "clear 1 off the game"  # it blinks
     d.board.set_reading(sq("h8"), "0")
     d.board.set_reading(sq("b2"), "1")  # the game's b2
     step(d, clock, 0.2)
-    assert d.session.moves == ["b2"] and d.differ == ()
+    assert d.session.moves == ["b2"] and d.marks().differ == ()
 
 
 def test_a_game_too_big_for_the_board_says_so_and_new_starts_one_that_fits(clock, tmp_path):

@@ -50,7 +50,7 @@ def test_daemon_plays_from_the_gpio_matrix():
         press(sim, d, "f5")  # not in line with d4: refused, nothing changes
         assert d.wait_idle(5)
         assert d.session.moves == ["e5", "d4"]
-        assert d.refused_square == parse_square("f5") and d.message
+        assert d.marks().refused == parse_square("f5") and d.message
     finally:
         d.stop()
     assert fake.claimed == set()  # every line released on stop

@@ -106,8 +106,8 @@ def test_binaryon_menu_presses_reach_the_engines_move_and_go_round(make_daemon, 
     answered(d)
     cells, text = expected(state)
     assert d.message == text and text.startswith("hint ")
-    assert d.hint_squares == d.map.to_squares(cells) and len(cells) == 1
-    assert d.leds.frame[d.hint_squares[0]] == GREEN  # lit on the board
+    assert d.marks().hint == d.map.to_squares(cells) and len(cells) == 1
+    assert d.leds.frame[d.marks().hint[0]] == GREEN  # lit on the board
     menu(d, clock)  # and round again
     assert d.message == "8 moves for ON" and not d.hints.engine.busy
 
@@ -123,7 +123,7 @@ def test_binary_mid_turn_the_hint_is_the_next_placement_or_end(make_daemon, cloc
     answered(d)
     cells, text = expected(state)
     assert d.message == text
-    assert d.hint_squares == d.map.to_squares(cells)
+    assert d.marks().hint == d.map.to_squares(cells)
     head = text.split(":")[0]  # "hint d1", or "hint" for "hint: end (confirm)"
     move = state.parse_move(head.removeprefix("hint ")) if head != "hint" else "END"
     assert move in state.legal_moves()
@@ -137,7 +137,7 @@ def test_wythe_lights_both_halves_of_the_piece(make_daemon, clock):
     answered(d)
     cells, text = expected(state)
     assert d.message == text and len(cells) == 2
-    assert set(d.hint_squares) == set(d.map.to_squares(cells))
+    assert set(d.marks().hint) == set(d.map.to_squares(cells))
 
 
 def held_engine_step(d, clock) -> HeldSearch:
@@ -162,7 +162,7 @@ def test_a_move_while_it_thinks_drops_the_stale_hint(make_daemon, clock):
     held.go.set()
     answered(d)
     step(d, clock, 0.2)
-    assert d.hint_squares == () and not d.message.startswith("hint")
+    assert d.marks().hint == () and not d.message.startswith("hint")
 
 
 def test_an_undo_while_it_thinks_drops_the_hint_and_its_thinking_line(make_daemon, clock):
@@ -177,7 +177,7 @@ def test_an_undo_while_it_thinks_drops_the_hint_and_its_thinking_line(make_daemo
     assert d.session.moves == [] and d.message == f"took back {name}"
     held.go.set()
     answered(d)
-    assert d.hint_squares == () and d.message == f"took back {name}"
+    assert d.marks().hint == () and d.message == f"took back {name}"
     d.hints.engine.job.search = choose  # and the next engine step answers
     deterministic(d)
     for _ in range(3):
@@ -193,7 +193,7 @@ def test_another_menu_press_while_it_thinks_goes_on_round(make_daemon, clock):
     assert d.message == "8 moves for ON"
     held.go.set()
     answered(d)
-    assert d.message == "8 moves for ON" and len(d.hint_squares) == 8
+    assert d.message == "8 moves for ON" and len(d.marks().hint) == 8
 
 
 # ------------------------------------------------------------------------ against the engine
@@ -218,7 +218,7 @@ def test_against_a_weak_companion_the_hint_is_still_the_engines_best(clock):
         menu(d, clock)
     answered(d)
     cells, text = expected(state, "default")
-    assert d.message == text and d.hint_squares == d.map.to_squares(cells)
+    assert d.message == text and d.marks().hint == d.map.to_squares(cells)
 
 
 def test_no_hint_while_the_companion_thinks_its_own_move(clock):
@@ -229,7 +229,7 @@ def test_no_hint_while_the_companion_thinks_its_own_move(clock):
     press(d, clock, name)  # the person's move: now the companion thinks
     assert held.started.wait(5) and d.opponent.thinking
     menu(d, clock)
-    assert d.message == "thinking: wait" and d.hint_squares == ()
+    assert d.message == "thinking: wait" and d.marks().hint == ()
     assert not d.hints.engine.busy
     held.go.set()
     wait_until(lambda: d.loop.run_pending() >= 0 and d.opponent.wanted is not None,

@@ -203,10 +203,10 @@ def test_colour_board_replugged_with_a_disc_turned_shows_it_until_fixed():
         wait_until(lambda: d.status == "board disconnected", timeout=2.0, what="disconnected")
         pico.set_reading(0, "x")  # bumped while the board was away: a1 now black
         pico.replug()
-        wait_until(lambda: d.differ == (0,), what="a1 shown as differing")
+        wait_until(lambda: d.marks().differ == (0,), what="a1 shown as differing")
         assert d.message == "fix a1" and d.session.moves == ["e5"]
         pico.set_reading(0, "o")
-        wait_until(lambda: d.differ == () and d.board_synced, what="board to match again")
+        wait_until(lambda: d.marks().differ == () and d.board_synced, what="board to match again")
         pico.set_reading(27, "x")  # OFF turns d4
         wait_until(lambda: d.session.moves == ["e5", "d4"], what="d4")
     finally:

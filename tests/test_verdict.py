@@ -98,7 +98,7 @@ def test_the_table_keeps_cells_and_the_presenter_maps_them_to_squares(clock):
     d.board.tap(square)
     step(d, clock, 0.05)
     assert d.notices.refused == cell  # the game's cell, as the referee said it
-    assert d.refused_square == square and d.leds.frame[square] == RED
+    assert d.marks().refused == square and d.leds.frame[square] == RED
     a1 = d.web_view(None)["board"]["cells"][cell]
     assert a1["name"] == "a1" and "refused" in a1["marks"]
 

@@ -495,18 +495,6 @@ class Daemon:
         """The squares the table marks now (the notices' cells on the board)."""
         return marks(self.notices, self.map.squares)
 
-    @property
-    def differ(self) -> tuple[int, ...]:
-        return self.marks().differ
-
-    @property
-    def refused_square(self) -> int | None:
-        return self.marks().refused
-
-    @property
-    def hint_squares(self) -> tuple[int, ...]:
-        return self.marks().hint
-
     def quiet(self) -> bool:
         """Nothing left to handle: no event queued, no board settling, no engine thinking."""
         thinking = self.opponent is not None and self.opponent.thinking
