@@ -478,8 +478,8 @@ class Daemon:
             self.say(str(e))
             return
         paused = current.played and not current.state.is_over()
-        said = f"resumed #{game_id}" + (f"; #{current.game_id} paused" if paused else "")
-        self.tell(self.referee.take_up(session).then(Verdict(say=said)))
+        self.tell(self.referee.take_up(session))
+        self.say(f"resumed #{game_id}" + (f"; #{current.game_id} paused" if paused else ""))
 
     def button(self, name: str, long: bool = False) -> None:
         self.controls.button(name, long)
