@@ -125,7 +125,9 @@ class Simulator:
         """The game's piece on each square of the board drawn: x black, o white."""
         d = self.daemon
         out = [""] * (size * size)
-        cells = d.session.spec.view(d.session.state).cells
+        frame = d.frame  # the view the OLED and the LEDs were drawn from
+        view = frame.view if frame is not None else d.session.spec.view(d.session.state)
+        cells = view.cells
         squares = d.map.to_squares(tuple(range(len(cells)))) if d.map.squares else ()
         for cell, square in zip(cells, squares, strict=False):
             if square < len(out) and cell.piece in ("x", "o"):
