@@ -1,4 +1,4 @@
-"""The search's bitboard Binary (engines/binary_board.py) plays exactly the rules engine's game."""
+"""The search's bitboard Binary (games/binary/bitboard.py) plays exactly the rules engine's game."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.engines.binary import BinaryAdapter
-from companion.engines.binary_board import Position
+from companion.games.binary.adapter import BinaryAdapter
+from companion.games.binary.bitboard import Position
 from companion.games.binary.engine import BinaryState, new_game
 from companion.games.binary.territories import score_cells
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from companion.engines.binary import BinaryAdapter
-from companion.engines.binary_board import Position
 from companion.engines.players import greedy_player
 from companion.engines.search import WIN, Limits, Searcher
+from companion.games.binary.adapter import BinaryAdapter
+from companion.games.binary.bitboard import Position
 from companion.games.binary.engine import END, BinaryState, new_game
 
 EMPTY_8 = "." * 64

@@ -10,11 +10,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.engines.adapters import adapter_for, new_state
-from companion.engines.binary import territory_sizes
-from companion.engines.binaryon import BinaryonAdapter
 from companion.engines.search import CHECK_EVERY, WIN, Limits, Searcher, choose, search
 from companion.engines.solve import minimax, solve
+from companion.games.binary.adapter import territory_sizes
 from companion.games.binary.engine import BinaryState, score_cells
+from companion.games.binaryon.adapter import BinaryonAdapter
 from companion.games.binaryon.engine import PASS, new_game
 
 A = BinaryonAdapter()

@@ -13,12 +13,11 @@ import pytest
 from companion.core.config import Config
 from companion.core.events import ButtonEvent
 from companion.core.squares import parse_square
-from companion.engines.adapters import ENGINE_GAMES, adapter_for, new_state
+from companion.engines.adapters import adapter_for, engine_games, new_state
 from companion.engines.explain import hint_line, move_cells
 from companion.engines.search import choose
 from companion.games import get_spec
 from companion.service.daemon import Daemon
-from companion.service.engine_hint import OWN_STEPS
 from companion.testing.mock_board import MockBoard
 from companion.views.leds import GREEN
 
@@ -54,7 +53,7 @@ def press(d, clock, name, n=4):
 
 def expected(state, level="default", nodes=NODES):
     result = choose(adapter_for(state.game), state, level, None, nodes=nodes)
-    return move_cells(result.move), hint_line(state, result)
+    return move_cells(state, result.move), hint_line(state, result)
 
 
 class HeldSearch:
@@ -73,12 +72,12 @@ class HeldSearch:
 # ------------------------------------------------------------------------ the step count
 
 
-@pytest.mark.parametrize("game", ENGINE_GAMES)
+@pytest.mark.parametrize("game", engine_games())
 def test_own_steps_are_each_games_hint_cycle(game):
-    """OWN_STEPS must match the specs: step k and step k + OWN_STEPS show the same, and no
-    shorter cycle does on these positions."""
+    """``hint_steps`` must match the specs' hints: step k and step k + hint_steps show the
+    same, and no shorter cycle does on these positions."""
     spec = get_spec(game)
-    n = OWN_STEPS[game]
+    n = spec.hint_steps
     rng = random.Random(7)
     shorter_seen = set()
     state = new_state(game, {"size": 6 if game != "binaryon" else 4})
@@ -118,7 +117,7 @@ def test_binary_mid_turn_the_hint_is_the_next_placement_or_end(make_daemon, cloc
     press(d, clock, "b1")  # White's first piece of a two-piece turn
     state = d.session.state
     assert state.turn == "white" and state.placed == (parse_square("b1", 4),)
-    for _ in range(OWN_STEPS["binary"] + 1):
+    for _ in range(get_spec("binary").hint_steps + 1):
         menu(d, clock)
     answered(d)
     cells, text = expected(state)
@@ -132,7 +131,7 @@ def test_binary_mid_turn_the_hint_is_the_next_placement_or_end(make_daemon, cloc
 def test_wythe_lights_both_halves_of_the_piece(make_daemon, clock):
     d = deterministic(make_daemon(game="wythe", rules={"size": 4, "pie": False}))
     state = d.session.state
-    for _ in range(OWN_STEPS["wythe"] + 1):
+    for _ in range(get_spec("wythe").hint_steps + 1):
         menu(d, clock)
     answered(d)
     cells, text = expected(state)

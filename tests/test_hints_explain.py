@@ -141,7 +141,7 @@ def test_wythe_a_placement_that_grows_a_group():
     move = Placement(sq("c2", 4), sq("b2", 4))  # white half on b2, beside White's b1
     assert s.score().white == 0
     assert hint_line(s, told(move)) == "hint c2-b2: White scores 2 (+2)"
-    assert move_cells(move) == (sq("c2", 4), sq("b2", 4))  # both halves are lit
+    assert move_cells(s, move) == (sq("c2", 4), sq("b2", 4))  # both halves are lit
 
 
 def test_wythe_swap_and_the_search():
@@ -156,7 +156,8 @@ def test_wythe_swap_and_the_search():
 
 def test_no_move_and_lit_cells():
     assert hint_line(new_binaryon(size=4), None) == "hint: no move"
-    assert move_cells(5) == (5,) and move_cells("pass") == () and move_cells(True) == ()
+    s = new_binaryon(size=4)
+    assert move_cells(s, 5) == (5,) and move_cells(s, "pass") == ()
 
 
 @settings(max_examples=25, deadline=None)

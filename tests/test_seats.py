@@ -18,9 +18,10 @@ from hypothesis import strategies as st
 from companion.core.config import Config
 from companion.core.events import ButtonEvent
 from companion.core.squares import parse_square
-from companion.engines.match import MATCH_OPTIONS, play_game
+from companion.engines.match import play_game
 from companion.engines.search import WIN, Limits, Result, Searcher, choose
-from companion.engines.wythe import WytheAdapter
+from companion.games import get_spec
+from companion.games.wythe.adapter import WytheAdapter
 from companion.games.wythe.engine import WytheState
 from companion.journal.store import SqliteJournal
 from companion.referee.session import Session
@@ -285,7 +286,7 @@ def test_the_search_values_the_swap_as_the_rules_say(first):
 
 
 def test_matches_play_wythe_with_the_pie_rule_and_players_keep_their_seats():
-    assert MATCH_OPTIONS.get("wythe", {}).get("pie", True) is True
+    assert get_spec("wythe").match_options.get("pie", True) is True
     asked: dict[str, list[int]] = {"black": [], "white": []}
 
     def player(seat: str):

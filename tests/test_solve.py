@@ -10,22 +10,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.engines.adapters import adapter_for, new_state
-from companion.engines.binaryon import BinaryonAdapter
-from companion.engines.solve import (
-    BinaryonSolver,
-    Solver,
-    _pack,
-    _unpack,
-    minimax,
-    solve,
-    symmetries,
-    transform,
-)
+from companion.engines.solve import Solver, _pack, _unpack, make_solver, minimax, solve
+from companion.games.binaryon.adapter import BinaryonAdapter
 from companion.games.binaryon.engine import BinaryonState, new_game
+from companion.games.binaryon.solving import SymmetricSolving, symmetries, transform
 from companion.games.binaryon.tables import rules
 
 A = BinaryonAdapter()
 OTHER = {"on": "off", "off": "on"}
+
+
+def fast_solver(state: BinaryonState, **kw) -> Solver:
+    """The solver ``solve`` uses for a Binaryon position: the symmetric fast path."""
+    solver = make_solver(A, state, **kw)
+    assert isinstance(solver, SymmetricSolving) and isinstance(solver, Solver)
+    return solver
 
 
 def _positions(seed: int, count: int, plies: int = 3, size: int = 4) -> list[BinaryonState]:
@@ -90,7 +89,7 @@ def test_packed_entries_round_trip(lo, hi, code):
 
 @pytest.mark.parametrize("s", _positions(12, 10, plies=6, size=6))
 def test_every_image_gets_the_same_canonical_key(s):
-    solver = BinaryonSolver(A, 6)
+    solver = fast_solver(s)
     key, _ = solver._key(s, 0)
     for perm in symmetries(6):
         for swap in (False, True):
@@ -99,7 +98,7 @@ def test_every_image_gets_the_same_canonical_key(s):
 
 def test_plain_keys_tell_positions_apart_but_not_colour_swaps():
     s = _positions(13, 1, plies=4, size=6)[0]
-    solver = BinaryonSolver(A, 6, sym_plies=0)
+    solver = fast_solver(s, sym_plies=0)
     key, frame = solver._key(s, 5)
     assert frame == 0
     assert solver._key(_image(s, list(range(36)), swap=True), 5)[0] == key
@@ -111,7 +110,7 @@ def test_a_table_move_stored_in_the_key_frame_is_read_back_in_the_position_frame
     """Solve a position, then its mirror: the mirror finds the first one's move, mirrored,
     at the head of its move list."""
     s = _positions(14, 1, plies=2, size=4)[0]
-    solver = BinaryonSolver(A, 4)
+    solver = fast_solver(s)
     solver.value(s)
     key, frame = solver._key(s, 0)
     code = _unpack(solver.table[key])[2]

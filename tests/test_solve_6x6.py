@@ -11,8 +11,8 @@ import os
 
 import pytest
 
-from companion.engines.binaryon import BinaryonAdapter
 from companion.engines.solve import solve
+from companion.games.binaryon.adapter import BinaryonAdapter
 from companion.games.binaryon.engine import new_game
 
 A = BinaryonAdapter()

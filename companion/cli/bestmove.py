@@ -1,5 +1,5 @@
-"""``binaryon bestmove FILE|- --mover on|off``: the engine's move in a position, its value for
-the mover and the line it expects."""
+"""``binaryon bestmove FILE|- --mover M``: the engine's move in a position file of a game that
+reads them (``GameSpec.position_state``), its value for the mover and the line it expects."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import json
 import sys
 
 from companion.engines.search import LEVELS
+from companion.games import game_names
 
 
 def fail(reason: str) -> int:
@@ -17,9 +18,11 @@ def fail(reason: str) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="position file, or - for stdin")
-    parser.add_argument("--mover", required=True, help="on|off (binaryon), black|white (binary)")
-    parser.add_argument("--last", metavar="SQ", help="square turned last (binaryon; none: opening)")
-    parser.add_argument("--game", default="binaryon", help="binaryon (default) or binary")
+    parser.add_argument("--mover", required=True, help="the player to move, as the game names them")
+    parser.add_argument("--last", metavar="SQ", help="square turned last (none: the opening)")
+    parser.add_argument(
+        "--game", default=game_names()[0], help=f"the position's game (default {game_names()[0]})"
+    )
     parser.add_argument("--level", default="default", choices=LEVELS, help="engine level")
     parser.add_argument("--time", type=float, default=1.0, help="seconds to think (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="seed for a level's slips")

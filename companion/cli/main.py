@@ -16,8 +16,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("companion.cli.run", "run the companion (simulated board when none is found)"),
     "sim": ("companion.cli.sim", "play on simulated hardware in this terminal"),
     "score": ("companion.cli.score", "score a position (file or - for stdin)"),
-    "lines": ("companion.cli.lines", "list every line of the Binaryon board"),
-    "legal": ("companion.cli.legal", "list the legal Binaryon moves in a position"),
+    "legal": ("companion.cli.legal", "list the legal moves in a position or after a record"),
     "doctor": (
         "companion.cli.doctor",
         "check the Pi's hardware and say how to fix what is missing",

@@ -7,11 +7,17 @@ import argparse
 import json
 import sys
 
+from companion.games import game_names
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("a", metavar="A", help="engine[:LEVEL], greedy or random")
     parser.add_argument("b", metavar="B", help="engine[:LEVEL], greedy or random")
-    parser.add_argument("--game", default="binaryon", help="binaryon, binary or wythe")
+    parser.add_argument(
+        "--game",
+        default=game_names()[0],
+        help=f"a game an engine plays (default {game_names()[0]})",
+    )
     parser.add_argument("--games", type=int, default=10, help="games to play (default 10)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--time", type=float, default=1.0, help="engine seconds per move")

@@ -54,7 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="score the final position of a game record instead (- for stdin)",
     )
     parser.add_argument(
-        "--game", default=None, help="game to score (default binaryon; a record names its own)"
+        "--game",
+        default=None,
+        help=f"game to score (default {game_names()[0]}; a record names its own)",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     add_rule_argument(parser, "scoring=orthogonal")
@@ -64,7 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     text = None
     record_options: dict[str, Any] = {}
-    game = args.game or "binaryon"
+    game = args.game or game_names()[0]
     if args.record:
         if args.file:
             return fail("give a position FILE or --record RECORD, not both")
@@ -74,14 +76,17 @@ def run(args: argparse.Namespace) -> int:
             rec, state = read_record(args.record)
             if args.game and args.game != rec.game:
                 return fail(f"--game {args.game}, but {args.record} is a {rec.game} game")
-            hook = getattr(get_spec(rec.game), "score_record", None)
-            if hook is not None:  # a game that scores its own state (Wythe's stacks)
-                spec = get_spec(rec.game)
-                if args.json:
-                    print(json.dumps(spec.score_record(state)))
-                else:
-                    sys.stdout.write(spec.describe_record(state).rstrip("\n") + "\n")
-                return 0
+            spec = get_spec(rec.game)
+            if args.json:  # a game that scores its own state (Wythe's stacks)
+                scored = spec.score_record(state)
+                if scored is not None:
+                    print(json.dumps(scored))
+                    return 0
+            else:
+                words = spec.describe_record(state)
+                if words is not None:
+                    sys.stdout.write(words.rstrip("\n") + "\n")
+                    return 0
             if getattr(state, "cells", None) is None or getattr(state, "n", None) is None:
                 return _score_outcome(state, args.json)  # no board position: the result
             game, record_options, text = final_position_text(args.record, (rec, state))
@@ -95,19 +100,22 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(exc))
     except ImportError:
         return fail(f"game {game!r} is not available")
-    if not hasattr(spec, "score_position"):
-        return fail(f"game {game!r} cannot score a position")
     try:
         given = {**record_options, **given_rules(args)}
         if text is None:
             text = read_text(args.file)
         if args.json:
             result = spec.score_position(text, given)
-            print(json.dumps(result))
+            if result is not None:
+                print(json.dumps(result))
         else:
-            sys.stdout.write(spec.describe_score(text, given))
+            result = spec.describe_score(text, given)
+            if result is not None:
+                sys.stdout.write(result)
     except ValueError as exc:
         return fail(str(exc).splitlines()[0] if str(exc) else "bad input")
+    if result is None:
+        return fail(f"game {game!r} cannot score a position")
     return 0
 
 

@@ -1,5 +1,5 @@
-"""``binaryon solve --game binaryon --size 4``: the perfect-play result from the start and a
-principal line, by exhaustive search (small boards only)."""
+"""``binaryon solve --game G --size 4``: the perfect-play result from the start and a principal
+line, by exhaustive search (small boards only), for any game an engine plays."""
 
 from __future__ import annotations
 
@@ -9,9 +9,15 @@ import sys
 import time
 from typing import Any
 
+from companion.games import game_names
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="binaryon", help="binaryon (default), binary or wythe")
+    parser.add_argument(
+        "--game",
+        default=game_names()[0],
+        help=f"a game an engine plays (default {game_names()[0]})",
+    )
     parser.add_argument("--size", type=int, default=4, help="board size (default 4)")
     parser.add_argument("--max-nodes", type=int, default=None, help="give up past this many nodes")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")

@@ -318,12 +318,12 @@ class Config:
                 parse_opponent(self.game.opponent)
             except ValueError as e:
                 raise bad(f"[game] {e}") from None
-            from companion.engines.adapters import ENGINE_GAMES
+            from companion.engines.adapters import engine_games, has_engine
 
-            if self.game.name not in ENGINE_GAMES:
+            if not has_engine(self.game.name):
                 raise bad(
                     f"[game] opponent {self.game.opponent!r}: no engine plays {self.game.name} "
-                    f"(engines: {', '.join(ENGINE_GAMES)})"
+                    f"(engines: {', '.join(engine_games())})"
                 )
         if self.game.engine_side:
             sides = player_ids(self.game.name, self.rules.get(self.game.name))

@@ -9,17 +9,13 @@ line fits two OLED lines; longer wordings fall back to shorter ones.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable
 from typing import Any, Final
 
 from companion.engines.search import WIN, Result
+from companion.games import get_spec
 
 OLED_CHARS: Final = 21  # characters per OLED line
 OLED_LINES: Final = 2
-
-# A game's effect of a move: wordings of what it does to the score, most telling first;
-# [] when it changes neither side's score.
-Effect = Callable[[Any, Any], list[str]]
 
 
 def fits(text: str) -> bool:
@@ -27,15 +23,9 @@ def fits(text: str) -> bool:
     return len(textwrap.wrap(text, OLED_CHARS, break_long_words=True)) <= OLED_LINES
 
 
-def move_cells(move: Any) -> tuple[int, ...]:
-    """The cells a move lights: a square, both squares of a Wythe piece; () for a word."""
-    if isinstance(move, bool):
-        return ()
-    if isinstance(move, int):
-        return (move,)
-    if isinstance(move, tuple) and all(isinstance(x, int) for x in move):
-        return tuple(move)
-    return ()
+def move_cells(state: Any, move: Any) -> tuple[int, ...]:
+    """The cells ``move`` lights (its game's ``GameSpec.move_cells``); () for a word."""
+    return get_spec(state.game).move_cells(state, move)
 
 
 def hint_line(state: Any, result: Result | None) -> str:
@@ -44,9 +34,11 @@ def hint_line(state: Any, result: Result | None) -> str:
         return "hint: no move"
     move = result.move
     name = state.move_name(move)
-    if move_cells(move):
+    spec = get_spec(state.game)
+    cells = spec.move_cells(state, move)
+    if cells:
         head = f"hint {name}"
-    else:  # a word: pass, end (Binary's turn), swap (Wythe)
+    else:  # a word: pass, end (a turn), swap
         head = "hint: " + {"pass": "pass (no move)", "end": "end (confirm)"}.get(name, name)
     proof = _proof(result)
     if proof:
@@ -56,9 +48,8 @@ def hint_line(state: Any, result: Result | None) -> str:
         if name == "pass":
             return _first_fitting(head, _outlook(result))  # "(no move)" says it already
         reasons.append("only move")
-    effect = EFFECTS.get(state.game)
-    if effect is not None and move_cells(move):
-        reasons += effect(state, state.play(move))
+    if cells:
+        reasons += spec.move_effect(state, state.play(move))
     return _first_fitting(head, reasons + _outlook(result) + ["first look"])
 
 
@@ -96,69 +87,3 @@ def _outlook(result: Result) -> list[str]:
     else:
         word = "even"
     return [f"{word} at depth {result.depth}", word]
-
-
-# ------------------------------------------------------------------------- each game's score
-
-
-def _change(
-    who: str,
-    other: str,
-    mine: tuple[int, int],
-    theirs: tuple[int, int],
-    shown: Callable[[int], str],
-) -> list[str]:
-    """Wordings of a score change: the mover's own score up, else the opponent's down."""
-    (mine0, mine1), (theirs0, theirs1) = mine, theirs
-    if mine1 > mine0:
-        d = mine1 - mine0
-        return [f"{who} best {shown(mine1)} (+{d})", f"{who} +{d}"]
-    if theirs1 < theirs0:
-        d = theirs0 - theirs1
-        return [f"{other} best {shown(theirs1)} (-{d})", f"{other} -{d}"]
-    return []
-
-
-def binaryon_effect(before: Any, after: Any) -> list[str]:
-    """ON/OFF: the mover's best number up, or the opponent's down (as the numbers read)."""
-    s0, s1 = before.score(), after.score()
-    me = before.mover
-    other = "off" if me == "on" else "on"
-    best = {"on": (s0.on_best, s1.on_best), "off": (s0.off_best, s1.off_best)}
-    return _change(me.upper(), other.upper(), best[me], best[other], s1.bits)
-
-
-def binary_effect(before: Any, after: Any) -> list[str]:
-    """Black/White: the mover's territory score up, or the opponent's down."""
-    from companion.games.binary.board import other
-
-    me = before.mover
-    them = other(me)
-    s0, s1 = before.score(), after.score()
-    mine = (s0[me]["score"], s1[me]["score"])
-    theirs = (s0[them]["score"], s1[them]["score"])
-    return [
-        w.replace(" best ", " score ") for w in _change(me.upper(), them.upper(), mine, theirs, str)
-    ]
-
-
-def wythe_effect(before: Any, after: Any) -> list[str]:
-    """Black/White: the mover's group score up, or the opponent's down."""
-    from companion.games.wythe.moves import BLACK, WHITE
-
-    me = before.mover
-    them = WHITE if me == BLACK else BLACK
-    s0, s1 = before.score(), after.score()
-    mine = (s0.of(me), s1.of(me))
-    theirs = (s0.of(them), s1.of(them))
-    return [
-        w.replace(" best ", " scores ")
-        for w in _change(me.capitalize(), them.capitalize(), mine, theirs, str)
-    ]
-
-
-EFFECTS: Final[dict[str, Effect]] = {
-    "binaryon": binaryon_effect,
-    "binary": binary_effect,
-    "wythe": wythe_effect,
-}

@@ -9,10 +9,7 @@ from typing import Any
 
 from companion.engines.adapters import adapter_for, new_state
 from companion.engines.players import make_player
-
-# Options a match sets for a game (none: Wythe plays with its pie rule, since the adapters'
-# players are seats, which a swap moves to the other colour).
-MATCH_OPTIONS: dict[str, dict[str, Any]] = {}
+from companion.games import game_names, get_spec
 
 
 @dataclass
@@ -76,15 +73,17 @@ def play_game(game: str, players: dict[str, Any], options: dict[str, Any]) -> st
 def run_match(
     a: str,
     b: str,
-    game: str = "binaryon",
+    game: str | None = None,
     games: int = 10,
     seed: int = 0,
     seconds: float = 1.0,
     options: dict[str, Any] | None = None,
 ) -> MatchResult:
-    """``games`` games of A against B, A taking the first colour in even-numbered games."""
+    """``games`` games of A against B, A taking the first colour in even-numbered games;
+    ``game`` defaults to the first registered, with its ``match_options`` under ``options``."""
+    game = game or game_names()[0]
     adapter = adapter_for(game)
-    opts = {**MATCH_OPTIONS.get(game, {}), **(options or {})}
+    opts = {**get_spec(game).match_options, **(options or {})}
     colours = list(new_state(game, opts).players)
     result = MatchResult(a, b, game)
     for c in colours:

@@ -25,8 +25,8 @@ def random_player(adapter: Adapter, rng: random.Random) -> Player:
 
 
 def greedy_player(adapter: Adapter, rng: random.Random) -> Player:
-    """The move that maximises the evaluation right after it (own best number minus the
-    opponent's for Binaryon); ties broken at random."""
+    """The move that maximises the adapter's ``score_difference`` right after it (the score
+    as it stands, own minus the opponent's); ties broken at random."""
 
     def play(state: Any) -> Any:
         state = adapter.prepare(state)

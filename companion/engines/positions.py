@@ -1,33 +1,29 @@
-"""States for analysis from the plain-text position format (``binaryon bestmove``)."""
+"""States for analysis from a game's plain-text position file (``bestmove``): the game's
+``GameSpec.position_state``."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from companion.core.position_text import parse_position
-from companion.core.squares import parse_square
+from companion.engines.adapters import has_engine
+from companion.games import game_names, get_spec
 
-MOVERS = {"binaryon": ("on", "off"), "binary": ("black", "white")}
+
+def position_games() -> list[str]:
+    """The games whose position files an engine analyses."""
+    return [g for g in game_names() if has_engine(g) and get_spec(g).position_movers]
 
 
 def state_from_text(game: str, text: str, mover: str, last: str | None = None) -> Any:
-    """The position ``text`` with ``mover`` to play; ValueError with a one-line reason.
-
-    Binaryon: ``last`` is the square turned last (none: the opening move is to be made).
-    Binary: the mover is at the start of a turn, hands are what the board leaves.
-    """
-    if game not in MOVERS:
-        raise ValueError(f"{game}: bestmove reads binaryon or binary positions")
-    if mover not in MOVERS[game]:
-        raise ValueError(f"--mover must be {' or '.join(MOVERS[game])} for {game}")
-    n, cells = parse_position(text)
-    if game == "binaryon":
-        from companion.games.binaryon.engine import BinaryonState
-
-        last_sq = None if last is None else parse_square(last, n)
-        return BinaryonState.from_cells(cells, n, mover, last_sq)
-    if last is not None:
-        raise ValueError("--last is for binaryon only")
-    from companion.games.binary.engine import BinaryState
-
-    return BinaryState.from_position(cells, n, mover)
+    """The position ``text`` of ``game`` with ``mover`` to play (``last``: what the game
+    reads from ``--last``, e.g. the square turned last); ValueError with a one-line reason."""
+    readers = position_games()
+    if game not in readers:
+        raise ValueError(f"{game}: bestmove reads {' or '.join(readers)} positions")
+    spec = get_spec(game)
+    if mover not in spec.position_movers:
+        raise ValueError(f"--mover must be {' or '.join(spec.position_movers)} for {game}")
+    state = spec.position_state(text, mover, last)
+    if state is None:
+        raise ValueError(f"{game}: bestmove reads {' or '.join(readers)} positions")
+    return state

@@ -2,7 +2,7 @@
 a time limit per move checked by node counts. Pure: no I/O, no threads.
 
 Values are from the point of view of the player to move. A game where a player may move twice
-in a row (Binary's two-piece turns, Wythe's swap) is handled by negating a child's value only
+in a row (a second piece in the same turn, a swap) is handled by negating a child's value only
 when the mover changes. Finished positions are scored by the adapter from the point of view
 of the player who moved into them, so a finished state needs no mover of its own.
 """
@@ -13,24 +13,13 @@ import random
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
-WIN: Final = 1_000_000
+# What the search needs from a game: each game's own adapter (``GameSpec.engine()``).
+from companion.games.engine_api import WIN, Adapter
+
 EXACT, LOWER, UPPER = 0, 1, 2
 CHECK_EVERY: Final = 256  # nodes between two looks at the clock
-
-
-class Adapter(Protocol):
-    """What the search needs from a game (see companion/engines/<game>.py)."""
-
-    def moves(self, state: Any) -> list[Any]: ...
-    def play(self, state: Any, move: Any) -> Any: ...
-    def is_over(self, state: Any) -> bool: ...
-    def mover(self, state: Any) -> str: ...
-    def evaluate(self, state: Any, player: str) -> int: ...
-    def key(self, state: Any) -> Hashable: ...
-    def prepare(self, state: Any) -> Any: ...  # the game's state as the search plays it
-    def score_difference(self, state: Any, player: str) -> int: ...  # the greedy player's
 
 
 class OutOfTime(Exception):
@@ -96,7 +85,7 @@ class Searcher:
         self, me: str, child: Any, depth: int, alpha: int, beta: int, extended: bool = False
     ) -> int:
         """The value for ``me`` of ``child``, searched ``depth`` more plies. A move after which
-        the same player moves again (Binary's second piece) costs no depth, once in a row, so
+        the same player moves again (a second piece in one turn) costs no depth, once in a row, so
         a horizon never falls in the middle of a turn."""
         a = self.adapter
         if a.is_over(child):

@@ -21,11 +21,14 @@ A game is three things, each in its own module of ``companion/games/<game>/``:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.games.options import Option, resolve_options
+
+if TYPE_CHECKING:
+    from companion.games.engine_api import Adapter
 
 
 @dataclass(frozen=True)
@@ -453,6 +456,86 @@ class GameSpec(ABC):
     def hint(self, state: GameState, step: int) -> Hint:
         """What the menu button shows; ``step`` counts presses, so a game can cycle."""
         return Hint((), "")
+
+    # ------------------------------------------ engines, hints and the CLI (optional hooks)
+    # Generic code (engines/, the engine hint, the opponent, the `legal`, `score`, `bestmove`,
+    # `solve` and `match` commands) calls these; a game overrides what it offers.
+
+    # the game's own hint steps (``hint``) before the menu shows the engine's move; the
+    # cycle then starts again (only games with an ``engine()``)
+    hint_steps: ClassVar[int] = 0
+    # options `binaryon match` plays the game with, under the command line's own
+    match_options: ClassVar[dict[str, Any]] = {}
+    # the players a position file may name as the mover (``--mover`` of `legal FILE` and
+    # `bestmove`); () when the game reads no position files
+    position_movers: ClassVar[tuple[str, ...]] = ()
+
+    def engine(self) -> Adapter | None:
+        """A new search adapter for engine play (``companion.games.engine_api.Adapter``): the
+        opponent, the menu's engine hint, `bestmove`, `solve` and `match`. None: no engine
+        plays this game (the default)."""
+        return None
+
+    def move_cells(self, state: GameState, move: Move) -> tuple[int, ...]:
+        """The cells ``move`` touches, lit with the engine's hint: a square, both squares of
+        a domino; () for a word (pass, swap), the default."""
+        return ()
+
+    def move_effect(self, before: GameState, after: GameState) -> list[str]:
+        """What a move (``before`` -> ``after``) does to the score, for the engine hint's
+        reason, most telling wording first ("ON best 1101 (+2)", "ON +2"); [] for nothing."""
+        return []
+
+    def legal_record(self, state: GameState) -> dict[str, list[str]]:
+        """`binaryon legal --record FILE --json`: the legal moves after a record's moves. By
+        default the names of ``legal_moves()``, each once."""
+        return {"moves": list(dict.fromkeys(state.move_name(m) for m in state.legal_moves()))}
+
+    def score_record(self, state: GameState) -> dict[str, Any] | None:
+        """`binaryon score --record FILE --json` for a game that scores its own state (Wythe's
+        stacks); None (the default): the final position's text is scored
+        (``score_position``), or, for a game with no board position, the result."""
+        return None
+
+    def describe_record(self, state: GameState) -> str | None:
+        """`binaryon score --record FILE` in words; None as for ``score_record``."""
+        return None
+
+    def score_position(self, text: str, options: Mapping[str, Any]) -> dict[str, Any] | None:
+        """`binaryon score FILE --json`: a position file scored with the ``options`` given
+        (ValueError with a one-line reason for a bad one); None: the game scores no
+        positions (the default)."""
+        return None
+
+    def describe_score(self, text: str, options: Mapping[str, Any]) -> str | None:
+        """`binaryon score FILE` in words; None as for ``score_position``."""
+        return None
+
+    def legal_position(
+        self,
+        text: str,
+        mover: str,
+        options: Mapping[str, Any] | None = None,
+        last: str | None = None,
+    ) -> dict[str, list[str]] | None:
+        """`binaryon legal FILE --json`: ``{"moves": [...], ...}`` for ``mover`` (one of
+        ``position_movers``) in a position file; ``last`` is what `--last` gave. ValueError
+        with a one-line reason for bad input; None: the game reads no positions (the
+        default)."""
+        return None
+
+    def describe_legal(self, result: dict[str, list[str]], mover: str) -> str:
+        """`binaryon legal FILE` in words: the moves on one line (or that there are none),
+        then one line for each other non-empty list of ``result``."""
+        lines = [" ".join(result["moves"]) if result["moves"] else f"{mover} has no legal move"]
+        lines += [f"{key}: {' '.join(v)}" for key, v in result.items() if key != "moves" and v]
+        return "\n".join(lines)
+
+    def position_state(self, text: str, mover: str, last: str | None = None) -> GameState | None:
+        """`binaryon bestmove`: a position file as a state with ``mover`` (one of
+        ``position_movers``) to play (ValueError with a one-line reason for bad input); None:
+        the game reads no positions for the engine (the default)."""
+        return None
 
     def cell_name(self, cell: int, options: dict[str, Any]) -> str:
         from companion.core.squares import FILES

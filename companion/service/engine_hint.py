@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engines.adapters import ENGINE_GAMES
 from companion.engines.explain import hint_line, move_cells
 from companion.engines.search import Result, choose
 from companion.games.base import Hint
@@ -18,10 +17,6 @@ from companion.referee.verdict import Verdict
 from companion.service.background_search import THINK_SECONDS, BackgroundSearch, Search
 from companion.service.host import Host
 from companion.service.opponent import EngineOpponent
-
-# How many steps each engine game's own hint cycle has (its spec's ``hint``); the engine's
-# move comes after them. tests/test_hints_daemon.py holds these to the specs.
-OWN_STEPS = {"binaryon": 2, "binary": 3, "wythe": 3}
 
 
 class EngineHint:
@@ -43,12 +38,12 @@ class EngineHint:
 
     def own_steps(self) -> int | None:
         """The game's own hint steps before the engine's (None: no engine step now)."""
-        game, state = self.host.session.game, self.host.session.state
-        if game not in ENGINE_GAMES or game not in OWN_STEPS or state.is_over():
+        spec, state = self.host.session.spec, self.host.session.state
+        if spec.engine() is None or state.is_over():
             return None
         if self.opponent is not None and self.opponent.to_move():
             return None  # its own move is lit already
-        return OWN_STEPS[game]
+        return spec.hint_steps
 
     def level(self) -> str:
         """A hint is the engine's best: the default level, or ``strongest`` when the companion
@@ -70,4 +65,5 @@ class EngineHint:
         if result is None:
             self.host.tell(Verdict(hint=Hint((), "no hint: engine fault")))
             return
-        self.host.tell(Verdict(hint=Hint(move_cells(result.move), hint_line(state, result))))
+        cells = move_cells(state, result.move)
+        self.host.tell(Verdict(hint=Hint(cells, hint_line(state, result))))

@@ -48,11 +48,9 @@ class EngineOpponent:
     def side(self) -> str | None:
         """The seat the companion holds in the game in progress (None: it cannot play it).
         A seat is a player as the game started; a swap may give it another player."""
-        from companion.engines.adapters import ENGINE_GAMES
-
         session = self.host.session
         players = tuple(session.state.players)
-        if session.game not in ENGINE_GAMES or len(players) != 2:
+        if session.spec.engine() is None or len(players) != 2:
             return None
         if self.side_wanted in players:
             return self.side_wanted

@@ -18,6 +18,7 @@ from companion.games.base import (
     PanelRow,
     View,
 )
+from companion.games.binary.adapter import BinaryAdapter, effect
 from companion.games.binary.board import BLACK, EMPTY, PLAYERS, WHITE, other, square_owner
 from companion.games.binary.engine import END, PASS, BinaryState, new_game
 from companion.games.binary.input import OLED_WIDTH, BinaryInput
@@ -46,6 +47,8 @@ class BinarySpec(GameSpec):
     title = "BINARY"
     options = OPTIONS
     sensor_kinds = ("switch", "presence", "polarity")
+    hint_steps = 3  # the mover's territories, the opponent's, where the mover may place
+    position_movers = PLAYERS
 
     def new(self, **options: Any) -> BinaryState:
         return new_game(**options)
@@ -146,6 +149,23 @@ class BinarySpec(GameSpec):
 
     def interpreter(self, kind: str) -> Interpreter:
         return BinaryInput(kind)
+
+    # ----------------------------------------------------------------- the engines
+    def engine(self) -> BinaryAdapter:
+        return BinaryAdapter()
+
+    def move_cells(self, state: GameState, move: Any) -> tuple[int, ...]:
+        return (move,) if isinstance(move, int) else ()
+
+    def move_effect(self, before: GameState, after: GameState) -> list[str]:
+        return effect(before, after)  # type: ignore[arg-type]
+
+    def position_state(self, text: str, mover: str, last: str | None = None) -> BinaryState:
+        """The mover is at the start of a turn; hands are what the board leaves."""
+        n, cells = parse_position(text)
+        if last is not None:
+            raise ValueError("--last is for binaryon only")
+        return BinaryState.from_position(cells, n, mover)
 
     # ----------------------------------------------------------------- scoring a position
     def _scoring(self, text: str, options: Mapping[str, Any] | None) -> tuple[int, list[str], Any]:

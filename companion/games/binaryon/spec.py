@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from companion.core.position_text import format_position, parse_position
-from companion.core.squares import square_name
+from companion.core.squares import parse_square, square_name
 from companion.games.base import (
     RGB,
     Cell,
@@ -19,8 +19,9 @@ from companion.games.base import (
     PanelRow,
     View,
 )
+from companion.games.binaryon.adapter import BinaryonAdapter, effect
 from companion.games.binaryon.board import cells_to_white
-from companion.games.binaryon.engine import BinaryonState
+from companion.games.binaryon.engine import BinaryonState, legal_squares
 from companion.games.binaryon.input import BinaryonInput
 from companion.games.binaryon.options import OPTIONS, resolve
 from companion.games.binaryon.scoring import Score, line_names, score_bitboard, tie_reason
@@ -46,6 +47,11 @@ class BinaryonSpec(GameSpec):
     title: ClassVar[str] = "BINARYON"
     options: ClassVar[tuple[Option, ...]] = OPTIONS
     sensor_kinds: ClassVar[tuple[str, ...]] = ("switch", "polarity")
+    commands: ClassVar[dict[str, tuple[str, str]]] = {
+        "lines": ("companion.games.binaryon.lines_cli", "list every line of the Binaryon board")
+    }
+    hint_steps: ClassVar[int] = 2  # the mover's moves, then their best line
+    position_movers: ClassVar[tuple[str, ...]] = ("on", "off")
 
     def resolve(self, given: dict[str, Any]) -> dict[str, Any]:
         return resolve(given)
@@ -128,6 +134,48 @@ class BinaryonSpec(GameSpec):
 
     def interpreter(self, kind: str) -> Interpreter:
         return BinaryonInput(kind)
+
+    # --- the engines ---
+    def engine(self) -> BinaryonAdapter:
+        return BinaryonAdapter()
+
+    def move_cells(self, state: GameState, move: Any) -> tuple[int, ...]:
+        return (move,) if isinstance(move, int) else ()
+
+    def move_effect(self, before: GameState, after: GameState) -> list[str]:
+        return effect(_state(before), _state(after))
+
+    def position_state(self, text: str, mover: str, last: str | None = None) -> BinaryonState:
+        """``last``: the square turned last (None: the opening move is to be made)."""
+        n, cells = parse_position(text)
+        last_sq = None if last is None else parse_square(last, n)
+        return BinaryonState.from_cells(cells, n, mover, last_sq)
+
+    def legal_position(
+        self,
+        text: str,
+        mover: str,
+        options: Mapping[str, Any] | None = None,
+        last: str | None = None,
+    ) -> dict[str, list[str]]:
+        """The squares ``mover`` may turn; the size comes from the text (a given size must
+        match it), ``last`` None: the opening move."""
+        options = options or {}
+        n, cells = parse_position(text)
+        if "size" in options and resolve({"size": options["size"]})["size"] != n:
+            raise ValueError(f"position is {n}x{n} but size is {options['size']}")
+        resolved = resolve({**options, "size": n})
+        try:
+            last_sq = None if last is None else parse_square(last, n)
+        except ValueError as exc:
+            raise ValueError(f"--last {exc}") from None
+        moves = legal_squares(cells, n, mover, last_sq, resolved)
+        return {"moves": [square_name(s, n) for s in moves]}
+
+    def describe_legal(self, result: dict[str, list[str]], mover: str) -> str:
+        if result["moves"]:
+            return " ".join(result["moves"])
+        return f"{mover.upper()} has no legal move: pass"
 
     # --- scoring a position given as text (the `score` command) ---
     def _score_text(self, text: str, options: Mapping[str, Any]) -> tuple[list[str], int, Score]:

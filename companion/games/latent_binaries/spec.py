@@ -4,6 +4,7 @@ player's view adds that player's own pawns and their setup and guess buttons."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from companion.games.base import (
@@ -83,6 +84,7 @@ class LatentSpec(GameSpec):
     title: ClassVar[str] = "LATENT"
     options: ClassVar[tuple[Option, ...]] = OPTIONS
     sensor_kinds: ClassVar[tuple[str, ...]] = ("switch", "presence")
+    position_movers: ClassVar[tuple[str, ...]] = PLAYERS  # `legal FILE` (no engine)
 
     def resolve(self, given: dict[str, Any]) -> dict[str, Any]:
         return resolve(given)
@@ -226,7 +228,11 @@ class LatentSpec(GameSpec):
 
     # ----------------------------------------------------------------- the legal command
     def legal_position(
-        self, text: str, mover: str, options: dict[str, Any] | None = None
+        self,
+        text: str,
+        mover: str,
+        options: Mapping[str, Any] | None = None,
+        last: str | None = None,
     ) -> dict[str, list[str]]:
         """``binaryon legal --game latent-binaries``: {"moves": [...], "winning": [...]} for
         a public position text; ValueError (one line) for a bad position or mover."""

@@ -17,9 +17,10 @@ from companion.games.base import (
     PanelRow,
     View,
 )
+from companion.games.wythe.adapter import WytheAdapter, effect
 from companion.games.wythe.engine import MAX_HEIGHT, WytheState
 from companion.games.wythe.input import OLED_WIDTH, WytheInput
-from companion.games.wythe.moves import BLACK, PASS, PLAYERS, SWAP, WHITE, other
+from companion.games.wythe.moves import BLACK, PASS, PLAYERS, SWAP, WHITE, Placement, other
 from companion.games.wythe.options import OPTIONS
 from companion.games.wythe.report import (
     deciding_groups,
@@ -85,12 +86,28 @@ class WytheSpec(GameSpec):
     title: ClassVar[str] = "WYTHE"
     options: ClassVar[tuple[Option, ...]] = OPTIONS
     sensor_kinds: ClassVar[tuple[str, ...]] = ("switch", "presence")
+    # where a piece fits, the mover's groups that make their score, the opponent's
+    hint_steps: ClassVar[int] = 3
+    # (none: a match plays with the pie rule, since the engine's players are seats, which
+    # a swap moves to the other colour)
+    match_options: ClassVar[dict[str, Any]] = {}
 
     def new(self, **options: Any) -> WytheState:
         return WytheState.start(self.resolve(options))
 
     def interpreter(self, kind: str) -> Interpreter:
         return WytheInput(kind)
+
+    # ----------------------------------------------------------------- the engines
+    def engine(self) -> WytheAdapter:
+        return WytheAdapter()
+
+    def move_cells(self, state: GameState, move: Any) -> tuple[int, ...]:
+        """Both squares of a piece (the black half first); () for pass and swap."""
+        return tuple(move) if isinstance(move, Placement) else ()
+
+    def move_effect(self, before: GameState, after: GameState) -> list[str]:
+        return effect(_state(before), _state(after))
 
     # ----------------------------------------------------------------- views
     def view(self, state: GameState, viewer: str | None = None) -> View:

@@ -1,5 +1,6 @@
-"""The Binary adapter: the search plays on bitboards (``binary_board.Position``) and evaluates
-territories as they stand, discounting the empty squares the opponent can still take."""
+"""Binary for the engines: the search plays on bitboards (``bitboard.Position``) and evaluates
+territories as they stand, discounting the empty squares the opponent can still take; and a
+hint's wording of a move's effect."""
 
 from __future__ import annotations
 
@@ -7,11 +8,11 @@ from collections.abc import Hashable
 from typing import Any
 
 from companion.core.squares import squares_of
-from companion.engines.binary_board import Position, masks, neighbours
-from companion.engines.search import WIN
-from companion.games.binary.board import PLAYERS
+from companion.games.binary.bitboard import Position, masks, neighbours
+from companion.games.binary.board import PLAYERS, other
 from companion.games.binary.engine import END, BinaryState
 from companion.games.binary.territories import compare, score_of
+from companion.games.engine_api import WIN, BaseAdapter, score_change
 
 
 def territory_sizes(state: BinaryState | Position) -> tuple[list[int], list[int]]:
@@ -32,7 +33,7 @@ def _off_centre(sq: int, n: int) -> float:
 CACHE_SIZE = 500_000  # evaluations kept between searches (a few tens of MB at most)
 
 
-class BinaryAdapter:
+class BinaryAdapter(BaseAdapter):
     """Moves are square indices, ``END`` and ``PASS``; states are bitboard ``Position``s (a
     ``BinaryState`` is turned into one by ``prepare``)."""
 
@@ -111,3 +112,14 @@ class BinaryAdapter:
 
     def winner(self, state: Position) -> str | None:
         return compare(*state.territory_sizes())[0]
+
+
+def effect(before: BinaryState, after: BinaryState) -> list[str]:
+    """Black/White: the mover's territory score up, or the opponent's down."""
+    me = before.mover
+    assert me is not None
+    them = other(me)
+    s0, s1 = before.score(), after.score()
+    mine = (s0[me]["score"], s1[me]["score"])
+    theirs = (s0[them]["score"], s1[them]["score"])
+    return score_change(me.upper(), them.upper(), mine, theirs, word="score")

@@ -1,15 +1,16 @@
-"""The Binaryon adapter: the rules engine's own moves and play, evaluation by the score."""
+"""Binaryon for the engines: the rules engine's own moves and play, evaluation by the score,
+the exact solver's fast path (``solving.py``) and a hint's wording of a move's effect."""
 
 from __future__ import annotations
 
 from collections.abc import Hashable
 from typing import Any
 
-from companion.engines.search import WIN
 from companion.games.binaryon.engine import BinaryonState
+from companion.games.engine_api import WIN, BaseAdapter, score_change
 
 
-class BinaryonAdapter:
+class BinaryonAdapter(BaseAdapter):
     """Moves are square indices or ``"pass"``; states are ``BinaryonState``."""
 
     name = "binaryon"
@@ -38,9 +39,6 @@ class BinaryonAdapter:
             return sign * tb * WIN
         return sign * (4 * (sc.on_best - sc.off_best) + tb)
 
-    def prepare(self, state: BinaryonState) -> BinaryonState:
-        return state
-
     def score_difference(self, state: BinaryonState, player: str) -> int:
         """What the greedy player maximises: the evaluation right after a move."""
         return self.evaluate(state, player)
@@ -52,3 +50,18 @@ class BinaryonAdapter:
 
     def winner(self, state: BinaryonState) -> str | None:
         return state.score().winner
+
+    def solving(self, state: Any) -> tuple[type, dict[str, Any]] | None:
+        """The symmetric fast path (``solving.SymmetricSolving``) for a Binaryon state."""
+        from companion.games.binaryon.solving import SymmetricSolving
+
+        return (SymmetricSolving, {"n": state.n}) if isinstance(state, BinaryonState) else None
+
+
+def effect(before: BinaryonState, after: BinaryonState) -> list[str]:
+    """ON/OFF: the mover's best number up, or the opponent's down (as the numbers read)."""
+    s0, s1 = before.score(), after.score()
+    me = before.mover
+    other = "off" if me == "on" else "on"
+    best = {"on": (s0.on_best, s1.on_best), "off": (s0.off_best, s1.off_best)}
+    return score_change(me.upper(), other.upper(), best[me], best[other], s1.bits)

@@ -1,4 +1,5 @@
-"""``binaryon lines``: every Binaryon line of the board, each reading direction separately."""
+"""``binaryon lines`` (a command Binaryon brings, ``BinaryonSpec.commands``): every line of
+the board, each reading direction separately."""
 
 from __future__ import annotations
 

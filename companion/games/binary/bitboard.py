@@ -1,5 +1,6 @@
-"""Binary on bitboards, for the search: the same rules as ``BinaryState`` (turns, the centre
-space, the free second piece, passes, the end) on two integers, about ten times faster.
+"""Binary on bitboards, for the search (``adapter.py``): the same rules as ``BinaryState``
+(turns, the centre space, the free second piece, passes, the end) on two integers, about ten
+times faster.
 
 A ``Position`` is an immutable tuple-like record; moves are the same as the rules engine's
 (square indices, ``END``, ``PASS``), so a move found here is played on a ``BinaryState`` as is.

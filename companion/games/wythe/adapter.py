@@ -1,4 +1,5 @@
-"""The Wythe adapter: the state's own moves, evaluation by the group tables.
+"""Wythe for the engines: the state's own moves, evaluation by the group tables, and a hint's
+wording of a move's effect.
 
 The search's players are *seats* (the colours as the game started), not colours: after a swap
 the seat that started as White plays Black. So ``swap`` hands the move to the other seat (it
@@ -11,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from companion.engines.search import WIN
+from companion.games.engine_api import WIN, BaseAdapter, score_change
 from companion.games.wythe.engine import BLACK, WytheState
 from companion.games.wythe.moves import other
 
 
-class WytheAdapter:
+class WytheAdapter(BaseAdapter):
     """Moves are placements, ``swap`` and ``pass``; states are ``WytheState``."""
 
     name = "wythe"
@@ -62,3 +63,13 @@ class WytheAdapter:
         """The winning seat (the colour it started with)."""
         leader = state.score().leader
         return None if leader is None else state.seat_of(leader)
+
+
+def effect(before: WytheState, after: WytheState) -> list[str]:
+    """Black/White: the mover's group score up, or the opponent's down."""
+    me = before.mover
+    them = other(me)
+    s0, s1 = before.score(), after.score()
+    mine = (s0.of(me), s1.of(me))
+    theirs = (s0.of(them), s1.of(them))
+    return score_change(me.capitalize(), them.capitalize(), mine, theirs, word="scores")
