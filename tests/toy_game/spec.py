@@ -1,0 +1,148 @@
+"""Hosting Noughts: options, the views, hints, and every optional hook of ``GameSpec``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from companion.games.base import (
+    RGB,
+    Cell,
+    GameSpec,
+    GameState,
+    Hint,
+    Layout,
+    Option,
+    Panel,
+    PanelRow,
+    View,
+)
+from tests.toy_game.adapter import NoughtsAdapter, effect
+from tests.toy_game.engine import (
+    GAME,
+    PLAYERS,
+    SIZES,
+    NoughtsState,
+    cell_name,
+    parse_text,
+)
+
+OPTIONS = (Option("size", 3, "board size, 3 or 4", choices=SIZES, kind=int),)
+COLOURS: dict[str, RGB] = {"x": (200, 40, 40), "o": (40, 40, 200), "": (0, 0, 0)}
+
+
+def _state(state: GameState) -> NoughtsState:
+    assert isinstance(state, NoughtsState)
+    return state
+
+
+class NoughtsSpec(GameSpec):
+    name: ClassVar[str] = GAME
+    title: ClassVar[str] = "NOUGHTS"
+    options: ClassVar[tuple[Option, ...]] = OPTIONS
+    sensor_kinds: ClassVar[tuple[str, ...]] = ("switch",)
+    commands: ClassVar[dict[str, tuple[str, str]]] = {
+        "noughts-rows": ("tests.toy_game.cli", "list every row of three of the Noughts board")
+    }
+    hint_steps: ClassVar[int] = 1  # the free cells; then the engine's move
+    match_options: ClassVar[dict[str, Any]] = {"size": 3}
+    position_movers: ClassVar[tuple[str, ...]] = PLAYERS
+
+    def new(self, **options: Any) -> NoughtsState:
+        return NoughtsState.start(self.resolve(options)["size"])
+
+    def layout(self, options: dict[str, Any]) -> Layout:
+        size = self.resolve(options)["size"]
+        return Layout(size, size, board=8)  # in the middle of the 8x8 board
+
+    def view(self, state: GameState, viewer: str | None = None) -> View:
+        st = _state(state)
+        rows = tuple(
+            PanelRow(p.upper(), f"{st.open_twos(p)} threats", st.turn == p) for p in PLAYERS
+        )
+        outcome = st.outcome()
+        note = f"{outcome.summary}: {outcome.reason}" if outcome else ""
+        private = () if viewer is None else (f"you play {viewer.upper()}",)
+        return View(
+            panel=Panel(self.title, st.ply + (0 if outcome else 1), rows, note),
+            cells=tuple(Cell(piece=v) for v in st.board),
+            leds=tuple(COLOURS[v] for v in st.board),
+            explanation=tuple(f"{p.upper()}: {st.open_twos(p)} threats" for p in PLAYERS),
+            private=private,
+        )
+
+    def highlight(self, state: GameState) -> tuple[int, ...]:
+        return _state(state).winning_line() or ()
+
+    def hint(self, state: GameState, step: int) -> Hint:
+        st = _state(state)
+        if st.is_over():
+            outcome = st.outcome()
+            return Hint(self.highlight(st), outcome.summary if outcome else "")
+        free = tuple(st.legal_moves())
+        return Hint(free, f"{len(free)} cells for {st.mover.upper()}")
+
+    # --- the engines ---
+    def engine(self) -> NoughtsAdapter:
+        return NoughtsAdapter()
+
+    def move_cells(self, state: GameState, move: Any) -> tuple[int, ...]:
+        return (move,)
+
+    def move_effect(self, before: GameState, after: GameState) -> list[str]:
+        return effect(_state(before), _state(after))
+
+    def position_state(self, text: str, mover: str, last: str | None = None) -> NoughtsState:
+        if last is not None:
+            raise ValueError("--last: a noughts position has no last move")
+        n, cells = parse_text(text)
+        return NoughtsState.from_cells(cells, n, mover)
+
+    # --- the commands ---
+    def legal_position(
+        self,
+        text: str,
+        mover: str,
+        options: Mapping[str, Any] | None = None,
+        last: str | None = None,
+    ) -> dict[str, list[str]]:
+        """The free cells, and those that make a row of three."""
+        st = self.position_state(text, mover, last)
+        moves = st.legal_moves()
+        winning = [m for m in moves if st.play(m).winner() == mover]
+        return {
+            "moves": [st.move_name(m) for m in moves],
+            "winning": [st.move_name(m) for m in winning],
+        }
+
+    def score_position(self, text: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        n, cells = parse_text(text)
+        return self._score(NoughtsState.from_cells(cells, n, "cross"))
+
+    def describe_score(self, text: str, options: Mapping[str, Any]) -> str:
+        return self._words(self.score_position(text, options)) + "\n"
+
+    def score_record(self, state: GameState) -> dict[str, Any]:
+        return self._score(_state(state))
+
+    def describe_record(self, state: GameState) -> str:
+        return self._words(self._score(_state(state)))
+
+    def _score(self, st: NoughtsState) -> dict[str, Any]:
+        line = st.winning_line() or ()
+        return {
+            "game": self.name,
+            "winner": st.winner() or ("draw" if st.is_over() else None),
+            "line": [cell_name(c, st.n) for c in line],
+            "threats": {p: st.open_twos(p) for p in PLAYERS},
+        }
+
+    def _words(self, scored: dict[str, Any]) -> str:
+        if scored["winner"] is None:
+            return "not finished"
+        if scored["winner"] == "draw":
+            return "draw"
+        return f"{scored['winner'].upper()} wins on {'-'.join(scored['line'])}"
+
+
+SPEC = NoughtsSpec()
