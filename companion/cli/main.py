@@ -69,7 +69,7 @@ class _Version(argparse.Action):
 
 
 def all_commands() -> dict[str, tuple[str, str]]:
-    """The core commands, then those the registered games bring (e.g. ``binome``)."""
+    """The core commands, then those the registered games bring (``GameSpec.commands``)."""
     from companion.games import game_commands
 
     return {**COMMANDS, **{k: v for k, v in game_commands().items() if k not in COMMANDS}}

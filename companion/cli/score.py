@@ -1,4 +1,5 @@
-"""``binaryon score FILE|-``: score a finished position and say which lines decide it."""
+"""``binaryon score FILE|-``: score a position (``GameSpec.score_position``) or a record's
+final state (``score_record``, else its final position, else its result) and say why."""
 
 from __future__ import annotations
 
@@ -77,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
             if args.game and args.game != rec.game:
                 return fail(f"--game {args.game}, but {args.record} is a {rec.game} game")
             spec = get_spec(rec.game)
-            if args.json:  # a game that scores its own state (Wythe's stacks)
+            if args.json:  # a game that scores its own state (``GameSpec.score_record``)
                 scored = spec.score_record(state)
                 if scored is not None:
                     print(json.dumps(scored))
@@ -120,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _score_outcome(state: Any, as_json: bool) -> int:
-    """A record of a game with no board position to score (Binøme, Latent Binaries): the
+    """A record of a game with no board position to score (no board, or a hidden one): the
     result the moves give, with why."""
     outcome = state.outcome() if state.is_over() else None
     if as_json:
