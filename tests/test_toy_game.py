@@ -11,6 +11,8 @@ import json
 import urllib.request
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.cli.main import main
 from companion.core.config import Config
@@ -118,6 +120,33 @@ def test_unregistered_it_is_gone(capsys):
     code, _, err = cli(capsys, "solve", "--game", GAME, "--size", "3")
     assert code == 2 and "no engine" in err
     register(GAME, "tests.toy_game.spec")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(0, 8), max_size=6))
+def test_solve_agrees_with_plain_minimax_from_any_position(picks):
+    """The solver plays the game through its adapter alone: from any position its value is
+    the one a plain minimax finds, and its line ends the game with that result."""
+    from companion.engines.adapters import adapter_for, new_state
+    from companion.engines.solve import minimax, solve
+
+    adapter = adapter_for(GAME)
+    state = new_state(GAME, {"size": 3})
+    for pick in picks:
+        if state.is_over():
+            break
+        moves = state.legal_moves()
+        state = state.play(moves[pick % len(moves)])
+    if state.is_over():
+        return
+    solved = solve(adapter, state)
+    assert solved.value == minimax(adapter, state)
+    end = state
+    for move in solved.line:
+        end = end.play(move)
+    won = end.winner()
+    assert end.is_over()
+    assert solved.value == (0 if won is None else 1 if won == state.mover else -1)
 
 
 # ------------------------------------------------------------------------------- the daemon
