@@ -318,12 +318,13 @@ class Config:
                 parse_opponent(self.game.opponent)
             except ValueError as e:
                 raise bad(f"[game] {e}") from None
-            from companion.engines.adapters import engine_games, has_engine
+            from companion.games import game_names, get_spec
 
-            if not has_engine(self.game.name):
+            if get_spec(self.game.name).engine() is None:
+                engines = [g for g in game_names() if get_spec(g).engine() is not None]
                 raise bad(
                     f"[game] opponent {self.game.opponent!r}: no engine plays {self.game.name} "
-                    f"(engines: {', '.join(engine_games())})"
+                    f"(engines: {', '.join(engines)})"
                 )
         if self.game.engine_side:
             sides = player_ids(self.game.name, self.rules.get(self.game.name))
