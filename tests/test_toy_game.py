@@ -178,15 +178,15 @@ def test_the_menu_gives_its_own_hint_then_the_engines_move(clock):
     press(d, clock, "d4")  # b2
     assert d.session.moves == ["b2"]
     menu(d, clock)
-    assert d.message == "8 cells for NOUGHT" and len(d.hint_squares) == 8
-    hint = d.feedback.engine_hint
+    assert d.message == "8 cells for NOUGHT" and len(d.marks().hint) == 8
+    hint = d.hints.engine
     hint.seconds, hint.nodes = None, 5000
     menu(d, clock)  # the engine's step
     wait_until(lambda: d.loop.run_pending() >= 0 and d.message.startswith("hint "),
                what="the engine's hint")  # fmt: skip
     assert d.message in ("hint a1: holds a draw", "hint c1: holds a draw",
                          "hint a3: holds a draw", "hint c3: holds a draw")  # fmt: skip
-    assert len(d.hint_squares) == 1  # its cell lit on the board
+    assert len(d.marks().hint) == 1  # its cell lit on the board
     menu(d, clock)  # and round again
     assert d.message == "8 cells for NOUGHT"
 
