@@ -15,9 +15,9 @@ import time
 from pathlib import Path
 
 from companion.core.config import Config
+from companion.hardware.simulated.mock_board import MockBoard
 from companion.journal.store import SqliteJournal
 from companion.service.daemon import Daemon
-from companion.testing.mock_board import MockBoard
 
 
 def play(rules: dict, journal_dir: Path, seed: int) -> list[float]:

@@ -4,6 +4,10 @@ Importing this package must stay cheap and must never touch Pi-only modules (RPi
 hardware drivers are imported lazily by the code that chooses them.
 """
 
+# The program's name: its command, its logger, its service, user and folders. Binaryon is also
+# the name of a game (``companion.games.DEFAULT_GAME``); this names the program, not the game.
+PROGRAM = "binaryon"
+
 
 def package_version() -> str:
     """The installed version, from the package metadata (it is written once, in pyproject.toml)."""

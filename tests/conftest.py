@@ -59,8 +59,9 @@ def clock():
 def make_daemon(clock):
     """A daemon on a mock board with a fake clock, stepped by hand (no threads)."""
     from companion.core.config import Config
+    from companion.hardware.simulated.mock_board import MockBoard
+    from companion.service.config_check import rule_options
     from companion.service.daemon import Daemon
-    from companion.testing.mock_board import MockBoard
 
     made = []
 
@@ -68,7 +69,7 @@ def make_daemon(clock):
         cfg = Config.default().with_overrides(
             game={"name": game}, board={"kind": kind, **board}, rules={game: rules or {}}
         )
-        size = cfg.rule_options().get("size", 8)
+        size = rule_options(cfg).get("size", 8)
         mock = MockBoard(size, kind, clock, initial=initial)
         d = Daemon(cfg, board=mock, clock=clock, journal=journal)
         d.board.start(d.loop.post)
@@ -102,9 +103,9 @@ def daemon_on_journal(path, clock):
     """A daemon on a mock switch board with an SQLite journal at ``path``, stepped by hand
     (a second call on the same path is a restart)."""
     from companion.core.config import Config
+    from companion.hardware.simulated.mock_board import MockBoard
     from companion.journal.store import SqliteJournal
     from companion.service.daemon import Daemon
-    from companion.testing.mock_board import MockBoard
 
     d = Daemon(
         Config.default(),

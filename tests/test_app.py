@@ -3,8 +3,8 @@
 import logging
 
 from companion.core.config import Config
+from companion.hardware.simulated.mock_board import MockBoard
 from companion.service.app import build_daemon, make_display, make_leds
-from companion.testing.mock_board import MockBoard
 
 
 def test_missing_oled_is_one_line_and_the_daemon_still_starts(caplog, monkeypatch):

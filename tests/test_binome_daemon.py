@@ -12,9 +12,9 @@ import pytest
 
 from companion.core.config import Config
 from companion.core.events import ButtonEvent
+from companion.hardware.simulated.mock_board import MockBoard
 from companion.journal.store import SqliteJournal
 from companion.service.daemon import Daemon
-from companion.testing.mock_board import MockBoard
 
 FIVE = "p1,p2,p3,p4,p5"
 WRITE_NAME = re.compile(r"\b(\w+) write [1-8][ab]\b")
@@ -231,6 +231,7 @@ def test_resume_mid_turn_after_a_power_cut(clock, tmp_path):
 
 def test_a_bad_deck_file_is_refused_at_start_with_one_line(tmp_path):
     from companion.core.config import ConfigError
+    from companion.service.config_check import rule_options
 
     bad = tmp_path / "deck.toml"
     bad.write_text("[cards]\nidentical-digits = 4\n")
@@ -238,7 +239,7 @@ def test_a_bad_deck_file_is_refused_at_start_with_one_line(tmp_path):
         game={"name": "binome"}, rules={"binome": {"deck": str(bad)}}
     )
     with pytest.raises(ConfigError) as err:
-        cfg.rule_options()
+        rule_options(cfg)
     text = str(err.value)
     assert "\n" not in text and "deck" in text and "missing card" in text
 

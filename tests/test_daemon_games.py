@@ -12,9 +12,9 @@ from companion.core.config import Config
 from companion.core.events import ButtonEvent, UserCommand
 from companion.core.sensors import IDLE_READING as IDLE
 from companion.core.squares import parse_square
+from companion.hardware.simulated.mock_board import MockBoard
 from companion.journal.store import SqliteJournal
 from companion.service.daemon import Daemon
-from companion.testing.mock_board import MockBoard
 
 from .conftest import step
 from .stub_games import stubs_registered

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.hardware import link_protocol as lp
-from companion.testing.pico_firmware import FIRMWARE_DIR
-from companion.testing.pico_sim import SimulatedPico
+from companion.hardware.simulated.pico_firmware import FIRMWARE_DIR
+from companion.hardware.simulated.pico_sim import SimulatedPico
 
 STEP_MS = 2
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from companion.hardware import link_protocol as lp
-from companion.testing import pico_sim
-from companion.testing.micropython_stand_ins import SimReset, _current
-from companion.testing.pico_firmware import FIRMWARE_DIR
+from companion.hardware.simulated import pico_sim
+from companion.hardware.simulated.micropython_stand_ins import SimReset, _current
+from companion.hardware.simulated.pico_firmware import FIRMWARE_DIR
 
 from .test_firmware import bench  # noqa: F401 - the fixture
 

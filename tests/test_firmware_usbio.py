@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-from companion.testing import pico_sim
+from companion.hardware.simulated import pico_sim
 
 POLLOUT = 4
 

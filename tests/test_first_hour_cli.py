@@ -391,7 +391,7 @@ def test_firmware_location_prefers_the_packaged_copy(tmp_path):
 
 
 def test_in_a_checkout_the_simulator_uses_the_top_level_firmware():
-    from companion.testing.pico_firmware import FIRMWARE_DIR
+    from companion.hardware.simulated.pico_firmware import FIRMWARE_DIR
 
     assert FIRMWARE_DIR == ROOT / "firmware"
 
@@ -419,8 +419,8 @@ def test_the_build_ships_the_firmware_and_the_built_package_simulates_it(tmp_pat
     assert os.access(shipped / "install.sh", os.X_OK)  # the flashing script stays runnable
     # the built package, away from the checkout, runs that copy in the simulated Pico
     probe = (
-        "from companion.testing.pico_firmware import FIRMWARE_DIR\n"
-        "from companion.testing.pico_sim import SimulatedPico\n"
+        "from companion.hardware.simulated.pico_firmware import FIRMWARE_DIR\n"
+        "from companion.hardware.simulated.pico_sim import SimulatedPico\n"
         "pico = SimulatedPico(size=8)\n"
         "print(FIRMWARE_DIR)\n"
         "pico.close()\n"

@@ -12,9 +12,9 @@ from companion.games import get_spec
 from companion.games.base import Panel, PanelRow
 from companion.games.binary.engine import BinaryState
 from companion.games.binaryon.engine import BinaryonState
+from companion.hardware.simulated.mock_board import MockBoard
 from companion.service.daemon import Daemon
 from companion.service.simulator import Simulator
-from companion.testing.mock_board import MockBoard
 from companion.views.oled import CHARS, OledView, Screen, font, screen_text
 from companion.views.terminal import board_lines
 

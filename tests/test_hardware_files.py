@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.hardware import pinout
-from companion.testing import pico_sim
+from companion.hardware.simulated import pico_sim
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hardware"))
 import drawings  # noqa: E402  (hardware/drawings.py)

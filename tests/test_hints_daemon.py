@@ -17,8 +17,8 @@ from companion.engines.adapters import adapter_for, engine_games, new_state
 from companion.engines.explain import hint_line, move_cells
 from companion.engines.search import choose
 from companion.games import get_spec
+from companion.hardware.simulated.mock_board import MockBoard
 from companion.service.daemon import Daemon
-from companion.testing.mock_board import MockBoard
 from companion.views.leds import GREEN
 
 from .conftest import step, wait_until

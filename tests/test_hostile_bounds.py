@@ -37,6 +37,7 @@ from companion.journal.salvage import RecoveryReport
 from companion.journal.store import SqliteJournal
 from companion.referee.session import Session
 from companion.service import web_backend
+from companion.service.config_check import check_config
 from companion.service.web_backend import replay_frames
 from companion.views.presenter import MOVES_SHOWN
 
@@ -514,7 +515,7 @@ def test_a_move_number_in_the_middle_of_a_move_says_so():
 )
 def test_an_engine_for_a_side_or_game_it_cannot_play_is_refused(game, overrides, said):
     with pytest.raises(ConfigError, match=said):
-        Config.default().with_overrides(game=game, **overrides)
+        check_config(Config.default().with_overrides(game=game, **overrides))
 
 
 def test_sim_refuses_an_engine_side_that_is_no_player(capsys):

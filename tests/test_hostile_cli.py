@@ -16,6 +16,7 @@ import pytest
 from companion.cli.main import main
 from companion.core.config import Config, ConfigError
 from companion.core.squares import parse_square
+from companion.service.app import load_config
 
 from .positions import BINARYON_START
 
@@ -111,7 +112,7 @@ def test_replay_delay_that_is_not_a_number_of_seconds(tmp_path, capsys, monkeypa
 def load(tmp_path, text: str) -> Config:
     p = tmp_path / "c.toml"
     p.write_text(text)
-    return Config.load(p)
+    return load_config(str(p))
 
 
 @pytest.mark.parametrize(

@@ -237,7 +237,7 @@ READ_ONLY_CHILD = textwrap.dedent(
     sys.path.insert(0, {root!r})
     from companion.core.config import Config
     from companion.service.daemon import Daemon
-    from companion.testing.mock_board import MockBoard
+    from companion.hardware.simulated.mock_board import MockBoard
     from companion.journal.store import SqliteJournal
     path = sys.argv[1]
     j = SqliteJournal.open(path)

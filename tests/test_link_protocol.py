@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.hardware import link_protocol as lp
-from companion.testing.pico_firmware import load_firmware
+from companion.hardware.simulated.pico_firmware import load_firmware
 
 load_firmware()
 proto = sys.modules["boardfw.proto"]

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from companion.core.config import Config, ConfigError
+from companion.service.config_check import check_config
 from companion.core.squares import parse_square, square_name
+from companion.hardware.simulated.mock_board import MockBoard
 from companion.service.daemon import Daemon
-from companion.testing.mock_board import MockBoard
 
 from .conftest import step, wait_until
 
@@ -55,6 +56,6 @@ def test_the_companion_can_play_first(clock):
 
 def test_a_bad_opponent_is_one_line():
     with pytest.raises(ConfigError, match="levels are beginner, casual, default, strongest"):
-        Config.default().with_overrides(game={"opponent": "engine:godlike"})
+        check_config(Config.default().with_overrides(game={"opponent": "engine:godlike"}))
     with pytest.raises(ConfigError, match="use engine or engine:LEVEL"):
-        Config.default().with_overrides(game={"opponent": "human"})
+        check_config(Config.default().with_overrides(game={"opponent": "human"}))

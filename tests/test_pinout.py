@@ -139,8 +139,9 @@ def test_the_led_data_pin_is_wired_on_the_pi_in_the_gpio_build_only():
 
 def _config(**sections):
     from companion.core.config import Config
+    from companion.service.config_check import check_config
 
-    return Config.from_dict(sections)
+    return check_config(Config.from_dict(sections))
 
 
 @pytest.mark.parametrize(
@@ -153,7 +154,9 @@ def _config(**sections):
     ],
 )
 def test_the_documented_wiring_of_each_build_loads(sections):
-    assert _config(**sections).pi_pin_claims()
+    from companion.hardware.pinout import pin_claims
+
+    assert pin_claims(_config(**sections))
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,7 @@ import tomllib
 from pathlib import Path
 
 from companion.core.config import Config
+from companion.service.config_check import check_config, rule_options
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 
@@ -23,6 +24,6 @@ def test_title_and_one_sentence_then_the_two_commands_and_ci_runs_the_test_one()
 
 def test_the_config_example_is_a_valid_config():
     block = re.search(r"```toml\n(.*?)```", README, re.S).group(1)
-    config = Config.from_dict(tomllib.loads(block), source="README")
+    config = check_config(Config.from_dict(tomllib.loads(block), source="README"), "README")
     assert config.game.players == {"on": "Ana", "off": "Ben"}
-    assert config.rule_options()["first"] == "on"
+    assert rule_options(config)["first"] == "on"

@@ -15,9 +15,9 @@ import pytest
 from companion.cli.main import main
 from companion.core.config import Config
 from companion.core.events import ButtonEvent, UserCommand
+from companion.hardware.simulated.mock_board import MockBoard
 from companion.journal.store import SqliteJournal
 from companion.service.daemon import Daemon
-from companion.testing.mock_board import MockBoard
 from companion.views.oled import CHARS
 
 

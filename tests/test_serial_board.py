@@ -12,7 +12,7 @@ from companion.hardware import link_protocol as lp
 from companion.hardware import serial_board
 from companion.hardware.pico_port import BoardNotFound
 from companion.hardware.serial_board import SerialBoard, board_from_spec
-from companion.testing.pico_sim import SimulatedPico
+from companion.hardware.simulated.pico_sim import SimulatedPico
 
 from .conftest import wait_until
 

@@ -8,8 +8,8 @@ import pytest
 from companion.core.config import Config
 from companion.games.binaryon.engine import PASS, new_game
 from companion.hardware.serial_board import SerialBoard
+from companion.hardware.simulated.pico_sim import SimulatedPico
 from companion.service.daemon import Daemon
-from companion.testing.pico_sim import SimulatedPico
 
 from .conftest import wait_until
 

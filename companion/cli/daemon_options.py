@@ -8,7 +8,9 @@ import sys
 from dataclasses import replace
 
 from companion.cli.rule_args import add_rule_argument, parse_pairs, rule_pairs
-from companion.core.config import Config, ConfigError, player_ids
+from companion.core.config import Config, ConfigError
+from companion.games import player_ids
+from companion.service.config_check import board_kind_problem, check_config, game_name, rule_options
 
 
 def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
@@ -80,7 +82,7 @@ def _players(items: list[str], game: str, options: dict) -> dict[str, str]:
 def config_from_args(args: argparse.Namespace) -> Config:
     """The config file with the command line's overrides, fully checked: one line on the first
     problem (ConfigError), before anything starts."""
-    from companion.games import get_spec
+    from companion.games import game_names, get_spec
     from companion.service.app import load_config
 
     config = load_config(args.config)
@@ -91,7 +93,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
     game: dict = {}
     if args.game:
         game["name"] = args.game
-        if args.game != config.game.name:
+        if args.game != game_name(config):
             game["players"] = {}  # the file's names are for another game's sides
     if getattr(args, "opponent", None):
         game["opponent"] = args.opponent
@@ -105,25 +107,29 @@ def config_from_args(args: argparse.Namespace) -> Config:
     config = config.with_overrides(
         game=game, board=board, display=display, journal=journal, web=web
     )
-    spec = get_spec(config.game.name)
+    name = game_name(config)
+    if name not in game_names():
+        check_config(config)  # says which games there are
+    spec = get_spec(name)
     if rules:
         try:
             spec.resolve(rules)
         except ValueError as e:
             raise ConfigError(f"--rule {e}") from None
-        config = config.with_overrides(rules={config.game.name: rules})
+        config = config.with_overrides(rules={name: rules})
     # a board size is also the game's size (over the config file's) unless --rule says not
     sized = any(o.name == "size" for o in spec.options) and args.size is not None
     if sized and "size" not in rules:
-        config = config.with_overrides(rules={config.game.name: {"size": args.size}})
-    options = config.rule_options()  # validate now: one line, before anything starts
+        config = config.with_overrides(rules={name: {"size": args.size}})
+    options = rule_options(config)  # validate now: one line, before anything starts
     given = [*rules, *(["size"] if sized and "size" not in rules else [])]
     if args.player:
-        players = _players(args.player, config.game.name, options)
+        players = _players(args.player, name, options)
         config = config.with_overrides(game={"players": players})
         given.append("players")
     config = replace(config, game=replace(config.game, given=tuple(given)))
-    if not config.board.driver.startswith("serial:") and (why := config.board_kind_problem()):
+    check_config(config)
+    if not config.board.driver.startswith("serial:") and (why := board_kind_problem(config)):
         source = f"--kind {config.board.kind}" if args.kind else f"[board] kind {config.board.kind}"
         raise ConfigError(f"{source}: {why}")
     return config

@@ -23,6 +23,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from companion import PROGRAM
+
 UNIT_NAME = "binaryon.service"
 RULE_NAME = "99-binaryon.rules"
 DEFAULT_EXEC = "/opt/binaryon/venv/bin/binaryon"
@@ -81,7 +83,7 @@ class Plan:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dry-run", action="store_true", help="print what would be done, do nothing")
     p.add_argument("--root", default="/", metavar="DIR", help="install under DIR (default /)")
-    p.add_argument("--user", default="binaryon", help="the service user (default binaryon)")
+    p.add_argument("--user", default=PROGRAM, help=f"the service user (default {PROGRAM})")
     p.add_argument(
         "--exec",
         dest="exec_path",
@@ -170,10 +172,10 @@ def source_dir() -> Path | None:
 
 
 def current_exec() -> str:
-    beside = Path(sys.executable).parent / "binaryon"
+    beside = Path(sys.executable).parent / PROGRAM
     if beside.is_file():
         return str(beside)
-    return shutil.which("binaryon") or DEFAULT_EXEC
+    return shutil.which(PROGRAM) or DEFAULT_EXEC
 
 
 def render_unit(text: str, exec_path: str, user: str) -> str:

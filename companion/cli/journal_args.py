@@ -14,6 +14,7 @@ import os
 import sys
 from pathlib import Path
 
+from companion import PROGRAM
 from companion.core.terminal_text import for_terminal
 from companion.journal.api import JournalError
 from companion.journal.lock import holder
@@ -86,7 +87,7 @@ def journal_path(args: argparse.Namespace) -> Path:
 def log_to_stderr() -> None:
     """Journal log lines (a read-only journal, a salvage) as ``binaryon: ...`` on stderr,
     like every other message of the command line tools."""
-    log = logging.getLogger("binaryon")
+    log = logging.getLogger(PROGRAM)
     if not log.handlers and not logging.getLogger().handlers:
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(logging.Formatter("binaryon: %(message)s"))

@@ -8,7 +8,7 @@ import argparse
 import sys
 from importlib import import_module
 
-from companion import package_version
+from companion import PROGRAM, package_version
 from companion.games import game_names
 
 # name -> (module, one-line help). Modules define add_arguments(parser) and run(args) -> int.
@@ -77,7 +77,7 @@ def all_commands() -> dict[str, tuple[str, str]]:
 
 def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="binaryon",
+        prog=PROGRAM,
         description=DESCRIPTION.format(games=", ".join(game_names())),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

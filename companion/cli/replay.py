@@ -32,9 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def build_daemon(game: str, options: dict, players: dict):
     from companion.core.config import Config
     from companion.games import get_spec
+    from companion.hardware.boards import make_board
     from companion.journal.api import NullJournal
     from companion.service.daemon import Daemon
-    from companion.testing.mock_board import MockBoard
 
     spec = get_spec(game)
     layout = spec.layout(spec.resolve(options))
@@ -45,7 +45,7 @@ def build_daemon(game: str, options: dict, players: dict):
         board={"driver": "mock", "kind": kind, "size": size},
         rules={game: options},
     )
-    return Daemon(config, board=MockBoard(size, kind), journal=NullJournal())
+    return Daemon(config, board=make_board(config.board), journal=NullJournal())
 
 
 def replay(path: str, delay: float, step: bool, out: TextIO, inp: TextIO, colour) -> int:

@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 
+from companion import PROGRAM
 from companion.cli.daemon_options import (
     add_daemon_arguments,
     config_from_args,
@@ -18,8 +19,9 @@ from companion.cli.daemon_options import (
 from companion.core.config import ConfigError
 from companion.hardware.interfaces import HardwareError
 from companion.journal.api import JournalError
+from companion.service.config_check import game_name
 
-log = logging.getLogger("binaryon")
+log = logging.getLogger(PROGRAM)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -65,10 +67,8 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, ValueError, OSError, JournalError, HardwareError) as e:
         print(f"binaryon: {e}", file=sys.stderr)
         return 2
-    from companion.testing.mock_board import MockBoard
-
     try:
-        if isinstance(daemon.board, MockBoard):
+        if daemon.board.simulated:
             from companion.service.simulator import Simulator
 
             quiet_while_simulating(args.verbose)
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
             Simulator(daemon, daemon.board).run()
         else:
             signal.signal(signal.SIGTERM, lambda *_: daemon.loop.stop())
-            log.info("running %s on %s", config.game.name, config.board.driver)
+            log.info("running %s on %s", game_name(config), config.board.driver)
             daemon.run()
     finally:
         daemon.stop()

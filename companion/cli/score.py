@@ -10,7 +10,7 @@ from typing import Any
 
 from companion.cli.rule_args import add_legacy_rule_flags, add_rule_argument, given_rules
 from companion.core import text_input
-from companion.games import game_names, get_spec
+from companion.games import DEFAULT_GAME, game_names, get_spec
 from companion.games.base import Option
 
 _RESERVED = {"game", "json", "file", "mover", "last", "record", "rule"}
@@ -57,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--game",
         default=None,
-        help=f"game to score (default {game_names()[0]}; a record names its own)",
+        help=f"game to score (default {DEFAULT_GAME}; a record names its own)",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     add_rule_argument(parser, "scoring=orthogonal")
@@ -67,7 +67,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     text = None
     record_options: dict[str, Any] = {}
-    game = args.game or game_names()[0]
+    game = args.game or DEFAULT_GAME
     if args.record:
         if args.file:
             return fail("give a position FILE or --record RECORD, not both")

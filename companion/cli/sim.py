@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.link == "serial":
             from companion.hardware.serial_board import SerialBoard
-            from companion.testing.pico_sim import SimulatedPico
+            from companion.hardware.simulated.pico_sim import SimulatedPico
 
             pico = SimulatedPico(size=config.board.size, kind=config.board.kind)
             board = SerialBoard(

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from companion import PROGRAM
 from companion.core.sensors import SENSOR_KINDS
 from companion.core.squares import MAX_SIZE, MIN_SIZE
 
@@ -21,12 +22,12 @@ class ConfigError(ValueError):
 
 def default_state_dir() -> Path:
     base = os.environ.get("XDG_STATE_HOME") or os.path.expanduser("~/.local/state")
-    return Path(base) / "binaryon"
+    return Path(base) / PROGRAM
 
 
 @dataclass(frozen=True)
 class GameConfig:
-    name: str = "binaryon"
+    name: str = ""  # "" = the default game (companion.games.DEFAULT_GAME)
     players: dict[str, str] = field(default_factory=dict)  # player id -> person's name
     # True when the game was named (config file or --game), not just the default: a named
     # game is started even when another game is in progress in the journal.
@@ -191,24 +192,6 @@ class Config:
         out.validate("")
         return out
 
-    def rule_options(self) -> dict[str, Any]:
-        """The validated rule options of the configured game."""
-        from companion.games import get_spec
-
-        spec = get_spec(self.game.name)
-        try:
-            return spec.resolve(self.rules.get(self.game.name, {}))
-        except ValueError as e:
-            raise ConfigError(f"[rules.{self.game.name}] {e}") from None
-
-    def board_kind_problem(self) -> str | None:
-        """Why the configured sensor kind cannot play the configured game, or None. Checked
-        at start for boards built from the config (a Pico reports its own kind)."""
-        kinds = sensor_kinds(self.game.name)
-        if self.board.kind in kinds:
-            return None
-        return f"{self.game.name} is played on {' or '.join(kinds)} boards"
-
     def journal_path(self) -> Path | None:
         if self.journal.path.lower() == "none":
             return None
@@ -216,59 +199,17 @@ class Config:
             return Path(os.path.expanduser(self.journal.path))
         return default_state_dir() / "journal.sqlite"
 
-    def pi_pin_claims(self) -> list[tuple[str, int]]:
-        """Every Pi GPIO this config drives, with what for. The matrix is on the Pi only with
-        ``[board] driver = "gpio"``; the LED data only when the Pi drives the LEDs."""
-        from companion.hardware import pinout
-
-        out: list[tuple[str, int]] = []
-        if self.board.driver == "gpio":
-            rows = self.board.rows or pinout.PI_ROWS
-            cols = self.board.cols or pinout.PI_COLS
-            out += [(f"matrix row {i + 1} ([board] rows)", p) for i, p in enumerate(rows)]
-            out += [(f"matrix column {i + 1} ([board] cols)", p) for i, p in enumerate(cols)]
-        leds = self.leds.driver
-        if leds in ("spi", "ws281x") or (leds == "auto" and self.board.driver == "gpio"):
-            out.append(("the LED data ([leds] pin)", self.leds.pin or pinout.LED_PIN))
-        b = self.buttons
-        if b.enabled != "no":
-            for name in ("confirm", "undo", "menu"):
-                out.append((f"the {name} button", getattr(b, name) or pinout.BUTTONS[name]))
-            if b.buzzer:
-                out.append(("the buzzer ([buttons] buzzer)", b.buzzer))
-        d = self.display
-        if d.driver in ("auto", "ssd1306", "sh1106"):
-            if d.spi:
-                out += [(f"the SPI OLED's {k}", p) for k, p in pinout.PI_SPI_OLED.items()]
-            elif d.i2c_port == pinout.PI_I2C_PORT:
-                out += [
-                    ("the OLED's SDA", pinout.PI_I2C_SDA),
-                    ("the OLED's SCL", pinout.PI_I2C_SCL),
-                ]
-        return out
-
     def validate(self, source: str) -> None:
-        from companion.games import game_names
+        """The checks each value can have alone. What depends on the games, the engines, the
+        pins or the web (a game's name, players and rules, an opponent, a pin used twice) is
+        checked above: ``companion.service.config_check``."""
 
         def bad(msg: str) -> ConfigError:
             return ConfigError(f"{source}: {msg}" if source else msg)
 
-        if self.game.name not in game_names():
-            raise bad(f"[game] name {self.game.name!r} is not one of {', '.join(game_names())}")
-        ids = (
-            player_ids(self.game.name, self.rules.get(self.game.name)) if self.game.players else ()
-        )
-        for player in self.game.players:
-            if player not in ids:
-                raise bad(
-                    f"[game] players: {player!r} is not a player of {self.game.name} "
-                    f"({', '.join(ids)})"
-                )
         b = self.board
         if not (MIN_SIZE <= b.size <= MAX_SIZE and b.size % 2 == 0):
             raise bad(f"[board] size {b.size} must be even, {MIN_SIZE}..{MAX_SIZE}")
-        if not (b.driver in ("auto", "mock", "gpio") or b.driver.startswith("serial:")):
-            raise bad(f"[board] driver {b.driver!r}: use auto, mock, gpio or serial:PORT")
         if b.kind not in SENSOR_KINDS:
             raise bad(f"[board] kind {b.kind!r} is not one of {', '.join(SENSOR_KINDS)}")
         for where, pin in (*(("rows", p) for p in b.rows), *(("cols", p) for p in b.cols)):
@@ -305,41 +246,8 @@ class Config:
                 raise bad(f"[buttons] {name}: GPIO {pin} is negative")
         if self.buttons.buzzer_kind not in ("passive", "active"):
             raise bad(f"[buttons] buzzer_kind {self.buttons.buzzer_kind!r}: use passive or active")
-        from companion.hardware.pinout import pin_conflict
-
-        if problem := pin_conflict(self.pi_pin_claims()):
-            raise bad(problem)
         if problem := journal_path_problem(self.journal.path):
             raise bad(f"[journal] path {self.journal.path!r}: {problem}")
-        if self.game.opponent:
-            from companion.service.opponent import parse_opponent
-
-            try:
-                parse_opponent(self.game.opponent)
-            except ValueError as e:
-                raise bad(f"[game] {e}") from None
-            from companion.games import game_names, get_spec
-
-            if get_spec(self.game.name).engine() is None:
-                engines = [g for g in game_names() if get_spec(g).engine() is not None]
-                raise bad(
-                    f"[game] opponent {self.game.opponent!r}: no engine plays {self.game.name} "
-                    f"(engines: {', '.join(engines)})"
-                )
-        if self.game.engine_side:
-            sides = player_ids(self.game.name, self.rules.get(self.game.name))
-            if self.game.engine_side not in sides:
-                raise bad(
-                    f"[game] engine_side {self.game.engine_side!r}: not a player of "
-                    f"{self.game.name} ({', '.join(sides)})"
-                )
-        if self.web.listen:
-            from companion.views.web.address import ListenError, parse_listen
-
-            try:
-                parse_listen(self.web.listen)
-            except ListenError as e:
-                raise bad(f"[web] listen: {e}") from None
 
 
 def journal_path_problem(path: str) -> str | None:
@@ -356,40 +264,12 @@ def journal_path_problem(path: str) -> str | None:
     return None
 
 
-def player_ids(game: str, options: dict[str, Any] | None = None) -> tuple[str, ...]:
-    """The player ids of a game with these rule options (the keys of ``[game] players``),
-    e.g. ('on', 'off'); the defaults' when the options do not resolve."""
-    from companion.games import get_spec
-
-    spec = get_spec(game)
-    try:
-        resolved = spec.resolve(dict(options or {}))
-    except ValueError:
-        resolved = spec.resolve({})
-    return tuple(getattr(spec.new(**resolved), "players", ()))
-
-
-def sensor_kinds(game: str) -> tuple[str, ...]:
-    """The sensor kinds a game can be played on (all of them when the game does not say)."""
-    from companion.games import get_spec
-
-    return tuple(getattr(get_spec(game), "sensor_kinds", None) or SENSOR_KINDS)
-
-
 def _rules(value: dict[str, Any], source: str) -> dict[str, dict[str, Any]]:
-    """[rules.GAME] tables: one per known game, each checked against the game's options."""
-    from companion.games import game_names, get_spec
-
+    """[rules.GAME] tables, one per game (checked against the games' options above core)."""
     out = {}
     for game, options in value.items():
         if not isinstance(options, dict):
             raise ConfigError(f"{source}: [rules] {game} = ...: use a table [rules.GAME]")
-        if game not in game_names():
-            raise ConfigError(f"{source}: [rules.{game}]: no such game ({', '.join(game_names())})")
-        try:
-            get_spec(game).resolve(dict(options))
-        except ValueError as e:
-            raise ConfigError(f"{source}: [rules.{game}] {e}") from None
         out[game] = dict(options)
     return out
 

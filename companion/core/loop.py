@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion import PROGRAM
+
 
 class Timer:
     __slots__ = ("due", "fn", "cancelled")
@@ -96,7 +98,7 @@ class EventLoop:
             self.errors += 1
             import logging
 
-            logging.getLogger("binaryon").exception("error handling %r", event)
+            logging.getLogger(PROGRAM).exception("error handling %r", event)
         finally:
             with self._idle:
                 self._busy -= 1
@@ -120,7 +122,7 @@ class EventLoop:
                 self.errors += 1
                 import logging
 
-                logging.getLogger("binaryon").exception("error in timer")
+                logging.getLogger(PROGRAM).exception("error in timer")
         return None
 
 

@@ -75,3 +75,17 @@ def make_player(text: str, adapter: Adapter, seed: int, seconds: float = 1.0) ->
     if kind == "greedy":
         return greedy_player(adapter, rng)
     return random_player(adapter, rng)
+
+
+def parse_opponent(text: str) -> str | None:
+    """'engine' or 'engine:LEVEL' -> the level; '' -> None; ValueError with one line."""
+    text = text.strip()
+    if not text:
+        return None
+    kind, _, level = text.partition(":")
+    if kind != "engine":
+        raise ValueError(f"opponent {text!r}: use engine or engine:LEVEL")
+    level = level or "default"
+    if level not in LEVELS:
+        raise ValueError(f"opponent {text!r}: levels are {', '.join(LEVELS)}")
+    return level

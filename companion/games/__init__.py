@@ -4,8 +4,12 @@ here (see docs/adding-a-game.md)."""
 from __future__ import annotations
 
 from importlib import import_module
+from typing import Any
 
 from companion.games.base import GameSpec
+
+# The game played when none is named (the config's [game] name, --game).
+DEFAULT_GAME = "binaryon"
 
 _REGISTRY = {
     "binaryon": "companion.games.binaryon.spec",
@@ -26,6 +30,15 @@ def get_spec(name: str) -> GameSpec:
     except KeyError:
         raise ValueError(f"unknown game {name!r} (known: {', '.join(_REGISTRY)})") from None
     return import_module(module).SPEC
+
+
+def player_ids(game: str, options: dict[str, Any] | None = None) -> tuple[str, ...]:
+    """The player ids of ``game`` with ``options`` (the defaults' when they do not resolve)."""
+    spec = get_spec(game)
+    try:
+        return tuple(spec.players(spec.resolve(dict(options or {}))))
+    except ValueError:
+        return tuple(spec.players(spec.resolve({})))
 
 
 def register(name: str, module: str) -> None:

@@ -66,6 +66,6 @@ def config_text(config: Config, firmware: Path, source: str) -> str:
 
 
 def _firmware_check(cfg: types.SimpleNamespace) -> str | None:
-    from companion.testing.pico_firmware import load_firmware
+    from companion.hardware.simulated.pico_firmware import load_firmware
 
     return load_firmware().config_problem(cfg)

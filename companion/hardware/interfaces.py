@@ -28,6 +28,8 @@ class SensorBoard(ABC):
     kind: str = "switch"  # one of SENSOR_KINDS
     # True when readings arrive already debounced (the Pico does it); the host then skips it.
     debounced: bool = False
+    # True for the simulated board: people play it in this terminal (``binaryon sim``).
+    simulated: bool = False
 
     @abstractmethod
     def start(self, sink: Callable[[Event], None]) -> None: ...

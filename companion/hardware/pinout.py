@@ -20,6 +20,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from companion.core.config import Config
 
 # ── Raspberry Pi (BCM numbers) ───────────────────────────────────────────────────────────────
 # Matrix rows are outputs driven low one at a time (ranks 1..8); columns are inputs with
@@ -156,6 +160,33 @@ def pin_conflict(claims: Iterable[tuple[str, int]]) -> str | None:
             return f"GPIO{pin} is both {seen[pin]} and {use}: give one of them another pin"
         seen.setdefault(pin, use)
     return None
+
+
+def pin_claims(config: Config) -> list[tuple[str, int]]:
+    """Every Pi GPIO a config drives, with what for. The matrix is on the Pi only with
+    ``[board] driver = "gpio"``; the LED data only when the Pi drives the LEDs."""
+    out: list[tuple[str, int]] = []
+    if config.board.driver == "gpio":
+        rows = config.board.rows or PI_ROWS
+        cols = config.board.cols or PI_COLS
+        out += [(f"matrix row {i + 1} ([board] rows)", p) for i, p in enumerate(rows)]
+        out += [(f"matrix column {i + 1} ([board] cols)", p) for i, p in enumerate(cols)]
+    leds = config.leds.driver
+    if leds in ("spi", "ws281x") or (leds == "auto" and config.board.driver == "gpio"):
+        out.append(("the LED data ([leds] pin)", config.leds.pin or LED_PIN))
+    b = config.buttons
+    if b.enabled != "no":
+        for name in ("confirm", "undo", "menu"):
+            out.append((f"the {name} button", getattr(b, name) or BUTTONS[name]))
+        if b.buzzer:
+            out.append(("the buzzer ([buttons] buzzer)", b.buzzer))
+    d = config.display
+    if d.driver in ("auto", "ssd1306", "sh1106"):
+        if d.spi:
+            out += [(f"the SPI OLED's {k}", p) for k, p in PI_SPI_OLED.items()]
+        elif d.i2c_port == PI_I2C_PORT:
+            out += [("the OLED's SDA", PI_I2C_SDA), ("the OLED's SCL", PI_I2C_SCL)]
+    return out
 
 
 def _cell(value: int | None, fmt: str) -> str:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
 
+from companion import PROGRAM
 from companion.journal.api import JournalError
 from companion.journal.db import (
     NotAJournal,
@@ -35,7 +36,7 @@ from companion.journal.wal import (
     wal_lost,
 )
 
-log = logging.getLogger("binaryon")
+log = logging.getLogger(PROGRAM)
 
 
 def check_journal_path(path: str | os.PathLike[str]) -> Path:

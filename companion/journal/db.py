@@ -10,6 +10,7 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import quote
 
+from companion import PROGRAM
 from companion.journal.api import JournalError
 from companion.journal.rows import (
     APPLICATION_ID,
@@ -20,7 +21,7 @@ from companion.journal.rows import (
 )
 from companion.journal.wal import DB_MAGIC
 
-log = logging.getLogger("binaryon")
+log = logging.getLogger(PROGRAM)
 
 
 class NotAJournal(JournalError):

@@ -30,7 +30,7 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from companion.core import text_input
-from companion.games import get_spec
+from companion.games import get_spec, player_ids
 from companion.games.base import GameState, IllegalMove, Outcome, credited
 from companion.journal.rows import MAX_MS, MIN_MS
 from companion.journal.store import (
@@ -138,15 +138,6 @@ def _seconds(ms: int) -> str:
     whole, part = divmod(abs(ms), 1000)
     text = f"{whole}.{part:03d}".rstrip("0").rstrip(".")
     return f"{{{sign}{text}s}}"
-
-
-def player_ids(game: str, options: dict[str, Any] | None = None) -> tuple[str, ...]:
-    """The player ids of ``game`` with ``options`` (games may seat any number of players)."""
-    spec = get_spec(game)
-    try:
-        return tuple(spec.players(spec.resolve(dict(options or {}))))
-    except ValueError:
-        return tuple(spec.players(spec.resolve({})))
 
 
 def per_number(game: str, options: dict[str, Any]) -> int:

@@ -20,12 +20,13 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from companion import PROGRAM
 from companion.journal.api import JournalError
 from companion.journal.db import describe_error, lenient_text, memory_db
 from companion.journal.salvage import RecoveryReport, salvage_rows, write_salvage
 from companion.journal.wal import WalScan, db_image, db_page_size, scan_wal
 
-log = logging.getLogger("binaryon")
+log = logging.getLogger(PROGRAM)
 
 
 class RepairFailed(JournalError):

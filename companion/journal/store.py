@@ -36,6 +36,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+from companion import PROGRAM
 from companion.games.base import Outcome
 from companion.journal.api import GameClosed, JournalError, MoveEntry, SavedGame
 from companion.journal.checks import (
@@ -131,7 +132,7 @@ __all__ = [
     "iso",
 ]
 
-log = logging.getLogger("binaryon")
+log = logging.getLogger(PROGRAM)
 
 # Former names of two helpers, kept for the tests that call them through this module.
 _examine = examine

@@ -9,11 +9,12 @@ import sqlite3
 from contextlib import suppress
 from pathlib import Path
 
+from companion import PROGRAM
 from companion.journal.api import JournalError
 from companion.journal.db import describe_error
 from companion.journal.reading import ACCEPT_HINT, file_id
 
-log = logging.getLogger("binaryon")
+log = logging.getLogger(PROGRAM)
 
 
 class JournalFiles:

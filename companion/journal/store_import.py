@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from companion import PROGRAM
 from companion.games.base import Outcome
 from companion.journal.api import JournalError
 from companion.journal.db import (
@@ -24,7 +25,7 @@ from companion.journal.rows import (
     to_json,
 )
 
-log = logging.getLogger("binaryon")
+log = logging.getLogger(PROGRAM)
 
 
 class JournalImport:

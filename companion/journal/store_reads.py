@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 
+from companion import PROGRAM
 from companion.journal.rows import (
     LISTED_COLUMNS,
     GameEntry,
@@ -15,7 +16,7 @@ from companion.journal.rows import (
     iso,
 )
 
-log = logging.getLogger("binaryon")
+log = logging.getLogger(PROGRAM)
 
 
 class JournalReads:

@@ -7,6 +7,7 @@ import logging
 from datetime import UTC, datetime
 from pathlib import Path
 
+from companion import PROGRAM
 from companion.journal.api import JournalError
 from companion.journal.rows import (
     IN_PROGRESS,
@@ -14,7 +15,7 @@ from companion.journal.rows import (
 )
 from companion.journal.salvage import RecoveryReport
 
-log = logging.getLogger("binaryon")
+log = logging.getLogger(PROGRAM)
 
 
 class JournalSalvage:

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from companion import PROGRAM
 from companion.games.base import (
     Action,
     Differ,
@@ -26,7 +27,7 @@ from companion.referee.agreement import UndoAgreement
 from companion.referee.session import Played, Session, Submitted
 from companion.referee.verdict import NOTHING, Change, Verdict, said
 
-log = logging.getLogger("binaryon")
+log = logging.getLogger(PROGRAM)
 
 GAME_OVER = "game over: hold menu for a new game"
 CLEAR = Verdict(differ=())  # the board matches again: no squares to fix

@@ -12,11 +12,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion import PROGRAM
 from companion.core.config import Config, ConfigError, default_state_dir
 from companion.hardware.interfaces import HardwareError, SensorBoard
+from companion.service.config_check import check_config
 from companion.service.daemon import Daemon
 
-log = logging.getLogger("binaryon")
+log = logging.getLogger(PROGRAM)
 
 CONFIG_PLACES = ("~/.config/binaryon/config.toml", "/etc/binaryon/config.toml")
 
@@ -33,12 +35,12 @@ def load_config(path: str | None) -> Config:
     the defaults."""
     path = path or os.environ.get("BINARYON_CONFIG")
     if path:
-        return Config.load(path)
+        return check_config(Config.load(path), str(path))
     for place in CONFIG_PLACES:
         full = os.path.expanduser(place)
         if os.path.exists(full):
             log.info("config: %s", full)
-            return Config.load(full)
+            return check_config(Config.load(full), full)
     return Config.default()
 
 
@@ -113,7 +115,7 @@ def make_leds(config: Config, board: SensorBoard):
         except HardwareError as e:  # the referee goes on without its LEDs
             log.error("LEDs: %s; running without them", e)
             return None
-    from companion.testing.recording_leds import RecordingLeds
+    from companion.hardware.simulated.recording_leds import RecordingLeds
 
     return RecordingLeds(board.size**2)
 
@@ -166,12 +168,11 @@ def build_daemon(
     """Returns (daemon, closers): call each closer after the daemon stops. A ``service``
     never falls back to the simulated board: it waits for the real one."""
     from companion.hardware.boards import make_board
-    from companion.testing.mock_board import MockBoard
 
     board = board or make_board(
         config.board, simulate_if_missing=not service, led_brightness=config.leds.brightness
     )
-    simulated = isinstance(board, MockBoard) if simulated is None else simulated
+    simulated = board.simulated if simulated is None else simulated
     display = make_display(config, simulated)
     leds = make_leds(config, board)
     journal = make_journal(config)

@@ -13,10 +13,11 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from companion import PROGRAM
 from companion.engines.search import Result, choose
 from companion.service.host import Host
 
-log = logging.getLogger("binaryon")
+log = logging.getLogger(PROGRAM)
 
 THINK_SECONDS = 1.0
 SHOW_AFTER = 0.5  # a search longer than this shows "thinking" with a progress bar

@@ -6,13 +6,14 @@ from __future__ import annotations
 import logging
 from typing import Any, Protocol
 
+from companion import PROGRAM
 from companion.games.options import rule_pairs
 from companion.referee.session import Session
 from companion.referee.verdict import Verdict
 from companion.service.menu import NewGameMenu
 from companion.views.presenter import Notices
 
-log = logging.getLogger("binaryon")
+log = logging.getLogger(PROGRAM)
 
 PAGES = "pages"  # the menu's last entry when the web pages are served: their QR codes
 RESUME = "resume:"  # the menu's entries for paused games: "resume:12"

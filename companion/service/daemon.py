@@ -19,9 +19,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion import PROGRAM
 from companion.core.config import Config
 from companion.core.events import BoardSnapshot, ButtonEvent, LinkStatus, SquareReading, UserCommand
 from companion.core.loop import EventLoop
+from companion.engines.players import parse_opponent
 from companion.games import game_names, get_spec
 from companion.hardware.interfaces import IDLE_READING, LedStrip, SensorBoard
 from companion.journal.api import Journal, JournalError, NullJournal
@@ -36,12 +38,12 @@ from companion.service.engine_hint import EngineHint
 from companion.service.game_start import first_session, fitting_options
 from companion.service.hints import Hints
 from companion.service.menu import NewGameMenu
-from companion.service.opponent import EngineOpponent, parse_opponent
+from companion.service.opponent import EngineOpponent
 from companion.service.table_feedback import TableFeedback
 from companion.views.oled import OledView, Screen
 from companion.views.presenter import MOVES_SHOWN, Frame, Marks, Table, marks
 
-log = logging.getLogger("binaryon")
+log = logging.getLogger(PROGRAM)
 
 
 def dummy_display():
@@ -67,9 +69,11 @@ class Daemon:
         self.config = config
         self.loop = EventLoop(self.handle, clock)
         if board is None:
-            from companion.testing.mock_board import MockBoard
+            from dataclasses import replace
 
-            board = MockBoard(config.board.size, config.board.kind, clock)
+            from companion.hardware.boards import make_board
+
+            board = make_board(replace(config.board, driver="mock"), clock)
         self.board = board
         self.display = display if display is not None else dummy_display()
         self.oled = OledView(self.display)

@@ -9,14 +9,16 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from companion import PROGRAM
 from companion.core.config import Config
 from companion.games import get_spec
 from companion.games.base import GameSpec
 from companion.journal.api import Journal, JournalError
 from companion.referee.session import Session
+from companion.service.config_check import game_name, rule_options
 from companion.views.oled import CHARS
 
-log = logging.getLogger("binaryon")
+log = logging.getLogger(PROGRAM)
 
 
 def fitting_options(spec: GameSpec, options: dict[str, Any], board: int) -> dict[str, Any]:
@@ -57,8 +59,8 @@ def first_session(
             say("resumed")
         except ValueError as e:
             log.error("cannot resume game %s: %s", saved.game_id, e)
-    wanted = config.game.name
-    options = fitting_options(get_spec(wanted), config.rule_options(), board_size)
+    wanted = game_name(config)
+    options = fitting_options(get_spec(wanted), rule_options(config), board_size)
     if session is not None and (why := asks_for_another(config, options, session)):
         old = session.game_id
         paused = session.pause()
@@ -75,7 +77,7 @@ def asks_for_another(config: Config, options: dict[str, Any], session: Session) 
     """What the command line (or ``[game] name``) asks for that the game in progress is not
     ('' when it is that game): another game, another value of a rule option given by name,
     another name for a player."""
-    wanted = config.game.name
+    wanted = game_name(config)
     if session.game != wanted:
         return f"{wanted} asked for" if config.game.chosen or config.game.given else ""
     for name in config.game.given:

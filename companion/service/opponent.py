@@ -18,22 +18,6 @@ from companion.service.background_search import THINK_SECONDS, BackgroundSearch
 from companion.service.host import Host
 
 
-def parse_opponent(text: str) -> str | None:
-    """'engine' or 'engine:LEVEL' -> the level; '' -> None; ValueError with one line."""
-    from companion.engines.search import LEVELS
-
-    text = text.strip()
-    if not text:
-        return None
-    kind, _, level = text.partition(":")
-    if kind != "engine":
-        raise ValueError(f"opponent {text!r}: use engine or engine:LEVEL")
-    level = level or "default"
-    if level not in LEVELS:
-        raise ValueError(f"opponent {text!r}: levels are {', '.join(LEVELS)}")
-    return level
-
-
 class EngineOpponent:
     def __init__(self, host: Host, level: str, side: str = "", kind: Callable[[], str] = str):
         self.host = host

@@ -20,7 +20,7 @@ import time
 from typing import TextIO
 
 from companion.core.terminal_text import for_terminal
-from companion.testing.mock_board import MockBoard
+from companion.hardware.simulated.mock_board import MockBoard
 from companion.views.oled import screen_text
 from companion.views.terminal import board_lines, framed, legend, oled_view_lines, use_colour
 

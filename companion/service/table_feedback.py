@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import logging
 
+from companion import PROGRAM
 from companion.games.base import Hint
 from companion.referee.referee import result_line
 from companion.referee.verdict import Change, Verdict
 from companion.service.host import Host
 from companion.views.presenter import Notices
 
-log = logging.getLogger("binaryon")
+log = logging.getLogger(PROGRAM)
 
 BLINK_SECONDS = 0.5
 

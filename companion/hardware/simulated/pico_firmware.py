@@ -11,7 +11,7 @@ import threading
 import types
 
 from companion.firmware_location import firmware_dir
-from companion.testing.micropython_stand_ins import install_stand_ins
+from companion.hardware.simulated.micropython_stand_ins import install_stand_ins
 
 FIRMWARE_DIR = firmware_dir()  # companion/firmware/ when installed, firmware/ in a checkout
 

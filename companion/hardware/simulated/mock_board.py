@@ -8,11 +8,12 @@ from collections.abc import Callable, Sequence
 
 from companion.core.events import BoardSnapshot, Event, LinkStatus, SquareReading
 from companion.hardware.interfaces import IDLE_READING, SensorBoard
-from companion.testing.recording_leds import RecordingLeds
+from companion.hardware.simulated.recording_leds import RecordingLeds
 
 
 class MockBoard(SensorBoard):
     debounced = False
+    simulated = True
 
     def __init__(
         self,

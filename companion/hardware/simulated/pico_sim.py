@@ -30,11 +30,16 @@ import tty
 
 from companion.core.squares import check_size
 from companion.hardware.interfaces import IDLE_READING
-from companion.testing.micropython_stand_ins import PWRON_RESET, WDT_RESET, SimReset, _current
-from companion.testing.pico_firmware import firmware_config, load_firmware
-from companion.testing.pico_key_matrix import KeyMatrixModel
-from companion.testing.pico_pty_port import _PtyPort
-from companion.testing.pico_wire_damage import WireDamage
+from companion.hardware.simulated.micropython_stand_ins import (
+    PWRON_RESET,
+    WDT_RESET,
+    SimReset,
+    _current,
+)
+from companion.hardware.simulated.pico_firmware import firmware_config, load_firmware
+from companion.hardware.simulated.pico_key_matrix import KeyMatrixModel
+from companion.hardware.simulated.pico_pty_port import _PtyPort
+from companion.hardware.simulated.pico_wire_damage import WireDamage
 
 IDLE = IDLE_READING
 READINGS = {"switch": "01", "presence": "01", "polarity": "xo."}

@@ -1,0 +1,100 @@
+"""The config's checks that need more than core: the games (the name, its players, its rules
+and sensor kinds), the engines (an opponent), the Pi's pins, the boards and the web address.
+
+``companion.core.config`` reads the file into typed values and checks each value alone; a
+config from the file or the command line is then checked here before anything starts
+(``check_config``), with one line naming the key (ConfigError).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.core.config import Config, ConfigError
+from companion.core.sensors import SENSOR_KINDS
+from companion.games import DEFAULT_GAME, game_names, get_spec, player_ids
+
+
+def game_name(config: Config) -> str:
+    """The game the config plays: ``[game] name``, else the default game."""
+    return config.game.name or DEFAULT_GAME
+
+
+def rule_options(config: Config) -> dict[str, Any]:
+    """The validated rule options of the configured game."""
+    name = game_name(config)
+    try:
+        return get_spec(name).resolve(config.rules.get(name, {}))
+    except ValueError as e:
+        raise ConfigError(f"[rules.{name}] {e}") from None
+
+
+def sensor_kinds(game: str) -> tuple[str, ...]:
+    """The sensor kinds a game can be played on (all of them when the game does not say)."""
+    return tuple(getattr(get_spec(game), "sensor_kinds", None) or SENSOR_KINDS)
+
+
+def board_kind_problem(config: Config) -> str | None:
+    """Why the configured sensor kind cannot play the configured game, or None. Checked
+    at start for boards built from the config (a Pico reports its own kind)."""
+    name = game_name(config)
+    kinds = sensor_kinds(name)
+    if config.board.kind in kinds:
+        return None
+    return f"{name} is played on {' or '.join(kinds)} boards"
+
+
+def check_config(config: Config, source: str = "") -> Config:
+    """``config`` when everything in it can be used, else ConfigError on the first problem
+    (prefixed with ``source``, e.g. the file's name)."""
+    from companion.engines.players import parse_opponent
+    from companion.hardware.boards import driver_problem
+    from companion.hardware.pinout import pin_claims, pin_conflict
+    from companion.views.web.address import ListenError, parse_listen
+
+    def bad(msg: str) -> ConfigError:
+        return ConfigError(f"{source}: {msg}" if source else msg)
+
+    game = config.game
+    name = game_name(config)
+    if name not in game_names():
+        raise bad(f"[game] name {name!r} is not one of {', '.join(game_names())}")
+    for rules_of, options in config.rules.items():
+        if rules_of not in game_names():
+            raise bad(f"[rules.{rules_of}]: no such game ({', '.join(game_names())})")
+        try:
+            get_spec(rules_of).resolve(dict(options))
+        except ValueError as e:
+            raise bad(f"[rules.{rules_of}] {e}") from None
+    ids = player_ids(name, config.rules.get(name)) if game.players else ()
+    for player in game.players:
+        if player not in ids:
+            raise bad(f"[game] players: {player!r} is not a player of {name} ({', '.join(ids)})")
+    if problem := driver_problem(config.board.driver):
+        raise bad(f"[board] {problem}")
+    if problem := pin_conflict(pin_claims(config)):
+        raise bad(problem)
+    if game.opponent:
+        try:
+            parse_opponent(game.opponent)
+        except ValueError as e:
+            raise bad(f"[game] {e}") from None
+        if get_spec(name).engine() is None:
+            engines = [g for g in game_names() if get_spec(g).engine() is not None]
+            raise bad(
+                f"[game] opponent {game.opponent!r}: no engine plays {name} "
+                f"(engines: {', '.join(engines)})"
+            )
+    if game.engine_side:
+        sides = player_ids(name, config.rules.get(name))
+        if game.engine_side not in sides:
+            raise bad(
+                f"[game] engine_side {game.engine_side!r}: not a player of "
+                f"{name} ({', '.join(sides)})"
+            )
+    if config.web.listen:
+        try:
+            parse_listen(config.web.listen)
+        except ListenError as e:
+            raise bad(f"[web] listen: {e}") from None
+    return config

@@ -1,0 +1,181 @@
+"""The package's layers, read from the source: games are named only in companion/games/,
+core/ imports nothing above it, and the product never imports the test aids (companion/testing/).
+
+Each check is a function of a source tree, run on the checkout and on a tree with a violation
+planted, so a check that could never fail is caught too."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from companion import PROGRAM
+from companion.games import _REGISTRY
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Files the engine work still names games in (adapters, hint steps, CLI commands that branch on
+# a game); they move into each game's folder as declared hooks. Remove an entry once its file
+# names no game.
+NOT_YET_IN_THEIR_GAMES = {
+    "companion/engines/adapters.py",
+    "companion/engines/binary.py",
+    "companion/engines/binaryon.py",
+    "companion/engines/wythe.py",
+    "companion/engines/explain.py",
+    "companion/engines/match.py",
+    "companion/engines/positions.py",
+    "companion/engines/solve.py",
+    "companion/service/engine_hint.py",  # OWN_STEPS: the hint steps per game
+    "companion/cli/bestmove.py",
+    "companion/cli/legal.py",
+    "companion/cli/lines.py",
+    "companion/cli/match.py",
+    "companion/cli/solve.py",
+}
+
+
+def game_words() -> set[str]:
+    """The built-in games' names and their module forms (latent-binaries, latent_binaries)."""
+    names = {name for name, module in _REGISTRY.items() if module.startswith("companion.games.")}
+    return names | {name.replace("-", "_") for name in names}
+
+
+def modules(root: Path) -> list[tuple[str, ast.Module]]:
+    """(path from root, syntax tree) of every module of the package under ``root``."""
+    out = []
+    for path in sorted((root / "companion").rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        out.append((rel, ast.parse(path.read_text(encoding="utf-8"), rel)))
+    return out
+
+
+def in_games(rel: str) -> bool:
+    return rel.startswith("companion/games/")
+
+
+def is_program_constant(rel: str, node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+    """``PROGRAM = "binaryon"`` in companion/__init__.py: the program's name, not the game's."""
+    parent = parents.get(node)
+    return (
+        rel == "companion/__init__.py"
+        and isinstance(parent, ast.Assign)
+        and [getattr(t, "id", None) for t in parent.targets] == ["PROGRAM"]
+    )
+
+
+def strings_naming_a_game(root: Path, allowed: set[str] = NOT_YET_IN_THEIR_GAMES) -> list[str]:
+    words = game_words()
+    found = []
+    for rel, tree in modules(root):
+        if in_games(rel) or rel in allowed:
+            continue
+        parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and node.value in words
+                and not is_program_constant(rel, node, parents)
+            ):
+                found.append(f"{rel}:{node.lineno}: {node.value!r}")
+    return found
+
+
+def modules_named_after_a_game(root: Path, allowed: set[str] = NOT_YET_IN_THEIR_GAMES) -> list[str]:
+    words = game_words()
+    return [
+        rel
+        for rel, _ in modules(root)
+        if not in_games(rel)
+        and rel not in allowed
+        and any(part.removesuffix(".py") in words for part in rel.split("/")[1:])
+    ]
+
+
+def imported(tree: ast.Module) -> list[tuple[int, str]]:
+    """(line, module) of every import, at the top or inside a function (lazy ones too)."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            out.append((node.lineno, node.module))
+            out += [(node.lineno, f"{node.module}.{a.name}") for a in node.names]
+    return out
+
+
+def core_imports_above(root: Path) -> list[str]:
+    """core/ may import the standard library, its own modules and the package root (PROGRAM)."""
+    found = []
+    for rel, tree in modules(root):
+        if not rel.startswith("companion/core/"):
+            continue
+        for line, name in imported(tree):
+            top = name.split(".")
+            if top[0] == "companion" and len(top) > 1 and top[1] not in ("core", "PROGRAM"):
+                found.append(f"{rel}:{line}: {name}")
+    return found
+
+
+def product_imports_of_test_aids(root: Path) -> list[str]:
+    found = []
+    for rel, tree in modules(root):
+        if rel.startswith("companion/testing/"):
+            continue
+        for line, name in imported(tree):
+            if name == "companion.testing" or name.startswith("companion.testing."):
+                found.append(f"{rel}:{line}: {name}")
+    return found
+
+
+CHECKS = {
+    "strings naming a game": strings_naming_a_game,
+    "modules named after a game": modules_named_after_a_game,
+    "core importing above it": core_imports_above,
+    "product importing test aids": product_imports_of_test_aids,
+}
+
+
+@pytest.mark.parametrize("check", CHECKS)
+def test_the_checkout_keeps_its_layers(check):
+    assert CHECKS[check](ROOT) == []
+
+
+def test_the_allow_list_names_files_that_exist():
+    assert sorted(f for f in NOT_YET_IN_THEIR_GAMES if not (ROOT / f).is_file()) == []
+
+
+def test_the_program_is_named_apart_from_the_game():
+    from companion.games import DEFAULT_GAME
+
+    assert PROGRAM == "binaryon" and DEFAULT_GAME in _REGISTRY
+
+
+PLANTED = {
+    "strings naming a game": ("companion/views/x.py", 'GAME = "latent_binaries"\n'),
+    "modules named after a game": ("companion/views/wythe/__init__.py", ""),
+    "core importing above it": ("companion/core/x.py", "def f():\n    import companion.games\n"),
+    "product importing test aids": (
+        "companion/service/x.py",
+        "from companion.testing.fake_gpio import FakeGpio\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("check", CHECKS)
+def test_each_check_finds_a_planted_violation(tmp_path, check):
+    rel, text = PLANTED[check]
+    (tmp_path / "companion/games/binaryon").mkdir(parents=True)
+    (tmp_path / "companion/__init__.py").write_text('PROGRAM = "binaryon"\n')
+    # allowed: the game's own folder, the program's name, core importing core
+    (tmp_path / "companion/games/binaryon/spec.py").write_text('NAME = "binaryon"\n')
+    (tmp_path / "companion/core").mkdir()
+    (tmp_path / "companion/core/y.py").write_text("from companion.core import squares\n")
+    assert CHECKS[check](tmp_path) == []
+    (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / rel).write_text(text)
+    found = CHECKS[check](tmp_path)
+    assert found and all(line.startswith(rel) for line in found)
