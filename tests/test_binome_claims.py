@@ -9,6 +9,7 @@ import json
 
 from companion.games.binome.engine import new_game
 from companion.games.binome.spec import SPEC
+from companion.journal.api import MoveEntry
 from companion.journal.store import SqliteJournal
 
 from .live_daemon import call_api as api
@@ -40,7 +41,7 @@ def start(tmp_path):
     journal = SqliteJournal.open(path)
     game_id = journal.begin("binome", options, {})
     for ply, name in enumerate(names):
-        journal.append(game_id, ply, name)
+        journal.commit_turn(game_id, ply, [MoveEntry(ply, name)], None)
     journal.close()
     daemon, closers = start_daemon(tmp_path, "binome", journal=path)
     assert daemon.session.moves == names

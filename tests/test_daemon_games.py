@@ -13,6 +13,7 @@ from companion.core.events import ButtonEvent, UserCommand
 from companion.core.sensors import IDLE_READING as IDLE
 from companion.core.squares import parse_square
 from companion.hardware.simulated.mock_board import MockBoard
+from companion.journal.api import MoveEntry
 from companion.journal.store import SqliteJournal
 from companion.service.daemon import Daemon
 
@@ -102,7 +103,7 @@ def test_a_game_too_big_for_the_board_says_so_and_new_starts_one_that_fits(clock
     journal = SqliteJournal.open(tmp_path / "j.sqlite")
     try:
         gid = journal.begin("binaryon", {"size": 10}, {})
-        journal.append(gid, 0, "e6")
+        journal.commit_turn(gid, 0, [MoveEntry(0, "e6")], None)
         board = MockBoard(8, "polarity", clock)  # a real board cannot grow
         board.resize = None  # type: ignore[assignment]
         d = Daemon(Config.default(), board=board, clock=clock, journal=journal)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from companion.core.squares import parse_square
 from companion.games.binaryon.engine import PASS
-from companion.journal.api import JournalError, NullJournal
+from companion.journal.api import JournalError, MoveEntry, NullJournal
 from companion.journal.store import ABANDONED, FINISHED, IN_PROGRESS, SqliteJournal, fold
 from companion.referee.session import Session
 from companion.service.daemon import Daemon
@@ -126,16 +126,16 @@ def test_a_new_game_abandons_the_unfinished_one_which_stays_in_history(path):
     assert games[0].move_names == ["e5"]
     assert j.current().game_id == s.game_id != old
     with pytest.raises(JournalError, match="abandoned"):
-        j.append(old, 1, "d4")
+        j.commit_turn(old, 1, [MoveEntry(1, "d4")], None)
 
 
 def test_out_of_order_moves_are_refused(path):
     j = SqliteJournal.open(path)
     gid = j.begin("binaryon", {}, {})
     with pytest.raises(JournalError, match="out of order"):
-        j.append(gid, 1, "e5")
+        j.commit_turn(gid, 1, [MoveEntry(1, "e5")], None)
     with pytest.raises(JournalError, match="not in the journal"):
-        j.append(gid + 5, 0, "e5")
+        j.commit_turn(gid + 5, 0, [MoveEntry(0, "e5")], None)
     assert j.current().moves == []
 
 
@@ -144,9 +144,9 @@ def test_a_game_left_in_progress_by_a_crash_is_closed_when_the_next_begins(path)
     j = SqliteJournal.open(path)
     done = j.begin("binaryon", {"size": 4}, {})
     for i, m in enumerate(moves):  # the crash came before finish() was recorded
-        j.append(done, i, m)
+        j.commit_turn(done, i, [MoveEntry(i, m)], None)
     half = j.begin("binaryon", {"size": 4}, {})
-    j.append(half, 0, moves[0])
+    j.commit_turn(half, 0, [MoveEntry(0, moves[0])], None)
     newest = j.begin("binaryon", {}, {})
     by_id = {g.id: g for g in j.games()}
     assert by_id[done].status == FINISHED and by_id[done].result is not None
@@ -161,7 +161,7 @@ def test_the_journal_can_be_used_from_the_daemon_thread(path):
 
     def work():
         try:
-            j.append(gid, 0, "e5")
+            j.commit_turn(gid, 0, [MoveEntry(0, "e5")], None)
         except Exception as e:  # noqa: BLE001 - reported below
             errors.append(e)
 
@@ -233,7 +233,7 @@ def test_a_pass_lost_in_a_crash_is_played_on_resume(path):
     j = SqliteJournal.open(path)
     gid = j.begin("binaryon", {}, {})
     for i, m in enumerate(script[:k]):  # killed after the move, before its forced pass
-        j.append(gid, i, m)
+        j.commit_turn(gid, i, [MoveEntry(i, m)], None)
     s = Session.resume(j.current(), j)
     assert s.moves == script[: k + 1]
     assert j.current().moves == script[: k + 1]

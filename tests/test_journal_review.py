@@ -23,7 +23,7 @@ from companion.cli import journal_args
 from companion.cli.main import main
 from companion.core.squares import parse_square
 from companion.games.base import Outcome
-from companion.journal.api import GameClosed, JournalError
+from companion.journal.api import GameClosed, JournalError, MoveEntry
 from companion.journal.records import format_record, parse_record, record_from_entry, validate
 from companion.journal.store import ABANDONED, FINISHED, IN_PROGRESS, SqliteJournal
 from companion.referee.session import Session
@@ -317,7 +317,8 @@ def test_a_read_only_directory_opens_read_only(tmp_path, monkeypatch, crashed, c
     assert j.read_only and "no write permission" in j.read_only
     assert j.current().moves == crashed[1]  # the WAL's commits are read too
     with pytest.raises(JournalError, match="^journal is read-only$"):
-        j.append(j.current().game_id, len(crashed[1]), "a1")
+        ply = len(crashed[1])
+        j.commit_turn(j.current().game_id, ply, [MoveEntry(ply, "a1")], None)
     s = Session.resume(j.current(), j)
     result = s.submit(s.state.legal_moves()[0])
     assert not result.accepted and result.refusal.reason == "not saved: journal is read-only"
@@ -382,19 +383,20 @@ def test_every_write_to_a_game_closed_elsewhere_raises_game_closed(tmp_path):
     path = tmp_path / "journal.sqlite"
     j = SqliteJournal.open(path)
     gid = j.begin("binaryon", {}, {})
-    j.append(gid, 0, "e5")
+    j.commit_turn(gid, 0, [MoveEntry(0, "e5")], None)
     with SqliteJournal.open(path) as other:
         other.abandon(gid)
     with pytest.raises(GameClosed, match="^game 1 was abandoned elsewhere$"):
-        j.append(gid, 1, "d4")
+        j.commit_turn(gid, 1, [MoveEntry(1, "d4")], None)
     with pytest.raises(GameClosed):
         j.takeback(gid, 0)
     with pytest.raises(GameClosed):
-        j.finish(gid, Outcome("on", "ON wins"))
+        j.commit_turn(gid, 1, [], Outcome("on", "ON wins"))
     j.abandon(gid)  # already abandoned: nothing to do
     gid2 = j.begin("binaryon", {}, {})
-    j.finish(gid2, Outcome("on", "ON wins"))
-    j.finish(gid2, Outcome("on", "ON wins"))  # already recorded: nothing to do
+    j.commit_turn(gid2, 0, [], Outcome("on", "ON wins"))
+    with pytest.raises(GameClosed, match="was finished elsewhere"):
+        j.commit_turn(gid2, 0, [], Outcome("on", "ON wins"))
     with pytest.raises(GameClosed, match="was finished elsewhere"):
         j.abandon(gid2)
     assert j.load(gid).move_names == ["e5"] and j.load(gid2).status == FINISHED
@@ -462,7 +464,7 @@ def test_a_takeback_that_reopens_a_game_keeps_its_tags(tmp_path):
             status=IN_PROGRESS,
             tags={"Event": "x"},
         )
-        j.finish(gid, Outcome(None, "draw", {"why": "test"}))
+        j.commit_turn(gid, 0, [], Outcome(None, "draw", {"why": "test"}))
         assert j.load(gid).detail == {"why": "test"} and j.load(gid).tags == {"Event": "x"}
         j.takeback(gid, 0)
         assert j.load(gid).tags == {"Event": "x"} and j.load(gid).detail is None

@@ -16,6 +16,7 @@ from companion.cli.main import main
 from companion.core.config import Config
 from companion.core.events import ButtonEvent, UserCommand
 from companion.hardware.simulated.mock_board import MockBoard
+from companion.journal.api import MoveEntry
 from companion.journal.store import SqliteJournal
 from companion.service.daemon import Daemon
 from companion.views.oled import CHARS
@@ -162,7 +163,7 @@ def test_a_paused_game_is_stored_as_an_older_companion_reads_it(path, clock):
     pause survives a reopen; a paused game's secrets stay hidden like a game in progress."""
     journal = SqliteJournal.open(path, clock=clock)
     gid = journal.begin("binaryon", {"size": 4}, {})
-    journal.append(gid, 0, "c3")
+    journal.commit_turn(gid, 0, [MoveEntry(0, "c3")], None)
     assert journal.pause(gid)
     empty = journal.begin("binaryon", {"size": 4}, {})
     assert not journal.pause(empty)  # nothing to keep: abandoned

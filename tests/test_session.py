@@ -9,16 +9,17 @@ class RecordingJournal(NullJournal):
         self.log = []
         self.fail_after = fail_after
 
-    def append(self, game_id, ply, move):
-        if self.fail_after is not None and ply >= self.fail_after:
+    def commit_turn(self, game_id, first_ply, moves, outcome: Outcome | None):
+        """One press: its moves and the finish, all or nothing."""
+        last = first_ply + len(moves) - 1
+        if moves and self.fail_after is not None and last >= self.fail_after:
             raise JournalError("disk full")
-        self.log.append(("move", game_id, ply, move))
+        self.log += [("move", game_id, first_ply + k, m.name) for k, m in enumerate(moves)]
+        if outcome is not None:
+            self.log.append(("finish", game_id, outcome.winner))
 
     def takeback(self, game_id, to_ply):
         self.log.append(("takeback", game_id, to_ply))
-
-    def finish(self, game_id, outcome: Outcome):
-        self.log.append(("finish", game_id, outcome.winner))
 
     def abandon(self, game_id):
         self.log.append(("abandon", game_id))
@@ -85,29 +86,32 @@ def test_new_game_abandons_an_unfinished_one():
     assert s.game == "binary" and s.game_id != first and s.moves == []
 
 
-def test_a_saved_final_move_is_not_refused_when_only_the_finish_fails():
+def test_the_final_move_and_the_finish_are_one_write_and_a_lost_finish_is_made_on_resume():
     import random
 
     from companion.games.binaryon.engine import PASS
+    from companion.journal.api import SavedGame
 
-    class FinishFails(RecordingJournal):
-        def finish(self, game_id, outcome):
-            raise JournalError("disk full")
-
-    s = Session("binaryon", {"size": 4}, journal=FinishFails())
+    j = RecordingJournal()
+    s = Session("binaryon", {"size": 4}, journal=j)
     rng = random.Random(4)
     while not s.state.is_over():
         moves = [m for m in s.state.legal_moves() if m is not PASS]
-        result = s.submit(rng.choice(moves))
-        assert result.accepted  # the last one too: its move was saved
-    assert s.state.outcome() is not None
+        assert s.submit(rng.choice(moves)).accepted
+    winner = s.state.outcome().winner
+    assert j.log[-1] == ("finish", s.game_id, winner)
+    # a journal that kept the moves but not the finish (a file from before one-write presses)
+    again = RecordingJournal()
+    saved = SavedGame(s.game_id, "binaryon", s.options, list(s.moves))
+    resumed = Session.resume(saved, again)
+    assert resumed.state.is_over() and again.log == [("finish", s.game_id, winner)]
 
 
 def test_a_game_closed_elsewhere_is_flagged_not_retried():
     from companion.journal.api import GameClosed
 
     class Closed(RecordingJournal):
-        def append(self, game_id, ply, move):
+        def commit_turn(self, game_id, first_ply, moves, outcome):
             raise GameClosed(f"game {game_id} was abandoned elsewhere")
 
         def abandon(self, game_id):

@@ -5,13 +5,10 @@ One accepted press is one call, so one transaction (one fsync)::
 
     journal.commit_turn(game_id, first_ply, [MoveEntry(ply, name, player, public), ...],
                         outcome)  # the move, the passes it forced, the finish if it ends
-
-``append`` and ``finish`` remain for callers not yet converted (each is its own transaction).
 """
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -67,13 +64,8 @@ class Journal(Protocol):
         """Record ``moves`` (plies first_ply, first_ply + 1, ...) and, with ``outcome``, the
         game's end, in ONE transaction. Durable before it returns; JournalError, GameClosed."""
 
-    def append(self, game_id: int, ply: int, move: str) -> None:
-        """Record move number ``ply`` (0-based). Durable before it returns; JournalError."""
-
     def takeback(self, game_id: int, to_ply: int) -> None:
         """Record that the game went back to its first ``to_ply`` moves (history is kept)."""
-
-    def finish(self, game_id: int, outcome: Outcome) -> None: ...
 
     def abandon(self, game_id: int) -> None: ...
 
@@ -101,21 +93,9 @@ class NullJournal:
     def commit_turn(
         self, game_id: int, first_ply: int, moves: list[MoveEntry], outcome: Outcome | None
     ) -> None:
-        """Through ``append`` and ``finish``, so a subclass that records those sees a press
-        (as separate writes: a finish that fails leaves the moves, to be finished on resume)."""
-        for k, move in enumerate(moves):
-            self.append(game_id, first_ply + k, move.name)
-        if outcome is not None:
-            with contextlib.suppress(JournalError):
-                self.finish(game_id, outcome)
-
-    def append(self, game_id: int, ply: int, move: str) -> None:
         pass
 
     def takeback(self, game_id: int, to_ply: int) -> None:
-        pass
-
-    def finish(self, game_id: int, outcome: Outcome) -> None:
         pass
 
     def abandon(self, game_id: int) -> None:

@@ -647,9 +647,6 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport, JournalFiles):
             ),
         )
 
-    def append(self, game_id: int, ply: int, move: str) -> None:
-        self.commit_turn(game_id, ply, [MoveEntry(ply, move)], None)
-
     def takeback(self, game_id: int, to_ply: int) -> None:
         to_ply = max(0, to_ply)
         with self._write() as db:
@@ -668,13 +665,6 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport, JournalFiles):
                     " detail = ? WHERE id = ?",
                     (IN_PROGRESS, detail_json(None, self._tags(db, game_id)), game_id),
                 )
-
-    def finish(self, game_id: int, outcome: Outcome) -> None:
-        with self._write() as db:
-            closed = self._close_event(db, game_id, "finish", FINISHED)
-            if closed is None:
-                return  # already recorded (e.g. replayed after a restart)
-            self._set_finished(db, game_id, outcome, *closed)
 
     def abandon(self, game_id: int) -> None:
         with self._write() as db:

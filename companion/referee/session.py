@@ -154,7 +154,8 @@ class Session:
             self._save(self._referee_steps())
         if self.state.is_over() and (outcome := self.state.outcome()) is not None:
             with contextlib.suppress(JournalError):  # the crash may have come first
-                self.journal.finish(self.game_id, self.credited(self.state, outcome))
+                finish = self.credited(self.state, outcome)
+                self.journal.commit_turn(self.game_id, len(self.played), [], finish)
         return self
 
     # ------------------------------------------------------------------ reading
@@ -245,15 +246,7 @@ class Session:
         outcome = final.outcome() if final.is_over() else None
         if outcome is not None:
             outcome = self.credited(final, outcome)
-        commit = getattr(self.journal, "commit_turn", None)
-        if commit is not None:
-            commit(self.game_id, first, [p for p, _ in steps], outcome)
-        else:
-            for k, (p, _) in enumerate(steps):
-                self.journal.append(self.game_id, first + k, p.name)
-            if outcome is not None:
-                with contextlib.suppress(JournalError):  # written again on resume
-                    self.journal.finish(self.game_id, outcome)
+        self.journal.commit_turn(self.game_id, first, [p for p, _ in steps], outcome)
         for p, after in steps:
             self.played.append(p)
             self.states.append(after)
