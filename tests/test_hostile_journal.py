@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+import companion.journal.db as journal_db
 import companion.journal.store as store
 from companion.cli.main import main
 from companion.games import get_spec
@@ -345,7 +346,7 @@ def test_disk_full_at_start_opens_read_only_and_plays_on_when_there_is_room(
     died, monkeypatch, caplog
 ):
     path, played = died
-    real = store._open_rw
+    real = journal_db.open_rw
     full = [True]
 
     def open_rw(p):
@@ -353,7 +354,7 @@ def test_disk_full_at_start_opens_read_only_and_plays_on_when_there_is_room(
             raise sqlite3.OperationalError("database or disk is full")
         return real(p)
 
-    monkeypatch.setattr(store, "_open_rw", open_rw)
+    monkeypatch.setattr(journal_db, "open_rw", open_rw)
     j = SqliteJournal.open(path)
     assert j.read_only == "disk full" and j.current().moves == played
     assert not [p for p in path.parent.iterdir() if ".cut-" in p.name or ".corrupt-" in p.name]

@@ -18,14 +18,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import companion.journal.store as journal_module
+import companion.journal.db as journal_db
 from companion.cli import journal_args
 from companion.cli.main import main
 from companion.core.squares import parse_square
 from companion.games.base import Outcome
 from companion.journal.api import GameClosed, JournalError, MoveEntry
 from companion.journal.records import format_record, parse_record, record_from_entry, validate
+from companion.journal.repair import examine
 from companion.journal.store import ABANDONED, FINISHED, IN_PROGRESS, SqliteJournal
+from companion.journal.wal import scan_wal
 from companion.referee.session import Session
 
 from .conftest import daemon_on_journal
@@ -169,7 +171,7 @@ def test_tools_never_open_a_damaged_wal_behind_the_daemon(tmp_path, crashed):
 def test_a_healthy_wal_is_not_changed_by_the_check(tmp_path, crashed):
     path = copy_journal(crashed[0], tmp_path)
     before = (path.read_bytes(), wal_of(path).read_bytes())
-    found, problem, _ = journal_module._examine(path)
+    found, problem, _ = examine(path)
     assert problem is None and found == {"-wal": before[1]}  # the main file checked in place
     assert (path.read_bytes(), wal_of(path).read_bytes()) == before
 
@@ -179,7 +181,7 @@ def test_frames_left_from_an_earlier_wal_cycle_are_not_damage(tmp_path):
     the new ones carry other salts and are normal."""
     path = tmp_path / "journal.sqlite"
     played = play_and_die(path, moves=7, mode="restart")
-    scan = journal_module._scan_wal(wal_of(path).read_bytes())
+    scan = scan_wal(wal_of(path).read_bytes())
     assert scan.header_ok and (wal_of(path).stat().st_size - 32) // FRAME > len(scan.frames)
     j = SqliteJournal.open(path)
     assert j.recovery is None and j.current().moves == played
@@ -220,9 +222,9 @@ def test_a_damaged_frame_before_a_later_commit_is_damage_even_at_the_end(tmp_pat
 
 def test_a_damaged_page_number_is_repaired_from_the_checksum(crashed):
     wal = bytearray(wal_of(crashed[0]).read_bytes())
-    clean = journal_module._scan_wal(bytes(wal))
+    clean = scan_wal(bytes(wal))
     wal[32 + 7 * FRAME + 2] ^= 0x10  # frame 8's page number
-    scan = journal_module._scan_wal(bytes(wal))
+    scan = scan_wal(bytes(wal))
     assert scan.replayed < clean.replayed  # SQLite alone would stop there
     assert [(f.page, f.commit, f.fits) for f in scan.frames] == [
         (f.page, f.commit, f.fits) for f in clean.frames
@@ -311,7 +313,7 @@ def test_a_read_only_directory_opens_read_only(tmp_path, monkeypatch, crashed, c
         raise cantopen
 
     real_access = os.access
-    monkeypatch.setattr(journal_module, "_open_rw", refuse)
+    monkeypatch.setattr(journal_db, "open_rw", refuse)
     monkeypatch.setattr(os, "access", lambda p, mode: mode != os.W_OK and real_access(p, mode))
     j = SqliteJournal.open(path)
     assert j.read_only and "no write permission" in j.read_only
@@ -334,7 +336,7 @@ def test_tools_say_a_read_only_journal_cannot_take_an_import(tmp_path, monkeypat
     SqliteJournal.open(path).close()
     cantopen = sqlite3.OperationalError("unable to open database file")
     cantopen.sqlite_errorname = "SQLITE_CANTOPEN"
-    monkeypatch.setattr(journal_module, "_open_rw", lambda p: (_ for _ in ()).throw(cantopen))
+    monkeypatch.setattr(journal_db, "open_rw", lambda p: (_ for _ in ()).throw(cantopen))
     monkeypatch.setattr(os, "statvfs", lambda p: os.statvfs_result((0,) * 8 + (os.ST_RDONLY, 0)))
     record = tmp_path / "game.txt"
     record.write_text('[Game "binaryon"]\n\n1. e5\n')

@@ -37,10 +37,6 @@ def parse_square(text: str, n: int = 8) -> int:
     return (rank - 1) * n + FILES.index(s[0])
 
 
-def all_names(n: int = 8) -> list[str]:
-    return [square_name(i, n) for i in range(n * n)]
-
-
 def neighbours(index: int, n: int = 8) -> list[int]:
     """King-adjacent squares on the board."""
     rank, file = divmod(index, n)

@@ -136,11 +136,6 @@ class SerialBoard(BoardLineSession, SensorBoard):
         if self.connected:
             self._write(lp.cmd_brightness(self._leds.next_id(), self.brightness))
 
-    def request_stat(self) -> None:
-        """Ask the firmware for its counters (scan rate...); they land in ``board_stat``."""
-        if self.connected:
-            self._write(lp.cmd_stat())
-
     # -- the reader thread ---------------------------------------------------------------
     def _run(self) -> None:
         delay = self.retry_min

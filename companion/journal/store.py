@@ -36,6 +36,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+import companion.journal.db as journal_db  # its open_rw looked up at each open
 from companion import PROGRAM
 from companion.games.base import Outcome
 from companion.journal.api import GameClosed, JournalError, MoveEntry, SavedGame
@@ -62,9 +63,6 @@ from companion.journal.db import (
     memory_db,
     open_ro,
     rollback,
-)
-from companion.journal.db import (
-    open_rw as _open_rw,  # looked up here at each open (tests replace it)
 )
 from companion.journal.identity import check_one_name, journal_identity
 from companion.journal.lock import JournalLock, acquire_lock, holder, lock_path
@@ -104,11 +102,6 @@ from companion.journal.store_files import JournalFiles
 from companion.journal.store_import import JournalImport
 from companion.journal.store_reads import JournalReads
 from companion.journal.store_salvage import JournalSalvage
-from companion.journal.wal import (
-    WalFrame,
-    WalScan,
-    scan_wal,
-)
 
 __all__ = [
     "ABANDONED",
@@ -123,8 +116,6 @@ __all__ = [
     "NotAJournal",
     "RecoveryReport",
     "SqliteJournal",
-    "WalFrame",
-    "WalScan",
     "check_journal_path",
     "describe_error",
     "fold",
@@ -133,10 +124,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(PROGRAM)
-
-# Former names of two helpers, kept for the tests that call them through this module.
-_examine = examine
-_scan_wal = scan_wal
 
 _EVENTS = (
     "SELECT kind, ply, move, at, player, public FROM events WHERE game_id = ?"
@@ -330,7 +317,9 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport, JournalFiles):
     ) -> SqliteJournal:
         why = _read_only_place(path)
         try:
-            db = _open_rw(path)  # sqlite opens a file it may not write read-only, if it can
+            db = journal_db.open_rw(
+                path
+            )  # sqlite opens a file it may not write read-only, if it can
         except NotAJournal:
             raise
         except sqlite3.Error as e:
@@ -432,7 +421,7 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport, JournalFiles):
         if self.read_only != "disk full":
             return
         try:
-            db = _open_rw(self.path)
+            db = journal_db.open_rw(self.path)
         except (sqlite3.Error, JournalError):
             return
         old, self._db = self._db, db

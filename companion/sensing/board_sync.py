@@ -51,10 +51,6 @@ class BoardMap:
             out[cell] = value
         return out
 
-    def differences(self, readings: Sequence[str], cell_readings: Sequence[str]) -> list[int]:
-        expected = self.expected(cell_readings)
-        return [sq for sq, (a, b) in enumerate(zip(readings, expected, strict=True)) if a != b]
-
     def name(self, square: int) -> str | None:
         """A square as the players read and type it: the game's own name (the frame's c2 for
         Latent Binaries on files b-f), None outside the game's area."""
