@@ -1,7 +1,7 @@
 """A plain Binaryon: a list-of-lists board and loops, written the straightforward way.
 
 The yardstick for ``bench_rules.py``: the same rules as ``companion.games.binaryon`` (see
-/work/shared/rules/binaryon.md), shares no code with it, and uses no bit tricks. The lines are
+docs/rules/binaryon.md), shares no code with it, and uses no bit tricks. The lines are
 walked once per board size (the board's geometry); a move checks the piece's colour, the
 in-line rule and its neighbours one by one; scoring reads every line as a string of 0s and 1s.
 

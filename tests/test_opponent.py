@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from companion.core.config import Config, ConfigError
-from companion.service.config_check import check_config
 from companion.core.squares import parse_square, square_name
 from companion.hardware.simulated.mock_board import MockBoard
+from companion.service.config_check import check_config
 from companion.service.daemon import Daemon
 
 from .conftest import step, wait_until

@@ -206,6 +206,7 @@ def taken_back_notes(entry: GameEntry) -> dict[int, list[str]]:
     notes: dict[int, list[str]] = {}
     if not entry.taken_back:
         return notes
+    revealed = entry.has_secrets() and entry.revealed()
     try:
         spec = get_spec(entry.game)
         live: list[GameState] = [spec.new(**spec.resolve(dict(entry.options)))]
@@ -222,7 +223,7 @@ def taken_back_notes(entry: GameEntry) -> dict[int, list[str]]:
                 answer, state = get_spec(entry.game).announce(state, after), after
             except (ValueError, IllegalMove):
                 state = None  # the rest of this takeback too: its position is unknown
-        text = f"taken back: {move.shown(entry.ended_for_all)}"
+        text = f"taken back: {move.shown(revealed)}"
         notes.setdefault(min(move.ply, len(entry.moves)), []).append(
             text + (f" ({answer})" if answer else "")
         )
@@ -245,12 +246,13 @@ def _live_state(live: list[GameState], moves: list[Any], ply: int) -> GameState 
 
 
 def record_from_entry(entry: GameEntry) -> Record:
-    """The record of a journalled game as anyone may see it: while the game goes on a move
-    holding a secret shows its public name only (marked hidden); once it has ended the full
-    name, marked revealed."""
+    """The record of a journalled game as anyone may see it: a move holding a secret shows its
+    public name only (marked hidden) until the game reveals it (``GameEntry.revealed``), then
+    its full name (marked revealed)."""
     ended = entry.ended_for_all
+    revealed = entry.has_secrets() and entry.revealed()
     marks = {
-        i: ("revealed" if ended else "hidden")
+        i: ("revealed" if revealed else "hidden")
         for i, m in enumerate(entry.moves)
         if m.public is not None and m.public != m.name
     }

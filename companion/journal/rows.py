@@ -147,8 +147,31 @@ class GameEntry:
 
     @property
     def ended_for_all(self) -> bool:
-        """Finished or abandoned: secrets may be shown (not while in progress or paused)."""
+        """Finished or abandoned (not in progress or paused): its secret options may be shown."""
         return self.status in (FINISHED, ABANDONED)
+
+    def revealed(self) -> bool:
+        """Are the secrets of its moves public now? What the game says after its moves
+        (``GameState.revealed()``: by default once it is over); an abandoned game, which
+        nobody plays on, shows them too. A game that no longer replays (one this version does
+        not know, a salvaged one): once it has ended for all."""
+        if self.status == ABANDONED:
+            return True
+        from companion.games import get_spec
+
+        try:
+            spec = get_spec(self.game)
+            state = spec.new(**spec.resolve(dict(self.options)))
+            for m in self.moves:
+                state = state.play(state.parse_move(m.name))
+        except ValueError:
+            return self.ended_for_all
+        return state.revealed()
+
+    def has_secrets(self) -> bool:
+        """Does a move hold a secret (a public name apart from its name)?"""
+        moves = (*self.moves, *(t.move for t in self.taken_back))
+        return any(m.public is not None and m.public != m.name for m in moves)
 
     def seated(self) -> dict[str, str]:
         """Who played each player at the end: the start's seats (``players``) unless people
@@ -191,7 +214,8 @@ class GameEntry:
 
     def shown_names(self) -> list[str]:
         """The moves as anyone may see them now: public names while the game goes on."""
-        return [m.shown(self.ended_for_all) for m in self.moves]
+        revealed = self.has_secrets() and self.revealed()
+        return [m.shown(revealed) for m in self.moves]
 
     def saved(self) -> SavedGame:
         return SavedGame(

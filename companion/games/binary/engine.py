@@ -1,6 +1,6 @@
 """Binary (Kanare Kato, from "10 Binary 10"): a territory game on a checkerboard.
 
-Pure rules, no I/O. See shared/rules/binary.md for the rules as enforced. Summary:
+Pure rules, no I/O. See docs/rules/binary.md for the rules as enforced. Summary:
 
 - n x n checkerboard (n even, 4..16), a1 dark. Black belongs with dark squares, White with
   light ones. Each player holds n*n/4 pieces. The centre space is the central 2x2 block.

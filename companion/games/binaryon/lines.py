@@ -1,6 +1,6 @@
 """Binaryon lines: the n-square lines of the board, reflecting off the edges.
 
-Lines (see /work/shared/rules/binaryon.md): a line is n squares, each a king step from the last
+Lines (see docs/rules/binaryon.md): a line is n squares, each a king step from the last
 in a fixed direction. Rows and columns never reflect, so they are whole rows and columns.
 Diagonals reflect off an edge (the component perpendicular to that edge is reversed); a step
 that would leave across two edges at once (out of a corner) ends the line: no line continues

@@ -1,6 +1,6 @@
 """Resolving one Binøme turn: who wins a postulate, who is eliminated and why. Pure.
 
-Order (shared/rules/binome.md): a claim whose number is not eligible is eliminated
+Order (docs/rules/binome.md): a claim whose number is not eligible is eliminated
 ("ineligible"); every number chosen by more than one remaining claimant is eliminated
 ("identical"); of the rest the best number wins, ties to the greater number, the others are
 "beaten". Nobody left: no winner (the card is discarded, the chair stays).
