@@ -41,6 +41,30 @@ def browser():
     b.quit()
 
 
+class Connections(list):
+    """The SQLite connections journals opened (``companion.journal.db.open_rw``), newest
+    last, each passed through ``wrap`` first: to watch or to fault what a journal sends."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.wrap = lambda db: db
+
+
+@pytest.fixture
+def journal_connections(monkeypatch) -> Connections:
+    import companion.journal.db as journal_db
+
+    made = Connections()
+    real = journal_db.open_rw
+
+    def open_rw(path):
+        made.append(made.wrap(real(path)))
+        return made[-1]
+
+    monkeypatch.setattr(journal_db, "open_rw", open_rw)
+    return made
+
+
 @pytest.fixture
 def stub_games():
     """The protocol's stub games (tests/stub_games), registered for one test."""

@@ -21,26 +21,27 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import companion.journal.db as journal_db  # noqa: E402
 from companion.journal.store import SqliteJournal  # noqa: E402
 from companion.referee.session import Session  # noqa: E402
 
 
 class DyingConnection:
-    """Wraps the journal's sqlite connection; dies at the chosen statement."""
+    """Wraps the journal's sqlite connection; once armed, dies at the chosen statement."""
 
-    def __init__(self, db, die_at: int):
-        self._db = db
-        self.die_at = die_at
+    def __init__(self, db):
+        self.db = db
+        self.die_at = 0  # 0: not armed
         self.count = 0
 
     def execute(self, sql, params=()):
         self.count += 1
         if self.count == self.die_at:
             os.kill(os.getpid(), signal.SIGKILL)
-        return self._db.execute(sql, params)
+        return self.db.execute(sql, params)
 
     def __getattr__(self, name):
-        return getattr(self._db, name)
+        return getattr(self.db, name)
 
 
 def say(line: str) -> None:
@@ -110,9 +111,12 @@ def play_daemon(journal) -> None:
 def main() -> None:
     path, mode = sys.argv[1], sys.argv[2]
     die_at = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    made: list[DyingConnection] = []
+    real = journal_db.open_rw
+    journal_db.open_rw = lambda p: made.append(DyingConnection(real(p))) or made[-1]
     journal = SqliteJournal.open(path)
-    if die_at:
-        journal._db = DyingConnection(journal._db, die_at)
+    if die_at:  # counted from here: the statements of the games played, not of the open
+        made[-1].count, made[-1].die_at = 0, die_at
     say("R")
     (play_daemon if mode == "daemon" else play_session)(journal)
 

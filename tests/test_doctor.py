@@ -195,7 +195,7 @@ def test_leds_self_test_off_a_pi_says_so_in_one_line(tmp_path, capsys, monkeypat
     monkeypatch.delenv("BINARYON_CONFIG", raising=False)
     monkeypatch.setattr(doctor, "Probe", lambda: FakePi(tmp_path))  # no Pi file tree
     started = []
-    monkeypatch.setattr(doctor, "_run_self_test", lambda config: started.append(config) or 1)
+    monkeypatch.setattr(doctor, "run_self_test", lambda config: started.append(config) or 1)
     parser = argparse.ArgumentParser()
     doctor.add_arguments(parser)
     assert doctor.run(parser.parse_args(["--leds"])) == 0
@@ -214,7 +214,7 @@ def test_leds_self_test_runs_on_a_pi(tmp_path, capsys, monkeypatch):
     make_tree(tmp_path, "i2c-1", "gpiochip0", "spidev0.0")
     monkeypatch.setattr(doctor, "Probe", lambda: FakePi(tmp_path, answers={0x3C}))
     started = []
-    monkeypatch.setattr(doctor, "_run_self_test", lambda config: started.append(config) or 0)
+    monkeypatch.setattr(doctor, "run_self_test", lambda config: started.append(config) or 0)
     parser = argparse.ArgumentParser()
     doctor.add_arguments(parser)
     doctor.run(parser.parse_args(["--leds"]))

@@ -373,7 +373,7 @@ def test_a_copy_that_fails_for_lack_of_room_leaves_no_file(tmp_path, monkeypatch
 
     monkeypatch.setattr(repair.os, "fsync", no_room)
     with pytest.raises(OSError):
-        repair._write_durably(tmp_path / "x.cut-wal", b"data")
+        repair.write_durably(tmp_path / "x.cut-wal", b"data")
     assert not list(tmp_path.iterdir())
 
 
@@ -560,16 +560,19 @@ def test_import_takes_many_files_and_folders_and_sums_up(tmp_path, capsys):
 # --------------------------------------------------------------------------- issue 10
 
 
-def count_commits(journal: SqliteJournal) -> list[str]:
+def count_commits(db: sqlite3.Connection) -> list[str]:
+    """The COMMITs the journal's connection ``db`` runs from now on."""
     seen: list[str] = []
-    journal._db.set_trace_callback(lambda sql: seen.append(sql) if sql == "COMMIT" else None)
+    db.set_trace_callback(lambda sql: seen.append(sql) if sql == "COMMIT" else None)
     return seen
 
 
-def test_a_press_with_its_forced_passes_and_finish_is_one_transaction(tmp_path):
+def test_a_press_with_its_forced_passes_and_finish_is_one_transaction(
+    tmp_path, journal_connections
+):
     j = SqliteJournal.open(tmp_path / "j.sqlite")
     gid = j.begin("binaryon", get_spec("binaryon").resolve({}), {})
-    commits = count_commits(j)
+    commits = count_commits(journal_connections[-1])
     entries = [MoveEntry(i, name, "on" if i % 2 else "off") for i, name in enumerate(SCRIPT)]
     spec = get_spec("binaryon")
     state = spec.new(**spec.resolve({}))
@@ -731,19 +734,26 @@ def test_open_with_lock_refuses_a_second_writer_until_the_first_closes(tmp_path)
 
 
 class FailingMany:
+    """A connection whose ``executemany`` fails (a disk I/O error) while ``failing``."""
+
     def __init__(self, db):
-        self._db = db
+        self.db = db
+        self.failing = False
 
     def executemany(self, sql, rows):
-        raise sqlite3.OperationalError("disk I/O error")
+        if self.failing:
+            raise sqlite3.OperationalError("disk I/O error")
+        return self.db.executemany(sql, rows)
 
     def __getattr__(self, name):
-        return getattr(self._db, name)
+        return getattr(self.db, name)
 
 
-def test_a_batch_keeps_each_write_all_or_nothing(tmp_path):
+def test_a_batch_keeps_each_write_all_or_nothing(tmp_path, journal_connections):
+    journal_connections.wrap = FailingMany
     j = SqliteJournal.open(tmp_path / "j.sqlite")
-    commits = count_commits(j)
+    db = journal_connections[-1]
+    commits = count_commits(db.db)
     options = get_spec("binaryon").resolve({})
 
     def add(moves=()):
@@ -753,11 +763,10 @@ def test_a_batch_keeps_each_write_all_or_nothing(tmp_path):
 
     with j.batch():
         first = add()
-        real = j._db
-        j._db = FailingMany(real)  # the moves fail after the games row went in
+        db.failing = True  # the moves fail after the games row went in
         with pytest.raises(JournalError):  # that record's savepoint is rolled back
             add([("e5", None)])
-        j._db = real
+        db.failing = False
         second = add()
     assert commits == ["COMMIT"] and (first, second) == (1, 2)
     assert [g.id for g in j.iter_games()] == [1, 2]
@@ -806,7 +815,7 @@ def test_a_full_disk_half_way_through_the_copies_leaves_none(died, monkeypatch):
     wal = bytearray(wal_of(path).read_bytes())
     wal[32 + 1 * (24 + 4096) + 24 + 200] ^= 0xFF  # frame 2: later commits follow it
     wal_of(path).write_bytes(bytes(wal))
-    real = repair._write_durably
+    real = repair.write_durably
     calls = []
 
     def second_fails(target, data):
@@ -815,7 +824,7 @@ def test_a_full_disk_half_way_through_the_copies_leaves_none(died, monkeypatch):
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real(target, data)
 
-    monkeypatch.setattr(repair, "_write_durably", second_fails)
+    monkeypatch.setattr(repair, "write_durably", second_fails)
     with SqliteJournal.open(path) as j:  # not repaired: read-only (issue 28), nothing written
         assert j.read_only == "journal damaged, disk full"
     assert len(calls) == 2 and not [p for p in path.parent.iterdir() if ".corrupt-" in p.name]

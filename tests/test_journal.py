@@ -61,10 +61,11 @@ def test_moves_survive_closing_and_reopening(path):
     j2.close()
 
 
-def test_wal_and_full_sync_are_on(path):
+def test_wal_and_full_sync_are_on(path, journal_connections):
     j = SqliteJournal.open(path)
-    assert j._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert j._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    [db] = journal_connections
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     j.close()
 
 
@@ -91,10 +92,12 @@ def test_takebacks_are_recorded_and_history_keeps_them(path):
         ("move", 2, e),
     ]
     assert j.load(s.game_id).takebacks == 1
+    other = sqlite3.connect(path)  # any program that opens the file
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-        j._db.execute("DELETE FROM events")
+        other.execute("DELETE FROM events")
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-        j._db.execute("UPDATE events SET move = 'a1'")
+        other.execute("UPDATE events SET move = 'a1'")
+    other.close()
 
 
 def test_a_finished_game_has_its_result_and_a_takeback_reopens_it(path):
@@ -284,14 +287,14 @@ def test_journal_and_session_always_agree(ops, size):
         j2.close()
 
 
-def test_a_move_never_reads_the_games_events(path):
+def test_a_move_never_reads_the_games_events(path, journal_connections):
     """O(1) per move: the live move count comes from the games row, not a fold of events."""
     j = SqliteJournal.open(path)
     s = Session("binaryon", journal=j)
     for _ in range(5):
         s.submit(s.state.legal_moves()[0])
     seen: list[str] = []
-    j._db.set_trace_callback(seen.append)
+    journal_connections[-1].set_trace_callback(seen.append)
     assert s.submit(s.state.legal_moves()[0]).accepted
     s.take_back_to(3)
     j.abandon(s.game_id)

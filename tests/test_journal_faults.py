@@ -163,7 +163,7 @@ def test_no_room_for_the_copy_means_nothing_is_touched(tmp_path, monkeypatch):
     def full(target, data):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(journal_module, "_write_durably", full)
+    monkeypatch.setattr(journal_module, "write_durably", full)
     with SqliteJournal.open(path) as j:  # read-only, not repaired (issue 28)
         assert j.read_only == "journal damaged, disk full" and j.current() is None
     assert path.read_bytes() == garbage
@@ -172,16 +172,19 @@ def test_no_room_for_the_copy_means_nothing_is_touched(tmp_path, monkeypatch):
 # --- disk full, read-only ---
 
 
-def fill_up(j: SqliteJournal) -> None:
-    pages = j._db.execute("PRAGMA page_count").fetchone()[0]
-    j._db.execute(f"PRAGMA max_page_count = {pages}")
+def fill_up(db: sqlite3.Connection) -> None:
+    pages = db.execute("PRAGMA page_count").fetchone()[0]
+    db.execute(f"PRAGMA max_page_count = {pages}")
 
 
-def test_a_full_disk_refuses_the_move_and_keeps_journal_and_session_equal(tmp_path):
+def test_a_full_disk_refuses_the_move_and_keeps_journal_and_session_equal(
+    tmp_path, journal_connections
+):
     path = tmp_path / "journal.sqlite"
     j = SqliteJournal.open(path)
     s = Session("binaryon", journal=j)
-    fill_up(j)
+    db = journal_connections[-1]
+    fill_up(db)
     refused = None
     for _ in range(20 * len(SCRIPT)):
         if s.state.is_over():
@@ -199,34 +202,35 @@ def test_a_full_disk_refuses_the_move_and_keeps_journal_and_session_equal(tmp_pa
     assert refused is not None, "the journal never filled up"
     assert (refused.code, refused.reason) == ("cannot-save", "not saved: disk full")
     kept = list(s.moves)
-    j._db.execute("PRAGMA max_page_count = 1000000")  # room again
+    db.execute("PRAGMA max_page_count = 1000000")  # room again
     assert s.submit(s.state.legal_moves()[0]).accepted
     j.close()
     again = SqliteJournal.open(path).load(s.game_id)
     assert again.move_names == s.moves and s.moves[: len(kept)] == kept
 
 
-def test_a_read_only_journal_refuses_the_move(tmp_path):
+def test_a_read_only_journal_refuses_the_move(tmp_path, journal_connections):
     j = SqliteJournal.open(tmp_path / "journal.sqlite")
     s = Session("binaryon", journal=j)
-    j._db.execute("PRAGMA query_only = ON")  # what sqlite says for a read-only file
+    journal_connections[-1].execute("PRAGMA query_only = ON")  # as for a read-only file
     result = s.submit(s.state.legal_moves()[0])
     assert not result.accepted
     assert result.refusal.reason == "not saved: journal is read-only"
     assert s.moves == [] and j.current().moves == []
 
 
-def test_the_daemon_shows_why_a_move_was_not_saved(tmp_path, clock):
+def test_the_daemon_shows_why_a_move_was_not_saved(tmp_path, clock, journal_connections):
     path = tmp_path / "journal.sqlite"
     d = daemon_on_journal(path, clock)
-    d.journal._db.execute("PRAGMA query_only = ON")
+    db = journal_connections[-1]
+    db.execute("PRAGMA query_only = ON")
     square = parse_square(SCRIPT[0], 8)
     frame = list(d.leds.frame)
     press(d, clock, square)
     assert d.session.moves == []
     assert d.message == "not saved: journal is read-only"
     assert d.leds.frame[square] != frame[square]  # the refused square is marked
-    d.journal._db.execute("PRAGMA query_only = OFF")
+    db.execute("PRAGMA query_only = OFF")
     assert d.session.state.legal_moves()  # nothing was half-applied
     d.journal.close()
     assert SqliteJournal.open(path).current().moves == []

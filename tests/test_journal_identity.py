@@ -393,7 +393,7 @@ def test_a_damaged_journal_on_a_full_disk_starts_read_only_with_one_oled_line(di
     def full(target, data):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(repair, "_write_durably", full)
+    monkeypatch.setattr(repair, "write_durably", full)
     before = as_found(path.parent)
     cfg = Config.default().with_overrides(board={"driver": "mock"}, journal={"path": str(path)})
     daemon, closers = build_daemon(cfg, service=True)

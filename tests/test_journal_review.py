@@ -39,15 +39,17 @@ FRAME = 24 + 4096  # a WAL frame: its header and one page
 # With RESTART, checkpoints and restarts the WAL half way (later frames overwrite earlier ones).
 CHILD = textwrap.dedent(
     """
-    import os, sys
+    import os, sqlite3, sys
     sys.path.insert(0, {root!r})
     from companion.journal.store import SqliteJournal
     from companion.referee.session import Session
     j = SqliteJournal.open(sys.argv[1])
     s = Session("binaryon", journal=j)
     for i in range(int(sys.argv[2])):
-        if sys.argv[3] == "restart" and i == 5:
-            j._db.execute("PRAGMA wal_checkpoint(RESTART)")
+        if sys.argv[3] == "restart" and i == 5:  # as another program may, between two writes
+            other = sqlite3.connect(sys.argv[1])
+            other.execute("PRAGMA wal_checkpoint(RESTART)")
+            other.close()
         s.submit(s.state.legal_moves()[0])
     print(" ".join(s.moves), flush=True)
     os._exit(0)

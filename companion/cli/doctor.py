@@ -578,11 +578,13 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr if args.json else sys.stdout,
             )
             return int(problems)
-        return _run_self_test(config) or int(problems)
+        return run_self_test(config) or int(problems)
     return int(problems)
 
 
-def _run_self_test(config) -> int:
+def run_self_test(config) -> int:
+    """``doctor --leds``: the LED, button and square self-test on the configured hardware;
+    0 when it passed (tests stand in for it: it needs a person at the board)."""
     from companion.hardware.boards import make_board
     from companion.hardware.buttons import Buttons
     from companion.hardware.pi_leds import open_leds

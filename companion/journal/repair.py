@@ -166,7 +166,7 @@ def _check(db: sqlite3.Connection) -> str | None:
     return None
 
 
-def _write_durably(path: Path, data: bytes) -> None:
+def write_durably(path: Path, data: bytes) -> None:
     """Write a new file and sync it; on failure (a full disk) nothing is left behind."""
     try:
         with open(path, "xb") as f:
@@ -236,7 +236,7 @@ def cut_short_line(
     stamp = datetime.fromtimestamp(clock(), UTC).strftime("%Y%m%dT%H%M%SZ")
     copy = path.with_name(f"{path.name}.cut-{stamp}-wal")
     try:
-        _write_durably(copy, found["-wal"])
+        write_durably(copy, found["-wal"])
         _fsync_dir(path.parent)
         kept = f"WAL kept as {copy}"
     except OSError as e:
@@ -261,7 +261,7 @@ def repair(
     try:  # 1. keep the damaged bytes, durably, before anything else
         for key, data in found.items():
             target = base.with_name(base.name + key)
-            _write_durably(target, data)
+            write_durably(target, data)
             copies.append(target)
         _fsync_dir(path.parent)
     except OSError as e:
