@@ -125,6 +125,16 @@ def test_a_damaged_wal_frame_does_not_lose_the_commits_after_it(tmp_path, crashe
     assert SqliteJournal.open(path).current().moves == s.moves
 
 
+def test_a_wal_magic_one_bit_off_is_damage_not_a_write_cut_short(tmp_path, crashed):
+    """0x377f0682 and 0x377f0683 are both WAL magics: one flipped bit swaps the checksums'
+    byte order, and every frame then looked unwritten (all its moves left out, unsaid)."""
+    path = copy_journal(crashed[0], tmp_path)
+    flip(path, 3, 0x01)
+    j = SqliteJournal.open(path)
+    assert j.recovery is not None and "WAL header damaged" in j.recovery.problem
+    assert j.current().moves == crashed[1]
+
+
 @settings(
     max_examples=25,
     deadline=None,

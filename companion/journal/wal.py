@@ -165,7 +165,9 @@ def scan_wal(data: bytes, page_size: int = 0) -> WalScan:
     if len(partial) >= 16 and struct.unpack(">2I", partial[8:16]) == salts:
         last = count  # a frame cut short, written in the current cycle
     best: list[WalFrame] = []
-    for order in [big] if big is not None else [True, False]:  # magic damaged: try both
+    # a damaged header may hold the other valid magic (0x377f0682 and 0x377f0683 are one bit
+    # apart): the byte order is then only known from the frames, so both are tried
+    for order in [big] if header_ok else [True, False]:
         frames = _check_frames(data, heads, last, step, order, (c0, c1), head[:24], salts)
         if not best or sum(f.fits for f in frames) > sum(f.fits for f in best):
             best = frames
