@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -26,6 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import companion.journal.db as journal_db  # noqa: E402
 from companion.games import get_spec  # noqa: E402
 from companion.journal.api import MoveEntry, NullJournal  # noqa: E402
 from companion.journal.records import format_record, record_from_entry  # noqa: E402
@@ -46,15 +48,29 @@ MOVES, OUTCOME = scripted()
 OPTIONS = get_spec("binaryon").resolve({})
 
 
+def open_with_connection(path: Path) -> tuple[SqliteJournal, sqlite3.Connection]:
+    """A journal and its own SQLite connection (``db.open_rw``'s), to build big journals fast:
+    no fsync per write, many games in one transaction."""
+    made: list[sqlite3.Connection] = []
+    real = journal_db.open_rw
+    journal_db.open_rw = lambda p: made.append(real(p)) or made[-1]
+    try:
+        journal = SqliteJournal.open(path)
+    finally:
+        journal_db.open_rw = real
+    return journal, made[-1]
+
+
 def build(path: Path, games: int) -> None:
     """``games`` finished games (the scripted one), written fast (no fsync while building)."""
-    with SqliteJournal.open(path) as j:
-        j._db.execute("PRAGMA synchronous = OFF")
+    j, db = open_with_connection(path)
+    with j:
+        db.execute("PRAGMA synchronous = OFF")
         base = 1_700_000_000_000
-        j._db.execute("BEGIN")
+        db.execute("BEGIN")
         for i in range(games):
             # one transaction for all: import_game's own transaction is bypassed
-            j._db.execute(
+            db.execute(
                 "INSERT INTO games (game, options, players, started, ended, status, result,"
                 " summary, ply) VALUES ('binaryon', ?, ?, ?, ?, 'finished', ?, ?, ?)",
                 (
@@ -68,16 +84,16 @@ def build(path: Path, games: int) -> None:
                     len(MOVES),
                 ),
             )
-            gid = j._db.execute("SELECT last_insert_rowid()").fetchone()[0]
-            j._db.executemany(
+            gid = db.execute("SELECT last_insert_rowid()").fetchone()[0]
+            db.executemany(
                 "INSERT INTO events (game_id, kind, ply, move, at) VALUES (?, 'move', ?, ?, ?)",
                 [(gid, k, m, _iso(base + i * 600_000 + k * 4000)) for k, m in enumerate(MOVES)],
             )
-            j._db.execute(
+            db.execute(
                 "INSERT INTO events (game_id, kind, ply) VALUES (?, 'finish', ?)",
                 (gid, len(MOVES)),
             )
-        j._db.execute("COMMIT")
+        db.execute("COMMIT")
 
 
 def _iso(ms: int) -> str:
@@ -90,13 +106,13 @@ def bench_append(folder: Path, lengths: list[int], presses: int) -> None:
     print("# one press (commit_turn: the move and its fsync) vs the game's length")
     for n in lengths:
         path = folder / f"append-{n}.sqlite"
-        j = SqliteJournal.open(path)
+        j, db = open_with_connection(path)
         gid = j.begin("binaryon", OPTIONS, {})
-        j._db.execute("PRAGMA synchronous = OFF")
+        db.execute("PRAGMA synchronous = OFF")
         for start in range(0, n, 500):  # a long game: n events (moves and takebacks)
             chunk = [MoveEntry(p, "e5") for p in range(start, min(n, start + 500))]
             j.commit_turn(gid, start, chunk, None)
-        j._db.execute("PRAGMA synchronous = FULL")
+        db.execute("PRAGMA synchronous = FULL")
         walls, cpus = [], []
         for k in range(presses):
             ply = n + k
