@@ -1,6 +1,9 @@
 """Daemon configuration: a TOML file with sensible defaults, so no file is needed to start.
 
-Every bad value gives one line naming the key and what is wrong (ConfigError).
+This reads the file into typed values and checks each value alone; every bad value gives one
+line naming the key and what is wrong (ConfigError). What needs the games, the engines, the
+pins or the web (a game's name and rules, an opponent) is checked by
+``companion.service.config_check``, which loads the config for the commands.
 """
 
 from __future__ import annotations
