@@ -3,7 +3,7 @@
 This reads the file into typed values and checks each value alone; every bad value gives one
 line naming the key and what is wrong (ConfigError). What needs the games, the engines, the
 pins or the web (a game's name and rules, an opponent) is checked by
-``companion.service.config_check``, which loads the config for the commands.
+``companion.service.config_check`` (``service.app.load_config`` runs it on the file it reads).
 """
 
 from __future__ import annotations
