@@ -15,13 +15,13 @@ from luma.core.device import dummy
 
 from companion.core.config import Config
 from companion.games.base import Refusal
+from companion.hardware.simulated.mock_board import MockBoard
 from companion.journal.api import NullJournal
 from companion.referee.referee import Referee
 from companion.referee.session import Played, Session
 from companion.referee.verdict import Verdict
 from companion.service.daemon import Daemon
 from companion.service.web_backend import DaemonWebBackend
-from companion.testing.mock_board import MockBoard
 from companion.views.leds import RED
 
 from .conftest import step
