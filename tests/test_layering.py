@@ -16,26 +16,6 @@ from companion.games import _REGISTRY
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Files the engine work still names games in (adapters, hint steps, CLI commands that branch on
-# a game); they move into each game's folder as declared hooks. Remove an entry once its file
-# names no game.
-NOT_YET_IN_THEIR_GAMES = {
-    "companion/engines/adapters.py",
-    "companion/engines/binary.py",
-    "companion/engines/binaryon.py",
-    "companion/engines/wythe.py",
-    "companion/engines/explain.py",
-    "companion/engines/match.py",
-    "companion/engines/positions.py",
-    "companion/engines/solve.py",
-    "companion/service/engine_hint.py",  # OWN_STEPS: the hint steps per game
-    "companion/cli/bestmove.py",
-    "companion/cli/legal.py",
-    "companion/cli/lines.py",
-    "companion/cli/match.py",
-    "companion/cli/solve.py",
-}
-
 
 def game_words() -> set[str]:
     """The built-in games' names and their module forms (latent-binaries, latent_binaries)."""
@@ -66,11 +46,11 @@ def is_program_constant(rel: str, node: ast.AST, parents: dict[ast.AST, ast.AST]
     )
 
 
-def strings_naming_a_game(root: Path, allowed: set[str] = NOT_YET_IN_THEIR_GAMES) -> list[str]:
+def strings_naming_a_game(root: Path) -> list[str]:
     words = game_words()
     found = []
     for rel, tree in modules(root):
-        if in_games(rel) or rel in allowed:
+        if in_games(rel):
             continue
         parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
         for node in ast.walk(tree):
@@ -84,13 +64,12 @@ def strings_naming_a_game(root: Path, allowed: set[str] = NOT_YET_IN_THEIR_GAMES
     return found
 
 
-def modules_named_after_a_game(root: Path, allowed: set[str] = NOT_YET_IN_THEIR_GAMES) -> list[str]:
+def modules_named_after_a_game(root: Path) -> list[str]:
     words = game_words()
     return [
         rel
         for rel, _ in modules(root)
         if not in_games(rel)
-        and rel not in allowed
         and any(part.removesuffix(".py") in words for part in rel.split("/")[1:])
     ]
 
@@ -142,10 +121,6 @@ CHECKS = {
 @pytest.mark.parametrize("check", CHECKS)
 def test_the_checkout_keeps_its_layers(check):
     assert CHECKS[check](ROOT) == []
-
-
-def test_the_allow_list_names_files_that_exist():
-    assert sorted(f for f in NOT_YET_IN_THEIR_GAMES if not (ROOT / f).is_file()) == []
 
 
 def test_the_program_is_named_apart_from_the_game():

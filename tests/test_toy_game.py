@@ -18,8 +18,8 @@ from companion.cli.main import main
 from companion.core.config import Config
 from companion.core.events import ButtonEvent
 from companion.games import game_names, register, unregister
+from companion.hardware.simulated.mock_board import MockBoard
 from companion.service.daemon import Daemon
-from companion.testing.mock_board import MockBoard
 
 from .conftest import step, wait_until
 from .live_daemon import call_api, start_daemon, stop_daemon
