@@ -17,12 +17,14 @@ import sys
 import time
 from pathlib import Path
 
-from companion.games.binaryon.engine import BinaryonState
+from companion.games import get_spec
 from companion.games.binaryon.scoring import score_bitboard
 from companion.games.binaryon.tables import Rules, rules
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import naive_binaryon  # noqa: E402  (a sibling file, not a package)
+
+BINARYON = get_spec("binaryon")
 
 TARGET_RATIO = 20
 
@@ -63,7 +65,7 @@ def random_game(r: Rules, rng: random.Random) -> int:
 def random_game_states(options: dict, rng: random.Random) -> int:
     """The same through the BinaryonState API: legal_moves, play (with its check) and, at the
     end, the outcome with its explanation."""
-    state = BinaryonState.start(options)
+    state = BINARYON.new(**options)
     while not state.is_over():
         state = state.play(rng.choice(state.legal_moves()))
     state.outcome()
@@ -72,7 +74,7 @@ def random_game_states(options: dict, rng: random.Random) -> int:
 
 def api_game(size: int, rng: random.Random) -> tuple[int, str | None]:
     """One game through the API: (plies, winner)."""
-    state = BinaryonState.start({"size": size})
+    state = BINARYON.new(size=size)
     while not state.is_over():
         state = state.play(rng.choice(state.legal_moves()))
     outcome = state.outcome()

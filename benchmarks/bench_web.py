@@ -50,7 +50,7 @@ def percentile(values: list[float], p: float) -> float:
 
 def legal_square(backend: FakeBackend) -> str | None:
     state = backend.states[-1]
-    names = [state.move_name(m) for m in state.legal_moves()]
+    names = [m.name for m in state.legal_moves()]
     names = [n for n in names if n != "pass"]
     return names[len(names) // 2] if names else None
 

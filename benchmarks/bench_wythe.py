@@ -16,12 +16,15 @@ import argparse
 import random
 import time
 
+from companion.games import get_spec
 from companion.games.wythe.engine import WytheState
 from companion.games.wythe.scoring import score_masks
 
+WYTHE = get_spec("wythe")
+
 
 def random_game(options: dict, rng: random.Random) -> WytheState:
-    state = WytheState.start(options)
+    state = WYTHE.new(**options)
     rand = rng.random
     while moves := state.legal_moves():  # [] once the game is over
         state = state.play(moves[int(rand() * len(moves))])
@@ -46,7 +49,7 @@ def sample_positions(options: dict, rng: random.Random, count: int) -> list[Wyth
     """Positions met in random games, every ply of each game."""
     out: list[WytheState] = []
     while len(out) < count:
-        state = WytheState.start(options)
+        state = WYTHE.new(**options)
         while not state.is_over():
             out.append(state)
             state = state.play(rng.choice(state.legal_moves()))

@@ -62,7 +62,7 @@ def play_session(journal) -> None:
             say(f"G {session.game_id}")
             continue
         move = state.legal_moves()[0]
-        say(f"T {state.move_name(move)}")
+        say(f"T {move.name}")
         result = session.submit(move)
         if not result.accepted:
             say(f"X {result.refusal}")
@@ -92,12 +92,12 @@ def play_daemon(journal) -> None:
             say(f"G {d.session.game_id}")
             continue
         move = state.legal_moves()[0]
-        say(f"T {state.move_name(move)}")
+        say(f"T {move.name}")
         before = len(session.moves)
         if move == PASS:  # a pass a restart left unplayed: only the referee can play it
             session.submit(move)
         else:
-            d.board.tap(move)
+            d.board.tap(move.cell)
             d.loop.run_pending()
             now[0] += 0.1
             d.loop.run_pending()

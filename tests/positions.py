@@ -1,10 +1,21 @@
 """Positions and small helpers several test modules share."""
 
 from companion.core.squares import parse_square
+from companion.games.base import Place, places
 
 
 def sq(name: str, n: int = 8) -> int:
     return parse_square(name, n)
+
+
+def mv(name: str, n: int = 8) -> Place:
+    """The move on the square ``name`` (Binaryon, Binary)."""
+    return places(n)[parse_square(name, n)]
+
+
+def cells_of(moves) -> list[int]:
+    """The cells of ``moves``, in order (a pass or an end has none)."""
+    return [c for m in moves for c in m.cells]
 
 
 def play(state, moves: str):

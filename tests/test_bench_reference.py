@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.binaryon.engine import PASS, BinaryonState
+from companion.games import get_spec
+from companion.games.base import Move, Place
 from companion.games.binaryon.lines import all_lines
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
@@ -42,16 +43,21 @@ def test_the_reference_starts_with_the_lower_half_white():
     assert game.legal_moves() == list(range(32, 64))  # ON's free opening: any black piece
 
 
+def _plain(move: Move) -> int | str:
+    """The reference's notation of an engine move: a square index, or "pass"."""
+    return move.cell if isinstance(move, Place) else move.name
+
+
 def _play_both(rng: random.Random, n: int, first: str, opening: str, indexed: bool = False) -> int:
     """One random game on both sides, the lists compared at every ply; returns its plies."""
     game = naive.NaiveGame(n, first=first, opening=opening, indexed=indexed)
-    state = BinaryonState.start({"size": n, "first": first, "opening": opening})
+    state = get_spec("binaryon").new(**{"size": n, "first": first, "opening": opening})
     while not state.is_over():
         assert not game.is_over()
         moves = state.legal_moves()
-        assert game.legal_moves() == moves
+        assert game.legal_moves() == [_plain(m) for m in moves]
         move = rng.choice(moves)
-        game.play(move)
+        game.play(_plain(move))
         state = state.play(move)
     assert game.is_over() and game.legal_moves() == []
     winner, on_best, off_best = game.result()
@@ -84,10 +90,10 @@ def test_the_tie_break_is_exercised_and_agrees():
     ties = agree = 0
     for _ in range(120):
         game = naive.NaiveGame(8)
-        state = BinaryonState.start({"size": 8})
+        state = get_spec("binaryon").new(**{"size": 8})
         while not state.is_over():
             move = rng.choice(state.legal_moves())
-            game.play(move)
+            game.play(_plain(move))
             state = state.play(move)
         score = state.score()
         if score.tied:
@@ -102,7 +108,7 @@ def test_the_reference_refuses_what_the_rules_forbid():
     with pytest.raises(naive.IllegalMove):
         game.play(3)  # d1 is white: ON turns black pieces
     with pytest.raises(naive.IllegalMove):
-        game.play(PASS)  # ON has moves
+        game.play(naive.PASS)  # ON has moves
     game.play(36)  # e5
     assert game.board[4][4] == "o" and game.last == (4, 4) and game.mover == "off"
 

@@ -8,17 +8,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.games import get_spec
 from companion.games.binary.adapter import BinaryAdapter
 from companion.games.binary.bitboard import Position
-from companion.games.binary.engine import BinaryState, new_game
+from companion.games.binary.engine import BinaryState
 from companion.games.binary.territories import score_cells
+
+from .positions import play
+
+new_game = get_spec("binary").new
 
 
 def _same(pos: Position, state: BinaryState) -> None:
     assert pos.mover_name == state.mover
     assert pos.hands == state.hands
     assert Position.of(state) == pos
-    assert sorted(map(str, pos.legal_moves())) == sorted(map(str, state.legal_moves()))
+    assert set(pos.legal_moves()) == set(state.legal_moves())  # the same typed moves
     scored = score_cells(state.cells, state.n, state.options)
     assert pos.territory_sizes() == (scored["black"]["territories"], scored["white"]["territories"])
 
@@ -54,7 +59,13 @@ def test_the_adapter_orders_every_legal_move_once():
         pos = pos.play(rng.choice(moves))
 
 
-@pytest.mark.parametrize("move", [9, "END", "PASS"])
-def test_move_names_are_the_rules_engines(move):
-    state = new_game(size=8)
-    assert Position.of(state).move_name(move) == state.move_name(move)
+@pytest.mark.parametrize(("moves", "expected"), [("c3 b1", {"d1", "end"}), ("c3", {"b1"})])
+def test_the_search_moves_are_the_rules_engines(moves, expected):
+    state = play(new_game(size=8), moves)
+    pos = Position.of(state)
+    found = BinaryAdapter().moves(pos)
+    assert set(found) == set(state.legal_moves())
+    assert expected <= {m.name for m in found}
+    for move in found:
+        assert state.parse_move(move.name) == move
+        assert Position.of(state.play(move)) == pos.play(move)

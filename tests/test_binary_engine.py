@@ -11,11 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import IllegalMove
+from companion.games import get_spec
+from companion.games.base import IllegalMove, Place, places
 from companion.games.binary.board import BLACK, WHITE, centre_squares, square_owner
-from companion.games.binary.engine import END, PASS, BinaryState, new_game
+from companion.games.binary.engine import END, PASS, BinaryState
 
-from .positions import play, sq
+from .positions import cells_of, mv, play, sq
+
+new_game = get_spec("binary").new
 
 
 def code(state: BinaryState, word: str) -> str | None:
@@ -87,7 +90,7 @@ def test_square_colours_and_centre():
 def test_black_opens_on_a_dark_square_outside_the_centre():
     s = new_game()
     dark_outside = {i for i in range(64) if square_owner(i, 8) == BLACK} - centre_squares(8)
-    assert set(s.legal_moves()) == dark_outside and len(dark_outside) == 30
+    assert set(cells_of(s.legal_moves())) == dark_outside and len(dark_outside) == 30
     assert reason(s, "b1") == "b1: the first piece goes on a dark square"
     assert code(s, "b1") == "first-dark"
     assert reason(s, "e4") == "e4: first piece may not go in the centre"
@@ -154,9 +157,9 @@ def test_other_colour_centre_needs_a_spare_piece():
     assert s.turn == WHITE
     assert reason(s, "d4") == "d4: need 1 spare piece to discard"
     assert code(s, "e5") == "no-spare"
-    assert sq("d4") not in s.legal_moves() and sq("e4") in s.legal_moves()
+    assert mv("d4") not in s.legal_moves() and mv("e4") in s.legal_moves()
     s2 = BinaryState.from_position(cells, 8, mover=WHITE, hands=(5, 2))
-    after = s2.play(sq("d4"))
+    after = s2.play(mv("d4"))
     assert after.hands == (5, 0) and after.discarded == (0, 1)
 
 
@@ -173,7 +176,7 @@ def test_no_room_for_a_second_piece_ends_the_turn():
     for name, piece in (("b1", "x"), ("d1", "o"), ("a2", "x"), ("d3", "o"), ("c4", "x")):
         cells[sq(name, n)] = piece
     s = BinaryState.from_position(cells, n, mover=WHITE, hands=(2, 2))
-    s = s.play(sq("a4", n))
+    s = s.play(mv("a4", n))
     assert s.turn == BLACK and s.placed == () and s.hands == (2, 1)
 
 
@@ -188,7 +191,7 @@ def test_a_player_out_of_pieces_lets_the_other_finish():
     assert s.end_reason == "all pieces placed"
     assert s.legal_moves() == [] and code(s, "a3") == "game-over"
     with pytest.raises(IllegalMove, match="game is over"):
-        s.play(sq("a3"))
+        s.play(mv("a3"))
     assert s.outcome() is not None
 
 
@@ -246,21 +249,19 @@ def test_pass_refused_when_a_piece_fits():
 
 def test_move_names_and_parsing():
     s = new_game()
-    assert s.move_name(sq("c3")) == "c3" and s.move_name(END) == "end"
-    assert s.move_name(PASS) == "pass"
-    assert s.parse_move(" E4 ") == sq("e4") and s.parse_move("End") == END
+    assert mv("c3").name == "c3" and END.name == "end"
+    assert PASS.name == "pass"
+    assert s.parse_move(" E4 ") == mv("e4") and s.parse_move("End") == END
     assert s.parse_move("PASS") == PASS
     for bad in ("z9", "i1", "a9", "", "c"):
         with pytest.raises(ValueError):
             s.parse_move(bad)
-    with pytest.raises(ValueError):
-        s.move_name(64)
     small = new_game(size=4)
     with pytest.raises(ValueError, match="not on a 4x4 board"):
         small.parse_move("a5")
 
 
-@pytest.mark.parametrize("move", [-1, 64, True, "c3", 2.0, None])
+@pytest.mark.parametrize("move", [Place(63, 10), Place(18, 6), 18, True, "c3", 2.0, None])
 def test_non_moves_are_refused(move):
     refusal = new_game().check(move)
     assert refusal is not None and refusal.code == "not-a-square"
@@ -273,19 +274,19 @@ def test_replaying_move_names_rebuilds_the_game():
     s, names = new_game(), []
     for word in words:
         move = s.parse_move(word)
-        names.append(s.move_name(move))
+        names.append(move.name)
         s = s.play(move)
     assert names == words and s.discarded == (1, 1) and s.turn == BLACK
     replay = new_game()
     for name in names:
         replay = replay.play(replay.parse_move(name))
-    assert replay == s
+    assert replay == s == get_spec("binary").replay(names)
 
 
 def test_refused_play_leaves_the_state_unchanged():
     s = play(new_game(), "c3 b1")
     with pytest.raises(IllegalMove) as err:
-        s.play(sq("c1"))
+        s.play(mv("c1"))
     assert err.value.refusal.code == "second-colour"
     assert s.placed == (sq("b1"),) and s.turn == WHITE
 
@@ -311,7 +312,7 @@ def test_random_legal_games(n, empty_joins, stuck, data):
             break
         legal = s.legal_moves()
         # check() is None exactly for the moves legal_moves() lists
-        for m in [*range(n * n), *MOVE_SPACE]:
+        for m in [*places(n), *MOVE_SPACE]:
             refusal = s.check(m)
             assert (refusal is None) == (m in legal), (m, legal)
             assert refusal is None or len(refusal.reason) <= 2 * 21  # two OLED lines
@@ -320,13 +321,14 @@ def test_random_legal_games(n, empty_joins, stuck, data):
         s = s.play(move)
         assert s.ply == before.ply + 1
         k = 0 if mover == BLACK else 1
-        if isinstance(move, int):
-            own = square_owner(move, n) == mover
-            cost = 2 if move in centre_squares(n) and not own else 1
+        if move.cells:
+            (cell,) = move.cells
+            own = square_owner(cell, n) == mover
+            cost = 2 if cell in centre_squares(n) and not own else 1
             assert before.hands[k] - s.hands[k] == cost
             assert s.discarded[k] - before.discarded[k] == cost - 1
             assert s.hands[1 - k] == before.hands[1 - k]
-            assert s.cells[move] == ("x" if mover == BLACK else "o")
+            assert s.cells[cell] == ("x" if mover == BLACK else "o")
         else:
             assert s.hands == before.hands and s.cells == before.cells
         # pieces are conserved: on the board + in hand + discarded = n*n/4 each

@@ -13,7 +13,7 @@ from companion.core.position_text import parse_position
 from companion.games import get_spec
 from companion.games.base import Differ, GameSpec, Play
 from companion.games.binary.board import BLACK, WHITE, square_owner
-from companion.games.binary.engine import END, PASS, BinaryState, new_game
+from companion.games.binary.engine import END, PASS, BinaryState
 from companion.games.binary.spec import (
     LIGHT_EMPTY,
     OFF,
@@ -24,7 +24,9 @@ from companion.games.binary.spec import (
 )
 
 from .positions import BINARY_FIG3 as FIG3
-from .positions import hint_of, play, sq
+from .positions import cells_of, hint_of, mv, play, sq
+
+new_game = get_spec("binary").new
 
 TIE_6X6 = """
 x x . . . .
@@ -165,7 +167,7 @@ def test_hint_cycles_territories_and_squares():
     assert set(squares) == {sq("b1"), sq("c1"), sq("d1"), sq("c2")} and text == "WHITE terr 4"
     assert hint_of(SPEC, s, 1) == ((), "BLACK terr -")
     squares, text = hint_of(SPEC, s, 2)
-    assert set(squares) == set(m for m in s.legal_moves() if isinstance(m, int))
+    assert set(squares) == set(cells_of(s.legal_moves()))
     assert text == f"WHITE: {len(squares)} squares"
     assert hint_of(SPEC, s, 3) == hint_of(SPEC, s, 0)
     over = finished(FIG3)
@@ -190,9 +192,9 @@ def test_expected_readings_per_kind():
 
 def test_on_press_plays_the_square():
     s = SPEC.new()
-    assert IN.press(s, sq("c3")) == Play(sq("c3"))
-    assert IN.press(s, sq("b1")) == Play(sq("b1"))  # the engine refuses it
-    assert s.check(sq("b1")) is not None
+    assert IN.press(s, sq("c3")) == Play(mv("c3"))
+    assert IN.press(s, sq("b1")) == Play(mv("b1"))  # the engine refuses it
+    assert s.check(mv("b1")) is not None
     assert IN.press(s, 64) is None and IN.press(s, -1) is None
 
 
@@ -222,12 +224,12 @@ def test_on_board_no_difference():
 
 def test_on_board_one_new_piece_is_played():
     s = play(new_game(), "c3")
-    assert IN.board(s, with_piece(presence(s.cells), sq("b1"), "1")) == Play(sq("b1"))
-    assert IN.board(s, with_piece(polarity(s.cells), sq("b1"), "o")) == Play(sq("b1"))
+    assert IN.board(s, with_piece(presence(s.cells), sq("b1"), "1")) == Play(mv("b1"))
+    assert IN.board(s, with_piece(polarity(s.cells), sq("b1"), "o")) == Play(mv("b1"))
     # an illegal single piece is still handed to the engine, which explains the refusal
     opening = SPEC.new()
     action = IN.board(opening, with_piece(presence(opening.cells), sq("b1"), "1"))
-    assert action == Play(sq("b1")) and opening.check(sq("b1")).code == "first-dark"
+    assert action == Play(mv("b1")) and opening.check(mv("b1")).code == "first-dark"
 
 
 def test_on_board_two_new_pieces_one_at_a_time():
@@ -235,10 +237,10 @@ def test_on_board_two_new_pieces_one_at_a_time():
     readings = presence(s.cells)
     readings = with_piece(with_piece(readings, sq("b1"), "1"), sq("d1"), "1")
     action = IN.board(s, readings)
-    assert action == Play(sq("b1"))
+    assert action == Play(mv("b1"))
     s = s.play(action.move)
-    assert IN.board(s, readings) == Play(sq("d1"))
-    s = s.play(sq("d1"))
+    assert IN.board(s, readings) == Play(mv("d1"))
+    s = s.play(mv("d1"))
     assert IN.board(s, readings) is None and s.turn == BLACK
 
 
@@ -248,7 +250,7 @@ def test_on_board_two_new_pieces_picks_a_workable_order():
     s = play(new_game(), "c3")
     r = presence(s.cells)
     both = with_piece(with_piece(r, sq("a2"), "1"), sq("b1"), "1")
-    assert IN.board(s, both) == Play(sq("b1"))  # b1 (index 1) before a2 (index 8)
+    assert IN.board(s, both) == Play(mv("b1"))  # b1 (index 1) before a2 (index 8)
     bad = with_piece(with_piece(r, sq("b1"), "1"), sq("e4"), "1")
     action = IN.board(s, bad)
     assert isinstance(action, Differ) and set(action.cells) == {sq("b1"), sq("e4")}
@@ -304,7 +306,7 @@ def test_polarity_opponent_piece_ends_the_turn():
     r = with_piece(polarity(s.cells), sq("a1"), "x")
     assert IN.board(s, r) == Play(END)
     s = s.play(END)
-    assert IN.board(s, r) == Play(sq("a1"))
+    assert IN.board(s, r) == Play(mv("a1"))
 
 
 def test_on_board_bad_readings():
@@ -354,7 +356,7 @@ def test_full_game_on_switches(seed):
     moves, final = random_game(seed)
     s = SPEC.new()
     for m in moves:
-        action = IN.button(s, "confirm") if m == END else IN.press(s, m)
+        action = IN.button(s, "confirm") if m == END else IN.press(s, m.cell)
         assert action == Play(m)
         s = s.play(action.move)
     assert s == final and s.is_over() and s.outcome() == final.outcome()
@@ -386,7 +388,7 @@ def test_full_game_on_sensors(kind, seed):
             assert s.forced_move() == PASS
             s, turns = s.play(PASS), turns.play(PASS)
             continue
-        physical[m] = "x" if turns.turn == BLACK else "o"
+        physical[m.cell] = "x" if turns.turn == BLACK else "o"
         turns = turns.play(m)
         # sometimes put the second piece of a turn down before the board is read
         if not pending_end and turns.placed and rnd.random() < 0.5:

@@ -7,7 +7,7 @@ import pytest
 from companion.core.position_text import parse_position
 from companion.core.squares import parse_square, square_name
 from companion.games import get_spec
-from companion.games.base import Differ, IllegalMove, Play
+from companion.games.base import Differ, IllegalMove, Place, Play, places
 from companion.games.binaryon.engine import PASS, BinaryonState, legal_squares
 from companion.games.binaryon.lines import all_lines
 from companion.games.binaryon.options import resolve
@@ -32,6 +32,15 @@ oooooooo
 
 def sq(name: str, n: int = 8) -> int:
     return parse_square(name, n)
+
+
+def mv(name: str, n: int = 8) -> Place:
+    """The move that turns the square ``name``."""
+    return places(n)[sq(name, n)]
+
+
+def cells_of_moves(moves) -> list[int]:
+    return [c for m in moves for c in m.cells]
 
 
 def path(text: str, n: int = 8) -> tuple[int, ...]:
@@ -161,39 +170,39 @@ def test_lines_filtered_by_scoring_options():
 
 
 def test_start_position():
-    s = BinaryonState.start()
+    s = get_spec("binaryon").new()
     assert s.turn == "on" and s.ply == 0 and s.last is None
     cells = s.cells()
     assert cells[sq("a1")] == "o" and cells[sq("h4")] == "o"
     assert cells[sq("a5")] == "x" and cells[sq("h8")] == "x"
     # free opening: ON may turn any black piece
-    assert s.legal_moves() == list(range(32, 64))
+    assert cells_of_moves(s.legal_moves()) == list(range(32, 64))
     assert s.forced_move() is None
 
 
 def test_first_option_lets_off_open():
-    s = BinaryonState.start({"first": "off"})
+    s = get_spec("binaryon").new(**{"first": "off"})
     assert s.turn == "off"
-    assert s.legal_moves() == list(range(32))
-    assert s.check(sq("e5")).reason == "e5: already black"
+    assert cells_of_moves(s.legal_moves()) == list(range(32))
+    assert s.check(mv("e5")).reason == "e5: already black"
 
 
 def test_refusal_texts_after_the_opening():
-    s = BinaryonState.start().play(sq("d5"))
+    s = get_spec("binaryon").new().play(mv("d5"))
     assert s.turn == "off" and s.last == sq("d5")
-    r = s.check(sq("d6"))
+    r = s.check(mv("d6"))
     assert (r.code, r.reason) == ("wrong-colour", "d6: already black")
-    r = s.check(sq("d5"))
+    r = s.check(mv("d5"))
     assert (r.code, r.reason) == ("same-square", "d5: same square as last")
     # a3 is on the other colour of the chequer than d5 and shares no row or column
-    r = s.check(sq("a3"))
+    r = s.check(mv("a3"))
     assert (r.code, r.reason) == ("not-in-line", "a3: not in line with d5")
     r = s.check(PASS)
     assert (r.code, r.reason) == ("has-move", "pass: you have a move")
     # e4 is diagonal to d5 and has 6 white neighbours (d3 e3 f3 d4 f4 and now d5)
-    assert s.check(sq("e4")) is None
+    assert s.check(mv("e4")) is None
     with pytest.raises(IllegalMove) as exc:
-        s.play(sq("a3"))
+        s.play(mv("a3"))
     assert exc.value.refusal.code == "not-in-line"
 
 
@@ -201,27 +210,27 @@ def test_majority_refusal_counts_the_current_colour():
     n, cells = cells_of(P1)
     s = BinaryonState.from_cells(cells, n, mover="on", last=sq("e8"))
     # e4: neighbours d5 e5 f5 d4 are black (4), d3 e3 f3 f4 white: 4 of 8 is not a majority
-    r = s.check(sq("e4"))
+    r = s.check(mv("e4"))
     assert (r.code, r.reason) == ("no-majority", "e4: needs 5 black nbrs, has 4")
     # d4 is on the other chequer colour from e8, not on its row or column
-    assert s.check(sq("d4")).reason == "d4: not in line with e8"
+    assert s.check(mv("d4")).reason == "d4: not in line with e8"
     # e5, same column: neighbours d4 e4 d5 f5 d6 e6 f6 black (7), f4 white
-    assert s.check(sq("e5")) is None
-    assert s.check(sq("e3")).reason == "e3: already white"
+    assert s.check(mv("e5")) is None
+    assert s.check(mv("e3")).reason == "e3: already white"
     # OFF turning white pieces: a corner needs 2 of its 3 neighbours
     s_off = BinaryonState.from_cells(only_white(["a1", "b1"]), 8, mover="off", last=sq("h1"))
-    assert s_off.check(sq("a1")).reason == "a1: needs 2 white nbrs, has 1"
+    assert s_off.check(mv("a1")).reason == "a1: needs 2 white nbrs, has 1"
     # edge square: b1's neighbours a1 (white) c1 a2 b2 c2 (black): needs 3 of 5
-    assert s_off.check(sq("b1")).reason == "b1: needs 3 white nbrs, has 1"
+    assert s_off.check(mv("b1")).reason == "b1: needs 3 white nbrs, has 1"
 
 
 def test_opening_option():
     n, cells = cells_of(P1)
     free = BinaryonState.from_cells(cells, n, mover="on")
-    assert free.check(sq("e4")) is None
+    assert free.check(mv("e4")) is None
     maj = BinaryonState.from_cells(cells, n, mover="on", options={"opening": "majority"})
-    assert maj.check(sq("e4")).reason == "e4: needs 5 black nbrs, has 4"
-    assert maj.check(sq("e5")) is None
+    assert maj.check(mv("e4")).reason == "e4: needs 5 black nbrs, has 4"
+    assert maj.check(mv("e5")) is None
     assert sq("e4") in legal_squares(cells, n, "on", None)
     assert sq("e4") not in legal_squares(cells, n, "on", None, {"opening": "majority"})
 
@@ -243,13 +252,13 @@ def test_pass_and_game_end_on_a_chequerboard():
     assert s.legal_moves() == [PASS]
     assert s.forced_move() == PASS
     assert s.check(PASS) is None
-    assert s.check(sq("e4")).code == "no-majority"
+    assert s.check(mv("e4")).code == "no-majority"
     s = s.play(PASS)
     assert s.turn == "off" and s.last == sq("d4") and not s.is_over()
     s = s.play(PASS)
     assert s.is_over() and s.turn is None and s.ply == 2
     assert s.legal_moves() == [] and s.forced_move() is None
-    assert s.check(sq("e4")).reason == "game over"
+    assert s.check(mv("e4")).reason == "game over"
     assert s.check(PASS).reason == "game over"
     out = s.outcome()
     # long diagonals are one colour: both have 11111111; a mirror swaps the colours, so every
@@ -261,18 +270,23 @@ def test_pass_and_game_end_on_a_chequerboard():
 def test_a_move_after_a_pass_resets_the_pass_count():
     s = BinaryonState.from_cells(["o"] * 64, 8, mover="on", last=sq("d4"))
     assert s.legal_moves() == [PASS]  # ON has no black piece to turn
-    s = s.play(PASS).play(sq("d4") + 1)  # OFF: e4 in line with d4, all neighbours white
+    s = s.play(PASS).play(places(8)[sq("d4") + 1])  # OFF: e4 in line with d4, all neighbours white
     assert s.passes == 0 and s.last == sq("e4") and s.turn == "on"
     assert s.outcome() is None
 
 
 def test_move_names_round_trip():
-    s = BinaryonState.start()
-    assert s.move_name(sq("e4")) == "e4" and s.move_name(PASS) == "pass"
-    assert s.parse_move("E4") == sq("e4") and s.parse_move(" pass ") == PASS
+    s = get_spec("binaryon").new()
+    assert mv("e4").name == "e4" and PASS.name == "pass" and mv("j10", 10).name == "j10"
+    assert s.parse_move("E4") == mv("e4") and s.parse_move(" pass ") == PASS
     with pytest.raises(ValueError, match="not a square"):
         s.parse_move("z9")
-    assert s.check(64).code == "not-a-square"
+    with pytest.raises(ValueError, match="not on a 8x8 board"):
+        Place(64, 8)  # no such place: the rules never see one
+    with pytest.raises(ValueError, match="cell -1"):
+        Place(-1, 8)
+    assert s.check(mv("e4", 10)).code == "not-a-square"  # a square of another board size
+    assert s.check(64).code == "not-a-square"  # not a move at all
     assert s.check(True).code == "not-a-square"
 
 
@@ -443,7 +457,7 @@ def test_spec_basics_and_panel():
     ]
     leds = spec.leds(spec.new())
     assert leds[:32] == [(160, 140, 100)] * 32 and leds[32:] == [(0, 0, 0)] * 32
-    assert spec.interpreter("switch").press(spec.new(), sq("e5")) == Play(sq("e5"))
+    assert spec.interpreter("switch").press(spec.new(), sq("e5")) == Play(mv("e5"))
     with pytest.raises(ValueError, match="through"):
         spec.new(through="h9")
 
@@ -456,7 +470,7 @@ def test_spec_highlight_at_the_end():
     panel = spec.panel(s)
     assert panel.note == "OFF wins" and panel.move == 9
     assert not any(r.to_move for r in panel.rows)
-    assert spec.highlight(BinaryonState.start()) == ()
+    assert spec.highlight(get_spec("binaryon").new()) == ()
     n, start = cells_of(START)
     drawn = BinaryonState.from_cells(start, n, passes=2)
     assert set(spec.highlight(drawn)) == set(range(0, 8)) | set(range(32, 40))
@@ -469,7 +483,7 @@ def test_spec_on_board_readings():
     assert spec.interpreter("polarity").board(s, readings) is None
     turned = list(readings)
     turned[sq("e5")] = "o"  # ON turns a black disc white
-    assert spec.interpreter("polarity").board(s, turned) == Play(sq("e5"))
+    assert spec.interpreter("polarity").board(s, turned) == Play(mv("e5"))
     wrong = list(readings)
     wrong[sq("e4")] = "x"  # ON cannot make a piece black
     assert spec.interpreter("polarity").board(s, wrong) == Differ(

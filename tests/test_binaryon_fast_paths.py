@@ -7,14 +7,14 @@ from __future__ import annotations
 import random
 from array import array
 from collections import Counter
-from enum import IntEnum
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.core.squares import squares_of
-from companion.games.base import IllegalMove
+from companion.games import get_spec
+from companion.games.base import IllegalMove, Place, places
 from companion.games.binaryon.engine import PASS, BinaryonState
 from companion.games.binaryon.scoring import _largest, _smallest, left_after_cancelling
 from companion.games.binaryon.tables import rules
@@ -55,7 +55,7 @@ def test_counts_and_legal_bitboards_carried_by_play_match_fresh_ones(n, first, o
     """Along a random game every state's counts and legal bitboard equal the ones worked out
     from its board alone (the older route, ``Rules.legal``)."""
     r = rules({"size": n, "first": first, "opening": opening})
-    state = BinaryonState.start({"size": n, "first": first, "opening": opening})
+    state = get_spec("binaryon").new(**{"size": n, "first": first, "opening": opening})
     while not state.is_over():
         fresh = BinaryonState(state.white, r, state.mover, state.last, state.passes, state.ply)
         assert (
@@ -72,6 +72,7 @@ def test_counts_and_legal_bitboards_carried_by_play_match_fresh_ones(n, first, o
 def test_square_lists_from_byte_tables_match_bit_by_bit(n, data):
     mask = data.draw(st.integers(0, (1 << (n * n)) - 1))
     assert rules({"size": n}).squares(mask) == squares_of(mask)
+    assert rules({"size": n}).places(mask) == [places(n)[s] for s in squares_of(mask)]
 
 
 def test_square_lists_at_the_ends_of_the_board():
@@ -141,7 +142,7 @@ def test_unhashable_option_values_are_refused_as_before():
 
 def _midgame(seed: int = 5) -> BinaryonState:
     rng = random.Random(seed)
-    state = BinaryonState.start()
+    state = get_spec("binaryon").new()
     for _ in range(6):
         state = state.play(rng.choice(state.legal_moves()))
     return state
@@ -151,13 +152,14 @@ def test_play_of_a_listed_move_equals_the_plain_construction():
     state = _midgame()
     for move in state.legal_moves():
         after = state.play(move)
+        cell = move.cell
         plain = BinaryonState(
-            state.white ^ (1 << move), state.rules, "off" if state.mover == "on" else "on", move
+            state.white ^ (1 << cell), state.rules, "off" if state.mover == "on" else "on", cell
         )
         assert (after.white, after.mover, after.last, after.passes, after.ply) == (
             plain.white,
             plain.mover,
-            move,
+            cell,
             0,
             state.ply + 1,
         )
@@ -169,7 +171,8 @@ def test_play_refuses_as_check_does():
     state = _midgame()
     legal = set(state.legal_moves())
     other = "off" if state.mover == "on" else "on"
-    cases = [m for m in range(64) if m not in legal] + [-1, 64, True, "e4", 3.0, PASS, None]
+    squares = [*places(8), *places(10), *places(6)]
+    cases = [m for m in squares if m not in legal] + [36, True, "e4", 3.0, PASS, None]
     for move in cases:
         refusal = state.check(move)
         assert refusal is not None
@@ -183,20 +186,20 @@ def test_play_refuses_as_check_does():
     assert state.play(move, state.mover).white == state.play(move).white
 
 
-def test_play_of_a_square_given_as_an_int_subclass():
-    class Square(IntEnum):
-        E5 = 36
-
-    state = BinaryonState.start()
-    after = state.play(Square.E5)
+def test_play_of_a_place_made_by_hand_equals_the_listed_one():
+    state = get_spec("binaryon").new()
+    made = Place(36, 8)  # e5, not the object the tables list
+    assert made == places(8)[36] and made is not places(8)[36]
+    after = state.play(made)
     assert after.white == state.white | 1 << 36 and after.last == 36 and type(after.last) is int
+    assert after.legal_mask() == state.play(places(8)[36]).legal_mask()
 
 
 def test_play_after_the_end_is_refused():
     cells = ["o" if (i // 8 + i % 8) % 2 == 0 else "x" for i in range(64)]  # nobody can move
     over = BinaryonState.from_cells(cells, 8, mover="on", last=27).play(PASS).play(PASS)
     assert over.is_over()
-    for move in (PASS, 27, 0):
+    for move in (PASS, places(8)[27], places(8)[0]):
         with pytest.raises(IllegalMove) as exc:
             over.play(move)
         assert exc.value.refusal.code == "game-over"

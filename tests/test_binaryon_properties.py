@@ -8,6 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.core.squares import neighbours
+from companion.games import get_spec
+from companion.games.base import places
 from companion.games.binaryon.engine import PASS, BinaryonState, legal_squares, same_colour_pairs
 from companion.games.binaryon.lines import all_lines
 from companion.games.binaryon.scoring import score_cells
@@ -65,7 +67,7 @@ def test_check_is_none_iff_the_move_is_listed(board, mover, data):
     last = data.draw(st.none() | st.integers(0, n * n - 1))
     state = BinaryonState.from_cells(cells, n, mover=mover, last=last)
     listed = set(state.legal_moves())
-    for move in [*range(n * n), PASS]:
+    for move in [*places(n), PASS]:
         refusal = state.check(move)
         assert (refusal is None) == (move in listed), (move, refusal)
         if refusal is not None:
@@ -91,7 +93,7 @@ def test_scoring_is_symmetric_under_swapping_colours(board, options):
     st.sampled_from([{}, {"first": "off"}, {"opening": "majority"}, {"reach": "ray"}]),
 )
 def test_random_games_end_and_every_move_lowers_same_colour_pairs(n, rng, options):
-    state = BinaryonState.start({**options, "size": n})
+    state = get_spec("binaryon").new(**{**options, "size": n})
     start_pairs = pairs = same_colour_pairs(state.white, n)
     assert pairs == pairs_by_hand(state.cells(), n)
     moves = 0
@@ -119,10 +121,10 @@ def test_many_random_games_agree_with_the_slow_rules():
     rng = random.Random(3)
     for n in (4, 6):
         for _ in range(5):
-            state = BinaryonState.start({"size": n, "opening": "majority"})
+            state = get_spec("binaryon").new(**{"size": n, "opening": "majority"})
             while not state.is_over():
                 expected = legal_by_hand(state.cells(), n, state.mover, state.last)
-                got = [m for m in state.legal_moves() if m != PASS]
+                got = [m.cell for m in state.legal_moves() if m != PASS]
                 assert got == expected
                 state = state.play(rng.choice(state.legal_moves()))
     assert rules({"size": 4}).n == 4

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from companion.games.binome.engine import new_game
+from companion.games import get_spec
 from companion.games.binome.spec import SPEC
 from companion.journal.api import MoveEntry
 from companion.journal.store import SqliteJournal
@@ -16,6 +16,8 @@ from .live_daemon import call_api as api
 from .live_daemon import start_daemon
 from .live_daemon import stop_daemon as stop
 from .test_binome_engine import write_sheets
+
+new_game = get_spec("binome").new
 
 OPTIONS = {"players": "Ann,Bob,Cy", "phoneless": "Cy"}
 SHEETS = {

@@ -301,7 +301,7 @@ def test_a_claim_typed_without_its_player_is_the_named_players_own(clock, caplog
     while d.session.state.phase != "claim":
         state = d.session.state
         for player in sorted(state.to_act):
-            submit(d, state.move_name(state.legal_moves(player)[0]), player)
+            submit(d, state.legal_moves(player)[0].name, player)
     while "Cy" not in d.session.state.to_act:
         player = next(iter(d.session.state.to_act))
         submit(d, f"{player} pass", player)

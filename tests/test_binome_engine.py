@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from companion.games import get_spec
 from companion.games.base import IllegalMove
-from companion.games.binome.engine import CLAIM, DRAW, OVER, ROLL, WRITE, new_game, replay
+from companion.games.binome.engine import CLAIM, DRAW, OVER, ROLL, WRITE
 from companion.games.binome.moves import Claim, Decline, Draw, Roll, Write, cell_name, parse_cell
+
+new_game = get_spec("binome").new
 
 FIVE = "Eustache,Algernon,Balthazar,Cornelia,Dorothy"
 # Every sheet holds the same sixteen digits (each roll goes to every sheet), paired differently.
@@ -30,7 +33,7 @@ def write_sheets(state, sheets: dict[str, list[str]], names: list[str] | None = 
     def play(move):
         nonlocal state
         if names is not None:
-            names.append(state.move_name(move))
+            names.append(move.name)
         state = state.play(move)
 
     for d in digits:
@@ -261,11 +264,11 @@ def test_secrets_everyone_claims_at_once_and_hides_whether_they_claimed():
 def test_public_names_hide_cells_and_numbers():
     s = new_game(players="Ann,Bob").play(Roll(5))
     w = Write(parse_cell("4b"), "Ann")
-    assert s.move_name(w) == "Ann write 4b"
+    assert w.name == "Ann write 4b"
     assert s.public_name(w) == "Ann write"
     s = example_game().play(Draw("max-number"))
     c = Claim(44, "Eustache")
-    assert s.move_name(c) == "Eustache claim 44"
+    assert c.name == "Eustache claim 44"
     assert s.public_name(c) == "Eustache claim"
     assert s.public_name(Decline("Eustache")) == "Eustache pass"
     assert s.public_name(Draw("max-number")) == "draw max-number"
@@ -285,7 +288,7 @@ def test_notation_round_trips():
     ]:
         assert s.parse_move(text) == move
         if getattr(move, "player", True) is not None:
-            assert s.move_name(move).lower() == text.lower()
+            assert move.name.lower() == text.lower()
 
 
 @pytest.mark.parametrize(
@@ -383,4 +386,4 @@ def test_replay_rebuilds_the_example_game():
                  "Balthazar claim 88", "Cornelia claim 44", "Dorothy pass"]:  # fmt: skip
         s = s.play(s.parse_move(text))
         names.append(text)
-    assert replay({"players": FIVE}, names) == s
+    assert get_spec("binome").replay(names, players=FIVE) == s

@@ -8,10 +8,12 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.binome.engine import new_game, replay
+from companion.games import get_spec
 from companion.games.binome.moves import Claim, Decline, Draw, Roll, Write
 from companion.games.binome.postulates import BY_ID, IDS, get
 from companion.games.binome.resolution import X, resolve
+
+new_game = get_spec("binome").new
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus")
 
@@ -82,7 +84,7 @@ def random_game(data, options):
             player = data.draw(st.sampled_from(sorted(state.to_act)))
             moves = state.legal_moves(player)
             move = data.draw(st.sampled_from(moves))
-        names.append(state.move_name(move))
+        names.append(move.name)
         publics.append((move, state.public_name(move)))
         state = state.play(move)
     return state, names, publics
@@ -104,10 +106,10 @@ game_options = st.fixed_dictionaries(
 def test_replaying_move_names_rebuilds_the_game(options, data):
     state, names, _ = random_game(data, options)
     assert state.ply == len(names)
-    assert replay(options, names) == state
+    assert get_spec("binome").replay(names, **options) == state
     # a prefix replays to the same state as playing it
     cut = data.draw(st.integers(0, len(names)))
-    partial = replay(options, names[:cut])
+    partial = get_spec("binome").replay(names[:cut], **options)
     assert partial.ply == cut
 
 
@@ -187,6 +189,6 @@ def test_legal_moves_are_accepted_and_others_refused(options, data):
 def test_solo_games_replay_from_their_move_names(bots, seed, secrets, data):
     options = {"players": "Ann", "solo": bots, "seed": seed, "secrets": secrets}
     state, names, _ = random_game(data, options)
-    assert replay(options, names) == state
+    assert get_spec("binome").replay(names, **options) == state
     bot_moves = [n for n in names if n.startswith("bot")]
     assert len(bot_moves) >= 16 * bots  # every opponent wrote all sixteen digits

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import random
 
+from companion.games import get_spec
 from companion.games.binome.deck import builtin_deck
-from companion.games.binome.engine import CLAIM, new_game, referee_move, replay
+from companion.games.binome.engine import CLAIM, referee_move
 from companion.games.binome.moves import Claim, Decline, Write
 from companion.games.binome.solo import choose_cell, choose_claim, personality, quality
+
+new_game = get_spec("binome").new
 
 
 def play_solo(seed: int, table_seed: int = 1, human_seed: int = 2, bots: int = 3):
@@ -20,7 +23,7 @@ def play_solo(seed: int, table_seed: int = 1, human_seed: int = 2, bots: int = 3
         if move is None:
             assert state.to_act == {"Ann"}
             move = human.choice(state.legal_moves("Ann"))
-        names.append(state.move_name(move))
+        names.append(move.name)
         state = state.play(move)
     return state, names
 
@@ -30,7 +33,7 @@ def test_a_solo_game_plays_to_the_end_and_replays():
     assert state.is_over()
     assert state.players == ("Ann", "bot1", "bot2", "bot3")
     assert any(n.startswith("bot2 claim") for n in names)  # the opponents do claim
-    assert replay(state.options, names) == state
+    assert get_spec("binome").replay(names, **state.options) == state
     for bot in state.virtual:
         assert "?" not in "".join(state.numbers(bot))
 

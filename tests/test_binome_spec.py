@@ -62,7 +62,7 @@ def test_chance_steps_are_move_names_and_players_act_for_themselves():
     assert s.chance() is None
     write = Write(5, "Bob")
     assert s.actor(write) == "Bob" and s.actor(Roll(3)) is None
-    assert s.public_name(write) == "Bob write" and s.move_name(write) == "Bob write 3b"
+    assert s.public_name(write) == "Bob write" and write.name == "Bob write 3b"
     assert not s.revealed()
 
 

@@ -77,7 +77,7 @@ def test_legal_after_a_binaryon_record_matches_the_engine(capsys, tmp_path):
     for m in ("b3", "b2"):
         state = state.play(state.parse_move(m))
     assert code == 0
-    assert json.loads(out)["moves"] == [state.move_name(m) for m in state.legal_moves()]
+    assert json.loads(out)["moves"] == [m.name for m in state.legal_moves()]
 
 
 def test_legal_on_a_latent_binaries_position(capsys, tmp_path):
@@ -124,7 +124,7 @@ def test_an_exported_wythe_game_with_a_swap_says_who_plays_which_colour(capsys, 
     names.append("swap")
     while not state.is_over():
         move = state.forced_move() or rng.choice(state.legal_moves())
-        names.append(state.move_name(move))
+        names.append(move.name)
         state = state.play(move)
     path = tmp_path / "j.sqlite"
     with SqliteJournal.open(path) as j:

@@ -6,6 +6,7 @@ import pytest
 
 from companion.core.events import ButtonEvent, LinkStatus, UserCommand
 from companion.core.squares import parse_square
+from companion.games import get_spec
 from companion.games.binaryon.engine import PASS
 from companion.views.leds import GREEN, RED
 
@@ -61,7 +62,7 @@ def test_a_full_random_game_ends_with_winner_shown_and_line_blinking(make_daemon
         state = d.session.state
         moves = [m for m in state.legal_moves() if m is not PASS]
         assert moves, "the session plays passes by itself"
-        d.board.tap(rng.choice(moves))
+        d.board.tap(rng.choice(moves).cell)
         step(d, clock, 0.03)
         presses += 1
         assert presses < 200
@@ -83,7 +84,7 @@ def test_a_full_random_game_ends_with_winner_shown_and_line_blinking(make_daemon
 
 def test_passes_are_played_and_announced(make_daemon, clock):
     # Find a random 4x4 game where someone passes, then replay it through the board.
-    from companion.games.binaryon.engine import new_game
+    new_game = get_spec("binaryon").new
 
     for seed in range(200):
         rng = random.Random(seed)
@@ -103,7 +104,7 @@ def test_passes_are_played_and_announced(make_daemon, clock):
         raise AssertionError("no game with a pass found")
     d = make_daemon(rules={"size": 4}, size=4)
     for m in moves:
-        d.board.tap(m)
+        d.board.tap(m.cell)
         step(d, clock, 0.03)
     assert "pass" in d.session.moves
     assert "passes" in d.message or d.session.state.is_over()
@@ -162,7 +163,7 @@ def test_unplugged_board_is_shown_and_presses_wait(make_daemon, clock):
 
 
 def test_colour_board_move_needs_a_still_board(make_daemon, clock):
-    from companion.games.binaryon.engine import new_game
+    new_game = get_spec("binaryon").new
 
     cells = new_game().cells()
     d = make_daemon(kind="polarity", initial=cells)
@@ -188,7 +189,7 @@ def test_colour_board_move_needs_a_still_board(make_daemon, clock):
 
 
 def test_colour_board_two_discs_turned_at_once_are_both_shown(make_daemon, clock):
-    from companion.games.binaryon.engine import new_game
+    new_game = get_spec("binaryon").new
 
     d = make_daemon(kind="polarity", initial=new_game().cells())
     step(d, clock, 0.31)
@@ -236,7 +237,7 @@ def test_link_status_message_is_kept_until_reconnected(make_daemon, clock):
 
 
 def test_colour_board_put_back_to_an_earlier_position_is_a_takeback(make_daemon, clock):
-    from companion.games.binaryon.engine import new_game
+    new_game = get_spec("binaryon").new
 
     d = make_daemon(kind="polarity", initial=new_game().cells())
     step(d, clock, 0.31)  # the board matches the game
@@ -266,7 +267,7 @@ def test_emulator_window_mirrors_the_frames(tmp_path, monkeypatch):
 
 
 def test_colour_board_must_match_the_game_before_moves_count(make_daemon, clock):
-    from companion.games.binaryon.engine import new_game
+    new_game = get_spec("binaryon").new
 
     cells = new_game().cells()
     cells[sq("a1")] = "x"  # a disc set out wrong
@@ -324,7 +325,7 @@ def test_a_board_problem_clears_when_the_game_can_use_the_board(make_daemon, clo
 
 
 def test_replugged_board_that_did_not_change_plays_on(make_daemon, clock):
-    from companion.games.binaryon.engine import new_game
+    new_game = get_spec("binaryon").new
 
     d = make_daemon(kind="polarity", initial=new_game().cells())
     step(d, clock, 0.31)
@@ -369,7 +370,8 @@ def test_board_input_waits_while_the_menu_is_open(make_daemon, clock):
 
 def test_a_resumed_game_that_had_ended_shows_its_result_and_blinks(clock):
     from companion.core.config import Config
-    from companion.games.binaryon.engine import new_game
+
+    new_game = get_spec("binaryon").new
     from companion.journal.api import NullJournal, SavedGame
     from companion.service.daemon import Daemon
 
@@ -377,7 +379,7 @@ def test_a_resumed_game_that_had_ended_shows_its_result_and_blinks(clock):
     st, names = new_game(size=4), []
     while not st.is_over():
         m = rng.choice(st.legal_moves())
-        names.append(st.move_name(m))
+        names.append(m.name)
         st = st.play(m)
     while names[-1] == "pass":  # the crash came before the final passes were saved
         names.pop()

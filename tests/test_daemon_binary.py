@@ -17,8 +17,8 @@ def play_random_game(d, clock, kind, rng):
         state = d.session.state
         if state.is_over():
             return
-        squares = [m for m in state.legal_moves() if isinstance(m, int)]
-        if not squares or (
+        placements = [m for m in state.legal_moves() if m.cells]
+        if not placements or (
             state.legal_moves()
             and rng.random() < 0.3
             and "END" in [str(m).upper() for m in state.legal_moves()]
@@ -26,12 +26,13 @@ def play_random_game(d, clock, kind, rng):
             d.post(ButtonEvent("confirm"))
             step(d, clock)
             continue
-        sq = rng.choice(squares)
+        move = rng.choice(placements)
+        (sq,) = move.cells
         if kind == "switch":
             d.board.tap(sq)
             step(d, clock, 0.03)
         else:
-            value = spec.interpreter(kind).expected(state.play(sq))[sq]
+            value = spec.interpreter(kind).expected(state.play(move))[sq]
             d.board.set_reading(sq, value)
             step(d, clock, 0.31)
         assert not d.marks().differ, d.message
@@ -48,9 +49,7 @@ def test_full_binary_game_on_each_sensor_kind(make_daemon, clock, kind):
     outcome = state.outcome()
     assert d.message == outcome.summary
     # replaying the accepted move names gives the same final position: nothing lost or doubled
-    replay = d.session.spec.new(**d.session.options)
-    for name in d.session.moves:
-        replay = replay.play(replay.parse_move(name))
+    replay = d.session.spec.replay(d.session.moves, **d.session.options)
     assert replay.cells == state.cells
 
 
@@ -84,7 +83,7 @@ def test_lifting_the_last_pieces_takes_the_turn_back(make_daemon, clock):
 def test_menu_lights_each_players_territories_in_their_colour(make_daemon, clock):
     d = make_daemon(game="binary")
     for name in ("c3", "b1", "d1", "a1"):  # black c3; white b1 d1; black a1 ...
-        d.board.tap(d.session.state.parse_move(name))
+        d.board.tap(d.session.state.parse_move(name).cell)
         step(d, clock, 0.03)
     d.post(ButtonEvent("menu"))
     step(d, clock)

@@ -6,9 +6,14 @@ import random
 
 from companion.engines.players import greedy_player
 from companion.engines.search import WIN, Limits, Searcher
+from companion.games import get_spec
 from companion.games.binary.adapter import BinaryAdapter
 from companion.games.binary.bitboard import Position
-from companion.games.binary.engine import END, BinaryState, new_game
+from companion.games.binary.engine import END, BinaryState
+
+from .positions import mv
+
+new_game = get_spec("binary").new
 
 EMPTY_8 = "." * 64
 
@@ -40,16 +45,16 @@ def test_the_evaluation_is_the_score_difference_when_hands_are_even_for_the_move
 def test_a_spent_extra_piece_is_seen_as_lost_tempo():
     """A second own-colour piece that gains nothing costs a tempo: the engine ENDs instead."""
     a = BinaryAdapter()
-    state = new_game(size=8).play(18)  # Black opens on c3
-    state = state.play(0)  # White's... a1 is dark: not White's colour, a single piece
+    state = new_game(size=8).play(mv("c3"))  # Black opens on c3
+    state = state.play(mv("a1"))  # White's... a1 is dark: not White's colour, a single piece
     assert state.mover == "black"
-    state = state.play(27)  # d4 is the centre (dark, Black's own): alone, turn over
+    state = state.play(mv("d4"))  # d4 is the centre (dark, Black's own): alone, turn over
     assert state.mover == "white"
-    state = state.play(1)  # b1: White's own colour, a second may follow
+    state = state.play(mv("b1"))  # b1: White's own colour, a second may follow
     assert state.mover == "white" and state.placed
     pos = a.prepare(state)
-    values = {m: a.evaluate(a.play(pos, m), "white") for m in (END, 3)}
-    assert values[END] > values[3]
+    values = {m: a.evaluate(a.play(pos, m), "white") for m in (END, mv("d1"))}
+    assert values[END] > values[mv("d1")]
 
 
 def test_finished_games_are_won_lost_or_drawn_outright():

@@ -12,10 +12,15 @@ from hypothesis import strategies as st
 from companion.engines.adapters import adapter_for, new_state
 from companion.engines.search import CHECK_EVERY, WIN, Limits, Searcher, choose, search
 from companion.engines.solve import minimax, solve
+from companion.games import get_spec
 from companion.games.binary.adapter import territory_sizes
 from companion.games.binary.engine import BinaryState, score_cells
 from companion.games.binaryon.adapter import BinaryonAdapter
-from companion.games.binaryon.engine import PASS, new_game
+from companion.games.binaryon.engine import PASS
+
+from .positions import mv
+
+new_game = get_spec("binaryon").new
 
 A = BinaryonAdapter()
 
@@ -56,9 +61,9 @@ def test_a_forced_win_is_found_and_played():
         assert solve(A, child).value == -1
 
 
-@pytest.mark.parametrize("move", [12, 13, 14, 15])
+@pytest.mark.parametrize("move", ["a4", "b4", "c4", "d4"])
 def test_solver_agrees_with_plain_minimax_after_each_opening(move):
-    s = A.play(new_game(size=4), move)
+    s = A.play(new_game(size=4), mv(move, 4))
     assert solve(A, s).value == minimax(A, s)
 
 

@@ -19,7 +19,7 @@ from companion.views.oled import CHARS, OledView, Screen, font, screen_text
 from companion.views.terminal import board_lines
 
 from .conftest import step
-from .positions import BINARY_FIG3, sq
+from .positions import BINARY_FIG3, mv, sq
 from .test_oled_golden import check
 
 
@@ -101,7 +101,7 @@ def test_binary_note_spells_out_the_pieces_in_hand():
 
 def test_binary_refusals_say_the_rule_not_its_opposite():
     st = get_spec("binary").new()
-    refusal = st.check(sq("e4"))
+    refusal = st.check(mv("e4"))
     assert refusal is not None and refusal.reason == "e4: first piece may not go in the centre"
     from companion.views.oled import wrap
 
@@ -132,7 +132,7 @@ def test_the_move_number_is_labelled():
 def test_no_colour_tells_black_from_white_and_light_from_dark():
     spec = get_spec("binary")
     st = spec.new()
-    st = st.play(sq("c3")).play(sq("c1"))
+    st = st.play(mv("c3")).play(mv("c1"))
     leds = spec.leds(st)
     pieces = [c.piece for c in spec.view(st).cells]
     plain = "\n".join(board_lines(leds, 8, colour=False, pieces=pieces))
@@ -231,10 +231,10 @@ def test_a_colour_board_refusal_gives_the_rule_as_the_switch_board_does():
     wrong[sq("e4")] = "x"  # ON turned a white disc black; ON turns black discs white
     hint = spec.interpreter("polarity").board(s, wrong).hint
     assert "turns black to white" in hint and hint.startswith("e4:")
-    assert s.check(sq("e4")).reason == "e4: already white"  # the switch board's reason
+    assert s.check(mv("e4")).reason == "e4: already white"  # the switch board's reason
     assert len(wrap(hint)) == 2 and not wrap(hint)[-1].endswith("..")
     binary = get_spec("binary")
-    b = binary.new().play(sq("c3"))
+    b = binary.new().play(mv("c3"))
     turned = list(b.cells)
     turned[sq("c3")] = "o"
     hint = binary.interpreter("polarity").board(b, turned).hint

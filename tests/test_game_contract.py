@@ -85,7 +85,7 @@ def test_random_games_keep_the_contract(name, seed):
             last = state
             break
         assert state.check(move, player) is None
-        name_ = state.move_name(move)
+        name_ = move.name
         assert state.parse_move(name_) == move, name_
         assert isinstance(state.public_name(move), str)
         names.append(name_)
@@ -118,7 +118,7 @@ def test_no_secret_on_the_table_or_another_players_page(name):
                     for q in state.players:
                         if q != p and line not in set(spec.view(state, q).private):
                             assert line not in view_text(spec, state, q), (p, q, line)
-            if state.public_name(move) != state.move_name(move):
+            if state.public_name(move) != move.name:
                 secrets_seen += 1
     if name in ("party", "hidden"):
         assert secrets_seen > 0  # the stubs do hold secrets: the check above had work to do

@@ -14,7 +14,7 @@ from companion.core.config import Config
 from companion.core.events import ButtonEvent
 from companion.core.squares import parse_square
 from companion.engines.adapters import adapter_for, engine_games, new_state
-from companion.engines.explain import hint_line, move_cells
+from companion.engines.explain import hint_line
 from companion.engines.search import choose
 from companion.games import get_spec
 from companion.hardware.simulated.mock_board import MockBoard
@@ -53,7 +53,7 @@ def press(d, clock, name, n=4):
 
 def expected(state, level="default", nodes=NODES):
     result = choose(adapter_for(state.game), state, level, None, nodes=nodes)
-    return move_cells(state, result.move), hint_line(state, result)
+    return result.move.cells, hint_line(state, result)
 
 
 class HeldSearch:
@@ -124,7 +124,7 @@ def test_binary_mid_turn_the_hint_is_the_next_placement_or_end(make_daemon, cloc
     assert d.message == text
     assert d.marks().hint == d.map.to_squares(cells)
     head = text.split(":")[0]  # "hint d1", or "hint" for "hint: end (confirm)"
-    move = state.parse_move(head.removeprefix("hint ")) if head != "hint" else "END"
+    move = state.parse_move(head.removeprefix("hint ") if head != "hint" else "end")
     assert move in state.legal_moves()
 
 
@@ -155,7 +155,7 @@ def test_a_move_while_it_thinks_drops_the_stale_hint(make_daemon, clock):
     assert d.hints.engine.busy
     step(d, clock, 0.6)  # longer than half a second: "thinking" with its bar
     assert d.message.startswith("thinking ")
-    name = d.session.state.move_name(d.session.state.legal_moves()[0])
+    name = d.session.state.legal_moves()[0].name
     press(d, clock, name)  # a move meanwhile
     assert d.session.moves == [name]
     held.go.set()
@@ -166,7 +166,7 @@ def test_a_move_while_it_thinks_drops_the_stale_hint(make_daemon, clock):
 
 def test_an_undo_while_it_thinks_drops_the_hint_and_its_thinking_line(make_daemon, clock):
     d = make_daemon(game="binaryon", rules={"size": 4})
-    name = d.session.state.move_name(d.session.state.legal_moves()[0])
+    name = d.session.state.legal_moves()[0].name
     press(d, clock, name)
     held = held_engine_step(d, clock)
     step(d, clock, 0.6)
@@ -224,7 +224,7 @@ def test_no_hint_while_the_companion_thinks_its_own_move(clock):
     d = opponent_daemon(clock)
     held = HeldSearch()
     d.opponent.search.search = held
-    name = d.session.state.move_name(d.session.state.legal_moves()[0])
+    name = d.session.state.legal_moves()[0].name
     press(d, clock, name)  # the person's move: now the companion thinks
     assert held.started.wait(5) and d.opponent.thinking
     menu(d, clock)

@@ -46,7 +46,7 @@ def test_moves_survive_closing_and_reopening(path):
     j = SqliteJournal.open(path, clock=Clock())
     s = Session("binaryon", journal=j, players={"on": "Ana", "off": "Ben"})
     for name in ("e5", "d4", "c5"):
-        assert s.submit(parse_square(name, 8)).accepted
+        assert s.submit(s.state.parse_move(name)).accepted
     j.close()
     j2 = SqliteJournal.open(path)
     saved = j2.current()
@@ -74,7 +74,7 @@ def test_takebacks_are_recorded_and_history_keeps_them(path):
     s = Session("binaryon", journal=j)
     a, b, c, d = first_legal_game()[:4]
     for name in (a, b, c, d):
-        assert s.submit(parse_square(name, 8)).accepted
+        assert s.submit(s.state.parse_move(name)).accepted
     assert s.undo(2) == [c, d]
     other = s.state.legal_moves()[1]
     assert s.submit(other).accepted
@@ -121,7 +121,7 @@ def test_a_finished_game_has_its_result_and_a_takeback_reopens_it(path):
 def test_a_new_game_abandons_the_unfinished_one_which_stays_in_history(path):
     j = SqliteJournal.open(path)
     s = Session("binaryon", journal=j)
-    s.submit(parse_square("e5", 8))
+    s.submit(s.state.parse_move("e5"))
     old = s.game_id
     s.new_game()
     games = j.games()
@@ -232,7 +232,7 @@ def test_the_undo_button_is_journalled_and_survives_a_restart(path, clock):
 
 def test_a_pass_lost_in_a_crash_is_played_on_resume(path):
     script = first_legal_game()
-    k = next(i for i, m in enumerate(script) if m == PASS)
+    k = next(i for i, m in enumerate(script) if m == PASS.name)
     j = SqliteJournal.open(path)
     gid = j.begin("binaryon", {}, {})
     for i, m in enumerate(script[:k]):  # killed after the move, before its forced pass

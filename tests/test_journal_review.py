@@ -261,7 +261,7 @@ READ_ONLY_CHILD = textwrap.dedent(
     d.board.start(d.loop.post)
     d.loop.run_pending()
     resumed = list(d.session.moves)
-    d.board.tap(d.session.state.legal_moves()[0])
+    d.board.tap(d.session.state.legal_moves()[0].cell)
     d.loop.run_pending(); now[0] += 0.1; d.loop.run_pending()
     print(json.dumps({{"read_only": j.read_only, "resumed": resumed, "message": d.message,
                       "moves": d.session.moves, "recovery": j.recovery is not None}}))
@@ -405,12 +405,12 @@ def test_every_write_to_a_game_closed_elsewhere_raises_game_closed(tmp_path):
     with pytest.raises(GameClosed):
         j.takeback(gid, 0)
     with pytest.raises(GameClosed):
-        j.commit_turn(gid, 1, [], Outcome("on", "ON wins"))
+        j.commit_turn(gid, 1, [], Outcome(("on",), "ON wins"))
     j.abandon(gid)  # already abandoned: nothing to do
     gid2 = j.begin("binaryon", {}, {})
-    j.commit_turn(gid2, 0, [], Outcome("on", "ON wins"))
+    j.commit_turn(gid2, 0, [], Outcome(("on",), "ON wins"))
     with pytest.raises(GameClosed, match="was finished elsewhere"):
-        j.commit_turn(gid2, 0, [], Outcome("on", "ON wins"))
+        j.commit_turn(gid2, 0, [], Outcome(("on",), "ON wins"))
     with pytest.raises(GameClosed, match="was finished elsewhere"):
         j.abandon(gid2)
     assert j.load(gid).move_names == ["e5"] and j.load(gid2).status == FINISHED
@@ -478,7 +478,7 @@ def test_a_takeback_that_reopens_a_game_keeps_its_tags(tmp_path):
             status=IN_PROGRESS,
             tags={"Event": "x"},
         )
-        j.commit_turn(gid, 0, [], Outcome(None, "draw", {"why": "test"}))
+        j.commit_turn(gid, 0, [], Outcome((), "draw", {"why": "test"}))
         assert j.load(gid).detail == {"why": "test"} and j.load(gid).tags == {"Event": "x"}
         j.takeback(gid, 0)
         assert j.load(gid).tags == {"Event": "x"} and j.load(gid).detail is None

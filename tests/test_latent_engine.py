@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from companion.games import get_spec
 from companion.games.base import IllegalMove
 from companion.games.latent_binaries.arrange import arranged
-from companion.games.latent_binaries.engine import LatentState, new_game, replay
+from companion.games.latent_binaries.engine import LatentState
 from companion.games.latent_binaries.geometry import parse_square, square_name
 from companion.games.latent_binaries.moves import END, PASS, Challenge, Order, Setup, Step
 from companion.games.latent_binaries.options import resolve
 from companion.games.latent_binaries.phases import CHALLENGE, MARKER, MOVE, OVER, SETUP
 from companion.games.latent_binaries.views import public_view
+
+new_game = get_spec("latent-binaries").new
 
 SETUPS = [
     "setup b2 red/yellow",
@@ -43,7 +46,7 @@ def refused(state: LatentState, name: str, player: str | None = None) -> str:
 
 
 def names(state: LatentState, player: str | None = None) -> list[str]:
-    return [state.move_name(m) for m in state.legal_moves(player)]
+    return [m.name for m in state.legal_moves(player)]
 
 
 # --------------------------------------------------------------------------- options
@@ -93,7 +96,7 @@ def test_setup_is_simultaneous_and_secret():
     assert len(s.legal_moves(R)) == 3 * 4 * 3 and len(s.legal_moves()) == 72
     move = s.parse_move("setup c2 red/blue")
     assert move == Setup(parse_square("c2"), "red", "blue")
-    assert s.move_name(move) == "setup c2 red/blue"
+    assert move.name == "setup c2 red/blue"
     assert s.public_name(move) == "setup c2"
     s = play(s, "setup c2 red/blue", "setup b6 cyan/magenta")  # in any order, either player
     assert s.stash_of(R) == {"red": 3, "yellow": 4, "green": 4, "blue": 3}
@@ -259,11 +262,11 @@ def test_right_colour_caps_the_nest_and_later_the_guessing_goes_on():
     assert s.nest_at(parse_square("c5")).caps == ("magenta",)
     assert s.stash_of(X)["magenta"] == 1
     assert (s.phase, s.target) == (CHALLENGE, parse_square("c5"))
-    assert set(names(s)) == {f"challenge c5 {c}" for c in ("cyan", "orange", "purple")} | {END}
+    assert set(names(s)) == {f"challenge c5 {c}" for c in ("cyan", "orange", "purple")} | {END.name}
     assert refused(s, "challenge e5 orange") == "one-nest"
     s = play(s, "challenge c5 cyan")
     assert s.nest_at(parse_square("c5")).caps == ("magenta", "cyan")  # in the order guessed
-    assert names(s) == ["order c5 magenta/cyan", "order c5 cyan/magenta", END]
+    assert names(s) == ["order c5 magenta/cyan", "order c5 cyan/magenta", END.name]
 
 
 def test_right_order_removes_the_nest_and_returns_its_pawns():
@@ -414,10 +417,10 @@ def test_replaying_move_names_rebuilds_the_state():
     s = started()
     history = [*SETUPS, "c2-c3", "challenge c6 orange", "marker b1-d1", "c6-c5", "end"]
     with pytest.raises(IllegalMove):
-        replay(history)
+        get_spec("latent-binaries").replay(history)
     history = history[:-1]
     s = play(s, *history[6:])
-    assert replay(history) == s
+    assert get_spec("latent-binaries").replay(history) == s
 
 
 @pytest.mark.parametrize(
@@ -432,4 +435,4 @@ def test_colours_may_be_typed_by_their_initial():
     s = new_game()
     assert s.parse_move("Challenge C5 G") == Challenge(parse_square("c5"), "green")
     assert s.parse_move("order c5 c/m") == Order(parse_square("c5"), "cyan", "magenta")
-    assert s.move_name(s.parse_move("setup b6 p/o")) == "setup b6 purple/orange"
+    assert s.parse_move("setup b6 p/o").name == "setup b6 purple/orange"

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+from companion.games import get_spec
 from companion.games.latent_binaries.arrange import arranged
-from companion.games.latent_binaries.engine import new_game
 from companion.games.latent_binaries.spec import SPEC
 from companion.views.oled import Screen
 from tests.test_oled_golden import check, shown
+
+new_game = get_spec("latent-binaries").new
 
 
 def test_setup_screen_has_both_players_to_act():

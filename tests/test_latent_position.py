@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.latent_binaries.engine import new_game
+from companion.games import get_spec
 from companion.games.latent_binaries.position import (
     PositionError,
     format_position,
@@ -16,6 +16,8 @@ from companion.games.latent_binaries.position import (
     parse_position,
     position_of,
 )
+
+new_game = get_spec("latent-binaries").new
 
 
 def legal_main(argv):

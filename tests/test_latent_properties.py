@@ -11,7 +11,8 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.latent_binaries.engine import LatentState, new_game, replay
+from companion.games import get_spec
+from companion.games.latent_binaries.engine import LatentState
 from companion.games.latent_binaries.geometry import SQUARES, square_name
 from companion.games.latent_binaries.moves import (
     END,
@@ -26,6 +27,8 @@ from companion.games.latent_binaries.options import MIN_LEFT, PLAYERS, other
 from companion.games.latent_binaries.phases import MOVE, OVER, SETUP
 from companion.games.latent_binaries.position import legal, position_of
 from companion.games.latent_binaries.views import public_view, reveal, secret_view
+
+new_game = get_spec("latent-binaries").new
 
 OPTIONS = st.fixed_dictionaries(
     {
@@ -113,7 +116,7 @@ def test_the_public_view_never_holds_a_hidden_pawn(seed, options):
             if isinstance(move, Setup):
                 assert public == f"setup {square_name(move.square)}"
             else:
-                assert public == state.move_name(move)
+                assert public == move.name
         json.dumps(view)  # JSON-able
 
 
@@ -154,10 +157,10 @@ def test_pawns_are_conserved_and_the_stash_keeps_two_after_setup(seed, options):
 @GAMES
 def test_replaying_move_names_rebuilds_every_state(seed, options):
     game = random_game(seed, options)
-    names = [s.move_name(m) for s, m in game if m is not None]
+    names = [m.name for s, m in game if m is not None]
     final = game[-1][0]
-    assert replay(names, options) == final
-    rebuilt = replay(names[: len(names) // 2], options)
+    assert get_spec("latent-binaries").replay(names, **options) == final
+    rebuilt = get_spec("latent-binaries").replay(names[: len(names) // 2], **options)
     assert rebuilt == game[len(names) // 2][0]
     if final.is_over():
         outcome = final.outcome()
@@ -176,8 +179,8 @@ def test_the_legal_function_agrees_with_the_engine(seed, options):
             continue
         result = legal(position_of(state), state.mover)
         moves = state.legal_moves()
-        assert result["moves"] == [state.move_name(m) for m in moves]
-        winning = [state.move_name(m) for m in moves if state.play(m).winner == state.mover]
+        assert result["moves"] == [m.name for m in moves]
+        winning = [m.name for m in moves if state.play(m).winner == state.mover]
         assert result["winning"] == winning
 
 
@@ -186,7 +189,7 @@ def test_the_legal_function_agrees_with_the_engine(seed, options):
 def test_notation_round_trips_for_every_legal_move(seed, options):
     for state, _ in random_game(seed, options):
         for m in state.legal_moves():
-            name = state.move_name(m)
+            name = m.name
             assert state.parse_move(name) == m
             assert state.parse_move(name.upper()) == m  # typed in capitals
             assert state.actor(m) in state.to_act

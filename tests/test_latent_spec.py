@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from companion.games import game_names, get_spec, register, unregister
 from companion.games.base import GameSpec, Pending, Play, Refuse
 from companion.games.latent_binaries.arrange import arranged
-from companion.games.latent_binaries.engine import new_game
 from companion.games.latent_binaries.geometry import parse_square
 from companion.games.latent_binaries.input import LatentInput
 from companion.games.latent_binaries.moves import END, Marker, Step
@@ -22,6 +21,8 @@ from companion.games.latent_binaries.spec import SPEC
 from companion.referee.session import Session
 from tests import test_game_contract as contract
 from tests.test_latent_properties import random_game, scrambled
+
+new_game = get_spec("latent-binaries").new
 
 R, X = "rainbow", "xeno"
 SETUPS = {

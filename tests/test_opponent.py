@@ -32,12 +32,12 @@ def press(d, clock, name):
 def test_the_companion_answers_and_takes_only_its_own_move(clock):
     d = make(clock, opponent="engine:beginner")
     state = d.session.state
-    human = state.move_name(state.legal_moves()[0])
+    human = state.legal_moves()[0].name
     press(d, clock, human)
     assert d.session.moves == [human]
     wait_until(lambda: d.loop.run_pending() >= 0 and d.opponent.wanted is not None,
                what="the engine's move")  # fmt: skip
-    mine = d.session.state.move_name(d.opponent.wanted)
+    mine = d.opponent.wanted.name
     assert d.message == f"my move: {mine}: press it"
     assert d.notices.pending == (parse_square(mine, 4),)  # lit on the board
     wrong = next(square_name(s, 4) for s in range(16) if square_name(s, 4) != mine)

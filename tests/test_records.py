@@ -133,7 +133,7 @@ def test_a_binary_game_round_trips_too():
             break
         legal = state.legal_moves()
         move = legal[(i * 7) % len(legal)]
-        names.append(state.move_name(move))
+        names.append(move.name)
         state = state.play(move)
     from companion.journal.records import Record
 

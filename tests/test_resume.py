@@ -151,7 +151,7 @@ def test_the_menu_offers_the_paused_games_and_takes_one_up(path, clock):
     assert d.session.game_id == 1 and d.session.moves == ["c3"]
     assert d.message == "resumed #1; #2 paused"
     state = d.session.state
-    move = state.move_name(state.legal_moves()[0])
+    move = state.legal_moves()[0].name
     d.post(UserCommand(f"move {move}"))  # play goes on in the game taken up, journaled
     d.loop.run_pending()
     assert journal.load(1).move_names == ["c3", move] and journal.load(2).status == "paused"

@@ -24,6 +24,7 @@ from companion.games import get_spec
 from companion.games.wythe.adapter import WytheAdapter
 from companion.games.wythe.engine import WytheState
 from companion.hardware.simulated.mock_board import MockBoard
+from companion.games.wythe.moves import SWAP
 from companion.journal.store import SqliteJournal
 from companion.referee.session import Session
 from companion.service.daemon import Daemon
@@ -199,8 +200,8 @@ def _engine_move(d: Daemon):
 
 def _takes_the_pie(adapter, state, level, seconds, nodes=None):
     """The engine's choice, except that it swaps whenever it may."""
-    if "swap" in state.legal_moves():
-        return Result("swap", 0, ["swap"], 1, 1)
+    if SWAP in state.legal_moves():
+        return Result(SWAP, 0, [SWAP], 1, 1)
     return choose(adapter, state, level, seconds, nodes=nodes)
 
 
@@ -210,7 +211,7 @@ def test_an_engine_that_swaps_leaves_the_next_white_turn_to_the_person(clock):
     try:
         _press(d, clock, "a1")
         _press(d, clock, "a2")
-        assert _engine_move(d) == "swap"
+        assert _engine_move(d) == SWAP
         assert d.message == "my move: swap: press it"
         d.post(ButtonEvent("confirm"))  # on White's first turn, confirm takes the pie
         step(d, clock)
@@ -229,7 +230,7 @@ def test_an_engine_that_swaps_leaves_the_next_white_turn_to_the_person(clock):
 def test_after_the_person_swaps_the_engine_plays_white(clock):
     d = _engine_daemon(clock, side="black")
     try:
-        first = d.session.state.move_name(_engine_move(d))
+        first = _engine_move(d).name
         for square in first.split("-"):
             _press(d, clock, square)
         assert d.session.moves == [first]
@@ -237,7 +238,7 @@ def test_after_the_person_swaps_the_engine_plays_white(clock):
         step(d, clock)
         assert d.session.moves == [first, "swap"]
         assert d.opponent.playing() == "white"
-        reply = d.session.state.move_name(_engine_move(d))
+        reply = _engine_move(d).name
         assert reply != "swap" and "-" in reply
         assert d.message == f"my move: {reply}: press it"
     finally:
@@ -264,7 +265,7 @@ def _reference(state: WytheState, depth: int) -> int:
     for move in state.legal_moves():
         child = state.play(move)
         if child.is_over():
-            values.append(_colour_value(child, state.mover if move != "swap" else "black"))
+            values.append(_colour_value(child, state.mover if move != SWAP else "black"))
         elif depth <= 1:
             values.append(-_colour_value(child, child.mover))
         else:
@@ -274,13 +275,13 @@ def _reference(state: WytheState, depth: int) -> int:
 
 @pytest.mark.parametrize("first", ["a1-a2", "b2-c2", "b2-b3", "d4-c4"])
 def test_the_search_values_the_swap_as_the_rules_say(first):
-    state = WytheState.start({"size": 4})
+    state = get_spec("wythe").new(**{"size": 4})
     state = state.play(state.parse_move(first))
     searcher = Searcher(WytheAdapter(), Limits(seconds=None, extend=False))
     for depth in (1, 2):
         assert searcher.negamax(state, depth, -WIN - 1, WIN + 1) == _reference(state, depth)
         searcher.table.clear()
-    after = state.play("swap")
+    after = state.play(SWAP)
     adapter = WytheAdapter()
     assert adapter.mover(after) != adapter.mover(state)  # the other person moves next
 
@@ -293,7 +294,7 @@ def test_matches_play_wythe_with_the_pie_rule_and_players_keep_their_seats():
         def play(state: WytheState):
             asked[seat].append(state.ply)
             moves = state.legal_moves()
-            return "swap" if "swap" in moves and seat == "white" else moves[0]
+            return SWAP if SWAP in moves and seat == "white" else moves[0]
 
         return play
 
@@ -360,10 +361,10 @@ def test_seats_alternate_and_follow_the_swap_in_random_games(seed, take_pie):
     on move as the rules value it for the colour that seat plays."""
     rng = random.Random(seed)
     adapter = WytheAdapter()
-    state = WytheState.start({"size": 4})
+    state = get_spec("wythe").new(**{"size": 4})
     while not state.is_over():
-        moves = [m for m in state.legal_moves() if m != "swap"]
-        move = "swap" if take_pie and state.swap_allowed() else rng.choice(moves)
+        moves = [m for m in state.legal_moves() if m != SWAP]
+        move = SWAP if take_pie and state.swap_allowed() else rng.choice(moves)
         after = state.play(move)
         assert after.swapped == (take_pie and after.ply >= 2)
         assert after.seating() == (

@@ -6,12 +6,15 @@ import random
 import pytest
 
 from companion.core.config import Config
-from companion.games.binaryon.engine import PASS, new_game
+from companion.games import get_spec
+from companion.games.binaryon.engine import PASS
 from companion.hardware.serial_board import SerialBoard
 from companion.hardware.simulated.pico_sim import SimulatedPico
 from companion.service.daemon import Daemon
 
 from .conftest import wait_until
+
+new_game = get_spec("binaryon").new
 
 
 class Table:
@@ -36,10 +39,10 @@ class Table:
         state = self.expected
         if state.is_over() or square not in state.legal_moves():
             return
-        self.names.append(state.move_name(square))
+        self.names.append(square.name)
         state = state.play(square)
         while not state.is_over() and state.legal_moves() == [PASS]:
-            self.names.append(state.move_name(PASS))
+            self.names.append(PASS.name)
             state = state.play(PASS)
         self.expected = state
 
@@ -49,7 +52,7 @@ class Table:
     def press(self, square=None, **tap):
         square = self.rng.choice(self.legal()) if square is None else square
         self.accept(square)
-        self.pico.tap(square, **tap)
+        self.pico.tap(square.cell, **tap)
         self.wait_moves()
         return square
 
@@ -107,11 +110,11 @@ def test_a_key_held_down_is_one_move(table):
     t.press()
     square = t.rng.choice(t.legal())
     t.accept(square)
-    t.pico.press(square)
+    t.pico.press(square.cell)
     t.wait_moves()
     snaps = t.board.stats["snapshots"]
     wait_until(lambda: t.board.stats["snapshots"] >= snaps + 2, what="two snapshots")
-    t.pico.release(square)
+    t.pico.release(square.cell)
     t.press()
     t.check()
 
@@ -178,10 +181,10 @@ def test_two_keys_pressed_at_once(table):
     assert first is not None
     t.accept(first)
     t.accept(second)
-    t.pico.press_many([first, second])
+    t.pico.press_many([first.cell, second.cell])
     t.wait_moves()
-    t.pico.release(first)
-    t.pico.release(second)
+    t.pico.release(first.cell)
+    t.pico.release(second.cell)
     t.press()
     t.check()
 

@@ -69,13 +69,15 @@ def test_a_piped_game_with_a_hundred_undo_redo_pairs_is_recorded_exactly(tmp_pat
     before the next line is read, so the record holds exactly the game typed."""
     import random
 
-    from companion.games.binaryon.engine import new_game
+    from companion.games import get_spec
+
+    new_game = get_spec("binaryon").new
 
     rng = random.Random(7)
     state, moves, lines, pairs = new_game(), [], [], 0
     while not state.is_over():
         move = rng.choice(state.legal_moves())
-        name = state.move_name(move)
+        name = move.name
         state = state.play(move)
         moves.append(name)
         if name == "pass":

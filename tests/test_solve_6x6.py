@@ -12,8 +12,10 @@ import os
 import pytest
 
 from companion.engines.solve import solve
+from companion.games import get_spec
 from companion.games.binaryon.adapter import BinaryonAdapter
-from companion.games.binaryon.engine import new_game
+
+new_game = get_spec("binaryon").new
 
 A = BinaryonAdapter()
 

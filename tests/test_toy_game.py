@@ -196,7 +196,7 @@ def test_the_companion_plays_it(clock):
     press(d, clock, "d4")  # b2
     wait_until(lambda: d.loop.run_pending() >= 0 and d.opponent.wanted is not None,
                what="the engine's move")  # fmt: skip
-    mine = d.session.state.move_name(d.opponent.wanted)
+    mine = d.opponent.wanted.name
     assert d.message == f"my move: {mine}: press it"
     files, rank = "cde"["abc".index(mine[0])], int(mine[1]) + 2
     press(d, clock, f"{files}{rank}")

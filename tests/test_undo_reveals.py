@@ -189,7 +189,7 @@ def test_a_resolved_binome_turn_is_taken_back_only_by_everyone(tmp_path):
         while session.state.phase != "claim":
             state = session.state
             for p in sorted(state.to_act):
-                play(daemon, state.move_name(state.legal_moves(p)[0]), p)
+                play(daemon, state.legal_moves(p)[0].name, p)
                 break
         turns = len(session.state.history)
         while len(session.state.history) == turns:

@@ -370,7 +370,6 @@ def test_latent_binaries_through_two_player_pages(browser, tmp_path):
         Order,
         Setup,
         Step,
-        move_name,
     )
 
     seed = next(
@@ -389,7 +388,7 @@ def test_latent_binaries_through_two_player_pages(browser, tmp_path):
             elif isinstance(move, Marker):
                 site.click_squares(player, square_name(move.src))
             else:
-                site.click_action(player, move_name(move))
+                site.click_action(player, move.name)
             if isinstance(move, Challenge | Order):  # the answer, on the table page
                 answer = site.state().answer
                 assert answer.startswith(("correct", "wrong"))
@@ -439,7 +438,6 @@ def check_latent_records(site: Site, revealed: bool) -> None:
 def latent_daemon_game(tmp_path, upto: Callable[[Any], bool]) -> str:
     """A Latent Binaries game played on the daemon by move names until ``upto(move)``; the
     journal's path."""
-    from companion.games.latent_binaries.moves import move_name
 
     moves, _ = latent_game(1)
     path = str(tmp_path / "j.sqlite")
@@ -452,7 +450,7 @@ def latent_daemon_game(tmp_path, upto: Callable[[Any], bool]) -> str:
         for player, move in moves:
             if upto(move):
                 break
-            name = move_name(move)
+            name = move.name
             result = daemon.call(lambda: daemon.submit(name, player))  # noqa: B023
             assert result.accepted, (name, result.refusal)
     finally:
@@ -477,10 +475,10 @@ def test_latent_records_import_after_the_end(tmp_path):
 
 def test_latent_export_hides_the_setup_before_the_end(tmp_path):
     """Both setups made, the game going on: the exported record names no hidden pawn."""
-    from companion.games.latent_binaries.moves import Setup, move_name
+    from companion.games.latent_binaries.moves import Setup
 
     path = latent_daemon_game(tmp_path, lambda move: not isinstance(move, Setup))
-    setups = [move_name(m) for _, m in latent_game(1)[0] if isinstance(m, Setup)]
+    setups = [m.name for _, m in latent_game(1)[0] if isinstance(m, Setup)]
     record = cli("export", "last", "--journal", path)
     assert "setup b2" in record
     assert [name for name in setups if name in record] == []
@@ -500,7 +498,7 @@ def wythe_game(seed: int):
             state = state.play(state.forced_move())
             continue
         legal = state.legal_moves()
-        names = [state.move_name(m) for m in legal]
+        names = [m.name for m in legal]
         name = "swap" if "swap" in names else rng.choice([n for n in names if "-" in n])
         moves.append((state.turn, name))
         state = state.play(state.parse_move(name))
@@ -568,8 +566,6 @@ def screenshots(out, tmp) -> list:
     import time
     from pathlib import Path
 
-    from companion.games.latent_binaries.moves import move_name
-
     out, tmp = Path(out), Path(tmp)
     browser = Browser(1280, 900)
     written = []
@@ -593,7 +589,7 @@ def screenshots(out, tmp) -> list:
         try:
             moves, _ = latent_game(1)
             for player, move in moves[:12]:
-                site.submit(move_name(move), player)
+                site.submit(move.name, player)
             site.open([])
             site.show(None)
             time.sleep(0.3)

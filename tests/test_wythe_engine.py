@@ -6,8 +6,9 @@ import re
 
 import pytest
 
+from companion.games import get_spec
 from companion.games.base import IllegalMove
-from companion.games.wythe.engine import MAX_HEIGHT, WytheState, new_game
+from companion.games.wythe.engine import MAX_HEIGHT, WytheState
 from companion.games.wythe.moves import BLACK, PASS, SWAP, WHITE, Placement, parse_move
 from companion.games.wythe.options import resolve
 from companion.games.wythe.scoring import (
@@ -19,6 +20,8 @@ from companion.games.wythe.scoring import (
 )
 from tests.positions import sq
 
+new_game = get_spec("wythe").new
+
 
 def play(state: WytheState, moves: str) -> WytheState:
     for word in moves.split():
@@ -27,7 +30,7 @@ def play(state: WytheState, moves: str) -> WytheState:
 
 
 def start(**options) -> WytheState:
-    return WytheState.start(options)
+    return get_spec("wythe").new(**options)
 
 
 def code(state: WytheState, move: str) -> str | None:
@@ -100,11 +103,11 @@ def test_a_placement_puts_one_bit_of_each_colour():
 def test_notation_round_trip():
     s = start()
     move = s.parse_move(" D4-d5 ")
-    assert move == Placement(sq("d4"), sq("d5")) == (27, 35)
-    assert s.move_name(move) == "d4-d5" == s.public_name(move)
+    assert move == Placement(sq("d4"), sq("d5"), 8) and move.cells == (27, 35)
+    assert move.name == "d4-d5" == s.public_name(move)
     assert s.parse_move("pass") == PASS and s.parse_move("SWAP") == SWAP
-    assert s.move_name(PASS) == "pass" and s.move_name(SWAP) == "swap"
-    assert parse_move("p16-o16", 16) == (255, 254)
+    assert PASS.name == "pass" and SWAP.name == "swap"
+    assert parse_move("p16-o16", 16).cells == (255, 254)
 
 
 @pytest.mark.parametrize(
@@ -117,9 +120,11 @@ def test_bad_notation_says_why(text, why):
         start().parse_move(text)
 
 
-def test_move_name_rejects_non_moves():
-    with pytest.raises(ValueError):
-        start().move_name((1, 99))
+def test_placements_of_other_boards_or_squares_are_not_moves():
+    s = start()
+    assert s.check(Placement(1, 99, 8)).code == "not-a-square"
+    assert s.check(Placement(27, 35, 10)).code == "not-a-move"  # a 10x10 board's
+    assert s.check((27, 35)).code == "not-a-move"  # not a move at all
 
 
 # --------------------------------------------------------------------------- refusals
@@ -208,7 +213,7 @@ def test_a_stack_is_never_higher_than_its_neighbours_count():
     assert s.stack(f3) == [BLACK, WHITE, BLACK, WHITE]
     assert [s.height(sq(x)) for x in ("g3", "e3", "f2", "f4")] == [1, 2, 3, 4]
     # nothing goes on f3 any more, whatever the partner square
-    assert all(f3 not in move for move in s.legal_moves())
+    assert all(f3 not in move.cells for move in s.legal_moves())
     assert s.check_half(f3, BLACK).code == "no-fit"  # only f4 is as high: its own piece
     assert s.check_half(f3, WHITE).code == "like-colour"
     assert code(s, "f3-f4") == "covers-piece"  # f3 and f4 top the same piece, f4-f3
@@ -240,13 +245,15 @@ def test_no_fit_refusal():
 
 def test_bad_moves_are_refused_with_nothing_changed():
     s = play(start(), "d4-d5")
-    for bad in ["d4-d5", (1, 2, 3), "jump", (True, 1), (-1, 0), (64, 63)]:
+    bad_placements = [Placement(b, w, 8) for b, w in [(1, 99), (-1, 0), (64, 63)]]
+    for bad in ["d4-d5", (1, 2, 3), "jump", (True, 1), (28, 36), *bad_placements]:
         with pytest.raises(IllegalMove) as err:
             s.play(bad)
         assert err.value.refusal.code in {
             "covers-piece", "like-colour", "not-a-move", "not-a-square", "unequal-heights"
         }  # fmt: skip
-    assert s.play((28, 36)).pieces[-1] == (28, 36, 0)  # a plain tuple works too
+    made = Placement(28, 36, 8)  # made by hand, not the rules' tables' own
+    assert s.play(made).pieces[-1] == (28, 36, 0) == s.play(s.parse_move("e4-e5")).pieces[-1]
     assert s.cells().count(".") == 62
 
 
@@ -424,10 +431,10 @@ def test_replaying_names_rebuilds_the_state():
 
 
 def _names(state: WytheState) -> list[str]:
-    return [state.move_name(Placement(p.black, p.white)) for p in state.pieces]
+    return [Placement(p.black, p.white, state.n).name for p in state.pieces]
 
 
-def test_from_pieces_builds_the_same_position():
+def test_replaying_the_pieces_builds_the_same_position():
     s = play(start(size=4), TOWERS)
-    t = WytheState.from_pieces([(p.black, p.white) for p in s.pieces], {"size": 4})
+    t = get_spec("wythe").replay(_names(s), size=4)
     assert t.cells() == s.cells() and t.heights() == s.heights()

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from companion.core.squares import orthogonal_neighbours
 from companion.games import get_spec
 from companion.games.base import Pending, Play, Refuse
-from companion.games.wythe.engine import MAX_HEIGHT, WytheState
+from companion.games.wythe.engine import MAX_HEIGHT
 from companion.games.wythe.moves import BLACK, PASS, SWAP, WHITE, Placement, other
 from companion.games.wythe.scoring import group_sizes
 
@@ -47,7 +47,7 @@ def legal_by_hand(pieces, n: int) -> set[tuple[int, int]]:
                 continue
             if (sb and sb[-1][1] == BLACK) or (sw and sw[-1][1] == WHITE):
                 continue
-            after = [*pieces, Placement(b, w)]
+            after = [*pieces, Placement(b, w, n)]
             if every_piece_uncovered(after, n):
                 out.add((b, w))
     return out
@@ -85,11 +85,11 @@ def score_by_hand(black: Counter, white: Counter) -> tuple[int, int]:
 def random_game(n: int, seed: int, pie: bool = True, stop: int | None = None):
     """States and move names of one random game (the swap taken when drawn)."""
     rng = random.Random(seed)
-    state = WytheState.start({"size": n, "pie": pie})
+    state = get_spec("wythe").new(**{"size": n, "pie": pie})
     states, names = [state], []
     while (moves := state.legal_moves()) and (stop is None or len(names) < stop):
         move = rng.choice(moves)
-        names.append(state.move_name(move))
+        names.append(move.name)
         state = state.play(move)
         states.append(state)
     return states, names
@@ -104,8 +104,8 @@ def test_random_games_keep_every_rule(game):
     n, seed, pie = game
     states, names = random_game(n, seed, pie)
     final = states[-1]
-    assert final.is_over() and names[-2:] == [PASS, PASS]
-    assert PASS not in names[:-2]  # a pass ends the game: nobody can place after one
+    assert final.is_over() and names[-2:] == [PASS.name, PASS.name]
+    assert PASS.name not in names[:-2]  # a pass ends the game: nobody can place after one
     for before, after, name in zip(states[:-1], states[1:], names, strict=True):
         pieces = after.pieces
         assert every_piece_uncovered(pieces, n)
@@ -118,7 +118,7 @@ def test_random_games_keep_every_rule(game):
         assert max(after.heights()) <= MAX_HEIGHT
         # no stack higher than its number of neighbours (4 mid-board, 3 on an edge, 2 in a corner)
         assert all(h <= len(orthogonal_neighbours(i, n)) for i, h in enumerate(after.heights()))
-        if name not in (PASS, SWAP):
+        if name not in (PASS.name, SWAP.name):
             b, w, level = pieces[-1]
             assert before.height(b) == before.height(w) == level  # equal heights
             assert after.last_placer == before.turn
@@ -134,7 +134,7 @@ def test_legal_moves_match_the_rules_by_hand_and_check(game, data):
     state = data.draw(st.sampled_from(states))
     listed = state.legal_moves()
     assert len(listed) == len(set(listed))
-    placements = {m for m in listed if m not in (PASS, SWAP)}
+    placements = {m.cells for m in listed if m not in (PASS, SWAP)}
     if not state.is_over():
         assert placements == legal_by_hand(state.pieces, n)
         assert (PASS in listed) == (not placements)
@@ -143,7 +143,7 @@ def test_legal_moves_match_the_rules_by_hand_and_check(game, data):
     # check() agrees with the list on every pair of squares, adjacent or not, and on the words
     for b in range(n * n):
         for w in range(n * n):
-            refusal = state.check(Placement(b, w))
+            refusal = state.check(Placement(b, w, n))
             assert (refusal is None) == ((b, w) in placements), (b, w, refusal)
             if refusal is not None:
                 assert refusal.code and 0 < len(refusal.reason) <= 42
@@ -157,7 +157,7 @@ def test_replaying_move_names_rebuilds_the_same_state(game, data):
     n, seed, pie = game
     states, names = random_game(n, seed, pie)
     k = data.draw(st.integers(0, len(names)))
-    state = WytheState.start({"size": n, "pie": pie})
+    state = get_spec("wythe").new(**{"size": n, "pie": pie})
     for name in names[:k]:
         state = state.play(state.parse_move(name))
     want = states[k]
@@ -208,7 +208,7 @@ def test_large_and_odd_boards_play_to_the_end(n, seed):
     states, names = random_game(n, seed, stop=60)
     state = states[-1]
     assert every_piece_uncovered(state.pieces, n)
-    assert {m for m in state.legal_moves() if m not in (PASS, SWAP)} == legal_by_hand(
+    assert {m.cells for m in state.legal_moves() if m not in (PASS, SWAP)} == legal_by_hand(
         state.pieces, n
     )
 
@@ -235,6 +235,6 @@ def test_the_switch_board_enters_exactly_the_legal_placements(game, data):
                     assert second == Pending((), "")
                     inp.press(state, square)
                 elif w in whites:
-                    assert second == Play(Placement(square, w))
+                    assert second == Play(Placement(square, w, n))
                 else:
                     assert isinstance(second, Refuse) and second.cell == w

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from companion.games.wythe.engine import WytheState
+from companion.games import get_spec
 from companion.games.wythe.moves import BLACK, WHITE
 from companion.games.wythe.records import (
     WytheRecordError,
@@ -216,7 +216,7 @@ def test_replay_after_the_end_and_without_lines():
 def test_replay_gives_the_same_state_as_playing():
     names = ["a1-b1", "c1-d1", "b2-a2", "d2-c2", "b1-c1", "c2-b2", "b2-b1"]
     state = replay(names, {"size": 4})
-    direct = WytheState.from_pieces([state.parse_move(m) for m in names], {"size": 4})
+    direct = get_spec("wythe").replay(names, size=4)
     assert state.cells() == direct.cells() and state.pieces == direct.pieces
 
 

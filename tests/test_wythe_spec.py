@@ -32,7 +32,7 @@ def test_press_black_half_then_white_half():
     first = inp.press(s, sq("d4"))
     assert first == Pending((sq("d4"),), "d4 black: now press the white half")
     assert inp.pending() == first
-    assert inp.press(s, sq("d5")) == Play(Placement(sq("d4"), sq("d5")))
+    assert inp.press(s, sq("d5")) == Play(Placement(sq("d4"), sq("d5"), 8))
 
 
 def test_second_press_on_the_first_square_cancels():
@@ -55,7 +55,7 @@ def test_bad_presses_are_refused_and_keep_the_first_half():
     assert isinstance(far, Refuse) and far.refusal.code == "not-adjacent"
     assert far.refusal.reason == "c3: not next to a1"
     assert inp.pending().cells == (sq("a1"),)  # still waiting for the white half
-    assert inp.press(s, sq("a2")) == Play(Placement(sq("a1"), sq("a2")))
+    assert inp.press(s, sq("a2")) == Play(Placement(sq("a1"), sq("a2"), 8))
     inp.reset()
     assert inp.pending() is None
 
@@ -75,9 +75,9 @@ def test_presence_board_two_new_squares_then_confirm():
     assert inp.board(s, presence(s)) is None
     seen = inp.board(s, presence(s, ["d5", "d4"]))
     assert seen == Pending((sq("d4"), sq("d5")), "d4-d5? confirm, or press the black half")
-    assert inp.button(s, "confirm") == Play(Placement(sq("d4"), sq("d5")))
+    assert inp.button(s, "confirm") == Play(Placement(sq("d4"), sq("d5"), 8))
     # or the black half chosen by a press on either square
-    assert inp.press(s, sq("d5")) == Play(Placement(sq("d5"), sq("d4")))
+    assert inp.press(s, sq("d5")) == Play(Placement(sq("d5"), sq("d4"), 8))
     after = play(s, "d5-d4")
     assert inp.expected(after)[sq("d4")] == "1"
     inp.reset()
@@ -142,11 +142,11 @@ def test_view_of_a_stacked_position():
 
 
 def test_view_actions_swap_and_pass():
-    assert SPEC.view(play(start(), "d4-d5")).actions == ((SWAP, SWAP),)
+    assert SPEC.view(play(start(), "d4-d5")).actions == ((SWAP.name, SWAP.name),)
     # only on the page of the player whose turn it is (and the table's)
-    assert SPEC.view(play(start(), "d4-d5"), "white").actions == ((SWAP, SWAP),)
+    assert SPEC.view(play(start(), "d4-d5"), "white").actions == ((SWAP.name, SWAP.name),)
     assert SPEC.view(play(start(), "d4-d5"), "black").actions == ()
-    assert SPEC.view(play(start(size=4), BLOCKED)).actions == ((PASS, PASS),)
+    assert SPEC.view(play(start(size=4), BLOCKED)).actions == ((PASS.name, PASS.name),)
     swapped = SPEC.view(play(start(), "d4-d5 swap"))
     assert "White swapped: the first player now plays White" in swapped.explanation
 

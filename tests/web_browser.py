@@ -145,7 +145,7 @@ def screenshots(out: Path) -> list[Path]:
     backend.new_game(random_moves(count=40, seed=7))
     backend.new_game(random_moves(count=60, seed=11))
     backend.new_game(random_moves(count=22, seed=3))
-    backend.board_press(backend.states[-1].move_name(backend.states[-1].legal_moves()[0]))
+    backend.board_press((backend.states[-1].legal_moves()[0]).name)
     server = WebServer(backend, "127.0.0.1:0")
     server.start()
     written = []

@@ -45,11 +45,11 @@ def secrets_of(backend: FakeBackend) -> dict[str, str]:
 
 def legal_square(backend: FakeBackend) -> str:
     state = backend.states[-1]
-    return next(state.move_name(m) for m in state.legal_moves() if state.move_name(m) != "pass")
+    return next(m.name for m in state.legal_moves() if m.name != "pass")
 
 
 def illegal_square(backend: FakeBackend) -> str:
     state = backend.states[-1]
-    legal = {state.move_name(m) for m in state.legal_moves()}
+    legal = {m.name for m in state.legal_moves()}
     cells = backend.public_view()["board"]["cells"]
     return next(c["name"] for c in cells if c["name"] not in legal)

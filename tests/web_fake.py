@@ -32,9 +32,9 @@ def random_moves(game: str = "binaryon", count: int = 10, seed: int = 1) -> list
     state = spec.new(**spec.resolve({}))
     names: list[str] = []
     while len(names) < count and not state.is_over():
-        moves = [m for m in state.legal_moves() if state.move_name(m) != "pass"]
+        moves = [m for m in state.legal_moves() if m.name != "pass"]
         move = rng.choice(moves) if moves else state.legal_moves()[0]
-        names.append(state.move_name(move))
+        names.append(move.name)
         state = state.play(move)
         while (forced := state.forced_move()) is not None:
             state = state.play(forced)
@@ -95,7 +95,7 @@ class FakeBackend:
         self.moves.append(name)
         while (forced := self.states[-1].forced_move()) is not None:
             st = self.states[-1]
-            self.moves.append(st.move_name(forced))
+            self.moves.append(forced.name)
             self.states.append(st.play(forced))
 
     def _act(self, player: str, name: str) -> dict[str, Any]:

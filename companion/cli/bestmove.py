@@ -49,10 +49,10 @@ def run(args: argparse.Namespace) -> int:
     result = choose(adapter, state, args.level, args.time, random.Random(args.seed))
     line, s = [], state
     for move in result.line:
-        line.append(s.move_name(move))
+        line.append(move.name)
         s = s.play(move)
     out = {
-        "move": state.move_name(result.move),
+        "move": result.move.name,
         "value": result.value,
         "line": line,
         "result": "win" if result.value >= WIN else "loss" if result.value <= -WIN else None,

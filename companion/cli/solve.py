@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     mover = adapter.mover(state)
     names, s = [], state
     for move in sol.line:
-        names.append(s.move_name(move))
+        names.append(move.name)
         s = adapter.play(s, move)
     winner = adapter.winner(s)
     out = {

@@ -23,19 +23,13 @@ def fits(text: str) -> bool:
     return len(textwrap.wrap(text, OLED_CHARS, break_long_words=True)) <= OLED_LINES
 
 
-def move_cells(state: Any, move: Any) -> tuple[int, ...]:
-    """The cells ``move`` lights (its game's ``GameSpec.move_cells``); () for a word."""
-    return get_spec(state.game).move_cells(state, move)
-
-
 def hint_line(state: Any, result: Result | None) -> str:
     """The hint for the player to act in ``state``, the search having answered ``result``."""
     if result is None or result.move is None:
         return "hint: no move"
     move = result.move
-    name = state.move_name(move)
-    spec = get_spec(state.game)
-    cells = spec.move_cells(state, move)
+    name = move.name
+    cells = move.cells
     if cells:
         head = f"hint {name}"
     else:  # a word: pass, end (a turn), swap
@@ -49,7 +43,7 @@ def hint_line(state: Any, result: Result | None) -> str:
             return _first_fitting(head, _outlook(result))  # "(no move)" says it already
         reasons.append("only move")
     if cells:
-        reasons += spec.move_effect(state, state.play(move))
+        reasons += get_spec(state.game).move_effect(state, state.play(move))
     return _first_fitting(head, reasons + _outlook(result) + ["first look"])
 
 

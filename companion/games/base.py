@@ -4,9 +4,10 @@ A game is three things, each in its own module of ``companion/games/<game>/``:
 
 - a **state** (``GameState``): one immutable position. ``state.play(move)`` returns a new
   state or raises ``IllegalMove`` carrying a ``Refusal`` (a stable code and a short reason
-  that fits the OLED). Moves are game-specific hashable values; ``move_name``/``parse_move``
-  give their notation, which is what the journal and records store. Replaying the move names
-  from ``spec.new(**options)`` rebuilds any game, so nothing else needs saving. Several
+  that fits the OLED). Each game has its own typed moves (``Move``: frozen values with a
+  ``name``); ``move.name`` and ``state.parse_move`` give their notation, which is what the
+  journal and records store. ``spec.replay(names, **options)`` rebuilds any game from its
+  move names, so nothing else needs saving. Several
   players may act at once (``to_act``); a move may hold a secret (``public_name`` is what
   the others see until ``revealed()``); chance steps (dice, a shuffled deck) are moves the
   referee draws and plays itself, so the journal keeps their outcome.
@@ -21,9 +22,10 @@ A game is three things, each in its own module of ``companion/games/<game>/``:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from companion.games.options import Option, resolve_options
 
@@ -49,32 +51,21 @@ class IllegalMove(ValueError):
         self.refusal = refusal
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True)
 class Outcome:
     """A finished game's result. ``winners`` is empty for a draw, one player usually, several
     when a game shares the win. ``summary`` is one short line ("ON wins"); ``reason`` says
     why in a line that fits the OLED ("tie at 1111: ON's next is higher"); ``detail`` is a
     JSON-able explanation."""
 
-    winners: tuple[str, ...]
-    summary: str
-    detail: dict[str, Any]
-    reason: str
+    winners: tuple[str, ...] = ()
+    summary: str = ""
+    detail: dict[str, Any] = field(default_factory=dict)
+    reason: str = ""
 
-    def __init__(
-        self,
-        winner: str | None = None,
-        summary: str = "",
-        detail: dict[str, Any] | None = None,
-        *,
-        winners: Sequence[str] | None = None,
-        reason: str = "",
-    ):
-        chosen = tuple(winners) if winners is not None else ((winner,) if winner else ())
-        object.__setattr__(self, "winners", chosen)
-        object.__setattr__(self, "summary", summary)
-        object.__setattr__(self, "detail", dict(detail or {}))
-        object.__setattr__(self, "reason", reason)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "winners", tuple(self.winners))
+        object.__setattr__(self, "detail", dict(self.detail))
 
     @property
     def winner(self) -> str | None:
@@ -82,7 +73,80 @@ class Outcome:
         return self.winners[0] if len(self.winners) == 1 else None
 
 
-Move = Hashable
+class Move:
+    """One move of one game: a frozen value (equal moves are the same move) whose ``name`` is
+    its full notation, what the journal stores; ``state.parse_move(move.name) == move``.
+    Each game defines its own moves (frozen dataclasses deriving from this); generic code
+    reads only ``name``, ``cells`` and ``is_pass``, never the type."""
+
+    __slots__ = ()
+    name: str  # a field or a property of each game's moves
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        """The board cells the move puts something on (none for a word or a card)."""
+        return ()
+
+    @property
+    def is_pass(self) -> bool:
+        """Is this the pass of a player who has nothing to play (the referee plays it)?"""
+        return False
+
+    def by(self, player: str) -> Move:
+        """This move as ``player``'s, for a move that names its player but was entered
+        without one (``claim 69`` typed on Cy's page). Most moves name no player: itself."""
+        return self
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Word(Move):
+    """A move that is one word: ``pass``, ``end``, ``swap``."""
+
+    name: str
+
+    @property
+    def is_pass(self) -> bool:
+        return self.name == "pass"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Place(Move):
+    """A move that is one cell of a square board ``size`` cells a side, named like ``d4``
+    (a Binaryon turn, a Binary piece). Games list them from ``places(size)``."""
+
+    cell: int
+    size: int
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.cell < self.size * self.size:  # so the rules need not check it
+            raise ValueError(f"cell {self.cell}: not on a {self.size}x{self.size} board")
+
+    @property
+    def name(self) -> str:
+        from companion.core.squares import square_name
+
+        return square_name(self.cell, self.size)
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return (self.cell,)
+
+
+@cache
+def places(size: int) -> tuple[Place, ...]:
+    """Every cell's ``Place`` on a board ``size`` a side, in cell order (made once per size,
+    so listing legal moves creates no objects)."""
+    return tuple(Place(cell, size) for cell in range(size * size))
+
+
+def parse_place(text: str, size: int) -> Place:
+    """'d4' -> its ``Place``; ValueError with a short reason for anything else."""
+    from companion.core.squares import parse_square
+
+    return places(size)[parse_square(text, size)]
 
 
 def credited(state: GameState, outcome: Outcome, people: dict[str, str]) -> Outcome:
@@ -152,16 +216,13 @@ class GameState(ABC):
         """The result with its explanation once the game is over (None before)."""
 
     @abstractmethod
-    def move_name(self, move: Move) -> str:
-        """The full notation, as journaled (it may hold a secret)."""
-
-    @abstractmethod
     def parse_move(self, text: str) -> Move:
-        """Notation -> move; raises ValueError with a short reason."""
+        """Notation -> move (``move.name`` is the full notation, as journaled: it may hold a
+        secret); raises ValueError with a short reason."""
 
     def public_name(self, move: Move) -> str:
         """What other players may see of ``move`` before the game reveals its secrets."""
-        return self.move_name(move)
+        return move.name
 
     def actor(self, move: Move) -> str | None:
         """Who plays ``move`` (None: the referee, e.g. a chance step or a forced pass)."""
@@ -216,6 +277,14 @@ class GameState(ABC):
         if self.is_over():
             return Refusal("game-over", "game is over")
         return Refusal("not-your-turn", f"{player}: not your turn")
+
+
+class Step(NamedTuple):
+    """One move of a replay: the state ``after`` it, the ``move``, the state ``before`` it."""
+
+    after: GameState
+    move: Move
+    before: GameState
 
 
 RGB = tuple[int, int, int]
@@ -311,8 +380,8 @@ class Interpreter:
 
     Cells are the game's own (the daemon maps the physical board through the layout). The
     interpreter may keep input state across calls (``reset`` clears it); the rules never do.
-    The default reads a press on a cell as the move of that cell, which suits games whose
-    moves are cells; sensor boards need ``board`` and ``expected``.
+    Games whose moves are cells read a press as the move of that cell (``press``); sensor
+    boards need ``board`` and ``expected``.
     """
 
     def __init__(self, kind: str):
@@ -322,7 +391,8 @@ class Interpreter:
         """The game changed under the input (a move, a takeback, a new game)."""
 
     def press(self, state: GameState, cell: int) -> Action:
-        return Play(cell)
+        """What a press on ``cell`` means (by default nothing)."""
+        return None
 
     def board(self, state: GameState, readings: Sequence[str]) -> Action:
         """A settled reading of every cell (presence '1'/'0', polarity 'x'/'o'/'.')."""
@@ -414,7 +484,27 @@ class GameSpec(ABC):
         return resolve_options(self.options, given)
 
     @abstractmethod
-    def new(self, **options: Any) -> GameState: ...
+    def new(self, **options: Any) -> GameState:
+        """A new game with ``options`` (validated: ValueError naming the option): the one way
+        to make a state, with ``replay``."""
+
+    def replay(self, names: Iterable[str], **options: Any) -> GameState:
+        """The state after the move ``names`` (as journaled) from ``new(**options)``. Raises
+        ValueError (an ``IllegalMove`` when the rules refuse one)."""
+        state = self.new(**options)
+        for name in names:
+            state = state.play(state.parse_move(name))
+        return state
+
+    def steps(self, names: Iterable[str], **options: Any) -> Iterator[Step]:
+        """``replay`` one move at a time: a ``Step`` per name; the ValueError of a name that
+        does not replay comes when its step is asked for (the steps before it are kept)."""
+        state = self.new(**options)
+        for name in names:
+            move = state.parse_move(name)
+            after = state.play(move)
+            yield Step(after, move, state)
+            state = after
 
     def layout(self, options: dict[str, Any]) -> Layout | None:
         """Where the game's cells are (None: a game with no board)."""
@@ -476,11 +566,6 @@ class GameSpec(ABC):
         plays this game (the default)."""
         return None
 
-    def move_cells(self, state: GameState, move: Move) -> tuple[int, ...]:
-        """The cells ``move`` touches, lit with the engine's hint: a square, both squares of
-        a domino; () for a word (pass, swap), the default."""
-        return ()
-
     def move_effect(self, before: GameState, after: GameState) -> list[str]:
         """What a move (``before`` -> ``after``) does to the score, for the engine hint's
         reason, most telling wording first ("ON best 1101 (+2)", "ON +2"); [] for nothing."""
@@ -489,7 +574,7 @@ class GameSpec(ABC):
     def legal_record(self, state: GameState) -> dict[str, list[str]]:
         """`binaryon legal --record FILE --json`: the legal moves after a record's moves. By
         default the names of ``legal_moves()``, each once."""
-        return {"moves": list(dict.fromkeys(state.move_name(m) for m in state.legal_moves()))}
+        return {"moves": list(dict.fromkeys(m.name for m in state.legal_moves()))}
 
     def score_record(self, state: GameState) -> dict[str, Any] | None:
         """`binaryon score --record FILE --json` for a game that scores its own state (Wythe's

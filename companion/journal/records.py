@@ -31,7 +31,7 @@ from urllib.parse import quote, unquote
 
 from companion.core import text_input
 from companion.games import get_spec, player_ids
-from companion.games.base import GameState, IllegalMove, Outcome, credited
+from companion.games.base import GameState, IllegalMove, Outcome, Step, credited
 from companion.journal.rows import MAX_MS, MIN_MS
 from companion.journal.store import (
     ABANDONED,
@@ -209,13 +209,15 @@ def taken_back_notes(entry: GameEntry) -> dict[int, list[str]]:
     revealed = entry.has_secrets() and entry.revealed()
     try:
         spec = get_spec(entry.game)
-        live: list[GameState] = [spec.new(**spec.resolve(dict(entry.options)))]
+        options = spec.resolve(dict(entry.options))
+        live: list[GameState] = [spec.new(**options)]
+        steps = spec.steps((m.name for m in entry.moves), **options)
     except ValueError:
-        live = []  # a game this version does not know: the names only
+        live, steps = [], iter(())  # a game this version does not know: the names only
     state: GameState | None = None  # the position after the last move taken back written
     for move, on_live, first in entry.taken_back:
         if first:
-            state = _live_state(live, entry.moves, move.ply) if on_live else None
+            state = _live_state(live, steps, move.ply) if on_live else None
         answer = ""
         if state is not None:
             try:
@@ -230,17 +232,16 @@ def taken_back_notes(entry: GameEntry) -> dict[int, list[str]]:
     return notes
 
 
-def _live_state(live: list[GameState], moves: list[Any], ply: int) -> GameState | None:
+def _live_state(live: list[GameState], steps: Iterator[Step], ply: int) -> GameState | None:
     """The position after the game's first ``ply`` journalled moves; ``live`` holds those
-    replayed so far (each replayed once, however many takebacks ask). None: they no longer
-    replay."""
-    if not live or ply > len(moves):
+    replayed so far from ``steps`` (each replayed once, however many takebacks ask). None:
+    there are not that many, or they no longer replay."""
+    if not live:
         return None
     try:
         while len(live) <= ply:
-            state = live[-1]
-            live.append(state.play(state.parse_move(moves[len(live) - 1].name)))
-    except (ValueError, IllegalMove):
+            live.append(next(steps).after)
+    except (ValueError, StopIteration):
         return None
     return live[ply]
 
@@ -260,9 +261,8 @@ def record_from_entry(entry: GameEntry) -> Record:
     if ended:  # tags the game adds from its moves (e.g. Wythe's swap of seats)
         try:
             spec = get_spec(entry.game)
-            state = spec.new(**spec.resolve(dict(entry.options)))
-            for m in entry.moves:
-                state = state.play(state.parse_move(m.name))
+            options = spec.resolve(dict(entry.options))
+            state = spec.replay((m.name for m in entry.moves), **options)
             tags.update(spec.record_tags(state, dict(entry.players)))
         except ValueError:
             pass  # a salvaged game that no longer replays: its moves say what is known
@@ -530,25 +530,25 @@ def validate(rec: Record, source: str = "record") -> GameState:
     except ValueError as e:
         raise RecordError(f"{source}: options: {e}") from None
     rec.actors, rec.publics = [], []
-    for k, text in enumerate(rec.moves):
+    try:
+        for k, step in enumerate(spec.steps(list(rec.moves), **rec.options)):
+            state, move, before = step
+            public = before.public_name(move)
+            referee = before.forced_move() is not None or before.chance() is not None
+            rec.actors.append(None if referee else before.actor(move))
+            rec.publics.append(public if public != move.name else None)
+            rec.moves[k] = move.name
+    except ValueError as e:
+        k = len(rec.actors)
         line, col = rec.where[k] if k < len(rec.where) else (0, 0)
-        try:
-            move = state.parse_move(text)
-            name = state.move_name(move)
-            public = state.public_name(move)
-            referee = state.forced_move() is not None or state.chance() is not None
-            rec.actors.append(None if referee else state.actor(move))
-            rec.publics.append(public if public != name else None)
-            state = state.play(move)
-        except IllegalMove as e:
+        text = rec.moves[k]
+        if isinstance(e, IllegalMove):
             rule = spec.rule_of(e.refusal.code)
             breaks = f" breaks the {rule}" if rule else ""
             raise RecordError(
                 f"{source}:{line}:{col}: move {k + 1} {text}{breaks}: {e.refusal}"
             ) from None
-        except ValueError as e:
-            raise RecordError(f"{source}:{line}:{col}: move {k + 1} {text}: {e}") from None
-        rec.moves[k] = name
+        raise RecordError(f"{source}:{line}:{col}: move {k + 1} {text}: {e}") from None
     outcome = state.outcome() if state.is_over() else None
     last = f"{source}:{rec.where[-1][0]}" if rec.where else source
     if outcome is not None:

@@ -224,14 +224,15 @@ def write_salvage(
             kept, lost = _usable_events(by_game.get(gid, []))
             over = None
             try:
-                state = get_spec(game).new(**entry_from_row(g).options)
+                spec, options = get_spec(game), entry_from_row(g).options
+                state = spec.new(**options)
                 moves, _ = fold([r[2:6] for r in kept])
-                for i, mv in enumerate(moves):
-                    try:
-                        state = state.play(state.parse_move(mv.name))
-                    except ValueError:
-                        kept, lost = _cut_at_ply(kept, i), True
-                        break
+                played = 0
+                try:
+                    for step in spec.steps((mv.name for mv in moves), **options):
+                        state, played = step.after, played + 1
+                except ValueError:
+                    kept, lost = _cut_at_ply(kept, played), True
                 over = state.is_over() and not lost
             except ValueError:
                 pass  # an unknown game or options: keep the rows as they are

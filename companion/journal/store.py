@@ -755,9 +755,7 @@ def _outcome(game: str, options: dict[str, Any], moves: list[str]) -> Outcome | 
     from companion.games import get_spec
 
     try:
-        state = get_spec(game).new(**options)
-        for name in moves:
-            state = state.play(state.parse_move(name))
+        state = get_spec(game).replay(moves, **options)
     except ValueError:
         return None
     return state.outcome() if state.is_over() else None

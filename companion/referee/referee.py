@@ -17,6 +17,7 @@ from companion.games.base import (
     Action,
     Differ,
     GameState,
+    Move,
     Pending,
     Play,
     Refusal,
@@ -103,7 +104,7 @@ class Referee:
         state = self.session.state
         try:
             move = state.parse_move(name)
-            secret = state.public_name(move) != state.move_name(move)
+            secret = state.public_name(move) != move.name
         except ValueError:
             move, secret = None, True
         if move is not None and self.gate is not None and (refusal := self.gate(move)):
@@ -178,7 +179,7 @@ class Referee:
         passed = [
             session.spec.player_label(s.turn)
             for s, p in zip(made_in, played, strict=True)
-            if p.forced and p.name == "pass" and s.turn
+            if p.forced and p.passed and s.turn
         ]
         told = session.spec.announce(made_in[0], session.state)
         if passed:
@@ -296,8 +297,10 @@ def _refused(refusal: Refusal | None, cell: int | None) -> Verdict:
     return Verdict(refusal=refusal or Refusal("refused", "refused"), refused=cell)
 
 
-def _cell_of(move: Any) -> int | None:
-    return move if isinstance(move, int) and not isinstance(move, bool) else None
+def _cell_of(move: Move) -> int | None:
+    """The cell a refusal of ``move`` blinks: its only one (none for a move of several)."""
+    cells = move.cells
+    return cells[0] if len(cells) == 1 else None
 
 
 def _reason(refusal: Refusal | None) -> str:

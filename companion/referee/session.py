@@ -9,7 +9,6 @@ A move and the forced passes, chance steps and finish it brings are one journal 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ class Played:
     player: str | None
     forced: bool = False
     reveals: bool = False  # its answer told something hidden (a guess, a die): see undo_floor
+    passed: bool = False  # a pass: the player had nothing to play (``Move.is_pass``)
 
 
 def _not_replayed(saved: SavedGame, k: int, error: ValueError) -> str:
@@ -139,15 +139,13 @@ class Session:
         self.states = [self.spec.new(**self.options)]
         self.played = []
         self.game_id = saved.game_id
-        for k, name in enumerate(saved.moves):
-            state = self.state
-            try:
-                move = state.parse_move(name)
-                referee = state.forced_move() is not None or state.chance() is not None
-                self.states.append(state.play(move))
-            except ValueError as e:
-                raise ValueError(_not_replayed(saved, k, e)) from None
-            self.played.append(_played(state, move, referee))
+        try:
+            for after, move, before in self.spec.steps(saved.moves, **self.options):
+                referee = before.forced_move() is not None or before.chance() is not None
+                self.states.append(after)
+                self.played.append(_played(before, move, referee))
+        except ValueError as e:
+            raise ValueError(_not_replayed(saved, len(self.played), e)) from None
         if any(p.forced and p.reveals for p in self.played):  # a game of chance
             self.drawn = _drawn_before(journal, saved.game_id)
         with contextlib.suppress(JournalError):  # the next move or start tries again
@@ -414,18 +412,14 @@ class Session:
 def _as_player(move: Move, player: str | None) -> Move:
     """A move typed without its player (``move claim 69 as Cy``) is the entering player's,
     for games whose moves name their player (Binøme)."""
-    if player is None or getattr(move, "player", False) is not None:
-        return move
-    if dataclasses.is_dataclass(move) and not isinstance(move, type):
-        return dataclasses.replace(move, player=player)
-    return move
+    return move if player is None else move.by(player)
 
 
 def _played(state: GameState, move: Move, referee: bool, player: str | None = None) -> Played:
     """How ``move``, played in ``state``, is journaled and shown."""
     who = None if referee else (state.actor(move) or player)  # the chair may enter for another
     reveals = (referee and state.chance() is not None) or state.reveals(move)
-    return Played(state.move_name(move), state.public_name(move), who, referee, reveals)
+    return Played(move.name, state.public_name(move), who, referee, reveals, move.is_pass)
 
 
 def _drawn_before(journal: Journal, game_id: int) -> dict[int, str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engines.explain import hint_line, move_cells
+from companion.engines.explain import hint_line
 from companion.engines.search import Result, choose
 from companion.games.base import Hint
 from companion.referee.verdict import Verdict
@@ -65,5 +65,5 @@ class EngineHint:
         if result is None:
             self.host.tell(Verdict(hint=Hint((), "no hint: engine fault")))
             return
-        cells = move_cells(state, result.move)
+        cells = () if result.move is None else result.move.cells
         self.host.tell(Verdict(hint=Hint(cells, hint_line(state, result))))

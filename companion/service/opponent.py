@@ -7,7 +7,6 @@ the piece on a sensor board) and anything else is refused ("press e5 for my move
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -74,23 +73,12 @@ class EngineOpponent:
             if move is None:
                 return
         self.wanted = move
-        name = state.move_name(move)
-        cells = self._cells(name)
+        name = move.name
+        cells = move.cells
         kind = self.kind()
         how = "press" if kind == "switch" else ("turn" if kind == "polarity" else "place")
         told = f"my move: {name}: {how} it"
         self.host.tell(Verdict(pending=Pending(cells, told), say=told, lasting=True))
-
-    def _cells(self, name: str) -> tuple[int, ...]:
-        layout = self.host.session.spec.layout(self.host.session.options)
-        if layout is None:
-            return ()
-        from companion.core.squares import FILES
-
-        names = {
-            f"{FILES[c % layout.files]}{c // layout.files + 1}": c for c in range(layout.cells)
-        }
-        return tuple(names[w] for w in re.split(r"[^a-z0-9]+", name.lower()) if w in names)
 
     @property
     def thinking(self) -> bool:
@@ -101,11 +89,10 @@ class EngineOpponent:
         """Refuse anything but the companion's own move while it is its turn."""
         if not self.to_move():
             return None
-        state = self.host.session.state
         if self.wanted is None:
             return Refusal("engine-thinking", "wait: I am thinking")
         if move != self.wanted:
-            name = state.move_name(self.wanted)
+            name = self.wanted.name
             kind = self.kind()
             verb = "press" if kind == "switch" else ("turn" if kind == "polarity" else "place")
             return Refusal("engine-move", f"{verb} {name} for my move")

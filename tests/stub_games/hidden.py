@@ -9,19 +9,42 @@ from typing import Any
 
 from companion.core.squares import parse_square, square_name
 from companion.games.base import (
+    Action,
     Cell,
     GameSpec,
     GameState,
     IllegalMove,
+    Interpreter,
     Layout,
+    Move,
     Outcome,
     Panel,
     PanelRow,
+    Place,
+    Play,
     Refusal,
     View,
+    parse_place,
+    places,
 )
 
 PLAYERS = ("left", "right")
+
+
+@dataclass(frozen=True)
+class Hide(Move):
+    """``player`` hides their treasure on ``cell`` (a secret until the end)."""
+
+    player: str
+    cell: int
+
+    @property
+    def name(self) -> str:
+        return f"hide {self.player} {square_name(self.cell, 3)}"
+
+
+def place(cell: int) -> Place:
+    return places(3)[cell]
 
 
 @dataclass(frozen=True)
@@ -60,70 +83,70 @@ class HiddenState(GameState):
             return []
         if self.setting_up:
             who = [p for p in sorted(self.to_act) if player in (None, p)]
-            return [("hide", p, c) for p in who for c in range(9)]
+            return [Hide(p, c) for p in who for c in range(9)]
         if player not in (None, self.mover):
             return []
-        return [c for c in range(9) if c not in self.pressed]
+        return [place(c) for c in range(9) if c not in self.pressed]
 
     def check(self, move: Any, player: str | None = None) -> Refusal | None:
         if self.is_over():
             return Refusal("game-over", "game is over")
-        if isinstance(move, tuple):
-            if player not in (None, move[1]) or move[1] not in self.to_act:
+        if isinstance(move, Hide):
+            if player not in (None, move.player) or move.player not in self.to_act:
                 return Refusal("not-your-turn", "not your turn to hide")
             return None
         if self.setting_up:
             return Refusal("hide-first", "hide your treasure first")
         if (refusal := self.own_turn(player)) is not None:
             return refusal
-        if move in self.pressed:
-            return Refusal("pressed", f"{square_name(move, 3)}: already pressed")
+        if move.cell in self.pressed:
+            return Refusal("pressed", f"{move.name}: already pressed")
         return None
 
     def play(self, move: Any, player: str | None = None) -> HiddenState:
         if (refusal := self.check(move, player)) is not None:
             raise IllegalMove(refusal)
-        if isinstance(move, tuple):
-            k = PLAYERS.index(move[1])
+        if isinstance(move, Hide):
+            k = PLAYERS.index(move.player)
             t = list(self.treasure)
-            t[k] = move[2]
+            t[k] = move.cell
             return replace(self, treasure=(t[0], t[1]), plies=self.plies + 1)
         other = PLAYERS[1 - PLAYERS.index(self.mover)]
-        found = self.treasure[PLAYERS.index(other)] == move
+        found = self.treasure[PLAYERS.index(other)] == move.cell
         return replace(
             self,
-            pressed=self.pressed + (move,),
+            pressed=self.pressed + (move.cell,),
             mover=other,
             winner=self.mover if found else None,
             plies=self.plies + 1,
         )
 
     def actor(self, move: Any) -> str | None:
-        return move[1] if isinstance(move, tuple) else self.mover
+        return move.player if isinstance(move, Hide) else self.mover
 
     def outcome(self) -> Outcome | None:
         if not self.is_over():
             return None
         if self.winner is None:
             return Outcome(summary="draw: nobody found it")
-        return Outcome(self.winner, f"{self.winner.upper()} wins")
-
-    def move_name(self, move: Any) -> str:
-        if isinstance(move, tuple):
-            return f"hide {move[1]} {square_name(move[2], 3)}"
-        return square_name(move, 3)
+        return Outcome((self.winner,), f"{self.winner.upper()} wins")
 
     def public_name(self, move: Any) -> str:
-        return f"hide {move[1]}" if isinstance(move, tuple) else self.move_name(move)
+        return f"hide {move.player}" if isinstance(move, Hide) else move.name
 
     def parse_move(self, text: str) -> Any:
         words = text.split()
         if len(words) == 3 and words[0] == "hide" and words[1] in PLAYERS:
-            return ("hide", words[1], parse_square(words[2], 3))
-        return parse_square(text, 3)
+            return Hide(words[1], parse_square(words[2], 3))
+        return parse_place(text, 3)
 
     def cells(self) -> list[str]:
         return ["o" if c in self.pressed else "." for c in range(9)]
+
+
+class HiddenInput(Interpreter):
+    def press(self, state: GameState, cell: int) -> Action:
+        return Play(place(cell))
 
 
 class HiddenSpec(GameSpec):
@@ -138,6 +161,9 @@ class HiddenSpec(GameSpec):
     def layout(self, options: dict[str, Any]) -> Layout:
         return Layout(3, 3, board=8)  # centred on the 8x8 board
 
+    def interpreter(self, kind: str) -> Interpreter:
+        return HiddenInput(kind)
+
     def view(self, state: GameState, viewer: str | None = None) -> View:
         st: HiddenState = state  # type: ignore[assignment]
         rows = tuple(PanelRow(p.upper(), "", p in st.to_act) for p in PLAYERS)
@@ -147,9 +173,9 @@ class HiddenSpec(GameSpec):
             mine = st.treasure[PLAYERS.index(viewer)]
             private = (f"your treasure: {square_name(mine, 3)}",) if mine is not None else ()
             actions = tuple(
-                (st.move_name(m), f"hide on {square_name(m[2], 3)}")
+                (m.name, f"hide on {square_name(m.cell, 3)}")
                 for m in st.legal_moves(viewer)
-                if isinstance(m, tuple)
+                if isinstance(m, Hide)
             )
         shown = st.is_over()
         cells = tuple(

@@ -12,6 +12,7 @@ from companion.games.base import (
     GameSpec,
     GameState,
     IllegalMove,
+    Move,
     Option,
     Outcome,
     Panel,
@@ -24,6 +25,25 @@ OPTIONS = (
     Option("players", 5, "number of players", kind=int, minimum=1, maximum=7),
     Option("rounds", 2, "rounds", kind=int, minimum=1, maximum=9),
 )
+
+
+@dataclass(frozen=True)
+class Roll(Move):
+    digit: int
+
+    @property
+    def name(self) -> str:
+        return f"roll {self.digit}"
+
+
+@dataclass(frozen=True)
+class Pick(Move):
+    who: str
+    digit: int
+
+    @property
+    def name(self) -> str:
+        return f"pick {self.who} {self.digit}"
 
 
 @dataclass(frozen=True)
@@ -62,18 +82,18 @@ class PartyState(GameState):
 
     def legal_moves(self, player: str | None = None) -> list[Any]:
         if self.roll is None:
-            return [("roll", d) for d in range(10)] if not self.is_over() and not player else []
+            return [Roll(d) for d in range(10)] if not self.is_over() and not player else []
         who = sorted(self.to_act) if player is None else [player] if player in self.to_act else []
-        return [("pick", p, d) for p in who for d in range(10)]
+        return [Pick(p, d) for p in who for d in range(10)]
 
     def check(self, move: Any, player: str | None = None) -> Refusal | None:
         if self.is_over():
             return Refusal("game-over", "game is over")
-        if move[0] == "roll":
+        if isinstance(move, Roll):
             if self.roll is not None or player is not None:
                 return Refusal("not-a-roll", "no roll now")
             return None
-        _, who, digit = move
+        who, digit = move.who, move.digit
         if player is not None and player != who:
             return Refusal("not-you", f"{player}: not your pick")
         if who not in self.to_act:
@@ -85,9 +105,9 @@ class PartyState(GameState):
     def play(self, move: Any, player: str | None = None) -> PartyState:
         if (refusal := self.check(move, player)) is not None:
             raise IllegalMove(refusal)
-        if move[0] == "roll":
-            return replace(self, roll=move[1], plies=self.plies + 1)
-        picks = self.picks + ((move[1], move[2]),)
+        if isinstance(move, Roll):
+            return replace(self, roll=move.digit, plies=self.plies + 1)
+        picks = self.picks + ((move.who, move.digit),)
         after = replace(self, picks=picks, plies=self.plies + 1)
         if len(picks) < len(self.players):
             return after
@@ -98,7 +118,7 @@ class PartyState(GameState):
         return replace(after, points=points, picks=(), roll=None, round=self.round + 1)
 
     def actor(self, move: Any) -> str | None:
-        return None if move[0] == "roll" else move[1]
+        return None if isinstance(move, Roll) else move.who
 
     def outcome(self) -> Outcome | None:
         if not self.is_over():
@@ -107,19 +127,16 @@ class PartyState(GameState):
         winners = tuple(p for p, pts in zip(self.players, self.points, strict=True) if pts == best)
         return Outcome(winners=winners, summary=f"{', '.join(winners)} win {best}")
 
-    def move_name(self, move: Any) -> str:
-        return f"roll {move[1]}" if move[0] == "roll" else f"pick {move[1]} {move[2]}"
-
     def public_name(self, move: Any) -> str:
-        return f"roll {move[1]}" if move[0] == "roll" else f"pick {move[1]}"
+        return move.name if isinstance(move, Roll) else f"pick {move.who}"
 
     def parse_move(self, text: str) -> Any:
         words = text.split()
         try:
             if words[0] == "roll" and len(words) == 2:
-                return ("roll", int(words[1]))
+                return Roll(int(words[1]))
             if words[0] == "pick" and len(words) == 3:
-                return ("pick", words[1], int(words[2]))
+                return Pick(words[1], int(words[2]))
         except (IndexError, ValueError):
             pass
         raise ValueError(f"{text!r}: not a move")
@@ -151,7 +168,7 @@ class PartySpec(GameSpec):
         if viewer is not None:
             mine = dict(st.picks).get(viewer)
             private = (f"your pick: {mine}",) if mine is not None else ("pick a digit",)
-            actions = tuple((st.move_name(m), str(m[2])) for m in st.legal_moves(viewer))
+            actions = tuple((m.name, str(m.digit)) for m in st.legal_moves(viewer))
         return View(
             panel=Panel(self.title, st.round + 1, rows, note),
             explanation=tuple(f"{p}: {pts}" for p, pts in zip(st.players, st.points, strict=True)),

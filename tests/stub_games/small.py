@@ -16,6 +16,7 @@ from companion.games.base import (
     IllegalMove,
     Interpreter,
     Layout,
+    Move,
     Outcome,
     Panel,
     PanelRow,
@@ -27,6 +28,24 @@ from companion.games.base import (
 FILES, RANKS = 4, 3
 PLAYERS = ("black", "white")
 NAMES = [f"{'abcd'[c % FILES]}{c // FILES + 1}" for c in range(FILES * RANKS)]
+
+
+@dataclass(frozen=True)
+class Put(Move):
+    """A piece on ``cell`` of the 4x3 board."""
+
+    cell: int
+
+    @property
+    def name(self) -> str:
+        return NAMES[self.cell]
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return (self.cell,)
+
+
+PUTS = tuple(Put(c) for c in range(FILES * RANKS))
 
 
 @dataclass(frozen=True)
@@ -50,24 +69,24 @@ class SmallState(GameState):
     def legal_moves(self, player: str | None = None) -> list[Any]:
         if self.is_over() or player not in (None, self.turn):
             return []
-        return [c for c, v in enumerate(self.board) if not v]
+        return [PUTS[c] for c, v in enumerate(self.board) if not v]
 
     def check(self, move: Any, player: str | None = None) -> Refusal | None:
         if self.is_over():
             return Refusal("game-over", "game is over")
         if (refusal := self.own_turn(player)) is not None:
             return refusal
-        if not isinstance(move, int) or not 0 <= move < FILES * RANKS:
+        if not isinstance(move, Put) or not 0 <= move.cell < FILES * RANKS:
             return Refusal("not-a-cell", f"{move!r}: not a cell")
-        if self.board[move]:
-            return Refusal("occupied", f"{NAMES[move]}: occupied")
+        if self.board[move.cell]:
+            return Refusal("occupied", f"{move.name}: occupied")
         return None
 
     def play(self, move: Any, player: str | None = None) -> SmallState:
         if (refusal := self.check(move, player)) is not None:
             raise IllegalMove(refusal)
         board = list(self.board)
-        board[move] = "x" if self.turn == "black" else "o"
+        board[move.cell] = "x" if self.turn == "black" else "o"
         return replace(self, board=tuple(board), plies=self.plies + 1)
 
     def outcome(self) -> Outcome | None:
@@ -78,14 +97,11 @@ class SmallState(GameState):
         if b == w:
             return Outcome(summary=f"draw {b}-{w}")
         win = "black" if b > w else "white"
-        return Outcome(win, f"{win.upper()} wins {max(b, w)}-{min(b, w)}")
-
-    def move_name(self, move: Any) -> str:
-        return NAMES[move]
+        return Outcome((win,), f"{win.upper()} wins {max(b, w)}-{min(b, w)}")
 
     def parse_move(self, text: str) -> Any:
         try:
-            return NAMES.index(text.strip().lower())
+            return PUTS[NAMES.index(text.strip().lower())]
         except ValueError:
             raise ValueError(f"{text!r}: not a cell") from None
 
@@ -94,7 +110,11 @@ class SmallState(GameState):
 
 
 class SmallInput(Interpreter):
-    """Presence board: one new piece is that move; anything else is shown to fix."""
+    """A press, or one new piece on a presence board, is that move; anything else is shown
+    to fix."""
+
+    def press(self, state: GameState, cell: int) -> Action:
+        return Play(PUTS[cell])
 
     def board(self, state: GameState, readings) -> Action:
         expected = self.expected(state)
@@ -102,7 +122,7 @@ class SmallInput(Interpreter):
         if not diff:
             return None
         if len(diff) == 1 and readings[diff[0]] == "1":
-            return Play(diff[0])
+            return Play(PUTS[diff[0]])
         return Differ(diff, f"fix {' '.join(NAMES[i] for i in diff)}")
 
 

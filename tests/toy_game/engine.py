@@ -1,5 +1,5 @@
 """The rules: three in a row on an n x n board (n 3 or 4), Cross first; a full board with no
-row of three is a draw. Moves are cell indices (a1 = 0)."""
+row of three is a draw. Moves are ``Place``s of the board (``b2``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,15 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from companion.games.base import GameState, IllegalMove, Outcome, Refusal
+from companion.games.base import (
+    GameState,
+    IllegalMove,
+    Outcome,
+    Place,
+    Refusal,
+    parse_place,
+    places,
+)
 
 GAME = "noughts"
 PLAYERS = ("cross", "nought")
@@ -75,27 +83,28 @@ class NoughtsState(GameState):
     def is_over(self) -> bool:
         return self.winning_line() is not None or all(self.board)
 
-    def legal_moves(self, player: str | None = None) -> list[Any]:
+    def legal_moves(self, player: str | None = None) -> list[Place]:
         if self.is_over() or player not in (None, self.mover):
             return []
-        return [c for c, v in enumerate(self.board) if not v]
+        cells = places(self.n)
+        return [cells[c] for c, v in enumerate(self.board) if not v]
 
     def check(self, move: Any, player: str | None = None) -> Refusal | None:
         if (refusal := self.own_turn(player)) is not None:
             return refusal
         if self.is_over():
             return Refusal("game-over", "game is over")
-        if not isinstance(move, int) or not 0 <= move < self.n * self.n:
+        if not isinstance(move, Place) or move.size != self.n:
             return Refusal("not-a-cell", f"{move!r}: not a cell")
-        if self.board[move]:
-            return Refusal("occupied", f"{cell_name(move, self.n)}: taken")
+        if self.board[move.cell]:
+            return Refusal("occupied", f"{move.name}: taken")
         return None
 
     def play(self, move: Any, player: str | None = None) -> NoughtsState:
         if (refusal := self.check(move, player)) is not None:
             raise IllegalMove(refusal)
         board = list(self.board)
-        board[move] = MARKS[self.mover]
+        board[move.cell] = MARKS[self.mover]
         return replace(self, board=tuple(board), mover=other(self.mover), plies=self.plies + 1)
 
     def winner(self) -> str | None:
@@ -111,15 +120,8 @@ class NoughtsState(GameState):
         line = "-".join(cell_name(c, self.n) for c in self.winning_line() or ())
         return Outcome(winners=(won,), summary=f"{won.upper()} wins", reason=f"three on {line}")
 
-    def move_name(self, move: Any) -> str:
-        return cell_name(move, self.n)
-
-    def parse_move(self, text: str) -> Any:
-        word = text.strip().lower()
-        for cell in range(self.n * self.n):
-            if cell_name(cell, self.n) == word:
-                return cell
-        raise ValueError(f"{text}: not a cell")
+    def parse_move(self, text: str) -> Place:
+        return parse_place(text, self.n)
 
     def cells(self) -> list[str]:
         return [v or "." for v in self.board]

@@ -7,15 +7,19 @@ from typing import Any, ClassVar
 
 from companion.games.base import (
     RGB,
+    Action,
     Cell,
     GameSpec,
     GameState,
     Hint,
+    Interpreter,
     Layout,
     Option,
     Panel,
     PanelRow,
+    Play,
     View,
+    places,
 )
 from tests.toy_game.adapter import NoughtsAdapter, effect
 from tests.toy_game.engine import (
@@ -36,6 +40,13 @@ def _state(state: GameState) -> NoughtsState:
     return state
 
 
+class NoughtsInput(Interpreter):
+    """A press on a free cell is that move."""
+
+    def press(self, state: GameState, cell: int) -> Action:
+        return Play(places(_state(state).n)[cell])
+
+
 class NoughtsSpec(GameSpec):
     name: ClassVar[str] = GAME
     title: ClassVar[str] = "NOUGHTS"
@@ -50,6 +61,9 @@ class NoughtsSpec(GameSpec):
 
     def new(self, **options: Any) -> NoughtsState:
         return NoughtsState.start(self.resolve(options)["size"])
+
+    def interpreter(self, kind: str) -> Interpreter:
+        return NoughtsInput(kind)
 
     def layout(self, options: dict[str, Any]) -> Layout:
         size = self.resolve(options)["size"]
@@ -79,15 +93,12 @@ class NoughtsSpec(GameSpec):
         if st.is_over():
             outcome = st.outcome()
             return Hint(self.highlight(st), outcome.summary if outcome else "")
-        free = tuple(st.legal_moves())
+        free = tuple(c for m in st.legal_moves() for c in m.cells)
         return Hint(free, f"{len(free)} cells for {st.mover.upper()}")
 
     # --- the engines ---
     def engine(self) -> NoughtsAdapter:
         return NoughtsAdapter()
-
-    def move_cells(self, state: GameState, move: Any) -> tuple[int, ...]:
-        return (move,)
 
     def move_effect(self, before: GameState, after: GameState) -> list[str]:
         return effect(_state(before), _state(after))
@@ -111,8 +122,8 @@ class NoughtsSpec(GameSpec):
         moves = st.legal_moves()
         winning = [m for m in moves if st.play(m).winner() == mover]
         return {
-            "moves": [st.move_name(m) for m in moves],
-            "winning": [st.move_name(m) for m in winning],
+            "moves": [m.name for m in moves],
+            "winning": [m.name for m in winning],
         }
 
     def score_position(self, text: str, options: Mapping[str, Any]) -> dict[str, Any]:

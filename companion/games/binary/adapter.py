@@ -8,6 +8,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from companion.core.squares import squares_of
+from companion.games.base import places
 from companion.games.binary.bitboard import Position, masks, neighbours
 from companion.games.binary.board import PLAYERS, other
 from companion.games.binary.engine import END, BinaryState
@@ -34,8 +35,8 @@ CACHE_SIZE = 500_000  # evaluations kept between searches (a few tens of MB at m
 
 
 class BinaryAdapter(BaseAdapter):
-    """Moves are square indices, ``END`` and ``PASS``; states are bitboard ``Position``s (a
-    ``BinaryState`` is turned into one by ``prepare``)."""
+    """Moves are the rules engine's (``Place``, ``END``, ``PASS``); states are bitboard
+    ``Position``s (a ``BinaryState`` is turned into one by ``prepare``)."""
 
     name = "binary"
 
@@ -57,9 +58,10 @@ class BinaryAdapter(BaseAdapter):
             return [END] if end else state.legal_moves()
         mine = state.white if p else state.black
         if not mine:  # a first piece: central squares first (they meet more squares)
-            return sorted(state.legal_moves(), key=lambda sq: _off_centre(sq, state.n))
+            return sorted(state.legal_moves(), key=lambda m: _off_centre(m.cells[0], state.n))
         near = neighbours(mine, masks(state.n))
-        moves: list[Any] = squares_of(bits & near) + squares_of(bits & ~near)
+        cells = places(state.n)
+        moves: list[Any] = [cells[i] for i in squares_of(bits & near) + squares_of(bits & ~near)]
         if end:
             moves.append(END)
         return moves

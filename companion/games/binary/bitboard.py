@@ -3,7 +3,7 @@
 times faster.
 
 A ``Position`` is an immutable tuple-like record; moves are the same as the rules engine's
-(square indices, ``END``, ``PASS``), so a move found here is played on a ``BinaryState`` as is.
+(``Place``, ``END``, ``PASS``), so a move found here is played on a ``BinaryState`` as is.
 The tests play random games through both and check they agree move by move.
 """
 
@@ -12,9 +12,10 @@ from __future__ import annotations
 from functools import cache
 from typing import NamedTuple
 
-from companion.core.squares import square_name, squares_of
+from companion.core.squares import squares_of
+from companion.games.base import Place, places
 from companion.games.binary.board import BLACK, PLAYERS, WHITE
-from companion.games.binary.engine import END, PASS, BinaryState
+from companion.games.binary.engine import END, PASS, BinaryMove, BinaryState
 
 
 class Masks(NamedTuple):
@@ -127,9 +128,6 @@ class Position(NamedTuple):
     def is_over(self) -> bool:
         return self.mover < 0
 
-    def move_name(self, move: int | str) -> str:
-        return move.lower() if isinstance(move, str) else square_name(move, self.n)
-
     def _first_squares(self, p: int) -> int:
         """Empty squares where ``p`` may put the first piece of a turn."""
         m = masks(self.n)
@@ -152,22 +150,23 @@ class Position(NamedTuple):
             return self._second_squares(p), self.second
         return self._first_squares(p), False
 
-    def legal_moves(self) -> list[int | str]:
+    def legal_moves(self) -> list[BinaryMove]:
         if self.mover < 0:
             return []
         bits, end = self.move_bits()
-        moves: list[int | str] = squares_of(bits)  # type: ignore[assignment]
+        cells = places(self.n)
+        moves: list[BinaryMove] = [cells[i] for i in squares_of(bits)]
         if end:
             moves.append(END)
         return moves or [PASS]
 
-    def play(self, move: int | str) -> Position:
+    def play(self, move: BinaryMove) -> Position:
         """The position after a legal ``move`` (no check: the search plays its own moves)."""
         p = self.mover
-        if move in (END, PASS):
+        if type(move) is not Place:  # END or PASS
             return self._hand_over(p, self.black, self.white, self.hands)
         m = masks(self.n)
-        bit = 1 << move  # type: ignore[operator]
+        bit = 1 << move.cell
         own = bool(bit & m.own[p])
         centre = bool(bit & m.centre)
         hands = (self.hands[0] - (2 if centre and not own else 1), self.hands[1]) if p == 0 else (

@@ -8,8 +8,9 @@ Pure rules, no I/O. See docs/rules/binary.md for the rules as enforced. Summary:
   is one or two pieces on own-colour squares, or one piece on an other-colour square.
   An own-colour centre square is the only piece of its turn; an other-colour centre square
   costs one extra piece from the hand (discarded), so needs a spare one.
-- Moves: a square index (a placement), ``END`` (stop after one own-colour piece) and ``PASS``
-  (a player with pieces but nowhere to put one, option ``stuck='pass'``). A turn ends by
+- Moves: a ``Place`` (a piece on a square, ``d4``), ``END`` (``end``: stop after one
+  own-colour piece) and ``PASS`` (``pass``: a player with pieces but nowhere to put one,
+  option ``stuck='pass'``). A turn ends by
   itself as soon as no further piece may be added, so the state always knows who is to act.
 """
 
@@ -19,13 +20,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from companion.core.squares import parse_square, square_name
+from companion.core.squares import square_name
 from companion.games.base import (
     GameState,
     IllegalMove,
-    Move,
     Outcome,
+    Place,
     Refusal,
+    Word,
+    parse_place,
+    places,
     resolve_options,
 )
 from companion.games.binary.board import (
@@ -41,7 +45,8 @@ from companion.games.binary.board import (
 from companion.games.binary.options import OPTIONS
 from companion.games.binary.territories import _deciding, compare, score_cells
 
-END, PASS = "END", "PASS"
+END, PASS = Word("end"), Word("pass")
+BinaryMove = Place | Word
 
 
 # --------------------------------------------------------------------------- state
@@ -106,18 +111,19 @@ class BinaryState(GameState):
     def _can_place(self, player: str) -> bool:
         return self.hand(player) > 0 and any(self._first_ok(player, i) for i in self._empties())
 
-    def legal_moves(self, player: str | None = None) -> list[Move]:
+    def legal_moves(self, player: str | None = None) -> list[BinaryMove]:
         p = self.mover
         if p is None or (player is not None and player != p):
             return []
         empties = self._empties()
+        cells = places(self.n)
         if self.opening or self.placed:
-            moves: list[Move] = [i for i in empties if self._second_ok(p, i)]
+            moves: list[BinaryMove] = [cells[i] for i in empties if self._second_ok(p, i)]
             return moves + [END] if self.placed else moves
-        moves = [i for i in empties if self._first_ok(p, i)]
+        moves = [cells[i] for i in empties if self._first_ok(p, i)]
         return moves or [PASS]
 
-    def check(self, move: Move, player: str | None = None) -> Refusal | None:
+    def check(self, move: BinaryMove, player: str | None = None) -> Refusal | None:
         if self.mover is None:
             return Refusal("game-over", "game is over")
         if (refusal := self.own_turn(player)) is not None:
@@ -130,9 +136,9 @@ class BinaryState(GameState):
             if self.placed or self._can_place(self.mover):
                 return Refusal("pass-not-allowed", "no pass: a piece fits")
             return None
-        if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < self.n**2:
+        if type(move) is not Place or move.size != self.n:
             return Refusal("not-a-square", f"{move!r}: not a square")
-        return self._placement_refusal(move)
+        return self._placement_refusal(move.cell)
 
     def _placement_refusal(self, sq: int) -> Refusal | None:
         p, name = self.mover, square_name(sq, self.n)
@@ -159,7 +165,7 @@ class BinaryState(GameState):
         return None
 
     # ----- playing
-    def play(self, move: Move, player: str | None = None) -> BinaryState:
+    def play(self, move: BinaryMove, player: str | None = None) -> BinaryState:
         refusal = self.check(move, player)
         if refusal is not None:
             raise IllegalMove(refusal)
@@ -169,12 +175,13 @@ class BinaryState(GameState):
             return replace(self, plies=self.plies + 1)._hand_over(p)
         if move == PASS:
             return replace(self, plies=self.plies + 1, passes=self.passes + 1)._hand_over(p)
-        assert isinstance(move, int)
+        assert isinstance(move, Place)
+        sq = move.cell
         k = PLAYERS.index(p)
-        own, centre = square_owner(move, self.n) == p, move in self.centre
+        own, centre = square_owner(sq, self.n) == p, sq in self.centre
         cost = 2 if centre and not own else 1
         cells = list(self.cells)
-        cells[move] = PIECE[p]
+        cells[sq] = PIECE[p]
         hands = list(self.hands)
         hands[k] -= cost
         discarded = list(self.discarded)
@@ -184,7 +191,7 @@ class BinaryState(GameState):
             cells=tuple(cells),
             hands=(hands[0], hands[1]),
             discarded=(discarded[0], discarded[1]),
-            placed=self.placed + (move,),
+            placed=self.placed + (sq,),
             plies=self.plies + 1,
         )
         more = (
@@ -212,7 +219,7 @@ class BinaryState(GameState):
             return replace(base, mover=None, end_reason="no one can place")
         return replace(base, mover=nxt)  # nxt must pass
 
-    def forced_move(self) -> Move | None:
+    def forced_move(self) -> BinaryMove | None:
         return PASS if self.legal_moves() == [PASS] else None
 
     # ----- result
@@ -244,25 +251,16 @@ class BinaryState(GameState):
             "end_reason": self.end_reason,
             "discarded": {p: self.discarded[k] for k, p in enumerate(PLAYERS)},
         }
-        return Outcome(winner, summary, detail)
+        return Outcome((winner,) if winner else (), summary, detail)
 
     # ----- notation
-    def move_name(self, move: Move) -> str:
-        if move == END:
-            return "end"
-        if move == PASS:
-            return "pass"
-        if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < self.n**2:
-            return square_name(move, self.n)
-        raise ValueError(f"{move!r}: not a move")
-
-    def parse_move(self, text: str) -> Move:
+    def parse_move(self, text: str) -> BinaryMove:
         word = text.strip().lower()
-        if word == "end":
+        if word == END.name:
             return END
-        if word == "pass":
+        if word == PASS.name:
             return PASS
-        return parse_square(word, self.n)
+        return parse_place(word, self.n)
 
     # ----- construction
     @classmethod
@@ -299,7 +297,7 @@ class BinaryState(GameState):
         return state._hand_over(other(mover))
 
 
-def new_game(**options: Any) -> BinaryState:
+def _new_game(**options: Any) -> BinaryState:
     """A new game; options as in OPTIONS (validated, ValueError naming the option)."""
     opts = resolve_options(OPTIONS, options)
     n = opts["size"]

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from itertools import permutations
 
 from companion.core.squares import square_name
-from companion.games.base import Action, Differ, GameState, Interpreter, Play, Refusal
+from companion.games.base import Action, Differ, GameState, Interpreter, Play, Refusal, places
 from companion.games.binary.board import EMPTY, PIECE
 from companion.games.binary.engine import END, PASS, BinaryState
 
@@ -33,7 +33,7 @@ class BinaryInput(Interpreter):
     def press(self, state: GameState, cell: int) -> Action:
         if not 0 <= cell < state.n * state.n:  # type: ignore[attr-defined]
             return None
-        return Play(cell)
+        return Play(places(state.n)[cell])  # type: ignore[attr-defined]
 
     def button(self, state: GameState, name: str) -> Action:
         if name != "confirm":
@@ -86,10 +86,10 @@ class BinaryInput(Interpreter):
             name = square_name(theirs[0], n)
             return Differ(tuple(theirs), f"{name}: {who} to place; wrong colour")
         if len(new) == 1:
-            return Play(new[0])  # the engine accepts or refuses it
+            return Play(places(n)[new[0]])  # the engine accepts or refuses it
         order, refusal = self._order(state, new)
         if order is not None:
-            return Play(order[0])
+            return Play(places(n)[order[0]])
         assert refusal is not None
         return Differ(tuple(new), refusal.reason)
 
@@ -113,10 +113,11 @@ class BinaryInput(Interpreter):
                 if s.turn != state.turn:
                     refusal = Refusal("turn-over", f"{square_name(sq, s.n)}: turn is over")
                     break
-                refusal = s.check(sq)
+                move = places(s.n)[sq]
+                refusal = s.check(move)
                 if refusal is not None:
                     break
-                s, ok = s.play(sq), ok + 1
+                s, ok = s.play(move), ok + 1
             if refusal is None:
                 return order, None
             if best is None or ok > best[0]:

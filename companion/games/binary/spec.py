@@ -20,7 +20,7 @@ from companion.games.base import (
 )
 from companion.games.binary.adapter import BinaryAdapter, effect
 from companion.games.binary.board import BLACK, EMPTY, PLAYERS, WHITE, other, square_owner
-from companion.games.binary.engine import END, PASS, BinaryState, new_game
+from companion.games.binary.engine import END, PASS, BinaryState, _new_game
 from companion.games.binary.input import OLED_WIDTH, BinaryInput
 from companion.games.binary.options import OPTIONS
 from companion.games.binary.territories import compare, score_cells
@@ -51,7 +51,7 @@ class BinarySpec(GameSpec):
     position_movers = PLAYERS
 
     def new(self, **options: Any) -> BinaryState:
-        return new_game(**options)
+        return _new_game(**options)
 
     def view(self, state: GameState, viewer: str | None = None) -> View:
         """Binary has no secrets: every viewer sees the same."""
@@ -68,7 +68,7 @@ class BinarySpec(GameSpec):
         elif winner:
             explanation.append(f"{winner.upper()} {'wins' if st.is_over() else 'leads'}")
         explanation.append(f"in hand: black {st.hand(BLACK)}, white {st.hand(WHITE)}")
-        actions = tuple((m, m.lower()) for m in (END, PASS) if st.check(m) is None)
+        actions = tuple((m.name, m.name) for m in (END, PASS) if st.check(m) is None)
         return View(
             panel=self.panel(st),
             cells=tuple(Cell(piece=c if c != EMPTY else "") for c in st.cells),
@@ -129,7 +129,7 @@ class BinarySpec(GameSpec):
         k = step % cycle
         if k == 2:
             who = order[0].upper()
-            squares = tuple(m for m in state.legal_moves() if isinstance(m, int))
+            squares = tuple(c for m in state.legal_moves() for c in m.cells)
             return Hint(
                 squares, f"{who}: {len(squares)} squares" if squares else f"{who} must pass"
             )
@@ -153,9 +153,6 @@ class BinarySpec(GameSpec):
     # ----------------------------------------------------------------- the engines
     def engine(self) -> BinaryAdapter:
         return BinaryAdapter()
-
-    def move_cells(self, state: GameState, move: Any) -> tuple[int, ...]:
-        return (move,) if isinstance(move, int) else ()
 
     def move_effect(self, before: GameState, after: GameState) -> list[str]:
         return effect(before, after)  # type: ignore[arg-type]

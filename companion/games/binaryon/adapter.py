@@ -11,7 +11,7 @@ from companion.games.engine_api import WIN, BaseAdapter, score_change
 
 
 class BinaryonAdapter(BaseAdapter):
-    """Moves are square indices or ``"pass"``; states are ``BinaryonState``."""
+    """Moves are the rules engine's (``Place`` or ``PASS``); states are ``BinaryonState``."""
 
     name = "binaryon"
 

@@ -14,13 +14,14 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, Final
 
-from companion.core.squares import parse_square, square_name
-from companion.games.base import GameState, IllegalMove, Outcome, Refusal
+from companion.core.squares import square_name
+from companion.games.base import GameState, IllegalMove, Outcome, Place, Refusal, Word, parse_place
 from companion.games.binaryon.board import cells_to_white, white_to_cells
 from companion.games.binaryon.scoring import Score, score_bitboard, score_detail, tie_reason
 from companion.games.binaryon.tables import Counts, Rules, rules
 
-PASS: Final = "pass"
+PASS: Final = Word("pass")
+BinaryonMove = Place | Word  # turn a square (named like d4), or pass
 PLAYERS: Final = ("on", "off")
 _new_state = object.__new__  # a state without running __init__ (see BinaryonState._turned)
 
@@ -102,7 +103,7 @@ class BinaryonState(GameState):
         self._counts = counts
 
     @classmethod
-    def start(cls, options: Mapping[str, Any] | None = None) -> BinaryonState:
+    def _start(cls, options: Mapping[str, Any] | None = None) -> BinaryonState:
         """The starting position: the lower half white, the upper half black."""
         r = rules(options)
         n = r.n
@@ -170,15 +171,15 @@ class BinaryonState(GameState):
             self._legal = legal
         return legal
 
-    def legal_moves(self, player: str | None = None) -> list[Any]:
+    def legal_moves(self, player: str | None = None) -> list[BinaryonMove]:
         if self.passes >= 2 or (player is not None and player != self.mover):
             return []
         legal = self._legal
         if legal is None:
             legal = self.legal_mask()
-        return self.rules.squares(legal) if legal else [PASS]
+        return self.rules.places(legal) if legal else [PASS]
 
-    def forced_move(self) -> Any:
+    def forced_move(self) -> BinaryonMove | None:
         return PASS if not self.is_over() and not self.legal_mask() else None
 
     def check(self, move: Any, player: str | None = None) -> Refusal | None:
@@ -191,23 +192,24 @@ class BinaryonState(GameState):
                 return Refusal("has-move", "pass: you have a move")
             return None
         n = self.n
-        if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < n * n:
+        if type(move) is not Place or move.size != n:
             return Refusal("not-a-square", f"{move!r}: not a square")
-        if self.legal_mask() >> move & 1:
+        cell = move.cell
+        if self.legal_mask() >> cell & 1:
             return None
-        name = square_name(move, n)
+        name = square_name(cell, n)
         colour = _colour_word(self.mover)
-        is_white = self.white >> move & 1
+        is_white = self.white >> cell & 1
         if bool(is_white) == (self.mover == "on"):  # ON turns black (0), OFF white (1)
             return Refusal("wrong-colour", f"{name}: already {'white' if is_white else 'black'}")
         last = self.last
         if last is not None:
-            if move == last:
+            if cell == last:
                 return Refusal("same-square", f"{name}: same square as last")
-            if not self.rules.reach[last] >> move & 1:
+            if not self.rules.reach[last] >> cell & 1:
                 return Refusal("not-in-line", f"{name}: not in line with {square_name(last, n)}")
         # Only the neighbour majority is left to fail.
-        nbrs = _neighbour_list(n)[move]
+        nbrs = _neighbour_list(n)[cell]
         same = sum(1 for s in nbrs if (self.white >> s & 1) == is_white)
         need = len(nbrs) // 2 + 1
         return Refusal("no-majority", f"{name}: needs {need} {colour} nbrs, has {same}")
@@ -218,9 +220,10 @@ class BinaryonState(GameState):
             legal = self._legal
             if legal is None:
                 legal = self.legal_mask()
-            if type(move) is int:
-                if move >= 0 and legal >> move & 1:
-                    return self._turned(move)
+            if type(move) is Place:
+                cell = move.cell
+                if legal >> cell & 1 and move.size == self.n:
+                    return self._turned(cell)
             elif not legal and move == PASS and self.passes < 2:
                 return BinaryonState(
                     self.white, self.rules, "off" if self.mover == "on" else "on", self.last,
@@ -229,7 +232,7 @@ class BinaryonState(GameState):
         refusal = self.check(move, player)
         if refusal is not None:
             raise IllegalMove(refusal)
-        return self.play(int(move))  # a legal square given as an int subclass
+        raise AssertionError(f"{move!r}: legal but not played")  # check and play disagree
 
     def _turned(self, move: int) -> BinaryonState:
         """The state after turning ``move``, a square the legal bitboard holds. Its counts and
@@ -276,17 +279,13 @@ class BinaryonState(GameState):
             return None
         sc = self.score()
         summary = "draw" if sc.winner is None else f"{sc.winner.upper()} wins"
-        return Outcome(sc.winner, summary, score_detail(sc), reason=tie_reason(sc))
+        winners = (sc.winner,) if sc.winner else ()
+        return Outcome(winners, summary, score_detail(sc), reason=tie_reason(sc))
 
-    def move_name(self, move: Any) -> str:
-        if move == PASS:
+    def parse_move(self, text: str) -> BinaryonMove:
+        if text.strip().lower() == PASS.name:
             return PASS
-        return square_name(move, self.n)
-
-    def parse_move(self, text: str) -> Any:
-        if text.strip().lower() == PASS:
-            return PASS
-        return parse_square(text, self.n)
+        return parse_place(text, self.n)
 
     def __repr__(self) -> str:
         last = "-" if self.last is None else square_name(self.last, self.n)
@@ -301,7 +300,3 @@ def _neighbour_list(n: int) -> tuple[tuple[int, ...], ...]:
     from companion.core.squares import neighbours
 
     return tuple(tuple(neighbours(s, n)) for s in range(n * n))
-
-
-def new_game(**options: Any) -> BinaryonState:
-    return BinaryonState.start(options)

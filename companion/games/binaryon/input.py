@@ -7,10 +7,13 @@ from collections.abc import Sequence
 
 from companion.core.position_text import BLACK, WHITE
 from companion.core.squares import square_name
-from companion.games.base import Action, Differ, GameState, Interpreter, Play
+from companion.games.base import Action, Differ, GameState, Interpreter, Play, places
 
 
 class BinaryonInput(Interpreter):
+    def press(self, state: GameState, cell: int) -> Action:
+        return Play(places(state.n)[cell])  # type: ignore[attr-defined]
+
     def board(self, state: GameState, readings: Sequence[str]) -> Action:
         n = state.n  # type: ignore[attr-defined]
         if len(readings) != n * n:
@@ -23,7 +26,7 @@ class BinaryonInput(Interpreter):
             sq = diff[0]
             mover_colour = WHITE if state.turn == "on" else BLACK
             if not state.is_over() and readings[sq] == mover_colour:
-                return Play(sq)
+                return Play(places(n)[sq])
             name = square_name(sq, n)
             if readings[sq] == ".":
                 return Differ(diff, f"put a disc on {name}")

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-PASS = "pass"
+from companion.games.base import places
+from companion.games.binaryon.engine import PASS
 
 
 class SymmetricSolving:
@@ -60,6 +61,7 @@ class SymmetricSolving:
         mask = state.legal_mask()
         if not mask:
             return [(PASS, state.play(PASS), 0)]
+        cells = places(self.n)
         perm = self.perms[frame]
         hint = self.inverse[frame][code - 1] if code else -1
         out = []
@@ -67,10 +69,10 @@ class SymmetricSolving:
             low = mask & -mask
             sq = low.bit_length() - 1
             mask ^= low
-            child = state.play(sq)
+            child = state.play(cells[sq])
             # fewest replies first; the table's move before all
             order = -1 if sq == hint else child.legal_mask().bit_count()
-            out.append((order, sq, child, perm[sq] + 1))
+            out.append((order, cells[sq], child, perm[sq] + 1))
         out.sort(key=lambda t: t[0])
         return [(sq, child, c) for _o, sq, child, c in out]
 

@@ -57,7 +57,7 @@ class BinaryonSpec(GameSpec):
         return resolve(given)
 
     def new(self, **options: Any) -> BinaryonState:
-        return BinaryonState.start(self.resolve(options))
+        return BinaryonState._start(options)  # its tables check the options (cached)
 
     def view(self, state: GameState, viewer: str | None = None) -> View:
         """Binaryon has no secrets: every viewer sees the same."""
@@ -123,7 +123,7 @@ class BinaryonSpec(GameSpec):
             return Hint(self.highlight(st), outcome.summary if outcome else "")
         who = st.mover.upper()
         if step % 2 == 0:
-            moves = tuple(m for m in st.legal_moves() if isinstance(m, int))
+            moves = tuple(c for m in st.legal_moves() for c in m.cells)
             if not moves:
                 return Hint((), f"{who} must pass")
             return Hint(moves, f"{len(moves)} move{'s' if len(moves) > 1 else ''} for {who}")
@@ -138,9 +138,6 @@ class BinaryonSpec(GameSpec):
     # --- the engines ---
     def engine(self) -> BinaryonAdapter:
         return BinaryonAdapter()
-
-    def move_cells(self, state: GameState, move: Any) -> tuple[int, ...]:
-        return (move,) if isinstance(move, int) else ()
 
     def move_effect(self, before: GameState, after: GameState) -> list[str]:
         return effect(_state(before), _state(after))

@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from companion.core.squares import neighbours
+from companion.games.base import places
 from companion.games.binaryon.lines import _lines, _ray_reach, _scoring_lines
 from companion.games.binaryon.options import resolve
 
@@ -56,6 +57,7 @@ class Rules:
         )
         self.neighbours = tuple(sum(1 << t for t in neighbours(s, n)) for s in range(n * n))
         self.squares = _square_lister(n * n)
+        self.places = _square_lister(n * n, places(n))  # the same, as moves
         self.lines = _lines(n)
         if opts["reach"] == "ray":
             self.reach = tuple(_ray_reach(n, s) for s in range(n * n))
@@ -154,18 +156,23 @@ class Rules:
         return x & self.reach[last] & self.majority(x)
 
 
-def _square_lister(size: int) -> Callable[[int], list[int]]:
+def _square_lister(size: int, items: Sequence[Any] | None = None) -> Callable[[int], list[Any]]:
     """A function listing the set bits of a ``size``-bit mask, lowest first, from per-byte tables
-    (one table per byte position, the square numbers already offset)."""
+    (one table per byte position, the square numbers already offset): the square numbers, or
+    ``items[square]`` when given (each square's ``Place``)."""
     nbytes = (size + 7) // 8
+    of = items if items is not None else range(size)
     tables = tuple(
-        tuple(tuple(8 * b + i for i in range(8) if v >> i & 1) for v in range(256))
+        tuple(
+            tuple(of[8 * b + i] for i in range(8) if v >> i & 1 and 8 * b + i < size)
+            for v in range(256)
+        )
         for b in range(nbytes)
     )
     if nbytes == 8:  # the 8x8 board, unrolled
         t0, t1, t2, t3, t4, t5, t6, t7 = tables
 
-        def squares8(mask: int) -> list[int]:
+        def squares8(mask: int) -> list[Any]:
             b = mask.to_bytes(8, "little")
             return [
                 *t0[b[0]],
@@ -180,8 +187,8 @@ def _square_lister(size: int) -> Callable[[int], list[int]]:
 
         return squares8
 
-    def squares(mask: int) -> list[int]:
-        out: list[int] = []
+    def squares(mask: int) -> list[Any]:
+        out: list[Any] = []
         for table, v in zip(tables, mask.to_bytes(nbytes, "little"), strict=True):
             if v:
                 out += table[v]

@@ -25,7 +25,7 @@ journal keeps them like any other move.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final
 
@@ -57,7 +57,7 @@ def _rotate(names: Sequence[str], first: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True, eq=True)
 class BinomeState(BinomeNotation, BinomeResult, GameState):
-    """One moment of a Binøme game. Build one with ``new_game(**options)``."""
+    """One moment of a Binøme game. Build one with ``SPEC.new(**options)`` or ``SPEC.replay``."""
 
     game: ClassVar[str] = GAME
 
@@ -186,7 +186,7 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
         if not moves:
             return None
         kind = "d10" if isinstance(moves[0], Roll) else "draw"
-        return Chance(kind, tuple(self.move_name(m) for m in moves))
+        return Chance(kind, tuple(m.name for m in moves))
 
     def chance_moves(self) -> tuple[Roll | Draw, ...]:
         """The equally likely outcomes of the chance step now, as moves (() when none)."""
@@ -308,7 +308,7 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
         if not self.eligible_numbers(who):
             return Refusal("no-eligible", "no eligible number: pass")
         if not burn:
-            confirm = self.move_name(Claim(n, who, burn=True))
+            confirm = Claim(n, who, burn=True).name
             reason = f"{number_text(n)}: not eligible, it will be burned"
             return Refusal("would-burn", reason, confirm)
         return None
@@ -434,7 +434,7 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
         )
 
 
-def new_game(**options: Any) -> BinomeState:
+def _new_game(**options: Any) -> BinomeState:
     """A game at its first roll. Options: see OPTIONS (``players`` names or a count...)."""
     opts = resolve_game_options(options)
     names = seat_order(opts)
@@ -458,11 +458,3 @@ def referee_move(state: BinomeState, rng: random.Random) -> BinomeMove | None:
     if chance:
         return rng.choice(chance)
     return state.forced_move()
-
-
-def replay(options: Mapping[str, Any], move_names: Sequence[str]) -> BinomeState:
-    """The state after playing ``move_names`` from ``new_game(**options)``."""
-    state = new_game(**options)
-    for name in move_names:
-        state = state.play(state.parse_move(name))
-    return state

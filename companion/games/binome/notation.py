@@ -1,40 +1,24 @@
-"""Binøme move notation: the full names the journal keeps, the public names others may see,
-and reading a name back into a move."""
+"""Binøme move notation: the public names others may see and reading a name back into a move
+(the full names the journal keeps are the moves' own, in ``moves``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .moves import BinomeMove, Claim, Decline, Draw, Roll, Write, cell_name, parse_cell
+from .moves import BinomeMove, Claim, Decline, Draw, Roll, Write, parse_cell
 from .options import RESERVED
-from .postulates import BY_ID, number_text, parse_number
+from .postulates import BY_ID, parse_number
 
 
 class BinomeNotation:
-    """Move names for ``engine.BinomeState`` (mixed into it; reads ``names`` and ``options``)."""
-
-    def move_name(self, move: Any) -> str:
-        if isinstance(move, Roll):
-            return f"roll {move.digit}"
-        if isinstance(move, Draw):
-            return f"draw {move.card}"
-        who = move.player
-        if who is None:
-            raise ValueError("a player's move needs its player to be named")
-        if isinstance(move, Write):
-            return f"{who} write {cell_name(move.cell)}"
-        if isinstance(move, Claim):
-            burn = " burn" if move.burn else ""
-            return f"{who} claim {number_text(move.number)}{burn}"
-        if isinstance(move, Decline):
-            return f"{who} pass"
-        raise ValueError(f"{move!r}: not a move")
+    """Public names and parsing for ``engine.BinomeState`` (mixed into it; reads ``names``
+    and ``options``)."""
 
     def public_name(self, move: Any) -> str:
         """The notation others may see now: no cell, no number; with ``secrets`` not even
         whether the player claimed."""
         if isinstance(move, Roll | Draw):
-            return self.move_name(move)
+            return move.name
         who = move.player
         if isinstance(move, Write):
             return f"{who} write"

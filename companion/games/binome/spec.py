@@ -22,7 +22,7 @@ from companion.games.base import (
     PanelRow,
     View,
 )
-from companion.games.binome.engine import CLAIM, OVER, ROLLS, SLOTS, WRITE, BinomeState, new_game
+from companion.games.binome.engine import CLAIM, OVER, ROLLS, SLOTS, WRITE, BinomeState, _new_game
 from companion.games.binome.input import BinomeInput
 from companion.games.binome.moves import Claim, Decline, Write
 from companion.games.binome.options import OPTIONS, resolve_game_options
@@ -105,7 +105,7 @@ class BinomeSpec(GameSpec):
         return resolve_game_options(given)
 
     def new(self, **options: Any) -> BinomeState:
-        return new_game(**options)
+        return _new_game(**options)
 
     def layout(self, options: dict[str, Any]) -> Layout | None:
         return None
@@ -265,7 +265,7 @@ class BinomeSpec(GameSpec):
         """``player``'s legal moves with what they do."""
         out = []
         for move in st.legal_moves(player):
-            name = st.move_name(move)
+            name = move.name
             if isinstance(move, Write):
                 out.append((name, f"write {st.digit} into {cell_label(move.cell)}"))
             elif isinstance(move, Claim):
@@ -277,7 +277,7 @@ class BinomeSpec(GameSpec):
                 where = f" (number {slots[0]})" if slots else ""
                 text = f"claim with {number_text(move.number)}{where}"
                 if move.burn:  # asked without the burn: the refusal asks to confirm it
-                    name = st.move_name(Claim(move.number, move.player))
+                    name = Claim(move.number, move.player).name
                     text += ": not eligible"
                 out.append((name, text))
             elif isinstance(move, Decline):

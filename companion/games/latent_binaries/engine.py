@@ -12,12 +12,12 @@ what to ask for:
 - ``over``: a winning line, or a player lost their last nest.
 
 The state holds the secrets (each nest's top and bottom colour); ``views.py`` says what each
-player may see. Replaying the move names from ``new_game(**options)`` rebuilds any game.
+player may see. ``SPEC.replay(names, **options)`` rebuilds any game from its move names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final
 
@@ -36,7 +36,6 @@ from .moves import (
     Order,
     Setup,
     Step,
-    move_name,
     parse_move,
     public_name,
 )
@@ -379,9 +378,6 @@ class LatentState(PositionQueries, GameState):
             reason = f"no {other(self.winner)} nest left"
         return make_outcome((self.winner,), f"{self.winner.upper()} wins", reason, detail)
 
-    def move_name(self, move: Any) -> str:
-        return move_name(move)
-
     def public_name(self, move: Any) -> str:
         return public_name(move)
 
@@ -395,7 +391,7 @@ class LatentState(PositionQueries, GameState):
         )
 
 
-def new_game(**options: Any) -> LatentState:
+def _new_game(**options: Any) -> LatentState:
     """A new game at the start of the hidden setup; options as in options.OPTIONS."""
     r = rules(options)
     nests = tuple(
@@ -403,11 +399,3 @@ def new_game(**options: Any) -> LatentState:
     )  # fmt: skip
     full = tuple(r.pawns for _ in r.colours[0]), tuple(r.pawns for _ in r.colours[1])
     return LatentState(rules=r, nests=nests, stash=full, markers=r.bases)
-
-
-def replay(names: Iterable[str], options: Mapping[str, Any] | None = None) -> LatentState:
-    """The state after playing ``names`` (full move names) from a new game."""
-    state = new_game(**dict(options or {}))
-    for name in names:
-        state = state.play(state.parse_move(name))
-    return state

@@ -17,70 +17,93 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from ..base import Move, Word
 from .geometry import parse_square, square_name
 
-END: Final = "end"
-PASS: Final = "pass"
+END: Final = Word("end")
+PASS: Final = Word("pass")
 
 
 @dataclass(frozen=True, slots=True)
-class Setup:
+class Setup(Move):
     square: int
     top: str
     bottom: str
 
+    @property
+    def name(self) -> str:
+        return f"setup {square_name(self.square)} {self.top}/{self.bottom}"
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return (self.square,)
+
 
 @dataclass(frozen=True, slots=True)
-class Step:
+class Step(Move):
     src: int
     dst: int
 
+    @property
+    def name(self) -> str:
+        return f"{square_name(self.src)}-{square_name(self.dst)}"
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return (self.src, self.dst)
+
 
 @dataclass(frozen=True, slots=True)
-class Challenge:
+class Challenge(Move):
     target: int
     colour: str
 
+    @property
+    def name(self) -> str:
+        return f"challenge {square_name(self.target)} {self.colour}"
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return (self.target,)
+
 
 @dataclass(frozen=True, slots=True)
-class Order:
+class Order(Move):
     target: int
     top: str
     bottom: str
 
+    @property
+    def name(self) -> str:
+        return f"order {square_name(self.target)} {self.top}/{self.bottom}"
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return (self.target,)
+
 
 @dataclass(frozen=True, slots=True)
-class Marker:
+class Marker(Move):
     src: int
     dst: int
 
+    @property
+    def name(self) -> str:
+        return f"marker {square_name(self.src)}-{square_name(self.dst)}"
 
-LatentMove = Setup | Step | Challenge | Order | Marker | str
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return (self.src, self.dst)
 
 
-def move_name(move: LatentMove) -> str:
-    """Full notation, secrets included."""
-    match move:
-        case Setup(sq, top, bottom):
-            return f"setup {square_name(sq)} {top}/{bottom}"
-        case Step(src, dst):
-            return f"{square_name(src)}-{square_name(dst)}"
-        case Challenge(sq, colour):
-            return f"challenge {square_name(sq)} {colour}"
-        case Order(sq, top, bottom):
-            return f"order {square_name(sq)} {top}/{bottom}"
-        case Marker(src, dst):
-            return f"marker {square_name(src)}-{square_name(dst)}"
-        case "end" | "pass":
-            return move
-    raise ValueError(f"{move!r}: not a move")
+LatentMove = Setup | Step | Challenge | Order | Marker | Word
 
 
 def public_name(move: LatentMove) -> str:
     """What the other player may see before the end: a setup hides its colours."""
     if isinstance(move, Setup):
         return f"setup {square_name(move.square)}"
-    return move_name(move)
+    return move.name
 
 
 def _pair(text: str, what: str) -> tuple[str, str]:
@@ -104,8 +127,8 @@ def parse_move(text: str, colour_word=lambda w: w.lower()) -> LatentMove:
     if not words:
         raise ValueError("empty move")
     head, rest = words[0], words[1:]
-    if head in (END, PASS) and not rest:
-        return head
+    if head in (END.name, PASS.name) and not rest:
+        return END if head == END.name else PASS
     if head == "setup" and len(rest) == 2:
         top, bottom = _pair(rest[1], "setup")
         return Setup(parse_square(rest[0]), colour_word(top), colour_word(bottom))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .board import base_squares, step_moves, winning_line
 from .engine import LatentState
 from .geometry import FILES, HEIGHT, WIDTH, index, square_name
-from .moves import PASS, move_name
+from .moves import PASS
 from .options import PLAYERS, other
 
 RAINBOW_NEST, XENO_NEST, MARKER, EMPTY = "R", "X", "g", "."
@@ -133,10 +133,10 @@ def legal(pos: Position, mover: str) -> dict[str, list[str]]:
         if not own:
             return {"moves": [], "winning": []}
         won = winning_line(own, occ, target) is not None
-        return {"moves": [PASS], "winning": [PASS] if won else []}
+        return {"moves": [PASS.name], "winning": [PASS.name] if won else []}
     moves, winning = [], []
     for st in steps:
-        name = move_name(st)
+        name = st.name
         moves.append(name)
         after = own & ~(1 << st.src) | (1 << st.dst)
         if winning_line(after, occ & ~(1 << st.src) | (1 << st.dst), target) is not None:

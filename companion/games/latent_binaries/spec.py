@@ -20,7 +20,7 @@ from companion.games.base import (
     PanelRow,
     View,
 )
-from companion.games.latent_binaries.engine import GAME, LatentState, new_game
+from companion.games.latent_binaries.engine import GAME, LatentState, _new_game
 from companion.games.latent_binaries.geometry import (
     BETWEEN,
     GOAL_ROWS,
@@ -90,7 +90,7 @@ class LatentSpec(GameSpec):
         return resolve(given)
 
     def new(self, **options: Any) -> LatentState:
-        return new_game(**options)
+        return _new_game(**options)
 
     def layout(self, options: dict[str, Any]) -> Layout:
         """The 5x7 frame on files b-f, ranks 1-7 of the 8x8 board."""
@@ -119,7 +119,7 @@ class LatentSpec(GameSpec):
             leds=tuple(self.leds(st)),
             explanation=tuple(self._explanation(st)),
             private=tuple(self._private(st, viewer)) if viewer else (),
-            actions=tuple((st.move_name(m), _guess_label(m)) for m in self._actions(st, viewer)),
+            actions=tuple((m.name, _guess_label(m)) for m in self._actions(st, viewer)),
         )
 
     def panel(self, st: LatentState) -> Panel:

@@ -29,13 +29,12 @@ not the same piece. Listing them is a table lookup per byte of that int.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from operator import getitem
 from typing import Any, ClassVar, Final
 
-from ...core.squares import square_name
 from ..base import GameState, IllegalMove, Outcome, Refusal
-from .moves import BLACK, PASS, PLAYERS, SWAP, WHITE, Piece, Placement, parse_move
+from .moves import BLACK, PASS, PLAYERS, SWAP, WHITE, Piece, Placement, WytheMove, parse_move
 from .options import resolve
 from .refusals import PlacementRefusals, _refuse
 from .scoring import Score, reason_line, result_reason, score_masks
@@ -92,7 +91,7 @@ class WytheState(StackReading, PlacementRefusals, GameState):
 
     # ----- construction
     @classmethod
-    def start(cls, options: Mapping[str, Any] | None = None) -> WytheState:
+    def _start(cls, options: Mapping[str, Any] | None = None) -> WytheState:
         opts = resolve(options)
         s = _new(cls)
         s.rules = rules(opts["size"], opts["pie"])
@@ -134,17 +133,6 @@ class WytheState(StackReading, PlacementRefusals, GameState):
         base = s._pieces if s is not None and s._pieces is not None else ()
         self._pieces = base + tuple(Piece(*p) for p in reversed(chain_))
         return self._pieces
-
-    @classmethod
-    def from_pieces(
-        cls, pieces: Sequence[tuple[int, int]], options: Mapping[str, Any] | None = None
-    ) -> WytheState:
-        """The state after placing ``pieces`` (black, white squares) in order from the start,
-        Black first, no swap: a quick way to set up a position. Raises IllegalMove."""
-        state = cls.start(options)
-        for b, w in pieces:
-            state = state.play(Placement(b, w))
-        return state
 
     # ----- protocol basics
     @property
@@ -246,7 +234,7 @@ class WytheState(StackReading, PlacementRefusals, GameState):
     def swap_allowed(self) -> bool:
         return self.pie and self._ply == 1 and self.passes < 2
 
-    def legal_moves(self, player: str | None = None) -> list[Any]:
+    def legal_moves(self, player: str | None = None) -> list[WytheMove]:
         """Placements (as ``placements``), then ``swap`` when allowed; ``pass`` alone when no
         placement exists (after ``swap`` if that is allowed); [] when the game is over."""
         if self.passes >= 2 or (player is not None and player != self.mover):
@@ -255,7 +243,7 @@ class WytheState(StackReading, PlacementRefusals, GameState):
         if bits is None:
             bits = self.legal_bits()
         r = self.rules
-        moves: list[Any] = []
+        moves: list[WytheMove] = []
         for found in filter(None, map(getitem, r.chunks, bits.to_bytes(r.nbytes, "little"))):
             moves += found  # the placements of one byte of legal_bits (see Rules.chunks)
         if self._ply == 1 and self.pie:
@@ -264,7 +252,7 @@ class WytheState(StackReading, PlacementRefusals, GameState):
             moves.append(PASS)
         return moves
 
-    def forced_move(self) -> Any:
+    def forced_move(self) -> WytheMove | None:
         """The pass, when the side to move has no placement (and no swap)."""
         if self.passes >= 2 or self.has_placement() or self.swap_allowed():
             return None
@@ -289,13 +277,9 @@ class WytheState(StackReading, PlacementRefusals, GameState):
             if self._ply != 1:
                 return _refuse("swap-too-late", "swap: only White's 1st turn")
             return None
-        if not (
-            isinstance(move, tuple)
-            and len(move) == 2
-            and all(isinstance(x, int) and not isinstance(x, bool) for x in move)
-        ):
+        if type(move) is not Placement or move.size != self.n:
             return _refuse("not-a-move", f"{move!r}: not a move")
-        b, w = move
+        b, w = move.black, move.white
         n2 = self.n * self.n
         for s in (b, w):
             if not 0 <= s < n2:
@@ -307,13 +291,13 @@ class WytheState(StackReading, PlacementRefusals, GameState):
     # ----- playing
     def play(self, move: Any, player: str | None = None) -> WytheState:
         if type(move) is Placement and self.passes < 2 and (player is None or player == self.mover):
-            info = self.rules.info.get(move)
-            if info is not None:
+            bit = move.bit
+            if bit >= 0 and move.size == self.rules.n:  # one of the tables' own placements
                 bits = self._masks
                 if bits is None:
                     bits = self.legal_bits()
-                if bits >> info[0] & 1:
-                    return self._place(info)
+                if bits >> bit & 1:
+                    return self._place(self.rules.by_bit[bit])  # type: ignore[arg-type]
         refusal = self.check(move, player)
         if refusal is not None:
             raise IllegalMove(refusal)
@@ -326,7 +310,8 @@ class WytheState(StackReading, PlacementRefusals, GameState):
             s.mover = self.mover  # White moves again: the seats changed, not the colours
             s.swapped = True
             return s
-        return self._place(self.rules.info[move])
+        assert isinstance(move, Placement)
+        return self._place(self.rules.info[(move.black, move.white)])
 
     def _place(self, info: tuple[int, int, int, int, int, int, bool]) -> WytheState:
         """The state after a legal placement (``info`` from ``Rules.info``)."""
@@ -372,31 +357,22 @@ class WytheState(StackReading, PlacementRefusals, GameState):
         return build_outcome(self)
 
     # ----- notation
-    def move_name(self, move: Any) -> str:
-        if move in (PASS, SWAP):
-            return str(move)
-        n = self.n
-        if isinstance(move, tuple) and len(move) == 2:
-            b, w = move
-            if all(isinstance(x, int) and 0 <= x < n * n for x in (b, w)):
-                return f"{square_name(b, n)}-{square_name(w, n)}"
-        raise ValueError(f"{move!r}: not a move")
-
-    def public_name(self, move: Any) -> str:
-        return self.move_name(move)
-
-    def parse_move(self, text: str) -> Any:
-        return parse_move(text, self.n)
+    def parse_move(self, text: str) -> WytheMove:
+        """'d4-d5' (the tables' own placement, so ``play`` takes its fast path), 'pass' or
+        'swap'; ValueError otherwise."""
+        move = parse_move(text, self.n)
+        if isinstance(move, Placement):
+            info = self.rules.info.get((move.black, move.white))
+            if info is not None:
+                k, s = divmod(info[0], self.n * self.n)
+                return self.rules.pairs[k][s] or move
+        return move
 
     def __repr__(self) -> str:
         return (
             f"WytheState(n={self.n}, to_move={self.turn}, ply={self._ply}, "
             f"pieces={len(self.pieces)}, passes={self.passes}, swapped={self.swapped})"
         )
-
-
-def new_game(**options: Any) -> WytheState:
-    return WytheState.start(options)
 
 
 def build_outcome(state: WytheState) -> Outcome:
@@ -428,4 +404,4 @@ def build_outcome(state: WytheState) -> Outcome:
     )
 
 
-__all__ = ["MAX_HEIGHT", "WytheState", "build_outcome", "new_game"]
+__all__ = ["MAX_HEIGHT", "WytheState", "build_outcome"]

@@ -51,7 +51,7 @@ class WytheInput(Interpreter):
             return None
         if self._pair is not None and cell in self._pair:
             a, b = self._pair
-            return Play(Placement(cell, b if cell == a else a))
+            return Play(Placement(cell, b if cell == a else a, n))
         first = self._first
         if first is None:
             refusal = st.check_half(cell, BLACK)
@@ -62,7 +62,7 @@ class WytheInput(Interpreter):
         if cell == first:
             self._first = None
             return Pending((), "")
-        move = Placement(first, cell)
+        move = Placement(first, cell, n)
         refusal = st.check(move)
         if refusal is not None:
             return Refuse(refusal, cell)  # the black half stays where it was pressed
@@ -82,7 +82,7 @@ class WytheInput(Interpreter):
         if name != "confirm" or state.is_over():
             return None
         if self._pair is not None:
-            return Play(Placement(*self._pair))
+            return Play(Placement(*self._pair, self._size))
         if self._first is None and state.check(SWAP) is None:
             return Play(SWAP)
         return None
@@ -121,9 +121,9 @@ class WytheInput(Interpreter):
         if len(new) > 2:
             return Differ(tuple(new), _fit(f"{len(new)} new squares:", names))
         a, b = new
-        fits = [m for m in (Placement(a, b), Placement(b, a)) if st.check(m) is None]
+        fits = [m for m in (Placement(a, b, n), Placement(b, a, n)) if st.check(m) is None]
         if not fits:
-            refusal = st.check(Placement(a, b))
+            refusal = st.check(Placement(a, b, n))
             return Differ(tuple(new), refusal.reason if refusal else "no piece fits")
         if len(fits) == 1:
             return Play(fits[0])

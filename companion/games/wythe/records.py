@@ -118,7 +118,7 @@ def replay(
     """Play the move tokens (each a name, or a (name, line) pair) from the start. The first
     illegal one raises WytheRecordError: '<source>:<line>: move <k> <name> breaks the <rule>:
     <reason>' (no line part when tokens carry none)."""
-    state = WytheState.start(options)
+    state = WytheState._start(options)
     for k, item in enumerate(moves, 1):
         text, line = (item, None) if isinstance(item, str) else item
         where = source if line is None else f"{source}:{line}"

@@ -8,7 +8,7 @@ from typing import Any
 
 from ...core.squares import orthogonal_groups
 from .engine import WytheState
-from .moves import BLACK, PASS, PLAYERS, SWAP, WHITE, other
+from .moves import BLACK, PLAYERS, WHITE, Placement, other
 from .scoring import Score, count_word, reason_line
 
 
@@ -35,9 +35,9 @@ def legal_json(state: WytheState) -> dict[str, list[str]]:
     (black half, then white half), then ``swap`` when allowed; ``["pass"]`` when no placement
     exists; ``[]`` once the game is over."""
     moves = state.legal_moves()
-    placements = sorted(m for m in moves if m not in (SWAP, PASS))
-    rest = [m for m in moves if m in (SWAP, PASS)]
-    return {"moves": [state.move_name(m) for m in [*placements, *rest]]}
+    placements = sorted(m for m in moves if isinstance(m, Placement))
+    rest = [m for m in moves if not isinstance(m, Placement)]
+    return {"moves": [m.name for m in [*placements, *rest]]}
 
 
 def groups_words(groups: dict[int, int]) -> str:

@@ -20,7 +20,7 @@ from companion.games.base import (
 from companion.games.wythe.adapter import WytheAdapter, effect
 from companion.games.wythe.engine import MAX_HEIGHT, WytheState
 from companion.games.wythe.input import OLED_WIDTH, WytheInput
-from companion.games.wythe.moves import BLACK, PASS, PLAYERS, SWAP, WHITE, Placement, other
+from companion.games.wythe.moves import BLACK, PASS, PLAYERS, SWAP, WHITE, other
 from companion.games.wythe.options import OPTIONS
 from companion.games.wythe.report import (
     deciding_groups,
@@ -93,7 +93,7 @@ class WytheSpec(GameSpec):
     match_options: ClassVar[dict[str, Any]] = {}
 
     def new(self, **options: Any) -> WytheState:
-        return WytheState.start(self.resolve(options))
+        return WytheState._start(options)  # checks the options
 
     def interpreter(self, kind: str) -> Interpreter:
         return WytheInput(kind)
@@ -101,10 +101,6 @@ class WytheSpec(GameSpec):
     # ----------------------------------------------------------------- the engines
     def engine(self) -> WytheAdapter:
         return WytheAdapter()
-
-    def move_cells(self, state: GameState, move: Any) -> tuple[int, ...]:
-        """Both squares of a piece (the black half first); () for pass and swap."""
-        return tuple(move) if isinstance(move, Placement) else ()
 
     def move_effect(self, before: GameState, after: GameState) -> list[str]:
         return effect(_state(before), _state(after))
@@ -124,7 +120,9 @@ class WytheSpec(GameSpec):
         # offered to Black's page would only be refused).
         mine = viewer is None or viewer in st.to_act
         actions = tuple(
-            (m, m) for m in (SWAP, PASS) if mine and not st.is_over() and st.check(m) is None
+            (m.name, m.name)
+            for m in (SWAP, PASS)
+            if mine and not st.is_over() and st.check(m) is None
         )
         heights = st.heights()
         cells = st.cells()
@@ -178,7 +176,7 @@ class WytheSpec(GameSpec):
             moves = st.placements()
             if not moves:
                 return Hint((), f"{who} must pass")
-            squares = tuple(sorted({x for m in moves for x in m}))
+            squares = tuple(sorted({x for m in moves for x in m.cells}))
             return Hint(squares, f"{len(moves)} placements for {who}")
         else:
             player = st.mover if step % 3 == 1 else other(st.mover)

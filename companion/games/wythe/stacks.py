@@ -56,4 +56,4 @@ class StackReading:
 
     def piece_name(self, piece_id: int) -> str:
         p = self.pieces[piece_id]
-        return self.move_name(Placement(p.black, p.white))
+        return Placement(p.black, p.white, self.n).name  # type: ignore[attr-defined]

@@ -26,10 +26,11 @@ class Rules:
         for s in range(n * n):
             e = s + 1 if self.east_ok >> s & 1 else None
             u = s + n if self.north_ok >> s & 1 else None
-            pairs[0].append(None if e is None else Placement(s, e))
-            pairs[1].append(None if e is None else Placement(e, s))
-            pairs[2].append(None if u is None else Placement(s, u))
-            pairs[3].append(None if u is None else Placement(u, s))
+            nn = n * n
+            pairs[0].append(None if e is None else Placement(s, e, n, s))
+            pairs[1].append(None if e is None else Placement(e, s, n, nn + s))
+            pairs[2].append(None if u is None else Placement(s, u, n, 2 * nn + s))
+            pairs[3].append(None if u is None else Placement(u, s, n, 3 * nn + s))
         self.pairs = tuple(tuple(p) for p in pairs)
         # The legal pairs are one int of 4 * n * n bits: direction k, lower square s at bit
         # k * n * n + s. chunks[j][v] lists the placements of the set bits v of its byte j.
@@ -49,13 +50,17 @@ class Rules:
         self.shift1, self.shift2 = n * n, 2 * n * n  # where directions 1 and 2 start
         # For each placement on the board: its bit in legal_bits, its squares, the mask of both
         # squares, of the white square, of the lower square, and whether it lies east-west.
+        # ``info`` by (black, white), ``by_bit`` by the bit (None where no pair lies).
         self.info: dict[tuple[int, int], tuple[int, int, int, int, int, int, bool]] = {}
+        by_bit: list[tuple[int, int, int, int, int, int, bool] | None] = [None] * nbits
         for k in range(4):
             for s, p in enumerate(self.pairs[k]):
                 if p is not None:
-                    b, w = p
+                    b, w = p.black, p.white
                     mask = (1 << b) | (1 << w)
-                    self.info[p] = (k * n * n + s, b, w, mask, 1 << w, 1 << s, k < 2)
+                    info = (k * n * n + s, b, w, mask, 1 << w, 1 << s, k < 2)
+                    self.info[(b, w)] = by_bit[k * n * n + s] = info
+        self.by_bit = tuple(by_bit)
 
 
 @cache
