@@ -61,7 +61,7 @@ def test_a_press_is_answered_with_one_verdict_that_says_what_it_did(cells):
 def test_a_refused_press_names_its_cell_and_the_reason():
     session = Session("binaryon", {"size": 4}, NullJournal())
     referee = Referee(session, "switch")
-    legal = set(session.state.legal_moves())
+    legal = {c for m in session.state.legal_moves() for c in m.cells}
     cell = next(c for c in range(16) if c not in legal)
     verdict = referee.press(cell)
     assert not verdict.accepted and verdict.refused == cell
@@ -120,7 +120,7 @@ def test_a_press_asks_the_game_for_the_table_view_once(make_daemon, clock, monke
     d = make_daemon(game="binaryon", rules={"size": 4})
     DaemonWebBackend(d, tmp_path / "tokens.json")  # the table page follows every change
     asked = counting_views(monkeypatch, d)
-    square = d.session.state.legal_moves()[0]
+    square = d.session.state.legal_moves()[0].cell
     d.board.tap(square)
     step(d, clock)
     assert len(d.session.played) >= 1  # the press was played
@@ -153,7 +153,7 @@ def test_the_leds_are_sent_before_the_oled_frame(clock):
     d = Daemon(cfg, board=board, display=Watched(width=128, height=64, mode="1"), clock=clock)
     d.board.start(d.loop.post)
     step(d, clock)
-    square = d.session.state.legal_moves()[0]
+    square = d.session.state.legal_moves()[0].cell
     before = list(board.leds().frame)
     lit_at_oled.clear()
     board.tap(square)

@@ -77,14 +77,15 @@ class Move:
     """One move of one game: a frozen value (equal moves are the same move) whose ``name`` is
     its full notation, what the journal stores; ``state.parse_move(move.name) == move``.
     Each game defines its own moves (frozen dataclasses deriving from this); generic code
-    reads only ``name``, ``cells`` and ``is_pass``, never the type."""
+    reads only ``name``, ``cells``, ``is_pass`` and ``by``, never the type."""
 
     __slots__ = ()
     name: str  # a field or a property of each game's moves
 
     @property
     def cells(self) -> tuple[int, ...]:
-        """The board cells the move puts something on (none for a word or a card)."""
+        """The board cells the move plays on, lit for a hint and blinked for a refusal (none
+        for a word or a card)."""
         return ()
 
     @property
