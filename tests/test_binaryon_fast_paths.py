@@ -188,8 +188,8 @@ def test_play_refuses_as_check_does():
 
 def test_play_of_a_place_made_by_hand_equals_the_listed_one():
     state = get_spec("binaryon").new()
-    made = Place(36, 8)  # e5, not the object the tables list
-    assert made == places(8)[36] and made is not places(8)[36]
+    made = Place(36, 8)  # e5 made by hand: the very object the tables list
+    assert made == places(8)[36] and made is places(8)[36]
     after = state.play(made)
     assert after.white == state.white | 1 << 36 and after.last == 36 and type(after.last) is int
     assert after.legal_mask() == state.play(places(8)[36]).legal_mask()

@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from companion.games import game_names, get_spec, register, unregister
 from companion.games.base import IllegalMove, Move, Outcome, Place, Word, places
+from companion.games.wythe.moves import Placement
+from companion.games.wythe.tables import rules as wythe_rules
 
 from .stub_games import STUBS, stubs_registered
 
@@ -101,6 +103,19 @@ def test_passes_words_and_places():
         Place(36, 6)
     assert Place(0, 10).name == "a1" and places(10)[99].name == "j10"
     assert places(8) is places(8)  # made once per size
+
+
+def test_moves_the_engines_search_are_one_object_per_value():
+    assert Place(36, 8) is places(8)[36] and Word("pass") is Word("pass")
+    assert Placement(27, 35, 8) is Placement(27, 35, 8) != Placement(35, 27, 8)
+    assert {Place(36, 8): 1}[places(8)[36]] == 1 and sorted(places(4)[::-1]) == list(places(4))
+    for n in (4, 7, 8):
+        r = wythe_rules(n)
+        for k, row in enumerate(r.pairs):
+            for s, p in enumerate(row):
+                if p is not None:  # each placement knows its bit in legal_bits
+                    assert p.bit == k * n * n + s and r.info[(p.black, p.white)][0] == p.bit
+    assert Placement(0, 2, 8).bit == -1 and Placement(7, 8, 8).bit == -1  # not neighbours
 
 
 def test_a_move_typed_without_its_player_is_made_the_players():

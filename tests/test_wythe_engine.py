@@ -252,7 +252,7 @@ def test_bad_moves_are_refused_with_nothing_changed():
         assert err.value.refusal.code in {
             "covers-piece", "like-colour", "not-a-move", "not-a-square", "unequal-heights"
         }  # fmt: skip
-    made = Placement(28, 36, 8)  # made by hand, not the rules' tables' own
+    made = Placement(28, 36, 8)  # made by hand: the rules' tables' own object
     assert s.play(made).pieces[-1] == (28, 36, 0) == s.play(s.parse_move("e4-e5")).pieces[-1]
     assert s.cells().count(".") == 62
 

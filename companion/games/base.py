@@ -102,28 +102,50 @@ class Move:
         return self.name
 
 
-@dataclass(frozen=True, slots=True)
+# Moves the engines search through are interned: making one returns the one object of that
+# value, so equal moves are the same object and compare and hash as fast as ints (``eq=False``
+# keeps identity's equality and hash; the search's tables and lists use both).
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Word(Move):
     """A move that is one word: ``pass``, ``end``, ``swap``."""
 
     name: str
+
+    def __new__(cls, name: str) -> Word:
+        word = _WORDS.get(name)
+        if word is None:
+            word = _WORDS[name] = object.__new__(cls)
+            object.__setattr__(word, "name", name)
+        return word
 
     @property
     def is_pass(self) -> bool:
         return self.name == "pass"
 
 
-@dataclass(frozen=True, slots=True, order=True)
+_WORDS: dict[str, Word] = {}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Place(Move):
     """A move that is one cell of a square board ``size`` cells a side, named like ``d4``
-    (a Binaryon turn, a Binary piece). Games list them from ``places(size)``."""
+    (a Binaryon turn, a Binary piece); ordered by cell. ``places(size)`` lists them."""
 
     cell: int
     size: int
 
-    def __post_init__(self) -> None:
-        if not 0 <= self.cell < self.size * self.size:  # so the rules need not check it
-            raise ValueError(f"cell {self.cell}: not on a {self.size}x{self.size} board")
+    def __new__(cls, cell: int, size: int) -> Place:
+        if not 0 <= cell < size * size:  # so the rules need not check it
+            raise ValueError(f"cell {cell}: not on a {size}x{size} board")
+        return places(size)[cell]
+
+    def __lt__(self, other: Place) -> bool:
+        return (self.cell, self.size) < (other.cell, other.size)
+
+    def __gt__(self, other: Place) -> bool:
+        return (self.cell, self.size) > (other.cell, other.size)
 
     @property
     def name(self) -> str:
@@ -138,9 +160,15 @@ class Place(Move):
 
 @cache
 def places(size: int) -> tuple[Place, ...]:
-    """Every cell's ``Place`` on a board ``size`` a side, in cell order (made once per size,
-    so listing legal moves creates no objects)."""
-    return tuple(Place(cell, size) for cell in range(size * size))
+    """Every cell's ``Place`` on a board ``size`` a side, in cell order: the only ones (made
+    once per size, so listing legal moves creates no objects)."""
+    out = []
+    for cell in range(size * size):
+        place = object.__new__(Place)
+        object.__setattr__(place, "cell", cell)
+        object.__setattr__(place, "size", size)
+        out.append(place)
+    return tuple(out)
 
 
 def parse_place(text: str, size: int) -> Place:

@@ -358,15 +358,8 @@ class WytheState(StackReading, PlacementRefusals, GameState):
 
     # ----- notation
     def parse_move(self, text: str) -> WytheMove:
-        """'d4-d5' (the tables' own placement, so ``play`` takes its fast path), 'pass' or
-        'swap'; ValueError otherwise."""
-        move = parse_move(text, self.n)
-        if isinstance(move, Placement):
-            info = self.rules.info.get((move.black, move.white))
-            if info is not None:
-                k, s = divmod(info[0], self.n * self.n)
-                return self.rules.pairs[k][s] or move
-        return move
+        """'d4-d5', 'pass' or 'swap'; ValueError otherwise."""
+        return parse_move(text, self.n)
 
     def __repr__(self) -> str:
         return (

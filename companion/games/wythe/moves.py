@@ -20,16 +20,34 @@ def other(player: str) -> str:
     return WHITE if player == BLACK else BLACK
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Placement(Move):
     """A piece placed with its black half on ``black`` and its white half on ``white``, on a
-    board ``size`` squares a side; named black-white, ``d4-d5``. The rules' tables hold one
-    of each with its ``bit`` in ``WytheState.legal_bits`` (-1 for one made elsewhere)."""
+    board ``size`` squares a side; named black-white, ``d4-d5``; ordered by squares. Interned
+    like ``base.Place`` (one object per value), with its ``bit`` in ``WytheState.legal_bits``
+    (-1 for two squares that are not neighbours, or not on the board)."""
 
     black: int
     white: int
     size: int
-    bit: int = field(default=-1, compare=False, repr=False)
+    bit: int = field(init=False, repr=False)
+
+    def __new__(cls, black: int, white: int, size: int) -> Placement:
+        key = (black, white, size)
+        placement = _PLACEMENTS.get(key)
+        if placement is None:
+            placement = object.__new__(cls)
+            for name, value in zip(("black", "white", "size"), key, strict=True):
+                object.__setattr__(placement, name, value)
+            object.__setattr__(placement, "bit", _bit(black, white, size))
+            _PLACEMENTS[key] = placement
+        return placement
+
+    def __lt__(self, other: Placement) -> bool:
+        return (self.black, self.white, self.size) < (other.black, other.white, other.size)
+
+    def __gt__(self, other: Placement) -> bool:
+        return (self.black, self.white, self.size) > (other.black, other.white, other.size)
 
     @property
     def name(self) -> str:
@@ -41,6 +59,21 @@ class Placement(Move):
 
 
 WytheMove = Placement | Word
+_PLACEMENTS: dict[tuple[int, int, int], Placement] = {}
+
+
+def _bit(black: int, white: int, n: int) -> int:
+    """Where a pair lies in ``legal_bits``: direction k (0 black s / white s+1, 1 white s /
+    black s+1, 2 black s / white s+n, 3 white s / black s+n) times n*n plus its lower square
+    s; -1 when the squares are not neighbours on an n x n board."""
+    if not (0 <= black < n * n and 0 <= white < n * n):
+        return -1
+    low = min(black, white)
+    if abs(black - white) == 1 and low % n != n - 1:
+        return (0 if black == low else 1) * n * n + low
+    if abs(black - white) == n:
+        return (2 if black == low else 3) * n * n + low
+    return -1
 
 
 class Piece(NamedTuple):

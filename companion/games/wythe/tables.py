@@ -26,11 +26,10 @@ class Rules:
         for s in range(n * n):
             e = s + 1 if self.east_ok >> s & 1 else None
             u = s + n if self.north_ok >> s & 1 else None
-            nn = n * n
-            pairs[0].append(None if e is None else Placement(s, e, n, s))
-            pairs[1].append(None if e is None else Placement(e, s, n, nn + s))
-            pairs[2].append(None if u is None else Placement(s, u, n, 2 * nn + s))
-            pairs[3].append(None if u is None else Placement(u, s, n, 3 * nn + s))
+            pairs[0].append(None if e is None else Placement(s, e, n))
+            pairs[1].append(None if e is None else Placement(e, s, n))
+            pairs[2].append(None if u is None else Placement(s, u, n))
+            pairs[3].append(None if u is None else Placement(u, s, n))
         self.pairs = tuple(tuple(p) for p in pairs)
         # The legal pairs are one int of 4 * n * n bits: direction k, lower square s at bit
         # k * n * n + s. chunks[j][v] lists the placements of the set bits v of its byte j.
