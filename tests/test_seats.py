@@ -23,8 +23,8 @@ from companion.engines.search import WIN, Limits, Result, Searcher, choose
 from companion.games import get_spec
 from companion.games.wythe.adapter import WytheAdapter
 from companion.games.wythe.engine import WytheState
-from companion.hardware.simulated.mock_board import MockBoard
 from companion.games.wythe.moves import SWAP
+from companion.hardware.simulated.mock_board import MockBoard
 from companion.journal.store import SqliteJournal
 from companion.referee.session import Session
 from companion.service.daemon import Daemon
