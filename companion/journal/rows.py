@@ -161,9 +161,7 @@ class GameEntry:
 
         try:
             spec = get_spec(self.game)
-            state = spec.new(**spec.resolve(dict(self.options)))
-            for m in self.moves:
-                state = state.play(state.parse_move(m.name))
+            state = spec.replay((m.name for m in self.moves), **spec.resolve(dict(self.options)))
         except ValueError:
             return self.ended_for_all
         return state.revealed()
