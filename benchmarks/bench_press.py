@@ -20,7 +20,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.core.config import Config  # noqa: E402
-from companion.games.binaryon.engine import PASS  # noqa: E402
 from companion.service.daemon import Daemon  # noqa: E402
 
 
@@ -40,7 +39,7 @@ def measure(presses: int, journal=None, seed: int = 1) -> list[float]:
             d.new_game()
             d.loop.run_pending()
             continue
-        square = rng.choice([m for m in state.legal_moves() if m is not PASS])
+        square = rng.choice([m for m in state.legal_moves() if not m.is_pass]).cells[0]
         done.clear()
         start = time.perf_counter()
         d.board.press(square)

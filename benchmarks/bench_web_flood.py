@@ -38,7 +38,6 @@ MAX_REQUESTS = 200_000  # the flood's bound, whatever the machine's speed
 # --- the companion (child process) ---
 def child(journal: str, priority: bool) -> None:
     from companion.core.config import Config
-    from companion.games.binaryon.engine import PASS
     from companion.service.app import build_daemon
 
     config = Config.default().with_overrides(
@@ -62,11 +61,11 @@ def child(journal: str, priority: bool) -> None:
             if state.is_over():
                 daemon.call(lambda: daemon.new_game())
                 continue
-            moves = [m for m in state.legal_moves() if m is not PASS]
+            moves = [m for m in state.legal_moves() if not m.is_pass]
             if not moves:
                 daemon.call(lambda: daemon.new_game())
                 continue
-            square = daemon.map.to_squares((moves[len(moves) // 2],))[0]
+            square = daemon.map.to_squares(moves[len(moves) // 2].cells)[0]
             ply_key = None
             frames.clear()
             start = time.monotonic()

@@ -1,0 +1,48 @@
+"""The benchmarks still run against the code as it is (they are not timed here: each runs a
+few iterations and must print its figures). A change of an interface the benchmarks use shows
+up here rather than on the day someone measures."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+
+# script, its smallest arguments, a line its figures must match
+RUNS = [
+    (
+        "bench_press.py",
+        ["--presses", "40"],
+        r"press -> OLED frame \(no journal\): 40 presses, median [\d.]+ ms",
+    ),
+    ("bench_rules.py", ["--size", "6", "--seconds", "0.05"], r"ratio [\d.]+x"),
+    (
+        "bench_wythe.py",
+        ["--seconds", "0.05"],
+        r"random full games/s \(legal_moves \+ play\): [\d,]+",
+    ),
+    (
+        "bench_engines.py",
+        ["--games", "2", "--time", "0.01", "--game", "binary"],
+        r'"game": "binary".*"games": 2',
+    ),
+    ("bench_gpio_scan.py", [], r"us CPU per scan"),
+]
+
+
+@pytest.mark.parametrize(("script", "args", "figure"), RUNS, ids=[r[0] for r in RUNS])
+def test_the_benchmark_runs_and_prints_its_figures(script, args, figure, tmp_path):
+    run = subprocess.run(
+        [sys.executable, str(BENCH / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert re.search(figure, run.stdout), run.stdout[-2000:]
