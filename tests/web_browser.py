@@ -128,9 +128,25 @@ class Browser:
         self.driver.find_element(By.CSS_SELECTOR, f'.cell[data-square="{square}"]').click()
 
     def click_action(self, move: str) -> None:
+        """Click the button that makes ``move``, after the choices that lead to it (a nest,
+        then a colour: buttons whose ``data-pick`` begins the move)."""
         from selenium.webdriver.common.by import By
 
-        self.driver.find_element(By.CSS_SELECTOR, f'button.action[data-move="{move}"]').click()
+        for _ in range(5):
+            found = self.driver.find_elements(By.CSS_SELECTOR, f'button.action[data-move="{move}"]')
+            if found:
+                found[0].click()
+                return
+            picks = [
+                b
+                for b in self.driver.find_elements(By.CSS_SELECTOR, "button[data-pick]")
+                if move.startswith(b.get_attribute("data-pick") or "\0")
+                and b.get_attribute("aria-pressed") != "true"
+            ]
+            if not picks:
+                break
+            max(picks, key=lambda b: len(b.get_attribute("data-pick") or "")).click()
+        raise AssertionError(f"no button makes {move!r}")
 
     def page_text(self) -> str:
         return self.js("return document.documentElement.outerHTML + document.body.innerText;")

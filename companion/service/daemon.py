@@ -114,11 +114,11 @@ class Daemon:
         if getattr(self.journal, "recovery", None):
             self.say(("resumed; " if self.message else "") + "journal repaired")
         elif getattr(self.journal, "loss", None):  # said at every start until accepted
-            self.say("journal lost moves: see binaryon history")
+            self.say("journal lost moves: see binaryon history", kind="warning")
         why = getattr(self.journal, "read_only", None)
         if why:  # say so before a move is refused: "disk full", a read-only file system...
             reason = why if isinstance(why, str) else "journal read-only"
-            self.say(f"{reason}: moves cannot be saved", lasting=True)
+            self.say(f"{reason}: moves cannot be saved", lasting=True, kind="warning")
         if self.session.state.is_over():  # resumed into a finished game (its passes replayed)
             self.say(result_line(self.session.state), lasting=True)
         self._sensing()
@@ -326,7 +326,7 @@ class Daemon:
         cell = self.map.cell(square)
         if cell is None:
             if self.map.squares:
-                self.say("outside the game's area")
+                self.say("outside the game's area", kind="warning")
             return
         self.tell(self.referee.press(cell))
 
@@ -383,8 +383,8 @@ class Daemon:
         if self.board.kind != "switch" and self.settler.known:
             self.board_settled(tuple(self.settler.readings))
 
-    def say(self, text: str, lasting: bool = False) -> None:
-        self.feedback.set_message(text, lasting)
+    def say(self, text: str, lasting: bool = False, kind: str = "news") -> None:
+        self.feedback.set_message(text, lasting, kind)
 
     def tell(self, verdict: Verdict) -> None:
         """Show a verdict of the referee (or a hint, the companion's move) on the table, and
@@ -460,7 +460,7 @@ class Daemon:
             if getattr(self.board, "resize", None) is None:  # a simulated board takes any size
                 options = fitting_options(spec, options, self.board.size)
         except ValueError as e:
-            self.say(str(e))
+            self.say(str(e), kind="refused")
             return
         self.tell(self.referee.new_game(spec.name, options, dict(self.config.game.players)))
 
@@ -479,7 +479,7 @@ class Daemon:
             self.journal.resume(game_id)
             session = Session.resume(entry.saved(), self.journal, current.rng)
         except (JournalError, ValueError) as e:
-            self.say(str(e))
+            self.say(str(e), kind="refused")
             return
         paused = current.played and not current.state.is_over()
         self.tell(self.referee.take_up(session))

@@ -44,11 +44,15 @@ class TableFeedback:
         if verdict.hint is not None:
             self.show_hint(verdict.hint)
         if verdict.say is not None:
-            self.set_message(verdict.say, verdict.lasting)
+            kind = "refused" if verdict.refusal is not None else "news"
+            self.set_message(verdict.say, verdict.lasting, kind)
         if verdict.refusal is not None and not verdict.quiet:
             log.info("refused: %s", verdict.refusal.reason)
             self.notices.refused = verdict.refused
-            self.set_message(verdict.refusal.reason)
+            self.set_message(verdict.refusal.reason, kind="refused")
+        elif verdict.pending is not None and self.notices.message_kind == "refused":
+            self.set_message("")  # a good press after a refused one: the refusal is old news
+            self.notices.refused = None
         if verdict.differ:
             self.show_differ(verdict.differ, (), verdict.fix)
         if verdict.pending is not None:
@@ -66,11 +70,13 @@ class TableFeedback:
 
     def show_hint(self, hint: Hint) -> None:
         self.notices.hint = hint
-        self.set_message(hint.text or "no hint")
+        self.set_message(hint.text or "no hint", kind="hint")
 
     # --- messages, cells to fix, blinking ---
-    def set_message(self, text: str, lasting: bool = False) -> None:
+    def set_message(self, text: str, lasting: bool = False, kind: str = "news") -> None:
+        """Say ``text`` (``kind``: news, refused, warning or hint; the pages style it so)."""
         self.notices.message = text
+        self.notices.message_kind = kind if text else ""
         if self._message_timer is not None:
             self._message_timer.cancel()
             self._message_timer = None
@@ -81,12 +87,12 @@ class TableFeedback:
 
     def _clear_message(self) -> None:
         self._message_timer = None
-        self.notices.message = ""
+        self.notices.message, self.notices.message_kind = "", ""
         self.notices.refused = None
         self.notices.hint = None
         state = self.host.session.state
         if state.is_over():
-            self.notices.message = result_line(state)
+            self.notices.message, self.notices.message_kind = result_line(state), "news"
         self.host.render()
 
     def show_differ(self, cells: tuple[int, ...], strays: tuple[int, ...], hint: str) -> None:
@@ -95,7 +101,7 @@ class TableFeedback:
         self.notices.differ, self.notices.strays = tuple(cells), tuple(strays)
         if cells or strays:
             self._differ_hint = hint
-            self.set_message(hint, lasting=True)
+            self.set_message(hint, lasting=True, kind="warning")
         elif self._differ_hint:
             if self.notices.message == self._differ_hint:
                 self.set_message("")

@@ -52,6 +52,7 @@ class Notices:
     the game's own (the presenter maps them to the board's squares)."""
 
     message: str = ""
+    message_kind: str = ""  # news, refused, warning or hint ("" with no message)
     status: str = ""  # a lasting condition that stops play, e.g. "board disconnected"
     differ: tuple[int, ...] = ()  # cells where the board does not match the game (blink)
     strays: tuple[int, ...] = ()  # squares outside the game's area that hold something (blink)
@@ -340,6 +341,7 @@ def _web_view(frame: Frame, seat: str | None) -> dict[str, Any]:
         "moves": move_list,
         "moves_total": table.moves_total,
         "message": notices.message,
+        "message_kind": notices.message_kind,
         "status": notices.status,
         "actions": [{"move": m, "label": label} for m, label in view.actions]
         if viewer is None

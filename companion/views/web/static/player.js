@@ -96,10 +96,120 @@
     $("you").className = `you${yourTurn ? " your-turn" : ""}`;
     document.title = `${label}: ${view.title || view.game}`;
     const priv = view.private || { lines: [], actions: [] };
-    fillList($("private"), priv.lines || [], (line) => el("li", "", line));
-    renderActions($("private-actions"), priv.actions, act);
+    let actions = priv.actions || [];
+    /* Writing a digit: the sheet's own cells are the buttons (tap the cell for the digit). */
+    const writes = {};
+    const write = new RegExp(`^${escape(view.you)} write (\\d+)([ab])$`);
+    for (const a of actions) {
+      const m = write.exec(a.move);
+      if (m) writes[`${m[1]}${m[2]}`] = a;
+    }
+    const onSheet = new Set();
+    fillList($("private"), priv.lines || [], (line) => {
+      const m = /^(your number (\d+): )(\S)(\S)$/.exec(line);
+      if (!m || !Object.keys(writes).length) return el("li", "", line);
+      const li = el("li", "sheet-row", m[1]);
+      ["a", "b"].forEach((half, k) => {
+        const a = writes[`${m[2]}${half}`];
+        if (!a) {
+          li.append(el("span", "sheet-digit", m[3 + k]));
+          return;
+        }
+        onSheet.add(a.move);
+        const b = el("button", "action sheet-digit", m[3 + k]);
+        b.type = "button";
+        b.dataset.move = a.move;
+        b.setAttribute("aria-label", a.label || a.move);
+        b.title = a.label || a.move;
+        b.onclick = () => act(a.move);
+        li.append(b);
+      });
+      return li;
+    });
+    actions = actions.filter((a) => !onSheet.has(a.move));
+    renderPicks($("private-picks"), actions, act);
+    renderActions($("private-actions"), actions.filter((a) => !SETUP.test(a.move)), act);
     /* a game without secrets, nothing to choose now: no empty "Only for you" box */
     $("private").closest("section").hidden = !(priv.lines || []).length && !(priv.actions || []).length;
+  }
+
+  function escape(text) {
+    return String(text || "").replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  }
+
+  /* Setting up a nest: choose the nest, then its top colour, then the one under it, from
+     the game's "setup <nest> <top>/<under>" moves (three taps, not a wall of buttons). */
+  const SETUP = /^setup (\S+) (\S+)\/(\S+)$/;
+  const picked = { nest: "", top: "" };
+
+  function renderPicks(box, actions, onAction) {
+    const setups = actions.map((a) => [a, SETUP.exec(a.move)]).filter(([, m]) => m);
+    box.hidden = !setups.length;
+    if (!setups.length) {
+      box.replaceChildren();
+      return;
+    }
+    const nests = [...new Set(setups.map(([, m]) => m[1]))];
+    if (!nests.includes(picked.nest)) picked.nest = nests.length === 1 ? nests[0] : "";
+    const tops = [...new Set(setups.filter(([, m]) => m[1] === picked.nest).map(([, m]) => m[2]))];
+    if (!tops.includes(picked.top)) picked.top = "";
+    const rows = [];
+    const row = (title, items) => {
+      const group = el("div", "pick-row");
+      group.setAttribute("role", "group");
+      const id = `pick-${rows.length}`;
+      const heading = el("span", "pick-title", title);
+      heading.id = id;
+      group.setAttribute("aria-labelledby", id);
+      group.append(heading, ...items);
+      rows.push(group);
+    };
+    const choice = (text, pick, chosen, then) => {
+      const b = el("button", `pick${chosen ? " chosen" : ""}`, `${chosen ? "✓ " : ""}${text}`);
+      b.type = "button";
+      b.dataset.pick = pick;
+      b.setAttribute("aria-pressed", String(chosen));
+      b.onclick = then;
+      return b;
+    };
+    /* drawn again with the next step; the keyboard's focus goes on to that step */
+    const again = (next) => {
+      renderPicks(box, actions, onAction);
+      const step = box.querySelectorAll(".pick-row")[next];
+      if (step) step.querySelector("button").focus();
+    };
+    row(
+      "1. Choose a nest",
+      nests.map((n) => choice(n, `setup ${n}`, n === picked.nest, () => {
+        picked.nest = n;
+        picked.top = "";
+        again(1);
+      })),
+    );
+    if (picked.nest) {
+      row(
+        `2. ${picked.nest}: the colour on top`,
+        tops.map((c) => choice(c, `setup ${picked.nest} ${c}/`, c === picked.top, () => {
+          picked.top = c;
+          again(2);
+        })),
+      );
+    }
+    if (picked.top) {
+      const unders = setups.filter(([, m]) => m[1] === picked.nest && m[2] === picked.top);
+      row(
+        `3. ${picked.nest}: ${picked.top} over…`,
+        unders.map(([a, m]) => {
+          const b = el("button", "action", m[3]);
+          b.type = "button";
+          b.dataset.move = a.move;
+          b.setAttribute("aria-label", a.label || a.move);
+          b.onclick = () => onAction(a.move);
+          return b;
+        }),
+      );
+    }
+    box.replaceChildren(...rows);
   }
 
   function gone(reason) {

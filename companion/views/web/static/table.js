@@ -37,9 +37,11 @@
       b.dataset.game = g.id;
       const names = g.players ? Object.values(g.players).filter(Boolean).join(" v ") : "";
       b.append(el("span", "game-id", `#${g.id}`));
-      b.append(el("span", "game-name", g.game));
+      b.append(el("span", "game-name", String(g.game || "").replace(/-/g, " ")));
       if (names) b.append(el("span", "game-players", names));
-      b.append(el("span", "game-result", g.result || ""));
+      /* the result, or the game's state in words ("in progress", not "in_progress") */
+      const result = g.result && g.result !== g.status ? g.result : BV.statusWords(g.status || g.result);
+      b.append(el("span", "game-result", result));
       b.onclick = () => startReplay(g.id);
       li.append(b);
       return li;

@@ -12,6 +12,15 @@ const BV = (() => {
     win: { badge: "★", words: "winning line" },
   };
   const PIECES = { x: "black", o: "white" };
+  /* How a message starts besides its colour: news plain, the rest with a sign. */
+  const KINDS = {
+    news: "",
+    refused: "✕ ",
+    warning: "⚠ ",
+    hint: "? ",
+  };
+  /* A game's state as the journal names it, in words. */
+  const STATUSES = { in_progress: "in progress", finished: "finished", abandoned: "abandoned", paused: "paused" };
   const COLOUR = /^#[0-9a-fA-F]{6}$/;
 
   function $(id) {
@@ -34,6 +43,26 @@ const BV = (() => {
   function fillList(list, items, make) {
     if (!list) return;
     list.replaceChildren(...items.map(make));
+  }
+
+  function plural(n, word) {
+    return `${n} ${word}${n === 1 ? "" : "s"}`;
+  }
+
+  function statusWords(status) {
+    return STATUSES[status] || String(status || "").replace(/_/g, " ");
+  }
+
+  /* A cell's text may break after "/" or "+" ("magenta/cyan" on two lines in a small cell). */
+  function breakable(text) {
+    const node = el("span", "text");
+    String(text)
+      .split(/(?<=[/+])/)
+      .forEach((part, i) => {
+        if (i) node.append(document.createElement("wbr"));
+        node.append(part);
+      });
+    return node;
   }
 
   function playerLabel(view, id) {
@@ -125,7 +154,7 @@ const BV = (() => {
     if (cell.piece) parts.push(el("span", "piece", cell.piece));
     /* A stack's height in the corner from 2 up (every piece is a stack of one); a text that
        only repeats the height is not drawn twice. */
-    if (cell.text && cell.text !== String(cell.height)) parts.push(el("span", "text", cell.text));
+    if (cell.text && cell.text !== String(cell.height)) parts.push(breakable(cell.text));
     if (cell.height > 1) parts.push(el("span", "height", cell.height));
     if (marks.length) {
       const badges = marks.map((m) => (MARKS[m] || { badge: "•" }).badge).join("");
@@ -177,7 +206,7 @@ const BV = (() => {
     });
     /* A view lists the recent moves only: say how many came before them. */
     const earlier = (view.moves_total || 0) - (view.moves || []).length;
-    if (earlier > 0) list.prepend(el("li", "move earlier", `… ${earlier} earlier moves`));
+    if (earlier > 0) list.prepend(el("li", "move earlier", `… ${plural(earlier, "earlier move")}`));
     list.scrollTop = list.scrollHeight;
   }
 
@@ -199,16 +228,22 @@ const BV = (() => {
     $("title").textContent = view.title || view.game || "Game";
     const meta = [];
     if (view.game_id !== undefined && view.game_id !== null) meta.push(`game ${view.game_id}`);
-    meta.push(`ply ${view.ply}`);
-    if (view.over) meta.push("over");
+    const total = view.moves_total ?? (view.moves || []).length;
+    meta.push(plural(total, "move"));
+    if (view.over) meta.push("game over");
     else if (view.to_act && view.to_act.length)
       meta.push(`${view.to_act.map((p) => playerLabel(view, p)).join(", ")} to move`);
     $("meta").textContent = meta.join(" · ");
-    let status = view.status || "";
+    /* A lasting condition (the board disconnected) is a warning; the result is news: said
+       once, here, and not again in the message line. */
+    let status = view.status ? `⚠ ${view.status}` : "";
+    let kind = view.status ? "warning" : "";
     if (!status && view.over && view.result && view.result.summary) {
       status = view.result.reason ? `${view.result.summary}: ${view.result.reason}` : view.result.summary;
+      kind = "result";
     }
     setText($("status"), status);
+    $("status").className = `status status-${kind || "none"}`;
     renderBoard($("board"), view.board, opts.onPress);
     /* No board: the explanation's first line (the step now: a roll, a postulate) stands
        large where the board would be, and the Score panel keeps the rest. */
@@ -219,12 +254,22 @@ const BV = (() => {
       noBoard.textContent = view.board ? "" : explanation[0] || "This game has no board.";
     }
     if (!view.board && noBoard) explanation = explanation.slice(1);
+    if (kind === "result") {
+      /* the result is said once, above the board: not again among the explanation's lines */
+      const said = status.toLowerCase();
+      explanation = explanation.filter((line) => !said.includes(line.toLowerCase().replace(/\.$/, "")));
+    }
     document.body.classList.toggle("boardless", !view.board);
     renderLegend(document.querySelector(".legend"), view.board);
     renderPlayers($("players"), view);
     fillList($("explanation"), explanation, (line) => el("li", "", line));
     renderMoves($("moves"), view);
-    setText($("message"), view.message ? `⚠ ${view.message}` : "");
+    const messageKind = KINDS[view.message_kind] !== undefined ? view.message_kind : "news";
+    /* News already on the page (the result, an answer in the explanation) is not said twice. */
+    const onPage = [status, ...(view.explanation || [])];
+    const repeated = messageKind === "news" && onPage.some((t) => t && t.includes(view.message));
+    setText($("message"), view.message && !repeated ? `${KINDS[messageKind]}${view.message}` : "");
+    $("message").className = `message message-${messageKind}`;
     if (opts.onAction) renderActions($("actions"), view.actions, opts.onAction);
   }
 
@@ -292,5 +337,17 @@ const BV = (() => {
     };
   }
 
-  return { $, el, render, renderBoard, renderActions, fillList, setText, connect, playerLabel };
+  return {
+    $,
+    el,
+    render,
+    renderBoard,
+    renderActions,
+    fillList,
+    setText,
+    connect,
+    playerLabel,
+    plural,
+    statusWords,
+  };
 })();
