@@ -282,11 +282,18 @@ def test_hidden_pawn_labels_fit_their_cells_at_320_px(browser, tmp_path):
 def test_a_result_is_news_said_once_and_a_refusal_a_warning(browser, tmp_path):
     site = Site(browser, tmp_path, "wythe", {"size": 4, "pie": False})
     try:
-        site.open([])
+        site.open(["black"])
+        site.show("black")
+        browser.click_square("a1")
+        browser.wait(lambda: "mark-selected" in browser.cell_classes("a1"), what="a1 selected")
+        browser.click_square("d4")  # not next to a1
+        browser.wait(lambda: browser.body_data("result") == "refused", what="the refusal")
+        assert browser.text("result") == "Refused: d4: not next to a1"
+        browser.wait(lambda: "mark-refused" in browser.cell_classes("d4"), what="d4 refused")
+        assert browser.js("return document.getElementById('message').hidden;")  # said once
         site.show(None)
-        site.daemon.call(lambda: site.daemon.board.tap(0) or site.daemon.board.tap(15))
-        browser.wait(lambda: browser.text("message"), what="the refusal")
-        assert browser.text("message").startswith("✕ ")  # a sign, not only red
+        browser.wait(lambda: browser.text("message"), what="the refusal on the table")
+        assert browser.text("message") == "✕ d4: not next to a1"  # a sign, not only red
         kind = browser.js("return document.getElementById('message').className;")
         assert "message-refused" in kind
         advance(site, 400)
@@ -300,5 +307,21 @@ def test_a_result_is_news_said_once_and_a_refusal_a_warning(browser, tmp_path):
         assert "status-result" in browser.js("return document.getElementById('status').className;")
         meta = browser.text("meta")
         assert "ply" not in meta and "game over" in meta
+    finally:
+        site.close()
+
+
+@pytest.mark.skipif(
+    not os.environ.get("BINARYON_SCREENSHOTS"), reason="BINARYON_SCREENSHOTS=1 writes them"
+)
+def test_screenshot_of_a_nest_being_set_up(browser, tmp_path):
+    site = Site(browser, tmp_path, "latent-binaries", {})
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    try:
+        site.open(["rainbow"])
+        site.show("rainbow")
+        browser.js("document.querySelector('[data-pick=\"setup c2\"]').click();")
+        browser.js("document.querySelector('[data-pick=\"setup c2 green/\"]').click();")
+        screenshot(browser, SHOTS / "latent-binaries-setup-phone.png", *WIDTHS["phone"])
     finally:
         site.close()

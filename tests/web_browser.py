@@ -1,10 +1,9 @@
 """Debian's Chromium driven through Selenium and Debian's chromedriver, for the web tests.
 
 Offline: no driver or browser is downloaded; ``/usr/bin/chromium`` and ``/usr/bin/chromedriver``
-come from apt (``.ci/run`` installs them). Also makes the README's screenshots, and serves the
-pages on the fake backend to look at them by hand:
+come from apt (``.ci/run`` installs them). Also serves the pages on the fake backend to look at
+them by hand (the screenshots in docs/screenshots/ are made by tests/test_web_look.py):
 
-    .venv/bin/python -m tests.web_browser docs/
     .venv/bin/python -m tests.web_browser --serve 127.0.0.1:8080
 """
 
@@ -152,40 +151,6 @@ class Browser:
         return self.js("return document.documentElement.outerHTML + document.body.innerText;")
 
 
-def screenshots(out: Path) -> list[Path]:
-    """The table page of a game in progress at desktop and phone width, as PNGs in ``out``."""
-    from companion.views.web import WebServer
-    from tests.web_fake import FakeBackend, random_moves
-
-    backend = FakeBackend()
-    backend.new_game(random_moves(count=40, seed=7))
-    backend.new_game(random_moves(count=60, seed=11))
-    backend.new_game(random_moves(count=22, seed=3))
-    backend.board_press((backend.states[-1].legal_moves()[0]).name)
-    server = WebServer(backend, "127.0.0.1:0")
-    server.start()
-    written = []
-    try:
-        for name, (w, h, phone) in {"web-table-desktop.png": (1366, 768, False),
-                                    "web-table-phone.png": (390, 1250, True)}.items():  # fmt: skip
-            browser = Browser(max(w, 500), h + 150)
-            try:
-                browser.emulate(w, h, scale=2 if phone else 1, mobile=phone)
-                browser.driver.get(server.url + "/")
-                browser.wait(lambda b=browser: b.body_data("conn") == "live", what="live")
-                browser.wait(lambda b=browser: b.js("return document.querySelectorAll("
-                                                    "'.game-link').length") >= 3)  # fmt: skip
-                time.sleep(0.3)
-                path = out / name
-                browser.driver.save_screenshot(str(path))
-                written.append(path)
-            finally:
-                browser.quit()
-    finally:
-        server.stop()
-    return written
-
-
 def serve(listen: str) -> None:
     """Serve the fake backend (a game in progress and a past one) until interrupted."""
     import json
@@ -211,8 +176,4 @@ def serve(listen: str) -> None:
 if __name__ == "__main__":
     import sys
 
-    if sys.argv[1:2] == ["--serve"]:
-        serve(sys.argv[2] if len(sys.argv) > 2 else "127.0.0.1:8080")
-    else:
-        for p in screenshots(Path(sys.argv[1] if len(sys.argv) > 1 else "docs")):
-            print(p)
+    serve(sys.argv[2] if sys.argv[1:2] == ["--serve"] and len(sys.argv) > 2 else "127.0.0.1:8080")

@@ -249,7 +249,8 @@ class Simulator:
         s = self.daemon.session
         if not self.interactive or not s.played or s.state.is_over():
             return True
-        answer = self.read_line(f"abandon game {s.game_id} ({len(s.played)} moves)? [y/N] ")
+        moves = f"{len(s.played)} move" + ("" if len(s.played) == 1 else "s")
+        answer = self.read_line(f"abandon game {s.game_id} ({moves})? [y/N] ")
         return answer.strip().lower() in ("y", "yes")
 
     def read_line(self, prompt: str) -> str:

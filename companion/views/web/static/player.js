@@ -11,11 +11,21 @@
     return { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
   }
 
-  function showResult(text, kind) {
+  let refusal = ""; // this page's last refused move, said in the result box
+
+  function showResult(text, kind, reason = "") {
     const box = $("result");
     setText(box, text);
     box.className = `result result-${kind}`;
     document.body.dataset.result = kind;
+    refusal = reason;
+    sayOnce();
+  }
+
+  /* The refusal this page was answered is said once: in its result box, not again below. */
+  function sayOnce() {
+    const message = $("message");
+    if (refusal && message.textContent.endsWith(refusal)) message.hidden = true;
   }
 
   async function post(path, body) {
@@ -40,7 +50,8 @@
       } else if (answer.status === 401 || answer.status === 403) {
         gone(data.reason);
       } else {
-        showResult(`Refused: ${data.reason || answer.statusText}`, "refused");
+        const reason = data.reason || answer.statusText;
+        showResult(`Refused: ${reason}`, "refused", reason);
       }
     } catch (e) {
       showResult("Not sent: no connection to the board", "error");
@@ -88,6 +99,7 @@
 
   function onView(view) {
     render(view, { onPress: press, onAction: act });
+    sayOnce();
     showUndo(view);
     const me = (view.players || []).find((p) => p.id === view.you);
     const label = me ? `${me.label}${me.name ? ` (${me.name})` : ""}` : view.you;
@@ -106,8 +118,10 @@
     }
     const onSheet = new Set();
     fillList($("private"), priv.lines || [], (line) => {
+      const writing = Object.keys(writes).length > 0;
+      if (writing && /^your digit to write: /.test(line)) return el("li", "sheet-prompt", line);
       const m = /^(your number (\d+): )(\S)(\S)$/.exec(line);
-      if (!m || !Object.keys(writes).length) return el("li", "", line);
+      if (!m || !writing) return el("li", "", line);
       const li = el("li", "sheet-row", m[1]);
       ["a", "b"].forEach((half, k) => {
         const a = writes[`${m[2]}${half}`];

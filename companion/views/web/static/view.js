@@ -200,7 +200,11 @@ const BV = (() => {
     fillList(list, view.moves || [], (m) => {
       const li = el("li", "move");
       li.append(el("span", "ply", `${m.ply}.`));
-      li.append(el("span", "mover", playerLabel(view, m.player)));
+      /* a name that starts with its player's ("Ann write 3a") does not name them twice */
+      const mover = playerLabel(view, m.player);
+      if (!`${m.name}`.toLowerCase().startsWith(`${mover} `.toLowerCase())) {
+        li.append(el("span", "mover", mover));
+      }
       li.append(el("span", "name", m.name));
       return li;
     });
