@@ -19,7 +19,10 @@ from typing import Any
 VERSION = "4.11.0"
 URL = f"https://registry.npmjs.org/axe-core/-/axe-core-{VERSION}.tgz"
 # `npm view axe-core@4.11.0 dist.integrity`
-INTEGRITY = "sha512-ilYanEU8vxxBexpJd8cWM4ElSQq4QctCLKih0TSfjIfCQTeyH/6zVrmIJfLPrKTKJRbiG+cfnZbQIjAlJmF1jQ=="
+INTEGRITY = (
+    "sha512-ilYanEU8vxxBexpJd8cWM4ElSQq4QctCLKih0TSfjIfCQTe"
+    "yH/6zVrmIJfLPrKTKJRbiG+cfnZbQIjAlJmF1jQ=="
+)
 SCRIPT = "package/axe.min.js"
 SEVERE = ("serious", "critical")
 
@@ -56,10 +59,13 @@ def tarball(timeout: float = 30.0) -> bytes:
         raise Offline(f"axe-core {VERSION} could not be fetched from the npm registry: {e}") from e
     if integrity_of(data) != INTEGRITY:
         raise ValueError(f"{URL}: integrity {integrity_of(data)} is not {INTEGRITY}")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".part")
-    partial.write_bytes(data)
-    partial.replace(path)
+    try:  # kept for the next run; a cache that cannot be written only costs a fetch
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".part")
+        partial.write_bytes(data)
+        partial.replace(path)
+    except OSError:
+        pass
     return data
 
 

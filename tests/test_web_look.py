@@ -92,15 +92,25 @@ def test_axe_finds_nothing_serious_on_any_page(browser, tmp_path, axe_js, game):
 
 
 def screenshot(browser, path: Path, width: int, height: int) -> None:
-    """The whole page at ``width`` CSS px (at least ``height`` tall), as a small PNG."""
+    """The whole page laid out at ``width`` x ``height`` CSS px (the rest captured below the
+    viewport: the board is sized by the window's height), as a small PNG."""
+    import base64
+
     from PIL import Image
 
     browser.emulate(width, height)
-    full = browser.js("return document.documentElement.scrollHeight;")
-    browser.emulate(width, max(height, min(int(full), 3000)))
-    png = browser.driver.get_screenshot_as_png()
+    browser.js("for (const l of document.querySelectorAll('.moves')) l.scrollTop = l.scrollHeight;")
+    full = min(int(browser.js("return document.documentElement.scrollHeight;")), 3000)
+    shot = browser.driver.execute_cdp_cmd(
+        "Page.captureScreenshot",
+        {
+            "format": "png",
+            "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": width, "height": max(full, height), "scale": 1},
+        },
+    )
     browser.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-    image = Image.open(io.BytesIO(png)).convert("RGB")
+    image = Image.open(io.BytesIO(base64.b64decode(shot["data"]))).convert("RGB")
     image = image.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
     image.save(path, optimize=True)
 
