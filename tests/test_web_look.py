@@ -44,7 +44,7 @@ def advance(site: Site, count: int, seed: int = 1) -> None:
             return
         player = sorted(state.to_act)[0]
         actions = [m for m, _ in site.spec.view(state, player).actions]
-        names = actions or [state.move_name(m) for m in state.legal_moves(player)]
+        names = actions or [m.name for m in state.legal_moves(player)]
         names = [n for n in names if n != "swap"] or names
         site.submit(rng.choice(names), player)
 
@@ -173,7 +173,7 @@ def test_a_player_moves_and_the_table_replays_by_keyboard(browser, tmp_path):
     try:
         site.open(["on"])
         state = site.state()
-        square = state.move_name(state.legal_moves()[0])
+        square = state.legal_moves()[0].name
         site.show("on")
         browser.js("document.activeElement.blur(); window.focus();")
         passed = tab_to(browser, lambda a: a["square"] == square)

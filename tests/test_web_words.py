@@ -53,7 +53,7 @@ def test_the_simulator_asks_before_abandoning_one_move_in_the_singular(make_daem
 
     d = make_daemon(game="binaryon")
     state = d.session.state
-    d.submit(state.move_name(state.legal_moves()[0]), state.turn)
+    d.submit(state.legal_moves()[0].name, state.turn)
     assert len(d.session.played) == 1
     out = io.StringIO()
     sim = Simulator(d, d.board, out=out)
