@@ -430,7 +430,9 @@ def test_every_start_of_the_companion_says_an_unaccepted_loss(died, monkeypatch)
 
     said: list[str] = []
     real = Daemon.say
-    monkeypatch.setattr(Daemon, "say", lambda d, text, *a: said.append(text) or real(d, text, *a))
+    monkeypatch.setattr(
+        Daemon, "say", lambda d, text, *a, **k: said.append(text) or real(d, text, *a, **k)
+    )
     path, _ = died
     wal_of(path).unlink()
 
