@@ -1,5 +1,5 @@
 """SQLite connections for the journal: the live file (WAL, full syncs, our mark and schema
-checked, version 1 upgraded in place), a read-only connection that never writes, an
+checked, older versions upgraded in place), a read-only connection that never writes, an
 in-memory copy of a database image (nothing on disk touched), rollback, and sqlite errors as
 short reasons."""
 
@@ -137,7 +137,9 @@ def check_version(db: sqlite3.Connection, path: Path, upgrade: bool = True) -> N
 
 
 def _upgrade(db: sqlite3.Connection, version: int) -> None:
-    """Version 0 (new file) or 1 -> the current schema, in the caller's transaction."""
+    """Version 0 (new file), 1 or 2 -> the current schema, in the caller's transaction: the
+    columns version 1 lacked, then every table and index of SCHEMA that is missing (version 3
+    added games_by_game), so an older journal gets them at its first writable open."""
     if version == 1:
         have = {
             (t, r[1])

@@ -25,7 +25,7 @@ STATUSES = (IN_PROGRESS, FINISHED, ABANDONED)  # what the status column holds
 PAUSED = "paused"
 PAUSED_NOTE = "paused"
 PAUSED_WHERE = "status = 'abandoned' AND (note = 'paused' OR note LIKE 'paused; %')"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: games_by_game (history of one kind of game reads only what it lists)
 APPLICATION_ID = 0x42694E79  # 'BiNy': PRAGMA application_id marks a binaryon journal
 
 SCHEMA = """
@@ -64,6 +64,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE INDEX IF NOT EXISTS events_by_game ON events (game_id, id);
 CREATE INDEX IF NOT EXISTS games_in_progress ON games (status) WHERE status = 'in_progress';
 CREATE INDEX IF NOT EXISTS games_by_digest ON games (digest) WHERE digest IS NOT NULL;
+CREATE INDEX IF NOT EXISTS games_by_game ON games (game, id);
 CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
     BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events

@@ -34,6 +34,22 @@ class JournalReads:
                 entry.note = f"moves unreadable: {e}"
         return entry
 
+    def recent(self, limit: int, game: str | None = None) -> list[GameEntry]:
+        """The last ``limit`` games (of one kind with ``game``), newest first, as their rows
+        hold them: header, status, result and the live move count (``move_count``), never
+        their moves. One query that reads ``limit`` rows whatever the journal's size: the
+        table's own id order backwards, or the games_by_game index for one kind of game (a
+        journal from before that index still answers, reading the table backwards)."""
+        if limit <= 0 or not self._has_tables():
+            return []
+        where, params = ("WHERE game = ?", (game,)) if game else ("", ())
+        with self._read() as db:
+            rows = db.execute(
+                f"SELECT {LISTED_COLUMNS} FROM games {where} ORDER BY id DESC LIMIT ?",
+                (*params, limit),
+            ).fetchall()
+        return [entry_from_row(row) for row in rows]
+
     def last_id(self) -> int | None:
         with self._read() as db:
             return db.execute("SELECT max(id) FROM games").fetchone()[0]

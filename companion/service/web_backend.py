@@ -159,23 +159,14 @@ class DaemonWebBackend:
         return self.daemon.call(act)
 
     def history(self, limit: int = 50) -> list[dict[str, Any]]:
-        journal = self.daemon.journal
-        games = getattr(journal, "games", None)
-        if games is None:
+        """The last ``limit`` games, newest first, from one bounded query on the journal's
+        games rows (``recent``): its cost follows ``limit``, never the journal's size. It
+        lists no move and no option, so nothing secret: a result and the seats at the end
+        exist only once the game is over."""
+        recent = getattr(self.daemon.journal, "recent", None)
+        if recent is None:
             return []
-        out = []
-        for entry in list(games())[-limit:][::-1]:
-            out.append(
-                {
-                    "id": entry.id,
-                    "game": entry.game,
-                    "started": _iso(getattr(entry, "started", None)),
-                    "status": getattr(entry, "status", ""),
-                    "result": getattr(entry, "summary", None) or getattr(entry, "status", ""),
-                    "players": _people(entry),
-                }
-            )
-        return out
+        return [history_row(entry) for entry in recent(limit)]
 
     def record(self, game_id: int, first: int = 0, count: int = FRAMES_PER_PAGE) -> dict | None:
         load = getattr(self.daemon.journal, "load", None)
@@ -272,6 +263,19 @@ def replay_frames(
         "from": first,
         "moves": moves,
         "frames": frames,
+    }
+
+
+def history_row(entry: Any) -> dict[str, Any]:
+    """One game of /api/history, from a journal entry (its moves not needed)."""
+    return {
+        "id": entry.id,
+        "game": entry.game,
+        "started": _iso(getattr(entry, "started", None)),
+        "status": getattr(entry, "status", ""),
+        "result": getattr(entry, "summary", None) or getattr(entry, "status", ""),
+        "players": _people(entry),
+        "moves": entry.move_count,
     }
 
 
