@@ -82,19 +82,22 @@ class Watch:
         return out
 
 
-def history_cost(tmp_path: Path, monkeypatch, make_daemon, games: int, name: str):
-    """(the answer, the statements, their VM steps) of the table page's history call."""
+def page_costs(tmp_path: Path, monkeypatch, make_daemon, games: int, name: str):
+    """The table page's history call and a replay page of game 3: (the history, the replay
+    page, what each ran on the journal's connection)."""
     journal, db = open_traced(tmp_path / f"{name}.sqlite", monkeypatch)
     finished_games(journal, games)
     backend = DaemonWebBackend(make_daemon(journal=journal), tmp_path / f"{name}.tokens")
-    with Watch(db) as watch:
-        answer = backend.history(30)
-    return answer, watch
+    with Watch(db) as history:
+        listed = backend.history(30)
+    with Watch(db) as replay:
+        page = backend.record(3, 10, 5)
+    return listed, page, history, replay
 
 
-def test_the_web_history_reads_only_the_rows_it_lists(tmp_path, monkeypatch, make_daemon):
-    small, few = history_cost(tmp_path, monkeypatch, make_daemon, 40, "small")
-    large, many = history_cost(tmp_path, monkeypatch, make_daemon, 400, "large")
+def test_the_pages_read_only_what_they_show(tmp_path, monkeypatch, make_daemon):
+    small, page, few, replay_few = page_costs(tmp_path, monkeypatch, make_daemon, 40, "small")
+    large, _, many, replay_many = page_costs(tmp_path, monkeypatch, make_daemon, 400, "large")
     assert len(small) == len(large) == 30
     assert [g["id"] for g in large] == list(range(401, 371, -1))  # the game in progress first
     assert large[1]["moves"] == len(SCRIPTS["binaryon"][0]) and large[1]["status"] == "finished"
@@ -104,6 +107,11 @@ def test_the_web_history_reads_only_the_rows_it_lists(tmp_path, monkeypatch, mak
         for plan in watch.plans():
             assert "TEMP B-TREE" not in plan  # no sort of every row: read in id order
     assert many.steps == few.steps  # ten times the games, the same work
+    # a replay page reads its own game's row and events, through their keys
+    assert page["id"] == 3 and page["from"] == 10 and len(page["frames"]) == 5
+    for watch in (replay_few, replay_many):
+        assert watch.plans() and all("SCAN" not in plan for plan in watch.plans())
+    assert replay_many.steps == replay_few.steps
 
 
 def test_one_kind_of_game_is_read_through_its_index(tmp_path, monkeypatch):
