@@ -332,15 +332,13 @@ class Player:
 
     def move(self) -> dict:
         """One move: (its start, the game and ply it leads to, the answer's status)."""
-        from companion.games.binaryon.engine import PASS
-
         state = self.session.state
-        moves = [m for m in state.legal_moves() if m is not PASS]
+        moves = [m for m in state.legal_moves() if not m.is_pass]
         if state.is_over() or not moves:
             self.start(new_game(self.proc))
             return self.move()
         move = moves[len(moves) // 2]
-        body = json.dumps({"move": state.move_name(move)})
+        body = json.dumps({"move": move.name})
         headers = {
             "Authorization": f"Bearer {self.tokens[state.turn]}",
             "Content-Type": "application/json",
