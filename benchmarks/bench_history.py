@@ -55,18 +55,18 @@ PLAYER_BUDGET_MS = 100.0  # what a player waits on, under the Pi Zero quota
 
 
 # --- the journals ---
-def journal_of(games: int) -> Path:
+def journal_of(games: int, cache: Path = CACHE) -> Path:
     """A journal of ``games`` finished games, built once (bulk SQL on the journal's own
-    connection, bench_journal.build) and kept for the next runs."""
+    connection, bench_journal.build) and kept in ``cache`` for the next runs."""
     from companion.journal.rows import SCHEMA_VERSION
 
-    CACHE.mkdir(exist_ok=True)
-    path = CACHE / f"v{SCHEMA_VERSION}-{games}.sqlite"
+    cache.mkdir(exist_ok=True)
+    path = cache / f"v{SCHEMA_VERSION}-{games}.sqlite"
     if not path.exists():
         from bench_journal import build
 
-        building = CACHE / f"building-{games}.sqlite"
-        for stale in CACHE.glob(f"building-{games}.sqlite*"):
+        building = cache / f"building-{games}.sqlite"
+        for stale in cache.glob(f"building-{games}.sqlite*"):
             stale.unlink()
         t = time.monotonic()
         build(building, games)
@@ -490,6 +490,7 @@ def main() -> None:
     parser.add_argument("--phases", nargs="+", default=["quiet", "history"])
     parser.add_argument("--quota", type=float, help="the daemon's share of one core (0.1)")
     parser.add_argument("--old", action="store_true", help="the history as served before")
+    parser.add_argument("--cache", default=str(CACHE), help="where the journals are kept")
     parser.add_argument("--skip-calibration", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--watch", type=int, nargs=2, help=argparse.SUPPRESS)
@@ -518,7 +519,7 @@ def main() -> None:
         quota = CpuQuota(args.quota).__enter__()
     try:
         for games in args.games:
-            path = journal_of(games)
+            path = journal_of(games, Path(args.cache).resolve())
             if args.old and games > OLD_LIMIT:
                 print(f"{games} games: --old skipped (about 17 s and 914 MB a call at 50,000)")
                 continue

@@ -32,6 +32,11 @@ RUNS = [
         r'"game": "binary".*"games": 2',
     ),
     ("bench_gpio_scan.py", [], r"us CPU per scan"),
+    (
+        "bench_history.py",
+        ["--games", "200", "--spectators", "2", "--moves", "2", "--calls", "2", "--cache", "."],
+        r"2 spectators, 8 pages loading the history: median [\d.]+ ms",
+    ),
 ]
 
 
