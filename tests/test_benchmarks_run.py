@@ -35,7 +35,7 @@ RUNS = [
     (
         "bench_history.py",
         ["--games", "200", "--spectators", "2", "--moves", "2", "--calls", "2", "--cache", "."],
-        r"2 spectators, 8 pages loading the history: median [\d.]+ ms",
+        r"2 spectators, 8 pages loading the history: median +[\d.]+ ms",
     ),
 ]
 
