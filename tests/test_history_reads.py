@@ -263,3 +263,24 @@ def test_history_lists_no_secret_before_the_game_reveals_it(
     assert [g["game"] for g in backend.history(10)] == ["hidden", "binome"]
     assert str(seed) not in listed and "seed" not in listed
     assert "c3" not in listed and "b2" not in listed and "hide" not in listed
+
+
+def test_the_history_is_read_again_only_when_the_journal_changed(
+    tmp_path, monkeypatch, make_daemon
+):
+    path = tmp_path / "j.sqlite"
+    journal, db = open_traced(path, monkeypatch)
+    finished_games(journal, 3)
+    backend = DaemonWebBackend(make_daemon(journal=journal), tmp_path / "tokens.json")
+    first = backend.history(30)
+    assert [(g["id"], g["moves"]) for g in first][:2] == [(4, 0), (3, len(SCRIPTS["binaryon"][0]))]
+    with Watch(db) as again:
+        assert backend.history(30) == first
+    assert not any("FROM games" in sql for sql in again.sql)  # the answer read before
+    assert backend.submit("on", "e5")["ok"]  # a move: the game in progress lists it
+    assert backend.history(30)[0]["moves"] == 1 and backend.history(2) == backend.history(30)[:2]
+    other = sqlite3.connect(path)  # another program's write, without the daemon knowing
+    with other:
+        other.execute("UPDATE games SET summary = 'OFF wins by a hair' WHERE id = 3")
+    other.close()
+    assert backend.history(30)[1]["result"] == "OFF wins by a hair"

@@ -50,6 +50,13 @@ class JournalReads:
             ).fetchall()
         return [entry_from_row(row) for row in rows]
 
+    def data_version(self) -> int:
+        """A number that changes when another connection commits to the journal (SQLite's
+        ``PRAGMA data_version``; this connection's own commits leave it): with the writer's
+        own changes known, whether something read from the journal is still current."""
+        with self._read() as db:
+            return db.execute("PRAGMA data_version").fetchone()[0]
+
     def last_id(self) -> int | None:
         with self._read() as db:
             return db.execute("SELECT max(id) FROM games").fetchone()[0]

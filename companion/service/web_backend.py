@@ -43,6 +43,10 @@ class DaemonWebBackend:
         self._players: list[str] = []
         self._game_id: int | None = None
         self._replays = ReplayCheckpoints()
+        # the last history answer, by (generation, the journal's data_version, limit): the
+        # daemon renders after each of its own writes, and another program's shows in the
+        # data_version, so a page never gets a list older than the journal
+        self._history: tuple[tuple[int, int, int], list[dict[str, Any]]] | None = None
         daemon.listeners.append(self._changed)
         daemon.call(self._snapshot)
 
@@ -163,10 +167,19 @@ class DaemonWebBackend:
         games rows (``recent``): its cost follows ``limit``, never the journal's size. It
         lists no move and no option, so nothing secret: a result and the seats at the end
         exist only once the game is over."""
-        recent = getattr(self.daemon.journal, "recent", None)
+        journal = self.daemon.journal
+        recent = getattr(journal, "recent", None)
         if recent is None:
             return []
-        return [history_row(entry) for entry in recent(limit)]
+        with self._lock:  # read before the journal: what is read is at least as new
+            generation, kept = self._generation, self._history
+        key = (generation, journal.data_version(), limit)
+        if kept is not None and kept[0] == key:
+            return kept[1]  # nothing changed since: the pages share one answer
+        games = [history_row(entry) for entry in recent(limit)]
+        with self._lock:
+            self._history = (key, games)
+        return games
 
     def record(self, game_id: int, first: int = 0, count: int = FRAMES_PER_PAGE) -> dict | None:
         load = getattr(self.daemon.journal, "load", None)
