@@ -9,7 +9,8 @@ from typing import Any
 
 from companion.core.squares import squares_of
 from companion.games.base import places
-from companion.games.binary.bitboard import Position, masks, neighbours
+from companion.games.binary.bitboard import Position
+from companion.games.binary.bits import masks, neighbours
 from companion.games.binary.board import PLAYERS, other
 from companion.games.binary.engine import END, BinaryState
 from companion.games.binary.territories import compare, score_of

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any, ClassVar
 
 from companion.core.squares import square_name
@@ -43,7 +44,7 @@ from companion.games.binary.board import (
     square_owner,
 )
 from companion.games.binary.options import OPTIONS
-from companion.games.binary.territories import _deciding, compare, score_cells
+from companion.games.binary.territories import _deciding, compare, scores
 
 END, PASS = Word("end"), Word("pass")
 BinaryMove = Place | Word
@@ -224,12 +225,13 @@ class BinaryState(GameState):
 
     # ----- result
     def score(self) -> dict[str, dict[str, Any]]:
-        return score_cells(self.cells, self.n, self.options)
+        return scores(self.cells, self.n, self.empty_joins)
 
     def outcome(self) -> Outcome | None:
         if not self.is_over():
             return None
         result = self.score()
+        names = square_names(self.n)
         b, w = result[BLACK], result[WHITE]
         winner, tie_break = compare(b["territories"], w["territories"])
         scores = f"{b['score']}-{w['score']}"
@@ -242,10 +244,7 @@ class BinaryState(GameState):
         detail = {
             "scores": {p: result[p]["score"] for p in PLAYERS},
             "territories": {p: result[p]["territories"] for p in PLAYERS},
-            "squares": {
-                p: [[square_name(i, self.n) for i in t] for t in result[p]["squares"]]
-                for p in PLAYERS
-            },
+            "squares": {p: [[names[i] for i in t] for t in result[p]["squares"]] for p in PLAYERS},
             "decided_by": "score" if tie_break is None else ("tie-break" if winner else "draw"),
             "tie_break": tie_break,
             "end_reason": self.end_reason,
@@ -295,6 +294,12 @@ class BinaryState(GameState):
         )
         # Settle whose turn it really is, as if the other player had just finished.
         return state._hand_over(other(mover))
+
+
+@cache
+def square_names(n: int) -> tuple[str, ...]:
+    """Every square's name ('a1', 'b1', ...), in index order."""
+    return tuple(square_name(i, n) for i in range(n * n))
 
 
 def _new_game(**options: Any) -> BinaryState:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from companion.core.position_text import parse_position
@@ -23,7 +24,7 @@ from companion.games.binary.board import BLACK, EMPTY, PLAYERS, WHITE, other, sq
 from companion.games.binary.engine import END, PASS, BinaryState, _new_game
 from companion.games.binary.input import OLED_WIDTH, BinaryInput
 from companion.games.binary.options import OPTIONS
-from companion.games.binary.territories import compare, score_cells
+from companion.games.binary.territories import compare, score_cells, score_of, territory_sizes
 
 PIECE_RGB: dict[str, RGB] = {BLACK: (0, 70, 255), WHITE: (255, 190, 110)}
 TERRITORY_RGB: dict[str, RGB] = {BLACK: (0, 20, 90), WHITE: (110, 70, 20)}
@@ -31,6 +32,31 @@ OFF: RGB = (0, 0, 0)
 LIGHT_EMPTY: RGB = (6, 6, 6)  # light squares glow faintly so a plain board shows the checkers
 
 MID_TURN = "2nd piece or confirm"  # the note while the mover may add a piece or end the turn
+
+
+# One shared Cell per kind of square (Cells are frozen): a view builds no Cell per square.
+_CELL = {"x": Cell(piece="x"), "o": Cell(piece="o"), EMPTY: Cell(piece="")}
+# A piece's LED colour (an empty square's depends on the square: _empty_leds)
+_PIECE_LED = {"x": PIECE_RGB[BLACK], "o": PIECE_RGB[WHITE]}
+
+
+def _cells(cells: Sequence[str]) -> tuple[Cell, ...]:
+    try:
+        return tuple(map(_CELL.__getitem__, cells))
+    except KeyError:  # a cell that is none of x, o and .
+        return tuple(_CELL.get(c) or Cell(piece=c) for c in cells)
+
+
+@cache
+def _empty_leds(n: int) -> tuple[RGB, ...]:
+    """Each square's LED colour while it is empty (dark squares off, light ones faint)."""
+    return tuple(OFF if square_owner(i, n) == BLACK else LIGHT_EMPTY for i in range(n * n))
+
+
+def _sizes_of(state: BinaryState) -> tuple[list[int], list[int]]:
+    """Black's and White's territory sizes, largest first (what the panel and the view show:
+    no squares needed)."""
+    return territory_sizes(state.cells, state.n, state.empty_joins)
 
 
 def _sizes(sizes: Sequence[int], room: int) -> str:
@@ -56,22 +82,23 @@ class BinarySpec(GameSpec):
     def view(self, state: GameState, viewer: str | None = None) -> View:
         """Binary has no secrets: every viewer sees the same."""
         st: BinaryState = state  # type: ignore[assignment]
-        result = st.score()
+        sizes = _sizes_of(st)
         explanation = []
-        for p in PLAYERS:
-            sizes = result[p]["territories"]
-            formula = f" = 2x{sizes[0]}" + "".join(f" + {s}" for s in sizes[1:]) if sizes else ""
-            explanation.append(f"{p.upper()} {result[p]['score']}{formula}")
-        winner, tie_break = compare(result[BLACK]["territories"], result[WHITE]["territories"])
+        for p, terrs in zip(PLAYERS, sizes, strict=True):
+            formula = f" = 2x{terrs[0]}" + "".join(f" + {s}" for s in terrs[1:]) if terrs else ""
+            explanation.append(f"{p.upper()} {score_of(terrs)}{formula}")
+        winner, tie_break = compare(*sizes)
         if tie_break:
             explanation.append(tie_break)
         elif winner:
             explanation.append(f"{winner.upper()} {'wins' if st.is_over() else 'leads'}")
         explanation.append(f"in hand: black {st.hand(BLACK)}, white {st.hand(WHITE)}")
-        actions = tuple((m.name, m.name) for m in (END, PASS) if st.check(m) is None)
+        actions = ()  # a finished game offers none (check would say "game is over")
+        if not st.is_over():
+            actions = tuple((m.name, m.name) for m in (END, PASS) if st.check(m) is None)
         return View(
-            panel=self.panel(st),
-            cells=tuple(Cell(piece=c if c != EMPTY else "") for c in st.cells),
+            panel=self._panel(st, sizes),
+            cells=_cells(st.cells),
             leds=tuple(self.leds(st)),
             explanation=tuple(explanation),
             actions=actions,
@@ -79,17 +106,22 @@ class BinarySpec(GameSpec):
 
     # ----------------------------------------------------------------- display
     def panel(self, state: BinaryState) -> Panel:  # type: ignore[override]
-        result = state.score()
-        rows = tuple(PanelRow(p.upper(), f"{result[p]['score']}", state.turn == p) for p in PLAYERS)
-        return Panel(self.title, state.ply, rows, self._note(state, result))
+        return self._panel(state, _sizes_of(state))
 
-    def _note(self, state: BinaryState, result: dict[str, dict[str, Any]]) -> str:
+    def _panel(self, state: BinaryState, sizes: tuple[list[int], list[int]]) -> Panel:
+        rows = tuple(
+            PanelRow(p.upper(), f"{score_of(terrs)}", state.turn == p)
+            for p, terrs in zip(PLAYERS, sizes, strict=True)
+        )
+        return Panel(self.title, state.ply, rows, self._note(state, sizes))
+
+    def _note(self, state: BinaryState, sizes: tuple[list[int], list[int]]) -> str:
         """The pieces in hand while the game goes on ('hand B16 W16'; the scores above come
         from the territories, which the menu hints show), then each player's territory sizes
         at the end ("terr B 5,3 W 2", shortened to fit)."""
         if state.placed:
             return MID_TURN
-        b, w = result[BLACK]["territories"], result[WHITE]["territories"]
+        b, w = sizes
         if state.is_over():
             for text in (
                 f"terr B {_sizes(b, 99)} W {_sizes(w, 99)}",
@@ -101,13 +133,13 @@ class BinarySpec(GameSpec):
         return f"hand B{state.hand(BLACK)} W{state.hand(WHITE)}"
 
     def leds(self, state: BinaryState) -> list[RGB]:  # type: ignore[override]
-        out: list[RGB] = []
-        for i, cell in enumerate(state.cells):
-            if cell == EMPTY:
-                out.append(OFF if square_owner(i, state.n) == BLACK else LIGHT_EMPTY)
-            else:
-                out.append(PIECE_RGB[BLACK if cell == "x" else WHITE])
-        return out
+        cells, empty = state.cells, _empty_leds(state.n)
+        if _CELL.keys() >= set(cells):  # the usual x, o and .: one dict look-up a square
+            return list(map(_PIECE_LED.get, cells, empty))
+        black, white = PIECE_RGB[BLACK], PIECE_RGB[WHITE]
+        return [
+            empty[i] if c == EMPTY else black if c == "x" else white for i, c in enumerate(cells)
+        ]
 
     def territory_leds(self, state: BinaryState, player: str | None = None) -> list[RGB]:
         """Each player's territories in that player's colour (both players when None)."""
