@@ -39,8 +39,10 @@ def flood(board: list[list[str]], start: tuple[int, int], belongs) -> list[tuple
     return list(seen)
 
 
-def territory_sizes(board: list[list[str]], player: str, empty_joins: bool = True) -> list[int]:
-    """The player's territory sizes, largest first."""
+def territories(
+    board: list[list[str]], player: str, empty_joins: bool = True
+) -> list[list[tuple[int, int]]]:
+    """The player's territories, each a list of (rank, file) squares."""
     n = len(board)
     piece = PIECES[player]
 
@@ -53,7 +55,7 @@ def territory_sizes(board: list[list[str]], player: str, empty_joins: bool = Tru
     def member(r: int, f: int) -> bool:
         return is_piece(r, f) or own_empty(r, f)
 
-    sizes = []
+    found = []
     done: set[tuple[int, int]] = set()
     for r in range(n):
         for f in range(n):
@@ -61,7 +63,7 @@ def territory_sizes(board: list[list[str]], player: str, empty_joins: bool = Tru
                 continue
             if empty_joins:
                 group = flood(board, (r, f), member)
-                territory = len(group)
+                territory = group
             else:
                 group = flood(board, (r, f), is_piece)
                 empties = set()
@@ -70,12 +72,16 @@ def territory_sizes(board: list[list[str]], player: str, empty_joins: bool = Tru
                         nr, nf = gr + dr, gf + df
                         if 0 <= nr < n and 0 <= nf < n and own_empty(nr, nf):
                             empties.add((nr, nf))
-                territory = len(group) + len(empties)
+                territory = group + list(empties)
             done.update(group)
-            if territory >= 2:
-                sizes.append(territory)
-    sizes.sort(reverse=True)
-    return sizes
+            if len(territory) >= 2:
+                found.append(territory)
+    return found
+
+
+def territory_sizes(board: list[list[str]], player: str, empty_joins: bool = True) -> list[int]:
+    """The player's territory sizes, largest first."""
+    return sorted((len(t) for t in territories(board, player, empty_joins)), reverse=True)
 
 
 def score(sizes: list[int]) -> int:
