@@ -117,12 +117,18 @@ class BinaryAdapter(BaseAdapter):
         return compare(*state.territory_sizes())[0]
 
 
+def _scores(state: BinaryState) -> dict[str, int]:
+    """Each player's score (no squares needed)."""
+    sizes = territory_sizes(state)
+    return {p: score_of(s) for p, s in zip(PLAYERS, sizes, strict=True)}
+
+
 def effect(before: BinaryState, after: BinaryState) -> list[str]:
     """Black/White: the mover's territory score up, or the opponent's down."""
     me = before.mover
     assert me is not None
     them = other(me)
-    s0, s1 = before.score(), after.score()
-    mine = (s0[me]["score"], s1[me]["score"])
-    theirs = (s0[them]["score"], s1[them]["score"])
+    s0, s1 = _scores(before), _scores(after)
+    mine = (s0[me], s1[me])
+    theirs = (s0[them], s1[them])
     return score_change(me.upper(), them.upper(), mine, theirs, word="score")

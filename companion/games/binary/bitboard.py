@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from companion.core.squares import squares_of
 from companion.games.base import Place, places
-from companion.games.binary.bits import masks, territories
+from companion.games.binary.bits import board_bits, masks, territories
 from companion.games.binary.board import BLACK, PLAYERS, WHITE
 from companion.games.binary.engine import END, PASS, BinaryMove, BinaryState
 
@@ -36,12 +36,7 @@ class Position(NamedTuple):
 
     @classmethod
     def of(cls, state: BinaryState) -> Position:
-        black = white = 0
-        for i, c in enumerate(state.cells):
-            if c == "x":
-                black |= 1 << i
-            elif c == "o":
-                white |= 1 << i
+        black, white, _ = board_bits(state.cells)
         mover = -1 if state.mover is None else PLAYERS.index(state.mover)
         return cls(
             state.n, black, white, state.hands, mover, bool(state.placed), state.opening,

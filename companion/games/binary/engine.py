@@ -44,7 +44,12 @@ from companion.games.binary.board import (
     square_owner,
 )
 from companion.games.binary.options import OPTIONS
-from companion.games.binary.territories import _deciding, compare, scores
+from companion.games.binary.territories import (  # score_cells: importable from here too
+    _deciding,
+    compare,
+    score_cells,  # noqa: F401
+    scores,
+)
 
 END, PASS = Word("end"), Word("pass")
 BinaryMove = Place | Word
@@ -231,7 +236,6 @@ class BinaryState(GameState):
         if not self.is_over():
             return None
         result = self.score()
-        names = square_names(self.n)
         b, w = result[BLACK], result[WHITE]
         winner, tie_break = compare(b["territories"], w["territories"])
         scores = f"{b['score']}-{w['score']}"
@@ -241,14 +245,18 @@ class BinaryState(GameState):
             summary = f"{winner.upper()} wins {scores}: {_deciding(tie_break)}"
         else:
             summary = f"{winner.upper()} wins {scores}"
+        name = square_names(self.n).__getitem__
         detail = {
-            "scores": {p: result[p]["score"] for p in PLAYERS},
-            "territories": {p: result[p]["territories"] for p in PLAYERS},
-            "squares": {p: [[names[i] for i in t] for t in result[p]["squares"]] for p in PLAYERS},
+            "scores": {BLACK: b["score"], WHITE: w["score"]},
+            "territories": {BLACK: b["territories"], WHITE: w["territories"]},
+            "squares": {
+                BLACK: [list(map(name, t)) for t in b["squares"]],
+                WHITE: [list(map(name, t)) for t in w["squares"]],
+            },
             "decided_by": "score" if tie_break is None else ("tie-break" if winner else "draw"),
             "tie_break": tie_break,
             "end_reason": self.end_reason,
-            "discarded": {p: self.discarded[k] for k, p in enumerate(PLAYERS)},
+            "discarded": {BLACK: self.discarded[0], WHITE: self.discarded[1]},
         }
         return Outcome((winner,) if winner else (), summary, detail)
 

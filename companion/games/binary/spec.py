@@ -123,10 +123,8 @@ class BinarySpec(GameSpec):
             return MID_TURN
         b, w = sizes
         if state.is_over():
-            for text in (
-                f"terr B {_sizes(b, 99)} W {_sizes(w, 99)}",
-                f"B {_sizes(b, 99)} W {_sizes(w, 99)}",
-            ):
+            both = f"B {_sizes(b, 99)} W {_sizes(w, 99)}"
+            for text in (f"terr {both}", both):
                 if len(text) <= OLED_WIDTH:
                     return text
             return f"B {_sizes(b, 8)} W {_sizes(w, 8)}"
@@ -173,11 +171,13 @@ class BinarySpec(GameSpec):
         return Hint(squares, text, TERRITORY_RGB[player])
 
     def highlight(self, state: BinaryState) -> tuple[int, ...]:  # type: ignore[override]
-        outcome = state.outcome()
-        if outcome is None or outcome.winner is None:
+        if not state.is_over():
             return ()
-        squares = state.score()[outcome.winner]["squares"]
-        return tuple(sorted({i for terr in squares for i in terr}))
+        result = state.score()  # once: the outcome's winner, without its wording
+        winner, _ = compare(result[BLACK]["territories"], result[WHITE]["territories"])
+        if winner is None:
+            return ()
+        return tuple(sorted({i for terr in result[winner]["squares"] for i in terr}))
 
     def interpreter(self, kind: str) -> Interpreter:
         return BinaryInput(kind)

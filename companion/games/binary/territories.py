@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.core.squares import squares_of
-from companion.games.binary.bits import board_bits, masks
+from companion.games.binary.bits import Masks, board_bits, masks, squares
 from companion.games.binary.bits import territories as bit_territories
 from companion.games.binary.board import BLACK, PLAYERS, WHITE
 
@@ -28,28 +27,18 @@ def territories(
     each group of pieces is a territory with the empty own-colour squares next to it, so an
     empty square touching two groups counts in both.
     """
-    k = PLAYERS.index(player)
-    return _squares(_territory_bits(cells, n, empty_joins)[k])
+    return scores(cells, n, empty_joins)[player]["squares"]
 
 
-def _territory_bits(cells: Sequence[str], n: int, empty_joins: bool) -> tuple[list[int], ...]:
+def _territory_bits(cells: Sequence[str], m: Masks, empty_joins: bool) -> tuple[list[int], ...]:
     """Black's and White's territories as bitboards, by flood fills on integers (bits.py): a
     Python loop over the cells, as this scoring once was, costs several times as much."""
-    m = masks(n)
     black, white, empty = board_bits(cells)
     full, (dark, light) = m.full, m.own
     return (
         bit_territories(black & full, empty & dark, m, empty_joins),
         bit_territories(white & full, empty & light, m, empty_joins),
     )
-
-
-def _squares(found: list[int]) -> list[tuple[int, ...]]:
-    """Bitboard territories as square tuples, largest first (ties: lowest square)."""
-    out = [tuple(squares_of(t)) for t in found]
-    if len(out) > 1:
-        out.sort(key=_largest_first)
-    return out
 
 
 def _largest_first(squares: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
@@ -61,7 +50,7 @@ def territory_sizes(
 ) -> tuple[list[int], list[int]]:
     """Black's and White's territory sizes, largest first: what shows only the sizes and the
     scores needs no squares."""
-    black, white = _territory_bits(cells, n, empty_joins)
+    black, white = _territory_bits(cells, masks(n), empty_joins)
     b = [t.bit_count() for t in black]
     w = [t.bit_count() for t in white]
     b.sort(reverse=True)
@@ -85,16 +74,15 @@ def score_cells(
 
 def scores(cells: Sequence[str], n: int, empty_joins: bool) -> dict[str, dict[str, Any]]:
     """``score_cells`` of n * n cells (unchecked: a state's cells are)."""
-    black, white = _territory_bits(cells, n, empty_joins)
+    m = masks(n)
     out = {}
-    for player, found in ((BLACK, black), (WHITE, white)):
-        terrs = _squares(found)
+    for player, found in zip(PLAYERS, _territory_bits(cells, m, empty_joins), strict=True):
+        terrs = [squares(t, m) for t in found]
+        if len(terrs) > 1:
+            terrs.sort(key=_largest_first)
         sizes = [len(t) for t in terrs]
-        out[player] = {
-            "score": sum(sizes) + sizes[0] if sizes else 0,
-            "territories": sizes,
-            "squares": terrs,
-        }
+        score = sum(sizes) + sizes[0] if sizes else 0
+        out[player] = {"score": score, "territories": sizes, "squares": terrs}
     return out
 
 
