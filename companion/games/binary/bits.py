@@ -69,7 +69,8 @@ def neighbours(bits: int, m: Masks) -> int:
 
 
 def groups(members: int, m: Masks) -> list[int]:
-    """The orthogonally connected groups of ``members``, as bitboards."""
+    """The orthogonally connected groups of ``members``, as bitboards, in order of their lowest
+    squares (scoring relies on it)."""
     n, not_a, not_last = m.n, m.not_a, m.not_last
     out = []
     rest = members
@@ -92,14 +93,17 @@ def territories(pieces: int, empty_own: int, m: Masks, empty_joins: bool = True)
     """A player's territories as bitboards: groups of pieces and empty own-colour squares with
     a piece and at least two squares (``empty_joins`` False: each group of pieces with the
     empty own squares next to it, an empty square counted in every group it touches)."""
+    n, not_a, not_last = m.n, m.not_a, m.not_last
     if empty_joins:
         # Two orthogonal neighbours differ in colour, so one of them is a piece: every group of
         # two or more squares holds a piece, and a square with no member next to it is alone.
         members = pieces | empty_own
-        return groups(members & touching(members, m), m)
+        next_to = (members << 1) & not_a | (members >> 1) & not_last | members << n | members >> n
+        return groups(members & next_to, m)
     out = []
     for g in groups(pieces, m):
-        t = g | (neighbours(g, m) & empty_own)
+        # the empty own squares next to the group (touching(), inlined: one call fewer a group)
+        t = g | (((g << 1) & not_a | (g >> 1) & not_last | g << n | g >> n) & empty_own)
         if t & (t - 1):
             out.append(t)
     return out

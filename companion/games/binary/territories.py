@@ -78,7 +78,9 @@ def scores(cells: Sequence[str], n: int, empty_joins: bool) -> dict[str, dict[st
     out = {}
     for player, found in zip(PLAYERS, _territory_bits(cells, m, empty_joins), strict=True):
         terrs = [squares(t, m) for t in found]
-        if len(terrs) > 1:
+        if empty_joins:  # disjoint, found in order of their lowest squares: a stable sort
+            terrs.sort(key=len, reverse=True)  # by size keeps them so among equals
+        else:
             terrs.sort(key=_largest_first)
         sizes = [len(t) for t in terrs]
         score = sum(sizes) + sizes[0] if sizes else 0
