@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from companion.core.position_text import parse_position
 from companion.games import get_spec
+from companion.games.binary.bits import board_bits
 from companion.games.binary.board import BLACK, PLAYERS, WHITE
 from companion.games.binary.engine import BinaryState
 from companion.games.binary.territories import score_cells, territories, territory_sizes
@@ -134,3 +135,16 @@ def test_the_benchmark_scores_the_same_positions_on_both_sides():
     for empty_joins in (True, False):
         assert bench.differences(cases, empty_joins) == 0
     assert bench.api_result(bench.finished(*cases[0], True)) == naive.result(*cases[0][::-1])
+
+
+def test_cells_other_than_pieces_and_empty_squares_are_neither():
+    """A cell that is not x, o or . (one the board should never hold) blocks territories as
+    the list-based scoring did, whether it is ASCII, not, or longer than one character."""
+    base = ". x . x" + " ." * 12  # Black b1 and d1 join through c1: one territory of 6
+    cells = base.split()
+    assert territory_sizes(cells, 4) == ([6], [])
+    for odd in ("?", "é", "xx"):
+        blocked = cells[:2] + [odd] + cells[3:]  # c1 is no square of anyone's now
+        assert board_bits(blocked) == (0b1010, 0, sum(1 << i for i in range(16)) & ~0b1111 | 1)
+        assert territory_sizes(blocked, 4) == ([3, 2], [])
+        assert score_cells(blocked, 4)[BLACK]["territories"] == [3, 2]
