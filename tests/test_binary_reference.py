@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from companion.core.position_text import parse_position
 from companion.games import get_spec
+from companion.games.binary.bitboard import Position
 from companion.games.binary.bits import board_bits
 from companion.games.binary.board import BLACK, PLAYERS, WHITE
 from companion.games.binary.engine import BinaryState
@@ -96,6 +97,7 @@ def test_score_and_outcome_equal_the_reference(position):
         assert score[player]["squares"] == expected
         assert territories(list(cells), n, player, empty_joins) == expected
     assert territory_sizes(cells, n, empty_joins) == (b_sizes, w_sizes)
+    assert Position.of(state).territory_sizes() == (b_sizes, w_sizes)  # the search's
     assert score_cells(tuple(cells), n, {"empty_joins": empty_joins}) == score
     outcome = state.outcome()
     assert outcome is not None and outcome.winner == winner

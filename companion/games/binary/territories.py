@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.games.binary.bits import Masks, board_bits, masks, squares
+from companion.games.binary.bits import Masks, board_bits, joined_squares, masks, squares
 from companion.games.binary.bits import territories as bit_territories
-from companion.games.binary.board import BLACK, PLAYERS, WHITE
+from companion.games.binary.board import BLACK, WHITE
 
 
 def _ordinal(k: int) -> str:
@@ -75,12 +75,15 @@ def score_cells(
 def scores(cells: Sequence[str], n: int, empty_joins: bool) -> dict[str, dict[str, Any]]:
     """``score_cells`` of n * n cells (unchecked: a state's cells are)."""
     m = masks(n)
+    black, white, empty = board_bits(cells)
+    full, (dark, light) = m.full, m.own
     out = {}
-    for player, found in zip(PLAYERS, _territory_bits(cells, m, empty_joins), strict=True):
-        terrs = [squares(t, m) for t in found]
+    for player, pieces, own in ((BLACK, black & full, dark), (WHITE, white & full, light)):
         if empty_joins:  # disjoint, found in order of their lowest squares: a stable sort
+            terrs = joined_squares(pieces, empty & own, m)
             terrs.sort(key=len, reverse=True)  # by size keeps them so among equals
         else:
+            terrs = [squares(t, m) for t in bit_territories(pieces, empty & own, m, False)]
             terrs.sort(key=_largest_first)
         sizes = [len(t) for t in terrs]
         score = sum(sizes) + sizes[0] if sizes else 0
