@@ -237,7 +237,7 @@ class BinaryState(GameState):
             return None
         result = self.score()
         b, w = result[BLACK], result[WHITE]
-        winner, tie_break = compare(b["territories"], w["territories"])
+        winner, tie_break = compare(b["territories"], w["territories"], (b["score"], w["score"]))
         scores = f"{b['score']}-{w['score']}"
         if winner is None:
             summary = f"draw {scores}"

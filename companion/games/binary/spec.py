@@ -83,11 +83,12 @@ class BinarySpec(GameSpec):
         """Binary has no secrets: every viewer sees the same."""
         st: BinaryState = state  # type: ignore[assignment]
         sizes = _sizes_of(st)
+        scores = (score_of(sizes[0]), score_of(sizes[1]))
         explanation = []
-        for p, terrs in zip(PLAYERS, sizes, strict=True):
+        for p, terrs, score in zip(PLAYERS, sizes, scores, strict=True):
             formula = f" = 2x{terrs[0]}" + "".join(f" + {s}" for s in terrs[1:]) if terrs else ""
-            explanation.append(f"{p.upper()} {score_of(terrs)}{formula}")
-        winner, tie_break = compare(*sizes)
+            explanation.append(f"{p.upper()} {score}{formula}")
+        winner, tie_break = compare(*sizes, scores)
         if tie_break:
             explanation.append(tie_break)
         elif winner:
@@ -97,7 +98,7 @@ class BinarySpec(GameSpec):
         if not st.is_over():
             actions = tuple((m.name, m.name) for m in (END, PASS) if st.check(m) is None)
         return View(
-            panel=self._panel(st, sizes),
+            panel=self._panel(st, sizes, scores),
             cells=_cells(st.cells),
             leds=tuple(self.leds(st)),
             explanation=tuple(explanation),
@@ -106,12 +107,16 @@ class BinarySpec(GameSpec):
 
     # ----------------------------------------------------------------- display
     def panel(self, state: BinaryState) -> Panel:  # type: ignore[override]
-        return self._panel(state, _sizes_of(state))
+        sizes = _sizes_of(state)
+        return self._panel(state, sizes, (score_of(sizes[0]), score_of(sizes[1])))
 
-    def _panel(self, state: BinaryState, sizes: tuple[list[int], list[int]]) -> Panel:
-        rows = tuple(
-            PanelRow(p.upper(), f"{score_of(terrs)}", state.turn == p)
-            for p, terrs in zip(PLAYERS, sizes, strict=True)
+    def _panel(
+        self, state: BinaryState, sizes: tuple[list[int], list[int]], scores: tuple[int, int]
+    ) -> Panel:
+        turn = state.turn
+        rows = (
+            PanelRow("BLACK", str(scores[0]), turn == BLACK),
+            PanelRow("WHITE", str(scores[1]), turn == WHITE),
         )
         return Panel(self.title, state.ply, rows, self._note(state, sizes))
 

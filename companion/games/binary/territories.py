@@ -91,12 +91,15 @@ def scores(cells: Sequence[str], n: int, empty_joins: bool) -> dict[str, dict[st
     return out
 
 
-def compare(black: Sequence[int], white: Sequence[int]) -> tuple[str | None, str | None]:
+def compare(
+    black: Sequence[int], white: Sequence[int], scores: tuple[int, int] | None = None
+) -> tuple[str | None, str | None]:
     """(winner or None for a draw, tie-break explanation or None when the score decided).
 
     Sizes are sorted largest first. Equal scores compare sizes position by position.
+    ``scores``: the two scores when the caller has them already.
     """
-    sb, sw = score_of(black), score_of(white)
+    sb, sw = scores or (score_of(black), score_of(white))
     if sb != sw:
         return (BLACK if sb > sw else WHITE), None
     for k in range(max(len(black), len(white))):
