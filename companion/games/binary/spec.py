@@ -61,7 +61,7 @@ def _sizes_of(state: BinaryState) -> tuple[list[int], list[int]]:
 
 def _sizes(sizes: Sequence[int], room: int) -> str:
     """Territory sizes as '5,3,2', cut to ``room`` characters with a trailing '+'."""
-    text = ",".join(str(s) for s in sizes) or "-"
+    text = ",".join(map(str, sizes)) or "-"
     if len(text) <= room:
         return text
     cut = text[: room - 1].rsplit(",", 1)[0]
@@ -86,7 +86,7 @@ class BinarySpec(GameSpec):
         scores = (score_of(sizes[0]), score_of(sizes[1]))
         explanation = []
         for p, terrs, score in zip(PLAYERS, sizes, scores, strict=True):
-            formula = f" = 2x{terrs[0]}" + "".join(f" + {s}" for s in terrs[1:]) if terrs else ""
+            formula = " = 2x" + " + ".join(map(str, terrs)) if terrs else ""  # 2x5 + 3 + 2
             explanation.append(f"{p.upper()} {score}{formula}")
         winner, tie_break = compare(*sizes, scores)
         if tie_break:
