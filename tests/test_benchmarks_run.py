@@ -37,6 +37,11 @@ RUNS = [
         ["--games", "200", "--spectators", "2", "--moves", "2", "--calls", "2", "--cache", "."],
         r"2 spectators, 8 pages loading the history: median +[\d.]+ ms",
     ),
+    (
+        "bench_binary.py",
+        ["--positions", "30", "--seconds", "0.01"],
+        r"BinaryState.score\(\) +[\d,]+ +[\d.]+x[\s\S]*reference differ: 0$",
+    ),
 ]
 
 
