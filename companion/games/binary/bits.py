@@ -159,4 +159,6 @@ def board_bits(cells: Sequence[str]) -> tuple[int, int, int]:
         return 0, 0, 0
     black = int(text.translate(_BLACK), 2)
     white = int(text.translate(_WHITE), 2)
-    return black, white, int(text.translate(_EMPTY), 2)
+    if text.translate(None, b"xo."):  # some other character: the empty squares read apart
+        return black, white, int(text.translate(_EMPTY), 2)
+    return black, white, ((1 << len(text)) - 1) ^ black ^ white
