@@ -94,7 +94,7 @@ class BinarySpec(GameSpec):
         elif winner:
             explanation.append(f"{winner.upper()} {'wins' if st.is_over() else 'leads'}")
         explanation.append(f"in hand: black {st.hand(BLACK)}, white {st.hand(WHITE)}")
-        actions = ()  # a finished game offers none (check would say "game is over")
+        actions: tuple[tuple[str, str], ...] = ()  # none once over (check: "game is over")
         if not st.is_over():
             actions = tuple((m.name, m.name) for m in (END, PASS) if st.check(m) is None)
         return View(
