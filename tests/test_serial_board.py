@@ -376,10 +376,11 @@ def test_a_port_that_vanishes_between_open_and_flush_is_closed_and_retried(tmp_p
     try:
         board.start(sink)
         sink.wait(lambda ev: any(isinstance(e, LinkStatus) and e.connected for e in ev))
-        assert board._thread is not None and board._thread.is_alive()
         assert len(opened) == 3
         assert not opened[0].is_open and not opened[1].is_open  # the failed opens were closed
         assert not sink.of(LinkStatus)[0].connected
+        tap_and_wait(pico, sink, 44)  # the reader lived through the failed opens: it reads
+        assert (44, "1") in sink.readings() and board.connected
     finally:
         board.stop()
         pico.close()
