@@ -53,7 +53,9 @@ class SimulatedPico(KeyMatrixModel, WireDamage):
 
     Controller API (any thread): press/release/tap/bounce/set_reading change the sensors;
     unplug/replug/reset model the cable and the watchdog; inject_raw, drop_next_line and
-    corrupt_next_line damage the board -> host stream; leds is the last LED frame received.
+    corrupt_next_line damage the board -> host stream; leds is the last LED frame received,
+    pixels and chain what the LEDs show; advance_clock moves the firmware's clock on;
+    own_this_thread and new_firmware let a test drive the firmware's parts itself.
     """
 
     def __init__(
