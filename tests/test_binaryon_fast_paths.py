@@ -63,7 +63,7 @@ def test_counts_and_legal_bitboards_carried_by_play_match_fresh_ones(n, first, o
             == fresh.legal_mask()
             == r.legal(state.white, state.mover, state.last)
         )
-        assert state._counts == r.counts(state.white)
+        assert state.counts == r.counts(state.white)
         state = state.play(rng.choice(state.legal_moves()))
 
 

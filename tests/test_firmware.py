@@ -190,7 +190,7 @@ def test_serpentine_chains_map_squares_to_the_right_pixels(bench):
     b.run()
     b.send(lp.cmd_leds_delta("1", [(8, (255, 255, 255))]))  # a2: first square of rank 2
     assert b.pico.firmware.leds.order[8] == 15  # the chain runs h2..a2 on rank 2
-    chain = b.pico._pixels
+    chain = b.pico.chain
     assert chain[15] == (64, 64, 64) and chain[8] == (0, 0, 0)
     assert b.pico.pixels[8] == (64, 64, 64)
 
@@ -206,7 +206,7 @@ def test_bad_commands_get_errors_and_change_nothing(bench):
         b"FLY away": "unknown",
     }
     for body, code in cases.items():
-        b.pico._clock_ms += 1000  # past the window in which a repeated error is only counted
+        b.pico.advance_clock(1000)  # past the window in which a repeated error is only counted
         msgs = b.send(lp.frame(body.decode()))
         errs = [m for m in msgs if isinstance(m, lp.BoardError)]
         assert [e.code for e in errs] == [code], body
@@ -321,7 +321,7 @@ def test_a_flood_of_bad_lines_is_counted_not_sent_and_a_lost_press_can_still_be_
     assert [(m.code, m.count) for m in flood if isinstance(m, lp.BoardError)] == [("crc", 1)]
     replay = b.send(lp.cmd_resend(ev_seq))  # the host saw the gap: the press is still kept
     assert replay == [lp.Change(ev_seq, 12, "1"), lp.BoardError(ev_seq + 1, "crc", "")]
-    b.pico._clock_ms += 1000  # the window ends: the rest of the flood in one line
+    b.pico.advance_clock(1000)  # the window ends: the rest of the flood in one line
     summary = [m for m in b.run() if isinstance(m, lp.BoardError)]
     assert [(m.code, m.detail, m.count) for m in summary] == [("crc", "", 999)]
     stat = [m for m in b.send(lp.cmd_stat()) if isinstance(m, lp.Stat)][0]

@@ -14,7 +14,7 @@ import pytest
 
 from companion.hardware import link_protocol as lp
 from companion.hardware.simulated import pico_sim
-from companion.hardware.simulated.micropython_stand_ins import SimReset, _current
+from companion.hardware.simulated.micropython_stand_ins import SimReset
 from companion.hardware.simulated.pico_firmware import FIRMWARE_DIR
 
 from .test_firmware import bench  # noqa: F401 - the fixture
@@ -110,8 +110,8 @@ def test_once_the_loop_runs_ctrl_c_is_off_and_a_failure_resets(app, monkeypatch)
 def test_the_watchdog_is_armed_by_the_loop_not_by_construction():
     pico = pico_sim.SimulatedPico(autorun=False)
     try:
-        pico_sim._current.pico = pico  # the stand-in pins belong to this thread's Pico
-        fw = pico._app.Firmware(pico._port, pico.cfg, ticks_ms=pico._ticks)
+        pico.own_this_thread()  # the stand-in pins belong to this thread's Pico
+        fw = pico.new_firmware()
         assert fw.wdt is None  # a failure before the loop must not end in a watchdog reset
         fw.start_watchdog()
         assert fw.wdt is not None and fw.wdt.timeout == pico.cfg.WATCHDOG_MS
@@ -123,7 +123,7 @@ def test_debounce_accepts_1_to_1000_and_rejects_0(bench):  # noqa: F811
     b = bench()
     b.run()
     for ms, ok in (("0", False), ("1", True), ("1000", True), ("1001", False)):
-        b.pico._clock_ms += 1000  # a repeated error is only counted within a second
+        b.pico.advance_clock(1000)  # a repeated error is only counted within a second
         msgs = b.send(lp.frame(f"DEBOUNCE d{ms} {ms}"))
         if ok:
             assert [m.id for m in msgs if isinstance(m, lp.Ack)] == [f"d{ms}"]
@@ -214,7 +214,7 @@ def test_uptime_and_counters_do_not_wrap_negative(bench):  # noqa: F811
     fw = b.pico.firmware
     step = 1 << 28  # below ticks_diff's 2**29 limit, as the loop passes always are
     for _ in range(5):
-        b.pico._clock_ms += step
+        b.pico.advance_clock(step)
         b.run()
     stat = [m for m in b.send(lp.cmd_stat()) if isinstance(m, lp.Stat)][0]
     assert int(stat.fields["uptime"]) >= 5 * step > (1 << 30)
@@ -286,7 +286,7 @@ def test_repeated_failures_back_off_then_stay_in_safe_mode_until_maint(
     ended: list = []
 
     def stay() -> None:
-        _current.pico = b.pico
+        b.pico.own_this_thread()
         try:
             fw.restart_or_stay_safe("OSError(5,)")
         except SimReset:

@@ -1,5 +1,6 @@
 """The package's layers, read from the source: games are named only in companion/games/,
-core/ imports nothing above it, and the product never imports the test aids (companion/testing/).
+core/ imports nothing above it, the product never imports the test aids (companion/testing/),
+and the tests go through public names (no ``obj._private`` but their own ``self``'s).
 
 Each check is a function of a source tree, run on the checkout and on a tree with a violation
 planted, so a check that could never fail is caught too."""
@@ -110,11 +111,44 @@ def product_imports_of_test_aids(root: Path) -> list[str]:
     return found
 
 
+# Private names of the standard library that tests may call: there is no public way to do it.
+STDLIB_PRIVATES = {("os", "_exit"), ("sys", "_getframe")}
+
+
+def is_own(node: ast.expr) -> bool:
+    """``self``, ``cls`` or ``super()``: a class's own attributes (a test's subclass of a
+    library's class may override its hooks)."""
+    if isinstance(node, ast.Name):
+        return node.id in ("self", "cls")
+    return (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+    )
+
+
+def private_reads_in_tests(root: Path) -> list[str]:
+    """``x._name`` in tests/ (not a dunder, x not the class's own): a test reaching past an
+    object's public names, which breaks when its insides are rewritten."""
+    found = []
+    for path in sorted((root / "tests").rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), rel)):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+                and not is_own(node.value)
+                and (getattr(node.value, "id", None), node.attr) not in STDLIB_PRIVATES
+            ):
+                found.append(f"{rel}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
 CHECKS = {
     "strings naming a game": strings_naming_a_game,
     "modules named after a game": modules_named_after_a_game,
     "core importing above it": core_imports_above,
     "product importing test aids": product_imports_of_test_aids,
+    "tests reading privates": private_reads_in_tests,
 }
 
 
@@ -137,6 +171,7 @@ PLANTED = {
         "companion/service/x.py",
         "from companion.testing.fake_gpio import FakeGpio\n",
     ),
+    "tests reading privates": ("tests/test_x.py", "def test_x(board):\n    board._thread\n"),
 }
 
 
@@ -149,6 +184,11 @@ def test_each_check_finds_a_planted_violation(tmp_path, check):
     (tmp_path / "companion/games/binaryon/spec.py").write_text('NAME = "binaryon"\n')
     (tmp_path / "companion/core").mkdir()
     (tmp_path / "companion/core/y.py").write_text("from companion.core import squares\n")
+    (tmp_path / "tests").mkdir()  # a test's own attributes, a library's hook, os._exit
+    (tmp_path / "tests/test_y.py").write_text(
+        "class Pin(MockPin):\n    def _set(self, v):\n        super()._set(v)\n"
+        "        self._v = v\n\n\ndef test_y(board):\n    board.__class__\n    os._exit(0)\n"
+    )
     assert CHECKS[check](tmp_path) == []
     (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
     (tmp_path / rel).write_text(text)

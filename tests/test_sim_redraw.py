@@ -141,6 +141,8 @@ def test_a_change_from_elsewhere_or_a_message_running_out_redraws_once(make_daem
     assert out.getvalue().rstrip().endswith("turn: OFF | a message")
     step(d, clock, d.config.display.message_seconds + 1)  # the clock ends the message
     assert out.getvalue().rstrip().endswith("turn: OFF")
-    sim._typing = True  # a typed line draws by itself when it is done
-    d.call(lambda: d.say("while typing"))
-    assert "while typing" not in out.getvalue()
+    with sim.typing():  # a typed line draws by itself when it is done
+        d.call(lambda: d.say("while typing"))
+        assert "while typing" not in out.getvalue()
+    step(d, clock)  # the line is done: what changed meanwhile is drawn
+    assert out.getvalue().rstrip().endswith("turn: OFF | while typing")

@@ -93,20 +93,20 @@ def test_packed_entries_round_trip(lo, hi, code):
 @pytest.mark.parametrize("s", _positions(12, 10, plies=6, size=6))
 def test_every_image_gets_the_same_canonical_key(s):
     solver = fast_solver(s)
-    key, _ = solver._key(s, 0)
+    key, _ = solver.table_key(s, 0)
     for perm in symmetries(6):
         for swap in (False, True):
-            assert solver._key(_image(s, perm, swap), 0)[0] == key
+            assert solver.table_key(_image(s, perm, swap), 0)[0] == key
 
 
 def test_plain_keys_tell_positions_apart_but_not_colour_swaps():
     s = _positions(13, 1, plies=4, size=6)[0]
     solver = fast_solver(s, sym_plies=0)
-    key, frame = solver._key(s, 5)
+    key, frame = solver.table_key(s, 5)
     assert frame == 0
-    assert solver._key(_image(s, list(range(36)), swap=True), 5)[0] == key
+    assert solver.table_key(_image(s, list(range(36)), swap=True), 5)[0] == key
     other = A.play(s, A.moves(s)[0])
-    assert solver._key(other, 5)[0] != key
+    assert solver.table_key(other, 5)[0] != key
 
 
 def test_a_table_move_stored_in_the_key_frame_is_read_back_in_the_position_frame():
@@ -115,14 +115,14 @@ def test_a_table_move_stored_in_the_key_frame_is_read_back_in_the_position_frame
     s = _positions(14, 1, plies=2, size=4)[0]
     solver = fast_solver(s)
     solver.value(s)
-    key, frame = solver._key(s, 0)
+    key, frame = solver.table_key(s, 0)
     code = _unpack(solver.table[key])[2]
     mirror = symmetries(4)[1]
     m = _image(s, mirror)
-    mkey, mframe = solver._key(m, 0)
+    mkey, mframe = solver.table_key(m, 0)
     assert mkey == key
-    first = solver._children(s, code, frame)[0][0]
-    mfirst = solver._children(m, code, mframe)[0][0]
+    first = solver.children(s, code, frame)[0][0]
+    mfirst = solver.children(m, code, mframe)[0][0]
     assert mfirst.cell == mirror[first.cell]
 
 

@@ -170,7 +170,7 @@ def test_rate_limiter_remembers_a_bounded_number_of_clients():
     limiter = RateLimiter(rate=1, burst=1, max_clients=10, clock=lambda: 0.0)
     for i in range(100):
         limiter.allow(f"client-{i}")
-    assert len(limiter._buckets) == 10
+    assert limiter.clients == 10
 
 
 # --- origin ---
@@ -231,7 +231,7 @@ def test_a_port_in_use_is_a_one_line_error():
     message = str(e.value)
     assert f"cannot listen on 127.0.0.1:{port}" in message and "\n" not in message
     assert not server.running
-    assert server.backend._listeners.current() == []
+    assert server.backend.listeners.current() == []
 
 
 def test_server_restarts_on_the_same_port():
@@ -246,7 +246,7 @@ def test_server_restarts_on_the_same_port():
         assert _get(second.url + "/api/state")[0] == 200
     finally:
         second.stop()
-    assert backend._listeners.current() == []  # each server unsubscribed when it stopped
+    assert backend.listeners.current() == []  # each server unsubscribed when it stopped
 
 
 def test_invite_base_url_of_a_running_server():

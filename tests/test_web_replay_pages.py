@@ -16,6 +16,7 @@ PAGE = 50  # the views table.js asks for at a time
 def long_site(tabs):  # noqa: F811
     backend = FakeBackend("binome")
     backend.new_game(random_moves("binome", count=500, seed=1))
+    plies = len(backend.moves)  # the game the viewer replays, forced moves included
     backend.new_game()
     asked: list[tuple[int, int]] = []
     real = backend.record
@@ -27,14 +28,13 @@ def long_site(tabs):  # noqa: F811
     backend.record = record
     server = WebServer(backend, "127.0.0.1:0")
     server.start()
-    yield backend, server, asked
+    yield backend, server, asked, plies
     server.stop()
 
 
 def test_the_replay_viewer_fetches_a_long_game_a_page_at_a_time(browser, long_site):
-    backend, server, asked = long_site
+    backend, server, asked, plies = long_site
     past = backend.game_id - 1
-    plies = len(backend._past[-1]["moves"])
     assert plies > PAGE
     open_live(browser, server.url + "/")
     link = f'.game-link[data-game="{past}"]'

@@ -55,7 +55,7 @@ class FakeBackend:
         self.notify_in_thread = notify_in_thread
         self.token_store = TokenStore()
         self._lock = threading.RLock()
-        self._listeners = Listeners()
+        self.listeners = Listeners()  # who subscribed (the tests check servers unsubscribe)
         self._next_id = 1
         self._past: list[dict[str, Any]] = []  # earlier games: id, game, moves, result
         self.calls: list[tuple[str, str, str]] = []  # (method, player, value) of every action
@@ -121,7 +121,7 @@ class FakeBackend:
         return {"ok": False, "code": code, "reason": reason}
 
     def _notify(self) -> None:
-        listeners = self._listeners.current()
+        listeners = self.listeners.current()
 
         def run() -> None:
             for callback in listeners:
@@ -258,4 +258,4 @@ class FakeBackend:
                 "moves": moves[window.start : window.stop - 1], "frames": frames}  # fmt: skip
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
-        return self._listeners.subscribe(callback)
+        return self.listeners.subscribe(callback)

@@ -68,13 +68,13 @@ class Solver:
         self._next_report = progress_every
         self.started = time.monotonic()
 
-    # -- hooks a game-specific solver replaces ------------------------------------------------
+    # -- the hooks a game's fast path replaces (``Adapter.solving``) ---------------------------
 
-    def _key(self, state: Any, ply: int) -> tuple[Hashable, int]:
+    def table_key(self, state: Any, ply: int) -> tuple[Hashable, int]:
         """The table key and the frame (symmetry) the stored move is written in."""
         return self.adapter.key(state), 0
 
-    def _children(self, state: Any, code: int, frame: int) -> list[tuple[Any, Any, int]]:
+    def children(self, state: Any, code: int, frame: int) -> list[tuple[Any, Any, int]]:
         """(move, child, code) in the order to search them; ``code`` is the table's hint."""
         a = self.adapter
         out = [(m, a.play(state, m), i + 1) for i, m in enumerate(a.moves(state))]
@@ -85,13 +85,15 @@ class Solver:
             out.sort(key=lambda mc: mc[2] != code)
         return out
 
-    def _is_over(self, state: Any) -> bool:
+    def is_over(self, state: Any) -> bool:
+        """Whether the game has ended in ``state``."""
         return self.adapter.is_over(state)
 
-    def _mover(self, state: Any) -> Any:
+    def mover(self, state: Any) -> Any:
+        """The player to move in ``state``."""
         return self.adapter.mover(state)
 
-    def _final(self, state: Any, player: Any) -> int:
+    def final(self, state: Any, player: Any) -> int:
         """A finished game's result for ``player``."""
         v = self.adapter.evaluate(state, player)
         return (v > 0) - (v < 0)
@@ -110,7 +112,7 @@ class Solver:
         """The value of ``state`` (not over) for its mover if strictly inside (alpha, beta);
         else a bound on the side it fails (fail-soft)."""
         self._tick()
-        key, frame = self._key(state, ply)
+        key, frame = self.table_key(state, ply)
         table = self.table
         entry = table.get(key)
         lo, hi, code = -1, 1, 0
@@ -122,13 +124,13 @@ class Solver:
                 return hi
             alpha, beta = max(alpha, lo), min(beta, hi)
         alpha0 = alpha
-        me = self._mover(state)
+        me = self.mover(state)
         best_v, best_code = -2, 0
-        for _move, child, c in self._children(state, code, frame):
-            if self._is_over(child):
+        for _move, child, c in self.children(state, code, frame):
+            if self.is_over(child):
                 self._tick()
-                v = self._final(child, me)
-            elif self._mover(child) == me:
+                v = self.final(child, me)
+            elif self.mover(child) == me:
                 v = self.search(child, alpha, beta, ply + 1)
             else:
                 v = -self.search(child, -beta, -alpha, ply + 1)
@@ -159,16 +161,16 @@ class Solver:
         """The principal line: from each position, a move that keeps its exact value (the
         table's move first)."""
         out = []
-        while not self._is_over(state):
+        while not self.is_over(state):
             want = self.value(state)
-            me = self._mover(state)
-            key, frame = self._key(state, 0)
+            me = self.mover(state)
+            key, frame = self.table_key(state, 0)
             entry = self.table.get(key)
             code = _unpack(entry)[2] if entry is not None else 0
-            for move, child, _c in self._children(state, code, frame):
-                if self._is_over(child):
-                    v = self._final(child, me)
-                elif self._mover(child) == me:
+            for move, child, _c in self.children(state, code, frame):
+                if self.is_over(child):
+                    v = self.final(child, me)
+                elif self.mover(child) == me:
                     v = self.value(child)
                 else:
                     v = -self.value(child)

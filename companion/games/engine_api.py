@@ -46,8 +46,8 @@ class BaseAdapter:
 
     def solving(self, state: Any) -> tuple[type, dict[str, Any]] | None:
         """A faster exact solver for ``state`` (prepared): a class mixed in before
-        ``engines.solve.Solver`` overriding its hooks (``_key``, ``_children``, ``_is_over``,
-        ``_mover``, ``_final``) and the keyword arguments its ``__init__`` takes; None for the
+        ``engines.solve.Solver`` overriding its hooks (``table_key``, ``children``, ``is_over``,
+        ``mover``, ``final``) and the keyword arguments its ``__init__`` takes; None for the
         generic solver."""
         return None
 

@@ -17,6 +17,7 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from typing import TextIO
 
 from companion.core.terminal_text import for_terminal
@@ -193,14 +194,21 @@ class Simulator:
             current = self.board.readings[square]
             self.board.set_reading(square, "0" if current == "1" else "1")
 
-    def handle_line(self, line: str) -> bool:
-        """Act on one typed line; False to quit."""
+    @contextlib.contextmanager
+    def typing(self) -> Iterator[None]:
+        """While a typed line is handled: ``changed`` draws nothing (the line draws when it is
+        done), and a change made meanwhile is drawn after it."""
         self._typing = True
         try:
-            return self._handle_line(line)
+            yield
         finally:
             self._typing = False
             self.daemon.post_call(lambda: None)  # a change made while drawing is drawn too
+
+    def handle_line(self, line: str) -> bool:
+        """Act on one typed line; False to quit."""
+        with self.typing():
+            return self._handle_line(line)
 
     def _handle_line(self, line: str) -> bool:
         words = line.strip().split()

@@ -140,6 +140,15 @@ class BinaryonState(GameState):
     def ply(self) -> int:
         return self._ply
 
+    @property
+    def counts(self) -> Counts:
+        """The board's biased white-neighbour counts (``Rules.counts``): handed on by ``play``,
+        else worked out when first needed."""
+        counts = self._counts
+        if counts is None:
+            counts = self._counts = self.rules.counts(self.white)
+        return counts
+
     def is_over(self) -> bool:
         return self.passes >= 2
 
@@ -154,10 +163,7 @@ class BinaryonState(GameState):
                 legal = 0
             else:
                 r = self.rules
-                counts = self._counts
-                if counts is None:
-                    counts = self._counts = r.counts(self.white)
-                d0, d1, d2, d3 = counts  # biased white-neighbour counts (see tables.py)
+                d0, d1, d2, d3 = self.counts  # biased white-neighbour counts (see tables.py)
                 if self.mover == "on":  # black pieces where black holds the majority
                     x = r.full ^ self.white
                     majority = ~(d3 | (d0 & d1 & d2 & r.interior))

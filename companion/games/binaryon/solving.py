@@ -38,7 +38,7 @@ class SymmetricSolving:
         self._row_tables = _row_tables(n, self.perms)
         self.full = (1 << (n * n)) - 1
 
-    def _key(self, state: Any, ply: int) -> tuple[Hashable, int]:
+    def table_key(self, state: Any, ply: int) -> tuple[Hashable, int]:
         b = state.white if state.mover == "on" else self.full ^ state.white
         last = -1 if state.last is None else state.last
         if ply >= self.sym_plies:
@@ -57,7 +57,7 @@ class SymmetricSolving:
                 best, frame = k, f
         return best, frame
 
-    def _children(self, state: Any, code: int, frame: int) -> list[tuple[Any, Any, int]]:
+    def children(self, state: Any, code: int, frame: int) -> list[tuple[Any, Any, int]]:
         mask = state.legal_mask()
         if not mask:
             return [(PASS, state.play(PASS), 0)]
@@ -76,13 +76,13 @@ class SymmetricSolving:
         out.sort(key=lambda t: t[0])
         return [(sq, child, c) for _o, sq, child, c in out]
 
-    def _is_over(self, state: Any) -> bool:
+    def is_over(self, state: Any) -> bool:
         return state.passes >= 2
 
-    def _mover(self, state: Any) -> Any:
+    def mover(self, state: Any) -> Any:
         return state.mover
 
-    def _final(self, state: Any, player: Any) -> int:
+    def final(self, state: Any, player: Any) -> int:
         winner = state.score().winner
         return 0 if winner is None else (1 if winner == player else -1)
 

@@ -53,7 +53,9 @@ class SimulatedPico(KeyMatrixModel, WireDamage):
 
     Controller API (any thread): press/release/tap/bounce/set_reading change the sensors;
     unplug/replug/reset model the cable and the watchdog; inject_raw, drop_next_line and
-    corrupt_next_line damage the board -> host stream; leds is the last LED frame received.
+    corrupt_next_line damage the board -> host stream; leds is the last LED frame received,
+    pixels and chain what the LEDs show; advance_clock moves the firmware's clock on;
+    own_this_thread and new_firmware let a test drive the firmware's parts itself.
     """
 
     def __init__(
@@ -264,13 +266,19 @@ class SimulatedPico(KeyMatrixModel, WireDamage):
         return tuple((f[i], f[i + 1], f[i + 2]) for i in range(0, len(f), 3))
 
     @property
+    def chain(self) -> tuple[tuple[int, ...], ...]:
+        """What the chain shows, pixel by pixel in the order they are wired (brightness
+        applied; ``pixels`` has them per square)."""
+        with self._lock:
+            return tuple(self._pixels)
+
+    @property
     def pixels(self) -> tuple[tuple[int, ...], ...]:
         """What the chain shows, per square (brightness applied)."""
         fw = self._fw
-        with self._lock:
-            px = list(self._pixels)
+        px = self.chain
         if fw is None:
-            return tuple(px)
+            return px
         return tuple(px[fw.leds.order[sq]] for sq in range(self.size * self.size))
 
     @property
@@ -282,18 +290,35 @@ class SimulatedPico(KeyMatrixModel, WireDamage):
     def _ticks(self) -> int:
         return self._clock_ms & ((1 << 30) - 1)
 
+    def advance_clock(self, ms: int) -> None:
+        """Move the firmware's clock on by ``ms`` at once, without a loop pass: time spent
+        elsewhere (a stall), or past a window the firmware counts in."""
+        with self._lock:
+            self._clock_ms += ms
+
+    def own_this_thread(self) -> None:
+        """Route this thread's pin, LED and watchdog calls (the MicroPython stand-ins) to this
+        Pico: the firmware's thread does it, and so must one that calls the firmware directly."""
+        _current.pico = self
+
+    def new_firmware(self, port: _PtyPort | None = None):
+        """The firmware as this Pico boots it (its port, clock, config and pins), not started:
+        its watchdog is armed by its loop (``start_watchdog``)."""
+        # Boards larger than a Pico can wire get virtual pin numbers: any GPIO is accepted.
+        gpios = None if self.size > 8 else self._app.PICO_GPIOS
+        port = port if port is not None else self._port
+        return self._app.Firmware(port, self.cfg, ticks_ms=self._ticks, gpios=gpios)
+
     def _boot(self, port: _PtyPort) -> None:
         with self._lock:
             self.boots += 1
             self._out.clear()
-        # Boards larger than a Pico can wire get virtual pin numbers: any GPIO is accepted.
-        gpios = None if self.size > 8 else self._app.PICO_GPIOS
-        fw = self._app.Firmware(port, self.cfg, ticks_ms=self._ticks, gpios=gpios)
+        fw = self.new_firmware(port)
         fw.start_watchdog()  # as Firmware.run() does before its loop
         self._fw = fw
 
     def _main(self, stop: threading.Event, port: _PtyPort) -> None:
-        _current.pico = self
+        self.own_this_thread()
         self.crashed = None
         try:
             self._boot(port)
@@ -329,7 +354,7 @@ class SimulatedPico(KeyMatrixModel, WireDamage):
             raise RuntimeError("this SimulatedPico runs its own loop thread")
         if not self.plugged or self._port is None:
             return
-        _current.pico = self
+        self.own_this_thread()
         if self._fw is None:
             self._boot(self._port)
         for _ in range(count):

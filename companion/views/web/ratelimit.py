@@ -23,6 +23,11 @@ class RateLimiter:
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # level, when
         self._told: dict[str, float] = {}  # client -> until when its 429 said to wait
 
+    @property
+    def clients(self) -> int:
+        """How many clients' buckets are remembered (at most ``max_clients``)."""
+        return len(self._buckets)
+
     def allow(self, client: str) -> bool:
         now = self._clock()
         level, then = self._buckets.pop(client, (self.burst, now))
