@@ -221,10 +221,10 @@ def test_tie_break_on_a_board():
     state = BinaryState.from_position(cells, n, hands=(0, 0))
     out = state.outcome()
     assert out is not None and out.winner == BLACK
-    assert out.summary == "BLACK wins 15-15: largest terr 6>5"  # fits two OLED lines
+    assert out.summary == "BLACK wins 15-15: largest territory 6>5"  # fits two OLED lines
     from companion.views.oled import wrap
 
-    assert wrap(out.summary) == ["BLACK wins 15-15:", "largest terr 6>5"]
+    assert wrap(out.summary) == ["BLACK wins 15-15:", "largest territory 6>5"]
     assert out.detail["decided_by"] == "tie-break"
     assert out.detail["tie_break"] == "tie 15-15: black's largest territory 6 > 5"
     assert out.detail["scores"] == {BLACK: 15, WHITE: 15}

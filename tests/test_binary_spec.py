@@ -87,7 +87,7 @@ def test_panel_at_start():
         ("BLACK", "0", True),
         ("WHITE", "0", False),
     ]
-    assert panel.note == "hand B16 W16"
+    assert panel.note == "in hand B16 W16"
 
 
 def test_panel_shows_scores_and_territories():
@@ -99,13 +99,13 @@ def test_panel_shows_scores_and_territories():
         ("BLACK", "0", True),
         ("WHITE", "8", False),
     ]
-    assert panel.note == "hand B15 W15" and panel.move == 2
+    assert panel.note == "in hand B15 W15" and panel.move == 2
 
 
 def test_panel_note_mid_turn():
     s = play(SPEC.new(), "c3 b1")
     assert SPEC.panel(s).note == "2nd piece or confirm"
-    assert SPEC.panel(s.play(END)).note == "hand B15 W15"
+    assert SPEC.panel(s.play(END)).note == "in hand B15 W15"
 
 
 def test_panel_note_fits_and_drops_the_hands_when_full():
@@ -164,18 +164,18 @@ def test_highlight_is_the_winners_territories():
 def test_hint_cycles_territories_and_squares():
     s = play(SPEC.new(), "c3 c1 c5 end")  # White c1 gathers b1 d1 c2; White to move
     squares, text = hint_of(SPEC, s, 0)
-    assert set(squares) == {sq("b1"), sq("c1"), sq("d1"), sq("c2")} and text == "WHITE terr 4"
-    assert hint_of(SPEC, s, 1) == ((), "BLACK terr -")
+    assert set(squares) == {sq("b1"), sq("c1"), sq("d1"), sq("c2")} and text == "WHITE territory 4"
+    assert hint_of(SPEC, s, 1) == ((), "BLACK has no territory")
     squares, text = hint_of(SPEC, s, 2)
     assert set(squares) == set(cells_of(s.legal_moves()))
-    assert text == f"WHITE: {len(squares)} squares"
+    assert text == f"WHITE can place on {len(squares)} squares"
     assert hint_of(SPEC, s, 3) == hint_of(SPEC, s, 0)
     over = finished(FIG3)
     squares, text = hint_of(SPEC, over, 0)
-    assert len(squares) == 27 and text == "BLACK terr 22,3,2"
-    assert hint_of(SPEC, over, 1)[1] == "WHITE terr 15,5,4,3" and hint_of(SPEC, over, 2) == hint_of(
-        SPEC, over, 0
-    )
+    assert len(squares) == 27 and text == "BLACK territories 22,3,2"
+    assert hint_of(SPEC, over, 1)[1] == "WHITE territories 15,5,4,3" and hint_of(
+        SPEC, over, 2
+    ) == hint_of(SPEC, over, 0)
 
 
 def test_expected_readings_per_kind():

@@ -522,7 +522,7 @@ def test_spec_hint_cycles_moves_and_best_line():
     spec = get_spec("binaryon")
     s = spec.new()
     assert hint_of(spec, s, 0) == (tuple(range(32, 64)), "32 moves for ON")
-    assert hint_of(spec, s, 1) == (path("a1-b1-c1-d1-e1-f1-g1-h1"), "ON best 11111111")
+    assert hint_of(spec, s, 1) == (path("a1-b1-c1-d1-e1-f1-g1-h1"), "ON's best line: 11111111")
     stuck = BinaryonState.from_cells(["o"] * 64, 8, mover="on", last=0)
     assert hint_of(spec, stuck, 2) == ((), "ON must pass")
     over = BinaryonState.from_cells(only_white(["e4"]), 8, passes=2)

@@ -227,5 +227,7 @@ def test_the_table_never_shows_a_sheet_or_an_open_claim(data):
         s = s.play(data.draw(st.sampled_from(s.legal_moves(player))))
         if s.is_over():
             break
-        assert SPEC.view(s, None) == SPEC.view(with_other_secrets(s, secrets), None)
+        other = with_other_secrets(s, secrets)
+        assert SPEC.view(s, None) == SPEC.view(other, None)
+        assert all(SPEC.hint(s, k) == SPEC.hint(other, k) for k in range(3))  # the OLED's
         assert "your " not in table_text(s)

@@ -95,7 +95,7 @@ def test_binary_end_on_the_oled():
 
 def test_binary_note_spells_out_the_pieces_in_hand():
     panel = get_spec("binary").panel(get_spec("binary").new())
-    assert panel.note == "hand B16 W16"
+    assert panel.note == "in hand B16 W16"
     assert "move" in text_of(Screen(panel)).splitlines()[0]
 
 

@@ -100,7 +100,7 @@ def test_binaryon_menu_presses_reach_the_engines_move_and_go_round(make_daemon, 
     menu(d, clock)
     assert d.message == "8 moves for ON"
     menu(d, clock)
-    assert d.message == "ON best 1111"
+    assert d.message == "ON's best line: 1111"
     menu(d, clock)  # the engine's step
     answered(d)
     cells, text = expected(state)
@@ -270,6 +270,6 @@ def test_the_simulator_waits_for_the_engine_hint_and_says_it(tmp_path):
     )
     assert r.returncode == 0, r.stderr
     said = [line for line in r.stdout.splitlines() if line.startswith("turn: ON | ")]
-    assert said[:2] == ["turn: ON | 8 moves for ON", "turn: ON | ON best 1111"]
+    assert said[:2] == ["turn: ON | 8 moves for ON", "turn: ON | ON's best line: 1111"]
     assert said[2].startswith("turn: ON | hint ") and len(said) == 3
     assert "then the engine's move" in r.stdout  # the help

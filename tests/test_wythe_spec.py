@@ -190,12 +190,12 @@ def test_hints_cycle():
     assert first.text == f"{s.placement_count()} placements for Black"
     assert sq("e1") in first.cells and sq("d4") not in first.cells
     mine = SPEC.hint(s, 1)
-    assert mine.text == "Black 2: 1x2 to 0" and mine.cells == (sq("c4"), sq("d4"))
+    assert mine.text == "Black scores 2: 1 group of 2 to 0" and mine.cells == (sq("c4"), sq("d4"))
     assert mine.colour == GROUP_RGB[BLACK]
     theirs = SPEC.hint(s, 2)
-    assert theirs.text == "White 1: 4x1 to 2" and len(theirs.cells) == 4
+    assert theirs.text == "White scores 1: 4 groups of 1 to 2" and len(theirs.cells) == 4
     assert SPEC.hint(s, 3) == first
-    assert SPEC.hint(play(start(), "d4-d5"), 1).text == "White scores 0"
+    assert SPEC.hint(play(start(), "d4-d5"), 1).text == "White scores 0: no size with more groups"
     assert SPEC.hint(play(start(size=4), BLOCKED), 0).text == "Black must pass"
 
 
@@ -213,7 +213,7 @@ def test_end_of_game_highlight_and_result():
     assert tie.outcome().reason == f"{tie.last_placer.capitalize()} placed last"
     assert SPEC.highlight(tie) == ()  # 0-0: no group decided it
     hint = SPEC.hint(over, 1)
-    assert hint.text == "White 8: 1x8 to 0"
+    assert hint.text == "White scores 8: 1 group of 8 to 0"
 
 
 def test_record_outputs():

@@ -1,14 +1,17 @@
 """The engine's suggested move in one short line, for the menu button's last hint step:
-``hint e5: ON best 1101 (+2)``, ``hint f2: forced win``, ``hint: pass (no move)``.
+``hint e5: wins the race for the f-file``, ``hint f2: forced win``, ``hint: pass (no move)``.
 
-Pure: the reason comes from the search's ``Result`` (a proof when it is ``complete``, the value
-at its depth otherwise) and from the position after the move (the score change it makes). The
-line fits two OLED lines; longer wordings fall back to shorter ones.
+Pure. The reason is said in the game's own terms: what a complete search proved, else what
+the line the search expects (its move, then the replies it foresees) comes to on the board
+(``GameSpec.line_effect``), what the move does to the score (``move_effect``), or plainly
+what the move does (``move_words``). Never the search's depth or its values: those mean
+nothing to a player. The line fits two OLED lines; longer wordings fall back to shorter ones.
 """
 
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from typing import Any, Final
 
 from companion.engines.search import WIN, Result
@@ -16,6 +19,7 @@ from companion.games import get_spec
 
 OLED_CHARS: Final = 21  # characters per OLED line
 OLED_LINES: Final = 2
+LINE_MOVES: Final = 12  # how far along the expected line the reason looks
 
 
 def fits(text: str) -> bool:
@@ -37,18 +41,36 @@ def hint_line(state: Any, result: Result | None) -> str:
     proof = _proof(result)
     if proof:
         return _first_fitting(head, [proof])
+    spec = get_spec(state.game)
     reasons = []
-    if len(state.legal_moves()) == 1:
-        if name == "pass":
-            return _first_fitting(head, _outlook(result))  # "(no move)" says it already
+    if len(state.legal_moves()) == 1 and name != "pass":  # "(no move)" says it already
         reasons.append("only move")
+    reasons += spec.line_effect(state, follow(state, _line(result)))
     if cells:
-        reasons += get_spec(state.game).move_effect(state, state.play(move))
-    return _first_fitting(head, reasons + _outlook(result) + ["first look"])
+        reasons += spec.move_effect(state, state.play(move))
+    reasons.append(spec.move_words(state, move))
+    return _first_fitting(head, reasons)
+
+
+def follow(state: Any, line: Sequence[Any]) -> Any:
+    """The state at the end of ``line``, played while each move is legal in turn (a line cut
+    short by the end of the game, or by a move the rules refuse, ends there)."""
+    for move in line[:LINE_MOVES]:
+        if state.is_over() or state.check(move) is not None:
+            break
+        state = state.play(move)
+    return state
+
+
+def _line(result: Result) -> list[Any]:
+    """The search's expected line from its move on (its move alone when the line is another's:
+    a deeper depth that did not finish changed the move)."""
+    line = list(result.line)
+    return line if line and line[0] == result.move else [result.move]
 
 
 def _first_fitting(head: str, reasons: list[str]) -> str:
-    for reason in reasons:
+    for reason in filter(None, reasons):
         text = f"{head}: {reason}"
         if fits(text):
             return text
@@ -66,18 +88,3 @@ def _proof(result: Result) -> str:
     if result.value == 0 and result.depth > 0:
         return "holds a draw"
     return ""
-
-
-def _outlook(result: Result) -> list[str]:
-    """The value at the search's depth as a lead (values are 4 x the score difference, plus
-    one for who the tie-break favours); nothing when no depth was finished."""
-    if result.depth <= 0:
-        return []
-    lead = round(result.value / 4)
-    if lead > 0:
-        word = f"ahead by {lead}"
-    elif lead < 0:
-        word = f"behind by {-lead}"
-    else:
-        word = "even"
-    return [f"{word} at depth {result.depth}", word]

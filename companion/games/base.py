@@ -600,6 +600,18 @@ class GameSpec(ABC):
         reason, most telling wording first ("ON best 1101 (+2)", "ON +2"); [] for nothing."""
         return []
 
+    def line_effect(self, before: GameState, end: GameState) -> list[str]:
+        """What the engine's expected line (its move from ``before``, then the replies it
+        foresees, ending in ``end``) comes to, in the game's own terms, for the engine hint's
+        reason ("wins the race for the f-file"), most telling first; [] when nothing is clear.
+        Public: only what the table sees."""
+        return []
+
+    def move_words(self, before: GameState, move: Move) -> str:
+        """What ``move`` does, said plainly ("turns it white"): the engine hint's reason when
+        nothing clearer is found; '' for none."""
+        return ""
+
     def legal_record(self, state: GameState) -> dict[str, list[str]]:
         """`binaryon legal --record FILE --json`: the legal moves after a record's moves. By
         default the names of ``legal_moves()``, each once."""

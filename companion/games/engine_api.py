@@ -61,12 +61,11 @@ def score_change(
     word: str = "best",
 ) -> list[str]:
     """Wordings of what a move did to the score, for a hint's reason (``GameSpec.move_effect``):
-    the mover's own score up, else the opponent's down; most telling first."""
+    the mover's own score up ("raises ON's best to 1101"), else the opponent's down ("cuts
+    WHITE's score to 10"); the same without the value when that is too long to show."""
     (mine0, mine1), (theirs0, theirs1) = mine, theirs
     if mine1 > mine0:
-        d = mine1 - mine0
-        return [f"{who} {word} {shown(mine1)} (+{d})", f"{who} +{d}"]
+        return [f"raises {who}'s {word} to {shown(mine1)}", f"raises {who}'s {word}"]
     if theirs1 < theirs0:
-        d = theirs0 - theirs1
-        return [f"{other} {word} {shown(theirs1)} (-{d})", f"{other} -{d}"]
+        return [f"cuts {other}'s {word} to {shown(theirs1)}", f"cuts {other}'s {word}"]
     return []

@@ -15,6 +15,7 @@ from companion.games.base import (
     GameState,
     Hint,
     Interpreter,
+    Move,
     Panel,
     PanelRow,
     View,
@@ -25,12 +26,14 @@ from companion.games.binary.engine import END, PASS, BinaryState, _new_game
 from companion.games.binary.input import OLED_WIDTH, BinaryInput
 from companion.games.binary.options import OPTIONS
 from companion.games.binary.territories import compare, score_cells, score_of, territory_sizes
+from companion.games.binary.words import line_effect, move_words
 
 PIECE_RGB: dict[str, RGB] = {BLACK: (0, 70, 255), WHITE: (255, 190, 110)}
 TERRITORY_RGB: dict[str, RGB] = {BLACK: (0, 20, 90), WHITE: (110, 70, 20)}
 OFF: RGB = (0, 0, 0)
 LIGHT_EMPTY: RGB = (6, 6, 6)  # light squares glow faintly so a plain board shows the checkers
 
+HINT_WIDTH = 2 * OLED_WIDTH - 2  # a hint is a message: two OLED lines (one break, kept safe)
 MID_TURN = "2nd piece or confirm"  # the note while the mover may add a piece or end the turn
 
 
@@ -59,9 +62,13 @@ def _sizes_of(state: BinaryState) -> tuple[list[int], list[int]]:
     return territory_sizes(state.cells, state.n, state.empty_joins)
 
 
+def _count(k: int, noun: str) -> str:
+    return f"{k} {noun}" if k == 1 else f"{k} {noun}s"
+
+
 def _sizes(sizes: Sequence[int], room: int) -> str:
-    """Territory sizes as '5,3,2', cut to ``room`` characters with a trailing '+'."""
-    text = ",".join(map(str, sizes)) or "-"
+    """Territory sizes as '5,3,2' ('none'), cut to ``room`` characters with a trailing '+'."""
+    text = ",".join(map(str, sizes)) or "none"
     if len(text) <= room:
         return text
     cut = text[: room - 1].rsplit(",", 1)[0]
@@ -121,19 +128,19 @@ class BinarySpec(GameSpec):
         return Panel(self.title, state.ply, rows, self._note(state, sizes))
 
     def _note(self, state: BinaryState, sizes: tuple[list[int], list[int]]) -> str:
-        """The pieces in hand while the game goes on ('hand B16 W16'; the scores above come
+        """The pieces in hand while the game goes on ('in hand B16 W16'; the scores above come
         from the territories, which the menu hints show), then each player's territory sizes
-        at the end ("terr B 5,3 W 2", shortened to fit)."""
+        at the end ("territories B 5,3 W 2", shortened to fit)."""
         if state.placed:
             return MID_TURN
         b, w = sizes
         if state.is_over():
             both = f"B {_sizes(b, 99)} W {_sizes(w, 99)}"
-            for text in (f"terr {both}", both):
+            for text in (f"territories {both}", both):
                 if len(text) <= OLED_WIDTH:
                     return text
             return f"B {_sizes(b, 8)} W {_sizes(w, 8)}"
-        return f"hand B{state.hand(BLACK)} W{state.hand(WHITE)}"
+        return f"in hand B{state.hand(BLACK)} W{state.hand(WHITE)}"
 
     def leds(self, state: BinaryState) -> list[RGB]:  # type: ignore[override]
         cells, empty = state.cells, _empty_leds(state.n)
@@ -165,14 +172,17 @@ class BinarySpec(GameSpec):
         if k == 2:
             who = order[0].upper()
             squares = tuple(c for m in state.legal_moves() for c in m.cells)
-            return Hint(
-                squares, f"{who}: {len(squares)} squares" if squares else f"{who} must pass"
-            )
+            if not squares:
+                return Hint((), f"{who} must pass")
+            return Hint(squares, f"{who} can place on {_count(len(squares), 'square')}")
         player = order[k]
         result = state.score()[player]
         squares = tuple(sorted({i for terr in result["squares"] for i in terr}))
-        label = f"{player.upper()} terr "
-        text = label + _sizes(result["territories"], OLED_WIDTH - len(label))
+        if not squares:
+            return Hint((), f"{player.upper()} has no territory")
+        sizes = result["territories"]
+        label = f"{player.upper()} {'territory' if len(sizes) == 1 else 'territories'} "
+        text = label + _sizes(sizes, HINT_WIDTH - len(label))
         return Hint(squares, text, TERRITORY_RGB[player])
 
     def highlight(self, state: BinaryState) -> tuple[int, ...]:  # type: ignore[override]
@@ -193,6 +203,12 @@ class BinarySpec(GameSpec):
 
     def move_effect(self, before: GameState, after: GameState) -> list[str]:
         return effect(before, after)  # type: ignore[arg-type]
+
+    def line_effect(self, before: GameState, end: GameState) -> list[str]:
+        return line_effect(before, end)  # type: ignore[arg-type]
+
+    def move_words(self, before: GameState, move: Move) -> str:
+        return move_words(before, move)  # type: ignore[arg-type]
 
     def position_state(self, text: str, mover: str, last: str | None = None) -> BinaryState:
         """The mover is at the start of a turn; hands are what the board leaves."""

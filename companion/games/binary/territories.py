@@ -113,6 +113,8 @@ def compare(
 
 
 def _deciding(tie_break: str) -> str:
-    """'tie 15-15: black's largest territory 6 > 5' -> 'largest terr 6>5' (short for the OLED)."""
+    """'tie 15-15: black's largest territory 6 > 5' -> 'largest territory 6>5' (one OLED
+    line; 'none' is 0 there)."""
     words = tie_break.split(": ", 1)[-1].split()  # black's largest territory 6 > 5
-    return f"{words[1]} terr {words[3]}>{words[5]}"
+    lo = "0" if words[5] == "none" else words[5]
+    return f"{words[1]} territory {words[3]}>{lo}"

@@ -14,6 +14,7 @@ from companion.games.base import (
     GameState,
     Hint,
     Interpreter,
+    Move,
     Option,
     Panel,
     PanelRow,
@@ -26,6 +27,7 @@ from companion.games.binaryon.input import BinaryonInput
 from companion.games.binaryon.options import OPTIONS, resolve
 from companion.games.binaryon.scoring import Score, line_names, score_bitboard, tie_reason
 from companion.games.binaryon.tables import rules
+from companion.games.binaryon.words import line_effect, move_words
 
 _SIZE_OPTION = next(o for o in OPTIONS if o.name == "size")
 LIT: RGB = (160, 140, 100)
@@ -88,7 +90,7 @@ class BinaryonSpec(GameSpec):
             if outcome is not None:  # a tie of best numbers says how it was decided
                 note = f"{outcome.summary}: {outcome.reason}" if outcome.reason else outcome.summary
         elif st.last is not None:
-            note = f"last {square_name(st.last, st.n)}"
+            note = f"last turned {square_name(st.last, st.n)}"
         return Panel(
             title=self.title,
             move=st.ply if over else st.ply + 1,
@@ -129,8 +131,8 @@ class BinaryonSpec(GameSpec):
             return Hint(moves, f"{len(moves)} move{'s' if len(moves) > 1 else ''} for {who}")
         sc = st.score()
         if st.mover == "on":
-            return Hint(sc.on_line, f"{who} best {sc.bits(sc.on_best)}")
-        return Hint(sc.off_line, f"{who} best {sc.bits(sc.off_best)}")
+            return Hint(sc.on_line, f"{who}'s best line: {sc.bits(sc.on_best)}")
+        return Hint(sc.off_line, f"{who}'s best line: {sc.bits(sc.off_best)}")
 
     def interpreter(self, kind: str) -> Interpreter:
         return BinaryonInput(kind)
@@ -141,6 +143,12 @@ class BinaryonSpec(GameSpec):
 
     def move_effect(self, before: GameState, after: GameState) -> list[str]:
         return effect(_state(before), _state(after))
+
+    def line_effect(self, before: GameState, end: GameState) -> list[str]:
+        return line_effect(_state(before), _state(end))
+
+    def move_words(self, before: GameState, move: Move) -> str:
+        return move_words(_state(before), move)
 
     def position_state(self, text: str, mover: str, last: str | None = None) -> BinaryonState:
         """``last``: the square turned last (None: the opening move is to be made)."""

@@ -9,6 +9,7 @@ sheet and choices. The sheets become public when the game is over.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any, Final
 
 from companion.games.base import (
@@ -29,6 +30,7 @@ from companion.games.binome.options import OPTIONS, resolve_game_options
 from companion.games.binome.postulates import BY_ID, number_text
 from companion.games.binome.resolution import X, join_names
 
+OLED_CHARS: Final = 21  # characters per OLED line; a hint has two lines
 BOARD: Final = 8  # the LEDs are drawn for the usual 8x8 board (one colour per square)
 
 # Card titles short enough for the OLED note with their points (at most 16 characters).
@@ -306,9 +308,14 @@ class BinomeSpec(GameSpec):
         st: BinomeState = state  # type: ignore[assignment]
         if st.card is not None:
             p = BY_ID[st.card]
-            return Hint((), f"{p.title}: {card_points_text(st, st.card)}")
+            points = st.deck[st.card]
+            worth = "one point per claimant" if points == X else f"{points} points"
+            for title in (p.title, SHORT[st.card]):  # the card's own title when it fits
+                if len(textwrap.wrap(f"{title}: {worth}", OLED_CHARS)) <= 2:
+                    break
+            return Hint((), f"{title}: {worth}")
         if st.digit is not None:
-            return Hint((), f"digit {st.digit}: write it into a free half of a number")
+            return Hint((), f"write the {st.digit} in a free half of a number")
         return Hint((), st.end_reason() if st.is_over() else "")
 
 

@@ -212,7 +212,7 @@ class LatentSpec(GameSpec):
         mover = st.mover
         if step % 2:
             base = st.base(other(mover))
-            return Hint(base, fit(f"{mover[0].upper()} aims at", list(base)))
+            return Hint(base, fit("goal:", list(base)))
         if st.phase == MOVE:
             occ = st.occupied()
             cells = [n.square for n in st.nests_of(mover) if STEPS[n.square] & ~occ]

@@ -72,4 +72,4 @@ def effect(before: WytheState, after: WytheState) -> list[str]:
     s0, s1 = before.score(), after.score()
     mine = (s0.of(me), s1.of(me))
     theirs = (s0.of(them), s1.of(them))
-    return score_change(me.capitalize(), them.capitalize(), mine, theirs, word="scores")
+    return score_change(me.capitalize(), them.capitalize(), mine, theirs, word="score")

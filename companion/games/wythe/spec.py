@@ -12,6 +12,7 @@ from companion.games.base import (
     GameState,
     Hint,
     Interpreter,
+    Move,
     Option,
     Panel,
     PanelRow,
@@ -32,6 +33,7 @@ from companion.games.wythe.report import (
     score_text,
     turn_note,
 )
+from companion.games.wythe.words import line_effect, move_words
 
 TOP_RGB: dict[str, RGB] = {BLACK: (0, 70, 255), WHITE: (255, 190, 110)}
 GROUP_RGB: dict[str, RGB] = {BLACK: (0, 20, 90), WHITE: (110, 70, 20)}
@@ -105,6 +107,12 @@ class WytheSpec(GameSpec):
     def move_effect(self, before: GameState, after: GameState) -> list[str]:
         return effect(_state(before), _state(after))
 
+    def line_effect(self, before: GameState, end: GameState) -> list[str]:
+        return line_effect(_state(before), _state(end))
+
+    def move_words(self, before: GameState, move: Move) -> str:
+        return move_words(_state(before), move)
+
     # ----------------------------------------------------------------- views
     def view(self, state: GameState, viewer: str | None = None) -> View:
         """Wythe has no secrets: every viewer sees the same."""
@@ -177,7 +185,8 @@ class WytheSpec(GameSpec):
             if not moves:
                 return Hint((), f"{who} must pass")
             squares = tuple(sorted({x for m in moves for x in m.cells}))
-            return Hint(squares, f"{len(moves)} placements for {who}")
+            noun = "placement" if len(moves) == 1 else "placements"
+            return Hint(squares, f"{len(moves)} {noun} for {who}")
         else:
             player = st.mover if step % 3 == 1 else other(st.mover)
         sc = st.score()
@@ -185,9 +194,10 @@ class WytheSpec(GameSpec):
         groups = deciding_groups(st, player)
         name = player.capitalize()
         if not s:
-            return Hint((), f"{name} scores 0")
+            return Hint((), f"{name} scores 0: no size with more groups")
         theirs = sc.groups(other(player)).get(s, 0)
-        text = f"{name} {s}: {len(groups)}x{s} to {theirs}"
+        noun = "group" if len(groups) == 1 else "groups"
+        text = f"{name} scores {s}: {len(groups)} {noun} of {s} to {theirs}"
         return Hint(tuple(sorted(x for g in groups for x in g)), text, GROUP_RGB[player])
 
     def player_label(self, player: str) -> str:
