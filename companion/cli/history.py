@@ -5,8 +5,10 @@ those started since a date. Moves that hold a secret are never listed here."""
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
+from collections.abc import Callable, Iterator
 
 from companion.cli.journal_args import (
     MAX_GAME_ID,
@@ -17,7 +19,7 @@ from companion.cli.journal_args import (
     loss_status,
     open_journal,
 )
-from companion.core.terminal_text import for_terminal
+from companion.core.terminal_text import display_width, for_terminal, pad
 from companion.journal.api import JournalError
 from companion.journal.store import GameEntry, from_iso, iso
 
@@ -32,7 +34,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-HEADER = f"{'id':>4}  {'started (UTC)':<16}  {'game':<9} {'moves':>5}  {'status':<11}  result"
+COLUMNS = ("id", "started (UTC)", "game", "moves", "status", "result", "players")
+RIGHT = frozenset(("id", "moves"))  # numbers are aligned on the right
+GAP = "  "
+# Games added while the table is printed come after its last row; a --limit window read again
+# must still reach its first row (SLACK more rows, far more than start in a few seconds).
+SLACK = 1000
 
 
 def as_dict(entry: GameEntry) -> dict:
@@ -55,15 +62,25 @@ def as_dict(entry: GameEntry) -> dict:
     }
 
 
-def line(entry: GameEntry) -> str:
+def cells(entry: GameEntry) -> tuple[str, ...]:
+    """One game's row, each cell one line of terminal-safe text (names, notes and results are
+    user text: no terminal escapes)."""
     started = (iso(entry.started) or "?")[:16].replace("T", " ")
     status = entry.status.replace("_", " ")
     result = entry.summary or ("-" if entry.status != "finished" else entry.result or "")
     players = " ".join(f"{k}={_one_line(v)}" for k, v in entry.seated().items())
-    return for_terminal(  # names, notes and results are user text: no terminal escapes
-        f"{entry.id:>4}  {started:<16}  {_one_line(entry.game):<9} {entry.move_count:>5}  "
-        f"{status:<11}  {_one_line(result):<14} {players}"
-    ).rstrip()
+    row = (str(entry.id), started, entry.game, str(entry.move_count), status, result, players)
+    return tuple(for_terminal(_one_line(c)) for c in row)
+
+
+def line(row: tuple[str, ...], widths: list[int]) -> str:
+    """A row with every column starting at the same display column as in the others (wide
+    characters count two, accents none)."""
+    parts = [
+        pad(cell, width, right=name in RIGHT)
+        for name, cell, width in zip(COLUMNS, row, widths, strict=True)
+    ]
+    return GAP.join(parts).rstrip()
 
 
 def _one_line(text: str) -> str:
@@ -93,7 +110,11 @@ def run(args: argparse.Namespace) -> int:
         if not _exists(path):
             return _empty(args)
         with open_journal(args) as journal:
-            games = journal.iter_games(limit=args.limit, game=args.game, since=since)
+
+            def games(extra: int = 0) -> Iterator[GameEntry]:
+                limit = None if args.limit is None else min(args.limit + extra, MAX_GAME_ID)
+                return journal.iter_games(limit=limit, game=args.game, since=since)
+
             return _print(args, games) or loss_status(journal)
     except JournalError as e:
         return fail(str(e))
@@ -104,22 +125,30 @@ def _empty(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print(args: argparse.Namespace, games) -> int:
+def _print(args: argparse.Namespace, games: Callable[[int], Iterator[GameEntry]]) -> int:
+    """JSON in one pass; the table in two, both streamed: the columns' widths, then the rows
+    (the same games: those added meanwhile are left out)."""
     out = sys.stdout
-    first = next(games, None)
+    listed = games(0)
+    first = next(listed, None)
     if first is None:
         return _empty(args)
     if args.json:
         out.write("[\n")
         out.write(json.dumps(as_dict(first)))
-        for entry in games:
+        for entry in listed:
             out.write(",\n" + json.dumps(as_dict(entry)))
         out.write("\n]\n")
         return 0
-    out.write(
-        f"{'id':>4}  {'started (UTC)':<16}  {'game':<9} {'moves':>5}  {'status':<11}  result\n"
-    )
-    out.write(line(first) + "\n")
-    for entry in games:
-        out.write(line(entry) + "\n")
+    widths = [display_width(name) for name in COLUMNS]
+    low = high = first.id
+    for entry in itertools.chain((first,), listed):
+        high = entry.id
+        widths = [max(w, display_width(c)) for w, c in zip(widths, cells(entry), strict=True)]
+    out.write(line(COLUMNS, widths) + "\n")
+    for entry in games(SLACK):
+        if entry.id > high:
+            break
+        if entry.id >= low:
+            out.write(line(cells(entry), widths) + "\n")
     return 0

@@ -16,6 +16,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from companion.core.config import ConfigError
+    from companion.core.terminal_text import display_width, for_terminal, pad
     from companion.service.app import load_config, web_files
     from companion.views.web.invite import invite_json
 
@@ -45,7 +46,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(links))
     else:
-        print(f"table: {links['table']}")
-        for player, link in links["players"].items():
-            print(f"{player}: {link}")
+        rows = [("table", links["table"]), *links["players"].items()]
+        labels = [for_terminal(f"{name}:") for name, _ in rows]  # a player's name is user text
+        width = max(display_width(label) for label in labels)
+        for label, (_, link) in zip(labels, rows, strict=True):
+            print(f"{pad(label, width)} {link}")
     return 0

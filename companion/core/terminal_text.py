@@ -25,3 +25,24 @@ def for_terminal(text: object) -> str:
             code = ord(ch)
             out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
     return "".join(out)
+
+
+def display_width(text: str) -> int:
+    """The columns ``text`` takes on a terminal: wide (East Asian) characters and most emoji
+    take two, combining marks and zero-width characters none (``'Zoë'`` is 3 whichever way
+    its ë is written, ``'李雷'`` is 4)."""
+    if text.isascii():
+        return len(text)
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def pad(text: str, width: int, right: bool = False) -> str:
+    """``text`` filled with spaces to ``width`` display columns (on the left when ``right``);
+    never cut."""
+    fill = " " * max(0, width - display_width(text))
+    return fill + text if right else text + fill

@@ -24,6 +24,7 @@ from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFont, PcfFontFile
 
+from companion.core.terminal_text import display_width, pad
 from companion.games.base import Panel
 
 WIDTH, HEIGHT = 128, 64
@@ -208,10 +209,10 @@ def screen_text(screen: Screen) -> list[str]:
     right = "over" if screen.over else (p.corner or move_label(p.move, len(p.title)))
     right = result[0] if result is not None else right
     out = [f"{p.title[: CHARS - len(right) - 1]:<{CHARS - len(right)}}{right}"]
-    width = max((len(r.label) for r in p.rows), default=0) + 1
+    width = max((display_width(r.label) for r in p.rows), default=0) + 1
     for row in p.rows:
         mark = ">" if row.to_move and not screen.over else " "
-        out.append(f"{mark}{row.label:<{width}}{row.value}")
+        out.append(f"{mark}{pad(row.label, width)}{row.value}")
     if result is not None:
         return out + wrap(result[1], 3)
     text = screen.status or screen.message

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from PIL import Image
 
 from companion.core.squares import FILES
+from companion.core.terminal_text import display_width, pad
 
 _DOTS = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10), (1, 2, 0x20),
          (0, 3, 0x40), (1, 3, 0x80))  # fmt: skip
@@ -56,9 +57,11 @@ def oled_view_lines(image: Image.Image, columns: int) -> list[str]:
 
 
 def framed(lines: list[str], title: str = "") -> list[str]:
-    width = max(len(s) for s in lines)
+    """``lines`` in a box, its right edge straight whatever the characters (wide ones count
+    two columns)."""
+    width = max(display_width(s) for s in lines)
     top = "┌" + (f" {title} " if title else "").center(width, "─") + "┐"
-    return [top] + ["│" + s.ljust(width) + "│" for s in lines] + ["└" + "─" * width + "┘"]
+    return [top] + ["│" + pad(s, width) + "│" for s in lines] + ["└" + "─" * width + "┘"]
 
 
 def use_colour() -> bool:
