@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from companion.cli import history
 from companion.cli.main import main
 from companion.core.terminal_text import display_width, pad
 from companion.journal.store import SqliteJournal
@@ -70,8 +71,10 @@ def starts(line: str, values: list[str]) -> list[tuple[int, int]]:
     return out
 
 
+@pytest.mark.parametrize("held", [5000, 1])  # kept in memory, or read a second time
 @pytest.mark.parametrize("args", [[], ["--limit", "2"], ["--game", "latent-binaries"]])
-def test_history_columns_line_up(tmp_path, capsys, args):
+def test_history_columns_line_up(tmp_path, capsys, monkeypatch, args, held):
+    monkeypatch.setattr(history, "HELD_ROWS", held)
     path = tmp_path / "journal.sqlite"
     journal_of_games(path)
     assert main(["history", *args, "--json", "--journal", str(path)]) == 0

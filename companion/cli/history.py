@@ -37,6 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 COLUMNS = ("id", "started (UTC)", "game", "moves", "status", "result", "players")
 RIGHT = frozenset(("id", "moves"))  # numbers are aligned on the right
 GAP = "  "
+# A listing this long is read twice (widths, then rows) rather than kept in memory (~1 MB).
+HELD_ROWS = 5000
 # Games added while the table is printed come after its last row; a --limit window read again
 # must still reach its first row (SLACK more rows, far more than start in a few seconds).
 SLACK = 1000
@@ -126,8 +128,9 @@ def _empty(args: argparse.Namespace) -> int:
 
 
 def _print(args: argparse.Namespace, games: Callable[[int], Iterator[GameEntry]]) -> int:
-    """JSON in one pass; the table in two, both streamed: the columns' widths, then the rows
-    (the same games: those added meanwhile are left out)."""
+    """JSON in one pass; the table in one pass too when it is short, else in two, both
+    streamed: the columns' widths, then the rows (the same games: those added meanwhile are
+    left out)."""
     out = sys.stdout
     listed = games(0)
     first = next(listed, None)
@@ -141,14 +144,29 @@ def _print(args: argparse.Namespace, games: Callable[[int], Iterator[GameEntry]]
         out.write("\n]\n")
         return 0
     widths = [display_width(name) for name in COLUMNS]
+    held: list[tuple[str, ...]] | None = []  # the rows, while there are few enough to keep
     low = high = first.id
     for entry in itertools.chain((first,), listed):
         high = entry.id
-        widths = [max(w, display_width(c)) for w, c in zip(widths, cells(entry), strict=True)]
+        row = cells(entry)
+        widths = [max(w, display_width(c)) for w, c in zip(widths, row, strict=True)]
+        if held is not None:
+            held.append(row)
+            if len(held) > HELD_ROWS:
+                held = None
     out.write(line(COLUMNS, widths) + "\n")
+    for row in _read_again(games, low, high) if held is None else held:
+        out.write(line(row, widths) + "\n")
+    return 0
+
+
+def _read_again(
+    games: Callable[[int], Iterator[GameEntry]], low: int, high: int
+) -> Iterator[tuple[str, ...]]:
+    """The rows of the games from ``low`` to ``high`` read again (games started meanwhile are
+    left out)."""
     for entry in games(SLACK):
         if entry.id > high:
-            break
+            return
         if entry.id >= low:
-            out.write(line(cells(entry), widths) + "\n")
-    return 0
+            yield cells(entry)
