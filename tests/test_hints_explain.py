@@ -265,3 +265,14 @@ def test_every_reason_fits_two_oled_lines_and_names_a_legal_move(game, seed):
 @pytest.mark.parametrize("text, ok", [("x" * 21, True), ("x" * 21 + " y", True), ("x" * 43, False)])
 def test_fits_is_two_lines_of_21(text, ok):
     assert fits(text) is ok
+
+
+def test_binary_behind_but_closer():
+    s = play(new_binary(size=4), "a1 b2")  # White b2 (10-0); Black to play
+    end = s.play(mv("d1", 4))  # a territory of 3 for Black, White's 10 untouched
+    before, after = s.score(), end.score()
+    assert after["white"]["score"] > after["black"]["score"]
+    gap = after["white"]["score"] - after["black"]["score"]
+    assert gap < before["white"]["score"] - before["black"]["score"]
+    words = spec_of("binary").line_effect(s, end)
+    assert words[-1] == f"narrows the gap to {after['black']['score']}-{after['white']['score']}"

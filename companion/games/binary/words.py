@@ -11,7 +11,7 @@ from companion.games.binary.territories import compare
 
 def line_effect(before: BinaryState, end: BinaryState) -> list[str]:
     """The territory the mover's new pieces make or grow along the line, the opponent's score
-    cut, and who leads where the line ends."""
+    cut, and who leads where the line ends (or how far behind, when that is less than now)."""
     me = before.mover
     if me is None:
         return []
@@ -38,6 +38,8 @@ def line_effect(before: BinaryState, end: BinaryState) -> list[str]:
         out.append(f"takes the lead {score}")
     elif winner == me:
         out.append(f"keeps the lead {score}")
+    elif s1[them]["score"] - s1[me]["score"] < s0[them]["score"] - s0[me]["score"]:
+        out.append(f"narrows the gap to {s1[me]['score']}-{s1[them]['score']}")
     if built and not out:
         out.append(f"builds a territory of {max(built)}")
     return out
