@@ -217,6 +217,16 @@ def test_wythe_a_placement_that_grows_a_group():
     assert move.cells == (sq("c2", 4), sq("b2", 4))  # both halves are lit
 
 
+def test_wythe_the_0_0_rule_at_the_end_of_the_line():
+    s = play(get_spec("wythe").new(**{"size": 4, "pie": False}), "a1-b1")  # White leads 0-0
+    mine, reply = s.parse_move("d4-c4"), s.parse_move("d1-d2")
+    end = s.play(mine).play(reply)  # three single groups each: 0-0, Black placed last
+    assert end.score().reason == "last-mover" and end.score().leader == "white"
+    assert hint_line(s, told(mine, line=[mine, reply])) == "hint d4-c4: keeps the lead at 0-0"
+    assert spec_of("wythe").line_effect(s, end)[0] == "keeps the lead at 0-0: Black placed last"
+    assert hint_line(s, told(mine)) != hint_line(s, told(mine, line=[mine, reply]))
+
+
 def test_wythe_a_stack_and_a_plain_placement():
     s = play(get_spec("wythe").new(**{"size": 4, "pie": False}), "a1-b1 b2-a2")
     on_top = Placement(sq("b1", 4), sq("b2", 4), 4)  # black on White's b1, white on Black's b2

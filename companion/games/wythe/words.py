@@ -20,14 +20,18 @@ def line_effect(before: WytheState, end: WytheState) -> list[str]:
     was_me = before.player_of(before.seat_of(before.mover))
     s0, s1 = before.score(), end.score()
     if s1.leader == me:
+        verb = "keeps" if s0.leader == was_me else "takes"
         if s1.reason == "last-mover":
-            return ["leads on the 0-0 rule: the other placed last"]
+            return [
+                f"{verb} the lead at 0-0: {them.capitalize()} placed last",
+                f"{verb} the lead at 0-0",
+            ]
         size = s1.of(me)
         mine, theirs = s1.groups(me).get(size, 0), s1.groups(them).get(size, 0)
-        verb = "keeps" if s0.leader == was_me else "takes"
         return [
             f"{verb} the lead: {mine} group{'s' if mine > 1 else ''} of {size} to {theirs}",
             f"{verb} the lead with groups of {size}",
+            f"{verb} the lead at size {size}",
             f"{verb} the lead",
         ]
     if s1.leader == them and s1.of(them) < s0.of(other(was_me)):
