@@ -67,7 +67,7 @@ def test_binaryon_the_race_for_the_best_line_in_words(cells, mover, square, reas
 def test_binaryon_the_reason_is_where_the_expected_line_ends():
     s = BinaryonState.from_cells(list("ooooxooxxoxxoxxo"), 4, "off", None)
     a4, a3, a1 = mv("a4", 4), mv("a3", 4), mv("a1", 4)
-    assert hint_line(s, told(a4)) == "hint a4: takes the lead on the tie-break"
+    assert hint_line(s, told(a4)) == "hint a4: wins the tie with c3-b4-a3-b2"
     end = s.play(a4).play(a3).play(a1)
     assert (s.score().on_best, end.score().on_best) == (0b1111, 0b1110)
     assert hint_line(s, told(a4, line=[a4, a3, a1])) == "hint a4: holds ON to 1110"
@@ -90,7 +90,7 @@ def test_binaryon_the_searchs_depth_and_values_are_never_said():
     s = new_binaryon(size=4)
     move = mv("b3", 4)
     texts = {hint_line(s, told(move, value, depth)) for value in (-9, 1, 8) for depth in (2, 5)}
-    assert texts == {"hint b3: takes the lead on the tie-break"}
+    assert texts == {"hint b3: wins the tie with rank 1"}
 
 
 def test_binaryon_proofs_outrank_the_score_change():
@@ -122,7 +122,7 @@ def test_binaryon_an_only_move_and_a_search_that_finished_no_depth():
     assert s.legal_moves() == [mv("d4", 4)]
     assert hint_line(s, told(mv("d4", 4), 0, 0)) == "hint d4: only move"
     start = new_binaryon(size=4)
-    assert hint_line(start, told(mv("b3", 4), 0, 0)) == "hint b3: takes the lead on the tie-break"
+    assert hint_line(start, told(mv("b3", 4), 0, 0)) == "hint b3: wins the tie with rank 1"
 
 
 def test_binaryon_a_move_that_changes_nothing_clear_says_what_it_does():

@@ -52,11 +52,14 @@ def line_effect(before: BinaryonState, end: BinaryonState) -> list[str]:
     if s1.winner == me and s1.tied:  # equal best numbers: the largest left after cancelling
         verb = "takes" if s0.winner != me else "keeps"
         left = s1.remaining()
-        rest = (
-            []
-            if left is None
-            else [f"{verb} the lead: {line_label(left[me][1], end.n)} breaks the tie"]
-        )
+        rest = []
+        if left is not None:
+            line = left[me][1]
+            rest = [
+                f"{verb} the lead: {line_label(line, end.n)} breaks the tie",
+                f"wins the tie with {line_label(line, end.n)}",
+                f"wins the tie with {line_label(line, end.n, short=True)}",
+            ]
         return rest + [f"{verb} the lead on the tie-break", f"{verb} the lead"]
     if s1.winner == me:
         if set(my_line) == set(their_line_now):
