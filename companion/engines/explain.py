@@ -19,7 +19,7 @@ from companion.games import get_spec
 
 OLED_CHARS: Final = 21  # characters per OLED line
 OLED_LINES: Final = 2
-LINE_MOVES: Final = 12  # how far along the expected line the reason looks
+LINE_MOVES: Final = 12  # how far the reason follows the line (a 1 s search sees about as far)
 
 
 def fits(text: str) -> bool:
