@@ -241,7 +241,7 @@ class BinaryState(GameState):
         scores = f"{b['score']}-{w['score']}"
         if winner is None:
             summary = f"draw {scores}"
-        elif tie_break:  # say why, in two OLED lines: "BLACK wins 15-15:" "largest terr 6>5"
+        elif tie_break:  # say why, in two OLED lines: "BLACK wins 15-15:" "largest territory 6>5"
             summary = f"{winner.upper()} wins {scores}: {_deciding(tie_break)}"
         else:
             summary = f"{winner.upper()} wins {scores}"
