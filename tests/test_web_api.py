@@ -491,24 +491,34 @@ class _RecordingSocket:
     closed = False
 
     def __init__(self):
-        self.sent: list[str] = []
+        self.sent: list[int] = []
 
-    async def send_str(self, text: str) -> None:
-        self.sent.append(json.loads(text)["view"]["n"])
+    async def send_frame(self, message: bytes, opcode) -> None:
+        await asyncio.sleep(0)  # a client that is behind: each send takes a turn of the loop
+        self.sent.append(json.loads(message)["view"]["n"])
 
 
 @run_async
 async def test_a_client_never_gets_an_older_view_after_a_newer_one():
-    from companion.views.web.hub import Client, Hub
+    from companion.views.web.hub import Client, Hub, Serialised
 
     hub = Hub(FakeBackend())
+
+    def view(n: int, version: int) -> Serialised:
+        text = json.dumps({"n": n}).encode()
+        return Serialised(version, text, b'{"type":"state","view":' + text + b"}")
+
     ws = _RecordingSocket()
     client = Client(ws, "127.0.0.1")  # type: ignore[arg-type]
-    await hub.send_view(client, '{"n": 2}', 2)
-    await hub.send_view(client, '{"n": 1}', 1)  # computed before the newer one, sent late
-    await hub.send_view(client, '{"n": 2}', 2)  # the same again: not resent
-    await hub.send_view(client, '{"n": 3}', 3)
-    assert ws.sent == [2, 3]
+    two = view(2, 2)
+    await hub.deliver(client, two)
+    await hub.deliver(client, view(1, 1))  # computed before the newer one, sent late
+    await hub.deliver(client, two)  # the same again: not resent
+    await hub.deliver(client, view(3, 3))  # queued behind the send under way
+    await hub.deliver(client, view(4, 4))  # replaces it: only the newest waits
+    while client.sending is not None:
+        await asyncio.sleep(0.01)
+    assert ws.sent == [2, 4]
     hub.shutdown_executor()
 
 

@@ -286,7 +286,7 @@ def start_web(config: Config, daemon: Daemon, service: bool = False):
     When it cannot listen: HardwareError (one line), or for the ``service`` one log line and
     one OLED line, and the referee goes on without its pages (``binaryon doctor`` says why)."""
     from companion.service.web_backend import DaemonWebBackend
-    from companion.views.web.server import WebError, WebServer
+    from companion.views.web import WebError, WebServer  # the lean import: no TLS
 
     migrate_web_files(config)
     tokens_path, address_path = web_files(config)

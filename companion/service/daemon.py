@@ -214,13 +214,16 @@ class Daemon:
     def wait_idle(self, timeout: float = 5.0) -> bool:
         return self.loop.wait_idle(timeout)
 
-    def call(self, fn: Callable[[], Any], timeout: float = 5.0) -> Any:
+    def call(self, fn: Callable[[], Any], timeout: float = 5.0, *, render: bool = True) -> Any:
         """Run ``fn`` in the loop's thread (from another thread, e.g. the web server) and
-        return its result; the table is rendered after it like after any event."""
+        return its result; the table is rendered after it like after any event, unless
+        ``render`` is False: a question that changes nothing (a page's view), whose render
+        would tell the pages of a change that is none, and they would ask again."""
         if self.loop.thread is None or self.loop.thread is threading.current_thread():
             value = self._event(fn)  # no loop thread (stepped by hand), or already in it
-            self._engine()
-            self.render()
+            if render:
+                self._engine()
+                self.render()
             return value
         done = threading.Event()
         box: dict[str, Any] = {}
@@ -233,7 +236,7 @@ class Daemon:
             finally:
                 done.set()
 
-        self.loop.post(_Call(task))
+        self.loop.post(_Call(task, render))
         if not done.wait(timeout):
             raise TimeoutError("the referee is busy")
         if "error" in box:
@@ -257,6 +260,8 @@ class Daemon:
     # --- events ---
     def handle(self, event: Any) -> None:
         self._event(lambda: self._dispatch(event))
+        if isinstance(event, _Call) and not event.render:
+            return  # a question: nothing changed
         self._engine()
         self.render()
 
@@ -562,7 +567,9 @@ class Daemon:
 
 
 class _Call:
-    """A function to run in the loop's thread (see Daemon.call)."""
+    """A function to run in the loop's thread (see Daemon.call); ``render``: the table is
+    drawn again after it."""
 
-    def __init__(self, fn: Callable[[], None]):
+    def __init__(self, fn: Callable[[], None], render: bool = True):
         self.fn = fn
+        self.render = render

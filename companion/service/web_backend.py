@@ -80,7 +80,9 @@ class DaemonWebBackend:
             cached = self._cache.get(player)
         if cached is not None and cached[0] == generation:
             return cached[1]
-        view = self.daemon.call(lambda: self.daemon.web_view(player, frame))
+        # a question, not an event: no render (it would tell the pages of a change, and they
+        # would ask for this view again, and again)
+        view = self.daemon.call(lambda: self.daemon.web_view(player, frame), render=False)
         with self._lock:
             if self._generation == generation:
                 self._cache[player] = (generation, view)

@@ -229,12 +229,16 @@ async def player_page(request: web.Request) -> web.Response:
 
 
 # --- API ---
+def _json_answer(body: bytes) -> web.Response:
+    return web.Response(body=body, content_type="application/json", charset="utf-8")
+
+
 async def api_state(request: web.Request) -> web.Response:
     try:
-        text = await request.app[HUB].public_json()
+        view = await request.app[HUB].public()
     except BackendUnavailable as e:
         return error(503, "unavailable", str(e))
-    return web.Response(text=text, content_type="application/json")
+    return _json_answer(view.json)
 
 
 async def api_me(request: web.Request) -> web.Response:
@@ -242,10 +246,10 @@ async def api_me(request: web.Request) -> web.Response:
     if isinstance(player, web.Response):
         return player
     try:
-        text = await request.app[HUB].player_json(player)
+        view = await request.app[HUB].player(player)
     except BackendUnavailable as e:
         return error(503, "unavailable", str(e))
-    return web.Response(text=text, content_type="application/json")
+    return _json_answer(view.json)
 
 
 async def _act(request: web.Request, field: str, method: str) -> web.Response:
@@ -351,9 +355,10 @@ async def websocket(request: web.Request) -> web.StreamResponse:
             return error(503, "unavailable", str(e))
         if player is None:
             return error(403, "bad-token", "not a player of the game in progress")
-    ws = web.WebSocketResponse(heartbeat=20, max_msg_size=1024)
+    # uncompressed: each view is framed once for every socket (a deflate would be per socket)
+    ws = web.WebSocketResponse(heartbeat=20, max_msg_size=1024, compress=False)
     await ws.prepare(request)
-    client = Client(ws, remote, player, token)
+    client = Client(ws, remote, player, token, transport=request.transport)
     try:
         try:
             await hub.welcome(client)

@@ -4,6 +4,13 @@ WebSocket clients that get a fresh view after every change.
 Lives in the web server's event loop. The backend's change callback may come from any thread;
 it only bumps a counter through ``call_soon_threadsafe``, so the daemon never waits for the web.
 Changes that come while a broadcast is under way are folded into one more broadcast.
+
+Fan-out: each distinct view is serialised once per change (``Hub.serialise``): the table's
+view once for every table page and ``/api/state``, a player's view once for all of that
+player's sockets and ``/api/me``. The same bytes object then goes to every socket that shows
+it, uncompressed (``send_frame``: no per-socket encoding or deflate), written at once when the
+socket's buffer has room; a client that is behind gets its messages in a task of its own,
+only the newest waiting, so it holds up nobody.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from aiohttp import WSCloseCode, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from .backend import WebBackend
 
@@ -27,6 +34,8 @@ T = TypeVar("T")
 CALL_TIMEOUT = 5.0  # seconds the web waits for the daemon before answering 503
 SEND_TIMEOUT = 5.0  # seconds a client may take to take a message before it is dropped
 GONE = 4001  # WebSocket close code: the player's token is not for the game in progress
+FRAME_HEADER = 14  # bytes a WebSocket frame's header may add to its message
+MAX_PLAYERS_KEPT = 16  # players' views kept between changes (older games' are let go)
 
 
 class BackendUnavailable(Exception):
@@ -37,15 +46,28 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+@dataclass(frozen=True, eq=False)
+class Serialised:
+    """One view as sent: its JSON (``/api/state``, ``/api/me``) and the WebSocket message
+    holding it, made once for everyone who is shown that view. ``version``: the change count
+    the view is at least as new as."""
+
+    version: int
+    json: bytes
+    message: bytes
+
+
 @dataclass(eq=False)
 class Client:
     ws: web.WebSocketResponse
     remote: str
     player: str | None = None
     token: str | None = None
-    last_sent: str | None = field(default=None, repr=False)
+    transport: asyncio.Transport | None = field(default=None, repr=False)  # the request's
+    sent: bytes | None = field(default=None, repr=False)  # the last message sent (shared)
     sent_version: int = -1  # the change count the last view sent was at least as new as
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    sending: asyncio.Future | None = field(default=None, repr=False)  # a slow send under way
+    queued: Serialised | None = field(default=None, repr=False)  # the newest, waiting for it
 
 
 class Hub:
@@ -57,9 +79,11 @@ class Hub:
         self.actions = ThreadPoolExecutor(max_workers=1, thread_name_prefix="web-actions")
         self.loop: asyncio.AbstractEventLoop | None = None
         self.version = 0
-        self._public: tuple[int, str] | None = None  # (version, JSON)
+        self._public: Serialised | None = None
+        self._players: dict[str, Serialised] = {}  # player -> their view, this change's
         self.clients: set[Client] = set()
         self._broadcasting: asyncio.Task | None = None
+        self._closing: set[asyncio.Task] = set()  # clients being closed (kept till done)
         self._again = False
         self._closed = False
 
@@ -92,20 +116,44 @@ class Hub:
             log.error("web: backend %s failed: %s", getattr(fn, "__name__", fn), why)
             raise BackendUnavailable("the referee could not answer") from e
 
-    async def public_json(self) -> str:
-        """The public view as JSON, computed once per change however many ask for it."""
-        return (await self._public_snapshot())[1]
+    def serialise(self, view: Any) -> bytes:
+        """A view as JSON: the one place a view is serialised (once per change and view)."""
+        try:
+            return dumps(view).encode()
+        except (TypeError, ValueError) as e:
+            log.error("web: the backend's view is not JSON: %s", e)
+            raise BackendUnavailable("the referee's view could not be sent") from e
 
-    async def _public_snapshot(self) -> tuple[int, str]:
-        """(change count, view): the view is at least as new as that count."""
+    def _made(self, version: int, view: Any, before: Serialised | None) -> Serialised:
+        text = self.serialise(view)
+        if before is not None and before.json == text:  # unchanged: the same bytes again,
+            return Serialised(version, before.json, before.message)  # which no socket resends
+        return Serialised(version, text, b'{"type":"state","view":' + text + b"}")
+
+    async def public(self) -> Serialised:
+        """The table's view, serialised once per change however many ask for it."""
         version = self.version
         cached = self._public
-        if cached is not None and cached[0] == version:
+        if cached is not None and cached.version == version:
             return cached
-        text = self._dumps(await self.call(self.backend.public_view))
-        if self._public is None or self._public[0] <= version:
-            self._public = (version, text)
-        return version, text
+        made = self._made(version, await self.call(self.backend.public_view), cached)
+        if self._public is None or self._public.version <= version:
+            self._public = made
+        return made
+
+    async def player(self, player: str) -> Serialised:
+        """``player``'s own view, serialised once per change for all their sockets."""
+        version = self.version
+        cached = self._players.get(player)
+        if cached is not None and cached.version == version:
+            return cached
+        made = self._made(version, await self.call(self.backend.player_view, player), cached)
+        latest = self._players.get(player)
+        if latest is None or latest.version <= version:
+            if len(self._players) >= MAX_PLAYERS_KEPT:  # players of games gone by
+                self._players = {p: v for p, v in self._players.items() if v.version >= version}
+            self._players[player] = made
+        return made
 
     async def current_player(self, token: str | None) -> str | None:
         """The player ``token`` belongs to if they play the game in progress, else None."""
@@ -116,17 +164,6 @@ class Hub:
             return None
         players = await self.call(self.backend.players)
         return player if player in players else None
-
-    async def player_json(self, player: str) -> str:
-        return self._dumps(await self.call(self.backend.player_view, player))
-
-    @staticmethod
-    def _dumps(view: Any) -> str:
-        try:
-            return dumps(view)
-        except (TypeError, ValueError) as e:
-            log.error("web: the backend's view is not JSON: %s", e)
-            raise BackendUnavailable("the referee's view could not be sent") from e
 
     def _changed(self) -> None:
         self.version += 1
@@ -150,53 +187,88 @@ class Hub:
         clients = list(self.clients)
         if not clients:
             return
-        version, public = await self._public_snapshot()
-        views: dict[str | None, str | None] = {}
-        targets: list[tuple[Client, str | None]] = []  # every view first: a backend that
-        for client in clients:  # fails midway then leaves no send coroutine unawaited
+        pages: dict[str, list[Client]] = {}  # a player's token -> its sockets
+        table = []
+        for client in clients:
             if client.player is None:
-                targets.append((client, public))
+                table.append(client)
+            else:
+                pages.setdefault(client.token or "", []).append(client)
+        if table:  # the table's view first: it needs nothing more from the backend
+            public = await self.public()
+            for client in table:
+                await self.deliver(client, public)
+        for token, group in pages.items():
+            player = await self.current_player(token)
+            if player is None:
+                await asyncio.gather(*(self.send_gone(client) for client in group))
                 continue
-            if client.token not in views:
-                player = await self.current_player(client.token)
-                views[client.token] = await self.player_json(player) if player else None
-            targets.append((client, views[client.token]))
-        await asyncio.gather(  # together: a slow client holds up nobody
-            *(
-                self.send_gone(client) if text is None else self.send_view(client, text, version)
-                for client, text in targets
-            )
-        )
+            view = await self.player(player)
+            for client in group:
+                await self.deliver(client, view)
 
     async def welcome(self, client: Client) -> None:
         """Register a new WebSocket client and send it the current view. Registered first, so
         a change while its view is computed is sent to it too, and never older than this."""
         self.clients.add(client)
         if client.player is None:
-            version, text = await self._public_snapshot()
-            await self.send_view(client, text, version)
+            await self.deliver(client, await self.public())
             return
-        version = self.version
         player = await self.current_player(client.token)
         if player is None:
             await self.send_gone(client)
         else:
-            await self.send_view(client, await self.player_json(player), version)
+            await self.deliver(client, await self.player(player))
 
-    async def send_view(self, client: Client, view_json: str, version: int) -> None:
-        """Send a view unless the client has it or already has a newer one."""
-        async with client.lock:
-            if client.ws.closed or version < client.sent_version or view_json == client.last_sent:
-                return
-            client.sent_version, client.last_sent = version, view_json
-            try:
+    async def deliver(self, client: Client, view: Serialised) -> None:
+        """Send ``view`` unless the client has it or a newer one. Written to the socket at
+        once when its buffer has room for it (this never waits); else sent by a task of the
+        client's own, which sends the newest view queued meanwhile when it is done."""
+        if client.ws.closed or view.version < client.sent_version or view.message is client.sent:
+            return
+        if client.sending is not None:
+            if client.queued is None or client.queued.version <= view.version:
+                client.queued = view
+            return
+        client.sent, client.sent_version = view.message, view.version
+        if _has_room(client.transport, len(view.message) + FRAME_HEADER):
+            try:  # under the high-water mark: aiohttp writes it and returns, never waiting
+                await client.ws.send_frame(view.message, WSMsgType.TEXT)
+            except (ConnectionError, RuntimeError):
+                self._drop(client)
+            return
+        client.sending = asyncio.ensure_future(self._send_late(client, view))
+
+    async def _send_late(self, client: Client, view: Serialised | None) -> None:
+        try:
+            while view is not None:
                 await asyncio.wait_for(
-                    client.ws.send_str('{"type":"state","view":' + view_json + "}"), SEND_TIMEOUT
+                    client.ws.send_frame(view.message, WSMsgType.TEXT), SEND_TIMEOUT
                 )
-            except (ConnectionError, RuntimeError, TimeoutError):
-                self.clients.discard(client)
-                with contextlib.suppress(Exception):
-                    await client.ws.close(code=WSCloseCode.GOING_AWAY, message=b"too slow")
+                view, client.queued = client.queued, None
+                if view is not None and (
+                    view.version < client.sent_version or view.message is client.sent
+                ):
+                    view = None
+                if view is not None:
+                    client.sent, client.sent_version = view.message, view.version
+        except (ConnectionError, RuntimeError, TimeoutError):
+            self._drop(client)
+        finally:
+            client.sending = None
+
+    def _drop(self, client: Client) -> None:
+        """A client that cannot keep up (or is gone): closed, so its page reconnects."""
+        self.clients.discard(client)
+        client.queued = None
+
+        async def close() -> None:
+            with contextlib.suppress(Exception):
+                await client.ws.close(code=WSCloseCode.GOING_AWAY, message=b"too slow")
+
+        task = asyncio.ensure_future(close())  # never waited for here: nobody is held up
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     async def send_gone(self, client: Client) -> None:
         self.clients.discard(client)
@@ -221,3 +293,13 @@ class Hub:
     def shutdown_executor(self) -> None:
         for pool in (self.executor, self.actions):
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _has_room(transport: asyncio.Transport | None, size: int) -> bool:
+    """Whether ``size`` more bytes keep the transport under its high-water mark, so writing
+    them neither pauses the protocol nor makes aiohttp wait for the buffer to drain."""
+    if transport is None or transport.is_closing():
+        return False
+    buffered = transport.get_write_buffer_size()
+    low, high = transport.get_write_buffer_limits()
+    return buffered <= low and buffered + size <= high
