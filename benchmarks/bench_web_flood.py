@@ -36,7 +36,7 @@ MAX_REQUESTS = 200_000  # the flood's bound, whatever the machine's speed
 
 
 # --- the companion (child process) ---
-def child(journal: str, priority: bool) -> None:
+def child(journal: str, priority: bool, switch_interval: float | None = None) -> None:
     from companion.core.config import Config
     from companion.service.app import build_daemon
 
@@ -46,6 +46,8 @@ def child(journal: str, priority: bool) -> None:
     daemon, closers = build_daemon(config, simulated=True)
     if not priority:
         daemon.web.gate.yield_to = None
+    if switch_interval:
+        sys.setswitchinterval(switch_interval)  # instead of what the web server set
     frames: list[float] = []
     daemon.on_frame = lambda: frames.append(time.monotonic())
     daemon.start()
@@ -137,11 +139,14 @@ async def flood(port: int, seconds: float, connections: int, fresh: bool) -> dic
     return statuses
 
 
-def measure(seconds: float, connections: int, priority: bool, fresh: bool) -> dict:
+def measure(
+    seconds: float, connections: int, priority: bool, fresh: bool, switch: float | None = None
+) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         proc = subprocess.Popen(
             [sys.executable, __file__, "--child", str(Path(tmp) / "j.sqlite")]
-            + ([] if priority else ["--no-priority"]),
+            + ([] if priority else ["--no-priority"])
+            + ([f"--switch-interval={switch}"] if switch else []),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -247,10 +252,15 @@ def main() -> None:
     )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--no-priority", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--switch-interval",
+        type=float,
+        help="the daemon's thread switch interval in seconds, instead of the web server's",
+    )
     parser.add_argument("--watch", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child, not args.no_priority)
+        child(args.child, not args.no_priority, args.switch_interval)
         return
     if args.watch:
         watch(args.watch)
@@ -259,10 +269,10 @@ def main() -> None:
     for style in styles:
         fresh = style == "fresh"
         label = "new connection per request" if fresh else "kept-alive connections"
-        run = measure(args.seconds, args.connections, True, fresh)
+        run = measure(args.seconds, args.connections, True, fresh, args.switch_interval)
         report(f"flood on {label}", run, args.seconds)
         if args.compare:
-            run = measure(args.seconds, args.connections, False, fresh)
+            run = measure(args.seconds, args.connections, False, fresh, args.switch_interval)
             report(f"flood on {label}, without the give-way", run, args.seconds)
 
 

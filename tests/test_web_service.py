@@ -372,6 +372,7 @@ def test_the_web_thread_waits_while_the_referee_works(tmp_path, monkeypatch):
     from companion.views.web import connections
 
     monkeypatch.setattr(connections, "YIELD_AT_MOST", 60.0)
+    interval = sys.getswitchinterval()
     daemon, closers = build_daemon(config(tmp_path, "127.0.0.1:0"), simulated=True)
     daemon.start()
     gate = daemon.web.gate
@@ -400,7 +401,9 @@ def test_the_web_thread_waits_while_the_referee_works(tmp_path, monkeypatch):
     finally:
         release.set()
         stop(daemon, closers)
-    assert sys.getswitchinterval() <= 0.001  # a waiting thread gets the GIL within 1 ms
+    # the give-way above is what puts the referee first: the process's thread switch
+    # interval is left as it is (a lower one measured no better: docs/web.md)
+    assert sys.getswitchinterval() == interval
 
 
 def test_a_client_told_to_wait_is_not_read_until_then(tmp_path):

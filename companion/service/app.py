@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -278,9 +277,6 @@ def _write_state(path: Path, data: dict[str, Any]) -> None:
         log.warning("web: cannot write %s: %s", path, e.strerror)
 
 
-SWITCH_INTERVAL = 0.001  # seconds
-
-
 def start_web(config: Config, daemon: Daemon, service: bool = False):
     """Serve the table page and the players' pages; returns the function that stops it.
     When it cannot listen: HardwareError (one line), or for the ``service`` one log line and
@@ -290,9 +286,6 @@ def start_web(config: Config, daemon: Daemon, service: bool = False):
 
     migrate_web_files(config)
     tokens_path, address_path = web_files(config)
-    # A thread that wants the GIL waits up to this long for the one holding it: at Python's
-    # 5 ms a busy web thread adds that to each step of a press (wake, commit, draw).
-    sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
 
     def forget() -> None:
         with contextlib.suppress(OSError):
