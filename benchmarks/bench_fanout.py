@@ -72,7 +72,6 @@ def cpu_seconds(pid: int) -> float:
 def child(journal: str, web: bool, switch_interval: float | None = None) -> None:
     """The daemon as `binaryon run` builds it; obeys one command a line on stdin."""
     from companion.core.config import Config
-    from companion.games.binaryon.engine import PASS
     from companion.service.app import build_daemon
 
     overrides: dict = {"board": {"driver": "mock"}, "journal": {"path": journal}}
@@ -97,13 +96,13 @@ def child(journal: str, web: bool, switch_interval: float | None = None) -> None
     def move() -> dict:
         for _ in range(3):
             state = daemon.session.state
-            moves = [] if state.is_over() else [m for m in state.legal_moves() if m is not PASS]
+            moves = [] if state.is_over() else [m for m in state.legal_moves() if not m.is_pass]
             if moves:
                 break
             rendered.clear()
             daemon.call(lambda: daemon.new_game())
             rendered.wait(WAIT)
-        square = daemon.map.to_squares((moves[len(moves) // 2],))[0]
+        square = daemon.map.to_squares(moves[len(moves) // 2].cells)[0]
         rendered.clear()
         frames.clear()
         start = time.monotonic()

@@ -42,6 +42,11 @@ RUNS = [
         ["--positions", "30", "--seconds", "0.01"],
         r"BinaryState.score\(\) +[\d,]+ +[\d.]+x[\s\S]*reference differ: 0$",
     ),
+    (
+        "bench_fanout.py",
+        ["--spectators", "1,3", "--moves", "3"],
+        r"3 spectators: move -> last spectator median +[\d.]+ ms(.|\n)*web server adds",
+    ),
 ]
 
 
