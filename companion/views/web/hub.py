@@ -116,6 +116,16 @@ class Hub:
             log.error("web: backend %s failed: %s", getattr(fn, "__name__", fn), why)
             raise BackendUnavailable("the referee could not answer") from e
 
+    def _read(self, fn: Callable[[], T]) -> T:
+        """A view method that returns the snapshot the daemon keeps (backend.py: cheap), read
+        here in the loop: a move reaches the table pages without two more thread hops."""
+        try:
+            return fn()
+        except Exception as e:  # one line, as for call()
+            why = f"{type(e).__name__}: {' '.join(str(e).split())}"[:200]
+            log.error("web: backend %s failed: %s", getattr(fn, "__name__", fn), why)
+            raise BackendUnavailable("the referee could not answer") from e
+
     def serialise(self, view: Any) -> bytes:
         """A view as JSON: the one place a view is serialised (once per change and view)."""
         try:
@@ -136,7 +146,7 @@ class Hub:
         cached = self._public
         if cached is not None and cached.version == version:
             return cached
-        made = self._made(version, await self.call(self.backend.public_view), cached)
+        made = self._made(version, self._read(self.backend.public_view), cached)
         if self._public is None or self._public.version <= version:
             self._public = made
         return made
