@@ -187,3 +187,56 @@ def test_the_daemons_web_server_leaves_out_the_tls_it_never_uses():
         [sys.executable, "-c", LEAN], capture_output=True, text=True, timeout=120, check=True
     )
     assert json.loads(out.stdout) == {"ply": 0, "asyncio_tls": False, "ssl": True}
+
+
+@run_async
+async def test_a_client_that_stops_reading_holds_up_nobody(monkeypatch):
+    """A socket whose reader stalls gets its views from a task of its own (only the newest
+    waiting) while every other socket keeps getting each change."""
+    import socket
+
+    import websocket  # websocket-client (selenium's): the handshake; then it never reads
+
+    from companion.views.web import hub as web_hub
+
+    monkeypatch.setattr(web_hub, "SEND_TIMEOUT", 120.0)  # the stalled one is never dropped here
+    backend = FakeBackend(notify_in_thread=False)
+    hub = CountingHub(backend)
+    from aiohttp.test_utils import TestClient, TestServer
+
+    client = TestClient(TestServer(make_app(backend, hub, RateLimiter(10_000, 10_000))))
+    await client.start_server()
+    raw = socket.socket()
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    raw.connect((client.host, client.port))
+    stalled = await asyncio.to_thread(
+        websocket.create_connection, f"ws://{client.host}:{client.port}/ws", socket=raw
+    )
+    reader = await client.ws_connect("/ws")
+    try:
+        seen: list[str] = []
+        await _read_until(reader, 0, seen)
+        (slow,) = [
+            c for c in hub.clients if c.transport.get_extra_info("peername") == raw.getsockname()
+        ]
+        slow.transport.get_extra_info("socket").setsockopt(
+            socket.SOL_SOCKET, socket.SO_SNDBUF, 4096
+        )
+        plies = 0
+        while slow.sending is None and plies < 400:  # until its buffers are full
+            if backend.states[-1].is_over():
+                backend.new_game()
+            backend.board_press(legal_square(backend))
+            plies += 1
+            await _read_until(reader, backend.states[-1].ply, seen)
+        assert slow.sending is not None, "the stalled socket never filled its buffers"
+        for _ in range(5):  # and the others go on getting every change
+            if backend.states[-1].is_over():
+                backend.new_game()
+            backend.board_press(legal_square(backend))
+            await _read_until(reader, backend.states[-1].ply, seen)
+        assert slow in hub.clients and slow.sending is not None
+    finally:
+        stalled.sock.close()
+        await reader.close()
+        await client.close()
