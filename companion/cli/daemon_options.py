@@ -9,13 +9,13 @@ from dataclasses import replace
 
 from companion.cli.rule_args import add_rule_argument, parse_pairs, rule_pairs
 from companion.core.config import Config, ConfigError
-from companion.games import player_ids
+from companion.games import DEFAULT_GAME, game_names, player_ids
 from companion.service.config_check import board_kind_problem, check_config, game_name, rule_options
 
 
 def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", metavar="FILE", help="TOML config (default: none needed)")
-    p.add_argument("--game", help="game to play, e.g. binaryon or binary")
+    p.add_argument("--game", help=f"game to play: {', '.join(game_names())}")
     p.add_argument("--board", help="auto, mock, gpio or serial:PORT")
     p.add_argument("--kind", choices=("switch", "presence", "polarity"), help="sensor kind")
     p.add_argument("--size", type=int, help="board size (squares per side)")
@@ -29,8 +29,8 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="ID=NAME",
-        help="a player's name by the game's player id, e.g. --player on=Ana (Binaryon: on, "
-        "off; Binary: black, white)",
+        help=f"a player's name by the game's player id, e.g. --player "
+        f"{player_ids(DEFAULT_GAME)[0]}=Ana (each game's ids: docs/rules/)",
     )
     p.add_argument(
         "--opponent",

@@ -20,6 +20,7 @@ from companion.cli.journal_args import (
     open_journal,
 )
 from companion.core.terminal_text import display_width, for_terminal, pad
+from companion.games import game_names
 from companion.journal.api import JournalError
 from companion.journal.store import GameEntry, from_iso, iso
 
@@ -28,7 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_journal_argument(parser)
     parser.add_argument("--json", action="store_true", help="print the games as JSON")
     parser.add_argument("--limit", type=int, metavar="N", help="only the last N games")
-    parser.add_argument("--game", metavar="NAME", help="only games of this kind (binaryon...)")
+    parser.add_argument(
+        "--game", metavar="NAME", help=f"only games of this kind ({', '.join(game_names())})"
+    )
     parser.add_argument(
         "--since", metavar="DATE", help="only games started on or after DATE (2025-03-01)"
     )
