@@ -4,10 +4,7 @@ bench_rules.py compares the two on the same games."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -15,18 +12,9 @@ from companion.games import get_spec
 from companion.games.base import Move, Place
 from companion.games.binaryon.lines import all_lines
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+from .benchmark_modules import load_benchmark
 
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-naive = _load("naive_binaryon")
+naive = load_benchmark("naive_binaryon")
 
 
 @pytest.mark.parametrize("n", [4, 6, 8, 10])
@@ -114,7 +102,7 @@ def test_the_reference_refuses_what_the_rules_forbid():
 
 
 def test_the_benchmark_plays_the_same_games_on_both_sides():
-    bench = _load("bench_rules")
+    bench = load_benchmark("bench_rules")
     for seed in range(5):
         api = bench.api_game(8, random.Random(seed))
         assert bench.naive_game(8, random.Random(seed)) == api

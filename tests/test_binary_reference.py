@@ -5,10 +5,6 @@ changes a score; and bench_binary.py compares the two on the same positions."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,21 +16,11 @@ from companion.games.binary.board import BLACK, PLAYERS, WHITE
 from companion.games.binary.engine import BinaryState
 from companion.games.binary.territories import score_cells, territories, territory_sizes
 
+from .benchmark_modules import load_benchmark
 from .positions import BINARY_FIG3
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 SPEC = get_spec("binary")
-
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-naive = _load("naive_binary")
+naive = load_benchmark("naive_binary")
 
 
 def board(n: int, cells: str) -> list[list[str]]:
@@ -129,7 +115,7 @@ def test_what_the_pages_and_the_cli_show_equals_the_reference(position):
 
 
 def test_the_benchmark_scores_the_same_positions_on_both_sides():
-    bench = _load("bench_binary")
+    bench = load_benchmark("bench_binary")
     cases = bench.positions(3, 60)
     assert {n for n, _ in cases} == {4, 6, 8}
     assert bench.positions(3, 60) == cases  # seeded: the same positions every run

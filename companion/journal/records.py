@@ -198,15 +198,15 @@ def _comment(text: str) -> str:
     return "{" + ("- " if _TIME_LIKE.match(body) else "") + body + "}"
 
 
-def taken_back_notes(entry: GameEntry) -> dict[int, list[str]]:
+def taken_back_notes(entry: GameEntry, revealed: bool) -> dict[int, list[str]]:
     """The moves taken back, as comments where each was played: its name as anyone may see
-    it now (the public one while the game goes on) and, when the moves before it are still
-    the game's, what the referee answered (a guess's answer, a resolved turn): what was
-    revealed stays in the record."""
+    it now (the public one while the game goes on; ``revealed``: the game shows its secrets,
+    ``GameEntry.shows_secrets``) and, when the moves before it are still the game's, what the
+    referee answered (a guess's answer, a resolved turn): what was revealed stays in the
+    record."""
     notes: dict[int, list[str]] = {}
     if not entry.taken_back:
         return notes
-    revealed = entry.has_secrets() and entry.revealed()
     try:
         spec = get_spec(entry.game)
         options = spec.resolve(dict(entry.options))
@@ -251,7 +251,7 @@ def record_from_entry(entry: GameEntry) -> Record:
     public name only (marked hidden) until the game reveals it (``GameEntry.revealed``), then
     its full name (marked revealed)."""
     ended = entry.ended_for_all
-    revealed = entry.has_secrets() and entry.revealed()
+    revealed = entry.shows_secrets()  # a replay of the game: once for the whole record
     marks = {
         i: ("revealed" if revealed else "hidden")
         for i, m in enumerate(entry.moves)
@@ -269,9 +269,9 @@ def record_from_entry(entry: GameEntry) -> Record:
     return Record(
         game=entry.game,
         options=entry.shown_options(),
-        moves=entry.shown_names(),
+        moves=entry.shown_names(revealed),
         marks=marks,
-        notes=taken_back_notes(entry),
+        notes=taken_back_notes(entry, revealed),
         times=[m.at for m in entry.moves],
         players=dict(entry.players),
         started=entry.started,

@@ -211,9 +211,14 @@ class GameEntry:
             return {}
         return {k: v for k, v in self.options.items() if k not in secret}
 
-    def shown_names(self) -> list[str]:
-        """The moves as anyone may see them now: public names while the game goes on."""
-        revealed = self.has_secrets() and self.revealed()
+    def shows_secrets(self) -> bool:
+        """Does a move hold a secret that the game shows now? (``revealed`` replays the game:
+        ask once and pass the answer on.)"""
+        return self.has_secrets() and self.revealed()
+
+    def shown_names(self, revealed: bool) -> list[str]:
+        """The moves as anyone may see them now (``revealed``: ``shows_secrets()``): public
+        names while the game goes on."""
         return [m.shown(revealed) for m in self.moves]
 
     def saved(self) -> SavedGame:
