@@ -10,9 +10,12 @@ One accepted press is one call, so one transaction (one fsync)::
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.games.base import Outcome
+
+if TYPE_CHECKING:
+    from companion.journal.rows import GameEntry
 
 
 class JournalError(RuntimeError):
@@ -79,6 +82,16 @@ class Journal(Protocol):
     def current(self) -> SavedGame | None:
         """The game in progress when the daemon stopped, if any."""
 
+    def recent(self, limit: int, game: str | None = None) -> list[GameEntry]:
+        """The last ``limit`` games (of ``game`` only, when given), newest first, without
+        their moves."""
+
+    def load(self, game_id: int) -> GameEntry | None:
+        """One game with its moves, or None."""
+
+    def data_version(self) -> int:
+        """A number that changes whenever anything (this process or another) wrote."""
+
 
 class NullJournal:
     """Keeps nothing; ids count up so sessions can tell games apart."""
@@ -110,3 +123,12 @@ class NullJournal:
 
     def current(self) -> SavedGame | None:
         return None
+
+    def recent(self, limit: int, game: str | None = None) -> list[GameEntry]:
+        return []
+
+    def load(self, game_id: int) -> GameEntry | None:
+        return None
+
+    def data_version(self) -> int:
+        return 0

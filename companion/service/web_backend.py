@@ -22,6 +22,7 @@ from companion.views.presenter import MOVES_SHOWN, Frame, Notices, Table, web_vi
 from companion.views.web.backend import Listeners
 
 if TYPE_CHECKING:
+    from companion.journal.rows import GameEntry
     from companion.service.daemon import Daemon
 
 Answer = dict[str, Any]
@@ -170,22 +171,18 @@ class DaemonWebBackend:
         lists no move and no option, so nothing secret: a result and the seats at the end
         exist only once the game is over."""
         journal = self.daemon.journal
-        recent = getattr(journal, "recent", None)
-        if recent is None:
-            return []
         with self._lock:  # read before the journal: what is read is at least as new
             generation, kept = self._generation, self._history
         key = (generation, journal.data_version(), limit)
         if kept is not None and kept[0] == key:
             return kept[1]  # nothing changed since: the pages share one answer
-        games = [history_row(entry) for entry in recent(limit)]
+        games = [history_row(entry) for entry in journal.recent(limit)]
         with self._lock:
             self._history = (key, games)
         return games
 
     def record(self, game_id: int, first: int = 0, count: int = FRAMES_PER_PAGE) -> dict | None:
-        load = getattr(self.daemon.journal, "load", None)
-        entry = load(game_id) if load is not None else None
+        entry = self.daemon.journal.load(game_id)
         if entry is None:
             return None
         names = list(entry.move_names)
@@ -281,15 +278,16 @@ def replay_frames(
     }
 
 
-def history_row(entry: Any) -> dict[str, Any]:
-    """One game of /api/history, from a journal entry (its moves not needed)."""
+def history_row(entry: GameEntry) -> dict[str, Any]:
+    """One game of /api/history, from a journal entry (its moves not needed): who played each
+    player as the game ended (a swap moves people between players)."""
     return {
         "id": entry.id,
         "game": entry.game,
-        "started": _iso(getattr(entry, "started", None)),
-        "status": getattr(entry, "status", ""),
-        "result": getattr(entry, "summary", None) or getattr(entry, "status", ""),
-        "players": _people(entry),
+        "started": _iso(entry.started),
+        "status": entry.status,
+        "result": entry.summary or entry.status,
+        "players": entry.seated(),
         "moves": entry.move_count,
     }
 
@@ -316,11 +314,3 @@ def _iso(ms: int | None) -> str | None:
     from companion.journal.rows import iso
 
     return iso(ms)
-
-
-def _people(entry: Any) -> dict[str, str]:
-    """Who played each player, as the game ended (a swap moves people between players)."""
-    seated = getattr(entry, "seated", None)
-    if callable(seated):
-        return seated()
-    return dict(getattr(entry, "players", {}) or {})
