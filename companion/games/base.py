@@ -287,6 +287,12 @@ class GameState(ABC):
                 return seat
         return player
 
+    @property
+    def virtual(self) -> frozenset[str]:
+        """Players the companion itself plays (Binøme solo's): nobody asks them to agree to a
+        takeback. None by default."""
+        return frozenset()
+
     def page_of(self, player: str) -> str:
         """Whose page enters ``player``'s moves and hears why one was refused: their own,
         unless the game lets another enter for a player without a phone (Binøme's chair)."""

@@ -51,7 +51,7 @@ class UndoAgreement:
         if target is None:
             return Refusal("nothing-to-undo", "nothing to take back")
         others = voters(session) - {player}
-        if not others or others & _virtual(session):
+        if not others or others & session.state.virtual:
             return Refusal("nobody-to-agree", "no other player can agree on a page")
         taken = tuple(p.public for p in session.played[target:])
         self.request = UndoRequest(
@@ -99,7 +99,3 @@ def _spoken_for(session: Session, page: str) -> set[str]:
     enters (Binøme's chair)."""
     state = session.state
     return {page} | {p for p in state.players if state.page_of(p) == page}
-
-
-def _virtual(session: Session) -> frozenset[str]:
-    return frozenset(getattr(session.state, "virtual", frozenset()))
