@@ -16,6 +16,7 @@ from companion.games.base import Outcome
 
 if TYPE_CHECKING:
     from companion.journal.rows import GameEntry
+    from companion.journal.salvage import RecoveryReport
 
 
 class JournalError(RuntimeError):
@@ -58,6 +59,10 @@ class SavedGame:
 
 
 class Journal(Protocol):
+    recovery: RecoveryReport | None  # what a repair at open found and did
+    loss: str | None  # moves known lost (a lost WAL), said at every start until accepted
+    read_only: str | None  # why nothing can be written now ("disk full"...), or None
+
     def begin(self, game: str, options: dict[str, Any], players: dict[str, str]) -> int:
         """Start a new game; returns its id. Durable before it returns."""
 
@@ -92,12 +97,21 @@ class Journal(Protocol):
     def data_version(self) -> int:
         """A number that changes whenever anything (this process or another) wrote."""
 
+    def paused(self, limit: int = 20) -> list[GameEntry]:
+        """The games put aside to be taken up again, latest first."""
+
+    def events(self, game_id: int) -> list[tuple[str, int, str | None, int | None]]:
+        """Every event of a game in order (kind, ply, move, time), taken-back moves too."""
+
 
 class NullJournal:
     """Keeps nothing; ids count up so sessions can tell games apart."""
 
     def __init__(self) -> None:
         self._next = 1
+        self.recovery: RecoveryReport | None = None
+        self.loss: str | None = None
+        self.read_only: str | None = None
 
     def begin(self, game: str, options: dict[str, Any], players: dict[str, str]) -> int:
         self._next += 1
@@ -132,3 +146,9 @@ class NullJournal:
 
     def data_version(self) -> int:
         return 0
+
+    def paused(self, limit: int = 20) -> list[GameEntry]:
+        return []
+
+    def events(self, game_id: int) -> list[tuple[str, int, str | None, int | None]]:
+        return []

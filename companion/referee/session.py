@@ -384,12 +384,8 @@ class Session:
         menu): True when paused; one with no moves is abandoned, a finished one stays."""
         if self.game_id is None or self.state.is_over():
             return False
-        pause = getattr(self.journal, "pause", None)
         try:
-            if pause is None:
-                self.journal.abandon(self.game_id)
-                return False
-            return bool(pause(self.game_id))
+            return bool(self.journal.pause(self.game_id))
         except GameClosed:  # already ended elsewhere: nothing to keep
             return False
 
@@ -425,12 +421,9 @@ def _played(state: GameState, move: Move, referee: bool, player: str | None = No
 def _drawn_before(journal: Journal, game_id: int) -> dict[int, str]:
     """Every move a journal ever held for this game, by ply, the first at each (taken back
     ones included): what a chance step drew there, so a restart does not draw it again."""
-    events = getattr(journal, "events", None)
     out: dict[int, str] = {}
-    if events is None:
-        return out
     with contextlib.suppress(JournalError):
-        for kind, ply, name, *_ in events(game_id):
+        for kind, ply, name, *_ in journal.events(game_id):
             if kind == "move" and name is not None:
                 out.setdefault(ply, name)
     return out

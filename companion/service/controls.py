@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from companion import PROGRAM
 from companion.games.options import rule_pairs
+from companion.journal.api import Journal
 from companion.referee.session import Session
 from companion.referee.verdict import Verdict
 from companion.service.menu import NewGameMenu
@@ -25,7 +26,7 @@ class ControlsHost(Protocol):
 
     menu: NewGameMenu
     notices: Notices
-    journal: Any  # its paused games, for the menu
+    journal: Journal  # its paused games, for the menu
     web: Any  # the web server, when the pages are served
     web_backend: Any  # the players' tokens, for the pages' QR codes
     web_problem: str  # why the pages are off when they should be served
@@ -119,11 +120,8 @@ class Controls:
 
     def _paused(self) -> tuple[str, ...]:
         """The menu's entries for the paused games (latest first), to take one up again."""
-        paused = getattr(self.host.journal, "paused", None)
-        if paused is None:
-            return ()
         try:
-            entries = paused(MENU_PAUSED)
+            entries = self.host.journal.paused(MENU_PAUSED)
         except Exception as e:  # a journal that cannot be read: the menu still opens
             log.warning("paused games: %s", e)
             return ()

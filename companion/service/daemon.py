@@ -111,14 +111,13 @@ class Daemon:
         self.hints = Hints(
             self, EngineHint(self, opponent), lambda: opponent is not None and opponent.thinking
         )
-        if getattr(self.journal, "recovery", None):
+        if self.journal.recovery:
             self.say(("resumed; " if self.message else "") + "journal repaired")
-        elif getattr(self.journal, "loss", None):  # said at every start until accepted
+        elif self.journal.loss:  # said at every start until accepted
             self.say("journal lost moves: see binaryon history", kind="warning")
-        why = getattr(self.journal, "read_only", None)
-        if why:  # say so before a move is refused: "disk full", a read-only file system...
-            reason = why if isinstance(why, str) else "journal read-only"
-            self.say(f"{reason}: moves cannot be saved", lasting=True, kind="warning")
+        if self.journal.read_only:  # said before a move is refused: "disk full"...
+            why = f"{self.journal.read_only}: moves cannot be saved"
+            self.say(why, lasting=True, kind="warning")
         if self.session.state.is_over():  # resumed into a finished game (its passes replayed)
             self.say(result_line(self.session.state), lasting=True)
         self._sensing()
@@ -475,8 +474,7 @@ class Daemon:
             self.menu.close()
         current = self.session
         try:
-            load = getattr(self.journal, "load", None)
-            entry = load(game_id) if load is not None else None
+            entry = self.journal.load(game_id)
             if entry is None or entry.status != PAUSED:
                 self.journal.resume(game_id)  # refuses, saying why in one line
                 raise JournalError(f"game {game_id} cannot be taken up")
