@@ -140,3 +140,18 @@ def daemon_on_journal(path, clock):
     d.board.start(d.loop.post)
     d.loop.run_pending()
     return d
+
+
+@pytest.fixture
+def broker(tmp_path):
+    """A real Mosquitto on a loopback port (tests/mosquitto.py); CI installs it, so a CI run
+    without it fails rather than skips."""
+    from tests.mosquitto import Broker, mosquitto_path
+
+    if mosquitto_path() is None:
+        why = "mosquitto is not installed (apt install mosquitto)"
+        (pytest.fail if os.environ.get("CI") else pytest.skip)(why)
+    (tmp_path / "broker").mkdir()
+    b = Broker(tmp_path / "broker").start()
+    yield b
+    b.stop()

@@ -1,0 +1,142 @@
+"""A real Mosquitto broker on a loopback port, for the club tests (Debian's ``mosquitto``,
+installed by ``.ci/run``), and a listener that records everything published on it.
+
+A broker can be stopped and started again on the same port, to show that boards and the hub
+come back without losing or doubling anything.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CANDIDATES = ("mosquitto", "/usr/sbin/mosquitto")
+
+
+def mosquitto_path() -> str | None:
+    for name in CANDIDATES:
+        found = shutil.which(name) or (name if os.access(name, os.X_OK) else None)
+        if found:
+            return found
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Broker:
+    """``mosquitto -c`` on 127.0.0.1:``port``, anonymous, without persistence (a restart
+    forgets everything, as after a power cut: what matters must come back from the boards)."""
+
+    def __init__(self, workdir: Path, port: int | None = None):
+        self.exe = mosquitto_path()
+        if self.exe is None:
+            raise RuntimeError("mosquitto is not installed (apt install mosquitto)")
+        self.port = port or free_port()
+        self.workdir = workdir
+        self.config = workdir / "mosquitto.conf"
+        self.log = workdir / "mosquitto.log"
+        self.config.write_text(
+            f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
+            "log_dest stderr\nlog_type error\nlog_type warning\n"
+        )
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def start(self) -> Broker:
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(
+                [self.exe, "-c", str(self.config)], stdout=log, stderr=subprocess.STDOUT
+            )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"mosquitto exited: {self.log.read_text()[-500:]}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return self
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("mosquitto did not listen within 10 s")
+
+    def kill(self) -> None:
+        """SIGKILL: the broker vanishes mid-conversation."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+        self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.process = None
+
+
+@dataclass
+class Heard:
+    topic: str
+    payload: bytes
+    retain: bool
+
+
+@dataclass
+class Listener:
+    """A client subscribed to ``#`` that keeps every message it hears, in order."""
+
+    url: str
+    heard: list[Heard] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        import paho.mqtt.client as mqtt
+
+        self._lock = threading.Lock()
+        self._subscribed = threading.Event()
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+        self.client.on_connect = lambda c, u, f, rc, p: c.subscribe("#", qos=1)
+        self.client.on_subscribe = lambda *a: self._subscribed.set()
+        self.client.on_message = self._on_message
+        host, port = self.url.removeprefix("mqtt://").rsplit(":", 1)
+        self.client.connect(host, int(port))
+        self.client.loop_start()
+        if not self._subscribed.wait(10):
+            raise RuntimeError("the listener did not subscribe within 10 s")
+
+    def _on_message(self, client, userdata, message) -> None:
+        with self._lock:
+            self.heard.append(Heard(message.topic, bytes(message.payload), message.retain))
+
+    def messages(self, prefix: str = "") -> list[Heard]:
+        with self._lock:
+            return [h for h in self.heard if h.topic.startswith(prefix)]
+
+    def wait_for(self, predicate, timeout: float = 20.0) -> list[Heard]:
+        """Wait until ``predicate(messages)`` is true; returns the messages heard."""
+        deadline = time.monotonic() + timeout
+        while True:
+            now = self.messages()
+            if predicate(now):
+                return now
+            if time.monotonic() > deadline:
+                raise AssertionError(f"not heard within {timeout} s; heard {len(now)} messages")
+            time.sleep(0.02)
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
