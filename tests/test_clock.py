@@ -222,3 +222,31 @@ def test_after_a_crash_the_clock_waits_paused_with_the_time_used_charged():
     assert back.paused and back.left("black", 9100.0) == 5.0
     back.resume(9100.0)
     assert back.left("black", 9101.0) == 4.0
+
+
+@given(controls, steps, st.floats(0, 30), st.booleans())
+def test_a_face_ticks_on_exactly_as_the_clock_would(control, script, later, pause):
+    clock, now = play(control, script)
+    if pause:
+        clock.pause(now)
+    face = clock.face(now)
+    for player in clock.players:
+        assert face.time_of(player, now + later) == pytest.approx(
+            clock.left(player, now + later), abs=1e-6
+        )
+    assert face.flagged(now + later) == clock.flagged(now + later)
+
+
+def test_the_pages_are_given_times_with_the_servers_own_timestamp():
+    clock = Clock(TimeControl.parse("1:00d5"), ["black", "white"])
+    clock.run("white", 10.0)
+    api = clock.face(12.0).api(1_700_000_000.25)
+    assert api == {
+        "black": 60.0,
+        "white": 60.0,
+        "running": "white",
+        "paused": False,
+        "free": 3.0,
+        "control": "1:00d5",
+        "as_of": 1_700_000_000.25,
+    }

@@ -161,6 +161,52 @@ def clock_text(seconds: float, tenths: bool = True) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
+@dataclass(frozen=True)
+class ClockFace:
+    """What a clock shows at one moment (``Clock.face``): what the OLED, the LEDs and the
+    pages draw, each at its own pace, without asking the clock again. ``left`` is at
+    ``at`` (the monotonic reading it was taken at); ``free`` is what is left of the running
+    turn's Bronstein delay."""
+
+    control: TimeControl
+    left: tuple[tuple[str, float], ...]
+    running: str | None
+    paused: bool
+    free: float
+    at: float
+
+    def time_of(self, player: str, now: float) -> float:
+        """``player``'s time at ``now`` (later than ``at``), as the clock would say."""
+        left = dict(self.left)[player]
+        if self.running is None or self.paused:
+            return left
+        elapsed = max(0.0, now - self.at)
+        if player == self.running:
+            return left - max(0.0, elapsed - self.free)
+        if self.control.kind == HOURGLASS:
+            return left + elapsed
+        return left
+
+    def flagged(self, now: float) -> str | None:
+        if self.running is not None and self.time_of(self.running, now) <= 0:
+            return self.running
+        return None
+
+    def api(self, wall_now: float) -> dict[str, Any]:
+        """``/api/state``'s ``clock``: each player's seconds left, ``running`` (a player or
+        None), and what a page needs to tick by itself from the server's time: ``as_of``
+        (the server's unix time, in seconds, when these times were true), ``paused``,
+        ``free`` (the delay left) and the ``control``."""
+        return {
+            **{p: round(v, 2) for p, v in self.left},
+            "running": self.running,
+            "paused": self.paused,
+            "free": round(self.free, 2),
+            "control": self.control.text(),
+            "as_of": round(wall_now, 3),
+        }
+
+
 class Clock:
     """One game's times. ``run(player, now)`` starts a turn; ``switch(to, now)`` ends the
     running player's turn (applying the control) and starts ``to``'s; ``pause``/``resume``
@@ -207,6 +253,19 @@ class Clock:
 
     def times(self, now: float) -> dict[str, float]:
         return {p: self.left(p, now) for p in self.players}
+
+    def face(self, now: float) -> ClockFace:
+        free = 0.0
+        if self.running is not None and self.control.kind == BRONSTEIN:
+            free = max(0.0, self.control.extra - self.used(now))
+        return ClockFace(
+            self.control,
+            tuple((p, self.left(p, now)) for p in self.players),
+            self.running,
+            self.paused,
+            free,
+            now,
+        )
 
     def flagged(self, now: float) -> str | None:
         """The running player, once their time is gone (a paused clock's flag can still
