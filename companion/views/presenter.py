@@ -26,6 +26,7 @@ from companion.games.base import (
     PanelRow,
 )
 from companion.games.base import View as GameView
+from companion.referee.clock import ClockFace
 from companion.views.leds import GREEN, OFF, led_frame
 from companion.views.oled import Screen
 
@@ -84,6 +85,7 @@ class Table:
     people: dict[str, str] = field(default_factory=dict)
     first_ply: int = 0  # moves played before those in ``played`` (left out: the views
     # list recent moves only, so their size does not grow with the game)
+    clock: ClockFace | None = None  # the game clock as it stood at this snapshot, if any
 
     @property
     def moves_total(self) -> int:
