@@ -5,6 +5,10 @@ One accepted press is one call, so one transaction (one fsync)::
 
     journal.commit_turn(game_id, first_ply, [MoveEntry(ply, name, player, public), ...],
                         outcome)  # the move, the passes it forced, the finish if it ends
+
+A game with a clock: each move carries ``clock`` (the clock's snapshot right after its
+switch, kept in the move's row), ``clock_tick`` keeps the running clock's state in one small
+row about once a second, and ``clock_event`` records a pause, a resume, time added or a flag.
 """
 
 from __future__ import annotations
@@ -32,13 +36,16 @@ class GameClosed(JournalError):
 class MoveEntry:
     """One move as journalled. ``name`` is the full move name (a secret included); ``public``
     is what others may see while the game goes on, when the move holds a secret (None: the
-    full name is public). ``at``: milliseconds since the epoch, set by the journal."""
+    full name is public). ``at``: milliseconds since the epoch, set by the journal.
+    ``clock``: the game clock's snapshot right after this move's switch (everyone's time
+    left as the next turn begins; ``companion.referee.clock.Clock.snapshot``), or None."""
 
     ply: int
     name: str
     player: str | None = None
     public: str | None = None
     at: int | None = None
+    clock: dict[str, Any] | None = None
 
     def shown(self, revealed: bool) -> str:
         """The name to show: the full one once the game has ended, else the public one."""
@@ -56,6 +63,33 @@ class SavedGame:
     moves: list[str]
     players: dict[str, str] = field(default_factory=dict)
     entries: list[MoveEntry] = field(default_factory=list)
+    time_control: str | None = None  # the clock's control as typed ("5:00+3"); None: no clock
+    clock: ClockState | None = None  # the clock's last journaled state (a tick, an event)
+
+
+@dataclass(frozen=True)
+class ClockState:
+    """The running clock as last journaled (the ``clocks`` row): ``ply`` live moves then,
+    ``state`` its snapshot, ``at`` ms since the epoch."""
+
+    ply: int
+    state: dict[str, Any]
+    at: int | None = None
+
+
+@dataclass(frozen=True)
+class ClockEvent:
+    """A clock's own event: ``kind`` 'pause', 'resume', 'add' (``seconds`` to ``player``,
+    ``why`` 'penalty' or 'correction') or 'flag' (``player``'s time ran out), at ``ply``
+    live moves, with the clock's snapshot after it (``state``)."""
+
+    kind: str
+    ply: int
+    player: str | None = None
+    seconds: float | None = None
+    why: str | None = None
+    state: dict[str, Any] | None = None
+    at: int | None = None
 
 
 class Journal(Protocol):
@@ -63,8 +97,34 @@ class Journal(Protocol):
     loss: str | None  # moves known lost (a lost WAL), said at every start until accepted
     read_only: str | None  # why nothing can be written now ("disk full"...), or None
 
-    def begin(self, game: str, options: dict[str, Any], players: dict[str, str]) -> int:
-        """Start a new game; returns its id. Durable before it returns."""
+    def begin(
+        self,
+        game: str,
+        options: dict[str, Any],
+        players: dict[str, str],
+        time_control: str | None = None,
+    ) -> int:
+        """Start a new game (with a clock: its control, as typed); returns its id. Durable
+        before it returns."""
+
+    def clock_tick(self, game_id: int, ply: int, state: dict[str, Any]) -> None:
+        """Keep the running clock's ``state`` (at ``ply`` live moves) in the game's one
+        clock row, updated in place: the cheap write made about once a second."""
+
+    def clock_event(
+        self,
+        game_id: int,
+        ply: int,
+        kind: str,
+        state: dict[str, Any],
+        player: str | None = None,
+        seconds: float | None = None,
+        why: str | None = None,
+    ) -> None:
+        """Record a clock's own event (``ClockEvent``) and keep ``state`` as its clock row."""
+
+    def clock_events(self, game_id: int) -> list[ClockEvent]:
+        """A game's clock events, in order."""
 
     def commit_turn(
         self, game_id: int, first_ply: int, moves: list[MoveEntry], outcome: Outcome | None
@@ -113,9 +173,33 @@ class NullJournal:
         self.loss: str | None = None
         self.read_only: str | None = None
 
-    def begin(self, game: str, options: dict[str, Any], players: dict[str, str]) -> int:
+    def begin(
+        self,
+        game: str,
+        options: dict[str, Any],
+        players: dict[str, str],
+        time_control: str | None = None,
+    ) -> int:
         self._next += 1
         return self._next - 1
+
+    def clock_tick(self, game_id: int, ply: int, state: dict[str, Any]) -> None:
+        pass
+
+    def clock_event(
+        self,
+        game_id: int,
+        ply: int,
+        kind: str,
+        state: dict[str, Any],
+        player: str | None = None,
+        seconds: float | None = None,
+        why: str | None = None,
+    ) -> None:
+        pass
+
+    def clock_events(self, game_id: int) -> list[ClockEvent]:
+        return []
 
     def commit_turn(
         self, game_id: int, first_ply: int, moves: list[MoveEntry], outcome: Outcome | None

@@ -137,15 +137,17 @@ def check_version(db: sqlite3.Connection, path: Path, upgrade: bool = True) -> N
 
 
 def _upgrade(db: sqlite3.Connection, version: int) -> None:
-    """Version 0 (new file), 1 or 2 -> the current schema, in the caller's transaction: the
-    columns version 1 lacked, then every table and index of SCHEMA that is missing (version 3
-    added games_by_game), so an older journal gets them at its first writable open."""
-    if version == 1:
-        have = {
-            (t, r[1])
-            for t in ("games", "events")
-            for r in db.execute(f"PRAGMA table_info({t})").fetchall()
-        }
+    """Version 0 (new file), 1, 2 or 3 -> the current schema, in the caller's transaction:
+    the columns an older version lacked (version 1 most of them, 2 and 3 the clock's), then
+    every table and index of SCHEMA that is missing (version 3 added games_by_game, 4 the
+    clocks and clock_events tables), so an older journal gets them at its first writable
+    open."""
+    have = {
+        (t, r[1])
+        for t in ("games", "events")
+        for r in db.execute(f"PRAGMA table_info({t})").fetchall()
+    }
+    if have:  # an older journal's tables (a new file has none: SCHEMA makes them whole)
         for table, column in UPGRADE_COLUMNS:
             if (table, column.split()[0]) not in have:
                 db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")

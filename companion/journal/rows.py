@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
-from companion.journal.api import MoveEntry, SavedGame
+from companion.journal.api import ClockState, MoveEntry, SavedGame
 
 IN_PROGRESS, FINISHED, ABANDONED = "in_progress", "finished", "abandoned"
 STATUSES = (IN_PROGRESS, FINISHED, ABANDONED)  # what the status column holds
@@ -25,9 +25,21 @@ STATUSES = (IN_PROGRESS, FINISHED, ABANDONED)  # what the status column holds
 PAUSED = "paused"
 PAUSED_NOTE = "paused"
 PAUSED_WHERE = "status = 'abandoned' AND (note = 'paused' OR note LIKE 'paused; %')"
-SCHEMA_VERSION = 3  # 3: games_by_game (history of one kind of game reads only what it lists)
+# 3: games_by_game (history of one kind of game reads only what it lists); 4: the game clock
+# (games.time_control, events.clock, the clocks row ticked while a clock runs, clock_events)
+SCHEMA_VERSION = 4
 APPLICATION_ID = 0x42694E79  # 'BiNy': PRAGMA application_id marks a binaryon journal
 
+# The game clock (version 4; its tables come last, so the older ones keep their pages, and
+# its statements are short: the schema's text is stored in the file's first pages):
+# - games.time_control: the control as typed ('5:00+3'), NULL for a game without a clock;
+# - events.clock: a move's clock snapshot right after its switch (Clock.snapshot, JSON);
+# - clocks: one row a game, the running clock's last state (``ply`` live moves then,
+#   ``state`` its snapshot), updated in place by the tick about once a second, by each
+#   move with a clock and by each clock event;
+# - clock_events: append-only, a clock's own events: kind 'pause', 'resume', 'add' (seconds
+#   to player, why 'penalty' or 'correction') or 'flag' (player's time ran out), at ply
+#   live moves, with the clock's snapshot after it (state).
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id       INTEGER PRIMARY KEY,
@@ -47,7 +59,8 @@ CREATE TABLE IF NOT EXISTS games (
     takebacks INTEGER NOT NULL DEFAULT 0,
     cut_from INTEGER,                  -- events cut_from..cut_to of this game are damaged:
     cut_to   INTEGER,                  -- left out (a salvage of the game in progress)
-    digest   TEXT                      -- an imported record's fingerprint (duplicates)
+    digest   TEXT,                     -- an imported record's fingerprint (duplicates)
+    time_control TEXT                  -- the clock's control ('5:00+3'; NULL: none)
 );
 CREATE TABLE IF NOT EXISTS events (
     id       INTEGER PRIMARY KEY,
@@ -57,8 +70,9 @@ CREATE TABLE IF NOT EXISTS events (
     move     TEXT,                     -- move: its full name (a secret included)
     at       TEXT,                     -- ISO 8601 UTC, milliseconds (NULL: time unknown)
     player   TEXT,                     -- move: the player id (NULL: the referee or unknown)
-    public   TEXT                      -- move: the name others see until the game ends,
+    public   TEXT,                     -- move: the name others see until the game ends,
                                       -- when the move holds a secret (NULL: no secret)
+    clock    TEXT                      -- move: the clock's JSON snapshot after it
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE INDEX IF NOT EXISTS events_by_game ON events (game_id, id);
@@ -69,9 +83,16 @@ CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
     BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
     BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END;
+CREATE TABLE IF NOT EXISTS clocks (game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    ply INTEGER NOT NULL, state TEXT NOT NULL, at TEXT);
+CREATE TABLE IF NOT EXISTS clock_events (id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id), kind TEXT NOT NULL,
+    ply INTEGER NOT NULL, player TEXT, seconds REAL, why TEXT, state TEXT, at TEXT);
+CREATE INDEX IF NOT EXISTS clock_events_by_game ON clock_events (game_id, id);
 """
 
-# Columns version 1 lacked; added in place by the upgrade (companion.journal.db).
+# Columns older versions lacked (1: all of them; 2 and 3: the clock's two); added in place
+# by the upgrade (companion.journal.db).
 UPGRADE_COLUMNS = (
     ("games", "ply INTEGER NOT NULL DEFAULT 0"),
     ("games", "takebacks INTEGER NOT NULL DEFAULT 0"),
@@ -80,6 +101,8 @@ UPGRADE_COLUMNS = (
     ("games", "digest TEXT"),
     ("events", "player TEXT"),
     ("events", "public TEXT"),
+    ("games", "time_control TEXT"),
+    ("events", "clock TEXT"),
 )
 
 # --------------------------------------------------------------------------- times
@@ -137,6 +160,8 @@ class GameEntry:
     # moves taken back (undo, or every player agreeing), in the order they were taken back:
     # the record keeps them as comments where they were played (``load`` fills it in)
     taken_back: list[TakenBack] = field(default_factory=list)
+    time_control: str | None = None  # the game clock's control as typed; None: no clock
+    clock: ClockState | None = None  # the clock's last journaled state (``load`` fills it)
 
     @property
     def move_count(self) -> int:
@@ -229,10 +254,12 @@ class GameEntry:
             self.move_names,
             dict(self.players),
             list(self.moves),
+            self.time_control,
+            self.clock,
         )
 
 
-EventRow = Sequence[Any]  # (kind, ply, move, at[, player, public])
+EventRow = Sequence[Any]  # (kind, ply, move, at[, player, public[, clock]])
 
 
 class TakenBack(NamedTuple):
@@ -262,6 +289,7 @@ def fold_history(events: Iterable[EventRow]) -> tuple[list[MoveEntry], int, list
     for row in events:
         kind, ply, move, at = row[:4]
         player, public = (row[4], row[5]) if len(row) >= 6 else (None, None)
+        clock = clock_json(row[6]) if len(row) >= 7 else None
         if kind in ("move", "takeback") and (isinstance(ply, bool) or not isinstance(ply, int)):
             raise ValueError(f"a {kind} with an unreadable move number ({ply!r:.20})")
         if kind == "move":
@@ -271,7 +299,7 @@ def fold_history(events: Iterable[EventRow]) -> tuple[list[MoveEntry], int, list
             if ply < len(moves):
                 changes.append(ply)
             del moves[ply:]
-            moves.append(MoveEntry(ply, move or "", player, public, time_or_none(at)))
+            moves.append(MoveEntry(ply, move or "", player, public, time_or_none(at), clock))
         elif kind == "takeback":
             if 0 <= ply < len(moves):
                 removed.append((len(changes), moves[ply:]))
@@ -286,6 +314,12 @@ def fold_history(events: Iterable[EventRow]) -> tuple[list[MoveEntry], int, list
         on_live = lowest_after[at_change + 1] >= group[0].ply
         taken.extend(TakenBack(m, on_live, i == 0) for i, m in enumerate(group))
     return moves, takebacks, taken
+
+
+def clock_json(value: Any) -> dict[str, Any] | None:
+    """A stored clock snapshot (JSON text), or None when missing or unreadable."""
+    found = from_json(value, None) if isinstance(value, str) else None
+    return found if isinstance(found, dict) else None
 
 
 def _text(value: Any) -> str:

@@ -126,7 +126,7 @@ __all__ = [
 log = logging.getLogger(PROGRAM)
 
 _EVENTS = (
-    "SELECT kind, ply, move, at, player, public FROM events WHERE game_id = ?"
+    "SELECT kind, ply, move, at, player, public{} FROM events WHERE game_id = ?"
     " AND id NOT BETWEEN ? AND ? ORDER BY id"
 )
 
@@ -199,6 +199,7 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport, JournalFiles):
         self._file: tuple[int, int] | None = None  # (device, inode) of the file written
         self._wal: tuple[int, int] | None = None  # and of its WAL, for the one writer
         self._tmp: Path | None = None  # a private copy read instead of the live files
+        self._clock_schema: bool | None = None  # has the file the clock's columns (v4)?
 
     @classmethod
     def open(
@@ -534,7 +535,16 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport, JournalFiles):
     def _events(self, db: sqlite3.Connection, game_id: int) -> list[tuple]:
         cut = db.execute("SELECT cut_from, cut_to FROM games WHERE id = ?", (game_id,)).fetchone()
         lo, hi = (cut[0], cut[1]) if cut and cut[0] is not None else (0, -1)
-        return db.execute(_EVENTS, (game_id, lo, hi)).fetchall()
+        clock = ", clock" if self._has_clock(db) else ""  # a journal read as v3 wrote it
+        return db.execute(_EVENTS.format(clock), (game_id, lo, hi)).fetchall()
+
+    def _has_clock(self, db: sqlite3.Connection) -> bool:
+        """Does the file have the clock's columns and tables (version 4)? A journal opened
+        for reading keeps its older version; a writable one was upgraded at open."""
+        if self._clock_schema is None:
+            cols = {r[1] for r in db.execute("PRAGMA table_info(events)").fetchall()}
+            self._clock_schema = "clock" in cols
+        return self._clock_schema
 
     def _live(self, db: sqlite3.Connection, game_id: int) -> tuple[list[MoveEntry], int]:
         try:
@@ -543,11 +553,18 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport, JournalFiles):
             raise JournalError(f"game {game_id}: {e}") from None
 
     # --- the Journal protocol ---
-    def begin(self, game: str, options: dict[str, Any], players: dict[str, str]) -> int:
+    def begin(
+        self,
+        game: str,
+        options: dict[str, Any],
+        players: dict[str, str],
+        time_control: str | None = None,
+    ) -> int:
         with self._write() as db:
             cur = db.execute(
-                "INSERT INTO games (game, options, players, started, status) VALUES (?,?,?,?,?)",
-                (game, to_json(options), to_json(players), self._now(), IN_PROGRESS),
+                "INSERT INTO games (game, options, players, started, status, time_control)"
+                " VALUES (?,?,?,?,?,?)",
+                (game, to_json(options), to_json(players), self._now(), IN_PROGRESS, time_control),
             )
             game_id = int(cur.lastrowid or 0)
             self._close_others(db, game_id)
@@ -602,14 +619,17 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport, JournalFiles):
                 raise JournalError(f"move {first_ply + 1} out of order (journal has {ply})")
             now = self._now()
             db.executemany(
-                "INSERT INTO events (game_id, kind, ply, move, at, player, public)"
-                " VALUES (?, 'move', ?, ?, ?, ?, ?)",
+                "INSERT INTO events (game_id, kind, ply, move, at, player, public, clock)"
+                " VALUES (?, 'move', ?, ?, ?, ?, ?, ?)",
                 [
-                    (game_id, first_ply + i, m.name, now, m.player, _secret(m))
+                    (game_id, first_ply + i, m.name, now, m.player, _secret(m), _clock(m))
                     for i, m in enumerate(moves)
                 ],
             )
             ply = first_ply + len(moves)
+            last_clock = _clock(moves[-1]) if moves else None
+            if last_clock is not None:  # the clock row follows the move, in its transaction
+                self._keep_clock(db, game_id, ply, last_clock, now)
             if outcome is None:
                 db.execute("UPDATE games SET ply = ? WHERE id = ?", (ply, game_id))
                 return
@@ -618,6 +638,47 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport, JournalFiles):
                 (game_id, ply, now),
             )
             self._set_finished(db, game_id, outcome, now, ply)
+
+    # --- the game clock ---
+    def _keep_clock(
+        self, db: sqlite3.Connection, game_id: int, ply: int, state: str, now: str
+    ) -> None:
+        db.execute(
+            "INSERT INTO clocks (game_id, ply, state, at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (game_id) DO UPDATE SET ply = excluded.ply, state = excluded.state,"
+            " at = excluded.at",
+            (game_id, ply, state, now),
+        )
+
+    def clock_tick(self, game_id: int, ply: int, state: dict[str, Any]) -> None:
+        """The running clock's state, in its one row (no new row, no move): what a restart
+        after a power cut charges the player on move up to. GameClosed once the game ended
+        elsewhere."""
+        with self._write() as db:
+            self._in_progress(db, game_id)
+            self._keep_clock(db, game_id, ply, to_json(state), self._now())
+
+    def clock_event(
+        self,
+        game_id: int,
+        ply: int,
+        kind: str,
+        state: dict[str, Any],
+        player: str | None = None,
+        seconds: float | None = None,
+        why: str | None = None,
+    ) -> None:
+        """A pause, a resume, time added or a flag fall, with the clock after it (its row
+        too), in one transaction. A flag may be recorded as the game finishes on time."""
+        with self._write() as db:
+            self._in_progress(db, game_id, allow=FINISHED)
+            now, snap = self._now(), to_json(state)
+            db.execute(
+                "INSERT INTO clock_events (game_id, kind, ply, player, seconds, why, state, at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, kind, ply, player, seconds, why, snap, now),
+            )
+            self._keep_clock(db, game_id, ply, snap, now)
 
     def _set_finished(
         self, db: sqlite3.Connection, game_id: int, outcome: Outcome, now: str, ply: int
@@ -748,6 +809,12 @@ def _secret(move: Any) -> str | None:
     """The public name to keep: only when it differs from the full one (a secret)."""
     public = getattr(move, "public", None)
     return public if public is not None and public != move.name else None
+
+
+def _clock(move: Any) -> str | None:
+    """A move's clock snapshot as the journal keeps it (JSON), or None."""
+    clock = getattr(move, "clock", None)
+    return to_json(clock) if clock is not None else None
 
 
 def _outcome(game: str, options: dict[str, Any], moves: list[str]) -> Outcome | None:

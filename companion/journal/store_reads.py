@@ -6,14 +6,17 @@ import logging
 from collections.abc import Iterator
 
 from companion import PROGRAM
+from companion.journal.api import ClockEvent, ClockState
 from companion.journal.rows import (
     LISTED_COLUMNS,
     GameEntry,
+    clock_json,
     entry_from_row,
     fold,
     fold_history,
     from_iso,
     iso,
+    time_or_none,
 )
 
 log = logging.getLogger(PROGRAM)
@@ -32,7 +35,35 @@ class JournalReads:
                 entry.moves, entry.takebacks, entry.taken_back = fold_history(events)
             except ValueError as e:
                 entry.note = f"moves unreadable: {e}"
+            if self._has_clock(db):
+                self._load_clock(db, entry)
         return entry
+
+    def _load_clock(self, db, entry: GameEntry) -> None:
+        """The game's time control and its clock's last journaled state."""
+        row = db.execute("SELECT time_control FROM games WHERE id = ?", (entry.id,)).fetchone()
+        entry.time_control = row[0] if row and isinstance(row[0], str) else None
+        row = db.execute(
+            "SELECT ply, state, at FROM clocks WHERE game_id = ?", (entry.id,)
+        ).fetchone()
+        state = clock_json(row[1]) if row else None
+        if row is not None and state is not None and isinstance(row[0], int):
+            entry.clock = ClockState(row[0], state, time_or_none(row[2]))
+
+    def clock_events(self, game_id: int) -> list[ClockEvent]:
+        """A game's clock events in order ([] for a journal from before the clock)."""
+        with self._read() as db:
+            if not self._has_clock(db):
+                return []
+            rows = db.execute(
+                "SELECT kind, ply, player, seconds, why, state, at FROM clock_events"
+                " WHERE game_id = ? ORDER BY id",
+                (game_id,),
+            ).fetchall()
+        return [
+            ClockEvent(k, p, who, secs, why, clock_json(state), time_or_none(at))
+            for k, p, who, secs, why, state, at in rows
+        ]
 
     def recent(self, limit: int, game: str | None = None) -> list[GameEntry]:
         """The last ``limit`` games (of one kind with ``game``), newest first, as their rows

@@ -9,8 +9,12 @@ A move and the forced passes, chance steps and finish it brings are one journal 
 from __future__ import annotations
 
 import contextlib
+import copy
+import dataclasses
+import logging
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +29,9 @@ from companion.games.base import (
     credited,
 )
 from companion.journal.api import GameClosed, Journal, JournalError, NullJournal, SavedGame
+from companion.referee.clock import Clock, TimeControl
+
+log = logging.getLogger("binaryon")
 
 
 @dataclass(frozen=True)
@@ -39,6 +46,9 @@ class Played:
     forced: bool = False
     reveals: bool = False  # its answer told something hidden (a guess, a die): see undo_floor
     passed: bool = False  # a pass: the player had nothing to play (``Move.is_pass``)
+    # the game clock's snapshot right after this move's switch (everyone's time left as the
+    # next turn begins; ``Clock.snapshot``), None in a game without a clock
+    clock: dict[str, Any] | None = None
 
 
 def _not_replayed(saved: SavedGame, k: int, error: ValueError) -> str:
@@ -69,7 +79,15 @@ class Submitted:
 
 
 class Session:
+    """One game in progress. With a time control (``time_control``) it keeps the game clock
+    (``clock``): the clock switches when a player's move ends their turn (see
+    ``_clock_after``), each move is journaled with the clock's snapshot, and ``timer`` (a
+    monotonic clock: the daemon's) says what time it is."""
+
     closed_elsewhere = False  # the journal said the game was ended from outside
+    clock: Clock | None = None
+    time_control: TimeControl | None = None
+    timer: Callable[[], float] = staticmethod(time.monotonic)
 
     def __init__(
         self,
@@ -78,12 +96,17 @@ class Session:
         journal: Journal | None = None,
         players: dict[str, str] | None = None,
         rng: random.Random | None = None,
+        time_control: TimeControl | None = None,
+        timer: Callable[[], float] | None = None,
     ):
         self.journal: Journal = journal or NullJournal()
         self.people = dict(players or {})
         self.rng = rng or random.Random()
         self.drawn: dict[int, str] = {}  # ply -> a chance step's outcome drawn there before
         self.blocked: Played | None = None  # the move that stopped the last undo
+        self.time_control = time_control
+        if timer is not None:
+            self.timer = timer
         self._start(get_spec(game), options or {})
 
     def _start(self, spec: GameSpec, options: dict[str, Any]) -> None:
@@ -94,14 +117,31 @@ class Session:
         self._scan = (0, 0, False)  # undo_floor's work so far: (moves seen, floor, secret)
         self.closed_elsewhere = False
         self.game_id: int | None = None
+        self.clock = self._new_clock()
         if self._begin() is None:
             self._save(self._referee_steps())
+
+    def _new_clock(self) -> Clock | None:
+        """A fresh clock for the game's players (nothing runs until the first turn ends:
+        the first move is free, as online clocks have it). ValueError: the control does not
+        suit the game (an hourglass with more than two players)."""
+        if self.time_control is None:
+            return None
+        return Clock(self.time_control, self.states[0].players)
 
     def _begin(self) -> str | None:
         """Record the game's start; on failure the next move tries again (and is refused
         if it still cannot be saved). Returns why it failed, or None."""
         try:
-            self.game_id = self.journal.begin(self.spec.name, self.options, self.seat_names())
+            if self.time_control is not None:
+                self.game_id = self.journal.begin(
+                    self.spec.name,
+                    self.options,
+                    self.seat_names(),
+                    time_control=self.time_control.text(),
+                )
+            else:
+                self.game_id = self.journal.begin(self.spec.name, self.options, self.seat_names())
         except JournalError as e:
             return str(e)
         return None
@@ -123,11 +163,18 @@ class Session:
 
     @classmethod
     def resume(
-        cls, saved: SavedGame, journal: Journal, rng: random.Random | None = None
+        cls,
+        saved: SavedGame,
+        journal: Journal,
+        rng: random.Random | None = None,
+        timer: Callable[[], float] | None = None,
     ) -> Session:
         """Rebuild a saved game by replaying its moves; journals the forced moves or the
-        finish that a crash left out."""
+        finish that a crash left out. A game with a clock gets it back as last journaled
+        (``_resumed_clock``): paused, the player on move charged up to the last tick."""
         self = cls.__new__(cls)
+        if timer is not None:
+            self.timer = timer
         self.journal = journal
         self.people = dict(saved.players)
         self.rng = rng or random.Random()
@@ -143,9 +190,19 @@ class Session:
             for after, move, before in self.spec.steps(saved.moves, **self.options):
                 referee = before.forced_move() is not None or before.chance() is not None
                 self.states.append(after)
-                self.played.append(_played(before, move, referee))
+                k = len(self.played)
+                snap = saved.entries[k].clock if k < len(saved.entries) else None
+                self.played.append(dataclasses.replace(_played(before, move, referee), clock=snap))
         except ValueError as e:
             raise ValueError(_not_replayed(saved, len(self.played), e)) from None
+        self.time_control, self.clock = None, None
+        if saved.time_control:
+            try:
+                self.time_control = TimeControl.parse(saved.time_control)
+                self.clock = self._resumed_clock(saved)
+            except ValueError as e:  # a damaged clock: the game goes on without one
+                log.warning("game %s: its clock is not restored (%s)", saved.game_id, e)
+                self.time_control, self.clock = None, None
         if any(p.forced and p.reveals for p in self.played):  # a game of chance
             self.drawn = _drawn_before(journal, saved.game_id)
         with contextlib.suppress(JournalError):  # the next move or start tries again
@@ -155,6 +212,29 @@ class Session:
                 finish = self.credited(self.state, outcome)
                 self.journal.commit_turn(self.game_id, len(self.played), [], finish)
         return self
+
+    def _resumed_clock(self, saved: SavedGame) -> Clock | None:
+        """The clock as last journaled at the live moves: the clock row (the last tick or
+        clock event) when it is of this position, else the last move's snapshot, else a
+        fresh clock. It waits paused when a turn was running: the player on move was
+        charged up to the last tick, never the time the companion was off."""
+        now = self.timer()
+        ply = len(self.played)
+        snap: dict[str, Any] | None = None
+        if saved.clock is not None and saved.clock.ply == ply:
+            snap = saved.clock.state
+        elif ply and self.played[-1].clock is not None:
+            snap = self.played[-1].clock
+        if snap is None:
+            return self._new_clock()
+        clock = Clock.restore(snap, now)
+        if clock.running is not None and not clock.paused and not self.state.is_over():
+            clock.pause(now)
+            with contextlib.suppress(JournalError):
+                self.journal.clock_event(
+                    saved.game_id, ply, "pause", clock.snapshot(now), why="restart"
+                )
+        return clock
 
     # ------------------------------------------------------------------ reading
     @property
@@ -244,10 +324,42 @@ class Session:
         outcome = final.outcome() if final.is_over() else None
         if outcome is not None:
             outcome = self.credited(final, outcome)
+        clock = self._clock_after(steps)
+        if clock is not None:
+            snap = clock.snapshot(self.timer())
+            steps = [(dataclasses.replace(p, clock=snap), after) for p, after in steps]
         self.journal.commit_turn(self.game_id, first, [p for p, _ in steps], outcome)
+        if clock is not None:
+            self.clock = clock
         for p, after in steps:
             self.played.append(p)
             self.states.append(after)
+
+    def _clock_after(self, steps: Sequence[tuple[Played, GameState]]) -> Clock | None:
+        """The clock after ``steps`` (a copy: the session's changes only once they are
+        saved). The clock switches when a player's move ends that player's turn: the state
+        after it is another player's turn, several players' (simultaneous choices), the
+        referee's or the end. Then the time of ``clock_player`` of the last state runs
+        (the first turn's end starts the clock). Forced passes and chance steps are the
+        referee's and cost nobody anything; a move that leaves its player on turn (the
+        first press of a several-press turn) switches nothing."""
+        if self.clock is None:
+            return None
+        clock = copy.deepcopy(self.clock)
+        now = self.timer()
+        state = self.state
+        ended = False
+        for p, after in steps:
+            if p.player is not None and not p.forced:
+                ended = ended or after.is_over() or after.turn != p.player
+            state = after
+        if ended:
+            to = clock_player(state)
+            if clock.running is None:
+                clock.run(to, now)
+            else:
+                clock.switch(to, now)
+        return clock
 
     # ------------------------------------------------------------------ taking back
     def undo_floor(self) -> int:
@@ -358,7 +470,51 @@ class Session:
         self._scan = (0, 0, False)
         del self.states[ply + 1 :]
         del self.played[ply:]
+        self._clock_back()
         return taken
+
+    def _clock_back(self) -> None:
+        """After a takeback: the clock as it was right after the last move kept (its
+        snapshot; a fresh clock at the start), paused or not as it is now; journaled."""
+        if self.clock is None:
+            return
+        now = self.timer()
+        paused = self.clock.paused
+        snap = self.played[-1].clock if self.played else None
+        self.clock = Clock.restore(snap, now, paused=paused) if snap else self._new_clock()
+        if self.clock is not None and self.clock.paused != paused:
+            (self.clock.pause if paused else self.clock.resume)(now)
+        self.clock_tick()
+
+    # ------------------------------------------------------------------ the clock
+    def clock_tick(self) -> None:
+        """Journal the clock's state now (the cheap write made about once a second while
+        it runs); a failure waits for the next tick."""
+        if self.clock is None or self.game_id is None:
+            return
+        try:
+            self.journal.clock_tick(
+                self.game_id, len(self.played), self.clock.snapshot(self.timer())
+            )
+        except JournalError as e:
+            log.debug("clock tick not saved: %s", e)
+
+    def clock_event(
+        self, kind: str, player: str | None = None, seconds: float | None = None, why: str = ""
+    ) -> None:
+        """Journal a clock event (the clock as it is now, after it)."""
+        if self.clock is None or self.game_id is None:
+            return
+        with contextlib.suppress(JournalError):
+            self.journal.clock_event(
+                self.game_id,
+                len(self.played),
+                kind,
+                self.clock.snapshot(self.timer()),
+                player=player,
+                seconds=seconds,
+                why=why or None,
+            )
 
     # ------------------------------------------------------------------ games
     def new_game(
@@ -403,6 +559,15 @@ class Session:
 
     def outcome(self) -> Outcome | None:
         return self.state.outcome()
+
+
+def clock_player(state: GameState) -> str | None:
+    """Whose time runs in ``state``: the single player on turn. Nobody's when several
+    choose at once (simultaneous secret choices: a game bounds those steps by its own
+    timer, e.g. Binøme's ``step_seconds``), at a referee's step, or at the end."""
+    if state.is_over():
+        return None
+    return state.turn
 
 
 def _as_player(move: Move, player: str | None) -> Move:
