@@ -3,7 +3,9 @@ running clock is ticked in one row, its own events are kept, undo restores it, a
 charges the player on move up to the last tick and waits paused, and the journal's version 4
 (the clock's columns and tables) upgrades version 3 in place."""
 
+import shutil
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -83,7 +85,8 @@ def test_a_restart_charges_up_to_the_last_tick_and_waits_paused(tmp_path):
     t.advance(3)
     s.clock_tick()  # OFF has used 3 s
     t.advance(0.9)  # ...then the power goes: these 0.9 s were never journaled
-    j._db.close()  # no clean close: as a power cut leaves it
+    path = power_cut(path, tmp_path / "after")  # the files as the cut leaves them
+    j.close()
     t.advance(3600)  # an hour off
     with SqliteJournal.open(path) as again:
         saved = again.current()
@@ -97,6 +100,16 @@ def test_a_restart_charges_up_to_the_last_tick_and_waits_paused(tmp_path):
         back.clock.resume(t())
         t.advance(1)
         assert back.clock.left("off", t()) == pytest.approx(8)
+
+
+def power_cut(path: Path, to: Path) -> Path:
+    """The journal's files as a power cut leaves them (the main file and its WAL, copied
+    while the journal is open), in ``to``."""
+    to.mkdir()
+    for name in (path.name, path.name + "-wal"):
+        if (path.parent / name).exists():
+            shutil.copy(path.parent / name, to / name)
+    return to / path.name
 
 
 def test_clock_events_are_kept_in_order(tmp_path):

@@ -10,7 +10,13 @@ from dataclasses import replace
 from companion.cli.rule_args import add_rule_argument, parse_pairs, rule_pairs
 from companion.core.config import Config, ConfigError
 from companion.games import DEFAULT_GAME, game_names, player_ids
-from companion.service.config_check import board_kind_problem, check_config, game_name, rule_options
+from companion.service.config_check import (
+    board_kind_problem,
+    check_config,
+    game_name,
+    rule_options,
+    time_control,
+)
 
 
 def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
@@ -39,6 +45,12 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--engine-side", metavar="PLAYER", help="the side it plays (default: the second player)"
+    )
+    p.add_argument(
+        "--clock",
+        metavar="M:SS+INC",
+        help="a game clock: 5:00+3 (increment), 0:30+0 (sudden death), 5:00d2 (delay), "
+        "1:00h (hourglass), default (the game's rules page suggests one) or none",
     )
     p.add_argument(
         "--web",
@@ -104,8 +116,9 @@ def config_from_args(args: argparse.Namespace) -> Config:
     display = {"driver": args.display} if args.display else {}
     journal = {"path": args.journal} if args.journal else {}
     web = {"listen": args.web} if args.web else {}
+    clock = {"control": args.clock} if getattr(args, "clock", None) is not None else {}
     config = config.with_overrides(
-        game=game, board=board, display=display, journal=journal, web=web
+        game=game, board=board, display=display, journal=journal, web=web, clock=clock
     )
     name = game_name(config)
     if name not in game_names():
@@ -127,6 +140,12 @@ def config_from_args(args: argparse.Namespace) -> Config:
         players = _players(args.player, name, options)
         config = config.with_overrides(game={"players": players})
         given.append("players")
+    if clock:
+        try:
+            time_control(config, name)
+        except ValueError as e:
+            raise ConfigError(f"--clock {e}") from None
+        given.append("clock")
     config = replace(config, game=replace(config.game, given=tuple(given)))
     check_config(config)
     if not config.board.driver.startswith("serial:") and (why := board_kind_problem(config)):

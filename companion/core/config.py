@@ -98,6 +98,13 @@ class WebConfig:
 
 
 @dataclass(frozen=True)
+class ClockConfig:
+    # the game clock: a time control as typed ("5:00+3", "0:30+0", "5:00d2", "1:00h"),
+    # "default" for the one the game's rules page suggests, "" or "none" for no clock
+    control: str = ""
+
+
+@dataclass(frozen=True)
 class FirmwareConfig:
     """The Pico's own settings, written into its config.py by ``binaryon firmware install``
     (with [board] size, kind and debounce_ms and [leds] brightness). Empty, -1 or 0: the value
@@ -124,6 +131,7 @@ class Config:
     journal: JournalConfig = field(default_factory=JournalConfig)
     web: WebConfig = field(default_factory=WebConfig)
     firmware: FirmwareConfig = field(default_factory=FirmwareConfig)
+    clock: ClockConfig = field(default_factory=ClockConfig)
 
     @classmethod
     def default(cls) -> Config:

@@ -515,8 +515,24 @@ class GameSpec(ABC):
     # before then, and drawn afresh for each new game unless the config sets them
     secret_options: ClassVar[tuple[str, ...]] = ()
 
+    # the game clock this game's rules page suggests (``--clock default``, ``[clock] control
+    # = "default"``), as typed ("5:00+3"); "" : none suggested
+    clock_default: ClassVar[str] = ""
+
     def resolve(self, given: dict[str, Any]) -> dict[str, Any]:
         return resolve_options(self.options, given)
+
+    def on_time(self, state: GameState, flagged: str) -> Outcome:
+        """The result when ``flagged``'s time runs out in ``state`` (a game in progress):
+        by default every other player wins (shared by several). A game overrides it where
+        its rules page says otherwise (the others cannot win: a draw, or the score decides)."""
+        others = tuple(p for p in state.players if p != flagged)
+        label = self.player_label(flagged)
+        if len(others) == 1:
+            summary = f"{self.player_label(others[0])} wins on time"
+        else:
+            summary = f"{label} lost on time"
+        return Outcome(others, summary, {"on_time": flagged}, f"{label}'s time ran out")
 
     @abstractmethod
     def new(self, **options: Any) -> GameState:

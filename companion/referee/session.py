@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion import PROGRAM
 from companion.games import get_spec
 from companion.games.base import (
     GameSpec,
@@ -30,8 +31,9 @@ from companion.games.base import (
 )
 from companion.journal.api import GameClosed, Journal, JournalError, NullJournal, SavedGame
 from companion.referee.clock import Clock, TimeControl
+from companion.referee.on_time import ended_on_time
 
-log = logging.getLogger("binaryon")
+log = logging.getLogger(PROGRAM)
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,11 @@ class Session:
         suit the game (an hourglass with more than two players)."""
         if self.time_control is None:
             return None
-        return Clock(self.time_control, self.states[0].players)
+        try:
+            return Clock(self.time_control, self.states[0].players)
+        except ValueError as e:  # checked at start for the configured game; another one:
+            log.warning("%s is played without a clock: %s", self.spec.name, e)
+            return None
 
     def _begin(self) -> str | None:
         """Record the game's start; on failure the next move tries again (and is refused
@@ -498,6 +504,58 @@ class Session:
             )
         except JournalError as e:
             log.debug("clock tick not saved: %s", e)
+
+    def flag_fall(self) -> str | None:
+        """When the running player's time is gone: the game ends on time (the game's
+        ``GameSpec.on_time`` says the result), journaled as a flag event and the game's
+        finish. Returns the player whose flag fell, or None."""
+        clock, state = self.clock, self.state
+        if clock is None or state.is_over() or self.game_id is None:
+            return None
+        now = self.timer()
+        flagged = clock.flagged(now)
+        if flagged is None:
+            return None
+        outcome = self.credited(state, self.spec.on_time(state, flagged))
+        clock.switch(None, now)  # nothing runs any more
+        clock.add(flagged, -min(0.0, clock.left(flagged, now)))  # shown as 0, not below
+        self.clock_event("flag", flagged)
+        try:
+            self.journal.commit_turn(self.game_id, len(self.played), [], outcome)
+        except GameClosed:
+            self.closed_elsewhere = True
+        except JournalError as e:  # the time is gone all the same: the table says so
+            log.warning("game %s: its end on time is not saved: %s", self.game_id, e)
+        self.states[-1] = ended_on_time(state, outcome)
+        return flagged
+
+    def pause_clock(self, why: str = "") -> bool:
+        """Pause the running clock (journaled); False when there is nothing to pause."""
+        clock = self.clock
+        if clock is None or clock.paused or self.state.is_over():
+            return False
+        clock.pause(self.timer())
+        self.clock_event("pause", why=why)
+        return True
+
+    def resume_clock(self) -> bool:
+        """Resume a paused clock (journaled); False when it is not paused."""
+        clock = self.clock
+        if clock is None or not clock.paused or self.state.is_over():
+            return False
+        clock.resume(self.timer())
+        self.clock_event("resume")
+        return True
+
+    def add_time(self, player: str, seconds: float, why: str) -> bool:
+        """Give ``player`` ``seconds`` more (negative: take them), ``why`` 'penalty' or
+        'correction'; journaled as such. False without a clock or for no such player."""
+        clock = self.clock
+        if clock is None or player not in clock.players or self.state.is_over():
+            return False
+        clock.add(player, seconds)
+        self.clock_event("add", player, seconds, why)
+        return True
 
     def clock_event(
         self, kind: str, player: str | None = None, seconds: float | None = None, why: str = ""

@@ -13,6 +13,7 @@ from typing import Any
 from companion.core.config import Config, ConfigError
 from companion.core.sensors import SENSOR_KINDS
 from companion.games import DEFAULT_GAME, game_names, get_spec, player_ids
+from companion.referee.clock import HOURGLASS, TimeControl
 
 
 def game_name(config: Config) -> str:
@@ -97,4 +98,28 @@ def check_config(config: Config, source: str = "") -> Config:
             parse_listen(config.web.listen)
         except ListenError as e:
             raise bad(f"[web] listen: {e}") from None
+    try:
+        time_control(config, name)
+    except ValueError as e:
+        raise bad(f"[clock] control {e}") from None
     return config
+
+
+def time_control(config: Config, game: str) -> TimeControl | None:
+    """The game clock ``game`` is played with: ``[clock] control`` (``--clock``) as typed,
+    the game's suggestion for "default" (``GameSpec.clock_default``), None for none.
+    ValueError (one line) for a control that cannot be read or does not suit the game (an
+    hourglass needs two players)."""
+    text = config.clock.control.strip()
+    if text.lower() in ("", "none", "off"):
+        return None
+    spec = get_spec(game)
+    if text.lower() == "default":
+        if not spec.clock_default:
+            raise ValueError(f"'default': {game}'s rules suggest no clock")
+        text = spec.clock_default
+    control = TimeControl.parse(text)
+    players = player_ids(game, config.rules.get(game))
+    if control.kind == HOURGLASS and len(players) != 2:
+        raise ValueError(f"{text!r}: an hourglass needs two players ({game} has {len(players)})")
+    return control

@@ -33,8 +33,10 @@ from companion.referee.session import Session
 from companion.referee.verdict import Change, Verdict
 from companion.sensing.board_sync import BoardMap
 from companion.sensing.debounce import BoardSettler, SwitchDebouncer
+from companion.service.config_check import time_control
 from companion.service.controls import PAGES, Controls
 from companion.service.engine_hint import EngineHint
+from companion.service.game_clock import ClockKeeper
 from companion.service.game_start import first_session, fitting_options
 from companion.service.hints import Hints
 from companion.service.menu import NewGameMenu
@@ -99,8 +101,9 @@ class Daemon:
         self.web_backend: Any = None
         self.web_problem = ""  # why the pages are off when they should be served (OLED, menu)
 
-        session = first_session(config, self.journal, board.size, self.say, rng)
+        session = first_session(config, self.journal, board.size, self.say, rng, clock)
         self.referee = Referee(session, board.kind)
+        self.game_clock = ClockKeeper(self)
         self.opponent: EngineOpponent | None = None
         if config.game.opponent:
             level = parse_opponent(config.game.opponent)
@@ -418,13 +421,28 @@ class Daemon:
 
     # --- what the buttons and the pages do (in the loop's thread) ---
     def confirm(self) -> bool:
+        """The game's confirm; with a clock, when no turn is half entered, the clock's
+        pause and resume (README, "Game clock")."""
+        if not self.turn_pending() and self.game_clock.toggle():
+            return True
         verdict = self.referee.button("confirm")
         if verdict is not None:
             self.tell(verdict)
         return verdict is not None
 
     def undo(self, long: bool) -> None:
+        if long and self.game_clock.add():  # a paused clock: time added, not a takeback
+            return
         self.tell(self.referee.undo(long))
+
+    def turn_pending(self) -> bool:
+        """Is a turn of several presses half entered (presses the game waits to complete,
+        or a move of the player still on turn, e.g. Binary's first piece of two)?"""
+        if self.referee.interpreter.pending() is not None:
+            return True
+        s = self.session
+        last = s.played[-1] if s.played else None
+        return last is not None and not last.forced and last.player == s.state.turn is not None
 
     def hint(self) -> None:
         self.hints.next()
@@ -466,6 +484,11 @@ class Daemon:
         except ValueError as e:
             self.say(str(e), kind="refused")
             return
+        try:  # the configured clock; "default": the one this game's rules page suggests
+            self.session.time_control = time_control(self.config, spec.name)
+        except ValueError as e:
+            log.warning("%s is played without a clock: %s", spec.name, e)
+            self.session.time_control = None
         self.tell(self.referee.new_game(spec.name, options, dict(self.config.game.players)))
 
     def resume_game(self, game_id: int) -> None:
@@ -480,7 +503,7 @@ class Daemon:
                 raise JournalError(f"game {game_id} cannot be taken up")
             Session.resume(entry.saved(), NullJournal())  # its moves replay: checked first
             self.journal.resume(game_id)
-            session = Session.resume(entry.saved(), self.journal, current.rng)
+            session = Session.resume(entry.saved(), self.journal, current.rng, self.loop.clock)
         except (JournalError, ValueError) as e:
             self.say(str(e), kind="refused")
             return
@@ -521,6 +544,7 @@ class Daemon:
             game_id=s.game_id,
             people=s.players_named(),
             first_ply=max(0, len(s.played) - MOVES_SHOWN),
+            clock=s.clock.face(self.loop.clock()) if s.clock is not None else None,
         )
 
     def present(self) -> Frame:
@@ -538,11 +562,15 @@ class Daemon:
         frame = frame if frame is not None else self.present()
         view = dict(frame.web_for(viewer))
         view["undo"] = self.referee.undo_view()  # a takeback asked, waiting for agreement
+        face = frame.table.clock  # its times as they were at ``face.at`` (this loop's clock)
+        view["clock"] = face.api(time.time() - (self.loop.clock() - face.at)) if face else None
         return view
 
     def render(self) -> None:
         """Draw every view from one frame: LEDs first (fast), then the OLED, then the pages
-        are told."""
+        are told. The game clock's timers are set for the clock as it is first (its flag
+        looked at)."""
+        self.game_clock.update()
         self.frame = frame = self.present()
         if self.leds is not None:
             lit = frame.leds
@@ -552,6 +580,7 @@ class Daemon:
         sent = self.oled.show(frame.screen)
         if sent and self.on_frame is not None:
             self.on_frame()
+        self.game_clock.drawn()
         for listener in list(self.listeners):
             listener()
 

@@ -15,7 +15,7 @@ from companion.games import get_spec
 from companion.games.base import GameSpec
 from companion.journal.api import Journal, JournalError
 from companion.referee.session import Session
-from companion.service.config_check import game_name, rule_options
+from companion.service.config_check import game_name, rule_options, time_control
 from companion.views.oled import CHARS
 
 log = logging.getLogger(PROGRAM)
@@ -43,6 +43,7 @@ def first_session(
     board_size: int,
     say: Callable[[str], None],
     rng: random.Random | None = None,
+    timer: Callable[[], float] | None = None,
 ) -> Session:
     """The game in progress, resumed; or the configured game when there is none, or when the
     command line (or the config's ``[game] name``) asks for another: the one in progress is
@@ -55,7 +56,7 @@ def first_session(
     session = None
     if saved is not None:
         try:
-            session = Session.resume(saved, journal, rng)
+            session = Session.resume(saved, journal, rng, timer)
             say("resumed")
         except ValueError as e:
             log.error("cannot resume game %s: %s", saved.game_id, e)
@@ -69,7 +70,15 @@ def first_session(
             say(paused_line(session.game, old))
         session = None
     if session is None:
-        session = Session(wanted, options, journal, config.game.players, rng)
+        session = Session(
+            wanted,
+            options,
+            journal,
+            config.game.players,
+            rng,
+            time_control=time_control(config, wanted),
+            timer=timer,
+        )
     return session
 
 
@@ -81,7 +90,11 @@ def asks_for_another(config: Config, options: dict[str, Any], session: Session) 
     if session.game != wanted:
         return f"{wanted} asked for" if config.game.chosen or config.game.given else ""
     for name in config.game.given:
-        if name == "players":
+        if name == "clock":
+            asked = time_control(config, wanted)
+            if session.time_control != asked:
+                return f"clock {asked.text() if asked else 'none'} asked for"
+        elif name == "players":
             for player, person in config.game.players.items():
                 if session.people.get(player, "") != person:
                     return f"{player} is {person}"

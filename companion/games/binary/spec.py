@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -16,6 +17,7 @@ from companion.games.base import (
     Hint,
     Interpreter,
     Move,
+    Outcome,
     Panel,
     PanelRow,
     View,
@@ -82,6 +84,23 @@ class BinarySpec(GameSpec):
     sensor_kinds = ("switch", "presence", "polarity")
     hint_steps = 3  # the mover's territories, the opponent's, where the mover may place
     position_movers = PLAYERS
+    clock_default = "10:00+5"  # docs/rules/binary.md, "Time"
+
+    def on_time(self, state: GameState, flagged: str) -> Outcome:
+        """The opponent wins, unless they have no pieces left to place (they can no longer
+        change the board): then the board is scored as it stands (docs/rules/binary.md)."""
+        st: BinaryState = state  # type: ignore[assignment]
+        if st.hand(other(flagged)) > 0:
+            return super().on_time(state, flagged)
+        scored = replace(st, mover=None, placed=(), end_reason=f"{flagged}'s time ran out")
+        outcome = scored.outcome()
+        assert outcome is not None
+        return Outcome(
+            outcome.winners,
+            f"{outcome.summary} on time",
+            {**outcome.detail, "on_time": flagged},
+            f"{flagged.upper()}'s time ran out: board scored",
+        )
 
     def new(self, **options: Any) -> BinaryState:
         return _new_game(**options)

@@ -54,6 +54,7 @@ class BinaryonSpec(GameSpec):
     }
     hint_steps: ClassVar[int] = 2  # the mover's moves, then their best line
     position_movers: ClassVar[tuple[str, ...]] = ("on", "off")
+    clock_default: ClassVar[str] = "5:00+3"  # docs/rules/binaryon.md, "Time"
 
     def resolve(self, given: dict[str, Any]) -> dict[str, Any]:
         return resolve(given)

@@ -19,6 +19,7 @@ from companion.games.base import (
     Hint,
     Interpreter,
     Layout,
+    Outcome,
     Panel,
     PanelRow,
     View,
@@ -95,6 +96,25 @@ class BinomeSpec(GameSpec):
     options = OPTIONS
     sensor_kinds = ()
     secret_options = ("seed",)  # the virtual players' sheets follow from it
+    clock_default = "3:00+5"  # docs/rules/binome.md, "Time"
+
+    def on_time(self, state: GameState, flagged: str) -> Outcome:
+        """The flagged player is out; the others' points decide, equal top scores sharing
+        the win (docs/rules/binome.md, "Time")."""
+        st: BinomeState = state  # type: ignore[assignment]
+        others = [(s, p) for p, s in zip(st.names, st.scores, strict=True) if p != flagged]
+        if not others:  # solo against nobody: nobody wins
+            return Outcome((), f"{flagged} out of time", {"on_time": flagged}, "time ran out")
+        top = max(s for s, _ in others)
+        winners = tuple(p for s, p in others if s == top)
+        summary = (
+            f"{winners[0]} wins on time with {top}"
+            if len(winners) == 1
+            else f"{join_names(winners)} win on time on {top}"
+        )
+        detail = {"on_time": flagged, "scores": dict(zip(st.names, st.scores, strict=True))}
+        return Outcome(winners, summary, detail, f"{flagged}'s time ran out")
+
     commands = {
         "binome": (
             "companion.games.binome.resolve_cli",

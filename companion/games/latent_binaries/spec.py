@@ -85,6 +85,7 @@ class LatentSpec(GameSpec):
     options: ClassVar[tuple[Option, ...]] = OPTIONS
     sensor_kinds: ClassVar[tuple[str, ...]] = ("switch", "presence")
     position_movers: ClassVar[tuple[str, ...]] = PLAYERS  # `legal FILE` (no engine)
+    clock_default: ClassVar[str] = "15:00+10"  # docs/rules/latent-binaries.md, "Time"
 
     def resolve(self, given: dict[str, Any]) -> dict[str, Any]:
         return resolve(given)

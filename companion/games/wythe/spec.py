@@ -90,6 +90,7 @@ class WytheSpec(GameSpec):
     sensor_kinds: ClassVar[tuple[str, ...]] = ("switch", "presence")
     # where a piece fits, the mover's groups that make their score, the opponent's
     hint_steps: ClassVar[int] = 3
+    clock_default: ClassVar[str] = "10:00+5"  # docs/rules/wythe.md, "Time"
     # (none: a match plays with the pie rule, since the engine's players are seats, which
     # a swap moves to the other colour)
     match_options: ClassVar[dict[str, Any]] = {}

@@ -1,0 +1,143 @@
+"""The daemon's side of the game clock: its timers, its buttons and what the table is told.
+
+The session keeps the clock and switches it when a turn ends (``Session._clock_after``);
+here, after every event, the loop gets two timers while a clock runs:
+
+- the tick, at each change of the running player's whole seconds (so at least once a
+  second): the clock's state journaled (one small row updated, ``Journal.clock_tick``) and
+  the table redrawn, only when the shown seconds changed;
+- the flag, at the running player's ``due`` time: the game ends on time
+  (``Session.flag_fall``), as the game's rules page says.
+
+Buttons (``confirm``, long ``undo``) pause, resume and add time: see ``Controls``.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from typing import TYPE_CHECKING, Any
+
+from companion import PROGRAM
+from companion.referee.referee import result_line
+
+if TYPE_CHECKING:
+    from companion.referee.session import Session
+
+log = logging.getLogger(PROGRAM)
+
+ADD_SECONDS = 10.0  # what each long press of undo gives the player on move, while paused
+
+
+class ClockKeeper:
+    def __init__(self, host: Any):
+        self.host = host  # the daemon: its loop, session, render and say
+        self._tick: Any = None
+        self._flag: Any = None
+        self._shown: tuple[int, ...] | None = None  # the whole seconds drawn last
+
+    @property
+    def session(self) -> Session:
+        return self.host.session
+
+    def shown(self) -> tuple[int, ...] | None:
+        """The clock's whole seconds, as the table shows them (None: no clock)."""
+        clock = self.session.clock
+        if clock is None:
+            return None
+        now = self.host.loop.clock()
+        return tuple(max(0, math.ceil(v - 1e-9)) for v in clock.times(now).values())
+
+    def drawn(self) -> None:
+        """The table was drawn: remember the seconds it showed."""
+        self._shown = self.shown()
+
+    def update(self) -> None:
+        """After every event: the flag looked at, the timers set for the clock as it is."""
+        self._cancel()
+        session = self.session
+        clock = session.clock
+        if clock is None or session.state.is_over():
+            return
+        now = self.host.loop.clock()
+        if clock.flagged(now) is not None:
+            self._flag_fell()
+            return
+        due = clock.due(now)
+        if due is None:  # paused, or nothing runs
+            return
+        self._flag = self.host.loop.call_later(due, self._on_flag)
+        left = clock.left(clock.running, now) if clock.running else 0.0
+        to_next = left - math.floor(left)  # the next change of the whole seconds shown
+        self._tick = self.host.loop.call_later(to_next if to_next > 0.001 else 1.0, self._on_tick)
+
+    def _cancel(self) -> None:
+        for timer in (self._tick, self._flag):
+            if timer is not None:
+                timer.cancel()
+        self._tick = self._flag = None
+
+    def _on_tick(self) -> None:
+        self._tick = None
+        clock = self.session.clock
+        if clock is not None and clock.running is not None and not clock.paused:
+            self.session.clock_tick()
+        if self.shown() != self._shown:
+            self.host.render()  # draws, then calls ``drawn``
+        self.update()
+
+    def _on_flag(self) -> None:
+        self._flag = None
+        self.update()  # the flag is looked at there (a clock added to meanwhile runs on)
+        if self.session.state.is_over():
+            self.host.render()
+
+    def _flag_fell(self) -> None:
+        session = self.session
+        flagged = session.flag_fall()
+        if flagged is None:
+            return
+        log.info("game %s: %s's flag fell", session.game_id, flagged)
+        self.host.say(result_line(session.state), lasting=True)
+        self.host.feedback.update_blink()
+        if self.host.buzzer is not None:
+            self.host.buzzer.refuse()
+
+    # --- the buttons ---
+    def toggle(self) -> bool:
+        """Confirm with a clock: pause a running clock, resume a paused one (said on the
+        table). False when the clock has nothing to pause or resume (not started yet)."""
+        session = self.session
+        clock = session.clock
+        if clock is None or session.state.is_over():
+            return False
+        if clock.paused:
+            session.resume_clock()
+            self.host.say("clock running")
+            return True
+        if clock.running is None:
+            return False
+        session.pause_clock()
+        self.host.say("clock paused: confirm resumes, hold undo: +10 s", lasting=True)
+        return True
+
+    def add(self, seconds: float = ADD_SECONDS, why: str = "correction") -> bool:
+        """A long undo while paused: ``seconds`` more for the player on move (the arbiter's
+        correction or the opponent's penalty), journaled as such."""
+        session = self.session
+        clock = session.clock
+        if clock is None or not clock.paused or session.state.is_over():
+            return False
+        player = clock.running or session.state.turn
+        if player is None or not session.add_time(player, seconds, why):
+            return False
+        label = session.spec.player_label(player)
+        left = clock.left(player, self.host.loop.clock())
+        self.host.say(f"{label} +{seconds:g} s: {_mm_ss(left)}", lasting=True)
+        return True
+
+
+def _mm_ss(seconds: float) -> str:
+    from companion.referee.clock import clock_text
+
+    return clock_text(seconds, tenths=False)

@@ -1,0 +1,232 @@
+"""The game clock through the daemon, on a fake clock: each time control switched by the
+board's presses, the flag's timer ending the game on time, the tick journaled about once a
+second and drawn only when the shown seconds change, confirm pausing and resuming, a long
+undo adding time while paused, undo, turns of several presses, forced passes, and a restart
+after a crash (charged up to the last tick, then paused until a press)."""
+
+import random
+
+import pytest
+
+from companion.core.config import Config
+from companion.core.events import ButtonEvent
+from companion.games import get_spec
+from companion.hardware.simulated.mock_board import MockBoard
+from companion.journal.store import SqliteJournal
+from companion.referee.on_time import on_time
+from companion.service.daemon import Daemon
+from tests.conftest import FakeClock, step
+from tests.test_clock_journal import power_cut
+
+
+def clocked_daemon(clock, control, game="binaryon", journal=None, rules=None, size=8):
+    cfg = Config.default().with_overrides(
+        game={"name": game}, clock={"control": control}, rules={game: rules or {}}
+    )
+    d = Daemon(cfg, board=MockBoard(size, "switch", clock), clock=clock, journal=journal)
+    d.board.start(d.loop.post)
+    d.loop.run_pending()
+    return d
+
+
+def press_move(d, clock, k: int = 0) -> None:
+    """The player on move presses the cell of one of their legal moves."""
+    move = d.session.state.legal_moves()[k]
+    d.board.tap(move.cell)
+    step(d, clock)
+
+
+def button(d, clock, name: str, long: bool = False) -> None:
+    d.post(ButtonEvent(name, long))
+    step(d, clock)
+
+
+def times(d, clock) -> dict[str, float]:
+    return {p: round(v, 3) for p, v in d.session.clock.times(clock()).items()}
+
+
+@pytest.mark.parametrize(
+    "control, on_after, off_after",
+    [
+        # ON moves at once (the first move is free), OFF thinks 4 s, ON thinks 6 s
+        ("0:30", 24.0, 26.0),  # sudden death: what was used is gone
+        ("0:30+2", 26.0, 28.0),  # Fischer: 2 s back after each turn
+        ("0:30d2", 26.0, 28.0),  # Bronstein: the first 2 s of each turn are free
+        ("0:30h", 28.0, 32.0),  # hourglass: what one uses, the other gains (6 - 4 = 2)
+    ],
+)
+def test_each_time_control_switches_with_the_presses(control, on_after, off_after):
+    clock = FakeClock()
+    d = clocked_daemon(clock, control)
+    assert d.session.clock.running is None  # nothing runs before the first move
+    press_move(d, clock)
+    assert d.session.clock.running == "off"
+    step(d, clock, 4)
+    press_move(d, clock)
+    assert d.session.clock.running == "on"
+    step(d, clock, 6)
+    press_move(d, clock)
+    assert times(d, clock) == {"on": on_after, "off": off_after}
+    assert d.session.played[-1].clock["left"] == {"on": on_after, "off": off_after}
+
+
+def test_the_flag_ends_the_game_on_time_at_its_due_time(tmp_path):
+    clock = FakeClock()
+    d = clocked_daemon(clock, "0:12+2", journal=SqliteJournal.open(tmp_path / "j.sqlite"))
+    press_move(d, clock)
+    step(d, clock, 11.5)
+    assert not d.session.state.is_over()
+    step(d, clock, 0.6)  # the flag's own timer: 12 s after OFF's turn began
+    state = d.session.state
+    assert state.is_over() and on_time(state) is not None
+    assert state.outcome().winners == ("on",) and "on time" in d.message
+    assert d.web_view()["result"]["summary"] == "ON wins on time"
+    assert d.web_view()["clock"]["off"] == 0 and d.web_view()["clock"]["running"] is None
+    entry = d.journal.load(d.session.game_id)
+    assert entry.status == "finished" and entry.summary == "ON wins on time"
+    assert [e.kind for e in d.journal.clock_events(entry.id)] == ["flag"]
+    press_move_refused = d.session.state.legal_moves()
+    assert press_move_refused == []
+
+
+def test_the_tick_is_journaled_each_second_and_drawn_only_when_the_seconds_change(tmp_path):
+    clock = FakeClock()
+    d = clocked_daemon(clock, "5:00", journal=SqliteJournal.open(tmp_path / "j.sqlite"))
+    drawn = []
+    d.listeners.append(lambda: drawn.append(clock()))
+    press_move(d, clock)
+    ticks = []
+    real = d.journal.clock_tick
+    d.journal.clock_tick = lambda *a: ticks.append(clock()) or real(*a)
+    drawn.clear()
+    for _ in range(40):
+        step(d, clock, 0.1)
+    assert len(ticks) == 4 and len(drawn) == 4  # 4 s: one write and one frame a second
+    row = d.journal.current().clock
+    assert row.ply == 1 and row.state["used"] == pytest.approx(3.9, abs=0.11)
+    button(d, clock, "confirm")  # paused: nothing changes, nothing is written or drawn
+    step(d, clock)
+    ticks.clear()
+    drawn.clear()
+    step(d, clock, 10)
+    assert ticks == [] and drawn == []
+
+
+def test_confirm_pauses_and_resumes_and_a_long_undo_adds_time_while_paused(tmp_path):
+    clock = FakeClock()
+    d = clocked_daemon(clock, "1:00", journal=SqliteJournal.open(tmp_path / "j.sqlite"))
+    press_move(d, clock)
+    step(d, clock, 5)
+    button(d, clock, "confirm")
+    step(d, clock, 100)
+    assert d.session.clock.paused and times(d, clock)["off"] == 55
+    moves = len(d.session.played)
+    button(d, clock, "undo", long=True)  # while paused: +10 s to the player on move, no takeback
+    button(d, clock, "undo", long=True)
+    assert times(d, clock)["off"] == 75 and len(d.session.played) == moves
+    assert "+10 s" in d.message
+    button(d, clock, "confirm")
+    step(d, clock, 5)
+    assert not d.session.clock.paused and times(d, clock)["off"] == 70
+    events = d.journal.clock_events(d.session.game_id)
+    assert [(e.kind, e.player, e.seconds, e.why) for e in events] == [
+        ("pause", None, None, None),
+        ("add", "off", 10, "correction"),
+        ("add", "off", 10, "correction"),
+        ("resume", None, None, None),
+    ]
+    button(d, clock, "undo", long=True)  # running: the long undo takes a round back as before
+    assert len(d.session.played) < moves
+
+
+def test_undo_through_the_daemon_restores_the_clock():
+    clock = FakeClock()
+    d = clocked_daemon(clock, "1:00+1")
+    press_move(d, clock)
+    step(d, clock, 10)
+    press_move(d, clock)  # off: 51
+    step(d, clock, 20)
+    press_move(d, clock)  # on: 41
+    step(d, clock, 3)
+    button(d, clock, "undo")
+    assert d.session.clock.running == "on"
+    assert times(d, clock) == {"on": 60, "off": 51}
+    step(d, clock, 2)
+    assert times(d, clock)["on"] == 58
+
+
+def test_a_turn_of_several_presses_switches_when_it_ends():
+    """Binary: a press places one piece; the turn ends with the second piece, or with
+    confirm after one (confirm completes it before it would pause the clock)."""
+    clock = FakeClock()
+    d = clocked_daemon(clock, "1:00", game="binary")
+    press_move(d, clock)  # Black's first turn: one piece, the turn is over
+    assert d.session.clock.running == "white"
+    step(d, clock, 3)
+    press_move(d, clock)  # White's first piece: still White's turn
+    assert d.session.clock.running == "white" and d.turn_pending()
+    step(d, clock, 2)
+    button(d, clock, "confirm")  # completes the turn: no pause
+    step(d, clock)
+    assert d.session.clock.running == "black" and not d.session.clock.paused
+    assert times(d, clock) == {"black": 60, "white": 55}
+    button(d, clock, "confirm")  # nothing half entered: the clock pauses
+    assert d.session.clock.paused
+
+
+def test_forced_passes_cost_nobody():
+    """A player's move that leaves the opponent nothing to play: their pass is the
+    referee's, and the mover's time runs again at once (with the increment of their turn)."""
+    new = get_spec("binaryon").new
+    for seed in range(300):
+        rng = random.Random(seed)
+        st, moves = new(size=4), []
+        while not st.is_over():
+            m = rng.choice(st.legal_moves())
+            if st.forced_move() is None:
+                moves.append(m)
+            after = st.play(m)
+            if len(moves) > 1 and after.forced_move() is not None and not after.is_over():
+                break
+            st = after
+        else:
+            continue
+        break
+    else:
+        raise AssertionError("no game with a forced pass found")
+    clock = FakeClock()
+    d = clocked_daemon(clock, "1:00+5", rules={"size": 4}, size=4)
+    for m in moves[:-1]:
+        d.board.tap(m.cell)
+        step(d, clock, 1)
+    mover = d.session.state.turn
+    before = d.session.clock.left(mover, clock())
+    other = next(p for p in ("on", "off") if p != mover)
+    other_before = d.session.clock.left(other, clock())
+    d.board.tap(moves[-1].cell)
+    step(d, clock)
+    assert d.session.played[-1].forced and d.session.state.turn == mover
+    assert d.session.clock.running == mover
+    assert d.session.clock.left(other, clock()) == other_before  # the pass cost nothing
+    assert d.session.clock.left(mover, clock()) == pytest.approx(before + 5)
+
+
+def test_a_restart_after_a_crash_charges_up_to_the_last_tick_and_waits_paused(tmp_path):
+    path = tmp_path / "j.sqlite"
+    clock = FakeClock()
+    d = clocked_daemon(clock, "0:12+2", journal=SqliteJournal.open(path))
+    press_move(d, clock)
+    step(d, clock, 3.05)  # OFF's time ticked at 1, 2 and 3 s
+    path = power_cut(path, tmp_path / "after")  # the files as a power cut leaves them
+    d.journal.close()
+    clock.advance(500)  # the companion was off for a while
+    again = clocked_daemon(clock, "0:12+2", journal=SqliteJournal.open(path))
+    c = again.session.clock
+    assert c.paused and c.running == "off"
+    assert c.left("off", clock()) == pytest.approx(9, abs=0.06)
+    step(again, clock, 30)
+    assert not again.session.state.is_over() and c.left("off", clock()) == pytest.approx(9, 0.01)
+    assert again.web_view()["clock"]["paused"] is True
+    button(again, clock, "confirm")  # the press that resumes it
+    step(again, clock, 9.1)
+    assert again.session.state.is_over() and on_time(again.session.state) is not None
