@@ -230,3 +230,37 @@ def test_a_restart_after_a_crash_charges_up_to_the_last_tick_and_waits_paused(tm
     button(again, clock, "confirm")  # the press that resumes it
     step(again, clock, 9.1)
     assert again.session.state.is_over() and on_time(again.session.state) is not None
+
+
+def test_binome_steps_are_timed_an_unwritten_digit_goes_to_the_first_free_half():
+    clock = FakeClock()
+    rules = {"players": "Ann,Bob", "step_seconds": 20}
+    d = clocked_daemon(clock, "", game="binome", rules=rules)
+    state = d.session.state
+    assert state.phase == "write" and state.to_act == {"Ann", "Bob"}
+    d.submit("Ann write 3b", "Ann")
+    step(d, clock, 19)
+    assert d.session.state.sheet("Bob")[0] is None  # Bob still has a second
+    step(d, clock, 1.5)
+    sheet = d.session.state.sheet("Bob")
+    assert sheet[0] is not None and sheet[1:].count(None) == len(sheet) - 1
+    assert any(p.name == "Bob write 1a" for p in d.session.played)
+    assert "time up: BOB" in d.message
+    assert d.session.state.to_act == {"Ann", "Bob"}  # the next roll: a new step, in full
+    step(d, clock, 19)
+    assert d.session.state.to_act == {"Ann", "Bob"}
+
+
+def test_binome_an_unclaimed_turn_is_a_pass_and_each_claimant_gets_a_step():
+    clock = FakeClock()
+    rules = {"players": "Ann,Bob", "step_seconds": 5}
+    d = clocked_daemon(clock, "", game="binome", rules=rules)
+    for _ in range(16):  # nobody writes: every digit goes to the first free half
+        step(d, clock, 5.01)
+    state = d.session.state
+    assert state.phase == "claim" and state.turn == "Ann"
+    step(d, clock, 5.01)  # Ann let her step run out: a pass
+    assert any(p.name == "Ann pass" for p in d.session.played)
+    assert d.session.state.turn == "Bob"
+    step(d, clock, 4)
+    assert d.session.state.turn == "Bob"  # Bob's own step began when Ann's ended

@@ -522,6 +522,15 @@ class GameSpec(ABC):
     def resolve(self, given: dict[str, Any]) -> dict[str, Any]:
         return resolve_options(self.options, given)
 
+    def step_seconds(self, options: dict[str, Any]) -> int:
+        """Seconds a player has for each step, when the game times its steps (Binøme's
+        ``step_seconds``); 0: none. The daemon plays ``timed_out`` for who did not act."""
+        return 0
+
+    def timed_out(self, state: GameState, player: str) -> Move | None:
+        """What is played for ``player`` whose step time ran out (None: nothing)."""
+        return None
+
     def on_time(self, state: GameState, flagged: str) -> Outcome:
         """The result when ``flagged``'s time runs out in ``state`` (a game in progress):
         by default every other player wins (shared by several). A game overrides it where

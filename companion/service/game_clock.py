@@ -35,6 +35,9 @@ class ClockKeeper:
         self._tick: Any = None
         self._flag: Any = None
         self._shown: tuple[int, ...] | None = None  # the whole seconds drawn last
+        self._step: Any = None  # the step timer (a game that times its steps: Binøme)
+        self._step_key: tuple[Any, ...] | None = None  # the step it times
+        self._step_due = 0.0  # when that step's time runs out (the loop's clock)
 
     @property
     def session(self) -> Session:
@@ -55,6 +58,7 @@ class ClockKeeper:
     def update(self) -> None:
         """After every event: the flag looked at, the timers set for the clock as it is."""
         self._cancel()
+        self._update_step()
         session = self.session
         clock = session.clock
         if clock is None or session.state.is_over():
@@ -102,6 +106,57 @@ class ClockKeeper:
         self.host.feedback.update_blink()
         if self.host.buzzer is not None:
             self.host.buzzer.refuse()
+
+    # --- a game's per-step timer (Binøme's ``step_seconds``) ---
+    def _update_step(self) -> None:
+        """A step begins when the players to act change after a referee's step (a roll, a
+        card) or when the turn passes to the next claimant: it gets ``step_seconds``. A
+        paused clock stops it; it starts again in full when the clock resumes."""
+        session = self.session
+        seconds = session.spec.step_seconds(session.options)
+        state = session.state
+        paused = session.clock is not None and session.clock.paused
+        if self._step is not None:
+            self._step.cancel()
+            self._step = None
+        if not seconds or state.is_over() or not state.to_act or paused:
+            self._step_key = None
+            return
+        last_referee = max((i for i, p in enumerate(session.played) if p.forced), default=-1)
+        key = (session.game_id, last_referee, state.turn)
+        now = self.host.loop.clock()
+        if key != self._step_key:
+            self._step_key, self._step_due = key, now + seconds
+        self._step = self.host.loop.call_later(self._step_due - now, self._on_step)
+
+    def step_left(self) -> float | None:
+        """Seconds left in the timed step (None: no step is timed)."""
+        if self._step_key is None:
+            return None
+        return max(0.0, self._step_due - self.host.loop.clock())
+
+    def _on_step(self) -> None:
+        """The step's time ran out: what the game plays for each player who did not act
+        (``GameSpec.timed_out``), as if they had entered it."""
+        self._step = None
+        session = self.session
+        spec, key = session.spec, self._step_key
+        late = []
+        for player in sorted(session.state.to_act):
+            state = session.state
+            if state.is_over() or player not in state.to_act:
+                continue
+            move = spec.timed_out(state, player)
+            if move is None:
+                continue
+            self.host.submit(move.name, player)
+            late.append(spec.player_label(player))
+        if late:
+            log.info("step time up (game %s): %s", session.game_id, ", ".join(late))
+            self.host.say(f"time up: {', '.join(late)}")
+        if self._step_key == key:  # nothing moved (nothing to play for them): no new step
+            self._step_key = None
+        self.host.render()
 
     # --- the buttons ---
     def toggle(self) -> bool:

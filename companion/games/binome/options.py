@@ -53,6 +53,9 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "read when the game starts, unless points are given"),
     Option("phoneless", "", "players without a phone (a,b): the chairperson enters their "
            "sheet and claims on the chair's own page"),
+    Option("step_seconds", 0, "seconds each step gives (writing a digit, a claim): a digit "
+           "not written goes to the first free half, a claim not made is a pass (0 = no limit)",
+           kind=int, minimum=0, maximum=600),
 )  # fmt: skip
 
 

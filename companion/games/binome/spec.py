@@ -19,6 +19,7 @@ from companion.games.base import (
     Hint,
     Interpreter,
     Layout,
+    Move,
     Outcome,
     Panel,
     PanelRow,
@@ -97,6 +98,21 @@ class BinomeSpec(GameSpec):
     sensor_kinds = ()
     secret_options = ("seed",)  # the virtual players' sheets follow from it
     clock_default = "3:00+5"  # docs/rules/binome.md, "Time"
+
+    def step_seconds(self, options: dict[str, Any]) -> int:
+        return int(options.get("step_seconds", 0) or 0)
+
+    def timed_out(self, state: GameState, player: str) -> Move | None:
+        """A digit not written in time goes to the player's first free half; a claim not
+        made in time is a pass (docs/rules/binome.md, "Time")."""
+        st: BinomeState = state  # type: ignore[assignment]
+        if player not in st.to_act:
+            return None
+        if st.phase == WRITE:
+            return next((m for m in st.legal_moves(player) if isinstance(m, Write)), None)
+        if st.phase == CLAIM:
+            return Decline(player)
+        return None
 
     def on_time(self, state: GameState, flagged: str) -> Outcome:
         """The flagged player is out; the others' points decide, equal top scores sharing
