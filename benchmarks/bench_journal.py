@@ -5,6 +5,8 @@ as the journal grows. Prints one figure per line; nothing is asserted.
 
 - append: one press (commit_turn, one fsync) at 50, 2,000 and 5,000 events of the game
   (wall time with the fsync, and CPU time: the part that could grow with the game);
+- clock tick: the running game clock's state kept once a second (clock_tick: one small row
+  updated in place, one fsync), at the same game lengths (``--tick-only``: just this);
 - open: SqliteJournal.open + current() + close after a clean stop, 20 to 5,000 games, and
   the deep check after an unclean stop for comparison;
 - the commands as a user runs them (a fresh process each: wall time, CPU, peak RSS):
@@ -32,6 +34,7 @@ from companion.games import get_spec  # noqa: E402
 from companion.journal.api import MoveEntry, NullJournal  # noqa: E402
 from companion.journal.records import format_record, record_from_entry  # noqa: E402
 from companion.journal.store import FINISHED, SqliteJournal  # noqa: E402
+from companion.referee.clock import Clock, TimeControl  # noqa: E402
 from companion.referee.session import Session  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,6 +127,35 @@ def bench_append(folder: Path, lengths: list[int], presses: int) -> None:
         print(
             f"append at {n:>5} events: median {statistics.median(walls) * 1e3:6.2f} ms wall,"
             f" {statistics.median(cpus) * 1e3:5.2f} ms CPU"
+        )
+
+
+def bench_tick(folder: Path, lengths: list[int], ticks: int) -> None:
+    print("# clock tick (clock_tick: the running clock's row updated, one fsync) vs length")
+    control = TimeControl.parse("5:00+3")
+    for n in lengths:
+        path = folder / f"tick-{n}.sqlite"
+        j, db = open_with_connection(path)
+        gid = j.begin("binaryon", OPTIONS, {}, time_control=control.text())
+        db.execute("PRAGMA synchronous = OFF")
+        for start in range(0, n, 500):
+            chunk = [MoveEntry(p, "e5") for p in range(start, min(n, start + 500))]
+            j.commit_turn(gid, start, chunk, None)
+        db.execute("PRAGMA synchronous = FULL")
+        clock = Clock(control, ("on", "off"))
+        clock.run("on", 0.0)
+        walls, cpus = [], []
+        for k in range(ticks):
+            state = clock.snapshot(float(k))
+            w, c = time.perf_counter(), time.process_time()
+            j.clock_tick(gid, n, state)
+            walls.append(time.perf_counter() - w)
+            cpus.append(time.process_time() - c)
+        rows = db.execute("SELECT count(*) FROM clocks").fetchone()[0]
+        j.close()
+        print(
+            f"clock tick at {n:>5} events: median {statistics.median(walls) * 1e3:6.2f} ms wall,"
+            f" {statistics.median(cpus) * 1e3:5.2f} ms CPU ({rows} clock row)"
         )
 
 
@@ -263,15 +295,20 @@ def bench_commands(folder: Path, built: dict[int, Path], history_games: int, imp
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run)")
+    parser.add_argument("--tick-only", action="store_true", help="only the clock's tick")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        if args.quick:
+        if args.tick_only:
+            bench_tick(folder, [50, 500] if args.quick else [50, 2000, 5000], ticks=100)
+        elif args.quick:
             bench_append(folder, [50, 500], presses=20)
+            bench_tick(folder, [50, 500], ticks=20)
             built = bench_open(folder, [20, 200])
             bench_commands(folder, built, history_games=500, imports=50)
         else:
             bench_append(folder, [50, 2000, 5000], presses=100)
+            bench_tick(folder, [50, 2000, 5000], ticks=100)
             built = bench_open(folder, [20, 1000, 2000, 5000])
             bench_commands(folder, built, history_games=10_000, imports=2000)
 

@@ -32,6 +32,11 @@ RUNS = [
     ),
     ("bench_gpio_scan.py", [], r"us CPU per scan"),
     (
+        "bench_journal.py",
+        ["--tick-only", "--quick"],
+        r"clock tick at +500 events: median +[\d.]+ ms wall, +[\d.]+ ms CPU \(1 clock row\)",
+    ),
+    (
         "bench_history.py",
         ["--games", "200", "--spectators", "2", "--moves", "2", "--calls", "2", "--cache", "."],
         r"2 spectators, 8 pages loading the history: median +[\d.]+ ms",
