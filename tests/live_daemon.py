@@ -20,9 +20,11 @@ def start_daemon(
     port: int = 0,
     journal: Path | None = None,
     rules: dict | None = None,
+    clock: str = "",
     **game_options,
 ) -> tuple[Daemon, list]:
-    """``game_options`` go to ``[game]`` (``players=...``); ``rules`` to ``[rules.<game>]``."""
+    """``game_options`` go to ``[game]`` (``players=...``); ``rules`` to ``[rules.<game>]``;
+    ``clock`` to ``[clock] control``."""
     overrides = {
         "game": {"name": game, **game_options},
         "board": {"driver": "mock"},
@@ -31,6 +33,8 @@ def start_daemon(
     }
     if rules is not None:
         overrides["rules"] = {game: rules}
+    if clock:
+        overrides["clock"] = {"control": clock}
     daemon, closers = build_daemon(Config.default().with_overrides(**overrides), simulated=True)
     daemon.start()
     return daemon, closers

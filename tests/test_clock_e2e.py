@@ -16,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 from companion.journal.store import SqliteJournal
+from tests.live_daemon import call_api, start_daemon, stop_daemon
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVING = re.compile(rb"web: serving on (http://127\.0\.0\.1:\d+)")
@@ -121,3 +122,28 @@ def test_kill_minus_nine_while_the_clock_runs_charges_up_to_the_last_tick(tmp_pa
         game = j.recent(1)[0]
         events = j.clock_events(game.id)
         assert [(e.kind, e.why) for e in events][:2] == [("pause", "restart"), ("resume", None)]
+
+
+def test_the_pages_carry_the_clock_and_may_pause_and_resume_it(tmp_path):
+    daemon, closers = start_daemon(tmp_path, clock="5:00+3")
+    try:
+        url, tokens = daemon.web.url, daemon.web_backend.tokens()
+        assert call_api(url, tokens["on"], "/api/clock", {"clock": "pause"})[1]["code"] == (
+            "clock-pause"
+        )  # nothing runs before the first move
+        assert call_api(url, tokens["on"], "/api/move", {"move": "e5"})[0] == 200
+        _, state = call_api(url, tokens["off"], "/api/me")
+        clock = state["clock"]
+        assert clock["running"] == "off" and clock["paused"] is False
+        assert clock["control"] == "5:00+3" and clock["on"] == 300
+        assert abs(clock["as_of"] - time.time()) < 30
+        status, answer = call_api(url, tokens["off"], "/api/clock", {"clock": "pause"})
+        assert status == 200 and answer["paused"] is True
+        with urllib.request.urlopen(url + "/api/state", timeout=10) as public:
+            assert json.loads(public.read())["clock"]["paused"] is True
+        status, answer = call_api(url, tokens["on"], "/api/clock", {"clock": "resume"})
+        assert status == 200 and answer["paused"] is False
+        status, answer = call_api(url, tokens["on"], "/api/clock", {"clock": "stop"})
+        assert status != 200 and answer["code"] == "bad-request"
+    finally:
+        stop_daemon(daemon, closers)

@@ -227,6 +227,10 @@ class FakeBackend:
         self.calls.append(("undo", player, what))
         return {"ok": False, "code": "no-undo", "reason": "no takeback here"}
 
+    def clock(self, player: str, what: str) -> dict[str, Any]:
+        self.calls.append(("clock", player, what))
+        return {"ok": False, "code": "no-clock", "reason": "this game has no clock"}
+
     def history(self, limit: int = 50) -> list[dict[str, Any]]:
         with self._lock:
             games = [

@@ -165,6 +165,26 @@ class DaemonWebBackend:
 
         return self.daemon.call(act)
 
+    def clock(self, player: str, what: str) -> Answer:
+        """``pause`` or ``resume`` the game clock, as the confirm button does."""
+
+        def act() -> Answer:
+            session = self.daemon.session
+            if session.clock is None:
+                return _no("no-clock", "this game has no clock")
+            if what not in ("pause", "resume"):
+                return _no("bad-request", f"{what}: pause or resume")
+            if (what == "pause") == session.clock.paused:
+                return _no(
+                    "clock-" + what,
+                    f"the clock is {'paused' if what == 'pause' else 'running'} already",
+                )
+            if not self.daemon.game_clock.toggle():
+                return _no("clock-" + what, "the clock has not started (nothing runs yet)")
+            return {"ok": True, "paused": session.clock.paused}
+
+        return self.daemon.call(act)
+
     def history(self, limit: int = 50) -> list[dict[str, Any]]:
         """The last ``limit`` games, newest first, from one bounded query on the journal's
         games rows (``recent``): its cost follows ``limit``, never the journal's size. It

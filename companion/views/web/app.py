@@ -286,6 +286,11 @@ async def api_undo(request: web.Request) -> web.Response:
     return await _act(request, "undo", "undo")
 
 
+async def api_clock(request: web.Request) -> web.Response:
+    """``{"clock": "pause" | "resume"}``: the game clock, from a player's page."""
+    return await _act(request, "clock", "clock")
+
+
 async def api_history(request: web.Request) -> web.Response:
     try:
         limit = int(request.query.get("limit", "50"))
@@ -417,6 +422,7 @@ def make_app(
     r.add_post("/api/move", api_move)
     r.add_post("/api/press", api_press)
     r.add_post("/api/undo", api_undo)
+    r.add_post("/api/clock", api_clock)
     r.add_get("/api/history", api_history)
     r.add_get(r"/api/game/{id:\d{1,12}}", api_game)
     r.add_get("/ws", websocket)

@@ -69,6 +69,11 @@ class WebBackend(Protocol):
         another player; done when every player agreed."""
         ...
 
+    def clock(self, player: str, what: str) -> Answer:
+        """The game clock from a page: ``pause`` it (to call the arbiter) or ``resume`` it
+        (after a pause, or a restart, which leaves it paused)."""
+        ...
+
     def history(self, limit: int = 50) -> list[dict[str, Any]]:
         """Past games, newest first: {"id", "game", "started", "result", "players"}."""
         ...
