@@ -198,3 +198,28 @@ def test_a_newer_journal_is_refused_with_one_line(tmp_path):
     db.close()
     with pytest.raises(JournalError, match="newer version"):
         SqliteJournal.open(path)
+
+
+def test_a_repaired_journal_keeps_the_games_clock(tmp_path, caplog):
+    """A file cut short (its last pages lost) is salvaged into a fresh one: the game in
+    progress keeps its time control, its moves their clocks, and its clock row."""
+    path = tmp_path / "j.sqlite"
+    t = FakeClock()
+    j = SqliteJournal.open(path)
+    for _ in range(2):  # enough games for the last pages to hold only events
+        Session("binaryon", journal=j).submit(Session("binaryon").state.legal_moves()[0])
+    s = clocked(j, "3:00+2", timer=t)
+    for _ in range(30):
+        s.submit(legal(s))
+        t.advance(1.5)
+    s.clock_tick()
+    j.close()
+    whole = path.read_bytes()
+    path.write_bytes(whole[: len(whole) - 4096])  # the last page lost
+    with SqliteJournal.open(path) as again:
+        assert again.recovery is not None
+        saved = again.current()
+        assert saved.time_control == "3:00+2"
+        assert saved.entries and all(m.clock is not None for m in saved.entries)
+        back = Session.resume(saved, again, timer=t)
+        assert back.clock is not None and back.clock.paused

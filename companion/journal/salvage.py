@@ -33,6 +33,10 @@ class RecoveryReport:
     expected: dict[int, set[int]] | None = None  # event ids per game, from the index
     unsure: bool = False  # part of the events table unreadable and the index too
     loss: bool = False  # committed changes lost from the WAL (kept in the journal's meta)
+    # the game clock's rows as read (version 4): game id -> its time control, and the
+    # running clocks' rows (game_id, ply, state, at); what cannot be read is left out
+    time_controls: dict[int, str] = field(default_factory=dict)
+    clocks: list[tuple] = field(default_factory=list)
 
     def line(self) -> str:
         lost = "; ".join(self.lost) if self.lost else "nothing"
@@ -78,6 +82,10 @@ def salvage_rows(
 
 
 _GAME_ROW = f"SELECT {GAME_COLUMNS} FROM games WHERE id BETWEEN ? AND ? ORDER BY id"
+_EVENT_ROW_V4 = (  # with each move's clock snapshot
+    "SELECT id, game_id, kind, ply, move, at, player, public, clock FROM events"
+    " WHERE id BETWEEN ? AND ? ORDER BY id"
+)
 _EVENT_ROW = (
     "SELECT id, game_id, kind, ply, move, at, player, public FROM events"
     " WHERE id BETWEEN ? AND ? ORDER BY id"
@@ -103,12 +111,16 @@ def _read_damaged(image: bytes, report: RecoveryReport) -> tuple[list[tuple], li
     upper = max(1000, len(image) // 8 + 1)
     try:
         games, games_failed = _rows(db, _GAME_ROW, upper)
-        try:
-            db.execute(_EVENT_ROW, (0, -1)).fetchall()
-            event_sql = _EVENT_ROW
-        except sqlite3.Error:
-            event_sql = _EVENT_ROW_V1
+        event_sql = _EVENT_ROW_V1
+        for sql in (_EVENT_ROW_V4, _EVENT_ROW):
+            try:
+                db.execute(sql, (0, -1)).fetchall()
+            except sqlite3.Error:
+                continue
+            event_sql = sql
+            break
         events, events_failed = _rows(db, event_sql, upper)
+        _read_clocks(db, report, upper)
         report.expected = _indexed_events(db)
         report.unsure = report.unsure or (events_failed and report.expected is None)
     except sqlite3.Error as e:  # not even the schema can be read
@@ -130,6 +142,26 @@ def _read_damaged(image: bytes, report: RecoveryReport) -> tuple[list[tuple], li
         elif failed:
             report.lost.append(f"part of the {what} table unreadable")
     return games, events
+
+
+def _read_clocks(db: sqlite3.Connection, report: RecoveryReport, upper: int) -> None:
+    """The game clock's rows that can be read (a journal from before version 4 has none)."""
+    sql = "SELECT id, time_control FROM games WHERE id BETWEEN ? AND ? ORDER BY id"
+    try:
+        db.execute(sql, (0, -1)).fetchall()
+    except sqlite3.Error:
+        return
+    rows, _ = _rows(db, sql, upper)
+    report.time_controls = {g: tc for g, tc in rows if isinstance(g, int) and isinstance(tc, str)}
+    try:
+        clocks = db.execute("SELECT game_id, ply, state, at FROM clocks").fetchall()
+    except sqlite3.Error:
+        return
+    report.clocks = [
+        c
+        for c in clocks
+        if isinstance(c[0], int) and isinstance(c[1], int) and isinstance(c[2], str)
+    ]
 
 
 def _indexed_events(db: sqlite3.Connection) -> dict[int, set[int]] | None:
@@ -260,12 +292,29 @@ def write_salvage(
                 (*header[:6], status, *header[7:10], note or g[10], length, takebacks),
             )
             db.executemany(
-                "INSERT INTO events (id, game_id, kind, ply, move, at, player, public)"
-                " VALUES (?,?,?,?,?,?,?,?)",
-                [(*e[:6], *(e[6:8] if len(e) >= 8 else (None, None))) for e in kept],
+                "INSERT INTO events (id, game_id, kind, ply, move, at, player, public, clock)"
+                " VALUES (?,?,?,?,?,?,?,?,?)",
+                [
+                    (
+                        *e[:6],
+                        *(e[6:8] if len(e) >= 8 else (None, None)),
+                        e[8] if len(e) >= 9 and isinstance(e[8], str) else None,
+                    )
+                    for e in kept
+                ],
             )
+            if gid in report.time_controls:
+                db.execute(
+                    "UPDATE games SET time_control = ? WHERE id = ?",
+                    (report.time_controls[gid], gid),
+                )
             report.games += 1
             report.events += len(kept)
+        written = {g[0] for g in games}
+        db.executemany(  # a clock's row is of the position it was written at: the resume
+            "INSERT INTO clocks (game_id, ply, state, at) VALUES (?, ?, ?, ?)",  # checks it
+            [c for c in report.clocks if c[0] in written],
+        )
         db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '0')")
         db.execute("COMMIT")
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
