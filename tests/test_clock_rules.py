@@ -93,7 +93,7 @@ def test_a_flag_fall_ends_the_session_and_an_undo_reopens_it():
 @pytest.mark.parametrize(
     "args, says",
     [
-        (["--clock", "5:61+3"], "--clock clock '5:61+3': seconds go from 00 to 59"),
+        (["--clock", "5:61+3"], "--clock '5:61+3': seconds go from 00 to 59"),
         (["--clock", "fast"], "not a time control"),
         (["--clock", "1:00h", "--game", "binome", "--rule", "players=3"], "two players"),
     ],

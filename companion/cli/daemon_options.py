@@ -144,7 +144,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         try:
             time_control(config, name)
         except ValueError as e:
-            raise ConfigError(f"--clock {e}") from None
+            raise ConfigError(f"--clock {str(e).removeprefix('clock ')}") from None
         given.append("clock")
     config = replace(config, game=replace(config.game, given=tuple(given)))
     check_config(config)

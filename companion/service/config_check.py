@@ -101,7 +101,7 @@ def check_config(config: Config, source: str = "") -> Config:
     try:
         time_control(config, name)
     except ValueError as e:
-        raise bad(f"[clock] control {e}") from None
+        raise bad(f"[clock] control {str(e).removeprefix('clock ')}") from None
     return config
 
 
