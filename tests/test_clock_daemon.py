@@ -92,16 +92,20 @@ def test_the_flag_ends_the_game_on_time_at_its_due_time(tmp_path):
 def test_the_tick_is_journaled_each_second_and_drawn_only_when_the_seconds_change(tmp_path):
     clock = FakeClock()
     d = clocked_daemon(clock, "5:00", journal=SqliteJournal.open(tmp_path / "j.sqlite"))
-    drawn = []
-    d.listeners.append(lambda: drawn.append(clock()))
+    drawn, told = [], []
+    real_render = d.render
+    d.render = lambda pages=True: drawn.append(clock()) or real_render(pages)
+    d.listeners.append(lambda: told.append(clock()))
     press_move(d, clock)
     ticks = []
     real = d.journal.clock_tick
     d.journal.clock_tick = lambda *a: ticks.append(clock()) or real(*a)
     drawn.clear()
+    told.clear()
     for _ in range(40):
         step(d, clock, 0.1)
     assert len(ticks) == 4 and len(drawn) == 4  # 4 s: one write and one frame a second
+    assert told == []  # the pages count down by themselves
     row = d.journal.current().clock
     assert row.ply == 1 and row.state["used"] == pytest.approx(3.9, abs=0.11)
     button(d, clock, "confirm")  # paused: nothing changes, nothing is written or drawn

@@ -566,10 +566,11 @@ class Daemon:
         view["clock"] = face.api(time.time() - (self.loop.clock() - face.at)) if face else None
         return view
 
-    def render(self) -> None:
+    def render(self, pages: bool = True) -> None:
         """Draw every view from one frame: LEDs first (fast), then the OLED, then the pages
-        are told. The game clock's timers are set for the clock as it is first (its flag
-        looked at)."""
+        are told (unless ``pages`` is False: the clock's tick, which the pages count down by
+        themselves from the clock's timestamp). The game clock's timers are set for the
+        clock as it is first (its flag looked at)."""
         self.game_clock.update()
         self.frame = frame = self.present()
         if self.leds is not None:
@@ -581,6 +582,8 @@ class Daemon:
         if sent and self.on_frame is not None:
             self.on_frame()
         self.game_clock.drawn()
+        if not pages:
+            return
         for listener in list(self.listeners):
             listener()
 

@@ -5,7 +5,8 @@ here, after every event, the loop gets two timers while a clock runs:
 
 - the tick, at each change of the running player's whole seconds (so at least once a
   second): the clock's state journaled (one small row updated, ``Journal.clock_tick``) and
-  the table redrawn, only when the shown seconds changed;
+  the OLED and LEDs redrawn, only when the shown seconds changed (the pages are not told:
+  they count down by themselves from the clock's timestamp, ``ClockFace.api``);
 - the flag, at the running player's ``due`` time: the game ends on time
   (``Session.flag_fall``), as the game's rules page says.
 
@@ -86,9 +87,12 @@ class ClockKeeper:
         clock = self.session.clock
         if clock is not None and clock.running is not None and not clock.paused:
             self.session.clock_tick()
-        if self.shown() != self._shown:
-            self.host.render()  # draws, then calls ``drawn``
-        self.update()
+        over = self.session.state.is_over()
+        self.update()  # the flag looked at, the next tick set
+        if not over and self.session.state.is_over():  # the flag fell: everyone is told
+            self.host.render()
+        elif self.shown() != self._shown:  # the OLED and LEDs; the pages count by themselves
+            self.host.render(pages=False)  # draws, then calls ``drawn``
 
     def _on_flag(self) -> None:
         self._flag = None
