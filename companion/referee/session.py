@@ -139,7 +139,7 @@ class Session:
         """Record the game's start; on failure the next move tries again (and is refused
         if it still cannot be saved). Returns why it failed, or None."""
         try:
-            if self.time_control is not None:
+            if self.clock is not None and self.time_control is not None:
                 self.game_id = self.journal.begin(
                     self.spec.name,
                     self.options,
