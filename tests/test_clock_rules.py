@@ -132,3 +132,16 @@ def test_undo_gives_back_the_times_each_ply_began_with(control, thinking):
     for ply in sorted(began, reverse=True)[1:]:
         s.take_back_to(ply)
         assert s.clock.times(t()) == pytest.approx(began[ply], abs=1e-3)  # kept to the ms
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_flagged_player_never_wins_on_time_unless_the_board_says_so(game):
+    """Whoever's flag falls, in any game: the result names only players of the game, says
+    "on time" and whose time ran out; only a board scored as it stands (Binary, the opponent
+    out of pieces) may leave the flagged player among the winners."""
+    spec = get_spec(game)
+    state = played(game, 6).state
+    for flagged in state.players:
+        outcome = spec.on_time(state, flagged)
+        assert set(outcome.winners) <= set(state.players) and "on time" in outcome.summary
+        assert outcome.detail["on_time"] == flagged and flagged not in outcome.winners
