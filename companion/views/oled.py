@@ -10,6 +10,11 @@ Layout (a bold 6x10 pixel font, 21 characters a line):
     message line 1            refusal, pass, status, result
     message line 2
 
+With a game clock, two players' times sit at the right end of their rows (``4:59``, tenths
+under 10 s: ``9.4``), the running one marked with a small arrow; with more than two players
+only the time of the player on move is shown, inverted, in the title line before the corner.
+A paused clock says ``paused`` in the corner.
+
 Four to eight players take two columns of ``NAME   pts`` (10 characters each) on two to
 four lines; with four lines the message keeps one line. When the rows leave no line for the
 note, the note takes the message lines while there is no message.
@@ -47,12 +52,25 @@ def font() -> ImageFont.ImageFont:
 
 
 @dataclass(frozen=True)
+class ScreenClock:
+    """The game clock as the OLED shows it: ``rows`` the time of each panel row (two
+    players; "" for a row without one), else ``mover`` the time of the player on move
+    alone; ``running`` the row whose time runs (None: none)."""
+
+    rows: tuple[str, ...] = ()
+    mover: str = ""
+    running: int | None = None
+    paused: bool = False
+
+
+@dataclass(frozen=True)
 class Screen:
     panel: Panel
     message: str = ""
     status: str = ""  # a lasting condition, e.g. "board disconnected"; wins over message
     over: bool = False
     qr: tuple[str, str] | None = None  # (label, URL): a page's QR code fills the screen
+    clock: ScreenClock | None = None
 
 
 def plain(text: str) -> str:
@@ -98,6 +116,18 @@ def result_parts(screen: Screen) -> tuple[str, str] | None:
     return head, rest
 
 
+def corner(screen: Screen) -> str:
+    """The title line's right end: 'over', 'paused' (the clock), the game's corner or the
+    move number."""
+    p = screen.panel
+    if screen.over:
+        return "over"
+    if screen.clock is not None and screen.clock.paused:
+        return "paused"
+    mover = len(screen.clock.mover) + 1 if screen.clock is not None and screen.clock.mover else 0
+    return p.corner or move_label(p.move, len(p.title) + mover)
+
+
 def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
     if screen.qr is not None:
         _draw_qr(draw, *screen.qr)
@@ -105,11 +135,17 @@ def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
     f = font()
     p = screen.panel
     result = result_parts(screen)
-    right = "over" if screen.over else (p.corner or move_label(p.move, len(p.title)))
+    right = corner(screen)
     if result is not None:
         right = result[0]
-    _say(draw, (0, 0), p.title[: CHARS - len(right) - 1], font=f, fill="white")
+    mover = screen.clock.mover if screen.clock is not None and result is None else ""
+    title_chars = CHARS - len(right) - 1 - (len(mover) + 1 if mover else 0)
+    _say(draw, (0, 0), p.title[: max(0, title_chars)], font=f, fill="white")
     _say(draw, (WIDTH - 6 * len(right), 0), right, font=f, fill="white")
+    if mover:  # inverted, just before the corner
+        x = WIDTH - 6 * (len(right) + 1 + len(mover)) - 2
+        draw.rectangle((x - 1, 0, x + 6 * len(mover), 9), fill="white")
+        _say(draw, (x, 0), mover, font=f, fill="black")
     draw.line((0, 11, WIDTH - 1, 11), fill="white")
     lines = _draw_two_columns(draw, screen) if len(p.rows) > 3 else _draw_rows(draw, screen)
     y = 13 + 10 * lines
@@ -138,15 +174,30 @@ def _draw_rows(draw: ImageDraw.ImageDraw, screen: Screen) -> int:
     p = screen.panel
     y = 13
     label_width = max((len(r.label) for r in p.rows), default=0) + 1
-    for row in p.rows[:3]:
-        text = f"{row.label:<{label_width}}{row.value}"[: CHARS - 1]
-        if row.to_move and not screen.over:
+    times = screen.clock.rows if screen.clock is not None else ()
+    room = max((len(t) for t in times), default=0)
+    # the row's text stops short of the widest time and its arrow (5 px) with a 2 px gap
+    chars = (WIDTH - 1 - 6 * room - 10) // 6 if room else CHARS - 1
+    for k, row in enumerate(p.rows[:3]):
+        text = f"{row.label:<{label_width}}{row.value}"[:chars]
+        inverted = row.to_move and not screen.over
+        ink = "black" if inverted else "white"
+        if inverted:
             draw.rectangle((0, y, WIDTH - 1, y + 9), fill="white")
-            _say(draw, (3, y + 1), text, font=f, fill="black")
-        else:
-            _say(draw, (3, y + 1), text, font=f, fill="white")
+        _say(draw, (3, y + 1), text, font=f, fill=ink)
+        time = times[k] if k < len(times) else ""
+        if time:
+            x = WIDTH - 1 - 6 * len(time)
+            _say(draw, (x, y + 1), time, font=f, fill=ink)
+            if screen.clock is not None and screen.clock.running == k and not screen.over:
+                _running_mark(draw, x - 5, y + 2, ink)
         y += 10
     return len(p.rows[:3])
+
+
+def _running_mark(draw: ImageDraw.ImageDraw, x: int, y: int, ink: str) -> None:
+    """A small arrow (3x7 px) pointing at the time that runs."""
+    draw.polygon(((x, y), (x + 3, y + 3), (x, y + 6)), fill=ink)
 
 
 def _draw_large(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str) -> None:
@@ -206,13 +257,20 @@ def screen_text(screen: Screen) -> list[str]:
     if screen.qr is not None:
         return [f"{screen.qr[0]} page: {screen.qr[1]}"]
     result = result_parts(screen)
-    right = "over" if screen.over else (p.corner or move_label(p.move, len(p.title)))
-    right = result[0] if result is not None else right
+    right = result[0] if result is not None else corner(screen)
+    clock = screen.clock
+    if clock is not None and clock.mover and result is None:
+        right = f"{clock.mover} {right}"
     out = [f"{p.title[: CHARS - len(right) - 1]:<{CHARS - len(right)}}{right}"]
     width = max((display_width(r.label) for r in p.rows), default=0) + 1
-    for row in p.rows:
+    times = clock.rows if clock is not None else ()
+    for k, row in enumerate(p.rows):
         mark = ">" if row.to_move and not screen.over else " "
-        out.append(f"{mark}{pad(row.label, width)}{row.value}")
+        time = times[k] if k < len(times) else ""
+        if time:
+            runs = "*" if clock is not None and clock.running == k and not screen.over else ""
+            time = f"  {runs}{time}"
+        out.append(f"{mark}{pad(row.label, width)}{row.value}{time}")
     if result is not None:
         return out + wrap(result[1], 3)
     text = screen.status or screen.message

@@ -26,9 +26,9 @@ from companion.games.base import (
     PanelRow,
 )
 from companion.games.base import View as GameView
-from companion.referee.clock import ClockFace
+from companion.referee.clock import ClockFace, clock_text
 from companion.views.leds import GREEN, OFF, led_frame
-from companion.views.oled import Screen
+from companion.views.oled import Screen, ScreenClock
 
 PENDING_RGB: RGB = (0, 90, 200)  # cells of a move being entered
 MOVES_SHOWN = 200  # a view lists the last so many moves (with the count of all of them)
@@ -195,10 +195,42 @@ def _oled_screen(frame: Frame) -> Screen:
             PanelRow(names.get(g, g.upper()), "", i == index) for i, g in enumerate(games)
         )[first : first + 3]
         return Screen(Panel("NEW GAME", 0, rows, corner="menu"), notices.message)
-    panel = named_panel(frame.view.panel, table)
+    panel = frame.view.panel
+    clock = screen_clock(panel, table)
+    panel = named_panel(panel, table)
     over = table.state.is_over()
     message = notices.message or notices.pending_text
-    return Screen(panel=panel, message=message, status=notices.status, over=over)
+    return Screen(panel=panel, message=message, status=notices.status, over=over, clock=clock)
+
+
+def on_move(table: Table) -> str | None:
+    """The player whose time matters now: the one whose clock runs, else the player to
+    move (a clock not started yet, or paused before a turn began)."""
+    face = table.clock
+    if face is None:
+        return None
+    players = dict(face.left)
+    if face.running in players:
+        return face.running
+    return table.state.turn if table.state.turn in players else None
+
+
+def screen_clock(panel: Panel, table: Table) -> ScreenClock | None:
+    """The clock on the OLED: each of two players' times on their rows (found by their
+    labels, as the game writes them), or the time of the player on move alone."""
+    face = table.clock
+    if face is None:
+        return None
+    left = dict(face.left)
+    if len(left) > 2:
+        mover = on_move(table)
+        text = clock_text(left[mover]) if mover is not None else ""
+        return ScreenClock(mover=text, paused=face.paused)
+    label_of = {table.spec.player_label(p): p for p in left}
+    rows = tuple(label_of.get(r.label) for r in panel.rows)
+    times = tuple(clock_text(left[p]) if p is not None else "" for p in rows)
+    running = rows.index(face.running) if face.running in rows else None
+    return ScreenClock(rows=times, running=running, paused=face.paused)
 
 
 NAMED_LABEL_CHARS = 11  # a row's label with a name, leaving room for an 8-digit value
