@@ -27,7 +27,7 @@ from companion.games.base import (
 )
 from companion.games.base import View as GameView
 from companion.referee.clock import ClockFace, clock_text
-from companion.views.leds import GREEN, OFF, led_frame
+from companion.views.leds import GREEN, OFF, clock_warning, led_frame, warning_lit
 from companion.views.oled import Screen, ScreenClock
 
 PENDING_RGB: RGB = (0, 90, 200)  # cells of a move being entered
@@ -215,6 +215,15 @@ def on_move(table: Table) -> str | None:
     return table.state.turn if table.state.turn in players else None
 
 
+def clock_lit(table: Table) -> bool | None:
+    """The LEDs' time warning for the player on move (``leds.warning_lit``)."""
+    face, mover = table.clock, on_move(table)
+    if face is None or mover is None:
+        return None
+    running = face.running == mover and not face.paused
+    return warning_lit(dict(face.left)[mover], running)
+
+
 def screen_clock(panel: Panel, table: Table) -> ScreenClock | None:
     """The clock on the OLED: each of two players' times on their rows (found by their
     labels, as the game writes them), or the time of the player on move alone."""
@@ -272,6 +281,9 @@ def _leds(frame: Frame) -> list[RGB]:
     for sq in marked.pending:
         base[sq] = PENDING_RGB
     over = table.state.is_over()
+    lit = None if over else clock_lit(table)
+    if lit is not None:
+        base = clock_warning(base, n, lit)
     highlight = marked.hint or (
         tuple(squares[c] for c in table.spec.highlight(table.state)) if over and squares else ()
     )
