@@ -59,6 +59,7 @@ class FakeBackend:
         self._next_id = 1
         self._past: list[dict[str, Any]] = []  # earlier games: id, game, moves, result
         self.calls: list[tuple[str, str, str]] = []  # (method, player, value) of every action
+        self.clock: dict[str, Any] | None = None  # the live views' game clock (docs/web.md)
         self.new_game()
 
     # --- the game in progress ---
@@ -83,6 +84,12 @@ class FakeBackend:
             self.token_store.for_game(self.game_id, players)
             for name in moves or []:
                 self._play(name, None)
+        self._notify()
+
+    def set_clock(self, clock: dict[str, Any] | None) -> None:
+        """Show ``clock`` (the view's ``clock``) from now on: a change, as the daemon's."""
+        with self._lock:
+            self.clock = clock
         self._notify()
 
     def board_press(self, square: str) -> dict[str, Any]:
@@ -182,6 +189,7 @@ class FakeBackend:
                 for k, (actor, shown) in enumerate(public_moves)
             ],
             "message": self.message if live else "",
+            "clock": self.clock if live else None,
             "status": (self._result(state) or "") if state.is_over() else "",
             "actions": [{"move": m, "label": label} for m, label in view.actions]
             if viewer is None

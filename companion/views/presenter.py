@@ -86,6 +86,12 @@ class Table:
     first_ply: int = 0  # moves played before those in ``played`` (left out: the views
     # list recent moves only, so their size does not grow with the game)
     clock: ClockFace | None = None  # the game clock as it stood at this snapshot, if any
+    # the server's unix time at ``clock.at``: the pages' ``clock.as_of``, from which they
+    # tick by themselves (None: the times are shown as they are, e.g. a replay's)
+    clock_as_of: float | None = None
+    # the loop's time of this snapshot: the OLED and LEDs show the clock at it (None: at
+    # ``clock.at``), so a face kept from the clock's last change serves every frame
+    clock_now: float | None = None
 
     @property
     def moves_total(self) -> int:
@@ -203,6 +209,26 @@ def _oled_screen(frame: Frame) -> Screen:
     return Screen(panel=panel, message=message, status=notices.status, over=over, clock=clock)
 
 
+def times_now(table: Table) -> dict[str, float]:
+    """Each player's time left at the snapshot's moment (``clock_now``)."""
+    face = table.clock
+    if face is None:
+        return {}
+    now = face.at if table.clock_now is None else table.clock_now
+    return {p: face.time_of(p, now) for p, _ in face.left}
+
+
+def web_clock(table: Table) -> dict[str, Any] | None:
+    """The view's ``clock``: ``ClockFace.api`` at ``clock_as_of`` (docs/web.md)."""
+    face = table.clock
+    if face is None:
+        return None
+    out = face.api(table.clock_as_of or 0.0)
+    if table.clock_as_of is None:
+        out["as_of"] = None
+    return out
+
+
 def on_move(table: Table) -> str | None:
     """The player whose time matters now: the one whose clock runs, else the player to
     move (a clock not started yet, or paused before a turn began)."""
@@ -221,7 +247,7 @@ def clock_lit(table: Table) -> bool | None:
     if face is None or mover is None:
         return None
     running = face.running == mover and not face.paused
-    return warning_lit(dict(face.left)[mover], running)
+    return warning_lit(times_now(table)[mover], running)
 
 
 def screen_clock(panel: Panel, table: Table) -> ScreenClock | None:
@@ -230,7 +256,7 @@ def screen_clock(panel: Panel, table: Table) -> ScreenClock | None:
     face = table.clock
     if face is None:
         return None
-    left = dict(face.left)
+    left = times_now(table)
     if len(left) > 2:
         mover = on_move(table)
         text = clock_text(left[mover]) if mover is not None else ""
@@ -386,6 +412,7 @@ def _web_view(frame: Frame, seat: str | None) -> dict[str, Any]:
         },
         "moves": move_list,
         "moves_total": table.moves_total,
+        "clock": web_clock(table),
         "message": notices.message,
         "message_kind": notices.message_kind,
         "status": notices.status,

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ SEND_TIMEOUT = 5.0  # seconds a client may take to take a message before it is d
 GONE = 4001  # WebSocket close code: the player's token is not for the game in progress
 FRAME_HEADER = 14  # bytes a WebSocket frame's header may add to its message
 MAX_PLAYERS_KEPT = 16  # players' views kept between changes (older games' are let go)
+STALE = 0.25  # seconds after which a view's message is stamped again for a new socket
 
 
 class BackendUnavailable(Exception):
@@ -55,6 +57,13 @@ class Serialised:
     version: int
     json: bytes
     message: bytes
+    at: float = 0.0  # the server's time in the message (``now``): unix time, in seconds
+
+
+def state_message(text: bytes, now: float) -> bytes:
+    """The WebSocket message of a view: with the server's time, from which a page reckons
+    its clock's offset from the server's (the game clock ticks from the view's ``as_of``)."""
+    return b'{"type":"state","now":%.3f,"view":%s}' % (now, text)
 
 
 @dataclass(eq=False)
@@ -65,6 +74,7 @@ class Client:
     token: str | None = None
     transport: asyncio.Transport | None = field(default=None, repr=False)  # the request's
     sent: bytes | None = field(default=None, repr=False)  # the last message sent (shared)
+    sent_json: bytes | None = field(default=None, repr=False)  # the view in it (shared)
     sent_version: int = -1  # the change count the last view sent was at least as new as
     sending: asyncio.Future | None = field(default=None, repr=False)  # a slow send under way
     queued: Serialised | None = field(default=None, repr=False)  # the newest, waiting for it
@@ -86,6 +96,7 @@ class Hub:
         self._closing: set[asyncio.Task] = set()  # clients being closed (kept till done)
         self._again = False
         self._closed = False
+        self.wall: Callable[[], float] = time.time  # the server's time in the messages
 
     # --- from any thread ---
     def notify(self) -> None:
@@ -137,8 +148,17 @@ class Hub:
     def _made(self, version: int, view: Any, before: Serialised | None) -> Serialised:
         text = self.serialise(view)
         if before is not None and before.json == text:  # unchanged: the same bytes again,
-            return Serialised(version, before.json, before.message)  # which no socket resends
-        return Serialised(version, text, b'{"type":"state","view":' + text + b"}")
+            return Serialised(version, before.json, before.message, before.at)  # not resent
+        now = self.wall()
+        return Serialised(version, text, state_message(text, now), now)
+
+    def stamped(self, view: Serialised) -> Serialised:
+        """``view`` for a socket that just opened: its message stamped with the time now
+        when it was made a while ago (the same view: its ``json`` is the same object)."""
+        now = self.wall()
+        if abs(now - view.at) <= STALE:
+            return view
+        return Serialised(view.version, view.json, state_message(view.json, now), now)
 
     async def public(self) -> Serialised:
         """The table's view, serialised once per change however many ask for it."""
@@ -222,25 +242,25 @@ class Hub:
         a change while its view is computed is sent to it too, and never older than this."""
         self.clients.add(client)
         if client.player is None:
-            await self.deliver(client, await self.public())
+            await self.deliver(client, self.stamped(await self.public()))
             return
         player = await self.current_player(client.token)
         if player is None:
             await self.send_gone(client)
         else:
-            await self.deliver(client, await self.player(player))
+            await self.deliver(client, self.stamped(await self.player(player)))
 
     async def deliver(self, client: Client, view: Serialised) -> None:
         """Send ``view`` unless the client has it or a newer one. Written to the socket at
         once when its buffer has room for it (this never waits); else sent by a task of the
         client's own, which sends the newest view queued meanwhile when it is done."""
-        if client.ws.closed or view.version < client.sent_version or view.message is client.sent:
+        if client.ws.closed or view.version < client.sent_version or view.json is client.sent_json:
             return
         if client.sending is not None:
             if client.queued is None or client.queued.version <= view.version:
                 client.queued = view
             return
-        client.sent, client.sent_version = view.message, view.version
+        client.sent, client.sent_json, client.sent_version = view.message, view.json, view.version
         if _has_room(client.transport, len(view.message) + FRAME_HEADER):
             try:  # under the high-water mark: aiohttp writes it and returns, never waiting
                 await client.ws.send_frame(view.message, WSMsgType.TEXT)
@@ -257,11 +277,12 @@ class Hub:
                 )
                 view, client.queued = client.queued, None
                 if view is not None and (
-                    view.version < client.sent_version or view.message is client.sent
+                    view.version < client.sent_version or view.json is client.sent_json
                 ):
                     view = None
                 if view is not None:
                     client.sent, client.sent_version = view.message, view.version
+                    client.sent_json = view.json
         except (ConnectionError, RuntimeError, TimeoutError):
             self._drop(client)
         finally:

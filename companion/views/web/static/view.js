@@ -175,7 +175,114 @@ const BV = (() => {
     }
   }
 
+  /* The game clock (docs/web.md): each time is worked out from the view's clock (the times
+     at the server's ``as_of``) and the server's time now, which is the page's own time plus
+     its offset from the server's (estimated from each message's ``now``). Nothing counts
+     down: a page that slept, or a background tab woken up, shows the right time at once. */
+  const CLOCK = { view: null, offsets: [], timer: null, said: "" };
+  const OFFSETS_KEPT = 8;
+
+  function heardServer(now) {
+    if (typeof now !== "number" || !isFinite(now)) return;
+    CLOCK.offsets.push(now - Date.now() / 1000);
+    if (CLOCK.offsets.length > OFFSETS_KEPT) CLOCK.offsets.shift();
+  }
+
+  /* A message is never early, only late: the largest offset is the least delayed one. */
+  function serverNow() {
+    const offset = CLOCK.offsets.length ? Math.max(...CLOCK.offsets) : 0;
+    return Date.now() / 1000 + offset;
+  }
+
+  function ticking(c) {
+    return !!(c && c.running && !c.paused && typeof c.as_of === "number");
+  }
+
+  function timeOf(c, player, now) {
+    const left = Number(c[player]);
+    if (!ticking(c)) return left;
+    const elapsed = Math.max(0, now - c.as_of);
+    if (player === c.running) return left - Math.max(0, elapsed - (Number(c.free) || 0));
+    if (/h$/.test(String(c.control || ""))) return left + elapsed; /* an hourglass */
+    return left;
+  }
+
+  /* As a clock shows it (companion/referee/clock.py's clock_text): 1:02:03, 4:59, and
+     tenths under 10 s; seconds rounded up, so 0.0 means the time is gone. */
+  function clockText(seconds) {
+    if (!(seconds > 0)) return "0.0";
+    if (seconds < 10) return (Math.ceil(seconds * 10) / 10).toFixed(1);
+    const whole = Math.ceil(seconds - 1e-9);
+    const h = Math.floor(whole / 3600);
+    const m = Math.floor((whole % 3600) / 60);
+    const s = String(whole % 60).padStart(2, "0");
+    return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+  }
+
+  function clockPlayers(c) {
+    return Object.keys(c || {}).filter((k) => typeof c[k] === "number" && !["free", "as_of"].includes(k));
+  }
+
+  function showClock(view) {
+    const c = view.clock || null;
+    CLOCK.view = view;
+    const line = $("clock-line");
+    if (line) {
+      const words = c ? [`clock ${c.control || ""}`.trim()] : [];
+      if (c && c.paused) words.push("⏸ paused");
+      setText(line, words.join(" · "));
+    }
+    if (!ticking(c)) {
+      clearInterval(CLOCK.timer);
+      CLOCK.timer = null;
+    } else if (!CLOCK.timer) {
+      CLOCK.timer = setInterval(tickClock, 100);
+    }
+    tickClock();
+  }
+
+  /* Each shown time, from the server's time now; the live region speaks only of a change of
+     state (paused, under 10 s, a flag down), never of a tick. */
+  function tickClock() {
+    const view = CLOCK.view;
+    const c = view && view.clock;
+    if (!c) {
+      sayClock("");
+      return;
+    }
+    const now = serverNow();
+    let news = c.paused ? "clock paused" : "";
+    for (const node of document.querySelectorAll("[data-clock]")) {
+      const player = node.dataset.clock;
+      const t = timeOf(c, player, now);
+      const runs = player === c.running;
+      const flag = runs && !(t > 0);
+      const low = runs && !flag && t < 10;
+      const text = flag ? "0.0 ⚑" : clockText(t);
+      if (node.textContent !== text) node.textContent = text;
+      node.classList.toggle("running", runs && !c.paused);
+      node.classList.toggle("low", low);
+      node.classList.toggle("flag", flag);
+      const who = playerLabel(view, player);
+      node.setAttribute("aria-label", `${who}'s clock${flag ? ": time is up" : ""}`);
+      if (flag) news = `${who}: time is up`;
+      else if (low && !news) news = `${who}: under 10 seconds`;
+    }
+    sayClock(news);
+  }
+
+  function sayClock(news) {
+    if (news === CLOCK.said) return;
+    CLOCK.said = news;
+    const box = $("clock-news");
+    if (box) box.textContent = news;
+  }
+
+  document.addEventListener("visibilitychange", () => tickClock());
+  window.addEventListener("pageshow", () => tickClock());
+
   function renderPlayers(list, view) {
+    const timed = new Set(clockPlayers(view.clock));
     fillList(list, view.players || [], (p) => {
       const you = view.you && view.you === p.id;
       const li = el("li", `player${p.to_move ? " to-move" : ""}${you ? " you" : ""}`);
@@ -188,8 +295,15 @@ const BV = (() => {
       if (p.to_move) who.append(el("span", "tag", "to move"));
       li.append(who);
       li.append(el("span", "score", p.score));
+      if (timed.has(p.id)) {
+        const clock = el("span", "clock");
+        clock.dataset.clock = p.id;
+        li.append(clock);
+      }
+      li.classList.toggle("timed", timed.has(p.id));
       return li;
     });
+    showClock(view);
   }
 
   function renderMoves(list, view) {
@@ -306,6 +420,7 @@ const BV = (() => {
           return;
         }
         if (msg.type === "state") {
+          heardServer(msg.now);
           delay = 250;
           status("live", "● live");
           handlers.onView(msg.view);
@@ -353,5 +468,8 @@ const BV = (() => {
     playerLabel,
     plural,
     statusWords,
+    clockText,
+    serverNow,
+    tickClock,
   };
 })();
