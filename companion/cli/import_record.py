@@ -169,5 +169,7 @@ def _import_one(journal, name: str, args: argparse.Namespace) -> str:
     if not args.allow_duplicate and (same := journal.find_digest(key)) is not None:
         raise RecordError(f"{source}: already imported as game {same} (--allow-duplicate)")
     game_id = import_record(journal, rec, state, resume=args.resume, key=key)
+    for warning in rec.warnings:  # read all the same (a bad clock comment): said, not fatal
+        print(for_terminal(f"binaryon: warning: {warning}"), file=sys.stderr)
     result = rec.summary or ("in progress" if args.resume else "unfinished, filed as abandoned")
     return f"imported game {game_id}: {rec.game}, {len(rec.moves)} moves, {result}"

@@ -1,7 +1,8 @@
 """``binaryon replay FILE``: step through a game record on the simulated board and OLED.
 
 Each move goes through the daemon as a board reading would (interpreter result -> session ->
-OLED and LEDs), and the terminal shows the emulated OLED and the board after every move.
+OLED and LEDs), and the terminal shows the emulated OLED and the board after every move, and
+with a timed record each player's time left after it (from its ``[%clk]`` comments).
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from typing import TextIO
 
 from companion.cli.journal_args import fail
 from companion.core.terminal_text import for_terminal
-from companion.journal.records import RecordError, read_record
+from companion.games import player_ids
+from companion.journal.records import Record, RecordError, read_record
+from companion.referee.clock import clock_text
 
 MAX_DELAY = 3600.0
 
@@ -48,6 +51,26 @@ def build_daemon(game: str, options: dict, players: dict):
     return Daemon(config, board=make_board(config.board), journal=NullJournal())
 
 
+def clock_times(rec: Record) -> list[dict[str, float]]:
+    """Each player's time left after each move of a timed record (empty: no clock): the
+    mover's from its ``[%clk]``, the others' as their last move left them."""
+    if rec.time_control is None:
+        return []
+    left = dict.fromkeys(player_ids(rec.game, rec.options), rec.time_control.base)
+    out = []
+    for k, seconds in enumerate(rec.clocks):
+        actor = rec.actors[k] if k < len(rec.actors) else None
+        if seconds is not None and actor in left:
+            left[actor] = seconds
+        out.append(dict(left))
+    return out
+
+
+def clock_line(times: dict[str, float], spec) -> str:
+    """'ON 4:40 · OFF 5:00': each player's time as the clock shows it."""
+    return " · ".join(f"{spec.player_label(p)} {clock_text(t)}" for p, t in times.items())
+
+
 def replay(path: str, delay: float, step: bool, out: TextIO, inp: TextIO, colour) -> int:
     from companion.service.simulator import Simulator
 
@@ -55,11 +78,14 @@ def replay(path: str, delay: float, step: bool, out: TextIO, inp: TextIO, colour
         rec, _ = read_record(path)
     except RecordError as e:
         return fail(str(e))
+    for warning in rec.warnings:
+        print(f"warning: {for_terminal(warning)}", file=out)
     daemon = build_daemon(rec.game, rec.options, rec.players)
     view = Simulator(daemon, daemon.board, out=out, colour=colour)
     session = daemon.session
     session.replay_draws(rec.moves)  # the dice and cards as the record has them
     total = len(rec.moves)
+    times = clock_times(rec)
     daemon.render()
     print(f"{'stdin' if path == '-' else path}: {rec.game}, {total} moves", file=out)
     view.draw()
@@ -81,6 +107,8 @@ def replay(path: str, delay: float, step: bool, out: TextIO, inp: TextIO, colour
         played = " ".join(session.moves[k:])
         print(f"\nmove {k + 1}/{total}: {for_terminal(played)}", file=out)
         view.draw()
+        if times:
+            print(f"clock: {clock_line(times[k], daemon.session.spec)}", file=out)
     state = session.state
     end = state.outcome().summary if state.is_over() and state.outcome() else "not finished"
     print(f"end of record: {end}", file=out)

@@ -13,7 +13,10 @@
 Tags first, one per line; then the moves, one token each, in play order (passes included),
 each optionally followed by ``{+S s}``: seconds since the game started (``{-S s}`` when the
 clock said the move came before the start, e.g. a Pi without a real-time clock that set its
-time after a power cut). ``N.`` move numbers
+time after a power cut). A game played on a clock has a ``[TimeControl "300+3"]`` tag, each
+move the mover's time left after it as PGN writes it (``{[%clk 0:04:57]}``, tenths under
+10 s: ``{[%clk 0:00:09.4]}``), and the clock's own events as comments where they happened
+(``{clock paused}``, ``{clock resumed}``, ``{clock: +30s to on (penalty)}``). ``N.`` move numbers
 (every two plies) and ``; comments`` are optional. Reading a record checks every tag and
 replays every move through the game engine; the first problem is reported as one line
 ``FILE:LINE:COL: reason``.
@@ -22,6 +25,7 @@ replays every move through the game engine; the first problem is reported as one
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -42,6 +46,7 @@ from companion.journal.store import (
     from_iso,
     iso,
 )
+from companion.referee.clock import TimeControl
 
 MAX_RECORD_BYTES = 4 << 20  # a 5,000-move game with times is about 100 kB
 MAX_RECORD_MOVES = 10_000  # far past any game played at a table; replays stay quick
@@ -63,7 +68,11 @@ _STATUS_WORDS = {
     "abandoned": ABANDONED,
     "paused": PAUSED,  # imported as abandoned (or in progress with --resume)
 }
-_KNOWN_TAGS = {"game", "date", "started", "ended", "options", "status", "result", "summary"}
+_KNOWN_TAGS = {
+    "game", "date", "started", "ended", "options", "status", "result", "summary", "timecontrol",
+}  # fmt: skip
+_CLK = re.compile(r"\[%clk\s+(\d{1,2}):([0-5]\d):([0-5]\d(?:\.\d{1,3})?)\]")
+_CLOCK_NOTE = re.compile(r"clock[ :]")  # a clock's own event: kept and written back
 
 
 class RecordError(ValueError):
@@ -97,6 +106,15 @@ class Record:
     # secret options the record left out (a game exported while in progress), drawn afresh
     # when it was read: not part of its fingerprint
     drawn: tuple[str, ...] = field(default=(), compare=False)
+    # the game clock: its control (the TimeControl tag), per move the mover's time left
+    # after it in seconds (None: not known), and its events before move i (pauses, time
+    # added, a flag), written as comments
+    time_control: TimeControl | None = None
+    clocks: list[float | None] = field(default_factory=list)
+    clock_notes: dict[int, list[str]] = field(default_factory=dict)
+    # what reading left out of a record it could still read (a bad clock comment): one line
+    # each, ``FILE:LINE:COL: reason``
+    warnings: list[str] = field(default_factory=list, compare=False)
 
 
 # --------------------------------------------------------------------------- writing
@@ -158,6 +176,8 @@ def format_record(rec: Record) -> str:
     if rec.ended is not None:
         tags.append(("Ended", iso(rec.ended) or ""))
     tags.append(("Options", _options_text(rec.options)))
+    if rec.time_control is not None:
+        tags.append(("TimeControl", rec.time_control.pgn()))
     taken = _KNOWN_TAGS | {name.lower() for name in rec.tags}
     for pid in player_ids(rec.game, rec.options):
         if rec.players.get(pid):
@@ -175,6 +195,7 @@ def format_record(rec: Record) -> str:
     per = per_number(rec.game, rec.options)
     for i, name in enumerate(rec.moves):
         row.extend(_comment(note) for note in rec.notes.get(i, ()))
+        row.extend(_comment(note) for note in rec.clock_notes.get(i, ()))
         if i % per == 0:
             if row:
                 lines.append(" ".join(row))
@@ -183,12 +204,53 @@ def format_record(rec: Record) -> str:
         at = rec.times[i] if i < len(rec.times) else None
         if at is not None and rec.started is not None:
             row.append(_seconds(at - rec.started))
+        left = rec.clocks[i] if i < len(rec.clocks) else None
+        if left is not None:
+            row.append(f"{{[%clk {clk_text(left)}]}}")
         if i in rec.marks:
             row.append(f"{{{rec.marks[i]}}}")
     row.extend(_comment(note) for note in rec.notes.get(len(rec.moves), ()))
+    row.extend(_comment(note) for note in rec.clock_notes.get(len(rec.moves), ()))
     if row:
         lines.append(" ".join(row))
     return "\n".join(lines) + "\n"
+
+
+def clk_text(seconds: float) -> str:
+    """A time left as PGN's ``[%clk]`` writes it: ``0:04:57`` (seconds rounded up, as the
+    clock showed them), tenths under 10 s (``0:00:09.4``); never negative."""
+    tenths = math.ceil(round(seconds * 10, 6))
+    if tenths <= 0:
+        return "0:00:00"
+    if seconds < 10:
+        if tenths < 100:
+            return f"0:00:0{tenths // 10}.{tenths % 10}"
+    whole = math.ceil(round(seconds, 6))
+    hours, rest = divmod(whole, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
+
+
+def clk_seconds(text: str) -> float | None:
+    """The seconds of a ``[%clk H:MM:SS(.s)]`` comment's body, or None if it is not one."""
+    m = _CLK.fullmatch(text.strip())
+    if m is None:
+        return None
+    return int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3))
+
+
+def clock_note(kind: str, player: str | None, seconds: float | None, why: str | None) -> str:
+    """A clock event as the record's comment says it."""
+    if kind == "pause":
+        return "clock paused"
+    if kind == "resume":
+        return "clock resumed"
+    if kind == "add":
+        sign = "-" if (seconds or 0) < 0 else "+"
+        because = f" ({why})" if why else ""
+        return f"clock: {sign}{abs(seconds or 0):g}s to {player}{because}"
+    if kind == "flag":
+        return f"clock: {player} out of time"
+    return f"clock: {kind}"
 
 
 def _comment(text: str) -> str:
@@ -459,7 +521,17 @@ def _assemble(
             rec.players[ids[key]] = value
         else:
             rec.tags[name] = value
+    if "timecontrol" in lower:
+        name, value, n = lower["timecontrol"]
+        try:
+            rec.time_control = TimeControl.from_pgn(value)
+        except ValueError as e:  # kept as it is, as another tag: the game is still read
+            rec.tags[name] = value
+            rec.warnings.append(f"{source}:{n}: {e}: the clock is left out")
     _read_moves(rec, tokens, source)
+    if rec.time_control is None and any(c is not None for c in rec.clocks):
+        rec.warnings.append(f"{source}: clock times without a TimeControl tag: left out")
+        rec.clocks = [None] * len(rec.moves)
     return rec
 
 
@@ -470,6 +542,12 @@ def _read_moves(rec: Record, tokens: list[tuple[str, int, int]], source: str) ->
         where = f"{source}:{line}:{col}"
         if text.startswith("{"):
             body = text[1:-1].strip()
+            if body.startswith("[%clk"):
+                _read_clk(rec, body, where)
+                continue
+            if _CLOCK_NOTE.match(body):
+                rec.clock_notes.setdefault(len(rec.moves), []).append(body)
+                continue
             if not _TIME_LIKE.match(body):
                 continue  # a free comment
             m = _TIME.match(body)
@@ -496,7 +574,20 @@ def _read_moves(rec: Record, tokens: list[tuple[str, int, int]], source: str) ->
             text = text[1:-1]
         rec.moves.append(text)
         rec.times.append(None)
+        rec.clocks.append(None)
         rec.where.append((line, col))
+
+
+def _read_clk(rec: Record, body: str, where: str) -> None:
+    """A ``[%clk]`` comment: the last move's time left. A bad one is a warning (the move
+    is kept, without its time)."""
+    seconds = clk_seconds(body)
+    if seconds is None:
+        rec.warnings.append(f"{where}: clock {{{body}}} should look like [%clk 0:04:57]: left out")
+    elif not rec.moves or rec.clocks[-1] is not None:
+        rec.warnings.append(f"{where}: clock {{{body}}} does not follow a move: left out")
+    else:
+        rec.clocks[-1] = seconds
 
 
 def _check_number(text: str, number: int, moves: int, per: int, numbered: int, where: str) -> None:
