@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -108,3 +109,77 @@ def test_import_says_a_bad_clock_comment_in_one_line_and_keeps_the_move(tmp_path
     out, err = capsys.readouterr()
     assert "imported game 1: binaryon, 5 moves" in out
     assert err.count("\n") == 1 and "warning: " in err and "[%clk soon]" in err
+
+
+class Ticks:
+    """A fake monotonic time: each reading a little later (a move every few seconds)."""
+
+    def __init__(self, step: float = 3.7):
+        self.t, self.step = 1000.0, step
+
+    def __call__(self) -> float:
+        self.t += self.step
+        return self.t
+
+
+def timed_game(journal, control: str | None, moves: int = 12):
+    from companion.referee.session import Session
+
+    tc = TimeControl.parse(control) if control else None
+    s = Session("binaryon", {"size": 6}, journal, {"on": "Ana"}, time_control=tc, timer=Ticks())
+    for k in range(moves):
+        if s.state.is_over():
+            break
+        s.submit(s.state.legal_moves()[k % len(s.state.legal_moves())])
+        if k == 4 and s.clock is not None:  # the arbiter pauses, gives time, resumes
+            s.clock.pause(s.timer())
+            s.clock_event("pause")
+            s.clock.add("off", 30)
+            s.clock_event("add", "off", 30, "penalty")
+            s.clock.resume(s.timer())
+            s.clock_event("resume")
+    return s
+
+
+@pytest.mark.parametrize("control", ["0:30+2", "5:00d2", None])
+def test_export_import_export_gives_the_same_record(tmp_path, capsys, control):
+    from companion.cli.main import main
+    from companion.journal.store import SqliteJournal
+
+    first = tmp_path / "first.sqlite"
+    j = SqliteJournal.open(first, clock=lambda: 1_750_000_000.0)
+    s = timed_game(j, control)
+    j.close()
+    out1, out2 = tmp_path / "one.txt", tmp_path / "two.txt"
+    assert main(["export", str(s.game_id), "-o", str(out1), "--journal", str(first)]) == 0
+    other = tmp_path / "other.sqlite"
+    assert main(["import", str(out1), "--resume", "--journal", str(other)]) == 0
+    assert main(["export", "1", "-o", str(out2), "--journal", str(other)]) == 0
+    text = out1.read_text()
+    assert out2.read_text() == text
+    capsys.readouterr()
+    if control is None:
+        assert "TimeControl" not in text and "%clk" not in text
+        return
+    assert f'[TimeControl "{TimeControl.parse(control).pgn()}"]' in text
+    rec = parse_record(text)
+    validate(rec)
+    played = [p for p in s.played if p.player is not None]
+    assert sum(c is not None for c in rec.clocks) == len(played)
+    # each move's [%clk] is its mover's time after it, as the clock showed it
+    for k, p in enumerate(s.played):
+        if p.player is not None:
+            assert rec.clocks[k] == clk_seconds(f"[%clk {clk_text(p.clock['left'][p.player])}]")
+    assert rec.clock_notes == {5: ["clock paused", "clock: +30s to off (penalty)", "clock resumed"]}
+    # the imported game resumes with its clock, paused, each player's time as recorded
+    from companion.referee.session import Session
+
+    j2 = SqliteJournal.open(other)
+    again = Session.resume(j2.current(), j2, timer=Ticks())
+    assert again.clock is not None and again.clock.paused
+    last = {}
+    for k, p in enumerate(s.played):
+        if p.player is not None:
+            last[p.player] = rec.clocks[k]
+    assert {p: again.clock.left(p, 0) for p in last} == last
+    j2.close()

@@ -81,10 +81,11 @@ def run(args: argparse.Namespace) -> int:
             if entry is None:
                 return fail(f"no game {game_id} in the journal (see binaryon history)")
             status = loss_status(journal)
+            clock_events = journal.clock_events(game_id) if entry.time_control else []
     except JournalError as e:
         return fail(str(e))
     try:
-        text = format_record(record_from_entry(entry))
+        text = format_record(record_from_entry(entry, clock_events))
     except ValueError as e:  # a damaged row (an unknown game): said, never a traceback
         return fail(f"game {entry.id} cannot be written as a record: {e}")
     if not to_file:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ from urllib.parse import quote, unquote
 from companion.core import text_input
 from companion.games import get_spec, player_ids
 from companion.games.base import GameState, IllegalMove, Outcome, Step, credited
+from companion.journal.api import ClockEvent
 from companion.journal.rows import MAX_MS, MIN_MS
 from companion.journal.store import (
     ABANDONED,
@@ -103,6 +104,7 @@ class Record:
     # other players see until the game reveals it (None: no secret)
     actors: list[str | None] = field(default_factory=list, compare=False)
     publics: list[str | None] = field(default_factory=list, compare=False)
+    turns: list[str | None] = field(default_factory=list, compare=False)  # whose time runs
     # secret options the record left out (a game exported while in progress), drawn afresh
     # when it was read: not part of its fingerprint
     drawn: tuple[str, ...] = field(default=(), compare=False)
@@ -222,9 +224,8 @@ def clk_text(seconds: float) -> str:
     tenths = math.ceil(round(seconds * 10, 6))
     if tenths <= 0:
         return "0:00:00"
-    if seconds < 10:
-        if tenths < 100:
-            return f"0:00:0{tenths // 10}.{tenths % 10}"
+    if seconds < 10 and tenths < 100:
+        return f"0:00:0{tenths // 10}.{tenths % 10}"
     whole = math.ceil(round(seconds, 6))
     hours, rest = divmod(whole, 3600)
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
@@ -240,17 +241,37 @@ def clk_seconds(text: str) -> float | None:
 
 def clock_note(kind: str, player: str | None, seconds: float | None, why: str | None) -> str:
     """A clock event as the record's comment says it."""
+    because = f" ({why})" if why else ""
     if kind == "pause":
-        return "clock paused"
+        return f"clock paused{because}"
     if kind == "resume":
-        return "clock resumed"
+        return f"clock resumed{because}"
     if kind == "add":
         sign = "-" if (seconds or 0) < 0 else "+"
-        because = f" ({why})" if why else ""
         return f"clock: {sign}{abs(seconds or 0):g}s to {player}{because}"
     if kind == "flag":
         return f"clock: {player} out of time"
-    return f"clock: {kind}"
+    return f"clock: {kind}{because}"
+
+
+_NOTE = re.compile(
+    r"clock (?P<kind>paused|resumed)(?: \((?P<why>[^()]*)\))?"
+    r"|clock: (?P<sign>[+-])(?P<secs>\d+(?:\.\d+)?)s to (?P<to>\S+)(?: \((?P<why2>[^()]*)\))?"
+    r"|clock: (?P<flag>\S+) out of time"
+)
+
+
+def clock_event_of(note: str) -> tuple[str, str | None, float | None, str | None] | None:
+    """(kind, player, seconds, why) of a clock note (``clock_note``'s inverse), or None."""
+    m = _NOTE.fullmatch(note)
+    if m is None:
+        return None
+    if m["kind"]:
+        return ("pause" if m["kind"] == "paused" else "resume"), None, None, m["why"]
+    if m["to"]:
+        seconds = float(m["secs"]) * (-1 if m["sign"] == "-" else 1)
+        return "add", m["to"], seconds, m["why2"]
+    return "flag", m["flag"], None, None
 
 
 def _comment(text: str) -> str:
@@ -308,10 +329,37 @@ def _live_state(live: list[GameState], steps: Iterator[Step], ply: int) -> GameS
     return live[ply]
 
 
-def record_from_entry(entry: GameEntry) -> Record:
+def clock_of_entry(
+    entry: GameEntry, events: Sequence[ClockEvent] = ()
+) -> tuple[TimeControl | None, list[float | None], dict[int, list[str]]]:
+    """A journalled game's clock as its record writes it: the control, each move's mover's
+    time left after it (its snapshot's), and the clock's ``events`` as notes before the
+    move that followed them. (None, [], {}): no clock, or a control this version cannot
+    read."""
+    try:
+        control = TimeControl.parse(entry.time_control) if entry.time_control else None
+    except ValueError:
+        control = None
+    if control is None:
+        return None, [], {}
+    clocks: list[float | None] = []
+    for m in entry.moves:
+        left = m.clock.get("left") if isinstance(m.clock, dict) else None
+        value = left.get(m.player) if isinstance(left, dict) and m.player else None
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        clocks.append(float(value) if ok and math.isfinite(value) else None)
+    notes: dict[int, list[str]] = {}
+    for e in events:
+        if 0 <= e.ply <= len(entry.moves):
+            notes.setdefault(e.ply, []).append(clock_note(e.kind, e.player, e.seconds, e.why))
+    return control, clocks, notes
+
+
+def record_from_entry(entry: GameEntry, clock_events: Sequence[ClockEvent] = ()) -> Record:
     """The record of a journalled game as anyone may see it: a move holding a secret shows its
     public name only (marked hidden) until the game reveals it (``GameEntry.revealed``), then
-    its full name (marked revealed)."""
+    its full name (marked revealed). A game with a clock: its control, each move's time left
+    and the clock's events (``Journal.clock_events``)."""
     ended = entry.ended_for_all
     revealed = entry.shows_secrets()  # a replay of the game: once for the whole record
     marks = {
@@ -328,7 +376,11 @@ def record_from_entry(entry: GameEntry) -> Record:
             tags.update(spec.record_tags(state, dict(entry.players)))
         except ValueError:
             pass  # a salvaged game that no longer replays: its moves say what is known
+    control, clocks, clock_notes = clock_of_entry(entry, clock_events)
     return Record(
+        time_control=control,
+        clocks=clocks,
+        clock_notes=clock_notes,
         game=entry.game,
         options=entry.shown_options(),
         moves=entry.shown_names(revealed),
@@ -620,13 +672,14 @@ def validate(rec: Record, source: str = "record") -> GameState:
         state = spec.new(**rec.options)
     except ValueError as e:
         raise RecordError(f"{source}: options: {e}") from None
-    rec.actors, rec.publics = [], []
+    rec.actors, rec.publics, rec.turns = [], [], []
     try:
         for k, step in enumerate(spec.steps(list(rec.moves), **rec.options)):
             state, move, before = step
             public = before.public_name(move)
             referee = before.forced_move() is not None or before.chance() is not None
             rec.actors.append(None if referee else before.actor(move))
+            rec.turns.append(None if state.is_over() else state.turn)
             rec.publics.append(public if public != move.name else None)
             rec.moves[k] = move.name
     except ValueError as e:
@@ -693,18 +746,58 @@ def import_record(
     status = rec.status
     if status != FINISHED:
         status = IN_PROGRESS if resume else ABANDONED
+    snaps = clock_snapshots(rec)
+    moves = list(zip(rec.moves, rec.times, rec.actors, rec.publics, strict=True))
+    clock: dict[str, Any] = {}
+    if rec.time_control is not None:
+        clock["time_control"] = rec.time_control.text()
+        moves = [(*m, snap) for m, snap in zip(moves, snaps, strict=True)]
+        clock["clock_events"] = [
+            (ply, *found)
+            for ply, notes in sorted(rec.clock_notes.items())
+            for note in notes
+            if (found := clock_event_of(note)) is not None
+        ]
     return journal.import_game(
         rec.game,
         rec.options,
         rec.players,
-        list(zip(rec.moves, rec.times, rec.actors, rec.publics, strict=True)),
+        moves,
         started=rec.started,
         ended=rec.ended,
         status=status,
         outcome=outcome_of(rec, state),
         tags=dict(rec.tags),
         digest=key,
+        **clock,
     )
+
+
+def clock_snapshots(rec: Record) -> list[dict[str, Any] | None]:
+    """Each move's clock snapshot (``Clock.snapshot``) as a validated record tells it: every
+    player's time left (each mover's from its ``[%clk]``, the others' as their last move left
+    them), the next player's turn begun. Empty without a time control."""
+    control = rec.time_control
+    if control is None:
+        return []
+    left = dict.fromkeys(player_ids(rec.game, rec.options), control.base)
+    out: list[dict[str, Any] | None] = []
+    for k in range(len(rec.moves)):
+        actor = rec.actors[k] if k < len(rec.actors) else None
+        seconds = rec.clocks[k] if k < len(rec.clocks) else None
+        if seconds is not None and actor in left:
+            left[actor] = seconds
+        running = rec.turns[k] if k < len(rec.turns) else None
+        out.append(
+            {
+                "control": control.text(),
+                "left": dict(left),
+                "running": running if running in left else None,
+                "used": 0.0,
+                "paused": False,
+            }
+        )
+    return out
 
 
 def final_position_text(

@@ -60,6 +60,37 @@ class JournalImport:
             tmp.unlink(missing_ok=True)
             raise
 
+    def _import_clock(
+        self,
+        db: sqlite3.Connection,
+        game_id: int,
+        time_control: str,
+        moves: Sequence[tuple[Any, ...]],
+        events: Sequence[tuple[Any, ...]],
+    ) -> None:
+        """A timed game's moves with their clock snapshots, its control and clock events."""
+        db.execute("UPDATE games SET time_control = ? WHERE id = ?", (time_control, game_id))
+        db.executemany(
+            "INSERT INTO events (game_id, kind, ply, move, at, player, public, clock)"
+            " VALUES (?, 'move', ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    game_id,
+                    i,
+                    m[0],
+                    iso(m[1]),
+                    *(tuple(m[2:4]) + (None, None))[:2],
+                    to_json(m[4]) if len(m) > 4 and m[4] is not None else None,
+                )
+                for i, m in enumerate(moves)
+            ],  # fmt: skip
+        )
+        db.executemany(
+            "INSERT INTO clock_events (game_id, kind, ply, player, seconds, why, state)"
+            " VALUES (?, ?, ?, ?, ?, ?, NULL)",
+            [(game_id, kind, ply, who, secs, why) for ply, kind, who, secs, why in events],
+        )
+
     def import_game(
         self,
         game: str,
@@ -74,9 +105,13 @@ class JournalImport:
         note: str | None = None,
         tags: dict[str, str] | None = None,
         digest: str | None = None,
+        time_control: str | None = None,
+        clock_events: Sequence[tuple[Any, ...]] = (),
     ) -> int:
         """Add a whole game (already validated) in one transaction: all of it or nothing.
-        ``moves``: (name, at) or (name, at, player, public name when it holds a secret)."""
+        ``moves``: (name, at) or (name, at, player, public name when it holds a secret), and
+        for a game with a clock (``time_control``, as typed) its snapshot after the move;
+        ``clock_events``: (ply, kind, player, seconds, why) of the clock's own events."""
         if status not in STATUSES:
             raise ValueError(f"status {status!r} is not one of {', '.join(STATUSES)}")
         now = self._now()
@@ -106,8 +141,12 @@ class JournalImport:
                 [  # (name, at) or (name, at, player, public name when secret)
                     (game_id, i, m[0], iso(m[1]), *(tuple(m[2:4]) + (None, None))[:2])
                     for i, m in enumerate(moves)
-                ],
+                ]
+                if time_control is None
+                else [],
             )
+            if time_control is not None:
+                self._import_clock(db, game_id, time_control, moves, clock_events)
             if status != IN_PROGRESS:
                 kind = "finish" if status == FINISHED else "abandon"
                 db.execute(
