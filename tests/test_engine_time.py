@@ -4,6 +4,7 @@ move. Games are played on the real ``Clock`` with a fake time."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -79,3 +80,61 @@ def test_in_sudden_death_it_lasts_a_long_game(text, human):
     two seconds, on three minutes or more."""
     _, thought = play(TimeControl.parse(text), human, 40)
     assert thought == sorted(thought, reverse=True) or "h" in text  # it speeds up
+
+
+# ------------------------------------------------------------- the opponent on the daemon
+
+
+def engine_daemon(clock, control: str | None, engine_left: float | None = None):
+    """The daemon with the engine playing OFF on a 4x4 Binaryon; with ``control``, a game
+    clock (the engine's time set to ``engine_left``); its search replaced by one that
+    records the seconds it is given and answers at once with the first legal move."""
+    from companion.engines.search import Result
+    from companion.referee.clock import Clock
+
+    from .test_opponent import make
+
+    d = make(clock, opponent="engine:default")
+    asked: list[float | None] = []
+
+    def search(adapter, state, level, seconds, nodes=None):
+        asked.append(seconds)
+        move = state.legal_moves()[0]
+        return Result(move, 0, [move], 1, 1)
+
+    d.opponent.search.search = search
+    if control is not None:
+        s = d.session
+        s.timer = lambda: 100.0  # time stands still: the budget is exactly the clock's
+        s.time_control = TimeControl.parse(control)
+        s.clock = Clock(s.time_control, s.state.players)
+        if engine_left is not None:
+            s.clock.add("off", engine_left - s.clock.control.base)
+    return d, asked
+
+
+def human_moves(d, clock) -> None:
+    from .conftest import wait_until
+    from .test_opponent import press
+
+    press(d, clock, d.session.state.legal_moves()[0].name)
+    wait_until(lambda: d.loop.run_pending() >= 0 and d.opponent.wanted is not None,
+               what="the engine's move")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("control", "left"), [(None, None), ("5:00+3", None), ("0:30", 20.0), ("0:30", 1.5)]
+)
+def test_the_engines_search_gets_its_budget_from_its_clock(clock, control, left):
+    from companion.service.background_search import THINK_SECONDS
+
+    d, asked = engine_daemon(clock, control, left)
+    human_moves(d, clock)
+    if control is None:
+        assert asked == [THINK_SECONDS]  # as without a clock
+        return
+    tc = TimeControl.parse(control)
+    assert asked == [think_seconds(tc, tc.base if left is None else left)]
+    assert asked[0] != THINK_SECONDS
+    if left is not None and left < MAKE_MOVE + SAFETY:
+        assert asked == [GLANCE]

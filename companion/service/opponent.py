@@ -13,7 +13,8 @@ from typing import Any
 from companion.engines.search import Result
 from companion.games.base import Pending, Refusal
 from companion.referee.verdict import Verdict
-from companion.service.background_search import THINK_SECONDS, BackgroundSearch
+from companion.service.background_search import BackgroundSearch
+from companion.service.engine_time import engine_seconds
 from companion.service.host import Host
 
 
@@ -64,7 +65,7 @@ class EngineOpponent:
         if self._job == position:
             return  # thinking about it, or its move is waiting to be made
         self._job, self.wanted = position, None
-        self.search.start(self.level, self._ready, THINK_SECONDS)
+        self.search.start(self.level, self._ready, engine_seconds(self.host.session))
 
     def _ready(self, state: Any, result: Result | None) -> None:
         move = None if result is None else result.move
