@@ -17,7 +17,7 @@ from companion.journal.records import (
     parse_record,
     validate,
 )
-from companion.referee.clock import TimeControl
+from companion.referee.clock import Clock, TimeControl
 
 TIMED = """[Game "binaryon"]
 [Date "2025-03-01"]
@@ -183,3 +183,24 @@ def test_export_import_export_gives_the_same_record(tmp_path, capsys, control):
             last[p.player] = rec.clocks[k]
     assert {p: again.clock.left(p, 0) for p in last} == last
     j2.close()
+
+
+def test_the_replay_pages_show_the_clock_after_each_move():
+    from companion.journal.api import NullJournal
+    from companion.service.web_backend import replay_frames
+
+    s = timed_game(NullJournal(), "0:30+2", moves=6)
+    names = [p.name for p in s.played]
+    page = replay_frames(1, "binaryon", dict(s.options), names, 0, 10,
+                         clocks=[p.clock for p in s.played], time_control="0:30+2")  # fmt: skip
+    frames = page["frames"]
+    assert frames[0]["clock"] == {"on": 30.0, "off": 30.0, "running": None, "paused": False,
+                                  "free": 0.0, "control": "0:30+2", "as_of": None}  # fmt: skip
+    for k, p in enumerate(s.played, 1):
+        c = frames[k]["clock"]
+        assert c["as_of"] is None  # as it stood: a replay does not tick
+        stood = Clock.restore(p.clock, 0.0).times(0.0)  # the snapshot's times then
+        assert {q: c[q] for q in ("on", "off")} == {q: round(v, 2) for q, v in stood.items()}
+        assert c["running"] == p.clock["running"]
+    untimed = replay_frames(1, "binaryon", dict(s.options), names, 0, 10)
+    assert all(f["clock"] is None for f in untimed["frames"])

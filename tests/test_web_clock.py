@@ -13,7 +13,7 @@ import pytest
 
 from companion.views.web import WebServer
 from tests.web_browser import Browser
-from tests.web_fake import FakeBackend
+from tests.web_fake import FakeBackend, random_moves
 
 from . import test_web_browser
 from .test_web_browser import open_live
@@ -145,3 +145,31 @@ def test_a_view_without_a_clock_shows_none(browser, tabs):
         assert browser.js("return document.getElementById('clock-line').hidden;")
     finally:
         server.stop()
+
+
+def test_the_replay_viewer_shows_the_clock_after_each_move(browser, timed):
+    backend, server = timed
+    backend.new_game(random_moves(count=4, seed=3))
+    backend.replay_clocks = [
+        clock(on=300.0 - 10 * k, off=300.0 - 7 * k, running=("on", "off")[k % 2], as_of=None)
+        for k in range(5)
+    ]
+    open_live(browser, server.url + "/")
+    link = f'.game-link[data-game="{backend.game_id}"]'
+    browser.wait(lambda: browser.js(f"return !!document.querySelector('{link}')"), what="games")
+    browser.js(f"document.querySelector('{link}').click();")
+    browser.wait(lambda: browser.body_data("replayIndex") == "0", what="the replay viewer")
+    assert (shown(browser, "on"), shown(browser, "off")) == ("5:00", "5:00")
+    browser.js("document.getElementById('replay-next').click();")
+    browser.wait(lambda: browser.body_data("replayIndex") == "1", what="position 1")
+    browser.js("document.getElementById('replay-next').click();")
+    browser.wait(lambda: browser.body_data("replayIndex") == "2", what="position 2")
+    assert (shown(browser, "on"), shown(browser, "off")) == ("4:40", "4:46")
+    on = "return document.querySelector('[data-clock=on]').className;"
+    assert "running" in browser.js(on)  # whose time ran then
+    import time
+
+    time.sleep(1.2)  # a replay stands still: the clock as it stood after the move
+    assert (shown(browser, "on"), shown(browser, "off")) == ("4:40", "4:46")
+    browser.js("document.getElementById('replay-close').click();")
+    browser.wait(lambda: shown(browser, "off") == "5:00", what="back to the live clock")

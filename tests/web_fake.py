@@ -60,6 +60,7 @@ class FakeBackend:
         self._past: list[dict[str, Any]] = []  # earlier games: id, game, moves, result
         self.calls: list[tuple[str, str, str]] = []  # (method, player, value) of every action
         self.clock: dict[str, Any] | None = None  # the live views' game clock (docs/web.md)
+        self.replay_clocks: list[dict[str, Any]] = []  # the replay's clock after each ply
         self.new_game()
 
     # --- the game in progress ---
@@ -266,6 +267,9 @@ class FakeBackend:
             states.append(states[-1].play(states[-1].parse_move(name)))
         window = range(min(first, len(moves)), min(len(states), first + count))
         frames = [self._view(states[: i + 1], moves[:i], game_id, live=False) for i in window]
+        for i, frame in zip(window, frames, strict=True):
+            if i < len(self.replay_clocks):
+                frame["clock"] = self.replay_clocks[i]
         return {"id": game_id, "game": self.spec.name, "plies": len(moves), "from": window.start,
                 "moves": moves[window.start : window.stop - 1], "frames": frames}  # fmt: skip
 

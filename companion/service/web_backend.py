@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.core.squares import FILES
 from companion.games import get_spec
 from companion.games.base import GameState
+from companion.referee.clock import Clock, ClockFace, TimeControl
 from companion.referee.session import Played
 from companion.views.presenter import MOVES_SHOWN, Frame, Notices, Table, web_view
 from companion.views.web.backend import Listeners
@@ -206,9 +208,11 @@ class DaemonWebBackend:
         if entry is None:
             return None
         names = list(entry.move_names)
+        clocks = [m.clock for m in entry.moves] if entry.time_control else None
         return replay_frames(
-            entry.id, entry.game, dict(entry.options), names, first, count, self._replays
-        )
+            entry.id, entry.game, dict(entry.options), names, first, count, self._replays,
+            clocks=clocks, time_control=entry.time_control,
+        )  # fmt: skip
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
         return self._listeners.subscribe(callback)
@@ -252,12 +256,17 @@ def replay_frames(
     first: int = 0,
     count: int = FRAMES_PER_PAGE,
     checkpoints: ReplayCheckpoints | None = None,
+    *,
+    clocks: Sequence[dict[str, Any] | None] | None = None,
+    time_control: str | None = None,
 ) -> dict:
     """One page of a game's public views, for the replay viewer: the views after plies
     ``first`` .. ``first + count - 1`` (at most MAX_FRAMES_PER_PAGE), each listing the recent
     moves only, so an answer's size does not grow with the game. Secrets stay hidden unless
     the game reached the point where it reveals them. With ``checkpoints`` the replay starts
-    from the nearest position kept by an earlier page of the same game."""
+    from the nearest position kept by an earlier page of the same game. A timed game
+    (``time_control``, and each move's clock snapshot in ``clocks``) shows its clock as it
+    stood after each move, not ticking (``as_of`` null)."""
     spec = get_spec(game)
     options = spec.resolve(options)
     layout = spec.layout(options)
@@ -277,6 +286,9 @@ def replay_frames(
         if k >= first:
             shown = tuple(played[-MOVES_SHOWN:])
             table = Table(spec, state, options, layout, board, shown, game_id, {}, k - len(shown))
+            if time_control:
+                face = replay_clock(time_control, state.players, clocks, k)
+                table = replace(table, clock=face)
             frames.append(web_view(table, Notices(), None))
         if k == last:
             break
@@ -296,6 +308,25 @@ def replay_frames(
         "moves": moves,
         "frames": frames,
     }
+
+
+def replay_clock(
+    time_control: str, players: Sequence[str], clocks: Sequence[dict[str, Any] | None] | None,
+    ply: int,
+) -> ClockFace | None:  # fmt: skip
+    """The clock as it stood after ``ply`` moves (its last snapshot then; a fresh one at the
+    start), or None when it cannot be read."""
+    try:
+        snap = None
+        for k in range(min(ply, len(clocks or ())) - 1, -1, -1):
+            if clocks and clocks[k] is not None:
+                snap = clocks[k]
+                break
+        if snap is None:
+            return Clock(TimeControl.parse(time_control), players).face(0.0)
+        return Clock.restore(snap, 0.0).face(0.0)
+    except ValueError:  # a damaged snapshot: the replay goes on without its clock
+        return None
 
 
 def history_row(entry: GameEntry) -> dict[str, Any]:
