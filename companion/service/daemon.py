@@ -28,6 +28,7 @@ from companion.games import game_names, get_spec
 from companion.hardware.interfaces import IDLE_READING, LedStrip, SensorBoard
 from companion.journal.api import Journal, JournalError, NullJournal
 from companion.journal.rows import PAUSED
+from companion.referee.clock import ClockFace
 from companion.referee.referee import Referee, result_line
 from companion.referee.session import Session
 from companion.referee.verdict import Change, Verdict
@@ -43,7 +44,7 @@ from companion.service.menu import NewGameMenu
 from companion.service.opponent import EngineOpponent
 from companion.service.table_feedback import TableFeedback
 from companion.views.oled import OledView, Screen
-from companion.views.presenter import MOVES_SHOWN, Frame, Marks, Table, marks
+from companion.views.presenter import MOVES_SHOWN, Frame, Marks, Table, follows, marks
 
 log = logging.getLogger(PROGRAM)
 
@@ -95,6 +96,7 @@ class Daemon:
         self.on_frame: Callable[[], None] | None = None  # benchmarks time frames with it
         self.listeners: list[Callable[[], None]] = []  # told after every render (web pages)
         self.frame: Frame | None = None  # the last one drawn
+        self._clock_shown: tuple[ClockFace, dict[str, Any]] | None = None  # the pages' clock
         self._in_event = False  # handling an event: it is drawn when done
         self._redraw: Any = None  # a timer's verdict waits to be drawn
         self.web: Any = None  # the web server, when the pages are served
@@ -562,9 +564,23 @@ class Daemon:
         frame = frame if frame is not None else self.present()
         view = dict(frame.web_for(viewer))
         view["undo"] = self.referee.undo_view()  # a takeback asked, waiting for agreement
-        face = frame.table.clock  # its times as they were at ``face.at`` (this loop's clock)
-        view["clock"] = face.api(time.time() - (self.loop.clock() - face.at)) if face else None
+        view["clock"] = self._web_clock(frame.table.clock)
         return view
+
+    def _web_clock(self, face: ClockFace | None) -> dict[str, Any] | None:
+        """The views' ``clock``: the same one for as long as the clock runs as it said (a
+        switch, a pause, a resume or time added changes it), so the pages, which tick by
+        themselves from its ``as_of``, are sent nothing new while a clock just runs."""
+        if face is None:
+            self._clock_shown = None
+            return None
+        kept = self._clock_shown
+        if kept is not None and follows(kept[0], face):
+            return kept[1]
+        # its times as they were at ``face.at`` (this loop's clock), at the server's time then
+        shown = face.api(time.time() - (self.loop.clock() - face.at))
+        self._clock_shown = (face, shown)
+        return shown
 
     def render(self, pages: bool = True) -> None:
         """Draw every view from one frame: LEDs first (fast), then the OLED, then the pages

@@ -3,10 +3,12 @@
 The session keeps the clock and switches it when a turn ends (``Session._clock_after``);
 here, after every event, the loop gets two timers while a clock runs:
 
-- the tick, at each change of the running player's whole seconds (so at least once a
-  second): the clock's state journaled (one small row updated, ``Journal.clock_tick``) and
-  the OLED and LEDs redrawn, only when the shown seconds changed (the pages are not told:
-  they count down by themselves from the clock's timestamp, ``ClockFace.api``);
+- the tick, at each change of the running player's time as shown (its whole seconds, its
+  tenths under 10 s): the clock's state journaled once a second (one small row updated,
+  ``Journal.clock_tick``) and the OLED and LEDs redrawn, only when the shown time changed
+  (the OLED's tenths and the LEDs' pulse under 10 s, drawn from the clock's own time; the
+  pages are not told: they count down by themselves from the clock's timestamp,
+  ``ClockFace.api``);
 - the flag, at the running player's ``due`` time: the game ends on time
   (``Session.flag_fall``), as the game's rules page says.
 
@@ -20,6 +22,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from companion import PROGRAM
+from companion.referee.clock import clock_text
 from companion.referee.referee import result_line
 
 if TYPE_CHECKING:
@@ -35,7 +38,8 @@ class ClockKeeper:
         self.host = host  # the daemon: its loop, session, render and say
         self._tick: Any = None
         self._flag: Any = None
-        self._shown: tuple[int, ...] | None = None  # the whole seconds drawn last
+        self._shown: tuple[str, ...] | None = None  # the times drawn last, as shown
+        self._journaled: int | None = None  # the running player's whole seconds written last
         self._step: Any = None  # the step timer (a game that times its steps: Binøme)
         self._step_key: tuple[Any, ...] | None = None  # the step it times
         self._step_due = 0.0  # when that step's time runs out (the loop's clock)
@@ -44,13 +48,14 @@ class ClockKeeper:
     def session(self) -> Session:
         return self.host.session
 
-    def shown(self) -> tuple[int, ...] | None:
-        """The clock's whole seconds, as the table shows them (None: no clock)."""
+    def shown(self) -> tuple[str, ...] | None:
+        """The clock's times as the table shows them (``clock_text``: whole seconds, tenths
+        under 10 s; None: no clock)."""
         clock = self.session.clock
         if clock is None:
             return None
         now = self.host.loop.clock()
-        return tuple(max(0, math.ceil(v - 1e-9)) for v in clock.times(now).values())
+        return tuple(clock_text(v) for v in clock.times(now).values())
 
     def drawn(self) -> None:
         """The table was drawn: remember the seconds it showed."""
@@ -73,8 +78,9 @@ class ClockKeeper:
             return
         self._flag = self.host.loop.call_later(due, self._on_flag)
         left = clock.left(clock.running, now) if clock.running else 0.0
-        to_next = left - math.floor(left)  # the next change of the whole seconds shown
-        self._tick = self.host.loop.call_later(to_next if to_next > 0.001 else 1.0, self._on_tick)
+        unit = 0.1 if left <= 10 else 1.0  # tenths are shown under 10 s
+        to_next = left - math.floor(left / unit) * unit  # the next change of the time shown
+        self._tick = self.host.loop.call_later(to_next if to_next > 0.001 else unit, self._on_tick)
 
     def _cancel(self) -> None:
         for timer in (self._tick, self._flag):
@@ -86,7 +92,10 @@ class ClockKeeper:
         self._tick = None
         clock = self.session.clock
         if clock is not None and clock.running is not None and not clock.paused:
-            self.session.clock_tick()
+            whole = math.ceil(clock.left(clock.running, self.host.loop.clock()) - 1e-9)
+            if whole != self._journaled:  # once a second, however often it is drawn
+                self._journaled = whole
+                self.session.clock_tick()
         over = self.session.state.is_over()
         self.update()  # the flag looked at, the next tick set
         if not over and self.session.state.is_over():  # the flag fell: everyone is told

@@ -218,6 +218,16 @@ def times_now(table: Table) -> dict[str, float]:
     return {p: face.time_of(p, now) for p, _ in face.left}
 
 
+def follows(kept: ClockFace, face: ClockFace) -> bool:
+    """Is ``face`` what ``kept`` said the clock would show at ``face.at`` (the same turn
+    running, nothing paused, resumed or added since)? Then the pages need no new clock."""
+    if (kept.running, kept.paused, kept.control) != (face.running, face.paused, face.control):
+        return False
+    if [p for p, _ in kept.left] != [p for p, _ in face.left]:
+        return False
+    return all(abs(kept.time_of(p, face.at) - left) < 1e-6 for p, left in face.left)
+
+
 def web_clock(table: Table) -> dict[str, Any] | None:
     """The view's ``clock``: ``ClockFace.api`` at ``clock_as_of`` (docs/web.md)."""
     face = table.clock
