@@ -19,7 +19,9 @@ class Site:
     """A real daemon (mock board, SQLite journal) serving its pages on 127.0.0.1, and the
     browser tabs open on them: ``pages[None]`` is the table page, ``pages[player]`` a player's."""
 
-    def __init__(self, browser: Browser, tmp_path, game: str, rules: dict[str, Any]):
+    def __init__(
+        self, browser: Browser, tmp_path, game: str, rules: dict[str, Any], clock: str = ""
+    ):
         self.browser = browser
         self.journal = str(tmp_path / f"{game}.sqlite")
         cfg = Config.default().with_overrides(
@@ -28,6 +30,7 @@ class Site:
             board={"driver": "mock"},
             journal={"path": self.journal},
             web={"listen": "127.0.0.1:0"},
+            clock={"control": clock},  # a game clock: "5:00+3" ("": none)
         )
         self.daemon, self.closers = build_daemon(cfg, simulated=True)
         self.daemon.start()

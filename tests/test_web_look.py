@@ -1,6 +1,6 @@
 """How the pages look and read, for every game, on the real daemon in Debian's Chromium:
 axe-core finds no serious or critical violation on the table page, a player's page and the
-replay viewer; the pages work by keyboard; and, with ``BINARYON_SCREENSHOTS=1``, every game's
+replay viewer (each with a game clock); the pages work by keyboard; and, with ``BINARYON_SCREENSHOTS=1``, every game's
 table and player pages are photographed at 390 and 1366 px into docs/screenshots/."""
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ GAMES: dict[str, tuple[dict, int]] = {  # game -> (rules, moves played before lo
     "binome": ({"players": "Ann,Bob,Cy"}, 12),
     "latent-binaries": ({}, 10),
 }
+CLOCK = "5:00+3"  # every page is looked at with a game clock on it
 SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 WIDTHS = {"phone": (390, 844), "desktop": (1366, 768)}
 
@@ -57,7 +58,7 @@ def mover(site: Site) -> str:
 
 def start(browser, tmp_path, game: str) -> tuple[Site, str]:
     rules, moves = GAMES[game]
-    site = Site(browser, tmp_path, game, rules)
+    site = Site(browser, tmp_path, game, rules, clock=CLOCK)
     advance(site, moves)
     who = mover(site)
     site.open([who])
@@ -80,6 +81,9 @@ def test_axe_finds_nothing_serious_on_any_page(browser, tmp_path, axe_js, game):
     try:
         found = {}
         site.show(None)
+        players = len(site.state().players)
+        clocks = "return document.querySelectorAll('[data-clock]').length;"
+        browser.wait(lambda: browser.js(clocks) == players, what="every player's clock")
         found["table"] = axe.violations(browser.driver, axe_js)
         site.show(who)
         found[f"{who}'s page"] = axe.violations(browser.driver, axe_js)
