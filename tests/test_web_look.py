@@ -1,7 +1,8 @@
 """How the pages look and read, for every game, on the real daemon in Debian's Chromium:
 axe-core finds no serious or critical violation on the table page, a player's page and the
-replay viewer (each with a game clock); the pages work by keyboard; and, with ``BINARYON_SCREENSHOTS=1``, every game's
-table and player pages are photographed at 390 and 1366 px into docs/screenshots/."""
+replay viewer (each with a game clock); the pages work by keyboard; and, with
+``BINARYON_SCREENSHOTS=1``, every game's table and player pages are photographed at 390 and
+1366 px into docs/screenshots/."""
 
 from __future__ import annotations
 
