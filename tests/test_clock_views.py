@@ -20,12 +20,14 @@ def test_the_pages_clock_stays_the_same_while_the_clock_just_runs():
     clock = FakeClock()
     d = clocked_daemon(clock, "5:00+3")
     press_move(d, clock)  # OFF's time runs
-    first = d.web_view()["clock"]
+    view = d.web_view()
+    first = view["clock"]
     since = clock()
     assert first["running"] == "off" and first["as_of"] == pytest.approx(time.time(), abs=5)
     for _ in range(30):
         step(d, clock, 0.1)
     assert d.web_view()["clock"] is first  # three seconds on: nothing new to send
+    assert d.web_view() == view  # the whole view: the pages are sent nothing
     # and what it says still tells the time, counted from when it was made
     assert first["off"] - (clock() - since) == pytest.approx(
         d.session.clock.left("off", clock()), abs=0.01
