@@ -57,6 +57,13 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
         metavar="HOST:PORT",
         help="serve the table page and players' pages, e.g. 0.0.0.0:8080 (default: off)",
     )
+    p.add_argument(
+        "--club",
+        metavar="mqtt://HOST:PORT",
+        help="publish this board to a club's MQTT broker (user and password: the config's "
+        "[club] table, never here)",
+    )
+    p.add_argument("--board-name", metavar="NAME", help="this board's name on the club's broker")
     p.add_argument("-v", "--verbose", action="store_true", help="log every event")
 
 
@@ -91,6 +98,32 @@ def _players(items: list[str], game: str, options: dict) -> dict[str, str]:
     return players
 
 
+def club_args(args: argparse.Namespace, config: Config) -> dict[str, str]:
+    """``--club URL`` and ``--board-name NAME``, each checked alone: one line naming the
+    option (a URL holding a user or password is refused without echoing it)."""
+    from companion.club.topics import BOARD_NAME_RULE, valid_board_name
+    from companion.core.broker_url import parse_broker_url
+
+    club: dict[str, str] = {}
+    url = getattr(args, "club", None)
+    name = getattr(args, "board_name", None)
+    if url is not None:
+        try:
+            parse_broker_url(url)
+        except ValueError as e:
+            raise ConfigError(f"--club {e}") from None
+        club["broker"] = url.strip()
+    if name is not None:
+        if not valid_board_name(name):
+            raise ConfigError(f"--board-name {name!r}: {BOARD_NAME_RULE}")
+        club["board"] = name
+    if name is not None and not (url or config.club.broker):
+        raise ConfigError("--board-name needs --club mqtt://HOST:PORT (or [club] broker)")
+    if url is not None and not (name or config.club.board):
+        raise ConfigError("--club needs --board-name NAME (or [club] board in the config)")
+    return club
+
+
 def config_from_args(args: argparse.Namespace) -> Config:
     """The config file with the command line's overrides, fully checked: one line on the first
     problem (ConfigError), before anything starts."""
@@ -118,7 +151,13 @@ def config_from_args(args: argparse.Namespace) -> Config:
     web = {"listen": args.web} if args.web else {}
     clock = {"control": args.clock} if getattr(args, "clock", None) is not None else {}
     config = config.with_overrides(
-        game=game, board=board, display=display, journal=journal, web=web, clock=clock
+        game=game,
+        board=board,
+        display=display,
+        journal=journal,
+        web=web,
+        clock=clock,
+        club=club_args(args, config),
     )
     name = game_name(config)
     if name not in game_names():

@@ -22,6 +22,7 @@ from companion import PROGRAM
 ROOT = PROGRAM
 HUB = "hub"
 BOARD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
+BOARD_NAME_RULE = f"a board's name is 1 to 32 letters, digits, - and _ (not {HUB!r})"
 
 
 def valid_board_name(name: str) -> bool:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import PROGRAM
+from companion.core.broker_url import parse_broker_url
 from companion.core.sensors import SENSOR_KINDS
 from companion.core.squares import MAX_SIZE, MIN_SIZE
 
@@ -105,6 +106,18 @@ class ClockConfig:
 
 
 @dataclass(frozen=True)
+class ClubConfig:
+    """Club night (docs/club.md): the board publishes to an MQTT broker. The user, password
+    and CA file come from the config file only, never the command line."""
+
+    broker: str = ""  # "mqtt://HOST:PORT" or "mqtts://HOST:PORT"; "" = no club
+    board: str = ""  # this board's name on the broker (one topic level)
+    user: str = ""
+    password: str = ""
+    ca_file: str = ""  # mqtts: the CA that signed the broker's certificate ("" = the system's)
+
+
+@dataclass(frozen=True)
 class FirmwareConfig:
     """The Pico's own settings, written into its config.py by ``binaryon firmware install``
     (with [board] size, kind and debounce_ms and [leds] brightness). Empty, -1 or 0: the value
@@ -132,6 +145,7 @@ class Config:
     web: WebConfig = field(default_factory=WebConfig)
     firmware: FirmwareConfig = field(default_factory=FirmwareConfig)
     clock: ClockConfig = field(default_factory=ClockConfig)
+    club: ClubConfig = field(default_factory=ClubConfig)
 
     @classmethod
     def default(cls) -> Config:
@@ -166,6 +180,11 @@ class Config:
             folder = os.path.dirname(os.path.abspath(path))
             full = os.path.join(folder, os.path.expanduser(journal))
             config = replace(config, journal=replace(config.journal, path=full))
+        ca_file = config.club.ca_file
+        if ca_file:  # like the journal: from the file's folder
+            folder = os.path.dirname(os.path.abspath(path))
+            full = os.path.join(folder, os.path.expanduser(ca_file))
+            config = replace(config, club=replace(config.club, ca_file=full))
         return config
 
     @classmethod
@@ -259,6 +278,27 @@ class Config:
             raise bad(f"[buttons] buzzer_kind {self.buttons.buzzer_kind!r}: use passive or active")
         if problem := journal_path_problem(self.journal.path):
             raise bad(f"[journal] path {self.journal.path!r}: {problem}")
+        if problem := club_problem(self.club):
+            raise bad(problem)
+
+
+def club_problem(club: ClubConfig) -> str | None:
+    """What is wrong with the [club] table alone (the board's name is checked against the
+    topics in ``companion.service.config_check``), or None."""
+    if not club.broker:
+        given = [k for k in ("board", "user", "password", "ca_file") if getattr(club, k)]
+        return f'[club] {given[0]} needs a broker (broker = "mqtt://HOST:PORT")' if given else None
+    try:
+        address = parse_broker_url(club.broker)
+    except ValueError as e:
+        return f"[club] broker {e}"
+    if not club.board:
+        return '[club] board: give this board a name on the broker (board = "t1")'
+    if club.password and not club.user:
+        return "[club] password without a user"
+    if club.ca_file and not address.tls:
+        return "[club] ca_file is for mqtts:// brokers (TLS)"
+    return None
 
 
 def journal_path_problem(path: str) -> str | None:

@@ -163,6 +163,18 @@ class Journal(Protocol):
     def events(self, game_id: int) -> list[tuple[str, int, str | None, int | None]]:
         """Every event of a game in order (kind, ply, move, time), taken-back moves too."""
 
+    def meta(self, key: str) -> str | None:
+        """A value kept beside the games (the ``meta`` table), or None."""
+
+    def meta_with_prefix(self, prefix: str) -> dict[str, str]:
+        """Every kept key starting with ``prefix``, with its value."""
+
+    def set_meta(self, values: dict[str, str | None]) -> None:
+        """Keep (None: forget) several values in one durable transaction; JournalError."""
+
+    def finished_since(self, first_id: int) -> list[int]:
+        """The ids of the finished games numbered ``first_id`` or more, oldest first."""
+
 
 class NullJournal:
     """Keeps nothing; ids count up so sessions can tell games apart."""
@@ -172,6 +184,7 @@ class NullJournal:
         self.recovery: RecoveryReport | None = None
         self.loss: str | None = None
         self.read_only: str | None = None
+        self._meta: dict[str, str] = {}  # for this process only
 
     def begin(
         self,
@@ -235,4 +248,20 @@ class NullJournal:
         return []
 
     def events(self, game_id: int) -> list[tuple[str, int, str | None, int | None]]:
+        return []
+
+    def meta(self, key: str) -> str | None:
+        return self._meta.get(key)
+
+    def meta_with_prefix(self, prefix: str) -> dict[str, str]:
+        return {k: v for k, v in sorted(self._meta.items()) if k.startswith(prefix)}
+
+    def set_meta(self, values: dict[str, str | None]) -> None:
+        for key, value in values.items():
+            if value is None:
+                self._meta.pop(key, None)
+            else:
+                self._meta[key] = value
+
+    def finished_since(self, first_id: int) -> list[int]:
         return []

@@ -100,6 +100,7 @@ from companion.journal.rows import (
 from companion.journal.salvage import RecoveryReport
 from companion.journal.store_files import JournalFiles
 from companion.journal.store_import import JournalImport
+from companion.journal.store_meta import JournalMeta
 from companion.journal.store_reads import JournalReads
 from companion.journal.store_salvage import JournalSalvage
 
@@ -179,7 +180,7 @@ def _deep_check(
 # --------------------------------------------------------------------------- the journal
 
 
-class SqliteJournal(JournalSalvage, JournalReads, JournalImport, JournalFiles):
+class SqliteJournal(JournalSalvage, JournalReads, JournalImport, JournalFiles, JournalMeta):
     """Implements companion.journal.api.Journal. Safe to share between threads (one lock)."""
 
     def __init__(self, db: sqlite3.Connection, path: Path, clock: Callable[[], float]):

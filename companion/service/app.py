@@ -186,14 +186,39 @@ def build_daemon(
     buttons, buzzer = make_buttons(config, daemon.post, simulated)
     daemon.buzzer = buzzer
     closers = [c.close for c in (buttons, buzzer, journal) if c is not None and hasattr(c, "close")]
-    if config.web.listen:
-        try:
+    try:
+        if config.web.listen:
             closers.insert(0, start_web(config, daemon, service=service))
-        except Exception:
-            for close in closers:
-                close()
-            raise
+        if config.club.broker:
+            closers.insert(0, start_club(config, daemon))
+    except Exception:
+        for close in closers:
+            close()
+        raise
     return daemon, closers
+
+
+def club_state_file(config: Config) -> Path | None:
+    """Where the running daemon says how its club link is, for ``binaryon doctor``: beside
+    the journal, named after it (``J.club.json``)."""
+    journal = config.journal_path()
+    if journal is None:
+        return None
+    from companion.journal.identity import journal_file
+
+    return journal_file(journal, "club.json")
+
+
+def start_club(config: Config, daemon: Daemon):
+    """Publish this board to the club's broker (docs/club.md); returns the function that
+    stops the link (the board says it goes offline). The broker need not be up: the board
+    plays on and sends what it kept when the broker answers."""
+    from companion.club.board_link import BoardLink
+
+    link = BoardLink(daemon, config.club, state_file=club_state_file(config))
+    daemon.club = link
+    link.start()
+    return link.stop
 
 
 def web_files(config: Config) -> tuple[Path, Path]:

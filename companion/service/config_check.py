@@ -51,6 +51,7 @@ def check_config(config: Config, source: str = "") -> Config:
     from companion.engines.players import parse_opponent
     from companion.hardware.boards import driver_problem
     from companion.hardware.pinout import pin_claims, pin_conflict
+    from companion.club.topics import BOARD_NAME_RULE, valid_board_name
     from companion.views.web.address import ListenError, parse_listen
 
     def bad(msg: str) -> ConfigError:
@@ -102,6 +103,10 @@ def check_config(config: Config, source: str = "") -> Config:
         time_control(config, name)
     except ValueError as e:
         raise bad(f"[clock] control {str(e).removeprefix('clock ')}") from None
+    if config.club.broker and not valid_board_name(config.club.board):
+        raise bad(f"[club] board {config.club.board!r}: {BOARD_NAME_RULE}")
+    if config.club.broker and config.journal_path() is None:
+        raise bad("[club] needs a journal: the results a hub has not stored are kept there")
     return config
 
 

@@ -102,6 +102,8 @@ class Daemon:
         self.web: Any = None  # the web server, when the pages are served
         self.web_backend: Any = None
         self.web_problem = ""  # why the pages are off when they should be served (OLED, menu)
+        self.club: Any = None  # the link to a club's broker (companion.club.board_link)
+        self.club_status = ""  # its state in one line, for the menu ("" with no club)
 
         session = first_session(config, self.journal, board.size, self.say, rng, clock)
         self.referee = Referee(session, board.kind)
@@ -247,9 +249,10 @@ class Daemon:
             raise box["error"]
         return box.get("value")
 
-    def post_call(self, fn: Callable[[], None]) -> None:
-        """Run ``fn`` in the loop's thread soon (from any thread), then render."""
-        self.loop.post(_Call(fn))
+    def post_call(self, fn: Callable[[], None], render: bool = True) -> None:
+        """Run ``fn`` in the loop's thread soon (from any thread), then render (unless
+        ``render`` is False: bookkeeping that changes nothing shown)."""
+        self.loop.post(_Call(fn, render))
 
     def stop(self) -> None:
         self.loop.stop()
@@ -471,10 +474,16 @@ class Daemon:
         self.tell(verdict)
         return verdict
 
-    def new_game(self, game: str | None = None, options: dict[str, Any] | None = None) -> None:
+    def new_game(
+        self,
+        game: str | None = None,
+        options: dict[str, Any] | None = None,
+        players: dict[str, str] | None = None,
+    ) -> None:
         """Start a game (another one, or this one afresh) that fits the board, with the rule
         options and player names of the command line and the config (never those of the game
-        that was resumed); ``options`` set some of them."""
+        that was resumed); ``options`` set some of them, ``players`` (a club's pairing) names
+        the players instead."""
         if self.menu.is_open:
             self.menu.close()
         try:
@@ -491,7 +500,8 @@ class Daemon:
         except ValueError as e:
             log.warning("%s is played without a clock: %s", spec.name, e)
             self.session.time_control = None
-        self.tell(self.referee.new_game(spec.name, options, dict(self.config.game.players)))
+        names = self.config.game.players if players is None else players
+        self.tell(self.referee.new_game(spec.name, options, dict(names)))
 
     def resume_game(self, game_id: int) -> None:
         """Take a paused game up again; the game in progress is paused (no moves: abandoned)."""

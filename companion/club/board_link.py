@@ -1,0 +1,539 @@
+"""The board's link to the club's MQTT broker (docs/club.md): it publishes the board's status
+(retained, with a last will that marks it offline), its public table view after each render,
+each move, and each finished game's result; it takes the hub's acknowledgements and
+pairings, and lets other parts publish and subscribe (remote play).
+
+Threads: paho's network thread only posts into the daemon's loop (``BoardHost.post_call``);
+everything that reads the game or the journal runs in the loop's thread. Publishing from the
+loop's thread never waits on the network: paho queues the message (QoS 1 ones are kept while
+the broker is away and sent in order when it returns) and its own thread sends it.
+
+The journal stays the truth: the journal's uid names every game (``<uid>-<game id>``); the
+finished games a hub has not acknowledged are read back from it and sent again after a
+restart or a reconnection, and those acknowledged are kept as delivered in its ``meta``
+table, so they are never sent again. The moves of the game in play are sent from the last
+one the broker confirmed (also kept in ``meta``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from companion import PROGRAM
+from companion.club import messages, topics
+from companion.club.link_state import LinkState
+from companion.club.pairing import Pairing, parse_pairing
+from companion.core.broker_url import parse_broker_url
+from companion.core.config import ClubConfig, ConfigError
+from companion.journal.api import Journal, JournalError
+from companion.referee.session import Session
+
+log = logging.getLogger(PROGRAM)
+
+# what the link keeps in the journal's meta table
+UID_KEY = "uid"  # the journal's own random id (game uids are <uid>-<game id>)
+SINCE_KEY = "club.since"  # the first game id the club is sent (older games are not results)
+MOVES_KEY = "club.moves"  # the moves of the game in play the broker has confirmed
+DELIVERED = "club.delivered."  # + game uid: acknowledged by the hub, never sent again
+PAIRING_GAME = "club.pairing."  # + pairing id: the game id it started
+GAME_PAIRING = "club.game_pairing."  # + game id: the pairing it was started from (JSON)
+
+Message = dict[str, Any] | bytes
+Callback = Callable[[str, dict[str, Any] | None], None]
+
+
+class BoardHost(Protocol):
+    """What the link needs from the daemon."""
+
+    journal: Journal
+    frame: Any
+    listeners: list[Callable[[], None]]
+    club_status: str
+
+    @property
+    def session(self) -> Session: ...
+
+    def web_view(self, viewer: str | None = None, frame: Any = None) -> dict[str, Any]: ...
+
+    def call(self, fn: Callable[[], Any], timeout: float = 5.0, *, render: bool = True) -> Any: ...
+
+    def post_call(self, fn: Callable[[], None], render: bool = True) -> None: ...
+
+    def say(self, text: str, lasting: bool = False, kind: str = "news") -> None: ...
+
+    def new_game(
+        self,
+        game: str | None = None,
+        options: dict[str, Any] | None = None,
+        players: dict[str, str] | None = None,
+    ) -> None: ...
+
+
+@dataclass
+class _Sent:
+    """A QoS 1 message handed to paho, until the broker confirms it."""
+
+    info: Any  # paho's MQTTMessageInfo
+    moves: tuple[int | None, list[str]] | None = None  # the move list the hub has after it
+
+
+def digest(names: list[str]) -> str:
+    return hashlib.sha256("\n".join(names).encode()).hexdigest()[:16]
+
+
+class BoardLink:
+    def __init__(
+        self,
+        host: BoardHost,
+        club: ClubConfig,
+        *,
+        state_file: Path | None = None,
+        wall: Callable[[], float] = time.time,
+    ):
+        import paho.mqtt.client as mqtt
+
+        from companion import package_version
+
+        self.host = host
+        self.board = club.board
+        self.address = parse_broker_url(club.broker)
+        self.version = package_version()
+        self.wall = wall
+        self.state = LinkState(self.address.host, state_file)
+        self.client = mqtt.Client(
+            mqtt.CallbackAPIVersion.VERSION2,
+            client_id=f"{PROGRAM}-{self.board}-{secrets.token_hex(3)}",
+            clean_session=True,
+        )
+        self.client.will_set(
+            topics.status(self.board), messages.encode(messages.offline(self.board)), 1, True
+        )
+        if club.user:
+            self.client.username_pw_set(club.user, club.password or None)
+        if self.address.tls:
+            try:
+                self.client.tls_set(ca_certs=club.ca_file or None)
+            except (OSError, ValueError) as e:
+                raise ConfigError(f"[club] ca_file {club.ca_file!r}: {e}") from None
+        self.client.reconnect_delay_set(1, 15)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+        self.client.on_publish = self._on_publish
+        # the loop's thread only, from here on
+        self.uid = ""
+        self.since = 0
+        self.connected = False
+        self.seq = int(wall() * 1000)  # grows by one a publish, and across restarts
+        self._table: bytes | None = None  # the last view published
+        self._game_id: int | None = None
+        self._over = False
+        self._sent: list[str] = []  # the public names of the moves the hub has been sent
+        self._watch: deque[_Sent] = deque()  # QoS 1 messages not confirmed yet, in order
+        self._mark: tuple[int | None, list[str]] | None = None  # confirmed move list
+        self._results: dict[str, Any] = {}  # game uid -> paho's info of its last publish
+        self._delivered: set[str] = set()
+        self._subscriptions: dict[str, list[Callback]] = {}
+        self.pairing: Pairing | None = None  # waiting for the game in progress to end
+        self._stopped = False
+
+    # --- lifecycle (the daemon's thread, or before its loop runs) ---
+    def start(self) -> None:
+        self.host.call(self._begin, render=False)
+        self.host.listeners.append(self._rendered)
+        self.client.connect_async(self.address.host, self.address.port, keepalive=20)
+        self.client.loop_start()
+
+    def stop(self, timeout: float = 3.0) -> None:
+        """A clean exit: the board says it goes offline, then disconnects."""
+        if self._stopped:
+            return
+        self._stopped = True
+        if self._rendered in self.host.listeners:
+            self.host.listeners.remove(self._rendered)
+        try:
+            if self.connected:
+                info = self.client.publish(
+                    topics.status(self.board),
+                    messages.encode(messages.offline(self.board, self.wall())),
+                    1,
+                    True,
+                )
+                info.wait_for_publish(timeout)
+        except (RuntimeError, ValueError) as e:
+            log.info("club: offline status not sent: %s", e)
+        self.client.disconnect()
+        self.client.loop_stop()
+        self.state.forget()
+
+    # --- the public API (remote play): any thread ---
+    def publish(self, topic: str, payload: Message, *, qos: int = 1, retain: bool = False) -> None:
+        """Send ``payload`` (a JSON object or bytes) on ``topic`` (spell it with
+        ``companion.club.topics``); never waits on the network. With QoS 1 it is kept while
+        the broker is away and sent, in order, when it returns."""
+        body = payload if isinstance(payload, bytes) else messages.encode(payload)
+        self.host.post_call(lambda: self._publish(topic, body, qos, retain), render=False)
+
+    def subscribe(self, topic: str, callback: Callback) -> Callable[[], None]:
+        """Call ``callback(topic, message)`` in the daemon's loop thread for every message on
+        ``topic`` (MQTT wildcards allowed), the message as a JSON object (None when empty);
+        the table is drawn after it. Kept across reconnections. Returns the unsubscribe."""
+
+        def add() -> None:
+            first = topic not in self._subscriptions
+            self._subscriptions.setdefault(topic, []).append(callback)
+            if first and self.connected:
+                self.client.subscribe(topic, qos=1)
+
+        def remove() -> None:
+            callbacks = self._subscriptions.get(topic, [])
+            if callback in callbacks:
+                callbacks.remove(callback)
+            if not callbacks and self._subscriptions.pop(topic, None) is not None:
+                self.client.unsubscribe(topic)
+
+        self.host.call(add, render=False)
+        return lambda: self.host.call(remove, render=False)
+
+    @property
+    def line(self) -> str:
+        """One line for the OLED, the menu and ``binaryon doctor``."""
+        return self.state.line
+
+    @property
+    def queued(self) -> int:
+        """QoS 1 messages not yet confirmed by the broker."""
+        return sum(1 for s in self._watch if not s.info.is_published())
+
+    # --- paho's network thread: post into the loop, nothing else ---
+    def _on_connect(self, client, userdata, flags, reason, properties) -> None:
+        if reason.is_failure:
+            self.host.post_call(lambda: self._refused(str(reason)), render=True)
+            return
+        for topic in (topics.ack(self.board), topics.pairing(self.board)):
+            client.subscribe(topic, qos=1)
+        self.host.post_call(self._connected, render=True)
+
+    def _on_disconnect(self, client, userdata, flags, reason, properties) -> None:
+        self.host.post_call(self._disconnected, render=True)
+
+    def _on_message(self, client, userdata, message) -> None:
+        topic, payload = message.topic, bytes(message.payload)
+        render = topic != topics.ack(self.board)
+        self.host.post_call(lambda: self._message(topic, payload), render=render)
+
+    def _on_publish(self, client, userdata, mid, reason, properties) -> None:
+        if self._watch:  # a length read: safe from this thread
+            self.host.post_call(self._confirmed, render=False)
+
+    # --- the loop's thread ---
+    def _begin(self) -> None:
+        """What the journal says must be sent: the game in play from the last move the
+        broker confirmed, and the results not acknowledged."""
+        journal = self.host.journal
+        session = self.host.session
+        self.uid = journal.meta(UID_KEY) or ""
+        since = journal.meta(SINCE_KEY)
+        fresh: dict[str, str | None] = {}
+        if not self.uid:
+            self.uid = secrets.token_hex(6)
+            fresh[UID_KEY] = self.uid
+        if since is None or not since.isdigit():
+            first = session.game_id or 0
+            since = str(first if not session.state.is_over() else first + 1)
+            fresh[SINCE_KEY] = since
+        self.since = int(since)
+        if fresh:
+            try:
+                journal.set_meta(fresh)
+            except JournalError as e:  # a read-only journal: kept for this run only
+                log.warning("club: the journal cannot keep the club's ids: %s", e)
+        self._delivered = {k[len(DELIVERED) :] for k in journal.meta_with_prefix(DELIVERED)}
+        self._game_id = session.game_id
+        self._over = session.state.is_over()
+        publics = [p.public for p in session.played]
+        mark = _load_mark(journal.meta(MOVES_KEY))
+        if mark is not None and mark[0] == session.game_id:
+            ply, names_digest = mark[1], mark[2]
+            if ply <= len(publics) and digest(publics[:ply]) == names_digest:
+                self._sent = publics[:ply]
+            else:  # taken back since: the hub is told to start the game again
+                self._publish_undo(0)
+                self._sent = []
+        else:
+            self._sent = []
+        self._mark = (session.game_id, list(self._sent))
+        if not self._over:
+            self._sync_moves(session)
+        self._check_results()
+        self.state.update(False, self.queued)
+        self.host.club_status = self.line
+
+    def _rendered(self) -> None:
+        """After every render: what changed goes out (moves, the end of a game, the view)."""
+        session = self.host.session
+        if session.game_id != self._game_id:
+            self._game_id = session.game_id
+            self._sent = []
+            self._over = False
+            self._check_results()  # the game before may have ended
+            self._publish_status()
+        over = session.state.is_over()
+        if not over or over != self._over:
+            self._sync_moves(session)
+        if over != self._over:
+            self._over = over
+            if over:
+                self._check_results()
+                if self.pairing is not None:
+                    self.host.post_call(self._start_pairing)
+        self._publish_table()
+
+    def game_uid(self, game_id: int | None = None) -> str:
+        gid = self._game_id if game_id is None else game_id
+        return f"{self.uid}-{gid}" if gid is not None else ""
+
+    def _sync_moves(self, session: Session) -> None:
+        publics = [p.public for p in session.played]
+        sent = self._sent
+        if publics[: len(sent)] != sent:
+            keep = 0
+            while keep < min(len(sent), len(publics)) and sent[keep] == publics[keep]:
+                keep += 1
+            self._publish_undo(keep)
+            sent = publics[:keep]
+        for ply in range(len(sent), len(publics)):
+            sent = publics[: ply + 1]
+            payload = messages.move(
+                self.board, self.game_uid(), ply, session.played[ply], self.wall()
+            )
+            self._publish(topics.moves(self.board), messages.encode(payload), 1, False,
+                          moves=(self._game_id, sent))  # fmt: skip
+        self._sent = list(publics)
+
+    def _publish_undo(self, to_ply: int) -> None:
+        payload = messages.undo(self.board, self.game_uid(), to_ply, self.wall())
+        kept = (self._game_id, self._sent[:to_ply])
+        self._publish(topics.moves(self.board), messages.encode(payload), 1, False, moves=kept)
+
+    def _publish_status(self) -> None:
+        if not self.connected:
+            return  # sent on connecting
+        game = self.host.session.game
+        payload = messages.status(self.board, game, self.version, self.wall())
+        self._publish(topics.status(self.board), messages.encode(payload), 1, True)
+
+    def _publish_table(self, force: bool = False) -> None:
+        view = self.host.web_view(None, self.host.frame)
+        body = json.dumps(view, sort_keys=True, default=str).encode()
+        if body == self._table and not force:
+            return
+        self._table = body
+        if not self.connected:
+            return  # the latest is sent on connecting
+        self.seq += 1
+        payload = messages.table(self.board, self.seq, self.game_uid(), view, self.wall())
+        self._publish(topics.table(self.board), messages.encode(payload), 0, True)
+
+    def _check_results(self) -> None:
+        """Publish every finished game not acknowledged and not already on its way."""
+        journal = self.host.journal
+        try:
+            finished = journal.finished_since(self.since)
+        except JournalError as e:
+            log.warning("club: finished games not read: %s", e)
+            return
+        for game_id in finished:
+            uid = self.game_uid(game_id)
+            if uid in self._delivered or uid in self._results:
+                continue
+            entry = journal.load(game_id)
+            if entry is None:
+                continue
+            pairing = _pairing_id(journal.meta(f"{GAME_PAIRING}{game_id}"))
+            payload = messages.result(self.board, uid, entry, pairing, self.wall())
+            topic = topics.result(self.board, uid)
+            self._results[uid] = self._publish(topic, messages.encode(payload), 1, True)
+
+    def _publish(
+        self,
+        topic: str,
+        body: bytes,
+        qos: int,
+        retain: bool,
+        moves: tuple[int | None, list[str]] | None = None,
+    ) -> Any:
+        try:
+            info = self.client.publish(topic, body, qos, retain)
+        except (ValueError, RuntimeError) as e:  # a bad topic from the API: one line
+            log.warning("club: not sent on %s: %s", topic, e)
+            return None
+        if qos:
+            self._watch.append(_Sent(info, moves))
+            self._show()
+        return info
+
+    def _confirmed(self) -> None:
+        """The broker confirmed messages: drop them, keep the moves it has in the journal."""
+        mark = None
+        while self._watch and self._watch[0].info.is_published():
+            done = self._watch.popleft()
+            if done.moves is not None:
+                mark = done.moves
+        if mark is not None and mark != self._mark:
+            self._mark = mark
+            game_id, names = mark
+            value = json.dumps({"game": game_id, "ply": len(names), "digest": digest(names)})
+            try:
+                self.host.journal.set_meta({MOVES_KEY: value})
+            except JournalError as e:
+                log.warning("club: %s", e)
+        self._show()
+
+    def _connected(self) -> None:
+        self.connected = True
+        log.info("club: connected to %s as %s", self.address, self.board)
+        for topic in self._subscriptions:
+            self.client.subscribe(topic, qos=1)
+        self._publish_status()
+        self._publish_table(force=True)
+        # a broker that restarted forgot the retained results: those it had confirmed go
+        # again (the hub stores them once); those still queued are sent by paho
+        for uid, info in list(self._results.items()):
+            if info is None or info.is_published():
+                del self._results[uid]
+        self._check_results()
+        self._show(announce=True)
+
+    def _disconnected(self) -> None:
+        if not self.connected:
+            self._show()
+            return
+        self.connected = False
+        log.warning("club: lost the broker %s; the board plays on", self.address)
+        self._show(announce=True)
+
+    def _refused(self, reason: str) -> None:
+        self.connected = False
+        self.state.refused = reason
+        log.error("club: the broker %s refused the board: %s", self.address, reason)
+        self._show(announce=True)
+
+    def _show(self, announce: bool = False) -> None:
+        changed = self.state.update(self.connected, self.queued)
+        self.host.club_status = self.line
+        if announce and changed:
+            self.host.say(self.line)
+
+    # --- what the hub sends ---
+    def _message(self, topic: str, payload: bytes) -> None:
+        if topic == topics.ack(self.board):
+            self._ack(messages.decode(payload))
+        elif topic == topics.pairing(self.board):
+            self._pairing(messages.decode(payload))
+        else:
+            from paho.mqtt.client import topic_matches_sub
+
+            message = messages.decode(payload)
+            for sub, callbacks in list(self._subscriptions.items()):
+                if topic_matches_sub(sub, topic):
+                    for callback in list(callbacks):
+                        try:
+                            callback(topic, message)
+                        except Exception:
+                            log.exception("club: a subscriber of %s failed", sub)
+
+    def _ack(self, message: dict[str, Any] | None) -> None:
+        """The hub stored these results: clear them from the broker, never send them again."""
+        if message is None:
+            return
+        uids = message.get("results")
+        if not isinstance(uids, list):
+            return
+        mine = self.uid + "-"
+        new = [u for u in uids if isinstance(u, str) and u.startswith(mine)]
+        new = [u for u in dict.fromkeys(new) if u not in self._delivered]
+        if not new:
+            return
+        now = str(int(self.wall()))
+        try:
+            self.host.journal.set_meta({f"{DELIVERED}{u}": now for u in new})
+        except JournalError as e:  # not kept: acknowledged again by the hub's next ack
+            log.warning("club: acknowledgement not kept: %s", e)
+            return
+        for uid in new:
+            self._delivered.add(uid)
+            self._results.pop(uid, None)
+            self._publish(topics.result(self.board, uid), b"", 1, True)
+
+    def _pairing(self, message: dict[str, Any] | None) -> None:
+        if message is None:
+            if self.pairing is not None:
+                self.host.say(f"pairing withdrawn: {self.pairing.line()}")
+            self.pairing = None
+            return
+        try:
+            pairing = parse_pairing(message)
+        except ValueError as e:
+            log.warning("club: %s", e)
+            self.host.say(f"club: {e}", kind="warning")
+            return
+        started = self.host.journal.meta(f"{PAIRING_GAME}{pairing.id}")
+        if started is not None:  # told again (a reconnection): already started once
+            if started == str(self.host.session.game_id) and not self.host.session.state.is_over():
+                self.host.say(pairing.line())
+            return
+        self.pairing = pairing
+        self._start_pairing()
+
+    def _start_pairing(self) -> None:
+        """Start the pairing's game when the game on the board is over or has no move by a
+        player yet; else say that it waits."""
+        pairing = self.pairing
+        if pairing is None:
+            return
+        session = self.host.session
+        if not session.state.is_over() and any(not p.forced for p in session.played):
+            self.host.say(f"{pairing.line()}: after this game")
+            return
+        self.pairing = None
+        self.host.new_game(pairing.game, pairing.options, pairing.players)
+        game_id = self.host.session.game_id
+        if game_id is None or self.host.session.game != pairing.game:
+            return  # refused (said on the table)
+        about = {"pairing": pairing.id, "event": pairing.event, "round": pairing.round}
+        try:
+            self.host.journal.set_meta(
+                {
+                    f"{PAIRING_GAME}{pairing.id}": str(game_id),
+                    f"{GAME_PAIRING}{game_id}": json.dumps(about),
+                }
+            )
+        except JournalError as e:
+            log.warning("club: the pairing is not kept: %s", e)
+        self.host.say(pairing.line())
+
+
+def _load_mark(value: str | None) -> tuple[int, int, str] | None:
+    try:
+        mark = json.loads(value) if value else None
+        return int(mark["game"]), int(mark["ply"]), str(mark["digest"])
+    except (ValueError, TypeError, KeyError):
+        return None
+
+
+def _pairing_id(value: str | None) -> str | None:
+    try:
+        about = json.loads(value) if value else None
+    except ValueError:
+        return None
+    return str(about["pairing"]) if isinstance(about, dict) and "pairing" in about else None

@@ -1,0 +1,102 @@
+"""The board's messages to the club's broker (docs/club.md), built from what the table page
+and the journal already hold: never a secret the table page would not show.
+
+Every payload is a UTF-8 JSON object carrying ``board`` and ``sent`` (unix time).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from companion import PROGRAM
+from companion.journal.rows import GameEntry
+from companion.referee.session import Played
+
+log = logging.getLogger(PROGRAM)
+
+
+def encode(payload: dict[str, Any]) -> bytes:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"), default=str).encode()
+
+
+def decode(payload: bytes) -> dict[str, Any] | None:
+    """A received message's JSON object; None for an empty payload (a cleared retained
+    message) or anything that is not a JSON object (said once in the log)."""
+    if not payload:
+        return None
+    try:
+        value = json.loads(payload.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        log.warning("club: a message that is not JSON ignored")
+        return None
+    if not isinstance(value, dict):
+        log.warning("club: a message that is not a JSON object ignored")
+        return None
+    return value
+
+
+def status(board: str, game: str, version: str, now: float) -> dict[str, Any]:
+    return {"board": board, "online": True, "game": game, "version": version, "sent": now}
+
+
+def offline(board: str, now: float | None = None) -> dict[str, Any]:
+    """The last will (no time: the broker sends it whenever the board vanishes) and what a
+    clean exit publishes."""
+    out: dict[str, Any] = {"board": board, "online": False}
+    if now is not None:
+        out["sent"] = now
+    return out
+
+
+def table(board: str, seq: int, game_uid: str, view: dict[str, Any], now: float) -> dict:
+    return {"board": board, "seq": seq, "sent": now, "game_uid": game_uid, "view": view}
+
+
+def move(board: str, game_uid: str, ply: int, played: Played, now: float) -> dict[str, Any]:
+    """One move by its public name (a secret stays on the board until the game reveals it)."""
+    return {
+        "board": board,
+        "game_uid": game_uid,
+        "ply": ply,
+        "move": played.public,
+        "player": played.player,
+        "sent": now,
+    }
+
+
+def undo(board: str, game_uid: str, to_ply: int, now: float) -> dict[str, Any]:
+    """Moves taken back: the game goes on from its first ``to_ply`` moves."""
+    return {"board": board, "game_uid": game_uid, "undo_to": to_ply, "sent": now}
+
+
+def result(
+    board: str, game_uid: str, entry: GameEntry, pairing: str | None, now: float
+) -> dict[str, Any]:
+    """A finished game from the journal, with its record as ``binaryon export`` writes it
+    (a finished game shows what it revealed, as its export does)."""
+    from companion.journal.records import format_record, record_from_entry
+
+    try:
+        record = format_record(record_from_entry(entry))
+    except ValueError as e:  # a damaged row: the result still goes, without its record
+        log.warning("club: game %s has no record: %s", entry.id, e)
+        record = ""
+    detail = entry.detail if isinstance(entry.detail, dict) else {}
+    winners = detail.get("winners")
+    if not isinstance(winners, list):
+        winners = [entry.result] if entry.result and entry.result != "draw" else []
+    return {
+        "board": board,
+        "game_uid": game_uid,
+        "game": entry.game,
+        "options": entry.shown_options(),
+        "players": entry.seated(),
+        "result": entry.summary or "",
+        "winners": [str(w) for w in winners],
+        "record": record,
+        "pairing": pairing,
+        "finished": entry.ended / 1000 if entry.ended is not None else None,
+        "sent": now,
+    }
