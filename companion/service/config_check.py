@@ -48,10 +48,10 @@ def board_kind_problem(config: Config) -> str | None:
 def check_config(config: Config, source: str = "") -> Config:
     """``config`` when everything in it can be used, else ConfigError on the first problem
     (prefixed with ``source``, e.g. the file's name)."""
+    from companion.club.topics import BOARD_NAME_RULE, valid_board_name
     from companion.engines.players import parse_opponent
     from companion.hardware.boards import driver_problem
     from companion.hardware.pinout import pin_claims, pin_conflict
-    from companion.club.topics import BOARD_NAME_RULE, valid_board_name
     from companion.views.web.address import ListenError, parse_listen
 
     def bad(msg: str) -> ConfigError:

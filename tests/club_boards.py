@@ -1,0 +1,173 @@
+"""Boards on a real broker for the club tests: a daemon in this process (a mock board, a real
+journal, the link as the service builds it), a board in its own process (``binaryon sim``
+fed on stdin, so it can be killed with SIGKILL), a hub's acknowledgements, and a game played
+to its end by legal moves."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from companion import PROGRAM
+from companion.club import topics
+from companion.core.config import Config
+from companion.games import get_spec
+from companion.service.app import build_daemon
+from companion.service.daemon import Daemon
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def start_board(
+    tmp_path: Path,
+    broker_url: str,
+    name: str = "t1",
+    game: str = "binaryon",
+    *,
+    journal: Path | None = None,
+    rules: dict | None = None,
+    **club,
+) -> tuple[Daemon, list]:
+    overrides = {
+        "game": {"name": game},
+        "board": {"driver": "mock"},
+        "journal": {"path": str(journal or tmp_path / f"{name}.sqlite")},
+        "club": {"broker": broker_url, "board": name, **club},
+    }
+    if rules is not None:
+        overrides["rules"] = {game: rules}
+    daemon, closers = build_daemon(Config.default().with_overrides(**overrides), simulated=True)
+    daemon.start()
+    return daemon, closers
+
+
+def stop_board(daemon: Daemon, closers: list) -> None:
+    daemon.stop()
+    for close in closers:
+        close()
+
+
+def wait(cond, timeout: float = 20.0, what: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+def play(daemon: Daemon, name: str, player: str | None = None) -> None:
+    verdict = daemon.call(lambda: daemon.submit(name, player))
+    assert verdict.accepted, (name, verdict.refusal)
+
+
+def moves_to_end(game: str, **options) -> list[str]:
+    """A whole game's moves by the players (the first legal move each time): the referee's
+    forced moves are left to the companion."""
+    spec = get_spec(game)
+    state = spec.new(**spec.resolve(options))
+    names = []
+    while not state.is_over():
+        forced = state.forced_move()
+        if forced is not None:
+            state = state.play(forced)
+            continue
+        move = state.legal_moves()[0]
+        names.append(move.name)
+        state = state.play(move)
+    return names
+
+
+def payloads(heard, topic: str) -> list[dict | None]:
+    return [json.loads(h.payload) if h.payload else None for h in heard if h.topic == topic]
+
+
+class Acker:
+    """A hub's side of the results (CLUB.md): stores each result once by its game uid,
+    counts what it heard, and acknowledges every stored result of a board (retained)."""
+
+    def __init__(self, url: str):
+        import paho.mqtt.client as mqtt
+
+        self.stored: dict[str, dict] = {}
+        self.heard: list[str] = []  # every non-empty result message's uid, in order
+        self.lock = threading.Lock()
+        self.ready = threading.Event()
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+        self.client.on_connect = lambda c, u, f, rc, p: c.subscribe(
+            f"{PROGRAM}/+/results/+", qos=1
+        )
+        self.client.on_subscribe = lambda *a: self.ready.set()
+        self.client.on_message = self.on_message
+        host, port = url.removeprefix("mqtt://").rsplit(":", 1)
+        self.client.connect(host, int(port))
+        self.client.loop_start()
+        assert self.ready.wait(10)
+
+    def on_message(self, client, userdata, message) -> None:
+        if not message.payload:
+            return  # a board cleared its retained result
+        result = json.loads(message.payload)
+        board = message.topic.split("/")[1]
+        with self.lock:
+            self.heard.append(result["game_uid"])
+            self.stored.setdefault(result["game_uid"], result)
+            mine = sorted(u for u, r in self.stored.items() if r["board"] == board)
+        ack = json.dumps({"results": mine}).encode()
+        client.publish(topics.ack(board), ack, qos=1, retain=True)
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
+
+
+class BoardProcess:
+    """``binaryon sim`` with the club link, in its own process, typed into on stdin."""
+
+    def __init__(self, tmp_path: Path, broker_url: str, name: str, journal: Path, *args: str):
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        self.log = tmp_path / f"{name}.log"
+        with open(self.log, "ab") as log:
+            self.proc = self._start(log, broker_url, name, journal, args, env)
+
+    @staticmethod
+    def _start(log, broker_url, name, journal, args, env) -> subprocess.Popen:
+        return subprocess.Popen(
+            [sys.executable, "-m", "companion.cli.main", "sim", "--journal", str(journal),
+             "--club", broker_url, "--board-name", name, *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            env=env,
+            text=True,
+        )  # fmt: skip
+
+    def type(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+        self.close()
+
+    def quit(self) -> int:
+        self.type("quit")
+        code = self.proc.wait(30)
+        self.close()
+        return code
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.kill()
+        if self.proc.stdin is not None and not self.proc.stdin.closed:
+            try:
+                self.proc.stdin.close()
+            except BrokenPipeError:
+                pass

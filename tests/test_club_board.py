@@ -1,0 +1,124 @@
+"""A board publishes to a real Mosquitto (tests/mosquitto.py): its status (retained, with a
+last will), its public table view, each move and each finished game's result; the hub's
+acknowledgement clears a result and the journal remembers it."""
+
+from __future__ import annotations
+
+import json
+
+from companion import PROGRAM
+from companion.club import topics
+from companion.journal.records import format_record, record_from_entry
+from tests.club_boards import (
+    Acker,
+    BoardProcess,
+    moves_to_end,
+    payloads,
+    play,
+    start_board,
+    stop_board,
+    wait,
+)
+from tests.mosquitto import Listener
+
+SMALL = {"size": 4}
+
+
+def test_status_is_retained_and_a_clean_exit_marks_the_board_offline(tmp_path, broker):
+    daemon, closers = start_board(tmp_path, broker.url, "t1")
+    try:
+        wait(lambda: daemon.club_status == "club: connected to 127.0.0.1", what="connected")
+        late = Listener(broker.url)  # subscribes after: the retained status comes to it
+        heard = late.wait_for(lambda h: payloads(h, topics.status("t1")))
+        (status,) = [h for h in heard if h.topic == topics.status("t1")]
+        assert status.retain
+        body = json.loads(status.payload)
+        assert body["online"] is True and body["board"] == "t1" and body["game"] == "binaryon"
+        assert body["version"] and isinstance(body["sent"], float)
+    finally:
+        stop_board(daemon, closers)
+    late.wait_for(lambda h: payloads(h, topics.status("t1"))[-1]["online"] is False)
+    again = Listener(broker.url)
+    heard = again.wait_for(lambda h: payloads(h, topics.status("t1")))
+    assert payloads(heard, topics.status("t1")) == [{"board": "t1", "online": False,
+                                                      "sent": payloads(heard, topics.status("t1"))[0]["sent"]}]  # fmt: skip
+    late.close()
+    again.close()
+
+
+def test_a_board_killed_is_marked_offline_by_its_last_will(tmp_path, broker):
+    listener = Listener(broker.url)
+    board = BoardProcess(tmp_path, broker.url, "t2", tmp_path / "t2.sqlite")
+    try:
+        listener.wait_for(lambda h: any(p and p["online"] for p in payloads(h, topics.status("t2"))))
+        board.kill()
+        heard = listener.wait_for(
+            lambda h: any(p and p["online"] is False for p in payloads(h, topics.status("t2")))
+        )
+    finally:
+        board.close()
+    offline = [h for h in heard if h.topic == topics.status("t2")][-1]
+    assert json.loads(offline.payload) == {"board": "t2", "online": False}
+    later = Listener(broker.url)  # retained: a hub that starts now sees it offline
+    heard = later.wait_for(lambda h: payloads(h, topics.status("t2")))
+    assert payloads(heard, topics.status("t2")) == [{"board": "t2", "online": False}]
+    listener.close()
+    later.close()
+
+
+def test_the_table_each_move_and_the_result_are_published(tmp_path, broker):
+    listener = Listener(broker.url)
+    acker = Acker(broker.url)
+    daemon, closers = start_board(tmp_path, broker.url, "t1", rules=SMALL)
+    try:
+        wait(lambda: daemon.club is not None and daemon.club.connected, what="connected")
+        names = moves_to_end("binaryon", **SMALL)
+        for name in names:
+            play(daemon, name)
+        uid = daemon.club.game_uid()
+        assert uid.startswith(daemon.journal.meta("uid") + "-")
+        acker_has = lambda: uid in acker.stored  # noqa: E731
+        wait(acker_has, what="the result at the hub")
+        # acknowledged: the board clears its retained result and keeps the uid as delivered
+        heard = listener.wait_for(lambda h: None in payloads(h, topics.result("t1", uid)))
+        wait(lambda: daemon.journal.meta(f"club.delivered.{uid}") is not None, what="kept")
+        table = daemon.call(lambda: daemon.web_view(None, daemon.frame), render=False)
+        entry = daemon.journal.load(daemon.session.game_id)
+        late = Listener(broker.url)  # what a hub starting now finds retained
+        kept = late.wait_for(lambda h: payloads(h, topics.table("t1")))
+    finally:
+        stop_board(daemon, closers)
+    moves = payloads(heard, topics.moves("t1"))
+    assert [m["move"] for m in moves] == [p.shown(False) for p in entry.moves]
+    assert [m["ply"] for m in moves] == list(range(len(entry.moves)))
+    assert {m["game_uid"] for m in moves} == {uid} and moves[0]["player"] == "on"
+    tables = [h for h in heard if h.topic == topics.table("t1")]
+    seqs = [json.loads(h.payload)["seq"] for h in tables]
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))  # one more each publish
+    last = json.loads(tables[-1].payload)
+    assert last["view"] == json.loads(json.dumps(table)) and last["game_uid"] == uid
+    result = acker.stored[uid]
+    assert result["record"] == format_record(record_from_entry(entry))  # as export writes it
+    assert result["result"] == entry.summary and result["players"] == entry.seated()
+    assert result["game"] == "binaryon" and result["options"]["size"] == 4
+    assert result["pairing"] is None and acker.heard == [uid]
+    assert [h.retain for h in kept if h.topic == topics.table("t1")] == [True]
+    assert payloads(kept, topics.table("t1")) == [last]  # the latest view, retained
+    assert payloads(kept, topics.result("t1", uid)) == []  # cleared once acknowledged
+    for one in (listener, late):
+        one.close()
+    acker.close()
+
+
+def test_topics_live_under_the_program_and_the_boards_name(tmp_path, broker):
+    listener = Listener(broker.url)
+    daemon, closers = start_board(tmp_path, broker.url, "board-7")
+    try:
+        play(daemon, "e5")
+        listener.wait_for(lambda h: payloads(h, topics.moves("board-7")))
+    finally:
+        stop_board(daemon, closers)
+    assert {h.topic for h in listener.messages()} <= {
+        f"{PROGRAM}/board-7/{kind}" for kind in ("status", "table", "moves")
+    }
+    listener.close()
