@@ -5,6 +5,7 @@ to its end by legal moves."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -66,19 +67,17 @@ def play(daemon: Daemon, name: str, player: str | None = None) -> None:
     assert verdict.accepted, (name, verdict.refusal)
 
 
-def moves_to_end(game: str, **options) -> list[str]:
+def moves_to_end(game: str, *, forced: bool = False, **options) -> list[str]:
     """A whole game's moves by the players (the first legal move each time): the referee's
-    forced moves are left to the companion."""
+    forced moves are left to the companion (listed too with ``forced``)."""
     spec = get_spec(game)
     state = spec.new(**spec.resolve(options))
     names = []
     while not state.is_over():
-        forced = state.forced_move()
-        if forced is not None:
-            state = state.play(forced)
-            continue
-        move = state.legal_moves()[0]
-        names.append(move.name)
+        move = state.forced_move()
+        if move is None or forced:
+            move = move or state.legal_moves()[0]
+            names.append(move.name)
         state = state.play(move)
     return names
 
@@ -99,9 +98,7 @@ class Acker:
         self.lock = threading.Lock()
         self.ready = threading.Event()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
-        self.client.on_connect = lambda c, u, f, rc, p: c.subscribe(
-            f"{PROGRAM}/+/results/+", qos=1
-        )
+        self.client.on_connect = lambda c, u, f, rc, p: c.subscribe(f"{PROGRAM}/+/results/+", qos=1)
         self.client.on_subscribe = lambda *a: self.ready.set()
         self.client.on_message = self.on_message
         host, port = url.removeprefix("mqtt://").rsplit(":", 1)
@@ -167,7 +164,74 @@ class BoardProcess:
         if self.proc.poll() is None:
             self.kill()
         if self.proc.stdin is not None and not self.proc.stdin.closed:
-            try:
+            with contextlib.suppress(BrokenPipeError):
                 self.proc.stdin.close()
-            except BrokenPipeError:
-                pass
+
+
+class Gate:
+    """A TCP door between a board and the broker: closed, the board cannot reach the broker
+    (its connections are dropped at once, as by a host that is down); open, bytes pass both
+    ways. It lets a test's subscribers connect to a restarted broker before the board does."""
+
+    def __init__(self, broker_port: int):
+        import socket
+
+        self.broker_port = broker_port
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.is_open = threading.Event()
+        self.pipes: list = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def open(self) -> None:
+        self.is_open.set()
+
+    def shut(self) -> None:
+        """Closed: every connection through it is cut, and new ones dropped."""
+        self.is_open.clear()
+        for sock in self.pipes:
+            with contextlib.suppress(OSError):
+                sock.shutdown(2)
+            with contextlib.suppress(OSError):
+                sock.close()
+        self.pipes.clear()
+
+    def _accept(self) -> None:
+        import socket
+
+        while True:
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                return
+            if not self.is_open.is_set():
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.broker_port), timeout=5)
+            except OSError:
+                client.close()
+                continue
+            upstream.settimeout(None)
+            self.pipes += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(a, b) -> None:
+        try:
+            while data := a.recv(65536):
+                b.sendall(data)
+        except OSError:
+            pass
+        for sock in (a, b):
+            with contextlib.suppress(OSError):
+                sock.shutdown(2)
+
+    def close(self) -> None:
+        self.shut()
+        self.server.close()

@@ -80,10 +80,12 @@ class BoardHost(Protocol):
 
 @dataclass
 class _Sent:
-    """A QoS 1 message handed to paho, until the broker confirms it."""
+    """A QoS 1 message handed to paho, until the broker confirms it (paho's own flag cannot
+    be asked about a message queued while disconnected)."""
 
-    info: Any  # paho's MQTTMessageInfo
+    mid: int
     moves: tuple[int | None, list[str]] | None = None  # the move list the hub has after it
+    done: bool = False
 
 
 def digest(names: list[str]) -> str:
@@ -139,8 +141,9 @@ class BoardLink:
         self._over = False
         self._sent: list[str] = []  # the public names of the moves the hub has been sent
         self._watch: deque[_Sent] = deque()  # QoS 1 messages not confirmed yet, in order
+        self._by_mid: dict[int, _Sent] = {}
         self._mark: tuple[int | None, list[str]] | None = None  # confirmed move list
-        self._results: dict[str, Any] = {}  # game uid -> paho's info of its last publish
+        self._results: dict[str, _Sent | None] = {}  # game uid -> its last publish
         self._delivered: set[str] = set()
         self._subscriptions: dict[str, list[Callback]] = {}
         self.pairing: Pairing | None = None  # waiting for the game in progress to end
@@ -212,7 +215,7 @@ class BoardLink:
     @property
     def queued(self) -> int:
         """QoS 1 messages not yet confirmed by the broker."""
-        return sum(1 for s in self._watch if not s.info.is_published())
+        return sum(1 for s in self._watch if not s.done)
 
     # --- paho's network thread: post into the loop, nothing else ---
     def _on_connect(self, client, userdata, flags, reason, properties) -> None:
@@ -232,8 +235,7 @@ class BoardLink:
         self.host.post_call(lambda: self._message(topic, payload), render=render)
 
     def _on_publish(self, client, userdata, mid, reason, properties) -> None:
-        if self._watch:  # a length read: safe from this thread
-            self.host.post_call(self._confirmed, render=False)
+        self.host.post_call(lambda: self._confirmed(mid), render=False)
 
     # --- the loop's thread ---
     def _begin(self) -> None:
@@ -371,21 +373,31 @@ class BoardLink:
         qos: int,
         retain: bool,
         moves: tuple[int | None, list[str]] | None = None,
-    ) -> Any:
+    ) -> _Sent | None:
+        """Hand a message to paho (QoS 1: kept until the broker confirms it, and sent again
+        after a reconnection). The confirmation comes through the loop, after this returns."""
         try:
             info = self.client.publish(topic, body, qos, retain)
         except (ValueError, RuntimeError) as e:  # a bad topic from the API: one line
             log.warning("club: not sent on %s: %s", topic, e)
             return None
-        if qos:
-            self._watch.append(_Sent(info, moves))
-            self._show()
-        return info
+        if not qos:
+            return None
+        sent = _Sent(info.mid, moves)
+        self._watch.append(sent)
+        self._by_mid[info.mid] = sent
+        self._show()
+        return sent
 
-    def _confirmed(self) -> None:
-        """The broker confirmed messages: drop them, keep the moves it has in the journal."""
+    def _confirmed(self, mid: int) -> None:
+        """The broker confirmed a message: drop what is confirmed from the front, and keep
+        the moves it has in the journal."""
+        sent = self._by_mid.pop(mid, None)
+        if sent is None:
+            return  # QoS 0 (written, not confirmed) or already done
+        sent.done = True
         mark = None
-        while self._watch and self._watch[0].info.is_published():
+        while self._watch and self._watch[0].done:
             done = self._watch.popleft()
             if done.moves is not None:
                 mark = done.moves
@@ -408,8 +420,8 @@ class BoardLink:
         self._publish_table(force=True)
         # a broker that restarted forgot the retained results: those it had confirmed go
         # again (the hub stores them once); those still queued are sent by paho
-        for uid, info in list(self._results.items()):
-            if info is None or info.is_published():
+        for uid, sent in list(self._results.items()):
+            if sent is None or sent.done:
                 del self._results[uid]
         self._check_results()
         self._show(announce=True)
