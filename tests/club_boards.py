@@ -235,3 +235,17 @@ class Gate:
     def close(self) -> None:
         self.shut()
         self.server.close()
+
+
+def publish(url: str, topic: str, payload: dict | None, retain: bool = True) -> None:
+    """What a hub sends (a pairing, an acknowledgement): one message, confirmed."""
+    import paho.mqtt.client as mqtt
+
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    host, port = url.removeprefix("mqtt://").rsplit(":", 1)
+    client.connect(host, int(port))
+    client.loop_start()
+    body = json.dumps(payload).encode() if payload is not None else b""
+    client.publish(topic, body, qos=1, retain=retain).wait_for_publish(10)
+    client.loop_stop()
+    client.disconnect()

@@ -35,6 +35,7 @@ from companion.club.pairing import Pairing, parse_pairing
 from companion.core.broker_url import parse_broker_url
 from companion.core.config import ClubConfig, ConfigError
 from companion.journal.api import Journal, JournalError
+from companion.journal.rows import PAUSED
 from companion.referee.session import Session
 
 log = logging.getLogger(PROGRAM)
@@ -76,6 +77,8 @@ class BoardHost(Protocol):
         options: dict[str, Any] | None = None,
         players: dict[str, str] | None = None,
     ) -> None: ...
+
+    def resume_game(self, game_id: int) -> None: ...
 
 
 @dataclass
@@ -145,6 +148,7 @@ class BoardLink:
         self._mark: tuple[int | None, list[str]] | None = None  # confirmed move list
         self._results: dict[str, _Sent | None] = {}  # game uid -> its last publish
         self._delivered: set[str] = set()
+        # replaced whole on each change: paho's thread reads it when it connects
         self._subscriptions: dict[str, list[Callback]] = {}
         self.pairing: Pairing | None = None  # waiting for the game in progress to end
         self._stopped = False
@@ -193,15 +197,18 @@ class BoardLink:
 
         def add() -> None:
             first = topic not in self._subscriptions
-            self._subscriptions.setdefault(topic, []).append(callback)
+            self._subscriptions = {
+                **self._subscriptions,
+                topic: [*self._subscriptions.get(topic, []), callback],
+            }
             if first and self.connected:
                 self.client.subscribe(topic, qos=1)
 
         def remove() -> None:
-            callbacks = self._subscriptions.get(topic, [])
-            if callback in callbacks:
-                callbacks.remove(callback)
-            if not callbacks and self._subscriptions.pop(topic, None) is not None:
+            callbacks = [c for c in self._subscriptions.get(topic, []) if c is not callback]
+            rest = {t: c for t, c in self._subscriptions.items() if t != topic}
+            self._subscriptions = {**rest, topic: callbacks} if callbacks else rest
+            if not callbacks and topic not in rest:
                 self.client.unsubscribe(topic)
 
         self.host.call(add, render=False)
@@ -222,7 +229,8 @@ class BoardLink:
         if reason.is_failure:
             self.host.post_call(lambda: self._refused(str(reason)), render=True)
             return
-        for topic in (topics.ack(self.board), topics.pairing(self.board)):
+        # subscribed at once, before anything else can be published to the board
+        for topic in (topics.ack(self.board), topics.pairing(self.board), *self._subscriptions):
             client.subscribe(topic, qos=1)
         self.host.post_call(self._connected, render=True)
 
@@ -414,8 +422,6 @@ class BoardLink:
     def _connected(self) -> None:
         self.connected = True
         log.info("club: connected to %s as %s", self.address, self.board)
-        for topic in self._subscriptions:
-            self.client.subscribe(topic, qos=1)
         self._publish_status()
         self._publish_table(force=True)
         # a broker that restarted forgot the retained results: those it had confirmed go
@@ -500,12 +506,24 @@ class BoardLink:
             self.host.say(f"club: {e}", kind="warning")
             return
         started = self.host.journal.meta(f"{PAIRING_GAME}{pairing.id}")
-        if started is not None:  # told again (a reconnection): already started once
-            if started == str(self.host.session.game_id) and not self.host.session.state.is_over():
-                self.host.say(pairing.line())
+        if started is not None:  # told again (a reconnection, a restart): started once
+            self._started_again(pairing, int(started))
             return
         self.pairing = pairing
         self._start_pairing()
+
+    def _started_again(self, pairing: Pairing, game_id: int) -> None:
+        """A pairing already started: its game goes on. A restart that began another game
+        (a config that names one) put it aside: it is taken up again, unless a player has
+        moved in the game on the board since."""
+        session = self.host.session
+        if session.game_id != game_id:
+            entry = self.host.journal.load(game_id)
+            if entry is None or entry.status != PAUSED or _has_player_moves(session):
+                return
+            self.host.resume_game(game_id)
+        if not self.host.session.state.is_over():
+            self.host.say(pairing.line())
 
     def _start_pairing(self) -> None:
         """Start the pairing's game when the game on the board is over or has no move by a
@@ -514,7 +532,7 @@ class BoardLink:
         if pairing is None:
             return
         session = self.host.session
-        if not session.state.is_over() and any(not p.forced for p in session.played):
+        if not session.state.is_over() and _has_player_moves(session):
             self.host.say(f"{pairing.line()}: after this game")
             return
         self.pairing = None
@@ -533,6 +551,10 @@ class BoardLink:
         except JournalError as e:
             log.warning("club: the pairing is not kept: %s", e)
         self.host.say(pairing.line())
+
+
+def _has_player_moves(session: Session) -> bool:
+    return any(not p.forced for p in session.played)
 
 
 def _load_mark(value: str | None) -> tuple[int, int, str] | None:
