@@ -308,6 +308,10 @@ def run_checks(
         )
     if config is not None and config.web.listen:
         checks += web_checks(probe, config)
+    if config is not None and config.club.broker:
+        from companion.cli.doctor_club import club_checks
+
+        checks += club_checks(probe, config, SERVICE_STATE)
     if not on_pi:
         return checks
 

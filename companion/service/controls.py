@@ -17,6 +17,7 @@ from companion.views.presenter import Notices
 log = logging.getLogger(PROGRAM)
 
 PAGES = "pages"  # the menu's last entry when the web pages are served: their QR codes
+CLUB = "club"  # with a club's broker: the link's state in one line
 RESUME = "resume:"  # the menu's entries for paused games: "resume:12"
 MENU_PAUSED = 9  # the latest paused games the menu offers
 
@@ -30,6 +31,7 @@ class ControlsHost(Protocol):
     web: Any  # the web server, when the pages are served
     web_backend: Any  # the players' tokens, for the pages' QR codes
     web_problem: str  # why the pages are off when they should be served
+    club_status: str  # the club link's state in one line ("" with no club)
 
     @property
     def session(self) -> Session: ...
@@ -78,7 +80,8 @@ class Controls:
         elif name == "menu":
             if long:
                 pages = (PAGES,) if self.host.web or self.host.web_problem else ()
-                self.host.menu.open(self.host.session.game, extra=self._paused() + pages)
+                club = (CLUB,) if self.host.club_status else ()
+                self.host.menu.open(self.host.session.game, extra=self._paused() + pages + club)
                 self.host.say("menu: next, confirm: start, undo: back", lasting=True)
             else:
                 self.host.hint()
@@ -109,6 +112,9 @@ class Controls:
             self._show_pages()
             return
         self.host.menu.close()
+        if name == "confirm" and chosen == CLUB:
+            self.host.say(self.host.club_status)
+            return
         if name == "confirm" and chosen.startswith(RESUME):
             self.host.resume_game(int(chosen[len(RESUME) :]))
             return

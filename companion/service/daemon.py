@@ -35,7 +35,7 @@ from companion.referee.verdict import Change, Verdict
 from companion.sensing.board_sync import BoardMap
 from companion.sensing.debounce import BoardSettler, SwitchDebouncer
 from companion.service.config_check import time_control
-from companion.service.controls import PAGES, Controls
+from companion.service.controls import CLUB, PAGES, Controls
 from companion.service.engine_hint import EngineHint
 from companion.service.game_clock import ClockKeeper
 from companion.service.game_start import first_session, fitting_options
@@ -615,7 +615,7 @@ class Daemon:
 
     def _titles(self) -> dict[str, str]:
         titles = {g: get_spec(g).title for g in self.menu.games}
-        return {**titles, **self.controls.titles, PAGES: "PLAYER PAGES"}
+        return {**titles, **self.controls.titles, PAGES: "PLAYER PAGES", CLUB: "CLUB"}
 
     def _status_line(self) -> str:
         s = self.session

@@ -1,0 +1,126 @@
+"""The board's club settings: ``[club]`` in the config file and ``--club``/``--board-name`` on
+the command line, each bad value one line and exit status 2; a user and password only from
+the file, never echoed; the link's state in the menu and in ``binaryon doctor``."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from companion.cli.doctor import MISSING, OK, Probe, run_checks
+from companion.cli.main import main
+from companion.core.broker_url import parse_broker_url
+from companion.core.config import Config, ConfigError
+from tests.club_boards import start_board, stop_board, wait
+
+
+def run_error(capsys, args: list[str]) -> str:
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    return err
+
+
+def test_the_club_table_is_read_typed_and_its_files_taken_from_the_configs_folder(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text(
+        '[club]\nbroker = "mqtts://club.lan:8883"\nboard = "t1"\nuser = "t1"\n'
+        'password = "s3cret"\nca_file = "club-ca.pem"\n'
+    )
+    club = Config.load(path).club
+    assert (club.broker, club.board, club.user, club.password) == (
+        "mqtts://club.lan:8883", "t1", "t1", "s3cret",
+    )  # fmt: skip
+    assert club.ca_file == str(tmp_path / "club-ca.pem")
+    assert parse_broker_url(club.broker).tls and parse_broker_url("mqtt://h").port == 1883
+
+
+@pytest.mark.parametrize(
+    ("table", "words"),
+    [
+        ('broker = "http://club.lan"\nboard = "t1"', "must be mqtt:// or mqtts://"),
+        ('broker = "mqtt://club.lan:99999"\nboard = "t1"', "Port out of range"),
+        ('broker = "mqtt://club.lan"', "[club] board: give this board a name"),
+        ('board = "t1"', "[club] board needs a broker"),
+        ('broker = "mqtt://club.lan"\nboard = "t1"\nca_file = "ca.pem"', "ca_file is for mqtts"),
+        ('broker = "mqtt://club.lan"\nboard = "t1"\npassword = "x"', "password without a user"),
+        ('broker = "mqtt://club.lan"\nboard = 7', "[club] board: expected text"),
+        ('broker = "mqtt://club.lan"\nboard = "t/1"', "[club] board 't/1': a board's name"),
+        ('broker = "mqtt://club.lan"\nboard = "hub"', "[club] board 'hub'"),
+    ],
+)
+def test_a_bad_club_value_stops_the_start_in_one_line(tmp_path, capsys, table, words):
+    path = tmp_path / "c.toml"
+    path.write_text(f'[club]\n{table}\n[journal]\npath = "j.sqlite"\n')
+    err = run_error(capsys, ["run", "--board", "mock", "--config", str(path)])
+    assert words in err and str(path) in err
+
+
+def test_credentials_in_the_address_are_refused_and_never_echoed(tmp_path, capsys):
+    err = run_error(capsys, ["run", "--board", "mock", "--journal", str(tmp_path / "j"),
+                             "--club", "mqtt://t1:hunter2@club.lan:1883", "--board-name", "t1"])  # fmt: skip
+    assert err.startswith("binaryon: --club ") and "config file's [club] table" in err
+    assert "hunter2" not in err
+    with pytest.raises(ConfigError) as e:  # nor in the file: user and password are keys
+        Config.from_dict({"club": {"broker": "mqtt://t1:hunter2@h", "board": "t1"}})
+    assert "hunter2" not in str(e.value) and "(user, password)" in str(e.value)
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--club", "club.lan:1883", "--board-name", "t1"], "--club 'club.lan:1883': give it"),
+        (["--club", "mqtt://club.lan", "--board-name", "a b"], "--board-name 'a b':"),
+        (["--board-name", "t1"], "--board-name needs --club"),
+        (["--club", "mqtt://club.lan"], "--club needs --board-name"),
+        (
+            ["--club", "mqtt://club.lan", "--board-name", "t1", "--journal", "none"],
+            "needs a journal",
+        ),
+    ],
+)
+def test_a_bad_club_option_is_one_line_and_exit_status_2(tmp_path, capsys, args, words):
+    journal = [] if "--journal" in args else ["--journal", str(tmp_path / "j.sqlite")]
+    for command in (["run", "--board", "mock"], ["sim"]):
+        assert words in run_error(capsys, [*command, *journal, *args])
+
+
+def test_the_menu_and_doctor_say_how_the_link_is(tmp_path, broker, monkeypatch):
+    daemon, closers = start_board(tmp_path, broker.url, "t1")
+    config = Config.default().with_overrides(
+        journal={"path": str(tmp_path / "t1.sqlite")},
+        club={"broker": broker.url, "board": "t1"},
+    )
+    try:
+        wait(lambda: daemon.club_status == "club: connected to 127.0.0.1", what="connected")
+        checks = {c.name: c for c in run_checks(Probe(tmp_path / "root"), config=config)}
+        assert (checks["club"].status, checks["club"].detail) == (OK, daemon.club_status)
+        # the menu's last entry says it too
+        daemon.call(lambda: daemon.button("menu", long=True))
+        entries = daemon.menu.shown()[0]
+        assert entries[-1] == "club"
+        while daemon.menu.chosen != "club":
+            daemon.call(lambda: daemon.button("menu"))
+        daemon.call(lambda: daemon.button("confirm"))
+        assert daemon.message == "club: connected to 127.0.0.1" and not daemon.menu.is_open
+        broker.kill()
+        wait(lambda: daemon.club_status == "club: broker unreachable", what="the OLED's line")
+        assert daemon.message == "club: broker unreachable"  # said on the OLED at once
+        checks = {c.name: c for c in run_checks(Probe(tmp_path / "root"), config=config)}
+        assert checks["club"].status == MISSING
+        assert (
+            checks["club"].detail == "club: broker unreachable"
+            and "mosquitto" in checks["club"].fix
+        )
+        state = json.loads((tmp_path / "t1.sqlite.club.json").read_text())
+        assert state["pid"] == os.getpid() and state["connected"] is False
+    finally:
+        stop_board(daemon, closers)
+    # the companion stopped: doctor asks the broker itself (still down here)
+    checks = {c.name: c for c in run_checks(Probe(tmp_path / "root"), config=config)}
+    assert checks["club"].detail.startswith("club: broker unreachable at mqtt://127.0.0.1:")
+    broker.start()
+    checks = {c.name: c for c in run_checks(Probe(tmp_path / "root"), config=config)}
+    assert "answers (the companion is not running)" in checks["club"].detail
