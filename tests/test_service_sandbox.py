@@ -243,3 +243,29 @@ def test_a_unit_that_blocks_the_web_says_so_and_keeps_refereeing(tmp_path):
     assert len(lines) == 1, log
     assert "cannot listen on 0.0.0.0" in lines[0] and "RestrictAddressFamilies" in lines[0]
     assert "serving on" not in log
+
+
+def test_the_service_reaches_a_club_broker_under_the_units_sandbox(tmp_path, broker):
+    """[club] broker in the installed config: under the unit's restrictions the service
+    connects, publishes its retained status, and says it goes offline when stopped."""
+    from companion.club import topics
+    from tests.mosquitto import Listener
+
+    service = Service(tmp_path, UNIT.read_text())
+    with service.config.open("a") as f:
+        f.write(f'\n[club]\nbroker = "{broker.url}"\nboard = "pi1"\n')
+    listener = Listener(broker.url)
+
+    def online(heard) -> list[bool]:
+        return [json.loads(h.payload)["online"] for h in heard if h.topic == topics.status("pi1")]
+
+    service.start()
+    try:
+        service.wait_ready()
+        listener.wait_for(lambda h: online(h) == [True], 60)
+    finally:
+        log = service.stop()
+    assert service.proc.returncode == 0, log
+    listener.wait_for(lambda h: online(h) == [True, False])
+    assert "club: connected to mqtt://127.0.0.1" in log, log
+    listener.close()

@@ -48,6 +48,16 @@ def test_unit_devices_are_closed_except_gpio_i2c_spi_serial():
     assert v["CapabilityBoundingSet"] == [""]
 
 
+def test_unit_lets_the_board_reach_a_club_broker_on_the_lan():
+    """[club] broker: an outgoing TCP connection to any address of the LAN (the sandbox test
+    runs the service against a real broker under the unit's filters)."""
+    v = unit_values()
+    families = set(" ".join(v["RestrictAddressFamilies"]).split())
+    assert {"AF_INET", "AF_INET6"} <= families and not any(f.startswith("~") for f in families)
+    assert "IPAddressDeny" not in v and "IPAddressAllow" not in v
+    assert v.get("PrivateNetwork", ["no"]) == ["no"]
+
+
 def test_unit_parses_as_ini():
     parser = configparser.ConfigParser(strict=False, interpolation=None)
     parser.optionxform = str
