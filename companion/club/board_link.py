@@ -314,14 +314,10 @@ class BoardLink:
 
     def _sync_moves(self, session: Session) -> None:
         publics = [p.public for p in session.played]
-        sent = self._sent
-        if publics[: len(sent)] != sent:
-            keep = 0
-            while keep < min(len(sent), len(publics)) and sent[keep] == publics[keep]:
-                keep += 1
-            self._publish_undo(keep)
-            sent = publics[:keep]
-        for ply in range(len(sent), len(publics)):
+        undo_to, first = catch_up(self._sent, publics)
+        if undo_to is not None:
+            self._publish_undo(undo_to)
+        for ply in range(first, len(publics)):
             sent = publics[: ply + 1]
             payload = messages.move(
                 self.board, self.game_uid(), ply, session.played[ply], self.wall()
@@ -551,6 +547,17 @@ class BoardLink:
         except JournalError as e:
             log.warning("club: the pairing is not kept: %s", e)
         self.host.say(pairing.line())
+
+
+def catch_up(sent: list[str], now: list[str]) -> tuple[int | None, int]:
+    """What a subscriber told ``sent`` needs to hold ``now``: the ply to take back to (None:
+    nothing to take back), then the moves from the returned ply on."""
+    if now[: len(sent)] == sent:
+        return None, len(sent)
+    keep = 0
+    while keep < min(len(sent), len(now)) and sent[keep] == now[keep]:
+        keep += 1
+    return keep, keep
 
 
 def _has_player_moves(session: Session) -> bool:
