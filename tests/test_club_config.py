@@ -59,8 +59,9 @@ def test_a_bad_club_value_stops_the_start_in_one_line(tmp_path, capsys, table, w
 
 
 def test_credentials_in_the_address_are_refused_and_never_echoed(tmp_path, capsys):
-    err = run_error(capsys, ["run", "--board", "mock", "--journal", str(tmp_path / "j"),
-                             "--club", "mqtt://t1:hunter2@club.lan:1883", "--board-name", "t1"])  # fmt: skip
+    url = "mqtt://t1:hunter2@club.lan:1883"
+    journal = str(tmp_path / "j")
+    err = run_error(capsys, ["run", "--board", "mock", "--journal", journal, "--club", url])
     assert err.startswith("binaryon: --club ") and "config file's [club] table" in err
     assert "hunter2" not in err
     with pytest.raises(ConfigError) as e:  # nor in the file: user and password are keys

@@ -142,3 +142,41 @@ def test_a_board_killed_mid_game_sends_its_result_once_and_never_again(tmp_path,
         else:
             assert m["ply"] < len(seen) and seen[m["ply"]] == m["move"]  # resent, the same
     assert seen == moves_to_end("binaryon", forced=True, **SMALL)  # every move, in order
+
+
+def test_a_result_finished_while_no_hub_listens_survives_a_kill_and_is_stored_once(
+    tmp_path, broker
+):
+    journal = tmp_path / "t5.sqlite"
+    listener = Listener(broker.url)
+    board = BoardProcess(tmp_path, broker.url, "t5", journal, "--rule", "size=4")
+    acker = None
+    try:
+        for name in moves_to_end("binaryon", **SMALL):
+            board.type(f"move {name}")
+        results = lambda h: [m for m in h if m.topic.startswith(topics.result("t5", ""))]  # noqa: E731
+        listener.wait_for(results)  # retained on the broker, nobody has acknowledged it
+        board.kill()
+        broker.kill()  # and the broker forgets it (no persistence): only the journal knows
+        broker.start()
+        board = BoardProcess(tmp_path, broker.url, "t5", journal, "--rule", "size=4")
+        acker = Acker(broker.url)
+        wait(lambda: len(acker.stored) == 1, what="the result from the journal")
+        (uid,) = acker.stored
+        later = Listener(broker.url)
+        later.wait_for(lambda h: None in payloads(h, topics.result("t5", uid)))
+        assert board.quit() == 0
+        board = BoardProcess(tmp_path, broker.url, "t5", journal, "--rule", "size=4")
+        later.wait_for(
+            lambda h: sum(bool(p and p["online"]) for p in payloads(h, topics.status("t5"))) == 2
+        )  # noqa: E501
+        assert board.quit() == 0
+    finally:
+        board.close()
+        listener.close()
+        if acker is not None:
+            acker.close()
+    assert list(acker.stored) == [uid] and acker.heard == [uid]
+    told = payloads(later.messages(), topics.result("t5", uid))
+    assert None in told and not any(told[told.index(None) :])  # cleared, never sent again
+    later.close()

@@ -40,10 +40,11 @@ class JournalMeta:
                     )
 
     def finished_since(self, first_id: int) -> list[int]:
-        """The ids of the finished games numbered ``first_id`` or more, oldest first."""
+        """The ids of the games finished here (not imported from records) numbered
+        ``first_id`` or more, oldest first."""
         with self._read() as db:
             rows = db.execute(
-                "SELECT id FROM games WHERE id >= ? AND status = ? ORDER BY id",
+                "SELECT id FROM games WHERE id >= ? AND status = ? AND digest IS NULL ORDER BY id",
                 (first_id, FINISHED),
             ).fetchall()
         return [row[0] for row in rows]
