@@ -180,3 +180,30 @@ def test_a_result_finished_while_no_hub_listens_survives_a_kill_and_is_stored_on
     told = payloads(later.messages(), topics.result("t5", uid))
     assert None in told and not any(told[told.index(None) :])  # cleared, never sent again
     later.close()
+
+
+def test_a_frozen_broker_never_holds_up_a_press(tmp_path, broker):
+    """SIGSTOP: the broker keeps its connections open and answers nothing, the worst case
+    for a client that waited on the network. Every press of a whole game is answered (the
+    daemon's call gives up after 5 s), and everything arrives once the broker wakes."""
+    import os
+    import signal
+
+    listener = Listener(broker.url)
+    daemon, closers = start_board(tmp_path, broker.url, "t1")
+    names = moves_to_end("binaryon")
+    try:
+        wait(lambda: daemon.club.connected, what="connected")
+        os.kill(broker.process.pid, signal.SIGSTOP)
+        try:
+            for name in names:
+                play(daemon, name)  # TimeoutError if the loop waited on the broker
+            assert daemon.session.state.is_over()
+        finally:
+            os.kill(broker.process.pid, signal.SIGCONT)
+        played = len(daemon.session.played)
+        heard = listener.wait_for(lambda h: len(plies(h, "t1")) == played, 60)
+    finally:
+        stop_board(daemon, closers)
+        listener.close()
+    assert plies(heard, "t1") == list(range(played))
