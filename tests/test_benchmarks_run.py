@@ -47,6 +47,11 @@ RUNS = [
         r"BinaryState.score\(\) +[\d,]+ +[\d.]+x[\s\S]*reference differ: 0$",
     ),
     (
+        "bench_club_board.py",
+        ["--moves", "5"],
+        r"with the club link: 5 moves(.|\n)*press -> the move at a subscriber: median",
+    ),
+    (
         "bench_fanout.py",
         ["--spectators", "1,3", "--moves", "3"],
         r"3 spectators: move -> last spectator median +[\d.]+ ms(.|\n)*web server adds",

@@ -17,10 +17,12 @@ one the broker confirmed (also kept in ``meta``).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import secrets
+import socket
 import time
 from collections import deque
 from collections.abc import Callable
@@ -44,6 +46,7 @@ log = logging.getLogger(PROGRAM)
 UID_KEY = "uid"  # the journal's own random id (game uids are <uid>-<game id>)
 SINCE_KEY = "club.since"  # the first game id the club is sent (older games are not results)
 MOVES_KEY = "club.moves"  # the moves of the game in play the broker has confirmed
+MARK_EVERY = 1.0  # seconds: how often those are written to the journal, at most
 DELIVERED = "club.delivered."  # + game uid: acknowledged by the hub, never sent again
 PAIRING_GAME = "club.pairing."  # + pairing id: the game id it started
 GAME_PAIRING = "club.game_pairing."  # + game id: the pairing it was started from (JSON)
@@ -57,6 +60,7 @@ class BoardHost(Protocol):
 
     journal: Journal
     frame: Any
+    loop: Any  # its timers (call_later), in the loop's thread
     listeners: list[Callable[[], None]]
     club_status: str
 
@@ -139,13 +143,15 @@ class BoardLink:
         self.since = 0
         self.connected = False
         self.seq = int(wall() * 1000)  # grows by one a publish, and across restarts
-        self._table: bytes | None = None  # the last view published
+        self._table: dict[str, Any] | None = None  # the last view published
         self._game_id: int | None = None
         self._over = False
         self._sent: list[str] = []  # the public names of the moves the hub has been sent
         self._watch: deque[_Sent] = deque()  # QoS 1 messages not confirmed yet, in order
         self._by_mid: dict[int, _Sent] = {}
         self._mark: tuple[int | None, list[str]] | None = None  # confirmed move list
+        self._mark_due = False  # not yet kept in the journal
+        self._mark_timer: Any = None
         self._results: dict[str, _Sent | None] = {}  # game uid -> its last publish
         self._delivered: set[str] = set()
         # replaced whole on each change: paho's thread reads it when it connects
@@ -180,6 +186,7 @@ class BoardLink:
             log.info("club: offline status not sent: %s", e)
         self.client.disconnect()
         self.client.loop_stop()
+        self._keep_mark()  # the daemon's loop has stopped: kept from this thread
         self.state.forget()
 
     # --- the public API (remote play): any thread ---
@@ -229,6 +236,9 @@ class BoardLink:
         if reason.is_failure:
             self.host.post_call(lambda: self._refused(str(reason)), render=True)
             return
+        sock = client.socket()
+        with contextlib.suppress(OSError, AttributeError):  # a move is small: no Nagle wait
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         # subscribed at once, before anything else can be published to the board
         for topic in (topics.ack(self.board), topics.pairing(self.board), *self._subscriptions):
             client.subscribe(topic, qos=1)
@@ -340,10 +350,9 @@ class BoardLink:
 
     def _publish_table(self, force: bool = False) -> None:
         view = self.host.web_view(None, self.host.frame)
-        body = json.dumps(view, sort_keys=True, default=str).encode()
-        if body == self._table and not force:
+        if view == self._table and not force:
             return
-        self._table = body
+        self._table = view
         if not self.connected:
             return  # the latest is sent on connecting
         self.seq += 1
@@ -395,7 +404,8 @@ class BoardLink:
 
     def _confirmed(self, mid: int) -> None:
         """The broker confirmed a message: drop what is confirmed from the front, and keep
-        the moves it has in the journal."""
+        the moves it has in the journal (at most once a MARK_EVERY seconds: a move a second
+        would otherwise cost the journal a second sync)."""
         sent = self._by_mid.pop(mid, None)
         if sent is None:
             return  # QoS 0 (written, not confirmed) or already done
@@ -407,13 +417,22 @@ class BoardLink:
                 mark = done.moves
         if mark is not None and mark != self._mark:
             self._mark = mark
-            game_id, names = mark
-            value = json.dumps({"game": game_id, "ply": len(names), "digest": digest(names)})
-            try:
-                self.host.journal.set_meta({MOVES_KEY: value})
-            except JournalError as e:
-                log.warning("club: %s", e)
+            self._mark_due = True
+            if self._mark_timer is None:
+                self._mark_timer = self.host.loop.call_later(MARK_EVERY, self._keep_mark)
         self._show()
+
+    def _keep_mark(self) -> None:
+        self._mark_timer = None
+        if not self._mark_due or self._mark is None:
+            return
+        self._mark_due = False
+        game_id, names = self._mark
+        value = json.dumps({"game": game_id, "ply": len(names), "digest": digest(names)})
+        try:
+            self.host.journal.set_meta({MOVES_KEY: value})
+        except JournalError as e:
+            log.warning("club: %s", e)
 
     def _connected(self) -> None:
         self.connected = True
