@@ -159,11 +159,11 @@ def test_a_result_finished_while_no_hub_listens_survives_a_kill_and_is_stored_on
         board.kill()
         broker.kill()  # and the broker forgets it (no persistence): only the journal knows
         broker.start()
+        later = Listener(broker.url)
         board = BoardProcess(tmp_path, broker.url, "t5", journal, "--rule", "size=4")
         acker = Acker(broker.url)
         wait(lambda: len(acker.stored) == 1, what="the result from the journal")
         (uid,) = acker.stored
-        later = Listener(broker.url)
         later.wait_for(lambda h: None in payloads(h, topics.result("t5", uid)))
         assert board.quit() == 0
         board = BoardProcess(tmp_path, broker.url, "t5", journal, "--rule", "size=4")
