@@ -13,7 +13,7 @@ from companion.cli.doctor import MISSING, OK, Probe, run_checks
 from companion.cli.main import main
 from companion.core.broker_url import parse_broker_url
 from companion.core.config import Config, ConfigError
-from tests.club_boards import start_board, stop_board, wait
+from tests.club_boards import play, start_board, stop_board, wait
 
 
 def run_error(capsys, args: list[str]) -> str:
@@ -125,3 +125,46 @@ def test_the_menu_and_doctor_say_how_the_link_is(tmp_path, broker, monkeypatch):
     broker.start()
     checks = {c.name: c for c in run_checks(Probe(tmp_path / "root"), config=config)}
     assert "answers (the companion is not running)" in checks["club"].detail
+
+
+def test_the_user_and_password_from_the_file_let_the_board_in_and_a_wrong_one_is_said(
+    tmp_path,
+):
+    """A broker that wants a password (mosquitto_passwd, Debian's mosquitto package): the
+    board's [club] user and password get it in; a wrong password is one line on the OLED and
+    in the menu, and the board plays on."""
+    import pwd
+    import shutil
+    import subprocess
+
+    from tests.mosquitto import Broker, mosquitto_path
+
+    passwd = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+    if mosquitto_path() is None or not os.access(passwd, os.X_OK):
+        (pytest.fail if os.environ.get("CI") else pytest.skip)("mosquitto is not installed")
+    (tmp_path / "broker").mkdir()
+    broker = Broker(tmp_path / "broker")
+    users = tmp_path / "broker" / "passwd"
+    subprocess.run([passwd, "-b", "-c", str(users), "t1", "right"], check=True, timeout=30)
+    text = broker.config.read_text()
+    me = pwd.getpwuid(os.getuid()).pw_name  # run as root, mosquitto would drop to its own
+    broker.config.write_text(  # user, who cannot read the password file in our temp folder
+        text.replace("allow_anonymous true", f"allow_anonymous false\npassword_file {users}")
+        + f"user {me}\n"
+    )
+    broker.start()
+    try:
+        daemon, closers = start_board(tmp_path, broker.url, "t1", user="t1", password="right")
+        try:
+            wait(lambda: daemon.club_status == "club: connected to 127.0.0.1", what="let in")
+        finally:
+            stop_board(daemon, closers)
+        daemon, closers = start_board(tmp_path, broker.url, "t1", user="t1", password="wrong")
+        try:
+            wait(lambda: daemon.club_status.startswith("club: 127.0.0.1 refused: "), what="said")
+            assert "Not authorized" in daemon.club_status and "\n" not in daemon.club_status
+            play(daemon, "e5")  # the board plays on
+        finally:
+            stop_board(daemon, closers)
+    finally:
+        broker.stop()
