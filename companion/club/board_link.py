@@ -32,12 +32,11 @@ from typing import Any, Protocol
 
 from companion import PROGRAM
 from companion.club import messages, topics
+from companion.club.board_pairings import BoardPairings, pairing_of
 from companion.club.link_state import LinkState
-from companion.club.pairing import Pairing, parse_pairing
 from companion.core.broker_url import parse_broker_url
 from companion.core.config import ClubConfig, ConfigError
 from companion.journal.api import Journal, JournalError
-from companion.journal.rows import PAUSED
 from companion.referee.session import Session
 
 log = logging.getLogger(PROGRAM)
@@ -48,8 +47,6 @@ SINCE_KEY = "club.since"  # the first game id the club is sent (older games are 
 MOVES_KEY = "club.moves"  # the moves of the game in play the broker has confirmed
 MARK_EVERY = 1.0  # seconds: how often those are written to the journal, at most
 DELIVERED = "club.delivered."  # + game uid: acknowledged by the hub, never sent again
-PAIRING_GAME = "club.pairing."  # + pairing id: the game id it started
-GAME_PAIRING = "club.game_pairing."  # + game id: the pairing it was started from (JSON)
 
 Message = dict[str, Any] | bytes
 Callback = Callable[[str, dict[str, Any] | None], None]
@@ -156,7 +153,7 @@ class BoardLink:
         self._delivered: set[str] = set()
         # replaced whole on each change: paho's thread reads it when it connects
         self._subscriptions: dict[str, list[Callback]] = {}
-        self.pairing: Pairing | None = None  # waiting for the game in progress to end
+        self.pairings = BoardPairings(host)
         self._stopped = False
 
     # --- lifecycle (the daemon's thread, or before its loop runs) ---
@@ -314,8 +311,7 @@ class BoardLink:
             self._over = over
             if over:
                 self._check_results()
-                if self.pairing is not None:
-                    self.host.post_call(self._start_pairing)
+                self.pairings.game_over()
         self._publish_table()
 
     def game_uid(self, game_id: int | None = None) -> str:
@@ -374,7 +370,7 @@ class BoardLink:
             entry = journal.load(game_id)
             if entry is None:
                 continue
-            pairing = _pairing_id(journal.meta(f"{GAME_PAIRING}{game_id}"))
+            pairing = pairing_of(journal, game_id)
             payload = messages.result(self.board, uid, entry, pairing, self.wall())
             topic = topics.result(self.board, uid)
             self._results[uid] = self._publish(topic, messages.encode(payload), 1, True)
@@ -472,7 +468,7 @@ class BoardLink:
         if topic == topics.ack(self.board):
             self._ack(messages.decode(payload))
         elif topic == topics.pairing(self.board):
-            self._pairing(messages.decode(payload))
+            self.pairings.told(messages.decode(payload))
         else:
             from paho.mqtt.client import topic_matches_sub
 
@@ -508,65 +504,6 @@ class BoardLink:
             self._results.pop(uid, None)
             self._publish(topics.result(self.board, uid), b"", 1, True)
 
-    def _pairing(self, message: dict[str, Any] | None) -> None:
-        if message is None:
-            if self.pairing is not None:
-                self.host.say(f"pairing withdrawn: {self.pairing.line()}")
-            self.pairing = None
-            return
-        try:
-            pairing = parse_pairing(message)
-        except ValueError as e:
-            log.warning("club: %s", e)
-            self.host.say(f"club: {e}", kind="warning")
-            return
-        started = self.host.journal.meta(f"{PAIRING_GAME}{pairing.id}")
-        if started is not None:  # told again (a reconnection, a restart): started once
-            self._started_again(pairing, int(started))
-            return
-        self.pairing = pairing
-        self._start_pairing()
-
-    def _started_again(self, pairing: Pairing, game_id: int) -> None:
-        """A pairing already started: its game goes on. A restart that began another game
-        (a config that names one) put it aside: it is taken up again, unless a player has
-        moved in the game on the board since."""
-        session = self.host.session
-        if session.game_id != game_id:
-            entry = self.host.journal.load(game_id)
-            if entry is None or entry.status != PAUSED or _has_player_moves(session):
-                return
-            self.host.resume_game(game_id)
-        if not self.host.session.state.is_over():
-            self.host.say(pairing.line())
-
-    def _start_pairing(self) -> None:
-        """Start the pairing's game when the game on the board is over or has no move by a
-        player yet; else say that it waits."""
-        pairing = self.pairing
-        if pairing is None:
-            return
-        session = self.host.session
-        if not session.state.is_over() and _has_player_moves(session):
-            self.host.say(f"{pairing.line()}: after this game")
-            return
-        self.pairing = None
-        self.host.new_game(pairing.game, pairing.options, pairing.players)
-        game_id = self.host.session.game_id
-        if game_id is None or self.host.session.game != pairing.game:
-            return  # refused (said on the table)
-        about = {"pairing": pairing.id, "event": pairing.event, "round": pairing.round}
-        try:
-            self.host.journal.set_meta(
-                {
-                    f"{PAIRING_GAME}{pairing.id}": str(game_id),
-                    f"{GAME_PAIRING}{game_id}": json.dumps(about),
-                }
-            )
-        except JournalError as e:
-            log.warning("club: the pairing is not kept: %s", e)
-        self.host.say(pairing.line())
-
 
 def catch_up(sent: list[str], now: list[str]) -> tuple[int | None, int]:
     """What a subscriber told ``sent`` needs to hold ``now``: the ply to take back to (None:
@@ -579,21 +516,9 @@ def catch_up(sent: list[str], now: list[str]) -> tuple[int | None, int]:
     return keep, keep
 
 
-def _has_player_moves(session: Session) -> bool:
-    return any(not p.forced for p in session.played)
-
-
 def _load_mark(value: str | None) -> tuple[int, int, str] | None:
     try:
         mark = json.loads(value) if value else None
         return int(mark["game"]), int(mark["ply"]), str(mark["digest"])
     except (ValueError, TypeError, KeyError):
         return None
-
-
-def _pairing_id(value: str | None) -> str | None:
-    try:
-        about = json.loads(value) if value else None
-    except ValueError:
-        return None
-    return str(about["pairing"]) if isinstance(about, dict) and "pairing" in about else None
