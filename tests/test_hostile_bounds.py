@@ -509,7 +509,8 @@ def test_a_move_number_in_the_middle_of_a_move_says_so():
 @pytest.mark.parametrize(
     "game, overrides, said",
     [
-        ({"engine_side": "nobody"}, {}, "engine_side 'nobody': not a player of binaryon"),
+        ({"engine_side": "nobody"}, {}, "opponent_side 'nobody': not a player of binaryon"),
+        ({"opponent_side": "nobody"}, {}, "opponent_side 'nobody': not a player of binaryon"),
         ({"opponent": "engine", "name": "binome"}, {}, "no engine plays binome"),
     ],
 )
@@ -518,8 +519,9 @@ def test_an_engine_for_a_side_or_game_it_cannot_play_is_refused(game, overrides,
         check_config(Config.default().with_overrides(game=game, **overrides))
 
 
-def test_sim_refuses_an_engine_side_that_is_no_player(capsys):
-    assert main(["sim", "--journal", "none", "--engine-side", "nobody"]) == 2
+@pytest.mark.parametrize("flag", ["--engine-side", "--opponent-side"])
+def test_sim_refuses_an_engine_side_that_is_no_player(capsys, flag):
+    assert main(["sim", "--journal", "none", flag, "nobody"]) == 2
     assert "nobody" in one_line_error(capsys)
 
 

@@ -212,7 +212,7 @@ def test_an_engine_that_swaps_leaves_the_next_white_turn_to_the_person(clock):
         _press(d, clock, "a1")
         _press(d, clock, "a2")
         assert _engine_move(d) == SWAP
-        assert d.message == "my move: swap: press it"
+        assert d.message == "my move: swap: press confirm"
         d.post(ButtonEvent("confirm"))  # on White's first turn, confirm takes the pie
         step(d, clock)
         assert d.session.moves == ["a1-a2", "swap"]

@@ -40,11 +40,17 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--opponent",
-        metavar="engine[:LEVEL]",
-        help="the companion plays one side: engine, or engine:beginner|casual|default|strongest",
+        metavar="engine[:LEVEL]|remote:BOARD",
+        help="the other side is played by the companion (engine, or "
+        "engine:beginner|casual|default|strongest) or by a player at another board "
+        "(remote:BOARD, with --club and --board-name)",
     )
     p.add_argument(
-        "--engine-side", metavar="PLAYER", help="the side it plays (default: the second player)"
+        "--opponent-side",
+        "--engine-side",  # its old spelling
+        dest="opponent_side",
+        metavar="PLAYER",
+        help="the side the opponent plays (default: the second player)",
     )
     p.add_argument(
         "--clock",
@@ -142,8 +148,8 @@ def config_from_args(args: argparse.Namespace) -> Config:
             game["players"] = {}  # the file's names are for another game's sides
     if getattr(args, "opponent", None):
         game["opponent"] = args.opponent
-    if getattr(args, "engine_side", None):
-        game["engine_side"] = args.engine_side
+    if getattr(args, "opponent_side", None):
+        game["opponent_side"] = args.opponent_side
     board = {k: v for k, v in (("driver", args.board), ("kind", args.kind), ("size", args.size))
              if v is not None}  # fmt: skip
     display = {"driver": args.display} if args.display else {}

@@ -39,8 +39,14 @@ class GameConfig:
     # What the command line asked for by name: rule options ("size", "first"...) and
     # "players". A game in progress that differs in any of them is paused for a new one.
     given: tuple[str, ...] = ()
-    opponent: str = ""  # "engine" or "engine:LEVEL": the companion plays one side
-    engine_side: str = ""  # the side it plays ("" = the second player)
+    # "engine", "engine:LEVEL" (the companion plays one side) or "remote:BOARD" (a player at
+    # another board plays it, over the club's broker)
+    opponent: str = ""
+    opponent_side: str = ""  # the side the opponent plays ("" = the second player)
+
+
+# keys kept under their old spelling: the old one still works in the file and in overrides
+ALIASES = {"engine_side": "opponent_side"}
 
 
 @dataclass(frozen=True)
@@ -331,6 +337,8 @@ def _section(default: Any, given: dict[str, Any], where: str) -> Any:
     if isinstance(default, GameConfig) and "name" in given:
         changes["chosen"] = True
     for key, value in given.items():
+        if isinstance(default, GameConfig) and key in ALIASES:
+            key = ALIASES[key]  # the old spelling of a key
         if key not in known:
             raise ConfigError(f"{where} unknown key {key!r} (known: {', '.join(known)})")
         current = getattr(default, key)

@@ -84,7 +84,7 @@ def parse_opponent(text: str) -> str | None:
         return None
     kind, _, level = text.partition(":")
     if kind != "engine":
-        raise ValueError(f"opponent {text!r}: use engine or engine:LEVEL")
+        raise ValueError(f"opponent {text!r}: use engine, engine:LEVEL or remote:BOARD")
     level = level or "default"
     if level not in LEVELS:
         raise ValueError(f"opponent {text!r}: levels are {', '.join(LEVELS)}")

@@ -42,6 +42,7 @@ class Referee:
         # asked before a move is played: a refusal stops it (the companion's own move awaited)
         self.gate: Callable[[Any], Refusal | None] | None = None
         self.agreement = UndoAgreement()  # a takeback asked on one page, accepted on the others
+        self.takebacks = ""  # why no takeback is allowed at all (a remote game); "" = allowed
 
     # ------------------------------------------------------------------ input
     def press(self, cell: int) -> Verdict:
@@ -194,6 +195,8 @@ class Referee:
 
     # ------------------------------------------------------------------ taking back
     def undo(self, long: bool) -> Verdict:
+        if self.takebacks:
+            return _refused(Refusal("no-takebacks", self.takebacks), None)
         try:
             taken = self.session.undo_round() if long else self.session.undo()
         except GameClosed:
@@ -210,6 +213,8 @@ class Referee:
 
     def ask_undo(self, player: str) -> Verdict:
         """``player`` asks on their page to take back the last move (past a reveal too)."""
+        if self.takebacks:
+            return Verdict(refusal=Refusal("no-takebacks", self.takebacks), quiet=True)
         refusal = self.agreement.ask(self.session, player)
         if refusal is not None:
             return Verdict(refusal=refusal, quiet=True)
@@ -247,7 +252,9 @@ class Referee:
 
     def board_took_back(self, cells: Sequence[str]) -> Verdict | None:
         """A sensor board put back to an earlier position of this game is a takeback to it
-        (None: it shows no earlier position)."""
+        (None: it shows no earlier position, or no takeback is allowed)."""
+        if self.takebacks:
+            return None
         seen = list(cells)
         session = self.session
         for ply in range(len(session.played) - 1, session.undo_floor() - 1, -1):

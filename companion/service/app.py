@@ -217,6 +217,10 @@ def start_club(config: Config, daemon: Daemon):
 
     link = BoardLink(daemon, config.club, state_file=club_state_file(config))
     daemon.club = link
+    if daemon.remote is not None:  # a remote game rides on the board's link
+        from companion.club.transport import LinkTransport
+
+        daemon.remote.connect(LinkTransport(link))
     link.start()
     return link.stop
 

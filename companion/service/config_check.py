@@ -15,6 +15,8 @@ from companion.core.sensors import SENSOR_KINDS
 from companion.games import DEFAULT_GAME, game_names, get_spec, player_ids
 from companion.referee.clock import HOURGLASS, TimeControl
 
+REMOTE = "remote:"  # an opponent played at another board (``[game] opponent = "remote:t4"``)
+
 
 def game_name(config: Config) -> str:
     """The game the config plays: ``[game] name``, else the default game."""
@@ -43,6 +45,25 @@ def board_kind_problem(config: Config) -> str | None:
     if config.board.kind in kinds:
         return None
     return f"{name} is played on {' or '.join(kinds)} boards"
+
+
+def remote_config_problem(config: Config) -> str | None:
+    """Why ``[game] opponent = "remote:BOARD"`` cannot be played with this config, or None."""
+    from companion.club.remote import parse_remote, remote_problem
+
+    try:
+        peer = parse_remote(config.game.opponent)
+    except ValueError as e:
+        return f"[game] {e}"
+    club = config.club
+    if not club.broker or not club.board:
+        return f"[game] opponent {config.game.opponent!r}: needs --club URL and --board-name NAME"
+    if peer == club.board:  # (the broker's address is checked with the [club] table)
+        return f"[game] opponent {config.game.opponent!r}: that is this board's own name"
+    if config.clock.control.strip().lower() not in ("", "none", "off"):
+        return "[clock] control: two boards do not keep one clock yet: no clock in a remote game"
+    name = game_name(config)
+    return remote_problem(get_spec(name), rule_options(config))
 
 
 def check_config(config: Config, source: str = "") -> Config:
@@ -76,7 +97,10 @@ def check_config(config: Config, source: str = "") -> Config:
         raise bad(f"[board] {problem}")
     if problem := pin_conflict(pin_claims(config)):
         raise bad(problem)
-    if game.opponent:
+    if game.opponent.startswith(REMOTE):
+        if problem := remote_config_problem(config):
+            raise bad(problem)
+    elif game.opponent:
         try:
             parse_opponent(game.opponent)
         except ValueError as e:
@@ -87,11 +111,11 @@ def check_config(config: Config, source: str = "") -> Config:
                 f"[game] opponent {game.opponent!r}: no engine plays {name} "
                 f"(engines: {', '.join(engines)})"
             )
-    if game.engine_side:
+    if game.opponent_side:
         sides = player_ids(name, config.rules.get(name))
-        if game.engine_side not in sides:
+        if game.opponent_side not in sides:
             raise bad(
-                f"[game] engine_side {game.engine_side!r}: not a player of "
+                f"[game] opponent_side {game.opponent_side!r}: not a player of "
                 f"{name} ({', '.join(sides)})"
             )
     if config.web.listen:

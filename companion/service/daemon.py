@@ -5,9 +5,10 @@
 
 Everything runs in the event loop's thread; drivers only post events. The loop sleeps until
 an event or a timer (message expiry, blinking, board settle) is due. The referee answers each
-input with a ``Verdict``, which the table feedback shows; then the companion's opponent (if
-it plays) looks whether it is its turn. Each event ends in one render: one ``Frame`` of the
-presenter, the LED frame sent first (a few bytes), then the slower OLED frame.
+input with a ``Verdict``, which the table feedback shows; then the opponent (the engine, or
+a player at a remote board), if one plays, looks whether it is its turn. Each event ends in
+one render: one ``Frame`` of the presenter, the LED frame sent first (a few bytes), then the
+slower OLED frame.
 """
 
 from __future__ import annotations
@@ -34,14 +35,14 @@ from companion.referee.session import Session
 from companion.referee.verdict import Change, Verdict
 from companion.sensing.board_sync import BoardMap
 from companion.sensing.debounce import BoardSettler, SwitchDebouncer
-from companion.service.config_check import time_control
+from companion.service.config_check import REMOTE, time_control
 from companion.service.controls import CLUB, PAGES, Controls
 from companion.service.engine_hint import EngineHint
 from companion.service.game_clock import ClockKeeper
 from companion.service.game_start import first_session, fitting_options
 from companion.service.hints import Hints
 from companion.service.menu import NewGameMenu
-from companion.service.opponent import EngineOpponent
+from companion.service.opponent import EngineOpponent, Opponent
 from companion.service.table_feedback import TableFeedback
 from companion.views.oled import OledView, Screen
 from companion.views.presenter import MOVES_SHOWN, Frame, Marks, Table, follows, marks
@@ -108,11 +109,10 @@ class Daemon:
         session = first_session(config, self.journal, board.size, self.say, rng, clock)
         self.referee = Referee(session, board.kind)
         self.game_clock = ClockKeeper(self)
-        self.opponent: EngineOpponent | None = None
+        self.opponent: Opponent | None = None
+        self.remote: Any = None  # the remote board's link, in a remote game (docs/club.md)
         if config.game.opponent:
-            level = parse_opponent(config.game.opponent)
-            side = config.game.engine_side
-            self.opponent = EngineOpponent(self, level or "default", side, lambda: self.board.kind)
+            self.opponent = self._opponent(config)
             self.referee.gate = self.opponent.gate
         opponent = self.opponent
         self.hints = Hints(
@@ -130,6 +130,19 @@ class Daemon:
         self._sensing()
         self._check_board()
         self.feedback.update_blink()
+
+    def _opponent(self, config: Config) -> Opponent:
+        """The engine, or a player at another board (``remote:BOARD``)."""
+        side, kind = config.game.opponent_side, lambda: self.board.kind
+        if config.game.opponent.startswith(REMOTE):
+            from companion.club.remote import RemoteSource, parse_remote
+
+            peer = parse_remote(config.game.opponent)
+            self.remote = RemoteSource(self, config.club.board, peer, side)
+            self.referee.takebacks = self.remote.no_takebacks
+            return Opponent(self, self.remote, side, kind)
+        level = parse_opponent(config.game.opponent)
+        return EngineOpponent(self, level or "default", side, kind)
 
     # --- the game and its board ---
     @property

@@ -16,7 +16,7 @@ from companion.games.base import Hint
 from companion.referee.verdict import Verdict
 from companion.service.background_search import THINK_SECONDS, BackgroundSearch, Search
 from companion.service.host import Host
-from companion.service.opponent import EngineOpponent
+from companion.service.opponent import Opponent
 
 
 class EngineHint:
@@ -25,7 +25,7 @@ class EngineHint:
     def __init__(
         self,
         host: Host,
-        opponent: EngineOpponent | None = None,
+        opponent: Opponent | None = None,
         search: Search = choose,
         seconds: float | None = THINK_SECONDS,
         nodes: int | None = None,

@@ -1,0 +1,98 @@
+"""Child process for tests/test_remote_play.py: one board of a remote game, the real daemon on
+the simulated board with a real journal, on a real broker, until it is told to stop or
+killed. Not a test module.
+
+    python tests/remote_child.py JOURNAL BROKER BOARD PEER SIDE GAME RULES_JSON
+
+Prints ``R`` once running, then answers one JSON line per command read from stdin:
+``state`` (the game as this board has it), ``play NAME`` (the player here makes that move:
+a press of its square on the simulated board, or the confirm button for a move without one),
+``press SQUARE`` (a press of any square), ``undo`` (the undo button), ``stop``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from companion.core.config import Config  # noqa: E402
+from companion.core.events import ButtonEvent  # noqa: E402
+from companion.service.app import build_daemon  # noqa: E402
+
+
+def main() -> None:
+    journal, broker, board, peer, side, game, rules = sys.argv[1:8]
+    config = Config.default().with_overrides(
+        game={"name": game, "opponent": f"remote:{peer}", "opponent_side": side},
+        rules={game: json.loads(rules)},
+        board={"driver": "mock"},
+        display={"driver": "dummy"},
+        journal={"path": journal},
+        club={"broker": broker, "board": board},
+    )
+    daemon, closers = build_daemon(config, simulated=True)
+    daemon.start()
+    answer("R")
+
+    def state() -> dict:
+        s, o = daemon.session, daemon.opponent
+        assert o is not None
+        wanted = o.wanted.name if o.wanted is not None else None
+        local = next(p for p in s.state.players if p != o.side())  # the seat played here
+        playing = s.state.player_of(local)  # the colour it plays now (a swap changes it)
+        here = s.state.turn == playing and not s.state.is_over()
+        return {
+            "game_id": s.game_id,
+            "moves": s.moves,
+            "turn": s.state.turn,
+            "over": s.state.is_over(),
+            "local": local,
+            "playing": playing,
+            "legal": [m.name for m in s.state.legal_moves()] if here else [],
+            "wanted": wanted,
+            "lit": list(daemon.notices.pending),
+            "message": daemon.message,
+        }
+
+    def play(name: str) -> None:
+        move = daemon.session.state.parse_move(name)
+        if move.cells:
+            for cell in move.cells:  # a move of two squares is two presses
+                daemon.board.tap(daemon.map.square(cell), clean=True)
+        else:
+            daemon.post(ButtonEvent("confirm"))
+
+    for line in sys.stdin:
+        command, _, arg = line.strip().partition(" ")
+        if command == "state":
+            daemon.wait_idle()
+            answer(json.dumps(daemon.call(state, render=False)))
+        elif command == "play":
+            daemon.call(lambda name=arg: play(name), render=False)
+            daemon.wait_idle()
+            answer("{}")
+        elif command == "press":
+            daemon.board.tap(int(arg), clean=True)
+            daemon.wait_idle()
+            answer("{}")
+        elif command == "undo":
+            daemon.post(ButtonEvent("undo"))
+            daemon.wait_idle()
+            answer("{}")
+        elif command == "stop":
+            break
+    daemon.stop()
+    for close in closers:
+        close()
+
+
+def answer(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,340 @@
+"""Remote play: two real companions (the daemon on the simulated board, each with its real
+journal, in its own process) play one game over a real Mosquitto. Each remote move is lit
+for the player here, anything else is refused, a board killed mid-game catches up, and both
+journals end with the whole game, each move once."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from companion import PROGRAM
+from companion.core.config import Config, ConfigError
+from companion.journal.store import SqliteJournal
+from companion.service.config_check import check_config
+
+CHILD = Path(__file__).resolve().parent / "remote_child.py"
+
+
+class Board:
+    """One board of the game, in its own process (tests/remote_child.py)."""
+
+    def __init__(self, tmp: Path, broker, name, peer, side, game, rules):
+        self.journal = tmp / f"{name}.sqlite"
+        self.args = [str(self.journal), broker.url, name, peer, side, game, json.dumps(rules)]
+        self.name = name
+        self.process: subprocess.Popen | None = None
+        self.start()
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, str(CHILD), *self.args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.read() == "R"
+
+    def read(self) -> str:
+        assert self.process is not None and self.process.stdout is not None
+        line = self.process.stdout.readline()
+        assert line, f"board {self.name} exited"
+        return line.strip()
+
+    def ask(self, command: str) -> dict:
+        assert self.process is not None and self.process.stdin is not None
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+        return json.loads(self.read())
+
+    def state(self) -> dict:
+        return self.ask("state")
+
+    def wait(self, predicate, what: str, timeout: float = 30.0) -> dict:
+        deadline = time.monotonic() + timeout
+        while True:
+            state = self.state()
+            if predicate(state):
+                return state
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{self.name}: timed out waiting for {what}: {state}")
+            time.sleep(0.02)
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+        self.close_pipes()
+
+    def close_pipes(self) -> None:
+        assert self.process is not None
+        for pipe in (self.process.stdin, self.process.stdout):
+            if pipe is not None:
+                pipe.close()
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            try:
+                self.ask_stop()
+                self.process.wait(timeout=15)
+            except Exception:
+                self.process.kill()
+                self.process.wait(timeout=10)
+        self.close_pipes()
+
+    def ask_stop(self) -> None:
+        assert self.process is not None and self.process.stdin is not None
+        self.process.stdin.write("stop\n")
+        self.process.stdin.flush()
+
+    def journal_moves(self) -> list[str]:
+        journal = SqliteJournal.open(self.journal)
+        try:
+            entry = journal.recent(1)[0]
+            game = journal.load(entry.id)
+            assert game is not None
+            return [m.name for m in game.moves]
+        finally:
+            journal.close()
+
+
+@pytest.fixture
+def pair(tmp_path, broker):
+    """Boards t3 (plays the first side; the second is remote) and t4 (the mirror)."""
+    made: list[Board] = []
+
+    def make(game: str, rules: dict) -> tuple[Board, Board]:
+        t3 = Board(tmp_path, broker, "t3", "t4", "", game, rules)
+        first = t3.state()["local"]
+        t4 = Board(tmp_path, broker, "t4", "t3", first, game, rules)
+        made.extend((t3, t4))
+        return t3, t4
+
+    yield make
+    for board in made:
+        board.stop()
+
+
+def play(boards: dict[str, Board], rng: random.Random, plies: int = 10_000, refuse=True):
+    """Play moves: the board whose player is to move makes a random legal move (Wythe's swap
+    whenever it may), the other board lights it and its player makes it (after a wrong press
+    is refused). Returns the moves played, forced ones included, as both boards have them."""
+    return _play(boards, rng, plies, refuse)
+
+
+def _play(boards: dict[str, Board], rng: random.Random, plies: int, refuse: bool):
+    for _ in range(plies):
+        any_board = next(iter(boards.values()))
+        state = any_board.state()
+        if state["over"]:
+            return state["moves"]
+        seats = {b.state()["playing"]: b for b in boards.values()}
+        mover = seats[state["turn"]]
+        other = next(b for b in boards.values() if b is not mover)
+        now = mover.state()
+        ply = len(now["moves"])
+        if refuse and ply % 3 == 0:  # the remote seat's move is not the player's to make here
+            theirs = other.state()
+            if theirs["turn"] != theirs["playing"] and not theirs["over"]:
+                before = theirs["moves"]
+                other.ask("press 0")
+                after = other.state()
+                assert after["moves"] == before
+                assert after["message"] == f"wait for {mover.name}'s move"
+        move = "swap" if "swap" in now["legal"] else rng.choice(now["legal"])
+        mover.ask(f"play {move}")
+        played = mover.wait(lambda s, n=ply: len(s["moves"]) > n, f"its own move {move}")
+        assert played["moves"][ply] == move
+        lit = other.wait(
+            lambda s, m=move, n=ply: s["wanted"] == m and len(s["moves"]) == n, f"{move} lit", 90
+        )
+        assert move in lit["message"] and lit["message"].startswith(f"{mover.name}'s move")
+        if refuse and ply % 2 == 0 and lit["lit"]:  # another square: refused
+            wrong = next(sq for sq in range(16) if [sq] != lit["lit"])
+            other.ask(f"press {wrong}")
+            refused = other.state()
+            assert refused["moves"] == lit["moves"]
+            assert refused["message"].endswith(f"for {mover.name}'s move")
+        other.ask(f"play {move}")
+        made = other.wait(lambda s, n=ply: len(s["moves"]) > n, f"{move} made")
+        assert made["moves"][ply] == move
+    return any_board.state()["moves"]
+
+
+def seated(t3: Board, t4: Board) -> dict[str, Board]:
+    return {t3.state()["local"]: t3, t4.state()["local"]: t4}
+
+
+@pytest.mark.parametrize("game", ["binaryon", "binary", "wythe"])
+def test_two_boards_play_a_whole_game_remotely(pair, broker, game):
+    from tests.mosquitto import Listener
+
+    listener = Listener(broker.url)
+    t3, t4 = pair(game, {"size": 4})
+    boards = seated(t3, t4)
+    assert len(boards) == 2  # each board plays its own side
+    # in Wythe a press is half a move: only a whole move can be refused
+    moves = play(boards, random.Random(7), refuse=game != "wythe")
+    a, b = t3.state(), t4.state()
+    assert a["over"] and b["over"] and a["moves"] == b["moves"] == moves
+    assert game != "wythe" or "swap" in moves  # seats, not colours, across the boards
+    t3.stop()
+    t4.stop()
+    assert t3.journal_moves() == t4.journal_moves() == moves
+    heard = [h for h in listener.messages(f"{PROGRAM}/") if "/remote/" in h.topic]
+    sent = {json.loads(h.payload)["move"] for h in heard if b'"move"' in h.payload}
+    assert sent <= set(moves) and sent  # only moves of the game went over the broker
+    listener.close()
+
+
+def test_a_board_killed_mid_game_catches_up_and_nothing_is_doubled(pair):
+    t3, t4 = pair("binaryon", {"size": 4})
+    boards = seated(t3, t4)
+    rng = random.Random(3)
+    play(boards, rng, plies=3, refuse=False)
+    state = t3.state()
+    mover = boards[state["turn"]]
+    other = next(b for b in boards.values() if b is not mover)
+    other.kill()  # gone before the mover's next move is sent
+    ply = len(state["moves"])
+    move = rng.choice(mover.state()["legal"])
+    mover.ask(f"play {move}")
+    mover.wait(lambda s: len(s["moves"]) > ply, "the move played while the peer is away")
+    other.start()  # resumes its journal's game, asks the peer for what it missed
+    lit = other.wait(lambda s: s["wanted"] == move and len(s["moves"]) == ply, "caught up", 90)
+    assert lit["message"].startswith(f"{mover.name}'s move: {move}")
+    other.ask(f"play {move}")
+    moves = play(boards, rng, refuse=False)
+    t3.stop()
+    t4.stop()
+    assert t3.journal_moves() == t4.journal_moves() == moves
+    assert moves[ply] == move
+
+
+def test_the_broker_killed_mid_game_loses_and_doubles_nothing(pair, broker):
+    t3, t4 = pair("binary", {"size": 4})
+    boards = seated(t3, t4)
+    rng = random.Random(11)
+    play(boards, rng, plies=2, refuse=False)
+    state = t3.state()
+    mover = boards[state["turn"]]
+    other = next(b for b in boards.values() if b is not mover)
+    broker.kill()  # a power cut: the broker forgets everything
+    ply = len(state["moves"])
+    move = rng.choice(mover.state()["legal"])
+    mover.ask(f"play {move}")
+    mover.wait(lambda s: len(s["moves"]) > ply, "the move played without the broker")
+    broker.start()
+    lit = other.wait(lambda s: s["wanted"] == move and len(s["moves"]) == ply, "caught up", 90)
+    assert lit["message"].startswith(f"{mover.name}'s move: {move}")
+    other.ask(f"play {move}")
+    moves = play(boards, rng, refuse=False)
+    t3.stop()
+    t4.stop()
+    assert t3.journal_moves() == t4.journal_moves() == moves
+
+
+def test_both_boards_on_one_side_is_refused_with_one_line(tmp_path, broker):
+    t3 = Board(tmp_path, broker, "t3", "t4", "off", "binaryon", {"size": 4})
+    t4 = Board(tmp_path, broker, "t4", "t3", "off", "binaryon", {"size": 4})
+    try:
+        said = t3.wait(lambda s: "t4 plays" in s["message"], "the refusal")
+        assert "one board plays" in said["message"] and "\n" not in said["message"]
+    finally:
+        t3.stop()
+        t4.stop()
+
+
+def test_another_game_on_the_peer_is_refused_with_one_line(tmp_path, broker):
+    t3 = Board(tmp_path, broker, "t3", "t4", "", "binaryon", {"size": 4})
+    t4 = Board(tmp_path, broker, "t4", "t3", "on", "binaryon", {"size": 6})
+    try:
+        said = t3.wait(lambda s: "t4 plays" in s["message"], "the refusal")
+        assert "start the same game on both" in said["message"]
+        assert "size 6" in said["message"] and "size 4" in said["message"]
+    finally:
+        t3.stop()
+        t4.stop()
+
+
+def test_no_takebacks_in_a_remote_game(pair):
+    t3, t4 = pair("binaryon", {"size": 4})
+    boards = seated(t3, t4)
+    moves = play(boards, random.Random(5), plies=2, refuse=False)
+    for board in (t3, t4):
+        board.ask("undo")
+        state = board.state()
+        assert state["moves"] == moves and state["message"] == "no takebacks in a remote game"
+
+
+def test_hidden_information_games_are_refused_for_remote_play():
+    for game in ("latent-binaries", "binome"):
+        config = Config.default().with_overrides(
+            game={"name": game, "opponent": "remote:t4"},
+            club={"broker": "mqtt://127.0.0.1:1883", "board": "t3"},
+        )
+        with pytest.raises(ConfigError, match="hidden information: it cannot be played remot"):
+            check_config(config)
+
+
+@pytest.mark.parametrize(
+    "game, club, said",
+    [
+        ({"opponent": "remote:t4"}, {}, "needs --club URL and --board-name NAME"),
+        ({"opponent": "remote:a/b"}, {"broker": "mqtt://h:1", "board": "t3"}, "remote:BOARD"),
+        ({"opponent": "remote:t3"}, {"broker": "mqtt://h:1", "board": "t3"}, "this board's own"),
+        ({"opponent": "remote:t4"}, {"broker": "http://h:1", "board": "t3"}, "mqtts://"),
+    ],
+)
+def test_a_remote_opponent_that_cannot_be_played_is_one_line(game, club, said):
+    with pytest.raises(ConfigError, match=said):
+        check_config(Config.default().with_overrides(game=game, club=club))
+
+
+def one_line_error(capsys) -> str:
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"{PROGRAM}: ") and "\n" not in err and "Traceback" not in err, err
+    return err
+
+
+def test_the_command_line_wants_a_club_for_a_remote_opponent(capsys):
+    from companion.cli.main import main
+
+    assert main(["sim", "--journal", "none", "--opponent", "remote:t4"]) == 2
+    assert "needs --club URL and --board-name NAME" in one_line_error(capsys)
+
+
+def test_a_password_in_the_broker_url_is_refused_without_echoing_it(capsys):
+    from companion.cli.main import main
+
+    url = "mqtt://ana:s3cret@127.0.0.1:1883"
+    assert main(["sim", "--journal", "none", "--club", url, "--board-name", "t3"]) == 2
+    line = one_line_error(capsys)
+    assert "[club]" in line and "s3cret" not in line
+
+
+def test_the_opponent_side_keeps_its_old_spelling_in_the_config_file(tmp_path):
+    for key in ("engine_side", "opponent_side"):
+        path = tmp_path / f"{key}.toml"
+        path.write_text(f'[game]\nopponent = "engine"\n{key} = "on"\n')
+        assert Config.load(path).game.opponent_side == "on"
+
+
+def test_no_clock_in_a_remote_game(capsys):
+    from companion.cli.main import main
+
+    club = ["--club", "mqtt://127.0.0.1:1883", "--board-name", "t3"]
+    assert (
+        main(["sim", "--journal", "none", "--opponent", "remote:t4", *club, "--clock", "5:00+3"])
+        == 2
+    )
+    assert "no clock in a remote game" in one_line_error(capsys)

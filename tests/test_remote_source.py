@@ -1,0 +1,189 @@
+"""Remote play's source, seen from the broker: one real companion (board t3) and a bare paho
+client on a real Mosquitto in the place of board t4, sending what a peer may send: moves out
+of order, twice, garbage, another board's, questions for the moves after a ply."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.club import topics
+from companion.core.config import Config
+from companion.games import get_spec
+from companion.service.app import build_daemon
+
+from .conftest import wait_until
+
+
+@pytest.fixture
+def peer(broker):
+    """Listening before t3 starts, so it hears t3's first question."""
+    made = Peer(broker.url)
+    yield made
+    made.listener.close()
+
+
+@pytest.fixture
+def t3(tmp_path, broker, peer):
+    config = Config.default().with_overrides(
+        game={"name": "binaryon", "opponent": "remote:t4"},
+        rules={"binaryon": {"size": 4}},
+        board={"driver": "mock"},
+        display={"driver": "dummy"},
+        journal={"path": str(tmp_path / "t3.sqlite")},
+        club={"broker": broker.url, "board": "t3"},
+    )
+    daemon, closers = build_daemon(config, simulated=True)
+    daemon.start()
+    yield daemon
+    daemon.stop()
+    for close in closers:
+        close()
+
+
+class Peer:
+    """Board t4 as the broker sees it: what it hears from t3, what it sends."""
+
+    def __init__(self, url: str):
+        from tests.mosquitto import Listener
+
+        self.listener = Listener(url)
+        self.client = self.listener.client
+
+    def heard(self, kind: str) -> list[dict]:
+        out = []
+        for h in self.listener.messages(topics.remote("t3", "t4")):
+            message = json.loads(h.payload)
+            if message["kind"] == kind:
+                out.append(message)
+        return out
+
+    def send(self, message: dict | bytes) -> None:
+        body = message if isinstance(message, bytes) else json.dumps(message).encode()
+        self.client.publish(topics.remote("t4", "t3"), body, qos=1).wait_for_publish(10)
+
+
+def identity(**rest) -> dict:
+    options = get_spec("binaryon").resolve({"size": 4})
+    return {"board": "t4", "sent": 0, "kind": "move", "game": "binaryon", "options": options,
+            "seat": "off", "game_id": 1, **rest}  # fmt: skip
+
+
+def line_of_play(n: int) -> list[str]:
+    spec = get_spec("binaryon")
+    state = spec.new(**spec.resolve({"size": 4}))
+    names = []
+    for _ in range(n):
+        move = state.legal_moves()[0]
+        names.append(move.name)
+        state = state.play(move)
+    return names
+
+
+def press(daemon, name: str) -> None:
+    def tap() -> None:
+        move = daemon.session.state.parse_move(name)
+        daemon.board.tap(daemon.map.square(move.cells[0]), clean=True)
+
+    daemon.call(tap, render=False)
+    daemon.wait_idle()
+
+
+def moves(daemon) -> list[str]:
+    return daemon.call(lambda: list(daemon.session.moves), render=False)
+
+
+def test_moves_out_of_order_twice_or_foreign_are_harmless(t3, peer):
+    wait_until(lambda: peer.heard("ask"), 20, "t3 asks for the moves it missed")
+    ask = peer.heard("ask")[-1]
+    assert (ask["game"], ask["seat"], ask["after"], ask["board"]) == ("binaryon", "on", 0, "t3")
+    m = line_of_play(4)
+    press(t3, m[0])
+    wait_until(lambda: [h["move"] for h in peer.heard("move")] == [m[0]], 20, "t3's move sent")
+    assert peer.heard("move")[0]["ply"] == 0
+    peer.send(b"not json")
+    peer.send({**identity(ply=1, move=m[1]), "board": "t9"})  # not the peer
+    peer.send(identity(ply=3, move=m[3]))  # ahead of its time
+    peer.send(identity(ply=1, move=m[1]))
+    peer.send(identity(ply=1, move=m[1]))  # twice
+    wait_until(lambda: t3.opponent.wanted is not None, 20, "t4's move lit")
+    assert t3.opponent.wanted.name == m[1] and t3.message == f"t4's move: {m[1]}: press it"
+    press(t3, m[1])
+    press(t3, m[2])  # t3's own; t4's next one came already
+    wait_until(lambda: t3.opponent.wanted is not None, 20, "t4's early move lit")
+    assert t3.opponent.wanted.name == m[3]
+    press(t3, m[3])
+    assert moves(t3) == m
+    peer.send(identity(ply=1, move=m[1]))  # a late duplicate changes nothing
+    t3.wait_idle()
+    assert moves(t3) == m
+    t3.call(lambda: t3.undo(False))
+    assert t3.message == "no takebacks in a remote game" and moves(t3) == m
+    asked = t3.call(lambda: t3.ask_undo("on"))  # on a player's page
+    assert asked.refusal is not None and asked.refusal.reason == "no takebacks in a remote game"
+    assert moves(t3) == m and t3.referee.undo_view() is None
+
+
+def test_the_peer_asks_and_is_answered_from_the_game(t3, peer):
+    wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
+    m = line_of_play(3)
+    press(t3, m[0])
+    peer.send(identity(ply=1, move=m[1]))
+    wait_until(lambda: t3.opponent.wanted is not None, 20, "t4's move lit")
+    press(t3, m[1])
+    press(t3, m[2])
+    wait_until(lambda: len(peer.heard("move")) == 3, 20, "t3's plies sent")
+    peer.listener.heard.clear()
+    peer.send(identity(kind="ask", after=1))  # t4 came back with one ply
+    wait_until(lambda: len(peer.heard("move")) == 2, 20, "the answer")
+    answer = peer.heard("move")
+    assert [(a["ply"], a["move"]) for a in answer] == [(1, m[1]), (2, m[2])]
+    assert not peer.heard("ask")  # t3 is not behind
+    peer.send(identity(kind="ask", after=5))  # t4 has more than t3: t3 asks back
+    wait_until(lambda: peer.heard("ask"), 20, "t3 asks back")
+    assert peer.heard("ask")[-1]["after"] == 3
+
+
+def test_a_message_of_another_game_is_refused_with_one_line(t3, peer):
+    wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
+    m = line_of_play(2)
+    peer.send({**identity(ply=1, move=m[1]), "options": {"size": 6}})
+    wait_until(lambda: "t4 plays" in t3.message, 20, "the refusal")
+    assert t3.message.endswith("start the same game on both") and "\n" not in t3.message
+    press(t3, m[0])
+    peer.send(identity(ply=1, move=m[1], game_id=1))
+    wait_until(lambda: t3.opponent.wanted is not None, 20, "the game's move lit")
+    peer.send(identity(ply=1, move=m[1], game_id=2))  # the peer went on to another game
+    wait_until(lambda: "another game" in t3.message, 20, "the refusal")
+    assert t3.message == "t4 plays another game: start a new game on both boards"
+
+
+def test_a_game_with_secrets_never_reaches_the_broker(t3, peer):
+    """The board is asked for Latent Binaries in a remote game: it is said that it cannot be
+    played remotely, and nothing of it goes on the broker (heard on ``#``) while it is played
+    here."""
+    wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
+    t3.wait_idle()
+    peer.listener.heard.clear()
+    t3.call(lambda: t3.new_game("latent-binaries"))
+    wait_until(lambda: "hidden information" in t3.message, 20, "the refusal")
+    for _ in range(6):  # its players play here (hidden placements and all)
+        state = t3.call(lambda: t3.session.state, render=False)
+        move = state.legal_moves()[0]
+        t3.call(lambda mv=move, who=state.turn: t3.submit(mv.name, who))
+    assert len(t3.session.played) >= 6
+    t3.wait_idle()
+    assert peer.listener.messages(topics.remote("t3", "t4")) == []  # (the table: club-board's)
+
+
+def test_a_finished_game_of_the_peer_is_not_taken_for_the_new_one(t3, peer):
+    wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
+    m = line_of_play(2)
+    peer.send(identity(kind="ask", after=12, over=True, game_id=7))  # t4's last game
+    wait_until(lambda: "not started the new game" in t3.message, 20, "the line")
+    assert t3.remote.peer_games == {} and t3.message == "t4 has not started the new game yet"
+    press(t3, m[0])
+    peer.send(identity(ply=1, move=m[1], game_id=8))  # its new game
+    wait_until(lambda: t3.opponent.wanted is not None, 20, "the new game's move lit")
+    assert t3.opponent.wanted.name == m[1]
