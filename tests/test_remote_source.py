@@ -102,6 +102,9 @@ def test_moves_out_of_order_twice_or_foreign_are_harmless(t3, peer):
     press(t3, m[0])
     wait_until(lambda: [h["move"] for h in peer.heard("move")] == [m[0]], 20, "t3's move sent")
     assert peer.heard("move")[0]["ply"] == 0
+    named = t3.call(lambda: t3.submit(m[1], "off"))  # t4's move, named on a page here
+    assert named.refusal is not None and named.refusal.reason == "wait for t4's move"
+    assert moves(t3) == [m[0]]
     peer.send(b"not json")
     peer.send({**identity(ply=1, move=m[1]), "board": "t9"})  # not the peer
     peer.send(identity(ply=3, move=m[3]))  # ahead of its time
