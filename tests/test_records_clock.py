@@ -204,3 +204,162 @@ def test_the_replay_pages_show_the_clock_after_each_move():
         assert c["running"] == p.clock["running"]
     untimed = replay_frames(1, "binaryon", dict(s.options), names, 0, 10)
     assert all(f["clock"] is None for f in untimed["frames"])
+
+
+# ------------------------------------------------------------------ a game ended on time
+
+
+class Hands:
+    """A fake monotonic time moved by hand."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def _flagged(path, game: str, options: dict, people: dict, names: list[str]):
+    """A game on a 0:20+2 clock: ``names`` played three seconds apart, then the time of the
+    player on move runs out; journaled at ``path``."""
+    from companion.journal.store import SqliteJournal
+    from companion.referee.session import Session
+
+    journal = SqliteJournal.open(path, clock=lambda: 1_750_000_000.0)
+    hands = Hands()
+    s = Session(game, options, journal, people, time_control=TimeControl.parse("0:20+2"),
+                timer=hands)  # fmt: skip
+    for name in names:
+        hands.t += 3
+        assert s.submit_name(name).accepted, name
+    hands.t += 60
+    flagged = s.flag_fall()
+    assert flagged is not None and s.state.is_over()
+    journal.close()
+    return s, flagged
+
+
+ON_TIME_GAMES = [
+    ("binaryon", {"size": 6}, {"on": "Ana", "off": "Ben"}, ["a4", "a1", "d4"], "ON wins on time"),
+    ("wythe", {"size": 4}, {"black": "Ana", "white": "Ben"}, ["a1-a2", "swap", "c1-c2"],
+     "WHITE wins on time"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("game", "options", "people", "names", "summary"), ON_TIME_GAMES)
+def test_a_game_ended_on_time_exports_imports_and_exports_the_same(
+    tmp_path, capsys, game, options, people, names, summary
+):
+    import json
+
+    from companion.cli.main import main
+
+    first, second = tmp_path / "first.sqlite", tmp_path / "second.sqlite"
+    s, flagged = _flagged(first, game, options, people, names)
+    one, two = tmp_path / "one.txt", tmp_path / "two.txt"
+    assert main(["export", str(s.game_id), "-o", str(one), "--journal", str(first)]) == 0
+    text = one.read_text()
+    assert text.rstrip().endswith(f"{{clock: {flagged} out of time}}")
+    capsys.readouterr()
+    assert main(["import", str(one), "--journal", str(second)]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and out.strip().endswith(f"{len(names)} moves, {summary}")
+    assert main(["export", "1", "-o", str(two), "--journal", str(second)]) == 0
+    assert two.read_text() == text
+    capsys.readouterr()
+    assert main(["history", "--journal", str(second)]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert "finished" in line and summary in line
+    histories = []
+    for journal in (first, second):
+        assert main(["history", "--json", "--journal", str(journal)]) == 0
+        (entry,) = json.loads(capsys.readouterr().out)
+        histories.append(entry)
+    imported, played = histories[1], histories[0]
+    assert imported["status"] == "finished" and imported["summary"] == summary
+    for key in ("result", "winner_names", "seated"):  # credited as the table credited it
+        assert imported.get(key) == played.get(key), key
+    if game == "wythe":  # after the swap Ana plays White: she won on Ben's time
+        assert imported["seated"] == {"black": "Ben", "white": "Ana"}
+        assert imported["winner_names"] == ["Ana"]
+    assert main(["import", str(two), "--journal", str(second)]) == 2  # the same game again
+    assert "already imported as game 1" in capsys.readouterr().err
+
+
+ON_TIME = """[Game "binaryon"]
+[Date "2025-06-15"]
+[Started "2025-06-15T15:06:40.000Z"]
+[Options "first=on opening=free reach=line scoring=all size=6 through="]
+[TimeControl "20+2"]
+[Status "finished"]
+[Result "on"]
+
+1. a4 {[%clk 0:00:20]} a1 {[%clk 0:00:19]}
+2. d4 {[%clk 0:00:19]} {clock: off out of time}
+"""
+
+
+def test_a_flag_after_the_last_move_ends_the_game_on_time():
+    from companion.journal.store import FINISHED
+    from companion.referee.on_time import on_time
+
+    rec = parse_record(ON_TIME.replace('"finished"', '"in progress"').replace('"on"]', '"*"]'))
+    state = validate(rec)
+    assert state.is_over() and on_time(state) is not None
+    assert (rec.status, rec.result, rec.summary) == (FINISHED, "on", "ON wins on time")
+    shouted = parse_record(ON_TIME.replace("clock: off", "clock: OFF"))
+    validate(shouted)  # the player read without regard to case, written as the game spells it
+    assert shouted.clock_notes == {3: ["clock: off out of time"]}
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (('"on"]', '"off"]'), "g.txt:10: Result off but the flag fall gives ON wins on time"),
+        (('"on"]', '"draw"]'), "g.txt:10: Result draw but the flag fall gives ON wins on time"),
+        (
+            ("{[%clk 0:00:19]}\n2.", "{[%clk 0:00:19]} {clock: off out of time}\n2."),
+            "g.txt:10:4: move 3 d4 after {clock: off out of time}: a flag fall ends the game",
+        ),
+        (
+            ("time}\n", "time} {clock resumed}\n"),
+            "g.txt:10: {clock resumed} after {clock: off out of time}: a flag fall ends the game",
+        ),
+        (
+            ('[TimeControl "20+2"]\n', ""),
+            "g.txt:9: {clock: off out of time} but no TimeControl: a flag falls on a clock",
+        ),
+        (
+            ("clock: off", "clock: bob"),
+            "g.txt:10: {clock: bob out of time}: bob does not play (on, off)",
+        ),
+        (
+            ("clock: off", "clock: on"),
+            "g.txt:10: {clock: on out of time} but off's time was running",
+        ),
+    ],
+)
+def test_a_record_whose_flag_does_not_end_it_as_the_clock_did_is_refused_in_one_line(
+    tmp_path, capsys, change, says
+):
+    from companion.cli.main import main
+
+    path, journal = tmp_path / "g.txt", tmp_path / "j.sqlite"
+    text = ON_TIME.replace(*change)
+    assert text != ON_TIME
+    path.write_text(text)
+    assert main(["import", str(path), "--journal", str(journal)]) == 2
+    out, err = capsys.readouterr()
+    assert err == f"binaryon: {path.parent}/{says}\n" and out == ""
+    assert not journal.exists()  # nothing imported, not even an empty journal
+
+
+def test_replay_of_a_game_ended_on_time_says_so(tmp_path):
+    from companion.cli.replay import replay
+
+    path = tmp_path / "g.txt"
+    path.write_text(ON_TIME)
+    out = io.StringIO()
+    assert replay(str(path), 0, False, out, io.StringIO(), False) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[-2:] == ["clock: ON 0:19 · OFF 0.0", "end of record: ON wins on time"]

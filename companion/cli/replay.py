@@ -15,8 +15,10 @@ from typing import TextIO
 from companion.cli.journal_args import fail
 from companion.core.terminal_text import for_terminal
 from companion.games import player_ids
+from companion.games.base import Outcome
 from companion.journal.records import Record, RecordError, read_record
 from companion.referee.clock import clock_text
+from companion.referee.on_time import on_time
 
 MAX_DELAY = 3600.0
 
@@ -75,7 +77,7 @@ def replay(path: str, delay: float, step: bool, out: TextIO, inp: TextIO, colour
     from companion.service.simulator import Simulator
 
     try:
-        rec, _ = read_record(path)
+        rec, final = read_record(path)
     except RecordError as e:
         return fail(str(e))
     for warning in rec.warnings:
@@ -109,7 +111,10 @@ def replay(path: str, delay: float, step: bool, out: TextIO, inp: TextIO, colour
         view.draw()
         if times:
             print(f"clock: {clock_line(times[k], daemon.session.spec)}", file=out)
-    state = session.state
+    state = session.state if session.state.is_over() else final  # a flag's end: the record's
+    flagged = (on_time(state) or Outcome()).detail.get("on_time")
+    if times and flagged in times[-1]:  # the time the flag fell on: gone
+        print(f"clock: {clock_line({**times[-1], flagged: 0.0}, session.spec)}", file=out)
     end = state.outcome().summary if state.is_over() and state.outcome() else "not finished"
     print(f"end of record: {end}", file=out)
     return 0

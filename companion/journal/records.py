@@ -48,6 +48,7 @@ from companion.journal.store import (
     iso,
 )
 from companion.referee.clock import TimeControl
+from companion.referee.on_time import ended_on_time
 
 MAX_RECORD_BYTES = 4 << 20  # a 5,000-move game with times is about 100 kB
 MAX_RECORD_MOVES = 10_000  # far past any game played at a table; replays stay quick
@@ -693,12 +694,16 @@ def validate(rec: Record, source: str = "record") -> GameState:
                 f"{source}:{line}:{col}: move {k + 1} {text}{breaks}: {e.refusal}"
             ) from None
         raise RecordError(f"{source}:{line}:{col}: move {k + 1} {text}: {e}") from None
-    outcome = state.outcome() if state.is_over() else None
     last = f"{source}:{rec.where[-1][0]}" if rec.where else source
+    flagged = _flag_fall(rec, state, source, last)
+    if flagged is not None:  # as the session ends it: the position as it stood, over
+        state = ended_on_time(state, spec.on_time(state, flagged))
+    outcome = state.outcome() if state.is_over() else None
     if outcome is not None:
         got = outcome.winner or "draw"
         if rec.result is not None and rec.result.lower() != got.lower():  # any case
-            raise RecordError(f"{last}: Result {rec.result} but the moves give {outcome.summary}")
+            by = "the flag fall gives" if flagged else "the moves give"
+            raise RecordError(f"{last}: Result {rec.result} but {by} {outcome.summary}")
         if rec.status != FINISHED and rec.status != IN_PROGRESS:
             raise RecordError(f"{last}: Status {rec.status} but the game is over")
         rec.status, rec.result, rec.summary = FINISHED, got, outcome.summary
@@ -708,6 +713,46 @@ def validate(rec: Record, source: str = "record") -> GameState:
         if rec.status == FINISHED:
             raise RecordError(f"{last}: Status finished but the game is not over")
     return state
+
+
+def _flag_fall(rec: Record, state: GameState, source: str, last: str) -> str | None:
+    """The player whose flag fell, from the record's ``{clock: PLAYER out of time}`` (made
+    canonical), or None. A flag ends the game: it comes after the last move and after every
+    other clock note, on a clock (a TimeControl), for the player whose time ran, in a game
+    its moves had not ended; anything else is a RecordError."""
+    flags = [
+        (ply, i, found[1])
+        for ply, notes in sorted(rec.clock_notes.items())
+        for i, note in enumerate(notes)
+        if (found := clock_event_of(note)) is not None and found[0] == "flag"
+    ]
+    if not flags:
+        return None
+    ply, i, who = flags[0]
+    note = rec.clock_notes[ply][i]
+    if ply < len(rec.moves):
+        line, col = rec.where[ply] if ply < len(rec.where) else (0, 0)
+        raise RecordError(
+            f"{source}:{line}:{col}: move {ply + 1} {rec.moves[ply]} after {{{note}}}: "
+            "a flag fall ends the game"
+        )
+    if i + 1 < len(rec.clock_notes[ply]):
+        after = rec.clock_notes[ply][i + 1]
+        raise RecordError(f"{last}: {{{after}}} after {{{note}}}: a flag fall ends the game")
+    if rec.time_control is None:
+        raise RecordError(f"{last}: {{{note}}} but no TimeControl: a flag falls on a clock")
+    ids = {p.lower(): p for p in player_ids(rec.game, rec.options)}
+    player = ids.get((who or "").lower())
+    if player is None:
+        raise RecordError(f"{last}: {{{note}}}: {who} does not play ({', '.join(ids.values())})")
+    if state.is_over():
+        outcome = state.outcome()
+        given = f" ({outcome.summary})" if outcome is not None else ""
+        raise RecordError(f"{last}: {{{note}}} but the moves had ended the game{given}")
+    if state.turn is not None and state.turn != player:
+        raise RecordError(f"{last}: {{{note}}} but {state.turn}'s time was running")
+    rec.clock_notes[ply][i] = clock_note("flag", player, None, None)
+    return player
 
 
 def read_text(path: str | Path, limit: int = MAX_RECORD_BYTES) -> str:
