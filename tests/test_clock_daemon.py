@@ -15,6 +15,7 @@ from companion.hardware.simulated.mock_board import MockBoard
 from companion.journal.store import SqliteJournal
 from companion.referee.on_time import on_time
 from companion.service.daemon import Daemon
+from companion.views.leds import GREEN
 from tests.conftest import FakeClock, step
 from tests.test_clock_journal import power_cut
 
@@ -268,3 +269,31 @@ def test_binome_an_unclaimed_turn_is_a_pass_and_each_claimant_gets_a_step():
     assert d.session.state.turn == "Bob"
     step(d, clock, 4)
     assert d.session.state.turn == "Bob"  # Bob's own step began when Ann's ended
+
+
+def test_a_game_ended_on_time_is_not_explained_or_lit_as_the_board_deciding_it():
+    """The sim's walk: ON plays e5, OFF d4, ON's flag falls with the board tied on numbers
+    (ON's next higher: ON leads). The time decided it: no line is lit or marked as won,
+    the explanation says the result first and the board as it stood (never 'every number
+    cancels', a draw's reason), the OLED's note says 'on time'."""
+    from companion.views.oled import screen_text
+    from companion.views.presenter import Notices
+
+    clock = FakeClock()
+    d = clocked_daemon(clock, "0:12+2")
+    for name in ("e5", "d4"):
+        assert d.session.submit_name(name).accepted
+        d.render()
+        step(d, clock, 1)
+    step(d, clock, 13)
+    assert d.session.state.outcome().summary == "OFF wins on time"
+    view = d.web_view()
+    assert view["explanation"][0] == "OFF wins on time: ON's time ran out"
+    assert not any("cancels" in line and "next" not in line for line in view["explanation"])
+    assert [c["name"] for c in view["board"]["cells"] if "win" in c["marks"]] == []
+    for blink in (True, False):
+        d.notices = Notices(blink_on=blink)
+        d.render()
+        assert GREEN not in d.leds.frame  # no winning line: the board did not decide it
+    assert d.frame.view.panel.note == "OFF wins on time: ON's time ran out"
+    assert any("on time" in line for line in screen_text(d.frame.screen))

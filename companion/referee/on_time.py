@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
-from companion.games.base import GameState, IllegalMove, Move, Outcome, Refusal
+from companion.games.base import GameSpec, GameState, IllegalMove, Move, Outcome, Refusal, View
 
 
 class _OnTime:
@@ -74,3 +75,33 @@ def ended_on_time(state: GameState, outcome: Outcome) -> GameState:
 def on_time(state: GameState) -> Outcome | None:
     """The on-time result of a state that ended on time, else None."""
     return getattr(type(state), "_on_time", None)
+
+
+def as_it_stood(state: GameState) -> GameState:
+    """The game's own state of a state that ended on time: the position in progress when
+    the flag fell (``state`` itself otherwise)."""
+    base = getattr(type(state), "_game_class", None)
+    if base is None:
+        return state
+    out = copy.copy(state)
+    object.__setattr__(out, "__class__", base)
+    return out
+
+
+def view_of(spec: GameSpec, state: GameState, viewer: str | None = None) -> View:
+    """``spec.view(state, viewer)``; of a game that ended on time, the result as its note
+    (the OLED's line) and first line of its explanation, then the position explained as it
+    stood (who led), never as if the board had decided it (a tie, the board's winner)."""
+    view = spec.view(state, viewer)
+    outcome = on_time(state)
+    if outcome is None:
+        return view
+    line = f"{outcome.summary}: {outcome.reason}" if outcome.reason else outcome.summary
+    stood = spec.view(as_it_stood(state), viewer).explanation
+    return replace(view, panel=replace(view.panel, note=line), explanation=(line, *stood))
+
+
+def win_cells(spec: GameSpec, state: GameState) -> tuple[int, ...]:
+    """The cells a finished game highlights as won (``GameSpec.highlight``): none when the
+    time decided it, not the board."""
+    return () if on_time(state) is not None else spec.highlight(state)

@@ -27,6 +27,7 @@ from companion.games.base import (
 )
 from companion.games.base import View as GameView
 from companion.referee.clock import ClockFace, clock_text
+from companion.referee.on_time import view_of, win_cells
 from companion.views.leds import GREEN, OFF, clock_warning, led_frame, warning_lit
 from companion.views.oled import Screen, ScreenClock
 
@@ -102,7 +103,7 @@ class Table:
         return self.layout.to_board(self.board_size) if self.layout else []
 
     def view(self, viewer: str | None = None) -> GameView:
-        return self.spec.view(self.state, viewer)
+        return view_of(self.spec, self.state, viewer)
 
 
 @dataclass(frozen=True)
@@ -321,7 +322,7 @@ def _leds(frame: Frame) -> list[RGB]:
     if lit is not None:
         base = clock_warning(base, n, lit)
     highlight = marked.hint or (
-        tuple(squares[c] for c in table.spec.highlight(table.state)) if over and squares else ()
+        tuple(squares[c] for c in win_cells(table.spec, table.state)) if over and squares else ()
     )
     colour = (notices.hint.colour if notices.hint else None) or GREEN
     return led_frame(
@@ -378,7 +379,7 @@ def _web_view(frame: Frame, seat: str | None) -> dict[str, Any]:
         if notices.refused is not None:
             mark((notices.refused,), "refused")
         if state.is_over():
-            for c in spec.highlight(state):
+            for c in win_cells(spec, state):
                 marks.setdefault(c, []).append("win")
         last = _last_cells(table)
         for c in last:
