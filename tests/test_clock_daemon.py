@@ -297,3 +297,23 @@ def test_a_game_ended_on_time_is_not_explained_or_lit_as_the_board_deciding_it()
         assert GREEN not in d.leds.frame  # no winning line: the board did not decide it
     assert d.frame.view.panel.note == "OFF wins on time: ON's time ran out"
     assert any("on time" in line for line in screen_text(d.frame.screen))
+
+
+def test_the_replay_viewer_ends_a_game_ended_on_time_with_its_flag(tmp_path):
+    from companion.service.web_backend import DaemonWebBackend
+
+    clock = FakeClock()
+    d = clocked_daemon(clock, "0:12+2", journal=SqliteJournal.open(tmp_path / "j.sqlite"))
+    backend = DaemonWebBackend(d, tmp_path / "tokens.json")
+    press_move(d, clock)
+    step(d, clock, 13)  # OFF's flag falls
+    assert on_time(d.session.state) is not None
+    frames = backend.record(d.session.game_id)["frames"]
+    assert len(frames) == 2  # the start, then after ON's move: where the flag fell
+    assert not frames[0]["over"] and frames[0]["result"] is None
+    last = frames[-1]
+    assert last["over"] and last["turn"] is None
+    assert last["result"]["summary"] == "ON wins on time"
+    assert last["explanation"][0] == "ON wins on time: OFF's time ran out"
+    assert last["clock"]["off"] == 0 and last["clock"]["running"] is None
+    assert last["clock"]["on"] == d.web_view()["clock"]["on"]

@@ -282,6 +282,15 @@ def test_a_game_ended_on_time_exports_imports_and_exports_the_same(
     if game == "wythe":  # after the swap Ana plays White: she won on Ben's time
         assert imported["seated"] == {"black": "Ben", "white": "Ana"}
         assert imported["winner_names"] == ["Ana"]
+    from companion.journal.store import SqliteJournal
+
+    journal = SqliteJournal.open(second)
+    entry = journal.load(1)
+    assert entry.detail["on_time"] == flagged  # the replay viewer ends it with the flag
+    assert [(e.kind, e.ply, e.player) for e in journal.clock_events(1)] == [
+        ("flag", len(names), flagged)
+    ]
+    journal.close()
     assert main(["import", str(two), "--journal", str(second)]) == 2  # the same game again
     assert "already imported as game 1" in capsys.readouterr().err
 

@@ -19,6 +19,7 @@ from companion.core.squares import FILES
 from companion.games import get_spec
 from companion.games.base import GameState
 from companion.referee.clock import Clock, ClockFace, TimeControl
+from companion.referee.on_time import ended_on_time
 from companion.referee.session import Played
 from companion.views.presenter import MOVES_SHOWN, Frame, Notices, Table, web_view
 from companion.views.web.backend import Listeners
@@ -209,9 +210,14 @@ class DaemonWebBackend:
             return None
         names = list(entry.move_names)
         clocks = [m.clock for m in entry.moves] if entry.time_control else None
+        from companion.journal.rows import FINISHED
+
+        detail = entry.detail if isinstance(entry.detail, dict) else {}
+        flagged = detail.get("on_time") if entry.status == FINISHED else None
         return replay_frames(
             entry.id, entry.game, dict(entry.options), names, first, count, self._replays,
             clocks=clocks, time_control=entry.time_control,
+            flagged=flagged if isinstance(flagged, str) else None,
         )  # fmt: skip
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
@@ -259,6 +265,7 @@ def replay_frames(
     *,
     clocks: Sequence[dict[str, Any] | None] | None = None,
     time_control: str | None = None,
+    flagged: str | None = None,
 ) -> dict:
     """One page of a game's public views, for the replay viewer: the views after plies
     ``first`` .. ``first + count - 1`` (at most MAX_FRAMES_PER_PAGE), each listing the recent
@@ -266,7 +273,9 @@ def replay_frames(
     the game reached the point where it reveals them. With ``checkpoints`` the replay starts
     from the nearest position kept by an earlier page of the same game. A timed game
     (``time_control``, and each move's clock snapshot in ``clocks``) shows its clock as it
-    stood after each move, not ticking (``as_of`` null)."""
+    stood after each move, not ticking (``as_of`` null); one that ended on time
+    (``flagged``: the player whose flag fell after the last move) ends with the flag: its
+    last frame over, on time, that player's time 0."""
     spec = get_spec(game)
     options = spec.resolve(options)
     layout = spec.layout(options)
@@ -285,9 +294,13 @@ def replay_frames(
             checkpoints.keep(key, k, state, played)
         if k >= first:
             shown = tuple(played[-MOVES_SHOWN:])
-            table = Table(spec, state, options, layout, board, shown, game_id, {}, k - len(shown))
+            fell = flagged if k == total and flagged in state.players else None
+            at = ended_on_time(state, spec.on_time(state, fell)) if fell else state
+            table = Table(spec, at, options, layout, board, shown, game_id, {}, k - len(shown))
             if time_control:
                 face = replay_clock(time_control, state.players, clocks, k)
+                if face is not None and fell:
+                    face = _fallen(face, fell)
                 table = replace(table, clock=face)
             frames.append(web_view(table, Notices(), None))
         if k == last:
@@ -308,6 +321,12 @@ def replay_frames(
         "moves": moves,
         "frames": frames,
     }
+
+
+def _fallen(face: ClockFace, flagged: str) -> ClockFace:
+    """``face`` once ``flagged``'s flag fell: their time gone, nothing running."""
+    left = tuple((p, 0.0 if p == flagged else t) for p, t in face.left)
+    return replace(face, left=left, running=None, free=0.0)
 
 
 def replay_clock(
