@@ -372,3 +372,47 @@ def test_replay_of_a_game_ended_on_time_says_so(tmp_path):
     assert replay(str(path), 0, False, out, io.StringIO(), False) == 0
     lines = out.getvalue().splitlines()
     assert lines[-2:] == ["clock: ON 0:19 · OFF 0.0", "end of record: ON wins on time"]
+
+
+def test_a_flag_the_arbiter_took_back_is_a_comment_and_the_record_imports(tmp_path, capsys):
+    """OFF's flag falls after move 3, the arbiter's undo takes it back with d4, the game goes
+    on and ON's flag falls after move 5: the first flag is a comment where it fell (read as
+    one, as taken-back moves are), the last one ends the game."""
+    from companion.cli.main import main
+    from companion.journal.store import SqliteJournal
+    from companion.referee.session import Session
+
+    first, second = tmp_path / "first.sqlite", tmp_path / "second.sqlite"
+    journal = SqliteJournal.open(first, clock=lambda: 1_750_000_000.0)
+    hands = Hands()
+    s = Session("binaryon", {"size": 6}, journal, {"on": "Ana"},
+                time_control=TimeControl.parse("0:20+2"), timer=hands)  # fmt: skip
+    for name in ("a4", "a1", "d4", None, "d4", "d1", ""):
+        if name is None:
+            hands.t += 60
+            assert s.flag_fall() == "off"
+            assert s.undo() == ["d4"]
+            continue
+        hands.t += 3
+        name = name or s.state.legal_moves()[0].name
+        assert s.submit_name(name).accepted, name
+    hands.t += 60
+    assert s.flag_fall() == "off"
+    journal.close()
+    one = tmp_path / "one.txt"
+    assert main(["export", str(s.game_id), "-o", str(one), "--journal", str(first)]) == 0
+    text = one.read_text()
+    assert "d4 {+0s} {[%clk 0:00:19]} {taken back: off out of time} d1" in text
+    assert text.rstrip().endswith("{clock: off out of time}")
+    capsys.readouterr()
+    assert main(["import", str(one), "--journal", str(second)]) == 0
+    assert capsys.readouterr().out.strip().endswith("5 moves, ON wins on time")
+    journal = SqliteJournal.open(second)
+    assert [(e.kind, e.ply) for e in journal.clock_events(1)] == [("flag", 5)]
+    journal.close()
+    # a game whose only flag was taken back and that went on: no flag of its own
+    last = f"{name} {{+0s}} {{[%clk 0:00:18]}} {{clock: off out of time}}"
+    assert last in text
+    unfinished = text.replace(last, "").replace('"finished"', '"in progress"')
+    rec = parse_record(unfinished.replace('[Result "on"]', '[Result "*"]'))
+    assert not validate(rec).is_over() and len(rec.moves) == 4

@@ -350,10 +350,28 @@ def clock_of_entry(
         ok = isinstance(value, (int, float)) and not isinstance(value, bool)
         clocks.append(float(value) if ok and math.isfinite(value) else None)
     notes: dict[int, list[str]] = {}
-    for e in events:
+    live = _live_flag(entry, events)
+    for k, e in enumerate(events):
         if 0 <= e.ply <= len(entry.moves):
-            notes.setdefault(e.ply, []).append(clock_note(e.kind, e.player, e.seconds, e.why))
+            note = clock_note(e.kind, e.player, e.seconds, e.why)
+            if e.kind == "flag" and k != live:  # the arbiter's undo after it: a comment
+                note = f"taken back: {e.player} out of time"
+            notes.setdefault(e.ply, []).append(note)
     return control, clocks, notes
+
+
+def _live_flag(entry: GameEntry, events: Sequence[ClockEvent]) -> int | None:
+    """The index in ``events`` of the flag that ended the game (the last flag, after the
+    last move, of a game finished on time by that player), or None: every other flag fell
+    in a position an undo took back."""
+    flags = [k for k, e in enumerate(events) if e.kind == "flag"]
+    detail = entry.detail if isinstance(entry.detail, dict) else {}
+    if not flags or entry.status != FINISHED:
+        return None
+    last = events[flags[-1]]
+    if last.ply != len(entry.moves) or detail.get("on_time") != last.player:
+        return None
+    return flags[-1]
 
 
 def record_from_entry(entry: GameEntry, clock_events: Sequence[ClockEvent] = ()) -> Record:
