@@ -121,6 +121,20 @@ def test_paused_under_ten_seconds_and_a_fallen_flag(browser, timed):
     )
 
 
+def test_the_flag_stays_down_once_the_server_has_ended_the_game_on_time(browser, timed):
+    """After the flag fall the server's clock runs for nobody, the flagged time at 0 (as
+    the daemon sends it): the page still shows the flag and says the time is up."""
+    backend, server = timed
+    open_live(browser, server.url + "/")
+    browser.wait(lambda: shown(browser, "on"), what="ON's clock")
+    backend.set_clock(clock(on=0.0, off=187.0, running=None))
+    browser.wait(lambda: shown(browser, "on") == "0.0 ⚑", what="the flag")
+    assert shown(browser, "off") == "3:07"
+    assert browser.js("return document.getElementById('clock-news').textContent;") == (
+        "ON: time is up"
+    )
+
+
 def test_the_live_region_does_not_speak_every_tick(browser, timed):
     _, server = timed
     open_live(browser, server.url + "/")

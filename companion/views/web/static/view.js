@@ -256,7 +256,9 @@ const BV = (() => {
       const player = node.dataset.clock;
       const t = timeOf(c, player, now);
       const runs = player === c.running;
-      const flag = runs && !(t > 0);
+      /* down while it runs out, and once the server has ended the game on it (nothing
+         runs then, and a time of 0 is a flag that fell) */
+      const flag = (runs || c.running == null) && !(t > 0);
       const low = runs && !flag && t < 10;
       const text = flag ? "0.0 ⚑" : clockText(t);
       if (node.textContent !== text) node.textContent = text;
