@@ -416,3 +416,33 @@ def test_a_flag_the_arbiter_took_back_is_a_comment_and_the_record_imports(tmp_pa
     unfinished = text.replace(last, "").replace('"finished"', '"in progress"')
     rec = parse_record(unfinished.replace('[Result "on"]', '[Result "*"]'))
     assert not validate(rec).is_over() and len(rec.moves) == 4
+
+
+@given(st.sampled_from(["binaryon", "wythe", "binary"]), st.integers(1, 30), st.randoms())
+def test_a_flag_after_any_position_reads_back_as_the_games_on_time_result(game, plies, rnd):
+    """Whatever the position, a record that ends with the flag of the player on move reads
+    as the game's on-time result (``GameSpec.on_time``) and writes back the same."""
+    from companion.games import get_spec
+    from companion.journal.records import Record
+    from companion.referee.on_time import on_time
+
+    spec = get_spec(game)
+    options = spec.resolve({"size": 6} if game != "wythe" else {"size": 4})
+    state = spec.new(**options)
+    names: list[str] = []
+    while len(names) < plies and not state.is_over():
+        move = state.forced_move() or rnd.choice(list(state.legal_moves()))
+        names.append(move.name)
+        state = state.play(move)
+    if state.is_over() or state.turn is None:
+        return  # the moves ended it, or nobody's time runs: no flag can fall
+    flagged = state.turn
+    rec = Record(game, dict(options), list(names), time_control=TimeControl.parse("1:00+1"),
+                 clock_notes={len(names): [f"clock: {flagged} out of time"]})  # fmt: skip
+    ended = validate(rec)
+    expected = spec.on_time(state, flagged)
+    assert on_time(ended) == expected and ended.outcome() == expected
+    assert rec.status == "finished" and rec.result == (expected.winner or "draw")
+    text = format_record(rec)
+    again = parse_record(text)
+    assert on_time(validate(again)) == expected and format_record(again) == text

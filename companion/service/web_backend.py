@@ -205,13 +205,13 @@ class DaemonWebBackend:
         return games
 
     def record(self, game_id: int, first: int = 0, count: int = FRAMES_PER_PAGE) -> dict | None:
+        from companion.journal.rows import FINISHED
+
         entry = self.daemon.journal.load(game_id)
         if entry is None:
             return None
         names = list(entry.move_names)
         clocks = [m.clock for m in entry.moves] if entry.time_control else None
-        from companion.journal.rows import FINISHED
-
         detail = entry.detail if isinstance(entry.detail, dict) else {}
         flagged = detail.get("on_time") if entry.status == FINISHED else None
         return replay_frames(
