@@ -1,0 +1,68 @@
+"""``binaryon club``: the club's hub (docs/club.md). It follows every board on the broker,
+shows them on its pages, stores their results and acknowledges them."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--broker",
+        metavar="URL",
+        help="the MQTT broker, mqtt://HOST:PORT or mqtts://HOST:PORT (default: [club] broker); "
+        "user, password and CA file only from the config file's [club]",
+    )
+    p.add_argument(
+        "--web",
+        metavar="HOST:PORT",
+        default="127.0.0.1:8090",
+        help="where the hub's pages listen (default 127.0.0.1:8090; 0.0.0.0:8090 for the LAN)",
+    )
+    p.add_argument(
+        "--store",
+        metavar="PATH",
+        help="the results file (SQLite; default: club.sqlite beside the journal's default)",
+    )
+    p.add_argument("--config", metavar="FILE", help="TOML config (its [club] and [web] hosts)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.club.broker import BrokerError, parse_broker_url
+    from companion.core.config import ConfigError
+    from companion.service.app import load_config
+    from companion.views.web.address import ListenError, parse_listen
+
+    try:
+        config = load_config(args.config)
+        url = args.broker or config.club.broker
+        if not url:
+            raise BrokerError("no broker: give --broker mqtt://HOST:PORT or [club] broker")
+        broker = parse_broker_url(url)
+        listen = parse_listen(args.web)
+    except (ConfigError, BrokerError, ListenError) as e:
+        print(f"binaryon: {e}", file=sys.stderr)
+        return 2
+    from companion.club.hub.store import default_store_path
+
+    store = Path(args.store).expanduser() if args.store else default_store_path()
+    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+    from companion.club.hub.run import serve
+
+    try:
+        asyncio.run(serve(broker, listen, store, config.club, config.web.hosts, say=_say))
+    except BrokerError as e:
+        print(f"binaryon: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"binaryon: club: {e.strerror or e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
