@@ -111,6 +111,9 @@ class SimBoard:
         self.client.on_connect = self._connected
         self.client.on_message = self._message
         self._connected_once = threading.Event()
+        self._status: bytes | None = None  # the last retained status and table, sent again
+        self._table: bytes | None = None  # on a reconnection
+        self._result: bytes | None = None  # and the result, until it is acknowledged
         host, port = url.removeprefix("mqtt://").rsplit(":", 1)
         self.client.connect(host, int(port))
         self.client.loop_start()
@@ -119,6 +122,15 @@ class SimBoard:
 
     def _connected(self, client, userdata, flags, reason_code, properties=None) -> None:
         client.subscribe(topics.ack(self.name), qos=1)
+        if self._connected_once.is_set() and self._status is not None:
+            # connected again (a broker that restarted has forgotten the retained messages)
+            client.publish(topics.status(self.name), self._status, qos=1, retain=True)
+            if self._table is not None:
+                client.publish(topics.table(self.name), self._table, qos=1, retain=True)
+            if self._result is not None and self.game_uid not in self.acked:
+                client.publish(
+                    topics.result(self.name, self.game_uid), self._result, qos=1, retain=True
+                )
         self._connected_once.set()
 
     def _message(self, client, userdata, message) -> None:
@@ -134,12 +146,14 @@ class SimBoard:
             self._acked.notify_all()
 
     def _send(self, topic: str, payload: dict[str, Any], retain: bool = False, qos: int = 1):
-        return self.client.publish(
-            topic,
-            json.dumps({"board": self.name, "sent": time.time(), **payload}),
-            qos=qos,
-            retain=retain,
-        )
+        data = json.dumps({"board": self.name, "sent": time.time(), **payload}).encode()
+        if topic == topics.status(self.name):
+            self._status = data
+        elif topic == topics.table(self.name):
+            self._table = data
+        elif topic == topics.result(self.name, self.game_uid):
+            self._result = data
+        return self.client.publish(topic, data, qos=qos, retain=retain)
 
     def online(self) -> None:
         self._send(
