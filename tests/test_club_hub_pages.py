@@ -121,6 +121,22 @@ def test_the_projector_tiles_the_boards_and_cycles_them_a_page_at_a_time(browser
     assert all(len(page) <= 3 for page in seen)
 
 
+def test_the_page_says_when_the_broker_is_down_and_when_the_hub_is_back_on_it(
+    browser, club, broker
+):
+    hub, boards = club
+    browser.driver.get(hub.url + "/")
+    browser.wait(lambda: browser.body_data("broker") == "connected", what="connected")
+    broker.kill()
+    browser.wait(lambda: browser.body_data("broker") == "down", timeout=20, what="down")
+    assert "broker down" in browser.text("broker") and "reconnecting" in browser.text("broker")
+    broker.start()
+    browser.wait(lambda: browser.body_data("broker") == "connected", timeout=30, what="back")
+    step = boards[3].game.steps[6 + 3 * 3]
+    boards[3].play(step)  # the boards reconnected too: their moves come through again
+    browser.wait(lambda: cards(browser)["table-4"]["ply"] == str(step.ply), what="a move")
+
+
 def test_axe_finds_nothing_serious_on_the_hubs_pages(browser, club, axe_js):
     hub, _ = club
     found = {}

@@ -39,6 +39,8 @@ class ClubHub:
         self.broker_connected = False
         self.broker_note = "connecting to the broker…"
         self.refused = 0  # messages refused since the start
+        self._last_refusal_logged = -1e9
+        self._unlogged = 0
         self.started = time.time()
 
     # --- the broker ---
@@ -87,12 +89,22 @@ class ClubHub:
                 "moves": self.state.apply_move,
             }[kind](name, message)
         except Refused as e:
-            self.refused += 1
-            log.warning("club: refused %s: %s", text(topic, 120), e)
+            self._refuse(topic, e)
             return
         if changed:
             self._show(name, kind)
         self._tell("move" if kind == "moves" else kind, name, message)
+
+    def _refuse(self, topic: str, why: Refused) -> None:
+        """One log line a refusal, at most one a second (a flood is counted, not logged)."""
+        self.refused += 1
+        now = time.monotonic()
+        if now - self._last_refusal_logged < 1.0:
+            self._unlogged += 1
+            return
+        more = f" ({self._unlogged} more refused)" if self._unlogged else ""
+        log.warning("club: refused %s: %s%s", text(topic, 120), why, more)
+        self._last_refusal_logged, self._unlogged = now, 0
 
     def _result(self, name: str, uid: str, message: dict[str, Any]) -> None:
         if not topics.valid_board_name(name):
