@@ -34,11 +34,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from companion.club.broker import BrokerError, parse_broker_url
     from companion.core.config import ConfigError
-    from companion.service.app import load_config
     from companion.views.web.address import ListenError, parse_listen
 
     try:
-        config = load_config(args.config)
+        config = hub_config(args.config)
         url = args.broker or config.club.broker
         if not url:
             raise BrokerError("no broker: give --broker mqtt://HOST:PORT or [club] broker")
@@ -62,6 +61,22 @@ def run(args: argparse.Namespace) -> int:
         print(f"binaryon: club: {e.strerror or e}", file=sys.stderr)
         return 1
     return 0
+
+
+def hub_config(path: str | None):
+    """The config file as ``binaryon run`` finds it (--config, $BINARYON_CONFIG, the usual
+    places), read alone: the hub needs only its [club] and [web] tables, not a board's name or
+    the checks of a board's game, pins and journal."""
+    import os
+
+    from companion.core.config import Config
+    from companion.service.app import CONFIG_PLACES
+
+    path = path or os.environ.get("BINARYON_CONFIG")
+    if not path:
+        found = (os.path.expanduser(p) for p in CONFIG_PLACES)
+        path = next((p for p in found if os.path.exists(p)), None)
+    return Config.load(path) if path else Config.default()
 
 
 def _say(line: str) -> None:

@@ -41,6 +41,7 @@ class ClubHub:
         self.refused = 0  # messages refused since the start
         self._last_refusal_logged = -1e9
         self._unlogged = 0
+        self._down_note = ""  # what was said of the broker being down (said once)
         self.started = time.time()
 
     # --- the broker ---
@@ -54,8 +55,9 @@ class ClubHub:
         self.link.publish(topic, data, retain=retain)
 
     def on_connection(self, connected: bool, note: str) -> None:
-        if connected != self.broker_connected:
+        if connected != self.broker_connected or (not connected and note != self._down_note):
             (log.info if connected else log.warning)("club: %s", note)
+        self._down_note = "" if connected else note
         self.broker_connected = connected
         self.broker_note = note if connected else f"{note}; reconnecting…"
         self.feed.publish_everywhere("hub", {"type": "hub", **self.hub_summary()})

@@ -61,6 +61,7 @@ class BrokerLink:
         self.client.will_set(topics.hub_topic("status"), hub_status(False), qos=1, retain=True)
         self.client.on_connect = self._connected
         self.client.on_disconnect = self._disconnected
+        self.client.on_connect_fail = self._failed
         self.client.on_message = self._message
         self.connected = False
 
@@ -95,6 +96,9 @@ class BrokerLink:
 
     def _disconnected(self, client, userdata, flags, reason_code, properties=None) -> None:
         self._post(self._on_connection, False, f"lost {self.address}: {reason_code}")
+
+    def _failed(self, client, userdata) -> None:
+        self._post(self._on_connection, False, f"cannot reach {self.address}")
 
     def _message(self, client, userdata, message) -> None:
         self._post(self._on_message, message.topic, bytes(message.payload), bool(message.retain))
