@@ -65,6 +65,18 @@ def test_the_command_refuses_credentials_in_the_url_with_one_line(tmp_path):
     assert "secret" not in done.stderr and "Traceback" not in done.stderr
 
 
+def test_a_results_file_that_cannot_be_opened_is_said_in_one_line(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.cli.main", "club", "--broker", "mqtt://127.0.0.1:1",
+         "--web", "127.0.0.1:0", "--store", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, env={"BINARYON_CONFIG": "/dev/null",
+                                                         "PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and "results file" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_older_tables_are_dropped_and_a_board_that_starts_again_counts_anew(game):
     state = HubState()
     table = {"board": "t1", "seq": 5, "view": game.steps[4].view}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -59,6 +60,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     except OSError as e:
         print(f"binaryon: club: {e.strerror or e}", file=sys.stderr)
+        return 1
+    except sqlite3.Error as e:
+        print(f"binaryon: club: results file {store}: {e}", file=sys.stderr)
         return 1
     return 0
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 import time
 from collections.abc import Callable
 from typing import Any
@@ -112,7 +113,11 @@ class ClubHub:
         if not topics.valid_board_name(name):
             raise Refused(f"board name {text(name, 40)!r} is not one topic level")
         result = parse_result(name, uid, message)
-        new = self.store.add(result)  # committed before the ack
+        try:
+            new = self.store.add(result)  # committed before the ack
+        except sqlite3.Error as e:  # not acknowledged: the board keeps it and sends it again
+            log.error("club: result %s from %s not stored: %s", text(uid, 80), name, e)
+            return
         if new:
             log.info("club: stored %s from %s: %s", uid, name, result["result"])
         self.publish(topics.ack(name), {"results": self.store.acked(name, uid)}, retain=True)
