@@ -81,6 +81,14 @@ def test_the_live_page_shows_every_board_and_follows_them(browser, club):
     boards[1].offline()
     browser.wait(lambda: cards(browser)["table-2"]["online"] == "no", what="offline")
     assert "offline" in cards(browser)["table-2"]["text"]
+    for board in (boards[0], boards[7]):
+        board.finish()  # the results list follows, newest first
+    browser.wait(lambda: browser.js("return document.querySelectorAll('.result-row').length") == 2,
+                 what="two results")  # fmt: skip
+    rows = browser.text("results")
+    assert boards[0].game.result in rows and "Ana v Bo" in rows and HOSTILE in rows
+    assert browser.js("return document.querySelectorAll('#results img').length") == 0
+    assert browser.body_data("owned") is None
 
 
 def test_a_click_opens_the_boards_full_table_page_fed_over_the_broker(browser, club):
@@ -155,10 +163,16 @@ def test_axe_finds_nothing_serious_on_the_hubs_pages(browser, club, axe_js):
 )
 @pytest.mark.parametrize("club", [FRIENDLY], indirect=True)
 def test_screenshot_of_the_hub_with_8_live_boards(browser, club):
-    hub, _ = club
+    hub, boards = club
+    last = boards[7]
+    for step in last.game.steps[6 + 3 * 7 :]:  # table-8 plays its game to the end
+        last.play(step)
+    last.finish()
     browser.driver.get(hub.url + "/")
     browser.wait(lambda: len(cards(browser)) == 8, what="8 small boards")
     browser.wait(lambda: all(c["cells"] for c in cards(browser).values()), what="drawn")
+    browser.wait(lambda: browser.js("return document.querySelectorAll('.result-row').length"),
+                 what="the result")  # fmt: skip
     SHOTS.mkdir(parents=True, exist_ok=True)
     screenshot(browser, SHOTS / "club-hub.png", 1366, 768)
     assert (SHOTS / "club-hub.png").stat().st_size > 5000

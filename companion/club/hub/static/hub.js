@@ -120,12 +120,39 @@
     }, cycle * 1000);
   }
 
+  /* The live page's results: the newest first, fetched again when a board's result is in. */
+  async function loadResults() {
+    const list = $("results");
+    if (!list) return;
+    let games;
+    try {
+      const answer = await fetch("/api/results?limit=50", { cache: "no-store" });
+      if (!answer.ok) return;
+      games = (await answer.json()).games || [];
+    } catch (e) {
+      return;
+    }
+    $("no-results").hidden = games.length > 0;
+    fillList(list, games, (g) => {
+      const li = el("li", "result-row");
+      li.dataset.gameUid = g.game_uid;
+      li.append(el("strong", "result-board", g.board));
+      const names = Object.values(g.players || {}).filter(Boolean).join(" v ");
+      if (names) li.append(el("span", "result-players", names));
+      li.append(el("span", "result-line", g.result));
+      return li;
+    });
+  }
+
+  loadResults();
+
   BV.connect("/ws", {
     onView() {},
     onMessage(msg) {
       if (msg.type === "board" && msg.board) show(msg.board, msg.cells);
       else if (msg.type === "boards") (msg.boards || []).forEach((b) => show(b));
       else if (msg.type === "hub") showHub(msg);
+      else if (msg.type === "result") loadResults();
     },
   });
 })();
