@@ -100,3 +100,17 @@ async def test_the_hub_keeps_the_companions_web_guards(tmp_path):
         assert (await c.get("/api/results?limit=x")).status == 400
         assert (await c.get("/static/view.js")).status == 200  # the table page's renderer
         assert (await c.get("/club/hub.js")).status == 200
+
+
+def test_listeners_hear_each_accepted_message_and_a_failing_one_stops_nothing(tmp_path, game):
+    club = ClubHub(ResultStore(tmp_path / "club.sqlite"))
+    heard = []
+    club.listeners.append(lambda kind, board, payload: heard.append((kind, board)))
+    club.listeners.insert(0, lambda *a: 1 / 0)  # a listener's bug
+    club.handle(topics.status("t1"), message("t1", online=True))
+    club.handle(topics.table("t1"), message("t1", seq=2, view=game.steps[1].view))
+    club.handle(topics.table("t1"), message("t1", seq=1, view=game.start))  # older: no news
+    club.handle(topics.moves("t1"), message("t1", ply=9, move="a1", player="on"))
+    club.handle(topics.table("t1"), b"garbled")
+    assert heard == [("status", "t1"), ("table", "t1"), ("move", "t1")]
+    assert club.state.boards["t1"].ply == 9 and club.refused == 1

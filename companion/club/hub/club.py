@@ -5,7 +5,8 @@ asyncio loop (the aiohttp app's). Messages from the broker arrive here one at a 
 Others build on it through its public parts: ``state.boards`` (name -> Board, read-only for
 them), ``store`` (the results), ``publish`` (to the broker, e.g. a board's pairing), and
 ``listeners``: callables ``(kind, board, payload)`` told after each accepted message (kind is
-``status``, ``table``, ``move`` or ``result``; for ``result`` only when newly stored).
+``status``, ``table``, ``move`` or ``result``; a table only when newer than the one shown, a
+result only when newly stored).
 """
 
 from __future__ import annotations
@@ -96,7 +97,8 @@ class ClubHub:
             return
         if changed:
             self._show(name, kind)
-        self._tell("move" if kind == "moves" else kind, name, message)
+        if changed or kind != "table":  # an older table is no news
+            self._tell("move" if kind == "moves" else kind, name, message)
 
     def _refuse(self, topic: str, why: Refused) -> None:
         """One log line a refusal, at most one a second (a flood is counted, not logged)."""
@@ -119,7 +121,7 @@ class ClubHub:
             log.error("club: result %s from %s not stored: %s", text(uid, 80), name, e)
             return
         if new:
-            log.info("club: stored %s from %s: %s", uid, name, result["result"])
+            log.info("club: stored %s from %s: %s", text(uid, 80), name, result["result"])
         self.publish(topics.ack(name), {"results": self.store.acked(name, uid)}, retain=True)
         if new:
             self.feed.publish("*", "hub", {"type": "hub", **self.hub_summary()})
