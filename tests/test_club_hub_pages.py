@@ -6,6 +6,8 @@ screenshot of the hub with 8 live boards in docs/screenshots/."""
 from __future__ import annotations
 
 import os
+import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -109,6 +111,30 @@ def test_a_click_opens_the_boards_full_table_page_fed_over_the_broker(browser, c
     step = game.steps[6 + 3 * 2]
     boards[2].play(step)
     browser.wait(lambda: browser.body_data("ply") == str(step.ply), what="a move, live")
+
+
+def test_a_boards_clock_ticks_on_its_hub_page_from_the_boards_own_time(browser, club):
+    hub, boards = club
+    board = boards[4]
+    step = board.game.steps[6 + 3 * 4]
+    skew = -3600.0  # the board's clock an hour behind the hub's machine: its times still hold
+    as_of = time.time() + skew
+    running = step.view["to_act"][0]
+    waiting = next(p["id"] for p in step.view["players"] if p["id"] != running)
+    clock = {running: 95.0, waiting: 120.0, "running": running, "paused": False, "free": 0.0,
+             "control": "2:00+0", "as_of": as_of}  # fmt: skip
+    board.sent_offset = skew
+    board.play(replace(step, view={**step.view, "clock": clock}))
+    browser.driver.get(hub.url + "/board/table-5")
+    browser.wait(lambda: browser.body_data("ply") == str(step.ply), what="the view")
+    shown = browser.wait(
+        lambda: browser.js(f"const n = document.querySelector('[data-clock=\"{running}\"]');"
+                           "return n ? n.textContent : null;"),
+        what="the running clock",
+    )  # fmt: skip
+    minutes, seconds = shown.split(":")
+    assert 85 <= int(minutes) * 60 + int(seconds) <= 95  # not an hour off
+    assert "2:00+0" in browser.text("clock-line")
 
 
 def test_the_projector_tiles_the_boards_and_cycles_them_a_page_at_a_time(browser, club):

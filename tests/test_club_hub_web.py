@@ -72,7 +72,7 @@ async def test_the_pages_websockets_get_a_snapshot_then_every_change(tmp_path, g
         assert update["type"] == "board" and update["board"]["seq"] == 2
         assert update["cells"] == game.steps[0].view["board"]
         state = await one.receive_json(timeout=5)
-        assert state == {"type": "state", "view": game.steps[0].view}
+        assert state == {"type": "state", "view": game.steps[0].view, "now": 1.0}
         club.handle(topics.table("t1"), message("t1", seq=1, view=game.start))  # older
         club.handle(topics.status("t1"), message("t1", online=False))
         update = await every.receive_json(timeout=5)

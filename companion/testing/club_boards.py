@@ -102,6 +102,7 @@ class SimBoard:
         self.game = game
         self.game_uid = f"{uid_prefix}-{name}-1"
         self.seq = 0
+        self.sent_offset = 0.0  # seconds this board's clock is off the machine's
         self.acked: set[str] = set()
         self._acked = threading.Condition()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"sim-{name}")
@@ -146,7 +147,8 @@ class SimBoard:
             self._acked.notify_all()
 
     def _send(self, topic: str, payload: dict[str, Any], retain: bool = False, qos: int = 1):
-        data = json.dumps({"board": self.name, "sent": time.time(), **payload}).encode()
+        sent = time.time() + self.sent_offset
+        data = json.dumps({"board": self.name, "sent": sent, **payload}).encode()
         if topic == topics.status(self.name):
             self._status = data
         elif topic == topics.table(self.name):

@@ -148,7 +148,9 @@ class ClubHub:
         board = self.state.boards.get(name)
         if board is None or board.view is None:
             return None
-        return {"type": "state", "view": board.view}
+        # "now": the board's time when it sent the view, from which the page's clock ticks
+        # (the view's clock is at the board's time; docs/web.md)
+        return {"type": "state", "view": board.view, "now": board.sent}
 
     def summary_message(self, name: str) -> dict[str, Any] | None:
         board = self.state.boards.get(name)

@@ -70,6 +70,7 @@ class Board:
     ply: int = 0
     last_move: str = ""
     last_seen: float = 0.0  # when the hub last heard from it (the hub's clock)
+    sent: float | None = None  # when the board sent the table shown (the board's clock)
     changed: float = field(default_factory=time.time)
 
     def players(self) -> list[dict[str, Any]]:
@@ -177,6 +178,10 @@ class HubState:
         moves = view.get("moves")
         last = moves[-1] if isinstance(moves, list) and moves else None
         board.last_move = text(last.get("name")) if isinstance(last, dict) else ""
+        sent = payload.get("sent")
+        board.sent = (
+            float(sent) if isinstance(sent, int | float) and not isinstance(sent, bool) else None
+        )
         board.last_seen = time.time()
         board.changed = time.time()
         return True
