@@ -16,8 +16,12 @@ from tests.mosquitto import free_port
 
 
 class HubProcess:
-    def __init__(self, broker_url: str, workdir: Path, port: int | None = None):
+    def __init__(
+        self, broker_url: str | None, workdir: Path, port: int | None = None,
+        config: Path | None = None,
+    ):  # fmt: skip
         self.broker_url = broker_url
+        self.config = config
         self.port = port or free_port()
         self.store = workdir / "club.sqlite"
         self.log = workdir / "hub.log"
@@ -28,10 +32,11 @@ class HubProcess:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 30.0) -> HubProcess:
-        env = {**os.environ, "BINARYON_CONFIG": os.devnull}
+        env = {**os.environ, "BINARYON_CONFIG": str(self.config or os.devnull)}
+        broker = ["--broker", self.broker_url] if self.broker_url else []
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "companion.cli.main", "club", "--broker", self.broker_url,
+                [sys.executable, "-m", "companion.cli.main", "club", *broker,
                  "--web", f"127.0.0.1:{self.port}", "--store", str(self.store)],
                 stdout=log, stderr=subprocess.STDOUT, env=env,
             )  # fmt: skip

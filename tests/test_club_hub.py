@@ -12,7 +12,6 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from companion.club import topics
-from companion.club.broker import BrokerError, parse_broker_url
 from companion.club.hub.state import HubState, Refused, decode
 from companion.club.hub.store import ResultStore, parse_result
 from companion.testing.club_boards import SimBoard, play_game
@@ -44,15 +43,6 @@ def publisher(broker) -> mqtt.Client:
 # ------------------------------------------------------------------ pure parts, no broker
 
 
-def test_a_url_with_credentials_or_another_scheme_is_refused_in_one_line():
-    assert str(parse_broker_url("mqtt://10.0.0.2:1884")) == "mqtt://10.0.0.2:1884"
-    assert parse_broker_url("mqtts://club.local").port == 8883
-    for bad in ("mqtt://ann:secret@10.0.0.2:1883", "http://x:1883", "mqtt://:1883", "mqtt://h/x"):
-        with pytest.raises(BrokerError) as e:
-            parse_broker_url(bad)
-        assert "\n" not in str(e.value) and "secret" not in str(e.value)
-
-
 def test_the_command_refuses_credentials_in_the_url_with_one_line(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "companion.cli.main", "club", "--broker",
@@ -75,6 +65,17 @@ def test_a_results_file_that_cannot_be_opened_is_said_in_one_line(tmp_path):
     assert done.returncode == 1
     assert done.stderr.count("\n") == 1 and "results file" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_hubs_config_needs_no_board_name_and_keeps_the_credentials(broker, tmp_path):
+    config = tmp_path / "hub.toml"
+    config.write_text(f'[club]\nbroker = "{broker.url}"\nuser = "hub"\npassword = "pw"\n')
+    hub = HubProcess(None, tmp_path, config=config).start()  # the broker from the file
+    try:
+        assert hub.get("/api/boards") == {"boards": [], "hub": hub.get("/api/boards")["hub"]}
+    finally:
+        hub.stop()
+    assert "s3cr3t-pass" not in hub.log.read_text()
 
 
 def test_older_tables_are_dropped_and_a_board_that_starts_again_counts_anew(game):

@@ -33,19 +33,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from companion.club.broker import BrokerError, parse_broker_url
+    from companion.club.broker import BrokerError
+    from companion.core.broker_url import parse_broker_url
     from companion.core.config import ConfigError
     from companion.views.web.address import ListenError, parse_listen
 
     try:
         config = hub_config(args.config)
-        url = args.broker or config.club.broker
-        if not url:
-            raise BrokerError("no broker: give --broker mqtt://HOST:PORT or [club] broker")
-        broker = parse_broker_url(url)
         listen = parse_listen(args.web)
-    except (ConfigError, BrokerError, ListenError) as e:
+    except (ConfigError, ListenError) as e:
         print(f"binaryon: {e}", file=sys.stderr)
+        return 2
+    if not (args.broker or config.club.broker):
+        print("binaryon: no broker: give --broker mqtt://HOST:PORT or [club] broker",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    try:
+        broker = parse_broker_url(args.broker or config.club.broker)
+    except ValueError as e:
+        where = "--broker" if args.broker else "[club] broker"
+        print(f"binaryon: {where} {e}", file=sys.stderr)
         return 2
     from companion.club.hub.store import default_store_path
 

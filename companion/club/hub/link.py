@@ -19,7 +19,8 @@ from typing import Any
 
 from companion import package_version
 from companion.club import topics
-from companion.club.broker import BrokerAddress, configure
+from companion.club.broker import configure
+from companion.core.broker_url import BrokerAddress
 
 log = logging.getLogger(__name__)
 

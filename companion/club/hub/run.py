@@ -14,7 +14,7 @@ from typing import Any
 
 from aiohttp import web
 
-from companion.club.broker import BrokerAddress
+from companion.core.broker_url import BrokerAddress
 from companion.views.web.address import Listen
 from companion.views.web.hosts import HostCheck
 
