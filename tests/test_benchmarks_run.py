@@ -56,6 +56,12 @@ RUNS = [
         ["--spectators", "1,3", "--moves", "3"],
         r"3 spectators: move -> last spectator median +[\d.]+ ms(.|\n)*web server adds",
     ),
+    (
+        "bench_club.py",
+        ["--boards", "3", "--seconds", "2", "--interval", "0.5"],
+        r"3 boards: move -> hub page p50 [\d.]+ ms, p99 [\d.]+ ms \(\d+ moves, 0 missed\)"
+        r".*RSS [\d.]+ MB",
+    ),
 ]
 
 

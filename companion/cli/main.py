@@ -44,6 +44,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bestmove": ("companion.cli.bestmove", "the engine's move in a position (file or - for stdin)"),
     "solve": ("companion.cli.solve", "solve a small board: the perfect-play result from the start"),
     "match": ("companion.cli.match", "play engines, greedy and random players against each other"),
+    "club": ("companion.cli.club", "the club's hub: every board on an MQTT broker, results"),
 }
 
 

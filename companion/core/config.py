@@ -289,8 +289,9 @@ class Config:
 
 
 def club_problem(club: ClubConfig) -> str | None:
-    """What is wrong with the [club] table alone (the board's name is checked against the
-    topics in ``companion.service.config_check``), or None."""
+    """What is wrong with the [club] table alone, or None. The board's name is checked in
+    ``companion.service.config_check``, for a board: the hub (``binaryon club``) reads the
+    same table without one."""
     if not club.broker:
         given = [k for k in ("board", "user", "password", "ca_file") if getattr(club, k)]
         return f'[club] {given[0]} needs a broker (broker = "mqtt://HOST:PORT")' if given else None
@@ -298,8 +299,6 @@ def club_problem(club: ClubConfig) -> str | None:
         address = parse_broker_url(club.broker)
     except ValueError as e:
         return f"[club] broker {e}"
-    if not club.board:
-        return '[club] board: give this board a name on the broker (board = "t1")'
     if club.password and not club.user:
         return "[club] password without a user"
     if club.ca_file and not address.tls:

@@ -127,6 +127,8 @@ def check_config(config: Config, source: str = "") -> Config:
         time_control(config, name)
     except ValueError as e:
         raise bad(f"[clock] control {str(e).removeprefix('clock ')}") from None
+    if config.club.broker and not config.club.board:
+        raise bad('[club] board: give this board a name on the broker (board = "t1")')
     if config.club.broker and not valid_board_name(config.club.board):
         raise bad(f"[club] board {config.club.board!r}: {BOARD_NAME_RULE}")
     if config.club.broker and config.journal_path() is None:

@@ -430,6 +430,10 @@ const BV = (() => {
           stopped = true;
           status("gone", "✕ closed");
           if (handlers.onGone) handlers.onGone(msg.reason);
+        } else if (handlers.onMessage) {
+          delay = 250;
+          status("live", "● live");
+          handlers.onMessage(msg); /* another kind of message (the club hub's pages) */
         }
       };
       ws.onclose = () => {

@@ -1,0 +1,94 @@
+"""``binaryon club``: the club's hub (docs/club.md). It follows every board on the broker,
+shows them on its pages, stores their results and acknowledges them."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sqlite3
+import sys
+from pathlib import Path
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--broker",
+        metavar="URL",
+        help="the MQTT broker, mqtt://HOST:PORT or mqtts://HOST:PORT (default: [club] broker); "
+        "user, password and CA file only from the config file's [club]",
+    )
+    p.add_argument(
+        "--web",
+        metavar="HOST:PORT",
+        default="127.0.0.1:8090",
+        help="where the hub's pages listen (default 127.0.0.1:8090; 0.0.0.0:8090 for the LAN)",
+    )
+    p.add_argument(
+        "--store",
+        metavar="PATH",
+        help="the results file (SQLite; default: club.sqlite beside the journal's default)",
+    )
+    p.add_argument("--config", metavar="FILE", help="TOML config (its [club] and [web] hosts)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.club.broker import BrokerError
+    from companion.core.broker_url import parse_broker_url
+    from companion.core.config import ConfigError
+    from companion.views.web.address import ListenError, parse_listen
+
+    try:
+        config = hub_config(args.config)
+        listen = parse_listen(args.web)
+    except (ConfigError, ListenError) as e:
+        print(f"binaryon: {e}", file=sys.stderr)
+        return 2
+    if not (args.broker or config.club.broker):
+        print("binaryon: no broker: give --broker mqtt://HOST:PORT or [club] broker",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    try:
+        broker = parse_broker_url(args.broker or config.club.broker)
+    except ValueError as e:
+        where = "--broker" if args.broker else "[club] broker"
+        print(f"binaryon: {where} {e}", file=sys.stderr)
+        return 2
+    from companion.club.hub.store import default_store_path
+
+    store = Path(args.store).expanduser() if args.store else default_store_path()
+    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+    from companion.club.hub.run import serve
+
+    try:
+        asyncio.run(serve(broker, listen, store, config.club, config.web.hosts, say=_say))
+    except BrokerError as e:
+        print(f"binaryon: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"binaryon: club: {e.strerror or e}", file=sys.stderr)
+        return 1
+    except sqlite3.Error as e:
+        print(f"binaryon: club: results file {store}: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def hub_config(path: str | None):
+    """The config file as ``binaryon run`` finds it (--config, $BINARYON_CONFIG, the usual
+    places), read alone: the hub needs only its [club] and [web] tables, not a board's name or
+    the checks of a board's game, pins and journal."""
+    import os
+
+    from companion.core.config import Config
+    from companion.service.app import CONFIG_PLACES
+
+    path = path or os.environ.get("BINARYON_CONFIG")
+    if not path:
+        found = (os.path.expanduser(p) for p in CONFIG_PLACES)
+        path = next((p for p in found if os.path.exists(p)), None)
+    return Config.load(path) if path else Config.default()
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)

@@ -1,0 +1,28 @@
+"""How the hub's paho client is set up for the broker (``companion/core/broker_url.py`` reads
+the address): the user, password and CA file come from the config file's ``[club]`` only."""
+
+from __future__ import annotations
+
+import ssl
+from typing import Any
+
+from companion.core.broker_url import BrokerAddress
+
+
+class BrokerError(ValueError):
+    """A broker setting that cannot be used, as one line for the user."""
+
+
+def configure(client: Any, address: BrokerAddress, club: Any = None) -> None:
+    """Credentials and TLS on a paho ``Client`` from the ``[club]`` config (``ClubConfig``)."""
+    user = getattr(club, "user", "") or ""
+    password = getattr(club, "password", "") or ""
+    ca_file = getattr(club, "ca_file", "") or ""
+    if user:
+        client.username_pw_set(user, password or None)
+    if address.tls:
+        try:
+            context = ssl.create_default_context(cafile=ca_file or None)
+        except (OSError, ssl.SSLError) as e:
+            raise BrokerError(f"[club] ca_file {ca_file!r}: {e.strerror or e}") from None
+        client.tls_set_context(context)

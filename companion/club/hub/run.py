@@ -1,0 +1,68 @@
+"""Running the hub: the results store, the broker link and the web app in one asyncio loop,
+until SIGINT or SIGTERM (then the hub says it is offline on the broker and closes the store)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import uuid
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from companion.core.broker_url import BrokerAddress
+from companion.views.web.address import Listen
+from companion.views.web.hosts import HostCheck
+
+from .club import ClubHub
+from .link import BrokerLink
+from .store import ResultStore
+from .web import make_app
+
+log = logging.getLogger(__name__)
+
+
+async def serve(
+    broker: BrokerAddress,
+    listen: Listen,
+    store_path: Path,
+    club_config: Any = None,
+    hosts: Iterable[str] = (),
+    say: Callable[[str], None] = print,
+    extend: Iterable[Callable[[web.Application], None]] = (),
+) -> None:
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    store = ResultStore(store_path)
+    club = ClubHub(store)
+    link = BrokerLink(
+        broker,
+        loop,
+        club.handle,
+        club.on_connection,
+        club=club_config,
+        client_id=f"hub-{os.getpid()}-{uuid.uuid4().hex[:8]}",
+    )
+    club.attach(link)
+    app = make_app(club, HostCheck.for_machine(listen.host, hosts), extend=extend)
+    runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
+    await runner.setup()
+    try:
+        site = web.TCPSite(runner, listen.host, listen.port, reuse_address=True)
+        await site.start()
+        port = runner.addresses[0][1] if runner.addresses else listen.port
+        host = listen.host if listen.host not in ("", "0.0.0.0", "::") else "127.0.0.1"
+        host = f"[{host}]" if ":" in host else host
+        link.start()
+        say(f"club: hub on http://{host}:{port}/ with broker {broker}, results in {store_path}")
+        await stop.wait()
+    finally:
+        link.stop()
+        await runner.cleanup()
+        store.close()

@@ -1,0 +1,88 @@
+"""``binaryon club`` as a process of its own, for the hub's tests: started on a free port,
+killable (SIGKILL: mid-round) and restartable on the same port and results file."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from tests.mosquitto import free_port
+
+
+class HubProcess:
+    def __init__(
+        self, broker_url: str | None, workdir: Path, port: int | None = None,
+        config: Path | None = None,
+    ):  # fmt: skip
+        self.broker_url = broker_url
+        self.config = config
+        self.port = port or free_port()
+        self.store = workdir / "club.sqlite"
+        self.log = workdir / "hub.log"
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> HubProcess:
+        env = {**os.environ, "BINARYON_CONFIG": str(self.config or os.devnull)}
+        broker = ["--broker", self.broker_url] if self.broker_url else []
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "companion.cli.main", "club", *broker,
+                 "--web", f"127.0.0.1:{self.port}", "--store", str(self.store)],
+                stdout=log, stderr=subprocess.STDOUT, env=env,
+            )  # fmt: skip
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the hub exited: {self.log.read_text()[-800:]}")
+            try:
+                if self.get("/api/boards")["hub"]["broker"] == "connected":
+                    return self
+            except (OSError, ValueError, KeyError):
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"the hub did not start: {self.log.read_text()[-800:]}")
+
+    def get(self, path: str) -> dict:
+        with urllib.request.urlopen(self.url + path, timeout=5) as answer:
+            return json.loads(answer.read())
+
+    def boards(self) -> dict[str, dict]:
+        return {b["name"]: b for b in self.get("/api/boards")["boards"]}
+
+    def wait(self, predicate, timeout: float = 20.0, what: str = ""):
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                value = predicate()
+            except (OSError, ValueError, KeyError):
+                value = None
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what or predicate}")
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+        self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.process = None
