@@ -1,0 +1,266 @@
+"""An event's rounds, results and corrections, pure (the SQLite file is ``store``).
+
+A game is one pairing of a round: white and black by name (black None: the bye), the board
+it goes to, its id (``r2-t3``; ``r2-t3-2`` once replayed) and its result. Results:
+
+- ``1-0``, ``0-1``, ``1/2-1/2``: played; ``+-``, ``-+``: won by forfeit (white, black);
+  ``--``: both forfeited; a bye has ``bye``.
+
+The arbiter corrects a result (or sets a forfeit, or has a game replayed) at any time:
+every correction is kept (who, when, old -> new, why), nothing is deleted: a replayed game
+stays, void, beside the new one. Standings are always computed from the games as they are."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from companion.club.event import berger
+from companion.club.event.spec import ROUND_ROBIN, Event
+from companion.club.event.swiss import BLACK, WHITE, History, pair_swiss
+
+PLAYED = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
+FORFEITS = {"+-": (1.0, 0.0), "-+": (0.0, 1.0), "--": (0.0, 0.0)}
+RESULTS = {**PLAYED, **FORFEITS}
+BYE = "bye"
+REPLAY = "replay"
+_SPELLINGS = {"draw": "1/2-1/2", "½-½": "1/2-1/2", "0.5-0.5": "1/2-1/2", "=": "1/2-1/2"}
+
+
+class EventStateError(ValueError):
+    """A step the event's state does not allow; the message is one line."""
+
+
+def result_code(text: str) -> str:
+    """A result as typed (``1-0``, ``draw``, ``½-½``, ``+-``, ``replay``) in its one spelling."""
+    word = text.strip().lower()
+    word = _SPELLINGS.get(word, word)
+    if word not in RESULTS and word != REPLAY:
+        raise EventStateError(
+            f"result {text!r}: 1-0, 0-1, 1/2-1/2 (or draw), +- or -+ (won by forfeit), "
+            "-- (both forfeited) or replay"
+        )
+    return word
+
+
+@dataclass
+class Game:
+    round: int
+    table: int
+    white: str
+    black: str | None  # None: the bye
+    board: str | None = None
+    attempt: int = 1
+    result: str | None = None
+    game_uid: str | None = None  # the board's game it came from
+    record: str | None = None  # the game's record text, as the board exported it
+    void: bool = False  # replayed: kept, counted no more
+
+    @property
+    def pairing(self) -> str:
+        base = f"r{self.round}-t{self.table}"
+        return base if self.attempt == 1 else f"{base}-{self.attempt}"
+
+    def points(self) -> tuple[float, float]:
+        """(white's, black's); nothing yet: (0, 0)."""
+        return RESULTS.get(self.result or "", (0.0, 0.0))
+
+
+@dataclass(frozen=True)
+class Correction:
+    pairing: str
+    old: str | None
+    new: str
+    who: str
+    why: str
+    at: str  # ISO 8601 UTC
+
+
+@dataclass
+class Tournament:
+    event: Event
+    games: list[Game] = field(default_factory=list)
+    corrections: list[Correction] = field(default_factory=list)
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def round(self) -> int:
+        """The last round paired (0: none yet)."""
+        return max((g.round for g in self.games), default=0)
+
+    def live(self, round_number: int | None = None) -> list[Game]:
+        """The games that count (replayed ones left out), of one round or all."""
+        return [
+            g
+            for g in self.games
+            if not g.void and (round_number is None or g.round == round_number)
+        ]
+
+    def find(self, pairing: str) -> Game | None:
+        return next((g for g in self.games if g.pairing == pairing), None)
+
+    def round_complete(self, round_number: int | None = None) -> bool:
+        r = self.round if round_number is None else round_number
+        return all(g.result is not None for g in self.live(r))
+
+    def finished(self) -> bool:
+        return self.round == self.event.rounds and self.round_complete()
+
+    def waiting(self) -> list[Game]:
+        """The current round's games without a result, board by board."""
+        return [g for g in self.live(self.round) if g.result is None]
+
+    # ------------------------------------------------------------------ pairing
+
+    def pair_next(self) -> list[Game]:
+        """Pair the next round (refused while the current one has games without results)."""
+        if self.round and not self.round_complete():
+            left = ", ".join(g.pairing for g in self.waiting())
+            raise EventStateError(f"round {self.round} is not complete: {left} to play")
+        if self.round >= self.event.rounds:
+            raise EventStateError(f"all {self.event.rounds} rounds are paired")
+        number = self.round + 1
+        ranked = [p.name for p in self.event.ranked()]
+        if self.event.pairing == ROUND_ROBIN:
+            pairs = self._berger(ranked, number)
+        else:
+            histories, met = self.histories(ranked)
+            pairs = [
+                (ranked[w], None if b is None else ranked[b])
+                for w, b in pair_swiss(histories, met, number, self.event.rounds)
+            ]
+        boards = list(self.event.boards)
+        new: list[Game] = []
+        for table, (white, black) in enumerate(pairs, 1):
+            board = boards[table - 1] if black is not None and table <= len(boards) else None
+            game = Game(number, table, white, black, board=board)
+            if black is None:
+                game.result = BYE
+            new.append(game)
+        self.games.extend(new)
+        return new
+
+    def _berger(self, ranked: list[str], number: int) -> list[tuple[str, str | None]]:
+        n = len(ranked)
+        rnd = berger.schedule(n, self.event.cycles)[number - 1]
+        games: list[tuple[str, str | None]] = []
+        bye: str | None = None
+        for a, b in rnd:
+            if max(a, b) > n:  # the dummy's opponent has the bye
+                bye = ranked[min(a, b) - 1]
+            else:
+                games.append((ranked[a - 1], ranked[b - 1]))
+        return games + ([(bye, None)] if bye else [])
+
+    def histories(self, ranked: list[str]) -> tuple[list[History], set[tuple[int, int]]]:
+        """Each player's history for the Dutch engine, and who met whom (by rank)."""
+        index = {name: i for i, name in enumerate(ranked)}
+        ratings = {p.name: p.rating for p in self.event.players}
+        hist = [History(rating=ratings[name]) for name in ranked]
+        met: set[tuple[int, int]] = set()
+        for r in range(1, self.round + 1):
+            before = [h.score for h in hist]
+            for g in self.live(r):
+                w = hist[index[g.white]]
+                if g.black is None:
+                    w.score += self.event.bye
+                    w.byes += 1
+                    w.floats.append("down")
+                    continue
+                b = hist[index[g.black]]
+                pw, pb = g.points()
+                w.score += pw
+                b.score += pb
+                i, j = index[g.white], index[g.black]
+                if g.result in PLAYED:
+                    met.add((min(i, j), max(i, j)))
+                    w.colours.append(WHITE)
+                    b.colours.append(BLACK)
+                    fw = "none" if before[i] == before[j] else "down" if before[i] > before[j] else "up"
+                    fb = {"down": "up", "up": "down"}.get(fw, "none")
+                    w.floats.append(fw)
+                    b.floats.append(fb)
+                else:  # a forfeit: no game, no colour; the winner cannot have the bye
+                    w.floats.append("none")
+                    b.floats.append("none")
+                    if g.result == "+-":
+                        w.forfeit_wins += 1
+                    elif g.result == "-+":
+                        b.forfeit_wins += 1
+        return hist, met
+
+    # ------------------------------------------------------------------ results
+
+    def enter_result(
+        self, pairing: str, result: str, game_uid: str | None = None, record: str | None = None
+    ) -> Game:
+        """A result from a board (``game_uid``, ``record``) or typed by the arbiter for a game
+        that has none yet. The same board game sent again changes nothing; a second, other
+        result for the game is refused (that is a correction)."""
+        game = self.find(pairing)
+        if game is None:
+            raise EventStateError(f"no pairing {pairing!r} in {self.event.name}")
+        code = result_code(result)
+        if code == REPLAY:
+            raise EventStateError("replay is a correction: binaryon event correct ... replay")
+        if game.void:
+            raise EventStateError(f"{pairing} was replayed: its new game is {self._next(game)}")
+        if game.result is not None:
+            if game_uid is not None and game.game_uid == game_uid:
+                return game  # the same result again
+            raise EventStateError(
+                f"{pairing} has its result ({game.result}) already: an arbiter's correction "
+                "changes it"
+            )
+        game.result, game.game_uid, game.record = code, game_uid, record
+        return game
+
+    def _next(self, game: Game) -> str:
+        later = [
+            g for g in self.games if (g.round, g.table) == (game.round, game.table) and not g.void
+        ]
+        return later[0].pairing if later else "none"
+
+    def correct(self, pairing: str, new: str, who: str, why: str, at: str) -> Correction:
+        """The arbiter's correction: a result, a forfeit or ``replay`` (the game is played
+        again: it stays, void, and a new attempt takes its table). Kept in the corrections."""
+        game = self.find(pairing)
+        if game is None:
+            raise EventStateError(f"no pairing {pairing!r} in {self.event.name}")
+        if game.void:
+            raise EventStateError(f"{pairing} was replayed: correct {self._next(game)} instead")
+        if game.black is None:
+            raise EventStateError(f"{pairing} is a bye: it has no result to correct")
+        if not who.strip() or not why.strip():
+            raise EventStateError("a correction names who makes it and why")
+        code = result_code(new)
+        if code == game.result:
+            raise EventStateError(f"{pairing} has {code} already")
+        fix = Correction(pairing, game.result, code, who.strip(), why.strip(), at)
+        if code == REPLAY:
+            game.void = True
+            again = Game(
+                game.round, game.table, game.white, game.black, game.board, game.attempt + 1
+            )
+            self.games.append(again)
+        else:
+            game.result = code
+        self.corrections.append(fix)
+        return fix
+
+    # ------------------------------------------------------------------ state
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "games": [asdict(g) for g in self.games],
+            "corrections": [asdict(c) for c in self.corrections],
+        }
+
+    @classmethod
+    def from_dict(cls, event: Event, data: dict[str, Any]) -> Tournament:
+        return cls(
+            event,
+            [Game(**g) for g in data.get("games", [])],
+            [Correction(**c) for c in data.get("corrections", [])],
+        )
