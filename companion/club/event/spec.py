@@ -40,8 +40,17 @@ DEFAULT_TIEBREAKS = {
 MAX_PLAYERS = 500
 MAX_NAME = 40
 _KEYS = {
-    "name", "game", "rules", "pairing", "rounds", "cycles", "boards", "players", "tiebreaks",
+    "name",
+    "game",
+    "rules",
+    "pairing",
+    "rounds",
+    "cycles",
+    "boards",
+    "players",
+    "tiebreaks",
     "bye",
+    "initial_colour",
 }
 
 
@@ -68,6 +77,7 @@ class Event:
     cycles: int = 1  # round robin: 2 plays every pairing twice, colours reversed
     bye: float = 1.0  # points for the pairing-allocated bye (a player left without opponent)
     seats: tuple[str, str] = ("white", "black")  # the game's two seats: first plays "white"
+    initial_colour: str = "white"  # a Swiss: the colour of the top-ranked player in round 1
     given_rules: dict[str, Any] = field(default_factory=dict)  # as the file wrote them
 
     @property
@@ -145,7 +155,7 @@ def event_from_dict(raw: dict[str, Any], source: str = "event") -> Event:
     if type(cycles) is not int or cycles not in (1, 2):
         raise bad("cycles", f"{cycles!r}: 1 (single round robin) or 2 (double)")
     if cycles == 2 and pairing != ROUND_ROBIN:
-        raise bad("cycles", "a double round (cycles = 2) is for pairing = \"round-robin\"")
+        raise bad("cycles", 'a double round (cycles = 2) is for pairing = "round-robin"')
     n = len(players)
     most = (n - 1 + n % 2) * cycles  # every pairing once (a bye each when odd)
     rounds = raw.get("rounds", most if pairing == ROUND_ROBIN else None)
@@ -169,7 +179,11 @@ def event_from_dict(raw: dict[str, Any], source: str = "event") -> Event:
     bye = raw.get("bye", 1)
     if type(bye) not in (int, float) or bye not in (0, 0.5, 1):
         raise bad("bye", f"{bye!r}: the points of a bye, 1, 0.5 or 0")
+    initial = raw.get("initial_colour", "white")
+    if initial not in ("white", "black"):
+        raise bad("initial_colour", f'{initial!r}: "white" or "black" (drawn by lot)')
     return Event(
+        initial_colour=initial,
         name=name.strip(),
         game=game,
         rules=dict(rules),

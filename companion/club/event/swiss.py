@@ -37,9 +37,11 @@ def pair_swiss(
     met: set[tuple[int, int]],
     round_number: int,
     total_rounds: int,
+    initial_colour: str = WHITE,
 ) -> list[tuple[int, int | None]]:
     """The round's pairs as (white, black) indexes into ``players`` (starting rank order);
-    black None: the pairing-allocated bye. ``met``: index pairs (a < b) that played."""
+    black None: the pairing-allocated bye. ``met``: index pairs (a < b) that played;
+    ``initial_colour``: the top-ranked player's colour in round 1 (drawn by lot, C.04.3 E)."""
     from caissify_pairings import MissingFloatHistoryWarning, generate_pairings
 
     state = [
@@ -62,7 +64,13 @@ def pair_swiss(
         warnings.simplefilter("ignore", MissingFloatHistoryWarning)
         try:
             out = generate_pairings(
-                "dutch", state, previous, round_number, total_rounds, max_byes_per_player=1
+                "dutch",
+                state,
+                previous,
+                round_number,
+                total_rounds,
+                max_byes_per_player=1,
+                initial_color=initial_colour,
             )
         except (ValueError, RuntimeError) as e:
             raise PairingError(f"round {round_number} cannot be paired: {e}") from None

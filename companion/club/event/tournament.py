@@ -128,7 +128,9 @@ class Tournament:
             histories, met = self.histories(ranked)
             pairs = [
                 (ranked[w], None if b is None else ranked[b])
-                for w, b in pair_swiss(histories, met, number, self.event.rounds)
+                for w, b in pair_swiss(
+                    histories, met, number, self.event.rounds, self.event.initial_colour
+                )
             ]
         boards = list(self.event.boards)
         new: list[Game] = []
@@ -177,7 +179,13 @@ class Tournament:
                     met.add((min(i, j), max(i, j)))
                     w.colours.append(WHITE)
                     b.colours.append(BLACK)
-                    fw = "none" if before[i] == before[j] else "down" if before[i] > before[j] else "up"
+                    fw = (
+                        "none"
+                        if before[i] == before[j]
+                        else "down"
+                        if before[i] > before[j]
+                        else "up"
+                    )
                     fb = {"down": "up", "up": "down"}.get(fw, "none")
                     w.floats.append(fw)
                     b.floats.append(fb)
