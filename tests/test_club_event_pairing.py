@@ -13,7 +13,7 @@ from companion.club.event.berger import berger_round, schedule
 from companion.club.event.spec import event_from_dict
 from companion.club.event.standings import lines_of
 from companion.club.event.tournament import Tournament
-from tests.club_events.trf import read_trf
+from tests.club_events.trf import read_trf, trf_text
 
 # FIDE Handbook C.05 (General regulations for competitions), Annex 1: the Berger tables,
 # white first, table by table.
@@ -107,44 +107,9 @@ def test_a_double_round_robin_without_the_swap_would_give_three_blacks():
 # program, FIDE Dutch rules 2025), as carried in caissify-pairings' test suite
 # (tests/fixtures/fide_official/bbp_10p5r_s42.trf, bbp_11p5r_s42.trf, bbp_11p5r_s43.trf).
 # Round by round, the event pairs the same games (colours included), given the same results.
-BBP_10P_S42 = """\
-001    1      Test0001 Player0001               2568                             2.5    5     6 b =     4 w 0    10 b 1     8 w 1     2 b 0
-001    2      Test0002 Player0002               2542                             3.0    3     7 w 1     5 b 0     3 w 0     9 b 1     1 w 1
-001    3      Test0003 Player0003               2527                             4.0    1     8 b =     6 w 1     2 b 1     4 w =     5 b 1
-001    4      Test0004 Player0004               2507                             4.0    2     9 w 1     1 b 1     5 w =     3 b =     6 w 1
-001    5      Test0005 Player0005               2371                             3.0    4    10 b 1     2 w 1     4 b =     6 w =     3 w 0
-001    6      Test0006 Player0006               2344                             2.0    7     1 w =     3 b 0     7 w 1     5 b =     4 b 0
-001    7      Test0007 Player0007               2320                             2.5    6     2 b 0     8 w =     6 b 0    10 w 1     9 b 1
-001    8      Test0008 Player0008               2183                             1.5    8     3 w =     7 b =     9 w =     1 b 0    10 w 0
-001    9      Test0009 Player0009               2070                             1.0   10     4 b 0    10 w =     8 b =     2 w 0     7 w 0
-001   10      Test0010 Player0010               2046                             1.5    9     5 w 0     9 b =     1 w 0     7 b 0     8 b 1
-"""
-BBP_11P_S42 = """\
-001    1      Test0001 Player0001               2568                             4.0    1     6 b 1     4 w 1     3 b =     8 w 1     2 b =
-001    2      Test0002 Player0002               2542                             3.5    3     7 w =     5 b 1     4 w =     6 b 1     1 w =
-001    3      Test0003 Player0003               2527                             4.0    2     8 b 1    11 w 1     1 w =     5 b 1     4 w =
-001    4      Test0004 Player0004               2507                             3.0    4     9 w 1     1 b 0     2 b =    11 w 1     3 b =
-001    5      Test0005 Player0005               2371                             2.5    6    10 b 1     2 w 0    11 b 1     3 w 0     8 b =
-001    6      Test0006 Player0006               2349                             3.0    5     1 w 0     7 b 1    10 w 1     2 w 0  0000 - U
-001    7      Test0007 Player0007               2344                             2.0    8     2 b =     6 w 0     8 b 0  0000 - U    10 w =
-001    8      Test0008 Player0008               2320                             2.5    7     3 w 0     9 b 1     7 w 1     1 b 0     5 w =
-001    9      Test0009 Player0009               2183                             2.0    9     4 b 0     8 w 0  0000 - U    10 b =    11 w =
-001   10      Test0010 Player0010               2070                             2.0   10     5 w 0  0000 - U     6 b 0     9 w =     7 b =
-001   11      Test0011 Player0011               2046                             1.5   11  0000 - U     3 b 0     5 w 0     4 b 0     9 b =
-"""
-BBP_11P_S43 = """\
-001    1      Test0001 Player0001               2430                             4.5    1     6 b 1     4 w 1     2 b 1     3 w 1     5 b =
-001    2      Test0002 Player0002               2315                             4.0    2     7 w 1     5 b 1     1 w 0     6 b 1     3 b 1
-001    3      Test0003 Player0003               2277                             3.0    4     8 b 1    11 w 1     4 b 1     1 b 0     2 w 0
-001    4      Test0004 Player0004               2256                             3.0    5     9 w 1     1 b 0     3 w 0    10 b 1  0000 - U
-001    5      Test0005 Player0005               2166                             3.5    3    10 b 1     2 w 0    11 b 1     7 w 1     1 w =
-001    6      Test0006 Player0006               1935                             2.5    6     1 w 0     9 b 1    10 w 1     2 w 0     7 b =
-001    7      Test0007 Player0007               1794                             2.5    7     2 b 0     8 w 1     9 b 1     5 b 0     6 w =
-001    8      Test0008 Player0008               1719                             2.0    9     3 w 0     7 b 0  0000 - U    11 w =     9 w =
-001    9      Test0009 Player0009               1595                             1.5   10     4 b 0     6 w 0     7 w 0  0000 - U     8 b =
-001   10      Test0010 Player0010               1537                             1.0   11     5 w 0  0000 - U     6 b 0     4 w 0    11 b 0
-001   11      Test0011 Player0011               1506                             2.5    8  0000 - U     3 b 0     5 w 0     8 b =    10 w 1
-"""
+BBP_10P_S42 = trf_text("bbp-10p-s42.trf")
+BBP_11P_S42 = trf_text("bbp-11p-s42.trf")
+BBP_11P_S43 = trf_text("bbp-11p-s43.trf")
 
 
 def _ratings(text: str) -> list[int]:

@@ -9,34 +9,10 @@ import pytest
 from companion.club.event.spec import event_from_dict
 from companion.club.event.standings import Line, standings, tiebreak
 from companion.club.event.tournament import Game, Tournament
-from tests.club_events.trf import points, read_trf
+from tests.club_events.trf import points, read_trf, trf_text
 
-HELD_SWISS_5 = """\
-001    2 m    Bruno                             2150 NOR           0 1990/01/01  4.0    2    10 b 1     7 w 1     1 b =    16 w 1     3 b =
-001    1 m    Alyx                              2200 NOR           0 1990/01/01  3.5    1     9 w 1    13 b =     2 w =    15 b 1     4 w =
-001    3 m    Charline                          2100 NOR           0 1990/01/01  3.5    3    11 w =     6 b 1     8 w 1     4 b =     2 w =
-001    4 m    David                             2050 NOR           0 1990/01/01  3.5    4    12 b 1     0 - H    13 w 1     3 w =     1 b =
-001   16 m    Stephan                           1450 NOR           0 1990/01/01  3.5   16     8 w =    11 b 1     7 w 1     2 b 0    15 w 1
-001    6 m    Franck                            1950 NOR           0 1990/01/01  3.0    6    14 b 0     3 w 0     0 - U    10 w 1     8 b 1
-001    5 m    Helene                            2000 NOR           0 1990/01/01  2.5    5    13 w 0    15 b 0    11 w 1     7 b =    10 w 1
-001    8 m    Irina                             1850 NOR           0 1990/01/01  2.5    8    16 b =    14 w 1     3 b 0    13 w 1     6 w 0
-001   11 m    Maria                             1700 NOR           0 1990/01/01  2.5   11     3 b =    16 w 0     5 b 0     9 w +     7 w 1
-001   12 m    Nick                              1650 NOR           0 1990/01/01  2.0   12     4 w 0     0 - U    14 w +     0 - Z     0 - Z
-001   14 m    Paul                              1550 NOR           0 1990/01/01  2.0   14     6 w 1     8 b 0    12 b -     0 - Z    13 b 1
-001   15 m    Reine                             1500 NOR           0 1990/01/01  2.0   15     7 b 0     5 w 1    10 b 1     1 w 0    16 b 0
-001    7 m    Genevieve                         1900 NOR           0 1990/01/01  1.5    7    15 w 1     2 b 0    16 b 0     5 w =    11 b 0
-001    9 m    Jessica                           1800 NOR           0 1990/01/01  1.5    9     1 b 0    10 w 0     0 - H    11 b -     0 - U
-001   13 m    Opal                              1600 NOR           0 1990/01/01  1.5   13     5 b 1     1 w =     4 b 0     8 b 0    14 w 0
-001   10 m    Lais                              1750 NOR           0 1990/01/01  1.0   10     2 w 0     9 b 1    15 w 0     6 b 0     5 b 0
-"""
-HELD_ROUND_ROBIN = """\
-001    1 m    Alyx                              2200 NOR           0 1990/01/01  3.5    1     5 w =     2 w 1     3 b 1     4 w 0     6 b 1
-001    2 m    Bruno                             2150 NOR           0 1990/01/01  3.5    2     6 w 1     1 b 0     5 w 1     3 w =     4 b 1
-001    3 m    Charline                          2100 NOR           0 1990/01/01  3.5    3     4 w 1     6 b 1     1 w 0     2 b =     5 w 1
-001    4 m    David                             2050 NOR           0 1990/01/01  1.5    4     3 b 0     5 b 0     6 w =     1 b 1     2 w 0
-001    5 m    Franck                            1950 NOR           0 1990/01/01  1.5    5     1 b =     4 w 1     2 b 0     6 w -     3 b 0
-001    6 m    Helene                            2000 NOR           0 1990/01/01  1.5    6     2 b 0     3 w 0     4 b =     5 b +     1 w 0
-"""
+HELD_SWISS_5 = trf_text("held-swiss-5.trf")
+HELD_ROUND_ROBIN = trf_text("held-round-robin.trf")
 
 
 def _lines(text: str) -> dict[str, Line]:

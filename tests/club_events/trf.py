@@ -24,3 +24,10 @@ def read_trf(text: str) -> dict[int, list[tuple[int | None, str, str]]]:
 
 def points(res: str) -> float:
     return {"1": 1.0, "+": 1.0, "U": 1.0, "F": 1.0, "=": 0.5, "H": 0.5}.get(res, 0.0)
+
+
+def trf_text(name: str) -> str:
+    """A published tournament kept beside this module (its source is named where it is used)."""
+    from pathlib import Path
+
+    return (Path(__file__).parent / name).read_text(encoding="utf-8")
