@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from companion.club.event.berger import berger_round, schedule
 from companion.club.event.spec import event_from_dict
 from companion.club.event.standings import lines_of
+from companion.club.event.swiss import PairingError
 from companion.club.event.tournament import Tournament
 from tests.club_events.trf import read_trf, trf_text
 
@@ -158,7 +159,12 @@ def test_swiss_keeps_the_absolute_criteria(n, data):
     byes: dict[str, int] = {}
     for _ in range(rounds):
         scores = {line.name: line.points for line in lines_of(t).values()}
-        games = t.pair_next()
+        before = len(t.games)
+        try:
+            games = t.pair_next()
+        except PairingError as e:  # said in one line; nothing is paired, the arbiter decides
+            assert "\n" not in str(e) and len(t.games) == before
+            return
         seen = [p for g in games for p in (g.white, g.black) if p is not None]
         assert sorted(seen) == sorted(p["name"] for p in players)
         for g in games:

@@ -74,15 +74,38 @@ def pair_swiss(
             )
         except (ValueError, RuntimeError) as e:
             raise PairingError(f"round {round_number} cannot be paired: {e}") from None
-    pairs: list[tuple[int, int | None]] = []
-    seen: set[int] = set()
-    for p in sorted(out, key=lambda p: p.get("table", 0)):
-        white = p["white_id"] - 1
-        black = None if p.get("black_id") is None else p["black_id"] - 1
-        pairs.append((white, black))
-        seen.update(x for x in (white, black) if x is not None)
-    if len(seen) != len(players):
-        raise PairingError(f"round {round_number} cannot be paired without a rematch")
+    pairs = [
+        (p["white_id"] - 1, None if p.get("black_id") is None else p["black_id"] - 1)
+        for p in sorted(out, key=lambda p: p.get("table", 0))
+    ]
+    _check(pairs, players, met, round_number)
     # the bye last, as the pairing lists print it
     pairs.sort(key=lambda p: p[1] is None)
     return pairs
+
+
+def _check(
+    pairs: list[tuple[int, int | None]],
+    players: Sequence[History],
+    met: set[tuple[int, int]],
+    round_number: int,
+) -> None:
+    """The absolute criteria, on what the engine gave (when no pairing meets them it falls
+    back to one that does not): everyone once, no rematch, one bye at most, only for an odd
+    number of players and only to a player who has had none."""
+    seen = [x for pair in pairs for x in pair if x is not None]
+    byes = [w for w, b in pairs if b is None]
+    if sorted(seen) != list(range(len(players))):
+        why = "not everyone is paired once"
+    elif any(b is not None and (min(w, b), max(w, b)) in met for w, b in pairs):
+        why = "only with a rematch"
+    elif len(byes) != len(players) % 2:
+        why = "only with more than one bye"
+    elif any(players[w].byes for w in byes):
+        why = "only with a second bye for a player"
+    else:
+        return
+    raise PairingError(
+        f"round {round_number} cannot be paired by the Dutch system's absolute criteria "
+        f"({why}): fewer rounds suit these players"
+    )
