@@ -1,6 +1,8 @@
 """``binaryon import FILE [FILE ...]``: check text records move by move and add them to the
-journal. A FILE may be a folder (every record in it) or ``-`` (standard input). Each record
-is all or nothing: one with any problem is refused with its first one, the others go on.
+journal. A FILE may be a folder (every record in it) or ``-`` (standard input), and may hold
+many records one after the other (an event's games). Each record is all or nothing: one
+with any problem is refused with its first one (and which game of its file it is), the
+others go on.
 A record already imported is refused unless ``--allow-duplicate``. On a terminal a progress
 bar runs; the last line sums up (``2000 imported, 3 refused: see above``)."""
 
@@ -10,6 +12,7 @@ import argparse
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from companion.cli.journal_args import (
     add_journal_argument,
@@ -21,11 +24,14 @@ from companion.cli.journal_args import (
 from companion.core.terminal_text import for_terminal
 from companion.journal.api import JournalError
 from companion.journal.records import (
+    MAX_FILE_BYTES,
+    MAX_RECORD_BYTES,
     RecordError,
     digest,
     import_record,
     parse_record,
     read_text,
+    split_records,
     validate,
 )
 
@@ -106,16 +112,23 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"not imported: {e}")
     if len(files) == 1:  # a bad record is refused before the journal is opened (or made)
         try:
-            _read_one(files[0])
+            items = _read_one(files[0])
         except RecordError as e:
             return fail(str(e))
+        if all(error is not None for _, _, _, error in items):
+            for _, _, _, error in items[:-1]:
+                print(f"binaryon: {for_terminal(error)}", file=sys.stderr)
+            return fail(str(items[-1][3]))
+        if args.resume and len(items) > 1:
+            return fail(f"{files[0]} holds {len(items)} games: --resume takes one")
     try:
         if args.resume:
             refuse_while_daemon_runs(journal_path(args), "import with --resume")
         journal = open_journal(args, create=True)
     except JournalError as e:
         return fail(f"not imported: {e}")
-    imported = refused = 0
+    imported = refused = games = 0
+    last = ""
     progress = Progress(len(files))
     try:
         for start in range(0, len(files), BATCH):
@@ -125,16 +138,24 @@ def run(args: argparse.Namespace) -> int:
                 with journal.batch():  # one sync per batch; each record all or nothing
                     for name in chunk:
                         try:
-                            line = _import_one(journal, name, args)
-                            done += 1
-                            if len(files) == 1:
-                                print(for_terminal(line))
+                            items = _READ.pop(name, None) or _read_one(name)
                         except RecordError as e:
                             refused += 1
+                            games += 1
                             progress.say(f"binaryon: {e}")
-                        except JournalError as e:
-                            refused += 1
-                            progress.say(f"binaryon: {name}: not imported: {e}")
+                            progress.step()
+                            continue
+                        for item in items:
+                            games += 1
+                            try:
+                                last = _import_one(journal, item, args)
+                                done += 1
+                            except RecordError as e:
+                                refused += 1
+                                progress.say(f"binaryon: {e}")
+                            except JournalError as e:
+                                refused += 1
+                                progress.say(f"binaryon: {item[0]}: not imported: {e}")
                         progress.step()
             except JournalError as e:  # the batch could not be committed
                 refused += done
@@ -144,27 +165,53 @@ def run(args: argparse.Namespace) -> int:
     finally:
         progress.close()
         journal.close()
-    if len(files) == 1:
+    if games == 1:
+        if imported:
+            print(for_terminal(last))
         return 0 if imported else 2
     see = ": see above" if refused else ""
     print(f"{imported} imported, {refused} refused{see}" if refused else f"{imported} imported")
     return 0 if not refused else 2 if not imported else 1
 
 
-_READ: dict[str, tuple] = {}  # a record read ahead (standard input can be read only once)
+Item = tuple[str, Any, Any, "str | None"]  # (source, record, final state, or why it is refused)
+_READ: dict[str, list[Item]] = {}  # a file read ahead (standard input can be read only once)
 
 
-def _read_one(name: str) -> tuple:
-    if name not in _READ:
-        source = "stdin" if name == "-" else name
-        rec = parse_record(read_text(name), source)
-        _READ[name] = (source, rec, validate(rec, source))
-    return _READ[name]
+def _read_one(name: str) -> list[Item]:
+    """The records of one file, each checked: one record as ever (its problem raised as
+    RecordError), or each game of a file of many with its own verdict."""
+    if name in _READ:
+        return _READ[name]
+    source = "stdin" if name == "-" else name
+    text = read_text(name, MAX_FILE_BYTES)
+    parts = split_records(text)
+    items: list[Item] = []
+    if len(parts) <= 1:
+        if len(text.encode()) > MAX_RECORD_BYTES:
+            raise RecordError(
+                f"{source}: larger than {MAX_RECORD_BYTES >> 20} MiB: not a game record"
+            )
+        rec = parse_record(text, source)
+        items.append((source, rec, validate(rec, source), None))
+    else:
+        for k, (line, part) in enumerate(parts, 1):
+            where = f"game {k} of {len(parts)}"
+            try:
+                if len(part.encode()) > MAX_RECORD_BYTES:
+                    raise RecordError(f"{source}:{line}: larger than {MAX_RECORD_BYTES >> 20} MiB")
+                rec = parse_record(part, source, line)
+                items.append((f"{source} ({where})", rec, validate(rec, source), None))
+            except RecordError as e:
+                items.append((f"{source} ({where})", None, None, f"{e} ({where})"))
+    _READ[name] = items
+    return items
 
 
-def _import_one(journal, name: str, args: argparse.Namespace) -> str:
-    source, rec, state = _READ.pop(name, None) or _read_one(name)
-    _READ.pop(name, None)
+def _import_one(journal, item: Item, args: argparse.Namespace) -> str:
+    source, rec, state, error = item
+    if error is not None:
+        raise RecordError(error)
     key = digest(rec)
     if not args.allow_duplicate and (same := journal.find_digest(key)) is not None:
         raise RecordError(f"{source}: already imported as game {same} (--allow-duplicate)")

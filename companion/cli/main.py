@@ -45,6 +45,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "solve": ("companion.cli.solve", "solve a small board: the perfect-play result from the start"),
     "match": ("companion.cli.match", "play engines, greedy and random players against each other"),
     "club": ("companion.cli.club", "the club's hub: every board on an MQTT broker, results"),
+    "event": ("companion.cli.event", "run a tournament: pairings, results, corrections, standings"),
 }
 
 

@@ -51,6 +51,7 @@ from companion.referee.clock import TimeControl
 from companion.referee.on_time import ended_on_time
 
 MAX_RECORD_BYTES = 4 << 20  # a 5,000-move game with times is about 100 kB
+MAX_FILE_BYTES = 32 << 20  # a file of many games (an event's): each game still at most 4 MiB
 MAX_RECORD_MOVES = 10_000  # far past any game played at a table; replays stay quick
 MAX_RECORD_TOKENS = 4 * MAX_RECORD_MOVES + 1_000  # a number, a move, a time, a mark each
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t"}
@@ -471,8 +472,9 @@ def _time_tag(value: str, where: str, name: str) -> int:
     return ms
 
 
-def parse_record(text: str, source: str = "record") -> Record:
-    """Read tags and move tokens (no rules checked yet: see ``validate``)."""
+def parse_record(text: str, source: str = "record", first_line: int = 1) -> Record:
+    """Read tags and move tokens (no rules checked yet: see ``validate``); ``first_line``:
+    the line the text starts on in its file (a game of a file of many)."""
     tags: dict[str, tuple[str, int]] = {}
     seen: set[str] = set()  # tag names in lower case: each line costs the same (linear)
     tokens: list[tuple[str, int, int]] = []  # (text, line, column)
@@ -480,7 +482,7 @@ def parse_record(text: str, source: str = "record") -> Record:
     if (nul := text.find("\0")) >= 0:
         line = text.count("\n", 0, nul) + 1
         raise RecordError(f"{source}:{line}: a NUL character: not a text record")
-    for lineno, raw in enumerate(_lines(text), 1):
+    for lineno, raw in enumerate(_lines(text), first_line):
         line = raw.rstrip()
         stripped = line.lstrip()
         if not stripped:
@@ -529,6 +531,45 @@ def parse_record(text: str, source: str = "record") -> Record:
                 tokens.append((line[col:end], lineno, col + 1))
                 col = end
     return _assemble(tags, tokens, source)
+
+
+def split_records(text: str) -> list[tuple[int, str]]:
+    """A file of one or many records (an event's games, one after the other) cut into its
+    records, each with the line it starts on. A record starts with its tags: a tag after
+    moves, or a second ``[Game]`` tag, begins the next one."""
+    text = text.removeprefix("\ufeff")
+    out: list[tuple[int, list[str]]] = []
+    current: list[str] = []
+    start, moves, game = 1, False, False
+    for lineno, raw in enumerate(_lines(text), 1):
+        stripped = raw.strip()
+        if stripped.startswith("["):
+            tag = _scan_tag(stripped)
+            is_game = tag is not None and tag[0].lower() == "game"
+            if moves or (is_game and game):
+                out.append((start, current))
+                current, start, moves, game = [], lineno, False, False
+            game = game or is_game
+        elif stripped and not stripped.startswith(";"):
+            moves = True
+        current.append(raw)
+    out.append((start, current))
+    return [(n, "\n".join(lines) + "\n") for n, lines in out if any(x.strip() for x in lines)]
+
+
+def add_tags(text: str, tags: dict[str, str]) -> str:
+    """A record's text with ``tags`` added after its own tags (those it has already, by any
+    case, are left as they are): the event, round and board of a club night's game."""
+    lines = text.removeprefix("\ufeff").splitlines()
+    have = {t[0].lower() for line in lines if (t := _scan_tag(line.strip()))}
+    at = 0
+    for i, line in enumerate(lines):
+        if line.strip().startswith("["):
+            at = i + 1
+        elif line.strip():
+            break
+    new = [f'[{k} "{_quote_tag(v)}"]' for k, v in tags.items() if k.lower() not in have]
+    return "\n".join(lines[:at] + new + lines[at:]) + "\n"
 
 
 def _lines(text: str) -> Iterator[str]:

@@ -1,0 +1,63 @@
+"""An event's games as one file of records (docs/records.md: ``binaryon import`` reads it
+back, game by game), and a board's finished game read as an event's result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.club.event.tournament import BYE, EventStateError, Game, Tournament
+from companion.journal.records import Record, add_tags, format_record
+from companion.journal.store import ABANDONED
+
+
+def game_tags(t: Tournament, g: Game) -> dict[str, str]:
+    tags = {"Event": t.event.name, "Round": str(g.round), "Pairing": g.pairing}
+    if g.board:
+        tags["Board"] = g.board
+    tags["EventResult"] = g.result or "*"
+    if g.void:
+        tags["EventResult"] = f"replayed ({g.result or '*'} set aside)"
+    return tags
+
+
+def export_event(t: Tournament) -> str:
+    """Every game of the event, round by round, as records one after the other: the board's
+    own record with the event's tags added, or (a result typed in, a forfeit) a record of
+    the pairing with no moves. Byes have no game and are left out."""
+    parts: list[str] = []
+    for g in sorted(t.games, key=lambda g: (g.round, g.table, g.attempt)):
+        if g.black is None or g.result == BYE:
+            continue
+        tags = game_tags(t, g)
+        if g.record:
+            parts.append(add_tags(g.record, tags))
+            continue
+        white, black = t.event.seats
+        rec = Record(
+            game=t.event.game,
+            options=dict(t.event.rules),
+            moves=[],
+            players={white: g.white, black: g.black},
+            status=ABANDONED,
+            tags=tags,
+        )
+        parts.append(format_record(rec))
+    return "\n".join(parts)
+
+
+def board_result(t: Tournament, g: Game, message: dict[str, Any]) -> str:
+    """A board's finished game (CLUB.md ``results``) as the event's result code. Its winners
+    are people's names or the seats they held (``players``); none: a draw."""
+    players = message.get("players") or {}
+    names = message.get("winner_names")
+    if names is None:
+        names = [players.get(w, w) for w in message.get("winners") or []]
+    if not isinstance(names, list) or len(names) > 1:
+        raise EventStateError(f"{g.pairing}: a two-player game has one winner or none")
+    if not names:
+        return "1/2-1/2"
+    if names[0] == g.white:
+        return "1-0"
+    if names[0] == g.black:
+        return "0-1"
+    raise EventStateError(f"{g.pairing}: the board names {names[0]!r}, who does not play it")
