@@ -9,6 +9,7 @@ import argparse
 import json
 import sys
 from datetime import UTC, datetime
+from pathlib import Path
 
 from companion.cli.journal_args import fail
 from companion.core.terminal_text import for_terminal
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         load_event(args.event)  # the file's own problems first, in one line
-        text = open(args.event, encoding="utf-8").read()
+        text = Path(args.event).read_text(encoding="utf-8")
         with EventStore(args.store or store_path(args.event)) as store:
             t = store.open_event(text, args.event)
             code = _act(args, t)

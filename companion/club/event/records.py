@@ -23,11 +23,11 @@ def game_tags(t: Tournament, g: Game) -> dict[str, str]:
 def export_event(t: Tournament) -> str:
     """Every game of the event, round by round, as records one after the other: the board's
     own record with the event's tags added, or (a result typed in, a forfeit) a record of
-    the pairing with no moves. Byes have no game and are left out."""
+    the pairing with no moves. Byes and games not played yet are left out."""
     parts: list[str] = []
     for g in sorted(t.games, key=lambda g: (g.round, g.table, g.attempt)):
-        if g.black is None or g.result == BYE:
-            continue
+        if g.black is None or g.result == BYE or (g.result is None and not g.record):
+            continue  # a bye, or a game not played yet
         tags = game_tags(t, g)
         if g.record:
             parts.append(add_tags(g.record, tags))
