@@ -1,0 +1,102 @@
+"""Files of many records (an event's games): ``binaryon import`` imports each game on its own,
+a bad one refused in one line naming which game of the file and why, the others kept."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.cli.main import main
+from companion.journal.api import NullJournal
+from companion.journal.records import (
+    Record,
+    add_tags,
+    format_record,
+    parse_record,
+    split_records,
+    validate,
+)
+from companion.journal.store import SqliteJournal
+from companion.referee.session import Session
+
+
+def _record(size: int, moves: int, names=("Ann", "Ben"), tags=None) -> str:
+    s = Session("binaryon", {"size": size}, NullJournal())
+    for _ in range(moves):
+        if s.state.is_over():
+            break
+        s.submit(s.state.legal_moves()[0])
+    rec = Record(
+        game="binaryon",
+        options=s.options,
+        moves=list(s.moves),
+        players={"on": names[0], "off": names[1]},
+        tags=dict(tags or {}),
+    )
+    validate(rec)
+    return format_record(rec)
+
+
+def test_a_file_of_three_games_with_a_bad_one_keeps_the_others(tmp_path, capsys):
+    good1 = _record(4, 100, tags={"Round": "1"})
+    bad = _record(6, 3, ("Cat", "Dan")).replace("2. ", "2. z9 ")  # move 3 is no square
+    good2 = _record(6, 5, ("Eve", "Fay"))  # unfinished: filed as abandoned
+    path = tmp_path / "event.txt"
+    path.write_text(good1 + "\n" + bad + "\n" + good2)
+    journal = tmp_path / "j.sqlite"
+    assert main(["import", str(path), "--journal", str(journal)]) == 1
+    out, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"binaryon: {path}:")
+    assert "move 3 z9" in lines[0] and lines[0].endswith("(game 2 of 3)")
+    bad_line = 1 + good1.count("\n") + 1 + bad.split("2. z9")[0].count("\n")
+    assert f"{path}:{bad_line}:" in lines[0]  # the line in the whole file
+    assert out.strip() == "2 imported, 1 refused: see above"
+    j = SqliteJournal.open(journal)
+    games = [j.load(i) for i in (1, 2)]
+    assert [g.players["on"] for g in games] == ["Ann", "Eve"]
+    assert games[0].tags == {"Round": "1"} and games[0].status == "finished"
+    assert games[1].status == "abandoned"
+    j.close()
+
+
+def test_a_file_whose_games_are_all_bad_imports_nothing(tmp_path, capsys):
+    bad = _record(4, 3).replace("[Options ", '[Options "size=7"]\n[X ')
+    path = tmp_path / "bad.txt"
+    path.write_text(bad + bad)
+    assert main(["import", str(path), "--journal", str(tmp_path / "j.sqlite")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert [line.endswith(f"(game {k} of 2)") for k, line in enumerate(err, 1)] == [True, True]
+    assert not (tmp_path / "j.sqlite").exists()
+
+
+def test_a_file_of_many_games_cannot_resume(tmp_path, capsys):
+    path = tmp_path / "two.txt"
+    path.write_text(_record(4, 2) + _record(4, 3))
+    assert main(["import", "--resume", str(path), "--journal", str(tmp_path / "j.sqlite")]) == 2
+    assert "holds 2 games: --resume takes one" in capsys.readouterr().err
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([4, 6]), st.integers(0, 40)), min_size=1, max_size=5))
+def test_split_records_gives_back_each_record_of_a_file(games):
+    texts = [_record(size, moves, tags={"Round": str(i)}) for i, (size, moves) in enumerate(games)]
+    parts = split_records("\n".join(texts))
+    assert len(parts) == len(texts)
+    for (line, part), text in zip(parts, texts, strict=True):
+        rec = parse_record(part, "f", line)
+        assert format_record(rec) == format_record(parse_record(text))
+
+
+def test_a_record_with_no_moves_is_a_record_of_its_own():
+    empty = _record(4, 0)
+    parts = split_records(empty + empty + _record(4, 2))
+    assert [line for line, _ in parts] == [1, 1 + empty.count("\n"), 1 + 2 * empty.count("\n")]
+
+
+def test_add_tags_adds_after_the_tags_and_keeps_those_there():
+    text = _record(4, 2, tags={"Round": "7"})
+    out = add_tags(text, {"Event": 'Club "night"', "round": "1", "Board": "t1"})
+    rec = parse_record(out)
+    assert rec.tags == {"Round": "7", "Event": 'Club "night"', "Board": "t1"}
+    assert rec.moves == parse_record(text).moves
