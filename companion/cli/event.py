@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 
 from companion.cli.journal_args import fail
@@ -32,10 +31,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--store", metavar="FILE", help="the event's games (default: beside it)")
     parser.add_argument("--json", action="store_true", help="standings, show: as JSON")
     parser.add_argument("-o", "--output", metavar="FILE", help="export: write here")
-
-
-def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,6 +64,7 @@ def _need(args: argparse.Namespace, *names: str) -> None:
 def _act(args: argparse.Namespace, t) -> int:
     from companion.club.event.records import export_event
     from companion.club.event.standings import standings
+    from companion.club.event.tournament import now_iso
 
     if args.action == "pair":
         games = t.pair_next()

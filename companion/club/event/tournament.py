@@ -13,6 +13,7 @@ stays, void, beside the new one. Standings are always computed from the games as
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from companion.club.event import berger
@@ -29,6 +30,11 @@ _SPELLINGS = {"draw": "1/2-1/2", "½-½": "1/2-1/2", "0.5-0.5": "1/2-1/2", "=": 
 
 class EventStateError(ValueError):
     """A step the event's state does not allow; the message is one line."""
+
+
+def now_iso() -> str:
+    """Now, as corrections are stamped: ISO 8601 UTC to the second."""
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def result_code(text: str) -> str:

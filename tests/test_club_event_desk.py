@@ -1,0 +1,122 @@
+"""The arbiter's desk over a real Mosquitto: each round's pairings retained on the boards'
+``pairing`` topics, results taken by pairing id, the next round paired when one is done,
+corrections made by ``binaryon event`` while the desk runs."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import paho.mqtt.client as mqtt
+import pytest
+
+from companion.cli.main import main
+from companion.club import topics
+from companion.club.event.desk import EventDesk
+from tests.mosquitto import Listener
+
+EVENT = """\
+name = "March"
+game = "binaryon"
+rules = { size = 4 }
+pairing = "round-robin"
+boards = ["t1", "t2"]
+players = ["Ann", "Ben", "Cat", "Dan", "Eve"]
+"""
+
+
+class Publisher:
+    """The hub's side of publishing: a paho client (QoS 1), as the hub's link is."""
+
+    def __init__(self, url: str):
+        host, port = url.removeprefix("mqtt://").rsplit(":", 1)
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+        connected = threading.Event()
+        self.client.on_connect = lambda *a: connected.set()
+        self.client.connect(host, int(port))
+        self.client.loop_start()
+        assert connected.wait(10)
+
+    def __call__(self, topic: str, payload, retain: bool) -> None:
+        data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+        self.client.publish(topic, data, qos=1, retain=retain).wait_for_publish(10)
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
+
+
+@pytest.fixture
+def desk(tmp_path, broker):
+    event = tmp_path / "march.toml"
+    event.write_text(EVENT)
+    publish = Publisher(broker.url)
+    d = EventDesk(event, publish)
+    d.publish_pairings(force=True)
+    yield d
+    d.close()
+    publish.close()
+
+
+def _retained(broker, board: str) -> dict | None:
+    """What a board subscribing now is given on its pairing topic."""
+    listener = Listener(broker.url)
+    try:
+        heard = listener.wait_for(lambda m: any(h.topic == topics.pairing(board) for h in m), 5)
+    except AssertionError:
+        return None
+    finally:
+        listener.close()
+    payload = [h for h in heard if h.topic == topics.pairing(board)][-1].payload
+    return json.loads(payload) if payload else None
+
+
+def _finished(desk, message: dict, winner: str | None) -> dict:
+    return {
+        "board": message["board"],
+        "game_uid": f"u{message['pairing']}",
+        "game": message["game"],
+        "players": message["players"],
+        "winners": [] if winner is None else [winner],
+        "pairing": message["pairing"],
+        "record": '[Game "binaryon"]\n[Options "size=4"]\n\n1. a4\n',
+    }
+
+
+def test_rounds_go_to_the_boards_and_come_back_with_results(desk, broker):
+    first = _retained(broker, "t1")
+    assert first["event"] == "March" and first["round"] == 1 and first["game"] == "binaryon"
+    assert first["players"] == {"on": "Ben", "off": "Eve"}  # Berger: 1-6 is Ann's bye, 2-5, 3-4
+    assert first["pairing"] == f"{desk.id}-r1-t1" and first["options"] == {"size": "4"}
+    second = _retained(broker, "t2")
+    assert second["players"] == {"on": "Cat", "off": "Dan"}
+    # a result for another event's pairing, or for no pairing, is not this event's
+    assert not desk.on_result("t1", {**_finished(desk, first, "on"), "pairing": "x-r1-t1"})
+    assert desk.on_result("t1", _finished(desk, first, "on"))  # Ben wins
+    assert _retained(broker, "t1") is None  # cleared: nothing left to play on t1 this round
+    assert desk.on_result("t2", _finished(desk, second, None))  # a draw
+    # round 1 done: round 2 is paired and on the boards
+    nxt = _retained(broker, "t1")
+    assert nxt["round"] == 2 and nxt["pairing"] == f"{desk.id}-r2-t1"
+    table = {s["name"]: s["points"] for s in desk.standings_json()["standings"]}
+    # Ann had round 1's bye; Dan has round 2's, which counts from its pairing on
+    assert table == {"Ann": 1, "Ben": 1, "Cat": 0.5, "Dan": 1.5, "Eve": 0}
+
+
+def test_a_correction_by_the_command_reaches_the_desk_and_the_board(desk, broker, tmp_path):
+    first = _retained(broker, "t1")
+    desk.on_result("t1", _finished(desk, first, "on"))
+    event = str(tmp_path / "march.toml")
+    assert main(["event", event, "correct", "r1-t1", "replay", "--by", "Zoe", "--why", "x"]) == 0
+    assert desk.refresh()
+    again = _retained(broker, "t1")
+    assert again["pairing"] == f"{desk.id}-r1-t1-2" and again["players"]["on"] == "Ben"
+    assert [c["new"] for c in desk.rounds_json()["corrections"]] == ["replay"]
+    # the old game's result, sent again, is refused (one line for the page)
+    assert not desk.on_result("t1", {**_finished(desk, first, "on"), "game_uid": "other"})
+    assert "replayed" in desk.note
+
+
+def test_only_the_token_printed_allows_corrections(desk):
+    assert desk.allowed(desk.token)
+    assert not desk.allowed("") and not desk.allowed(None) and not desk.allowed(desk.token[:-1])
