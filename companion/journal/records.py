@@ -489,7 +489,10 @@ def parse_record(text: str, source: str = "record", first_line: int = 1) -> Reco
             continue
         if stripped.startswith("["):
             if tokens:
-                raise RecordError(f"{source}:{lineno}: tag after the moves")
+                raise RecordError(
+                    f"{source}:{lineno}: tag after the moves (a file of many records: "
+                    "binaryon import reads those)"
+                )
             found = _scan_tag(stripped)
             if found is None:
                 raise RecordError(f'{source}:{lineno}: bad tag, expected [Name "value"]')
