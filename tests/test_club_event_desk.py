@@ -120,3 +120,17 @@ def test_a_correction_by_the_command_reaches_the_desk_and_the_board(desk, broker
 def test_only_the_token_printed_allows_corrections(desk):
     assert desk.allowed(desk.token)
     assert not desk.allowed("") and not desk.allowed(None) and not desk.allowed(desk.token[:-1])
+
+
+def test_results_stored_while_the_desk_was_away_are_taken_at_its_start(desk, broker):
+    first, second = _retained(broker, "t1"), _retained(broker, "t2")
+    stored = [
+        {**_finished(desk, second, "off"), "finished": 2},  # Dan wins, by his seat
+        {**_finished(desk, first, "Eve"), "finished": 1},  # Eve wins, by her name
+        {**_finished(desk, first, "on"), "pairing": "other-r1-t1"},  # another event's
+    ]
+    assert desk.catch_up(stored) == 2
+    assert desk.catch_up(stored) == 0  # taken once
+    games = {g.pairing: g.result for g in desk.tournament.live(1)}
+    assert games == {"r1-t1": "0-1", "r1-t2": "0-1", "r1-t3": "bye"}
+    assert desk.tournament.round == 2

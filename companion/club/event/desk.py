@@ -118,6 +118,19 @@ class EventDesk:
         self.publish_pairings()
         return True
 
+    def catch_up(self, results: list[dict[str, Any]]) -> int:
+        """Results the hub stored while the desk was not there to take them (the hub stopped
+        between the two): each of this event's that has no result yet is taken now."""
+        taken = 0
+        for message in sorted(results, key=lambda m: m.get("finished") or 0):
+            wire = message.get("pairing")
+            if not isinstance(wire, str) or not wire.startswith(self.id + "-"):
+                continue
+            g = self.tournament.find(wire[len(self.id) + 1 :])
+            if g is not None and g.result is None and not g.void:
+                taken += self.on_result(str(message.get("board") or ""), message)
+        return taken
+
     # ------------------------------------------------------------------ the arbiter
 
     def allowed(self, token: str | None) -> bool:

@@ -47,11 +47,16 @@ def export_event(t: Tournament) -> str:
 
 def board_result(t: Tournament, g: Game, message: dict[str, Any]) -> str:
     """A board's finished game (CLUB.md ``results``) as the event's result code. Its winners
-    are people's names or the seats they held (``players``); none: a draw."""
+    are people's names or the seats they held (named by the message's ``players``, else by
+    the pairing's); none: a draw."""
     players = message.get("players") or {}
+    seats = dict(zip(t.event.seats, (g.white, g.black), strict=True))
     names = message.get("winner_names")
     if names is None:
-        names = [players.get(w, w) for w in message.get("winners") or []]
+        names = [
+            w if w in (g.white, g.black) else players.get(w) or seats.get(w, w)
+            for w in message.get("winners") or []
+        ]
     if not isinstance(names, list) or len(names) > 1:
         raise EventStateError(f"{g.pairing}: a two-player game has one winner or none")
     if not names:
