@@ -183,3 +183,25 @@ def test_swiss_keeps_the_absolute_criteria(n, data):
         text = "".join(seq)
         assert abs(text.count("w") - text.count("b")) <= 2
         assert "www" not in text and "bbb" not in text
+
+
+@settings(max_examples=40, deadline=None)
+@given(players=st.integers(min_value=3, max_value=40))
+def test_every_round_robin_meets_everyone_once_with_colours_alternating(players):
+    n = players + players % 2
+    rounds = schedule(players)
+    assert len(rounds) == n - 1
+    met = [frozenset(pair) for rnd in rounds for pair in rnd]
+    assert sorted(map(sorted, met)) == sorted(
+        map(sorted, itertools.combinations(range(1, n + 1), 2))
+    )
+    for p in range(1, n + 1):
+        seq = "".join("w" if any(a == p for a, _ in rnd) else "b" for rnd in rounds)
+        assert abs(seq.count("w") - seq.count("b")) <= 1
+        assert "www" not in seq and "bbb" not in seq
+    # the fixed player (or, with an odd number, the dummy) alternates strictly
+    fixed = "".join("w" if rnd[0][0] == n else "b" for rnd in rounds)
+    assert fixed == ("bw" * n)[: n - 1]
+    if players % 2:  # each real player has the bye (meets the dummy) exactly once
+        byes = [min(pair) for rnd in rounds for pair in rnd if n in pair]
+        assert sorted(byes) == list(range(1, n))
