@@ -60,7 +60,7 @@ def test_a_replayed_game_stays_void_and_its_new_game_counts():
     old = t.find("r1-t2")
     assert old.void and old.result == "1/2-1/2"  # kept as it was
     assert not t.round_complete()
-    with pytest.raises(EventStateError, match="round 1 is not complete: r1-t2-2 to play"):
+    with pytest.raises(EventStateError, match="round 2 cannot be paired yet: r1-t2-2 to play"):
         t.pair_next()
     with pytest.raises(EventStateError, match="r1-t2 was replayed: its new game is r1-t2-2"):
         t.enter_result("r1-t2", "1-0")
@@ -120,7 +120,7 @@ def test_binaryon_event_runs_a_tournament_end_to_end(tmp_path, capsys):
     assert main(["event", e, "result", "r1-t1", "1-0"]) == 0
     assert main(["event", e, "pair"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err == "binaryon: round 1 is not complete: r1-t2 to play"
+    assert err == "binaryon: round 2 cannot be paired yet: r1-t2 to play"
     assert main(["event", e, "result", "r1-t2", "0-1"]) == 0
     assert main(["event", e, "correct", "r1-t1", "draw", "--by", "Zoe", "--why", "misread"]) == 0
     assert "r1-t1: 1-0 -> 1/2-1/2 by Zoe: misread" in capsys.readouterr().out

@@ -79,8 +79,8 @@ class EventDesk:
         """Each board's pairing: its game of the round still to play, else cleared. Only what
         changed is sent, unless ``force`` (the broker connection came back)."""
         wanted: dict[str, dict[str, Any] | None] = {b: None for b in self.event.boards}
-        for g in self.tournament.waiting():
-            if g.board:
+        for g in self.tournament.waiting():  # a replayed game of an earlier round first
+            if g.board and wanted.get(g.board) is None:
                 wanted[g.board] = self.pairing_message(g)
         for board, message in wanted.items():
             before = self._published.get(board, "unset")

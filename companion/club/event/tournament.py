@@ -107,15 +107,20 @@ class Tournament:
         return next((g for g in self.games if g.pairing == pairing), None)
 
     def round_complete(self, round_number: int | None = None) -> bool:
-        r = self.round if round_number is None else round_number
-        return all(g.result is not None for g in self.live(r))
+        """Every game of the round (by default: of every round so far, a replayed game of
+        an earlier round included) has its result."""
+        if round_number is None:
+            return not self.waiting()
+        return all(g.result is not None for g in self.live(round_number))
 
     def finished(self) -> bool:
         return self.round == self.event.rounds and self.round_complete()
 
     def waiting(self) -> list[Game]:
-        """The current round's games without a result, board by board."""
-        return [g for g in self.live(self.round) if g.result is None]
+        """The games still without a result, oldest round first, table by table."""
+        return sorted(
+            (g for g in self.live() if g.result is None), key=lambda g: (g.round, g.table)
+        )
 
     # ------------------------------------------------------------------ pairing
 
@@ -123,7 +128,7 @@ class Tournament:
         """Pair the next round (refused while the current one has games without results)."""
         if self.round and not self.round_complete():
             left = ", ".join(g.pairing for g in self.waiting())
-            raise EventStateError(f"round {self.round} is not complete: {left} to play")
+            raise EventStateError(f"round {self.round + 1} cannot be paired yet: {left} to play")
         if self.round >= self.event.rounds:
             raise EventStateError(f"all {self.event.rounds} rounds are paired")
         number = self.round + 1
