@@ -149,3 +149,21 @@ def test_a_bad_event_file_is_one_line_and_makes_nothing(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"binaryon: {event}: pairing: 'ladder'") and "\n" not in err
     assert not (tmp_path / "bad.event.sqlite").exists()
+
+
+def test_a_boards_winner_is_the_person_in_the_winning_seat_at_the_end():
+    from companion.club.event.records import board_result
+
+    event = parse_event(
+        EVENT.replace('"binaryon"', '"wythe"').replace("rules = { size = 6 }\n", "")
+    )
+    t = Tournament(event)
+    g = t.pair_next()[0]  # Ann takes the first seat (black), Dan the other
+    assert (g.white, g.black) == ("Ann", "Dan")
+    swapped = {"players": {"black": "Dan", "white": "Ann"}, "winners": ["white"]}  # pie rule
+    assert board_result(t, g, swapped) == "1-0"  # Ann won, in the seat she took by the swap
+    assert board_result(t, g, {"players": {}, "winners": ["black"]}) == "1-0"  # by the pairing
+    assert board_result(t, g, {"winners": ["Dan"]}) == "0-1"
+    assert board_result(t, g, {"winners": []}) == "1/2-1/2"
+    with pytest.raises(EventStateError, match="'Zed', who does not play it"):
+        board_result(t, g, {"winners": ["Zed"]})
