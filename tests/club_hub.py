@@ -18,9 +18,10 @@ from tests.mosquitto import free_port
 class HubProcess:
     def __init__(
         self, broker_url: str | None, workdir: Path, port: int | None = None,
-        config: Path | None = None,
+        config: Path | None = None, extra: tuple = (),
     ):  # fmt: skip
         self.broker_url = broker_url
+        self.extra = list(extra)  # more of binaryon club's arguments (--event EVENT.toml)
         self.config = config
         self.port = port or free_port()
         self.store = workdir / "club.sqlite"
@@ -37,7 +38,7 @@ class HubProcess:
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "companion.cli.main", "club", *broker,
-                 "--web", f"127.0.0.1:{self.port}", "--store", str(self.store)],
+                 "--web", f"127.0.0.1:{self.port}", "--store", str(self.store), *self.extra],
                 stdout=log, stderr=subprocess.STDOUT, env=env,
             )  # fmt: skip
         deadline = time.monotonic() + timeout

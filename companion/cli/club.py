@@ -30,10 +30,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="the results file (SQLite; default: club.sqlite beside the journal's default)",
     )
     p.add_argument("--config", metavar="FILE", help="TOML config (its [club] and [web] hosts)")
+    p.add_argument(
+        "--event",
+        metavar="EVENT.toml",
+        help="run a tournament (docs/club.md, Tournaments): pairings to the boards, their "
+        "results, standings at /event; the arbiter's token is printed at the start",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     from companion.club.broker import BrokerError
+    from companion.club.event.spec import EventError, load_event
+    from companion.club.event.store import EventStoreError
     from companion.core.broker_url import parse_broker_url
     from companion.core.config import ConfigError
     from companion.views.web.address import ListenError, parse_listen
@@ -41,7 +49,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = hub_config(args.config)
         listen = parse_listen(args.web)
-    except (ConfigError, ListenError) as e:
+        if args.event:
+            load_event(args.event)  # a bad event file is one line, before anything starts
+    except (ConfigError, ListenError, EventError) as e:
         print(f"binaryon: {e}", file=sys.stderr)
         return 2
     if not (args.broker or config.club.broker):
@@ -61,8 +71,10 @@ def run(args: argparse.Namespace) -> int:
     from companion.club.hub.run import serve
 
     try:
-        asyncio.run(serve(broker, listen, store, config.club, config.web.hosts, say=_say))
-    except BrokerError as e:
+        asyncio.run(
+            serve(broker, listen, store, config.club, config.web.hosts, say=_say, event=args.event)
+        )
+    except (BrokerError, EventError, EventStoreError) as e:
         print(f"binaryon: {e}", file=sys.stderr)
         return 2
     except OSError as e:

@@ -34,6 +34,7 @@ async def serve(
     hosts: Iterable[str] = (),
     say: Callable[[str], None] = print,
     extend: Iterable[Callable[[web.Application], None]] = (),
+    event: str | Path | None = None,
 ) -> None:
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -41,11 +42,18 @@ async def serve(
         loop.add_signal_handler(sig, stop.set)
     store = ResultStore(store_path)
     club = ClubHub(store)
+    on_hub = None  # the event run on the hub (--event)
+    on_connection = club.on_connection
+    if event is not None:
+        from companion.club.event.hub import attach_event
+
+        on_hub, on_connection = attach_event(event, club, say)
+        extend = [*extend, on_hub.routes]
     link = BrokerLink(
         broker,
         loop,
         club.handle,
-        club.on_connection,
+        on_connection,
         club=club_config,
         client_id=f"hub-{os.getpid()}-{uuid.uuid4().hex[:8]}",
     )
@@ -61,8 +69,12 @@ async def serve(
         host = f"[{host}]" if ":" in host else host
         link.start()
         say(f"club: hub on http://{host}:{port}/ with broker {broker}, results in {store_path}")
+        if on_hub is not None:
+            on_hub.start_watching(loop)
         await stop.wait()
     finally:
         link.stop()
         await runner.cleanup()
+        if on_hub is not None:
+            on_hub.close()
         store.close()
