@@ -33,6 +33,7 @@ def start_board(
     *,
     journal: Path | None = None,
     rules: dict | None = None,
+    clock: str | None = None,
     **club,
 ) -> tuple[Daemon, list]:
     overrides = {
@@ -43,6 +44,8 @@ def start_board(
     }
     if rules is not None:
         overrides["rules"] = {game: rules}
+    if clock is not None:
+        overrides["clock"] = {"control": clock}
     daemon, closers = build_daemon(Config.default().with_overrides(**overrides), simulated=True)
     daemon.start()
     return daemon, closers

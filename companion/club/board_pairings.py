@@ -93,7 +93,12 @@ class BoardPairings:
             self.host.say(f"{pairing.line()}: after this game")
             return
         self.waiting = None
-        self.host.new_game(pairing.game, pairing.options, pairing.players)
+        if pairing.clock_given:  # the event's time control (none: no clock)
+            self.host.new_game(
+                pairing.game, pairing.options, pairing.players, clock=pairing.clock or ""
+            )
+        else:
+            self.host.new_game(pairing.game, pairing.options, pairing.players)
         game_id = self.host.session.game_id
         if game_id is None or self.host.session.game != pairing.game:
             return  # refused (said on the table)

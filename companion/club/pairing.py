@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games import game_names, get_spec, player_ids
+from companion.referee.clock import TimeControl
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,8 @@ class Pairing:
     players: dict[str, str] = field(default_factory=dict)  # seat -> person's name
     event: str = ""
     round: int | None = None
+    clock: str | None = None  # the game's time control as typed ("10:00+5"); None: no clock
+    clock_given: bool = False  # the hub named the clock (or none): else the board's own
 
     def line(self) -> str:
         """One line for the OLED and the table page: ``round 2: Ann v Bob, binary``."""
@@ -49,6 +52,14 @@ def parse_pairing(message: dict[str, Any]) -> Pairing:
     unknown = [s for s in players if s not in seats]
     if unknown:
         raise ValueError(f"pairing {pid}: {game} has no seat {unknown[0]!r} ({', '.join(seats)})")
+    clock = message.get("clock")
+    if clock is not None:
+        if not isinstance(clock, str):
+            raise ValueError(f"pairing {pid}: clock must be a time control's text")
+        try:
+            clock = TimeControl.parse(clock).text()
+        except ValueError as e:
+            raise ValueError(f"pairing {pid}: {e}") from None
     rnd = message.get("round")
     return Pairing(
         id=str(pid),
@@ -57,4 +68,6 @@ def parse_pairing(message: dict[str, Any]) -> Pairing:
         players={s: players[s] for s in seats if s in players},
         event=str(message.get("event") or ""),
         round=rnd if isinstance(rnd, int) and not isinstance(rnd, bool) else None,
+        clock=clock,
+        clock_given="clock" in message,
     )

@@ -136,12 +136,12 @@ def check_config(config: Config, source: str = "") -> Config:
     return config
 
 
-def time_control(config: Config, game: str) -> TimeControl | None:
+def time_control(config: Config, game: str, control: str | None = None) -> TimeControl | None:
     """The game clock ``game`` is played with: ``[clock] control`` (``--clock``) as typed,
-    the game's suggestion for "default" (``GameSpec.clock_default``), None for none.
-    ValueError (one line) for a control that cannot be read or does not suit the game (an
-    hourglass needs two players)."""
-    text = config.clock.control.strip()
+    or ``control`` when given (an event's pairing), the game's suggestion for "default"
+    (``GameSpec.clock_default``), None for none. ValueError (one line) for a control that
+    cannot be read or does not suit the game (an hourglass needs two players)."""
+    text = (config.clock.control if control is None else control).strip()
     if text.lower() in ("", "none", "off"):
         return None
     spec = get_spec(game)

@@ -492,11 +492,13 @@ class Daemon:
         game: str | None = None,
         options: dict[str, Any] | None = None,
         players: dict[str, str] | None = None,
+        clock: str | None = None,
     ) -> None:
         """Start a game (another one, or this one afresh) that fits the board, with the rule
         options and player names of the command line and the config (never those of the game
         that was resumed); ``options`` set some of them, ``players`` (a club's pairing) names
-        the players instead."""
+        the players instead, and ``clock`` (an event's time control, "" for none) is played
+        instead of the configured clock."""
         if self.menu.is_open:
             self.menu.close()
         try:
@@ -509,7 +511,7 @@ class Daemon:
             self.say(str(e), kind="refused")
             return
         try:  # the configured clock; "default": the one this game's rules page suggests
-            self.session.time_control = time_control(self.config, spec.name)
+            self.session.time_control = time_control(self.config, spec.name, clock)
         except ValueError as e:
             log.warning("%s is played without a clock: %s", spec.name, e)
             self.session.time_control = None

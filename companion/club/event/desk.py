@@ -72,6 +72,7 @@ class EventDesk:
             "game": self.event.game,
             "options": dict(self.event.given_rules),
             "players": {white: g.white, black: g.black},
+            "clock": self.event.clock,
             "sent": time.time(),
         }
 

@@ -7,6 +7,7 @@ pairing system, the rounds, the tie-breaks and the boards to use::
     pairing = "swiss"              # or "round-robin"
     rounds = 5                     # round robin: every round when left out
     boards = ["t1", "t2", "t3"]
+    clock = "10:00+5"              # each game's time control (as --clock); none when left out
     players = [ { name = "Ann", rating = 1850 }, "Ben", "Cat" ]
 
 Every bad value is refused with one line naming the key (``EventError``)."""
@@ -20,6 +21,7 @@ from typing import Any
 
 from companion.club.topics import valid_board_name
 from companion.games import game_names, get_spec
+from companion.referee.clock import TimeControl
 
 ROUND_ROBIN = "round-robin"
 SWISS = "swiss"
@@ -41,6 +43,7 @@ MAX_PLAYERS = 500
 MAX_NAME = 40
 _KEYS = {
     "name",
+    "clock",
     "game",
     "rules",
     "pairing",
@@ -79,6 +82,7 @@ class Event:
     seats: tuple[str, str] = ("white", "black")  # the game's two seats: first plays "white"
     initial_colour: str = "white"  # a Swiss: the colour of the top-ranked player in round 1
     given_rules: dict[str, Any] = field(default_factory=dict)  # as the file wrote them
+    clock: str | None = None  # each game's time control as typed ("10:00+5"); None: no clock
 
     @property
     def games_per_round(self) -> int:
@@ -179,6 +183,7 @@ def event_from_dict(raw: dict[str, Any], source: str = "event") -> Event:
     bye = raw.get("bye", 1)
     if type(bye) not in (int, float) or bye not in (0, 0.5, 1):
         raise bad("bye", f"{bye!r}: the points of a bye, 1, 0.5 or 0")
+    clock = _clock(raw.get("clock"), bad)
     initial = raw.get("initial_colour", "white")
     if initial not in ("white", "black"):
         raise bad("initial_colour", f'{initial!r}: "white" or "black" (drawn by lot)')
@@ -196,7 +201,20 @@ def event_from_dict(raw: dict[str, Any], source: str = "event") -> Event:
         bye=float(bye),
         seats=(seats[0], seats[1]),
         given_rules={k: _option_text(v) for k, v in given.items()},
+        clock=clock,
     )
+
+
+def _clock(raw: Any, bad) -> str | None:
+    """The event's time control, read as ``--clock`` reads one (None: no clock)."""
+    if raw is None:
+        return None
+    if not isinstance(raw, str):
+        raise bad("clock", f'{raw!r}: a time control as text, e.g. clock = "10:00+5"')
+    try:
+        return TimeControl.parse(raw).text()
+    except ValueError as e:
+        raise bad("clock", str(e).removeprefix("clock ")) from None
 
 
 def _option_text(value: Any) -> Any:
