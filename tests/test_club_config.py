@@ -127,12 +127,8 @@ def test_the_menu_and_doctor_say_how_the_link_is(tmp_path, broker, monkeypatch):
     assert "answers (the companion is not running)" in checks["club"].detail
 
 
-def test_the_user_and_password_from_the_file_let_the_board_in_and_a_wrong_one_is_said(
-    tmp_path,
-):
-    """A broker that wants a password (mosquitto_passwd, Debian's mosquitto package): the
-    board's [club] user and password get it in; a wrong password is one line on the OLED and
-    in the menu, and the board plays on."""
+def password_broker(tmp_path, users: dict[str, str]):
+    """A Mosquitto that wants a user and password (mosquitto_passwd, Debian's package)."""
     import pwd
     import shutil
     import subprocess
@@ -144,14 +140,26 @@ def test_the_user_and_password_from_the_file_let_the_board_in_and_a_wrong_one_is
         (pytest.fail if os.environ.get("CI") else pytest.skip)("mosquitto is not installed")
     (tmp_path / "broker").mkdir()
     broker = Broker(tmp_path / "broker")
-    users = tmp_path / "broker" / "passwd"
-    subprocess.run([passwd, "-b", "-c", str(users), "t1", "right"], check=True, timeout=30)
+    path = tmp_path / "broker" / "passwd"
+    for k, (user, password) in enumerate(users.items()):
+        create = ["-c"] if k == 0 else []
+        subprocess.run([passwd, "-b", *create, str(path), user, password], check=True, timeout=30)
     text = broker.config.read_text()
     me = pwd.getpwuid(os.getuid()).pw_name  # run as root, mosquitto would drop to its own
     broker.config.write_text(  # user, who cannot read the password file in our temp folder
-        text.replace("allow_anonymous true", f"allow_anonymous false\npassword_file {users}")
+        text.replace("allow_anonymous true", f"allow_anonymous false\npassword_file {path}")
         + f"user {me}\n"
     )
+    return broker
+
+
+def test_the_user_and_password_from_the_file_let_the_board_in_and_a_wrong_one_is_said(
+    tmp_path,
+):
+    """A broker that wants a password (mosquitto_passwd, Debian's mosquitto package): the
+    board's [club] user and password get it in; a wrong password is one line on the OLED and
+    in the menu, and the board plays on."""
+    broker = password_broker(tmp_path, {"t1": "right"})
     broker.start()
     try:
         daemon, closers = start_board(tmp_path, broker.url, "t1", user="t1", password="right")
@@ -167,4 +175,31 @@ def test_the_user_and_password_from_the_file_let_the_board_in_and_a_wrong_one_is
         finally:
             stop_board(daemon, closers)
     finally:
+        broker.stop()
+
+
+def test_the_files_user_and_password_with_the_broker_on_the_command_line(tmp_path):
+    """README's club night with a password_file: the hub's and the board's config files hold
+    only [club] user and password, the broker (and the board's name) is on the command line:
+    both get in."""
+    from tests.club_boards import BoardProcess
+    from tests.club_hub import HubProcess
+
+    broker = password_broker(tmp_path, {"hub": "h4b", "t1": "s3cret"})
+    hub_config = tmp_path / "hub.toml"
+    hub_config.write_text('[club]\nuser = "hub"\npassword = "h4b"\n')
+    board_config = tmp_path / "board.toml"
+    board_config.write_text('[club]\nuser = "t1"\npassword = "s3cret"\n')
+    broker.start()
+    hub = board = None
+    try:
+        hub = HubProcess(broker.url, tmp_path, config=hub_config).start()
+        journal = tmp_path / "t1.sqlite"
+        board = BoardProcess(tmp_path, broker.url, "t1", journal, "--config", str(board_config))
+        hub.wait(lambda: hub.boards()["t1"]["online"], 30, "the board let in")
+    finally:
+        if board is not None:
+            board.close()
+        if hub is not None:
+            hub.stop()
         broker.stop()

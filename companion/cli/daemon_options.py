@@ -136,7 +136,8 @@ def config_from_args(args: argparse.Namespace) -> Config:
     from companion.games import game_names, get_spec
     from companion.service.app import load_config
 
-    config = load_config(args.config)
+    given_club = getattr(args, "club", None) is not None or getattr(args, "board_name", None)
+    config = load_config(args.config, club=not given_club)
     try:
         rules = rule_pairs(args.rule)
     except ValueError as e:

@@ -291,10 +291,11 @@ class Config:
 def club_problem(club: ClubConfig) -> str | None:
     """What is wrong with the [club] table alone, or None. The board's name is checked in
     ``companion.service.config_check``, for a board: the hub (``binaryon club``) reads the
-    same table without one."""
+    same table without one. A table without a broker is not refused here: the broker may
+    come from the command line (``--club``, ``--broker``) with the user and password from
+    the file; ``club_without_broker`` says what is left unused once it did not."""
     if not club.broker:
-        given = [k for k in ("board", "user", "password", "ca_file") if getattr(club, k)]
-        return f'[club] {given[0]} needs a broker (broker = "mqtt://HOST:PORT")' if given else None
+        return None
     try:
         address = parse_broker_url(club.broker)
     except ValueError as e:
@@ -304,6 +305,15 @@ def club_problem(club: ClubConfig) -> str | None:
     if club.ca_file and not address.tls:
         return "[club] ca_file is for mqtts:// brokers (TLS)"
     return None
+
+
+def club_without_broker(club: ClubConfig) -> str | None:
+    """A [club] table that names a board, a user, a password or a CA file, with no broker
+    from the file or the command line: one line, or None."""
+    if club.broker:
+        return None
+    given = [k for k in ("board", "user", "password", "ca_file") if getattr(club, k)]
+    return f'[club] {given[0]} needs a broker (broker = "mqtt://HOST:PORT")' if given else None
 
 
 def journal_path_problem(path: str) -> str | None:

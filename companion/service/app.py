@@ -29,17 +29,18 @@ def on_a_pi() -> bool:
         return False
 
 
-def load_config(path: str | None) -> Config:
+def load_config(path: str | None, club: bool = True) -> Config:
     """The config file named, else $BINARYON_CONFIG, else the first of CONFIG_PLACES, else
-    the defaults."""
+    the defaults. ``club`` False: the command line gives ``--club`` or ``--board-name``, so
+    the file's [club] table is checked as a whole only once they are in (``check_config``)."""
     path = path or os.environ.get("BINARYON_CONFIG")
     if path:
-        return check_config(Config.load(path), str(path))
+        return check_config(Config.load(path), str(path), club)
     for place in CONFIG_PLACES:
         full = os.path.expanduser(place)
         if os.path.exists(full):
             log.info("config: %s", full)
-            return check_config(Config.load(full), full)
+            return check_config(Config.load(full), full, club)
     return Config.default()
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.core.config import Config, ConfigError
+from companion.core.config import Config, ConfigError, club_without_broker
 from companion.core.sensors import SENSOR_KINDS
 from companion.games import DEFAULT_GAME, game_names, get_spec, player_ids
 from companion.referee.clock import HOURGLASS, TimeControl
@@ -66,9 +66,11 @@ def remote_config_problem(config: Config) -> str | None:
     return remote_problem(get_spec(name), rule_options(config))
 
 
-def check_config(config: Config, source: str = "") -> Config:
+def check_config(config: Config, source: str = "", club: bool = True) -> Config:
     """``config`` when everything in it can be used, else ConfigError on the first problem
-    (prefixed with ``source``, e.g. the file's name)."""
+    (prefixed with ``source``, e.g. the file's name). ``club`` False: the club's keys taken
+    together (a broker and a board's name, a remote opponent) are left to the check after
+    the command line's ``--club`` and ``--board-name``, which complete the file's table."""
     from companion.club.topics import BOARD_NAME_RULE, valid_board_name
     from companion.engines.players import parse_opponent
     from companion.hardware.boards import driver_problem
@@ -97,7 +99,7 @@ def check_config(config: Config, source: str = "") -> Config:
         raise bad(f"[board] {problem}")
     if problem := pin_conflict(pin_claims(config)):
         raise bad(problem)
-    if game.opponent.startswith(REMOTE):
+    if game.opponent.startswith(REMOTE) and club:
         if problem := remote_config_problem(config):
             raise bad(problem)
     elif game.opponent:
@@ -127,11 +129,13 @@ def check_config(config: Config, source: str = "") -> Config:
         time_control(config, name)
     except ValueError as e:
         raise bad(f"[clock] control {str(e).removeprefix('clock ')}") from None
-    if config.club.broker and not config.club.board:
+    if club and (problem := club_without_broker(config.club)):
+        raise bad(problem)
+    if club and config.club.broker and not config.club.board:
         raise bad('[club] board: give this board a name on the broker (board = "t1")')
-    if config.club.broker and not valid_board_name(config.club.board):
+    if config.club.broker and config.club.board and not valid_board_name(config.club.board):
         raise bad(f"[club] board {config.club.board!r}: {BOARD_NAME_RULE}")
-    if config.club.broker and config.journal_path() is None:
+    if club and config.club.broker and config.journal_path() is None:
         raise bad("[club] needs a journal: the results a hub has not stored are kept there")
     return config
 
