@@ -90,6 +90,25 @@ def test_a_flag_fall_ends_the_session_and_an_undo_reopens_it():
     assert s.clock.times(t()) == {"black": 10, "white": 10}
 
 
+def test_a_flag_taken_back_leaves_the_clock_paused_for_the_arbiter():
+    t = FakeClock()
+    s = Session("binaryon", time_control=TimeControl.parse("0:10"), timer=t)
+    s.submit(s.state.legal_moves()[0])  # the first move is free
+    t.advance(3)
+    s.submit(s.state.legal_moves()[0])
+    t.advance(10)
+    flagged = s.flag_fall()
+    assert flagged is not None
+    s.undo()  # the arbiter's correction
+    assert not s.state.is_over() and s.clock.paused and s.clock.running == s.state.turn
+    before = s.clock.times(t())
+    t.advance(60)  # nobody's time goes while the arbiter decides
+    assert s.clock.times(t()) == before
+    assert s.resume_clock()
+    t.advance(2)
+    assert s.clock.left(s.state.turn, t()) == before[s.state.turn] - 2
+
+
 @pytest.mark.parametrize(
     "args, says",
     [

@@ -392,6 +392,7 @@ def test_a_flag_the_arbiter_took_back_is_a_comment_and_the_record_imports(tmp_pa
             hands.t += 60
             assert s.flag_fall() == "off"
             assert s.undo() == ["d4"]
+            assert s.clock.paused and s.resume_clock()  # the arbiter's correction, resumed
             continue
         hands.t += 3
         name = name or s.state.legal_moves()[0].name
@@ -408,7 +409,8 @@ def test_a_flag_the_arbiter_took_back_is_a_comment_and_the_record_imports(tmp_pa
     assert main(["import", str(one), "--journal", str(second)]) == 0
     assert capsys.readouterr().out.strip().endswith("5 moves, ON wins on time")
     journal = SqliteJournal.open(second)
-    assert [(e.kind, e.ply) for e in journal.clock_events(1)] == [("flag", 5)]
+    events = [(e.kind, e.ply, e.why) for e in journal.clock_events(1)]
+    assert events == [("pause", 2, "flag taken back"), ("resume", 2, None), ("flag", 5, None)]
     journal.close()
     # a game whose only flag was taken back and that went on: no flag of its own
     last = f"{name} {{+0s}} {{[%clk 0:00:18]}} {{clock: off out of time}}"

@@ -31,7 +31,7 @@ from companion.games.base import (
 )
 from companion.journal.api import GameClosed, Journal, JournalError, NullJournal, SavedGame
 from companion.referee.clock import Clock, TimeControl
-from companion.referee.on_time import ended_on_time
+from companion.referee.on_time import ended_on_time, on_time
 
 log = logging.getLogger(PROGRAM)
 
@@ -473,10 +473,14 @@ class Session:
             if self.played[i].forced and self.states[i].chance() is not None:
                 self.drawn.setdefault(i, self.played[i].name)
         taken = [p.public for p in self.played[ply:]]
+        flag_taken_back = on_time(self.state) is not None
         self._scan = (0, 0, False)
         del self.states[ply + 1 :]
         del self.played[ply:]
         self._clock_back()
+        clock = self.clock
+        if flag_taken_back and clock is not None and clock.running and not clock.paused:
+            self.pause_clock("flag taken back")  # the arbiter's correction: they resume it
         return taken
 
     def _clock_back(self) -> None:
