@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -21,6 +20,7 @@ from companion.core.config import Config
 from companion.games import get_spec
 from companion.service.app import build_daemon
 from companion.service.daemon import Daemon
+from tests import processes
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -153,8 +153,7 @@ class BoardProcess:
         self.proc.stdin.flush()
 
     def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
+        processes.kill(self.proc)
         self.close()
 
     def quit(self) -> int:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
 
+from tests import processes
 from tests.mosquitto import free_port
 
 
@@ -74,16 +74,11 @@ class HubProcess:
             time.sleep(0.05)
 
     def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(timeout=10)
+        if self.process is not None:
+            processes.kill(self.process)
         self.process = None
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        if self.process is not None:
+            processes.terminate(self.process)
         self.process = None

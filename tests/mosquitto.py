@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from tests import processes
 
 CANDIDATES = ("mosquitto", "/usr/sbin/mosquitto")
 
@@ -74,18 +75,13 @@ class Broker:
 
     def kill(self) -> None:
         """SIGKILL: the broker vanishes mid-conversation."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(timeout=10)
+        if self.process is not None:
+            processes.kill(self.process)
         self.process = None
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        if self.process is not None:
+            processes.terminate(self.process)
         self.process = None
 
 

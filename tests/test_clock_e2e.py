@@ -16,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 from companion.journal.store import SqliteJournal
+from tests import processes
 from tests.live_daemon import call_api, start_daemon, stop_daemon
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,9 +72,7 @@ class Companion:
         raise AssertionError(f"timed out waiting for {what}: {state.get('clock')}")
 
     def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=30)
+        processes.kill(self.proc, timeout=30)
 
     def stop(self) -> None:
         if self.proc.poll() is None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-import signal
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ from companion import PROGRAM
 from companion.core.config import Config, ConfigError
 from companion.journal.store import SqliteJournal
 from companion.service.config_check import check_config
+from tests import processes
 
 CHILD = Path(__file__).resolve().parent / "remote_child.py"
 
@@ -69,8 +69,7 @@ class Board:
 
     def kill(self) -> None:
         assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=10)
+        processes.kill(self.process)
         self.close_pipes()
 
     def close_pipes(self) -> None:
