@@ -87,12 +87,6 @@ class Table:
     first_ply: int = 0  # moves played before those in ``played`` (left out: the views
     # list recent moves only, so their size does not grow with the game)
     clock: ClockFace | None = None  # the game clock as it stood at this snapshot, if any
-    # the server's unix time at ``clock.at``: the pages' ``clock.as_of``, from which they
-    # tick by themselves (None: the times are shown as they are, e.g. a replay's)
-    clock_as_of: float | None = None
-    # the loop's time of this snapshot: the OLED and LEDs show the clock at it (None: at
-    # ``clock.at``), so a face kept from the clock's last change serves every frame
-    clock_now: float | None = None
 
     @property
     def moves_total(self) -> int:
@@ -211,12 +205,11 @@ def _oled_screen(frame: Frame) -> Screen:
 
 
 def times_now(table: Table) -> dict[str, float]:
-    """Each player's time left at the snapshot's moment (``clock_now``)."""
+    """Each player's time left at the snapshot's moment (``clock.at``)."""
     face = table.clock
     if face is None:
         return {}
-    now = face.at if table.clock_now is None else table.clock_now
-    return {p: face.time_of(p, now) for p, _ in face.left}
+    return {p: face.time_of(p, face.at) for p, _ in face.left}
 
 
 def follows(kept: ClockFace, face: ClockFace) -> bool:
@@ -230,14 +223,12 @@ def follows(kept: ClockFace, face: ClockFace) -> bool:
 
 
 def web_clock(table: Table) -> dict[str, Any] | None:
-    """The view's ``clock``: ``ClockFace.api`` at ``clock_as_of`` (docs/web.md)."""
+    """The view's ``clock`` as the snapshot shows it, standing (``as_of`` None: a replay's
+    frames; the daemon gives the live pages theirs, with the server's time, docs/web.md)."""
     face = table.clock
     if face is None:
         return None
-    out = face.api(table.clock_as_of or 0.0)
-    if table.clock_as_of is None:
-        out["as_of"] = None
-    return out
+    return {**face.api(0.0), "as_of": None}
 
 
 def on_move(table: Table) -> str | None:
