@@ -305,6 +305,42 @@ class GameState(ABC):
         count too, without the game saying so."""
         return False
 
+    # ----- remote play: each board knows only its own seat's secrets (docs/club.md)
+    def masked(self, seat: str) -> GameState:
+        """This new game's state as the board that plays only ``seat`` holds it in a remote
+        game: every other seat's secrets unknown (their secret moves come by their public
+        names, ``parse_move("setup c2")``, and are journaled so). A masked state draws a
+        chance step only for the first seat's board (``players[0]``); the others wait for
+        the drawn move (``waiting``) and play it when it comes. A game with secrets can be
+        played remotely once its spec says ``remote_secrets``. Default: itself."""
+        return self
+
+    @property
+    def masked_for(self) -> str | None:
+        """The seat whose secrets a masked state knows (None: a state that knows all)."""
+        return None
+
+    def disclosed(self, seat: str) -> dict[str, Any]:
+        """On the board that plays ``seat``: the facts about ``seat``'s secrets that the game
+        has made public by now and that a masked state of another seat needs to go on (a
+        guess answered, the stash once the setups are done, the claims of a resolved turn).
+        A flat dict, string keys, JSON values; a key once given keeps its value (the boards
+        merge what they hear). Never anything the game has not revealed. Default: none."""
+        return {}
+
+    def learn(self, seat: str, facts: Mapping[str, Any]) -> GameState:
+        """A masked state told ``facts`` about ``seat``'s secrets (that board's
+        ``disclosed``). They are kept and used when the game reaches them, so a restart may
+        learn every fact heard before replaying the moves. ValueError (one line) for facts
+        that contradict what this state knows. Default: itself."""
+        return self
+
+    @property
+    def waiting(self) -> frozenset[str]:
+        """Seats whose facts (or drawn chance step) a masked state needs before anyone can
+        act; ``to_act`` is empty meanwhile. Default: none."""
+        return frozenset()
+
     def own_turn(self, player: str | None) -> Refusal | None:
         """A refusal when ``player`` is given and may not act now (a helper for ``check``)."""
         if player is None or player in self.to_act:
@@ -514,6 +550,8 @@ class GameSpec(ABC):
     # the virtual players' sheets follow): left out of history, records and the pages
     # before then, and drawn afresh for each new game unless the config sets them
     secret_options: ClassVar[tuple[str, ...]] = ()
+    # can it be played across two boards although it has secrets? (``GameState.masked``)
+    remote_secrets: ClassVar[bool] = False
 
     # the game clock this game's rules page suggests (``--clock default``, ``[clock] control
     # = "default"``), as typed ("5:00+3"); "" : none suggested
