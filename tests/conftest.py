@@ -155,3 +155,22 @@ def broker(tmp_path):
     b = Broker(tmp_path / "broker").start()
     yield b
     b.stop()
+
+
+@pytest.fixture
+def pair(tmp_path, broker):
+    """Boards t3 (plays the first side; the second is remote) and t4 (the mirror)."""
+    from tests.remote_boards import Board
+
+    made: list[Board] = []
+
+    def make(game: str, rules: dict) -> tuple[Board, Board]:
+        t3 = Board(tmp_path, broker, "t3", "t4", "", game, rules)
+        first = t3.state()["local"]
+        t4 = Board(tmp_path, broker, "t4", "t3", first, game, rules)
+        made.extend((t3, t4))
+        return t3, t4
+
+    yield make
+    for board in made:
+        board.stop()

@@ -7,7 +7,9 @@ killed. Not a test module.
 Prints ``R`` once running, then answers one JSON line per command read from stdin:
 ``state`` (the game as this board has it), ``play NAME`` (the player here makes that move:
 a press of its square on the simulated board, or the confirm button for a move without one),
-``press SQUARE`` (a press of any square), ``undo`` (the undo button), ``stop``.
+``submit NAME`` (the player here enters that move on their page), ``make NAME`` (``play``
+for a move with squares on a game with a board, else ``submit``), ``press SQUARE`` (a press
+of any square), ``undo`` (the undo button), ``stop``.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ def main() -> None:
         local = next(p for p in s.state.players if p != o.side())  # the seat played here
         playing = s.state.player_of(local)  # the colour it plays now (a swap changes it)
         here = s.state.turn == playing and not s.state.is_over()
+        outcome = s.state.outcome() if s.state.is_over() else None
         return {
             "game_id": s.game_id,
             "moves": s.moves,
@@ -55,7 +58,24 @@ def main() -> None:
             "wanted": wanted,
             "lit": list(daemon.notices.pending),
             "message": daemon.message,
+            "acting": playing in s.state.to_act,
+            "mine": [m.name for m in s.state.legal_moves(playing)],
+            "waiting": sorted(s.state.waiting),
+            "masked": s.masked is not None,
+            "summary": outcome.summary if outcome is not None else None,
         }
+
+    def local_player() -> str:
+        s, o = daemon.session, daemon.opponent
+        assert o is not None
+        return s.state.player_of(next(p for p in s.state.players if p != o.side()))
+
+    def make(name: str, on_board: bool) -> None:
+        move = daemon.session.state.parse_move(name)
+        if on_board and move.cells and daemon.session.spec.sensor_kinds:
+            play(name)
+        else:
+            daemon.submit(name, local_player())
 
     def play(name: str) -> None:
         move = daemon.session.state.parse_move(name)
@@ -72,6 +92,10 @@ def main() -> None:
             answer(json.dumps(daemon.call(state, render=False)))
         elif command == "play":
             daemon.call(lambda name=arg: play(name), render=False)
+            daemon.wait_idle()
+            answer("{}")
+        elif command in ("submit", "make"):
+            daemon.call(lambda name=arg, c=command: make(name, c == "make"), render=False)
             daemon.wait_idle()
             answer("{}")
         elif command == "press":

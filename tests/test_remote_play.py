@@ -7,120 +7,13 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
 
 from companion import PROGRAM
 from companion.core.config import Config, ConfigError
-from companion.journal.store import SqliteJournal
 from companion.service.config_check import check_config
-from tests import processes
-
-CHILD = Path(__file__).resolve().parent / "remote_child.py"
-
-
-class Board:
-    """One board of the game, in its own process (tests/remote_child.py)."""
-
-    def __init__(self, tmp: Path, broker, name, peer, side, game, rules):
-        self.journal = tmp / f"{name}.sqlite"
-        self.args = [str(self.journal), broker.url, name, peer, side, game, json.dumps(rules)]
-        self.name = name
-        self.process: subprocess.Popen | None = None
-        self.start()
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, str(CHILD), *self.args],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        assert self.read() == "R"
-
-    def read(self) -> str:
-        assert self.process is not None and self.process.stdout is not None
-        line = self.process.stdout.readline()
-        assert line, f"board {self.name} exited"
-        return line.strip()
-
-    def ask(self, command: str) -> dict:
-        assert self.process is not None and self.process.stdin is not None
-        self.process.stdin.write(command + "\n")
-        self.process.stdin.flush()
-        return json.loads(self.read())
-
-    def state(self) -> dict:
-        return self.ask("state")
-
-    def wait(self, predicate, what: str, timeout: float = 30.0) -> dict:
-        deadline = time.monotonic() + timeout
-        while True:
-            state = self.state()
-            if predicate(state):
-                return state
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{self.name}: timed out waiting for {what}: {state}")
-            time.sleep(0.02)
-
-    def kill(self) -> None:
-        assert self.process is not None
-        processes.kill(self.process)
-        self.close_pipes()
-
-    def close_pipes(self) -> None:
-        assert self.process is not None
-        for pipe in (self.process.stdin, self.process.stdout):
-            if pipe is not None:
-                pipe.close()
-
-    def stop(self) -> None:
-        if self.process is None:
-            return
-        if self.process.poll() is None:
-            try:
-                self.ask_stop()
-                self.process.wait(timeout=15)
-            except Exception:
-                self.process.kill()
-                self.process.wait(timeout=10)
-        self.close_pipes()
-
-    def ask_stop(self) -> None:
-        assert self.process is not None and self.process.stdin is not None
-        self.process.stdin.write("stop\n")
-        self.process.stdin.flush()
-
-    def journal_moves(self) -> list[str]:
-        journal = SqliteJournal.open(self.journal)
-        try:
-            entry = journal.recent(1)[0]
-            game = journal.load(entry.id)
-            assert game is not None
-            return [m.name for m in game.moves]
-        finally:
-            journal.close()
-
-
-@pytest.fixture
-def pair(tmp_path, broker):
-    """Boards t3 (plays the first side; the second is remote) and t4 (the mirror)."""
-    made: list[Board] = []
-
-    def make(game: str, rules: dict) -> tuple[Board, Board]:
-        t3 = Board(tmp_path, broker, "t3", "t4", "", game, rules)
-        first = t3.state()["local"]
-        t4 = Board(tmp_path, broker, "t4", "t3", first, game, rules)
-        made.extend((t3, t4))
-        return t3, t4
-
-    yield make
-    for board in made:
-        board.stop()
+from tests.remote_boards import Board
 
 
 def play(boards: dict[str, Board], rng: random.Random, plies: int = 10_000, refuse=True):

@@ -8,6 +8,15 @@ game's identity (game, public options, the sender's seat and its game id), so a 
 a reordered message is harmless and a message of another game is refused with one line. A
 board that (re)connects asks the peer for the moves after its last ply (``ask``); the peer
 answers from its game, as its journal holds it, and asks back when it is the one behind.
+
+A game with secrets (``GameSpec.remote_secrets``: Latent Binaries, Binøme) is played with a
+masked state on each board (``referee/masked_play.py``): moves travel by their public names;
+what the game reveals of a board's secrets (a guess's answer, a turn's claims) travels as that
+board's ``told`` facts when the game reveals it; at the end each board sends the full names of
+its secret moves (``names``) and the other rebuilds the whole game from them. Only the first
+seat's board draws a chance step; the other plays it as it comes. A move with no square to
+make here (a guess, a setup, a claim) or one everybody makes at once is played at once; a
+move on the board is lit for the player here to make.
 """
 
 from __future__ import annotations
@@ -22,7 +31,9 @@ from companion import PROGRAM
 from companion.club import topics
 from companion.club.transport import Transport
 from companion.games.base import GameSpec, GameState, Refusal
+from companion.journal.api import JournalError
 from companion.referee.session import Session, carried_options
+from companion.referee.verdict import Verdict
 
 log = logging.getLogger(PROGRAM)
 
@@ -35,6 +46,10 @@ class RemoteHost(Protocol):
     def session(self) -> Session: ...
 
     def say(self, text: str, lasting: bool = False) -> None: ...
+
+    def play_remote(self, move: Any, player: str | None) -> Verdict:
+        """Play the peer's move here at once (no gate); None ``player``: a drawn chance step."""
+        ...
 
 
 def parse_remote(text: str) -> str:
@@ -49,15 +64,33 @@ def parse_remote(text: str) -> str:
 
 def remote_problem(spec: GameSpec, options: dict[str, Any]) -> str | None:
     """Why a game cannot be played across two boards, or None. A game with secrets (a move
-    with a public name of its own, a secret option) is refused: its secrets would have to be
-    refereed on the owner's board, which remote play does not do yet."""
+    with a public name of its own, a secret option, a chance step) needs a masked state on
+    each board (``GameSpec.remote_secrets``)."""
     state = spec.new(**options)
-    if len(state.players) != 2:
-        return f"{spec.name}: remote play is for two players"
+    if len(state.players) != 2 or state.virtual:
+        return f"{spec.name}: remote play is for two players, one at each board"
     hidden = type(state).public_name is not GameState.public_name or spec.secret_options
-    if hidden or type(state).chance is not GameState.chance and state.chance() is not None:
-        return f"{spec.name} has hidden information: it cannot be played remotely yet"
+    chance = type(state).chance is not GameState.chance and state.chance() is not None
+    if (hidden or chance) and not spec.remote_secrets:
+        return f"{spec.name} has hidden information: it cannot be played remotely"
     return None
+
+
+def local_seat(players: tuple[str, ...], remote_side: str) -> str:
+    """The seat played at this board: the one the peer does not play (``remote_side``, or
+    the second player when it names none of them)."""
+    remote = remote_side if remote_side in players else players[1]
+    return next(p for p in players if p != remote)
+
+
+def masking(remote_side: str) -> Callable[[GameSpec, dict[str, Any]], str | None]:
+    """The session's ``masking`` in a remote game: the seat this board knows alone."""
+
+    def seat(spec: GameSpec, options: dict[str, Any]) -> str | None:
+        players = tuple(spec.players(options))
+        return local_seat(players, remote_side) if len(players) == 2 else None
+
+    return seat
 
 
 def plain(value: Any) -> Any:
@@ -80,10 +113,12 @@ class RemoteSource:
         self.waiting = Refusal("remote-waiting", f"wait for {peer}'s move")
         self.transport: Transport | None = None
         self.peer_games: dict[int | None, Any] = {}  # this board's game id -> the peer's
-        self.heard: dict[int, str] = {}  # ply -> the peer's move there, in the bound game
+        self.heard: dict[int, tuple[str, str | None]] = {}  # ply -> (the peer's move, its player)
         self.heard_for: int | None = None  # this board's game that ``heard`` is about
         self.deliver: Callable[[Any], None] | None = None  # the opponent waits for a move
         self.sent: tuple[int | None, int] | None = None  # (game id, plies) told the peer
+        self.told: tuple[int | None, dict[str, Any]] = (None, {})  # (game id, facts) told it
+        self.named: int | None = None  # the game whose secret moves' names it was sent
         self.said = ""  # the last problem said (each is said once)
         self._checked: tuple[Any, str | None] = (None, None)  # (game and options, problem)
         self.online = False  # the broker was there at the last look
@@ -97,8 +132,8 @@ class RemoteSource:
     def seats(self, state: GameState) -> tuple[str, str]:
         """(the seat played here, the seat played at the peer)."""
         players = tuple(state.players)
-        remote = self.side_wanted if self.side_wanted in players else players[1]
-        return next(p for p in players if p != remote), remote
+        mine = local_seat(players, self.side_wanted)
+        return mine, next(p for p in players if p != mine)
 
     def identity(self) -> dict[str, Any]:
         s = self.host.session
@@ -121,14 +156,41 @@ class RemoteSource:
         self._send({**self.identity(), "kind": "ask", "after": plies})
 
     def _send_moves(self, first: int) -> None:
+        """This board's moves from ply ``first``, by their public names: a secret never
+        leaves the board before the game reveals it (``_send_facts``, ``_send_names``)."""
         played = self.host.session.played
         for ply in range(first, len(played)):
             p = played[ply]
-            if p.public != p.name:  # never: games with secrets are refused (remote_problem)
-                log.error("remote play: a secret move kept on the board")
-                return
-            message = {**self.identity(), "kind": "move", "ply": ply, "move": p.name}
+            message = {**self.identity(), "kind": "move", "ply": ply, "move": p.public}
             self._send({**message, "player": p.player})
+
+    def _send_facts(self, again: bool = False) -> None:
+        """What the game has revealed of this board's secrets, when it is more than was sent
+        (``again``: whatever was sent, the peer asked)."""
+        s = self.host.session
+        if not s.spec.remote_secrets:
+            return
+        facts = plain(s.state.disclosed(self.seats(s.state)[0]))
+        if not facts or (not again and self.told == (s.game_id, facts)):
+            return
+        self.told = (s.game_id, facts)
+        self._send({**self.identity(), "kind": "told", "facts": facts})
+
+    def _send_names(self, again: bool = False) -> None:
+        """At the end, the full names of this board's secret moves (the game reveals them)."""
+        s = self.host.session
+        if not s.spec.remote_secrets or not s.state.is_over():
+            return
+        if self.named == s.game_id and not again:
+            return
+        mine = s.state.player_of(self.seats(s.state)[0])
+        names = {
+            str(k): p.name
+            for k, p in enumerate(s.played)
+            if p.player == mine and p.name != p.public
+        }
+        self.named = s.game_id
+        self._send({**self.identity(), "kind": "names", "names": names})
 
     # --- the opponent's source ---
     def problem(self, session: Session) -> str | None:
@@ -174,6 +236,9 @@ class RemoteSource:
         if plies > self.sent[1]:
             self._send_moves(self.sent[1])
         self.sent = (s.game_id, plies)
+        self._send_facts()
+        self._send_names()
+        self._offer()
 
     # --- the peer's messages (the loop's thread) ---
     def heard_message(self, message: dict[str, Any] | None) -> None:
@@ -197,17 +262,55 @@ class RemoteSource:
         if kind == "ask":
             after, behind = int(message["after"]), len(s.played)
             self._send_moves(max(0, after))
+            self._send_facts(again=True)
+            self._send_names(again=True)
             if behind < after:
                 self._ask()  # the peer has moves this board has not
         elif kind == "move":
             ply, name = int(message["ply"]), str(message["move"])
+            theirs = s.state.player_of(self.seats(s.state)[1])
+            player = message.get("player", theirs)  # None: the referee's (a chance step)
             if ply < len(s.played):
-                if s.played[ply].name != name:
+                if s.played[ply].public != name:
                     self._problem(f"{self.peer} has {name} as move {ply + 1}, this board "
-                                  f"{s.played[ply].name}: the boards disagree")  # fmt: skip
+                                  f"{s.played[ply].public}: the boards disagree")  # fmt: skip
                 return
-            self.heard[ply] = name
+            self.heard[ply] = (name, None if player is None else str(player))
             self._offer()
+        elif kind == "told":
+            self._learn(message["facts"])
+        elif kind == "names":
+            self._reveal(message["names"])
+
+    def _learn(self, facts: Any) -> None:
+        """The peer's facts about its secrets: learned, and the game goes on here."""
+        s = self.host.session
+        if not isinstance(facts, dict):
+            raise ValueError("facts: not an object")
+        before = s.state
+        try:
+            learned = s.learn(self.seats(s.state)[1], facts)
+        except (ValueError, JournalError) as e:
+            self._problem(f"{self.peer}'s answer cannot be taken: {e}")
+            return
+        if learned:
+            self.said = ""
+            told = s.spec.announce(before, s.state)
+            if told:
+                self.host.say(told)
+        self._offer()
+
+    def _reveal(self, names: Any) -> None:
+        """The peer's full names at the end: the whole game, every secret in it."""
+        s = self.host.session
+        if not isinstance(names, dict):
+            raise ValueError("names: not an object")
+        try:
+            problem = s.reveal({int(k): str(v) for k, v in names.items()})
+        except JournalError as e:
+            problem = f"not saved: {e}"
+        if problem:
+            self._problem(f"{self.peer}'s moves at the end: {problem}")
 
     def _mismatch(self, message: dict[str, Any]) -> str | None:
         s = self.host.session
@@ -247,22 +350,55 @@ class RemoteSource:
         return False
 
     def _offer(self) -> None:
-        """The peer's move for where the game is now, to the opponent waiting for it."""
+        """The peer's move for where the game is now: played here at once when there is
+        nothing to make on the board (a step everybody takes at once, a chance step drawn
+        there, a move of a game with secrets made on a page: a setup, a guess, a claim), else
+        handed to the opponent waiting for it, to be lit (a move with no square: "press
+        confirm", as for the engine's)."""
         s = self.host.session
-        name = self.heard.get(len(s.played)) if self.heard_for == s.game_id else None
-        if self.deliver is None or name is None:
+        heard = self.heard.get(len(s.played)) if self.heard_for == s.game_id else None
+        if heard is None or s.state.is_over():
             return
+        name, player = heard
         try:
             move = s.state.parse_move(name)
             refusal = s.state.check(move)
         except ValueError as e:
-            refusal = Refusal("bad-notation", str(e))
-        if refusal is not None:
-            self._problem(f"{self.peer}'s move {name} cannot be played here: {refusal.reason}")
+            move, refusal = None, Refusal("bad-notation", str(e))
+        if refusal is not None and refusal.code == "remote-waiting":
+            return  # this board waits for the peer's answer: the move comes after it
+        if refusal is None and move is not None:
+            refusal = self._not_theirs(move, player)
+        if refusal is not None or move is None:
+            why = refusal.reason if refusal is not None else "unreadable"
+            self._problem(f"{self.peer}'s move {name} cannot be played here: {why}")
+            return
+        if player is None or s.state.turn != player or (not move.cells and s.spec.remote_secrets):
+            verdict = self.host.play_remote(move, player)
+            if verdict.refusal is not None:
+                reason = verdict.refusal.reason
+                self._problem(f"{self.peer}'s move {name} cannot be played here: {reason}")
+            else:
+                self.said = ""
+            return
+        if self.deliver is None:
             return
         deliver, self.deliver = self.deliver, None
         self.said = ""
         deliver(move)
+
+    def _not_theirs(self, move: Any, player: str | None) -> Refusal | None:
+        """A move the peer may not send: another seat's, or a chance step it does not draw."""
+        s = self.host.session
+        theirs = s.state.player_of(self.seats(s.state)[1])
+        if player is None:
+            if s.state.players[0] == theirs and s.state.chance() is None:
+                return None  # the first seat's board draws; this board waits for it
+            return Refusal("not-theirs", "a chance step is drawn by the first player's board")
+        actor = s.state.actor(move) or player
+        if player != theirs or actor != theirs:
+            return Refusal("not-theirs", f"{actor} is played at this board")
+        return None
 
     def _problem(self, line: str) -> None:
         if line != self.said:

@@ -597,7 +597,21 @@ class GameSpec(ABC):
     def steps(self, names: Iterable[str], **options: Any) -> Iterator[Step]:
         """``replay`` one move at a time: a ``Step`` per name; the ValueError of a name that
         does not replay comes when its step is asked for (the steps before it are kept)."""
-        state = self.new(**options)
+        yield from self.steps_from(self.new(**options), names)
+
+    def masked_start(
+        self, options: dict[str, Any], seat: str, told: Mapping[str, Mapping[str, Any]]
+    ) -> GameState:
+        """A remote game's first state as the board of ``seat`` knows it, every fact heard
+        (``told``: seat -> facts) learned up front: replaying the moves from it rebuilds the
+        game as it was (a state uses each fact only when play reaches it)."""
+        state = self.new(**options).masked(seat)
+        for who, facts in told.items():
+            state = state.learn(who, facts)
+        return state
+
+    def steps_from(self, state: GameState, names: Iterable[str]) -> Iterator[Step]:
+        """``steps`` from ``state`` (a masked start: ``masked_start``)."""
         for name in names:
             move = state.parse_move(name)
             after = state.play(move)

@@ -65,6 +65,18 @@ class SavedGame:
     entries: list[MoveEntry] = field(default_factory=list)
     time_control: str | None = None  # the clock's control as typed ("5:00+3"); None: no clock
     clock: ClockState | None = None  # the clock's last journaled state (a tick, an event)
+    # a remote game with secrets not yet revealed: the seat this board knows, and the facts
+    # heard about the other seats' secrets (``Masked``); None: a game that knows everything
+    masked: Masked | None = None
+
+
+@dataclass(frozen=True)
+class Masked:
+    """A remote game with secrets as this board knows it (docs/club.md, "Remote play"):
+    ``seat``'s secrets, and ``told``, seat -> the facts its board disclosed so far."""
+
+    seat: str
+    told: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -122,6 +134,13 @@ class Journal(Protocol):
         why: str | None = None,
     ) -> None:
         """Record a clock's own event (``ClockEvent``) and keep ``state`` as its clock row."""
+
+    def keep_masked(self, game_id: int, masked: Masked) -> None:
+        """Keep what this board knows of a remote game with secrets (replaces the last)."""
+
+    def reveal(self, game_id: int, names: dict[int, str], outcome: Outcome | None) -> None:
+        """The other board's full names of its secret moves (ply -> name), told at the end,
+        and the game's result with every secret known."""
 
     def clock_events(self, game_id: int) -> list[ClockEvent]:
         """A game's clock events, in order."""
@@ -213,6 +232,12 @@ class NullJournal:
 
     def clock_events(self, game_id: int) -> list[ClockEvent]:
         return []
+
+    def keep_masked(self, game_id: int, masked: Masked) -> None:
+        pass
+
+    def reveal(self, game_id: int, names: dict[int, str], outcome: Outcome | None) -> None:
+        pass
 
     def commit_turn(
         self, game_id: int, first_ply: int, moves: list[MoveEntry], outcome: Outcome | None

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
-from companion.journal.api import ClockState, MoveEntry, SavedGame
+from companion.journal.api import ClockState, Masked, MoveEntry, SavedGame
 
 IN_PROGRESS, FINISHED, ABANDONED = "in_progress", "finished", "abandoned"
 STATUSES = (IN_PROGRESS, FINISHED, ABANDONED)  # what the status column holds
@@ -26,8 +26,9 @@ PAUSED = "paused"
 PAUSED_NOTE = "paused"
 PAUSED_WHERE = "status = 'abandoned' AND (note = 'paused' OR note LIKE 'paused; %')"
 # 3: games_by_game (history of one kind of game reads only what it lists); 4: the game clock
-# (games.time_control, events.clock, the clocks row ticked while a clock runs, clock_events)
-SCHEMA_VERSION = 4
+# (games.time_control, events.clock, the clocks row ticked while a clock runs, clock_events);
+# 5: remote games with secrets (masked, revealed)
+SCHEMA_VERSION = 5
 APPLICATION_ID = 0x42694E79  # 'BiNy': PRAGMA application_id marks a binaryon journal
 
 # The game clock (version 4; its tables come last, so the older ones keep their pages, and
@@ -40,6 +41,11 @@ APPLICATION_ID = 0x42694E79  # 'BiNy': PRAGMA application_id marks a binaryon jo
 # - clock_events: append-only, a clock's own events: kind 'pause', 'resume', 'add' (seconds
 #   to player, why 'penalty' or 'correction') or 'flag' (player's time ran out), at ply
 #   live moves, with the clock's snapshot after it (state).
+# A remote game with secrets (version 5; docs/club.md, "Remote play"), on each board:
+# - masked: one row a game, the seat whose secrets this board knows and the facts the other
+#   board told about its own (``told``, JSON: seat -> facts), updated as they come;
+# - revealed: the other board's full names of its secret moves, told at the end; reading
+#   the events puts them in place of the public names the moves were journaled with.
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id       INTEGER PRIMARY KEY,
@@ -89,6 +95,10 @@ CREATE TABLE IF NOT EXISTS clock_events (id INTEGER PRIMARY KEY,
     game_id INTEGER NOT NULL REFERENCES games(id), kind TEXT NOT NULL,
     ply INTEGER NOT NULL, player TEXT, seconds REAL, why TEXT, state TEXT, at TEXT);
 CREATE INDEX IF NOT EXISTS clock_events_by_game ON clock_events (game_id, id);
+CREATE TABLE IF NOT EXISTS masked (game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    seat TEXT NOT NULL, told TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS revealed (game_id INTEGER NOT NULL REFERENCES games(id),
+    ply INTEGER NOT NULL, move TEXT NOT NULL, PRIMARY KEY (game_id, ply));
 """
 
 # Columns older versions lacked (1: all of them; 2 and 3: the clock's two); added in place
@@ -162,6 +172,7 @@ class GameEntry:
     taken_back: list[TakenBack] = field(default_factory=list)
     time_control: str | None = None  # the game clock's control as typed; None: no clock
     clock: ClockState | None = None  # the clock's last journaled state (``load`` fills it)
+    masked: Masked | None = None  # a remote game with secrets not yet revealed (``load``)
 
     @property
     def move_count(self) -> int:
@@ -256,6 +267,7 @@ class GameEntry:
             list(self.moves),
             self.time_control,
             self.clock,
+            self.masked,
         )
 
 

@@ -100,6 +100,7 @@ from companion.journal.rows import (
 from companion.journal.salvage import RecoveryReport
 from companion.journal.store_files import JournalFiles
 from companion.journal.store_import import JournalImport
+from companion.journal.store_masked import EVENTS_REVEALED, JournalMasked
 from companion.journal.store_meta import JournalMeta
 from companion.journal.store_reads import JournalReads
 from companion.journal.store_salvage import JournalSalvage
@@ -180,7 +181,9 @@ def _deep_check(
 # --------------------------------------------------------------------------- the journal
 
 
-class SqliteJournal(JournalSalvage, JournalReads, JournalImport, JournalFiles, JournalMeta):
+class SqliteJournal(
+    JournalSalvage, JournalReads, JournalImport, JournalFiles, JournalMeta, JournalMasked
+):
     """Implements companion.journal.api.Journal. Safe to share between threads (one lock)."""
 
     def __init__(self, db: sqlite3.Connection, path: Path, clock: Callable[[], float]):
@@ -201,6 +204,7 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport, JournalFiles, J
         self._wal: tuple[int, int] | None = None  # and of its WAL, for the one writer
         self._tmp: Path | None = None  # a private copy read instead of the live files
         self._clock_schema: bool | None = None  # has the file the clock's columns (v4)?
+        self._masked_schema: bool | None = None  # has the file the remote tables (v5)?
 
     @classmethod
     def open(
@@ -537,6 +541,9 @@ class SqliteJournal(JournalSalvage, JournalReads, JournalImport, JournalFiles, J
         cut = db.execute("SELECT cut_from, cut_to FROM games WHERE id = ?", (game_id,)).fetchone()
         lo, hi = (cut[0], cut[1]) if cut and cut[0] is not None else (0, -1)
         clock = ", clock" if self._has_clock(db) else ""  # a journal read as v3 wrote it
+        if self._has_masked(db):  # version 5: a remote game's revealed names in place
+            query = EVENTS_REVEALED.format(clock.replace("clock", "e.clock"))
+            return db.execute(query, (game_id, lo, hi)).fetchall()
         return db.execute(_EVENTS.format(clock), (game_id, lo, hi)).fetchall()
 
     def _has_clock(self, db: sqlite3.Connection) -> bool:

@@ -37,6 +37,7 @@ class JournalReads:
                 entry.note = f"moves unreadable: {e}"
             if self._has_clock(db):
                 self._load_clock(db, entry)
+            entry.masked = self._masked(db, game_id)
         return entry
 
     def _load_clock(self, db, entry: GameEntry) -> None:

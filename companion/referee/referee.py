@@ -187,6 +187,21 @@ class Referee:
             told = f"{', '.join(passed)} passes (no move)" + (f"; {told}" if told else "")
         return told
 
+    def play_remote(self, move: Any, player: str | None) -> Verdict:
+        """A move of the other board of a remote game (docs/club.md), played here at once,
+        with no gate: its player's move with no square to make here, a step everyone takes
+        at once, or (``player`` None) a chance step drawn there."""
+        if player is not None:
+            return self._after(self.session.submit(move, player), None)
+        before = len(self.session.played)
+        try:
+            drawn = self.session.play_drawn(move)
+        except JournalError as e:
+            return _refused(Refusal("cannot-save", f"not saved: {e}"), None)
+        if not drawn:
+            return _refused(Refusal("not-a-draw", f"{move.name}: no chance step here"), None)
+        return self._after(Submitted(True, None, self.session.played[before:]), None)
+
     def closed_elsewhere(self) -> Verdict:
         """The journal says this game was ended from outside (e.g. `binaryon abandon`):
         start a fresh one rather than refuse every move."""
@@ -286,6 +301,8 @@ class Referee:
 
     def take_up(self, session: Session) -> Verdict:
         """Referee ``session`` from now on (a new game, or a paused one taken up again)."""
+        if session.masking is None:  # a remote game's boards keep to their seats
+            session.masking = self.session.masking
         self.session = session
         self.interpreter = session.spec.interpreter(self.kind)
         title = session.spec.title.lower()

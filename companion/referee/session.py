@@ -31,6 +31,7 @@ from companion.games.base import (
 )
 from companion.journal.api import GameClosed, Journal, JournalError, NullJournal, SavedGame
 from companion.referee.clock import Clock, TimeControl
+from companion.referee.masked_play import MaskedPlay, Masking
 from companion.referee.on_time import ended_on_time, on_time
 
 log = logging.getLogger(PROGRAM)
@@ -80,7 +81,7 @@ class Submitted:
         return [p.public for p in self.played]
 
 
-class Session:
+class Session(MaskedPlay):
     """One game in progress. With a time control (``time_control``) it keeps the game clock
     (``clock``): the clock switches when a player's move ends their turn (see
     ``_clock_after``), each move is journaled with the clock's snapshot, and ``timer`` (a
@@ -100,8 +101,10 @@ class Session:
         rng: random.Random | None = None,
         time_control: TimeControl | None = None,
         timer: Callable[[], float] | None = None,
+        masking: Masking | None = None,
     ):
         self.journal: Journal = journal or NullJournal()
+        self.masking = masking  # a remote game: the seat this board knows alone
         self.people = dict(players or {})
         self.rng = rng or random.Random()
         self.drawn: dict[int, str] = {}  # ply -> a chance step's outcome drawn there before
@@ -114,7 +117,7 @@ class Session:
     def _start(self, spec: GameSpec, options: dict[str, Any]) -> None:
         self.spec = spec
         self.options = spec.resolve(options)
-        self.states: list[GameState] = [spec.new(**self.options)]
+        self.states: list[GameState] = [self._masked_first(spec, spec.new(**self.options))]
         self.played: list[Played] = []
         self._scan = (0, 0, False)  # undo_floor's work so far: (moves seen, floor, secret)
         self.closed_elsewhere = False
@@ -148,6 +151,7 @@ class Session:
                 )
             else:
                 self.game_id = self.journal.begin(self.spec.name, self.options, self.seat_names())
+            self._keep_masked()
         except JournalError as e:
             return str(e)
         return None
@@ -189,11 +193,16 @@ class Session:
         self.blocked = None
         self._scan = (0, 0, False)
         self.options = self.spec.resolve(saved.options)
-        self.states = [self.spec.new(**self.options)]
+        self.masked = saved.masked
+        if saved.masked is not None:  # a remote game with secrets, as this board knows it
+            told = saved.masked.told
+            self.states = [self.spec.masked_start(self.options, saved.masked.seat, told)]
+        else:
+            self.states = [self.spec.new(**self.options)]
         self.played = []
         self.game_id = saved.game_id
         try:
-            for after, move, before in self.spec.steps(saved.moves, **self.options):
+            for after, move, before in self.spec.steps_from(self.states[0], saved.moves):
                 referee = before.forced_move() is not None or before.chance() is not None
                 self.states.append(after)
                 k = len(self.played)

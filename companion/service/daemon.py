@@ -471,6 +471,12 @@ class Daemon:
         self.tell(verdict)
         return verdict
 
+    def play_remote(self, move: Any, player: str | None) -> Verdict:
+        """The other board's move in a remote game, played here at once (docs/club.md)."""
+        verdict = self.referee.play_remote(move, player)
+        self.tell(verdict)
+        return verdict
+
     def press_cell(self, cell: int) -> Verdict:
         """A cell pressed on a page, as if on the board."""
         verdict = self.referee.press(cell)

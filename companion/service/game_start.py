@@ -14,8 +14,9 @@ from companion.core.config import Config
 from companion.games import get_spec
 from companion.games.base import GameSpec
 from companion.journal.api import Journal, JournalError
+from companion.referee.masked_play import Masking
 from companion.referee.session import Session
-from companion.service.config_check import game_name, rule_options, time_control
+from companion.service.config_check import REMOTE, game_name, rule_options, time_control
 from companion.views.oled import CHARS
 
 log = logging.getLogger(PROGRAM)
@@ -57,6 +58,7 @@ def first_session(
     if saved is not None:
         try:
             session = Session.resume(saved, journal, rng, timer)
+            session.masking = remote_masking(config)
             say("resumed")
         except ValueError as e:
             log.error("cannot resume game %s: %s", saved.game_id, e)
@@ -78,8 +80,18 @@ def first_session(
             rng,
             time_control=time_control(config, wanted),
             timer=timer,
+            masking=remote_masking(config),
         )
     return session
+
+
+def remote_masking(config: Config) -> Masking | None:
+    """In a remote game (``remote:BOARD``), the seat a new game's board knows alone."""
+    if not config.game.opponent.startswith(REMOTE):
+        return None
+    from companion.club.remote import masking
+
+    return masking(config.game.opponent_side)
 
 
 def asks_for_another(config: Config, options: dict[str, Any], session: Session) -> str:

@@ -1,0 +1,75 @@
+"""A remote game with secrets in the journal, for ``SqliteJournal`` (a mixin): what this board
+knows of it (the ``masked`` row) and, at the end, the other board's full names of its secret
+moves (``revealed``), which reading the events puts in place of their public names. Schema
+version 5 (companion/journal/rows.py)."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from companion.games.base import Outcome
+from companion.journal.api import Masked
+from companion.journal.rows import detail_json, from_json, to_json
+
+# the events of one game, a revealed name in place of the public one it was journaled with
+EVENTS_REVEALED = (
+    "SELECT e.kind, e.ply, COALESCE(r.move, e.move), e.at, e.player,"
+    " COALESCE(e.public, CASE WHEN r.move IS NOT NULL THEN e.move END){}"
+    " FROM events e LEFT JOIN revealed r"
+    " ON r.game_id = e.game_id AND r.ply = e.ply AND e.kind = 'move'"
+    " WHERE e.game_id = ? AND e.id NOT BETWEEN ? AND ? ORDER BY e.id"
+)
+
+
+class JournalMasked:
+    _masked_schema: bool | None = None
+
+    def keep_masked(self, game_id: int, masked: Masked) -> None:
+        with self._write() as db:  # type: ignore[attr-defined]
+            db.execute(
+                "INSERT OR REPLACE INTO masked (game_id, seat, told) VALUES (?, ?, ?)",
+                (game_id, masked.seat, to_json(masked.told)),
+            )
+
+    def reveal(self, game_id: int, names: dict[int, str], outcome: Outcome | None) -> None:
+        with self._write() as db:  # type: ignore[attr-defined]
+            db.executemany(
+                "INSERT OR REPLACE INTO revealed (game_id, ply, move) VALUES (?, ?, ?)",
+                [(game_id, ply, name) for ply, name in sorted(names.items())],
+            )
+            if outcome is not None:
+                tags = self._tags(db, game_id)  # type: ignore[attr-defined]
+                db.execute(
+                    "UPDATE games SET result = ?, summary = ?, detail = ? WHERE id = ?",
+                    (
+                        outcome.winner or "draw",
+                        outcome.summary,
+                        detail_json(outcome.detail, tags),
+                        game_id,
+                    ),
+                )
+
+    def _has_masked(self, db: sqlite3.Connection) -> bool:
+        """Has the file the tables of remote games with secrets (version 5)? A journal
+        opened for reading keeps its older version."""
+        if self._masked_schema is None:
+            row = db.execute(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'revealed'"
+            ).fetchone()
+            self._masked_schema = bool(row[0])
+        return self._masked_schema
+
+    def _masked(self, db: sqlite3.Connection, game_id: int) -> Masked | None:
+        """What this board knows of a remote game with secrets, until they are revealed."""
+        if not self._has_masked(db):
+            return None
+        row = db.execute("SELECT seat, told FROM masked WHERE game_id = ?", (game_id,)).fetchone()
+        if row is None or not isinstance(row[0], str):
+            return None
+        if db.execute("SELECT 1 FROM revealed WHERE game_id = ? LIMIT 1", (game_id,)).fetchone():
+            return None  # revealed: the moves read with their full names
+        told: Any = from_json(row[1], {})
+        if not isinstance(told, dict):
+            told = {}
+        return Masked(row[0], {str(k): dict(v) for k, v in told.items() if isinstance(v, dict)})
