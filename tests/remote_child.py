@@ -72,7 +72,7 @@ def main() -> None:
 
     def make(name: str, on_board: bool) -> None:
         move = daemon.session.state.parse_move(name)
-        if on_board and move.cells and daemon.session.spec.sensor_kinds:
+        if on_board and daemon.session.spec.on_board(move) and daemon.session.spec.sensor_kinds:
             play(name)
         else:
             daemon.submit(name, local_player())

@@ -373,7 +373,8 @@ class RemoteSource:
             why = refusal.reason if refusal is not None else "unreadable"
             self._problem(f"{self.peer}'s move {name} cannot be played here: {why}")
             return
-        if player is None or s.state.turn != player or (not move.cells and s.spec.remote_secrets):
+        page = not s.spec.on_board(move) and s.spec.remote_secrets
+        if player is None or s.state.turn != player or page:
             verdict = self.host.play_remote(move, player)
             if verdict.refusal is not None:
                 reason = verdict.refusal.reason

@@ -618,6 +618,12 @@ class GameSpec(ABC):
             yield Step(after, move, state)
             state = after
 
+    def on_board(self, move: Move) -> bool:
+        """Is ``move`` made on the board (pressed, placed, lifted) rather than on a player's
+        page? Remote play lights the other board's moves made on the board for the player
+        here to make (docs/club.md). By default: a move with cells."""
+        return bool(move.cells)
+
     def layout(self, options: dict[str, Any]) -> Layout | None:
         """Where the game's cells are (None: a game with no board)."""
         size = options.get("size")

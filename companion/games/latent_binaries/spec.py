@@ -30,7 +30,7 @@ from companion.games.latent_binaries.geometry import (
     squares_of,
 )
 from companion.games.latent_binaries.input import LatentInput, fit, marker_cells
-from companion.games.latent_binaries.moves import END, PASS, Challenge, Marker, Order, Setup
+from companion.games.latent_binaries.moves import END, PASS, Challenge, Marker, Order, Setup, Step
 from companion.games.latent_binaries.options import OPTIONS, PLAYERS, other, resolve
 from companion.games.latent_binaries.phases import CHALLENGE, MARKER, MOVE, OVER, PROMPTS, SETUP
 from companion.games.latent_binaries.position import legal, parse_position
@@ -99,6 +99,11 @@ class LatentSpec(GameSpec):
 
     def players(self, options: dict[str, Any]) -> tuple[str, ...]:
         return PLAYERS
+
+    def on_board(self, move: Any) -> bool:
+        """Only a nest's step and a marker's jump are made on the board: setups and guesses
+        are made on the pages (their cells are for hints)."""
+        return isinstance(move, Step | Marker)
 
     def interpreter(self, kind: str) -> Interpreter:
         return LatentInput(kind)
