@@ -97,19 +97,19 @@ def moves(daemon) -> list[str]:
 def test_moves_out_of_order_twice_or_foreign_are_harmless(t3, peer):
     wait_until(lambda: peer.heard("ask"), 20, "t3 asks for the moves it missed")
     ask = peer.heard("ask")[-1]
-    assert (ask["game"], ask["seat"], ask["after"], ask["board"]) == ("binaryon", "on", 0, "t3")
+    assert (ask["game"], ask["seat"], ask["have"], ask["board"]) == ("binaryon", "on", 0, "t3")
     m = line_of_play(4)
     press(t3, m[0])
     wait_until(lambda: [h["move"] for h in peer.heard("move")] == [m[0]], 20, "t3's move sent")
-    assert peer.heard("move")[0]["ply"] == 0
+    assert (peer.heard("move")[0]["seq"], peer.heard("move")[0]["ply"]) == (0, 0)
     named = t3.call(lambda: t3.submit(m[1], "off"))  # t4's move, named on a page here
     assert named.refusal is not None and named.refusal.reason == "wait for t4's move"
     assert moves(t3) == [m[0]]
     peer.send(b"not json")
-    peer.send({**identity(ply=1, move=m[1]), "board": "t9"})  # not the peer
-    peer.send(identity(ply=3, move=m[3]))  # ahead of its time
-    peer.send(identity(ply=1, move=m[1]))
-    peer.send(identity(ply=1, move=m[1]))  # twice
+    peer.send({**identity(seq=0, move=m[1]), "board": "t9"})  # not the peer
+    peer.send(identity(seq=1, move=m[3]))  # ahead of its time
+    peer.send(identity(seq=0, move=m[1]))
+    peer.send(identity(seq=0, move=m[1]))  # twice
     wait_until(lambda: t3.opponent.wanted is not None, 20, "t4's move lit")
     assert t3.opponent.wanted.name == m[1] and t3.message == f"t4's move: {m[1]}: press it"
     press(t3, m[1])
@@ -118,7 +118,7 @@ def test_moves_out_of_order_twice_or_foreign_are_harmless(t3, peer):
     assert t3.opponent.wanted.name == m[3]
     press(t3, m[3])
     assert moves(t3) == m
-    peer.send(identity(ply=1, move=m[1]))  # a late duplicate changes nothing
+    peer.send(identity(seq=0, move=m[1]))  # a late duplicate changes nothing
     t3.wait_idle()
     assert moves(t3) == m
     t3.call(lambda: t3.undo(False))
@@ -132,32 +132,36 @@ def test_the_peer_asks_and_is_answered_from_the_game(t3, peer):
     wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
     m = line_of_play(3)
     press(t3, m[0])
-    peer.send(identity(ply=1, move=m[1]))
+    peer.send(identity(seq=0, move=m[1]))
     wait_until(lambda: t3.opponent.wanted is not None, 20, "t4's move lit")
     press(t3, m[1])
     press(t3, m[2])
-    wait_until(lambda: len(peer.heard("move")) == 3, 20, "t3's plies sent")
+    wait_until(lambda: len(peer.heard("move")) == 2, 20, "t3's own moves sent")
+    assert [(a["seq"], a["ply"], a["move"]) for a in peer.heard("move")] == [
+        (0, 0, m[0]),
+        (1, 2, m[2]),
+    ]  # its own moves only: t4's own came from t4
     peer.listener.heard.clear()
-    peer.send(identity(kind="ask", after=1))  # t4 came back with one ply
-    wait_until(lambda: len(peer.heard("move")) == 2, 20, "the answer")
+    peer.send(identity(kind="ask", have=1, mine=1))  # t4 came back with one of t3's moves
+    wait_until(lambda: len(peer.heard("move")) == 1, 20, "the answer")
     answer = peer.heard("move")
-    assert [(a["ply"], a["move"]) for a in answer] == [(1, m[1]), (2, m[2])]
+    assert [(a["seq"], a["ply"], a["move"]) for a in answer] == [(1, 2, m[2])]
     assert not peer.heard("ask")  # t3 is not behind
-    peer.send(identity(kind="ask", after=5))  # t4 has more than t3: t3 asks back
+    peer.send(identity(kind="ask", have=2, mine=5))  # t4 has more than t3: t3 asks back
     wait_until(lambda: peer.heard("ask"), 20, "t3 asks back")
-    assert peer.heard("ask")[-1]["after"] == 3
+    assert (peer.heard("ask")[-1]["have"], peer.heard("ask")[-1]["mine"]) == (1, 2)
 
 
 def test_a_message_of_another_game_is_refused_with_one_line(t3, peer):
     wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
     m = line_of_play(2)
-    peer.send({**identity(ply=1, move=m[1]), "options": {"size": 6}})
+    peer.send({**identity(seq=0, move=m[1]), "options": {"size": 6}})
     wait_until(lambda: "t4 plays" in t3.message, 20, "the refusal")
     assert t3.message.endswith("start the same game on both") and "\n" not in t3.message
     press(t3, m[0])
-    peer.send(identity(ply=1, move=m[1], game_id=1))
+    peer.send(identity(seq=0, move=m[1], game_id=1))
     wait_until(lambda: t3.opponent.wanted is not None, 20, "the game's move lit")
-    peer.send(identity(ply=1, move=m[1], game_id=2))  # the peer went on to another game
+    peer.send(identity(seq=0, move=m[1], game_id=2))  # the peer went on to another game
     wait_until(lambda: "another game" in t3.message, 20, "the refusal")
     assert t3.message == "t4 plays another game: start a new game on both boards"
 
@@ -183,10 +187,10 @@ def test_a_game_with_secrets_never_reaches_the_broker(t3, peer):
 def test_a_finished_game_of_the_peer_is_not_taken_for_the_new_one(t3, peer):
     wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
     m = line_of_play(2)
-    peer.send(identity(kind="ask", after=12, over=True, game_id=7))  # t4's last game
+    peer.send(identity(kind="ask", have=0, mine=6, over=True, game_id=7))  # t4's last game
     wait_until(lambda: "not started the new game" in t3.message, 20, "the line")
     assert t3.remote.peer_games == {} and t3.message == "t4 has not started the new game yet"
     press(t3, m[0])
-    peer.send(identity(ply=1, move=m[1], game_id=8))  # its new game
+    peer.send(identity(seq=0, move=m[1], game_id=8))  # its new game
     wait_until(lambda: t3.opponent.wanted is not None, 20, "the new game's move lit")
     assert t3.opponent.wanted.name == m[1]

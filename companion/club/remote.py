@@ -29,6 +29,7 @@ from typing import Any, Protocol
 
 from companion import PROGRAM
 from companion.club import topics
+from companion.club.remote_stream import canonical, stream
 from companion.club.transport import Transport
 from companion.games.base import GameSpec, GameState, Refusal
 from companion.journal.api import JournalError
@@ -113,10 +114,11 @@ class RemoteSource:
         self.waiting = Refusal("remote-waiting", f"wait for {peer}'s move")
         self.transport: Transport | None = None
         self.peer_games: dict[int | None, Any] = {}  # this board's game id -> the peer's
-        self.heard: dict[int, tuple[str, str | None]] = {}  # ply -> (the peer's move, its player)
+        # the peer's stream (remote_stream.py): its n-th move -> (public name, player)
+        self.heard: dict[int, tuple[str, str | None]] = {}
         self.heard_for: int | None = None  # this board's game that ``heard`` is about
         self.deliver: Callable[[Any], None] | None = None  # the opponent waits for a move
-        self.sent: tuple[int | None, int] | None = None  # (game id, plies) told the peer
+        self.sent: tuple[int | None, int] | None = None  # (game id, own moves) sent the peer
         self.told: tuple[int | None, dict[str, Any]] = (None, {})  # (game id, facts) told it
         self.named: int | None = None  # the game whose secret moves' names it was sent
         self.said = ""  # the last problem said (each is said once)
@@ -152,17 +154,25 @@ class RemoteSource:
             self.transport.publish(topics.remote(self.board, self.peer), message)
 
     def _ask(self) -> None:
-        plies = len(self.host.session.played)
-        self._send({**self.identity(), "kind": "ask", "after": plies})
+        """Ask for the peer's moves after those this board has, saying how many of its own
+        there are (the peer asks back when it has fewer)."""
+        s = self.host.session
+        mine, theirs = self.seats(s.state)
+        have, own = len(stream(s, theirs)), len(stream(s, mine))
+        self._send({**self.identity(), "kind": "ask", "after": len(s.played), "have": have,
+                    "mine": own})  # fmt: skip
 
     def _send_moves(self, first: int) -> None:
-        """This board's moves from ply ``first``, by their public names: a secret never
-        leaves the board before the game reveals it (``_send_facts``, ``_send_names``)."""
-        played = self.host.session.played
-        for ply in range(first, len(played)):
-            p = played[ply]
-            message = {**self.identity(), "kind": "move", "ply": ply, "move": p.public}
-            self._send({**message, "player": p.player})
+        """This board's own moves from its ``first`` on (its stream), by their public names:
+        a secret never leaves the board before the game reveals it (``_send_facts``,
+        ``_send_names``)."""
+        s = self.host.session
+        own = stream(s, self.seats(s.state)[0])
+        for n in range(first, len(own)):
+            ply = own[n]
+            p = s.played[ply]
+            message = {**self.identity(), "kind": "move", "seq": n, "ply": ply}
+            self._send({**message, "move": p.public, "player": p.player})
 
     def _send_facts(self, again: bool = False) -> None:
         """What the game has revealed of this board's secrets, when it is more than was sent
@@ -177,20 +187,19 @@ class RemoteSource:
         self._send({**self.identity(), "kind": "told", "facts": facts})
 
     def _send_names(self, again: bool = False) -> None:
-        """At the end, the full names of this board's secret moves (the game reveals them)."""
+        """At the end (the game reveals its secrets): the full names of this board's own
+        moves, and its order of the whole game, which the first seat's board's makes the
+        game's on both boards (``remote_stream.canonical``)."""
         s = self.host.session
         if not s.spec.remote_secrets or not s.state.is_over():
             return
         if self.named == s.game_id and not again:
             return
-        mine = s.state.player_of(self.seats(s.state)[0])
-        names = {
-            str(k): p.name
-            for k, p in enumerate(s.played)
-            if p.player == mine and p.name != p.public
-        }
+        mine, theirs = self.seats(s.state)
+        names = [s.played[k].name for k in stream(s, mine)]
         self.named = s.game_id
-        self._send({**self.identity(), "kind": "names", "names": names})
+        self._send({**self.identity(), "kind": "names", "stream": names,
+                    "order": s.moves, "theirs": stream(s, theirs)})  # fmt: skip
 
     # --- the opponent's source ---
     def problem(self, session: Session) -> str | None:
@@ -228,14 +237,14 @@ class RemoteSource:
         s = self.host.session
         if self.problem(s):
             return  # nothing of a game with secrets leaves the board
-        plies = len(s.played)
+        own = len(stream(s, self.seats(s.state)[0]))
         if self.sent is None or self.sent[0] != s.game_id:
-            self.sent = (s.game_id, plies)
+            self.sent = (s.game_id, own)
             self._ask()
             return
-        if plies > self.sent[1]:
+        if own > self.sent[1]:
             self._send_moves(self.sent[1])
-        self.sent = (s.game_id, plies)
+        self.sent = (s.game_id, own)
         self._send_facts()
         self._send_names()
         self._offer()
@@ -259,28 +268,30 @@ class RemoteSource:
         if not self._bound(message["game_id"], bool(message.get("over"))):
             return
         kind = message.get("kind")
+        mine, theirs = self.seats(s.state)
         if kind == "ask":
-            after, behind = int(message["after"]), len(s.played)
-            self._send_moves(max(0, after))
+            have, more = int(message["have"]), int(message["mine"])
+            self._send_moves(max(0, have))
             self._send_facts(again=True)
             self._send_names(again=True)
-            if behind < after:
+            if len(stream(s, theirs)) < more:
                 self._ask()  # the peer has moves this board has not
         elif kind == "move":
-            ply, name = int(message["ply"]), str(message["move"])
-            theirs = s.state.player_of(self.seats(s.state)[1])
-            player = message.get("player", theirs)  # None: the referee's (a chance step)
-            if ply < len(s.played):
-                if s.played[ply].public != name:
-                    self._problem(f"{self.peer} has {name} as move {ply + 1}, this board "
-                                  f"{s.played[ply].public}: the boards disagree")  # fmt: skip
+            n, name = int(message["seq"]), str(message["move"])
+            player = message.get("player", s.state.player_of(theirs))  # None: a chance step
+            known = stream(s, theirs)
+            if n < len(known):
+                here = s.played[known[n]].public
+                if here != name:
+                    self._problem(f"{self.peer} has {name} as its move {n + 1}, this board "
+                                  f"{here}: the boards disagree")  # fmt: skip
                 return
-            self.heard[ply] = (name, None if player is None else str(player))
+            self.heard[n] = (name, None if player is None else str(player))
             self._offer()
         elif kind == "told":
             self._learn(message["facts"])
         elif kind == "names":
-            self._reveal(message["names"])
+            self._reveal(message)
 
     def _learn(self, facts: Any) -> None:
         """The peer's facts about its secrets: learned, and the game goes on here."""
@@ -300,13 +311,24 @@ class RemoteSource:
                 self.host.say(told)
         self._offer()
 
-    def _reveal(self, names: Any) -> None:
-        """The peer's full names at the end: the whole game, every secret in it."""
+    def _reveal(self, message: dict[str, Any]) -> None:
+        """The peer's full names at the end: the whole game, every secret in it, in the
+        first seat's board's order."""
         s = self.host.session
-        if not isinstance(names, dict):
-            raise ValueError("names: not an object")
+        if s.masked is None or not s.state.is_over():
+            return  # revealed already, or not over here yet (its ``ask`` brings them again)
+        mine, theirs = self.seats(s.state)
+        peer_names = [str(n) for n in message["stream"]]
         try:
-            problem = s.reveal({int(k): str(v) for k, v in names.items()})
+            if mine == s.state.players[0]:
+                full = canonical(s.moves, stream(s, theirs), peer_names)
+            else:
+                order = [str(n) for n in message["order"]]
+                own = [s.played[k].name for k in stream(s, mine)]
+                full = canonical(order, [int(k) for k in message["theirs"]], own)
+            problem = s.reveal(full)
+        except ValueError as e:
+            problem = str(e)
         except JournalError as e:
             problem = f"not saved: {e}"
         if problem:
@@ -356,8 +378,10 @@ class RemoteSource:
         handed to the opponent waiting for it, to be lit (a move with no square: "press
         confirm", as for the engine's)."""
         s = self.host.session
-        heard = self.heard.get(len(s.played)) if self.heard_for == s.game_id else None
-        if heard is None or s.state.is_over():
+        if self.heard_for != s.game_id or s.state.is_over():
+            return
+        heard = self.heard.get(len(stream(s, self.seats(s.state)[1])))
+        if heard is None:
             return
         name, player = heard
         try:

@@ -138,9 +138,9 @@ class Journal(Protocol):
     def keep_masked(self, game_id: int, masked: Masked) -> None:
         """Keep what this board knows of a remote game with secrets (replaces the last)."""
 
-    def reveal(self, game_id: int, names: dict[int, str], outcome: Outcome | None) -> None:
-        """The other board's full names of its secret moves (ply -> name), told at the end,
-        and the game's result with every secret known."""
+    def reveal(self, game_id: int, moves: list[MoveEntry], outcome: Outcome | None) -> None:
+        """The whole game with every secret, told at the end: each ply's move (its name,
+        player and public name) read in place of the one journaled, and the result."""
 
     def clock_events(self, game_id: int) -> list[ClockEvent]:
         """A game's clock events, in order."""
@@ -236,7 +236,7 @@ class NullJournal:
     def keep_masked(self, game_id: int, masked: Masked) -> None:
         pass
 
-    def reveal(self, game_id: int, names: dict[int, str], outcome: Outcome | None) -> None:
+    def reveal(self, game_id: int, moves: list[MoveEntry], outcome: Outcome | None) -> None:
         pass
 
     def commit_turn(

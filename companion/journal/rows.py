@@ -44,8 +44,9 @@ APPLICATION_ID = 0x42694E79  # 'BiNy': PRAGMA application_id marks a binaryon jo
 # A remote game with secrets (version 5; docs/club.md, "Remote play"), on each board:
 # - masked: one row a game, the seat whose secrets this board knows and the facts the other
 #   board told about its own (``told``, JSON: seat -> facts), updated as they come;
-# - revealed: the other board's full names of its secret moves, told at the end; reading
-#   the events puts them in place of the public names the moves were journaled with.
+# - revealed: the whole game with every secret, told at the end (ply, move, player, public,
+#   in the order both boards keep); reading the events puts each in place of the move
+#   journaled at its ply (the other board's secret moves were journaled by public name).
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id       INTEGER PRIMARY KEY,
@@ -98,7 +99,8 @@ CREATE INDEX IF NOT EXISTS clock_events_by_game ON clock_events (game_id, id);
 CREATE TABLE IF NOT EXISTS masked (game_id INTEGER PRIMARY KEY REFERENCES games(id),
     seat TEXT NOT NULL, told TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS revealed (game_id INTEGER NOT NULL REFERENCES games(id),
-    ply INTEGER NOT NULL, move TEXT NOT NULL, PRIMARY KEY (game_id, ply));
+    ply INTEGER NOT NULL, move TEXT NOT NULL, player TEXT, public TEXT,
+    PRIMARY KEY (game_id, ply));
 """
 
 # Columns older versions lacked (1: all of them; 2 and 3: the clock's two); added in place

@@ -9,13 +9,14 @@ import sqlite3
 from typing import Any
 
 from companion.games.base import Outcome
-from companion.journal.api import Masked
+from companion.journal.api import Masked, MoveEntry
 from companion.journal.rows import detail_json, from_json, to_json
 
 # the events of one game, a revealed name in place of the public one it was journaled with
 EVENTS_REVEALED = (
-    "SELECT e.kind, e.ply, COALESCE(r.move, e.move), e.at, e.player,"
-    " COALESCE(e.public, CASE WHEN r.move IS NOT NULL THEN e.move END){}"
+    "SELECT e.kind, e.ply, COALESCE(r.move, e.move), e.at,"
+    " CASE WHEN r.move IS NULL THEN e.player ELSE r.player END,"
+    " CASE WHEN r.move IS NULL THEN e.public ELSE r.public END{}"
     " FROM events e LEFT JOIN revealed r"
     " ON r.game_id = e.game_id AND r.ply = e.ply AND e.kind = 'move'"
     " WHERE e.game_id = ? AND e.id NOT BETWEEN ? AND ? ORDER BY e.id"
@@ -32,11 +33,15 @@ class JournalMasked:
                 (game_id, masked.seat, to_json(masked.told)),
             )
 
-    def reveal(self, game_id: int, names: dict[int, str], outcome: Outcome | None) -> None:
+    def reveal(self, game_id: int, moves: list[MoveEntry], outcome: Outcome | None) -> None:
         with self._write() as db:  # type: ignore[attr-defined]
             db.executemany(
-                "INSERT OR REPLACE INTO revealed (game_id, ply, move) VALUES (?, ?, ?)",
-                [(game_id, ply, name) for ply, name in sorted(names.items())],
+                "INSERT OR REPLACE INTO revealed (game_id, ply, move, player, public)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [
+                    (game_id, m.ply, m.name, m.player, m.public if m.public != m.name else None)
+                    for m in moves
+                ],
             )
             if outcome is not None:
                 tags = self._tags(db, game_id)  # type: ignore[attr-defined]

@@ -5,20 +5,20 @@ Each board knows only its own seat's secrets: its session keeps a masked state
 (``GameState.masked``). The other board's secret moves are journaled by their public names;
 what that board discloses as the game reveals it (a guess's answer, a turn's claims) is
 learned (``learn``) and kept in the journal, so a restart learns it again before replaying the
-moves. At the end each board tells the full names of its own secret moves (``own_names``);
-with them the other rebuilds the whole game from an unmasked start (``reveal``), so both
-journals end with the same game, every secret in it.
+moves. At the end each board tells the full names of its own moves; with them the other
+rebuilds the whole game from an unmasked start (``reveal``), so both journals end with the
+same game, every secret in it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.games.base import GameSpec, GameState, Move
-from companion.journal.api import JournalError, Masked
+from companion.journal.api import JournalError, Masked, MoveEntry
 
 if TYPE_CHECKING:
     from companion.referee.session import Played, Session
@@ -68,24 +68,24 @@ class MaskedPlay:
             self._finish_if_over()
         return True
 
-    def own_names(self: Session) -> dict[int, str]:
-        """The full names of this board's secret moves (ply -> name), for the other board
-        once the game is over (never before)."""
-        if self.masked is None or not self.state.is_over():
-            return {}
-        return {k: p.name for k, p in enumerate(self.played) if p.name != p.public}
+    def reveal(self: Session, full: Sequence[str]) -> str | None:
+        """The whole game with every full name, at the end (the other board's secret moves
+        told, in the order both boards keep: ``club/remote_stream.py``): replayed from an
+        unmasked start, it must end as it did here; then it is the game, and the journal
+        reads it so. Why not, in one line, or None."""
+        from companion.referee.session import _played
 
-    def reveal(self: Session, names: Mapping[int, str]) -> str | None:
-        """The other board's full names at the end: the whole game replayed from an unmasked
-        start must end as it did here; then it is the game (journaled). Why not, in one
-        line, or None."""
         if self.masked is None or not self.state.is_over():
             return None
-        full = [names.get(k, p.name) for k, p in enumerate(self.played)]
+        if len(full) != len(self.played):
+            return f"{len(full)} moves, this board has {len(self.played)}"
         states: list[GameState] = [self.spec.new(**self.options)]
+        played: list[Played] = []
         try:
-            for step in self.spec.steps_from(states[0], full):
-                states.append(step.after)
+            for after, move, before in self.spec.steps_from(states[0], full):
+                referee = before.forced_move() is not None or before.chance() is not None
+                played.append(_played(before, move, referee))
+                states.append(after)
         except ValueError as e:
             return f"the revealed moves do not replay ({e})"
         end, here = states[-1], self.state
@@ -94,11 +94,9 @@ class MaskedPlay:
             return "the revealed moves do not end the game"
         if (outcome.winners, outcome.summary) != (shown.winners, shown.summary):
             return f"the revealed moves end otherwise ({outcome.summary})"
-        changed = {k: name for k, name in enumerate(full) if name != self.played[k].name}
-        self.journal.reveal(self.game_id or 0, changed, self.credited(end, outcome))
-        self.played = [_named(p, full[k]) for k, p in enumerate(self.played)]
-        self.states = states
-        self.masked = None
+        entries = [MoveEntry(k, p.name, p.player, p.public) for k, p in enumerate(played)]
+        self.journal.reveal(self.game_id or 0, entries, self.credited(end, outcome))
+        self.played, self.states, self.masked = played, states, None
         return None
 
     def play_drawn(self: Session, move: Move) -> bool:
@@ -124,7 +122,3 @@ class MaskedPlay:
             self.journal.commit_turn(
                 self.game_id, len(self.played), [], self.credited(state, outcome)
             )
-
-
-def _named(p: Played, name: str) -> Played:
-    return p if p.name == name else dataclasses.replace(p, name=name)
