@@ -95,7 +95,7 @@ def main() -> None:
             daemon.wait_idle()
             answer("{}")
         elif command in ("submit", "make"):
-            daemon.call(lambda name=arg, c=command: make(name, c == "make"), render=False)
+            daemon.call(lambda name=arg, c=command: make(name, c == "make"))  # as a page does
             daemon.wait_idle()
             answer("{}")
         elif command == "press":
