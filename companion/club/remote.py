@@ -121,6 +121,7 @@ class RemoteSource:
         self.sent: tuple[int | None, int] | None = None  # (game id, own moves) sent the peer
         self.told: tuple[int | None, dict[str, Any]] = (None, {})  # (game id, facts) told it
         self.named: int | None = None  # the game whose secret moves' names it was sent
+        self.peer_names: tuple[int | None, dict[str, Any]] | None = None  # kept till the end
         self.said = ""  # the last problem said (each is said once)
         self._checked: tuple[Any, str | None] = (None, None)  # (game and options, problem)
         self.online = False  # the broker was there at the last look
@@ -248,6 +249,8 @@ class RemoteSource:
         self._send_facts()
         self._send_names()
         self._offer()
+        if self.peer_names is not None and self.peer_names[0] == s.game_id:
+            self._reveal(self.peer_names[1])
 
     # --- the peer's messages (the loop's thread) ---
     def heard_message(self, message: dict[str, Any] | None) -> None:
@@ -315,8 +318,12 @@ class RemoteSource:
         """The peer's full names at the end: the whole game, every secret in it, in the
         first seat's board's order."""
         s = self.host.session
-        if s.masked is None or not s.state.is_over():
-            return  # revealed already, or not over here yet (its ``ask`` brings them again)
+        if s.masked is None:
+            return  # revealed already
+        if not s.state.is_over():  # the peer's last move is still to be made here
+            self.peer_names = (s.game_id, message)
+            return
+        self.peer_names = None
         mine, theirs = self.seats(s.state)
         peer_names = [str(n) for n in message["stream"]]
         try:
