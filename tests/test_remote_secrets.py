@@ -102,11 +102,13 @@ def test_two_boards_play_a_hidden_game_and_no_secret_leaves_its_board(pair, brok
     assert t3.journal_moves() == t4.journal_moves() == a["moves"]
     # before the end only public names and told facts went over; the names came at the end
     heard = [h for h in listener.messages(f"{PROGRAM}/") if "/remote/" in h.topic]
-    names_at = [i for i, h in enumerate(heard) if b'"kind": "names"' in h.payload]
+    kinds = [json.loads(h.payload)["kind"] for h in heard]
+    names_at = [i for i, kind in enumerate(kinds) if kind == "names"]
     assert names_at, "each board sent its secret moves' names at the end"
     before_end = [h.payload.decode() for h in heard[: names_at[0]]]
     for name in secrets:
         assert not any(name in h for h in before_end), f"{name} went over before the end"
+    assert "told" in kinds[: names_at[0]], "the facts went over while the game was played"
     for h in heard[names_at[0] :]:
         message = json.loads(h.payload)
         assert message["kind"] != "names" or message["over"]
