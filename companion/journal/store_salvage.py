@@ -53,10 +53,18 @@ class JournalSalvage:
                 " AND id NOT BETWEEN ? AND ? ORDER BY id",
                 (game_id, lo, hi),
             ).fetchall()
+            masked = self._masked(db, game_id)
         try:
-            state = get_spec(game).new(**get_spec(game).resolve(from_json(options, {})))
+            spec = get_spec(game)
+            resolved = spec.resolve(from_json(options, {}))
+            state = spec.new(**resolved)
         except ValueError:
             return  # an unknown game: nothing to replay it with
+        if masked is not None:  # a remote game with secrets: as this board knows it
+            try:
+                state = spec.masked_start(resolved, masked.seat, masked.told)
+            except ValueError:  # facts that do not fit: the moves say what they can
+                state = state.masked(masked.seat)
         states = [state]
         bad = None
         for eid, kind, ply, move, public in rows:
