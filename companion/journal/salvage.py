@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from companion.journal.db import connect, memory_db
 from companion.journal.rows import (
@@ -16,6 +17,7 @@ from companion.journal.rows import (
     STATUSES,
     entry_from_row,
     fold,
+    from_json,
 )
 from companion.journal.wal import WalScan, db_image, db_page_size
 
@@ -37,6 +39,10 @@ class RecoveryReport:
     # running clocks' rows (game_id, ply, state, at); what cannot be read is left out
     time_controls: dict[int, str] = field(default_factory=dict)
     clocks: list[tuple] = field(default_factory=list)
+    # remote games with secrets (version 5): the masked rows (game_id, seat, told) and the
+    # revealed rows (game_id, ply, move, player, public) that can be read
+    masked: list[tuple] = field(default_factory=list)
+    revealed: list[tuple] = field(default_factory=list)
 
     def line(self) -> str:
         lost = "; ".join(self.lost) if self.lost else "nothing"
@@ -121,6 +127,7 @@ def _read_damaged(image: bytes, report: RecoveryReport) -> tuple[list[tuple], li
             break
         events, events_failed = _rows(db, event_sql, upper)
         _read_clocks(db, report, upper)
+        _read_masked(db, report)
         report.expected = _indexed_events(db)
         report.unsure = report.unsure or (events_failed and report.expected is None)
     except sqlite3.Error as e:  # not even the schema can be read
@@ -142,6 +149,27 @@ def _read_damaged(image: bytes, report: RecoveryReport) -> tuple[list[tuple], li
         elif failed:
             report.lost.append(f"part of the {what} table unreadable")
     return games, events
+
+
+def _read_masked(db: sqlite3.Connection, report: RecoveryReport) -> None:
+    """The rows of remote games with secrets that can be read (none before version 5)."""
+    for table, columns, good in (
+        ("masked", "game_id, seat, told", _good_masked),
+        ("revealed", "game_id, ply, move, player, public", _good_revealed),
+    ):
+        try:
+            rows = db.execute(f"SELECT {columns} FROM {table}").fetchall()
+        except sqlite3.Error:
+            continue
+        setattr(report, table, [r for r in rows if good(r)])
+
+
+def _good_masked(row: tuple) -> bool:
+    return isinstance(row[0], int) and isinstance(row[1], str) and isinstance(row[2], str)
+
+
+def _good_revealed(row: tuple) -> bool:
+    return isinstance(row[0], int) and isinstance(row[1], int) and isinstance(row[2], str)
 
 
 def _read_clocks(db: sqlite3.Connection, report: RecoveryReport, upper: int) -> None:
@@ -248,6 +276,9 @@ def write_salvage(
     orphans = sorted(gid for gid in set(by_game) | set(expected) if gid not in header_ids)
     if orphans:
         report.lost.append(f"games {', '.join(map(str, orphans))} (header unreadable)")
+    masked = {r[0]: r for r in report.masked}
+    revealed = {(r[0], r[1]): r[2] for r in report.revealed}  # (game, ply) -> its full name
+    whole = {r[0] for r in report.revealed}  # games revealed at their end
     db = connect(fresh)
     try:
         db.execute("BEGIN IMMEDIATE")
@@ -257,11 +288,12 @@ def write_salvage(
             over = None
             try:
                 spec, options = get_spec(game), entry_from_row(g).options
-                state = spec.new(**options)
+                state = _start(spec, options, masked.get(gid), gid in whole)
                 moves, _ = fold([r[2:6] for r in kept])
+                names = [revealed.get((gid, mv.ply), mv.name) for mv in moves]
                 played = 0
                 try:
-                    for step in spec.steps((mv.name for mv in moves), **options):
+                    for step in spec.steps_from(state, names):
                         state, played = step.after, played + 1
                 except ValueError:
                     kept, lost = _cut_at_ply(kept, played), True
@@ -315,6 +347,14 @@ def write_salvage(
             "INSERT INTO clocks (game_id, ply, state, at) VALUES (?, ?, ?, ?)",  # checks it
             [c for c in report.clocks if c[0] in written],
         )
+        db.executemany(
+            "INSERT INTO masked (game_id, seat, told) VALUES (?, ?, ?)",
+            [r for r in report.masked if r[0] in written],
+        )
+        db.executemany(
+            "INSERT INTO revealed (game_id, ply, move, player, public) VALUES (?, ?, ?, ?, ?)",
+            [r for r in report.revealed if r[0] in written],
+        )
         db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '0')")
         db.execute("COMMIT")
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -356,3 +396,16 @@ def _live_length(rows: list[tuple]) -> int:
 
 def _takebacks(rows: list[tuple]) -> int:
     return sum(1 for r in rows if r[2] == "takeback")
+
+
+def _start(spec: Any, options: dict[str, Any], masked: tuple | None, revealed: bool) -> Any:
+    """A salvaged game's first state: a remote game with secrets not yet revealed starts as
+    the board knew it (its seat and the facts it was told), so its public moves replay."""
+    state = spec.new(**options)
+    if masked is None or revealed:
+        return state
+    told = from_json(masked[2], {})
+    try:
+        return spec.masked_start(options, masked[1], told if isinstance(told, dict) else {})
+    except ValueError:  # facts that do not fit: the moves say what they can
+        return state.masked(masked[1])

@@ -39,7 +39,7 @@ from typing import Any
 import companion.journal.db as journal_db  # its open_rw looked up at each open
 from companion import PROGRAM
 from companion.games.base import Outcome
-from companion.journal.api import GameClosed, JournalError, MoveEntry, SavedGame
+from companion.journal.api import GameClosed, JournalError, Masked, MoveEntry, SavedGame
 from companion.journal.checks import (
     _check_identity_quietly,
     _full_error,
@@ -591,7 +591,8 @@ class SqliteJournal(
                 moves, _ = self._live(db, gid)
             except JournalError:
                 moves = []
-            outcome = _outcome(game, from_json(options, {}), [m.name for m in moves])
+            masked = self._masked(db, gid)
+            outcome = _outcome(game, from_json(options, {}), [m.name for m in moves], masked)
             kind = "finish" if outcome else "abandon"
             db.execute(
                 "INSERT INTO events (game_id, kind, ply, at) VALUES (?, ?, ?, ?)",
@@ -825,12 +826,23 @@ def _clock(move: Any) -> str | None:
     return to_json(clock) if clock is not None else None
 
 
-def _outcome(game: str, options: dict[str, Any], moves: list[str]) -> Outcome | None:
-    """The result if replaying ``moves`` ends the game; None if not (or not replayable)."""
+def _outcome(
+    game: str, options: dict[str, Any], moves: list[str], masked: Masked | None = None
+) -> Outcome | None:
+    """The result if replaying ``moves`` ends the game; None if not (or not replayable). A
+    remote game with secrets replays as this board knew it (``masked``)."""
     from companion.games import get_spec
 
     try:
-        state = get_spec(game).replay(moves, **options)
+        spec = get_spec(game)
+        if masked is None:
+            state = spec.replay(moves, **options)
+        else:
+            resolved = spec.resolve(options)
+            start = spec.masked_start(resolved, masked.seat, masked.told)
+            state = start
+            for step in spec.steps_from(start, moves):
+                state = step.after
     except ValueError:
         return None
     return state.outcome() if state.is_over() else None
