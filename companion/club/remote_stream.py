@@ -23,7 +23,7 @@ def from_seat(session: Session, k: int, seat: str) -> bool:
     p: Played = session.played[k]
     if p.player is None:
         first = session.states[0].players[0]
-        return seat == first and p.forced and p.reveals and not p.passed
+        return seat == first and p.forced and not p.passed  # a forced pass is each board's
     return session.states[k].seat_of(p.player) == seat
 
 

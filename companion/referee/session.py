@@ -206,7 +206,11 @@ class Session(MaskedPlay):
                 referee = before.forced_move() is not None or before.chance() is not None
                 self.states.append(after)
                 k = len(self.played)
-                snap = saved.entries[k].clock if k < len(saved.entries) else None
+                entry = saved.entries[k] if k < len(saved.entries) else None
+                # a chance step drawn at the other board of a remote game: the referee's
+                referee = referee or (saved.masked is not None and entry is not None
+                                      and entry.player is None)  # fmt: skip
+                snap = entry.clock if entry is not None else None
                 self.played.append(dataclasses.replace(_played(before, move, referee), clock=snap))
         except ValueError as e:
             raise ValueError(_not_replayed(saved, len(self.played), e)) from None
