@@ -68,7 +68,7 @@ class Opponent:
         A seat is a player as the game started; a swap may give it another player."""
         session = self.host.session
         players = tuple(session.state.players)
-        if len(players) != 2 or not self.source.plays(session):
+        if not self.source.plays(session) or len(players) != 2:  # plays() says why not
             return None
         if self.side_wanted in players:
             return self.side_wanted
