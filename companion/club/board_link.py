@@ -150,6 +150,7 @@ class BoardLink:
         self._mark_due = False  # not yet kept in the journal
         self._mark_timer: Any = None
         self._results: dict[str, _Sent | None] = {}  # game uid -> its last publish
+        self._held: int | None = None  # a finished remote game with secrets not yet whole
         self._delivered: set[str] = set()
         # replaced whole on each change: paho's thread reads it when it connects
         self._subscriptions: dict[str, list[Callback]] = {}
@@ -312,6 +313,9 @@ class BoardLink:
             if over:
                 self._check_results()
                 self.pairings.game_over()
+        if self._held is not None and (session.masked is None or session.game_id != self._held):
+            self._held = None  # the remote game with secrets is whole now (or left)
+            self._check_results()
         self._publish_table()
 
     def game_uid(self, game_id: int | None = None) -> str:
@@ -369,6 +373,10 @@ class BoardLink:
                 continue
             entry = journal.load(game_id)
             if entry is None:
+                continue
+            session = self.host.session
+            if entry.masked is not None and game_id == session.game_id and session.masked:
+                self._held = game_id  # a remote game with secrets: sent once it is whole
                 continue
             pairing = pairing_of(journal, game_id)
             payload = messages.result(self.board, uid, entry, pairing, self.wall())
