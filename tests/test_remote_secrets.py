@@ -97,6 +97,15 @@ def test_two_boards_play_a_hidden_game_and_no_secret_leaves_its_board(pair, brok
     assert a["moves"] == b["moves"], "both boards end with the whole game"
     secrets = set(secret_names(t3)) | set(secret_names(t4))
     assert secrets <= set(a["moves"])
+    # each board's result goes to the hub once its game is whole: every secret in its record
+    results = listener.wait_for(
+        lambda heard: (
+            {h.topic.split("/")[1] for h in heard if "/results/" in h.topic and h.payload}
+            >= {"t3", "t4"}
+        )
+    )
+    records = [json.loads(h.payload)["record"] for h in results if "/results/" in h.topic]
+    assert len(records) >= 2 and all(r and all(name in r for name in secrets) for r in records)
     t3.stop()
     t4.stop()
     assert t3.journal_moves() == t4.journal_moves() == a["moves"]
