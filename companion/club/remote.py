@@ -123,6 +123,7 @@ class RemoteSource:
         self.named: int | None = None  # the game whose secret moves' names it was sent
         self.peer_names: tuple[int | None, dict[str, Any]] | None = None  # kept till the end
         self.said = ""  # the last problem said (each is said once)
+        self.waited: tuple[int | None, int] | None = None  # (game, ply) it said it waits at
         self._checked: tuple[Any, str | None] = (None, None)  # (game and options, problem)
         self.online = False  # the broker was there at the last look
 
@@ -249,6 +250,7 @@ class RemoteSource:
         self._send_facts()
         self._send_names()
         self._offer()
+        self._say_waiting()
         if self.peer_names is not None and self.peer_names[0] == s.game_id:
             self._reveal(self.peer_names[1])
 
@@ -418,6 +420,14 @@ class RemoteSource:
         deliver, self.deliver = self.deliver, None
         self.said = ""
         deliver(move)
+
+    def _say_waiting(self) -> None:
+        """Say once that the game here waits for the peer (a guess's answer, a drawn die)."""
+        s = self.host.session
+        at = (s.game_id, len(s.played))
+        if s.state.waiting and self.waited != at:
+            self.waited = at
+            self.host.say(f"waiting for {self.peer}", lasting=True)
 
     def _not_theirs(self, move: Any, player: str | None) -> Refusal | None:
         """A move the peer may not send: another seat's, or a chance step it does not draw."""
