@@ -427,7 +427,7 @@ class RemoteSource:
         at = (s.game_id, len(s.played))
         if s.state.waiting and self.waited != at:
             self.waited = at
-            self.host.say(f"waiting for {self.peer}", lasting=True)
+            self.host.say(f"waiting for {self.peer}")  # the panel says it while it lasts
 
     def _not_theirs(self, move: Any, player: str | None) -> Refusal | None:
         """A move the peer may not send: another seat's, or a chance step it does not draw."""
