@@ -9,14 +9,11 @@ a reordered message is harmless and a message of another game is refused with on
 board that (re)connects asks the peer for the moves after its last ply (``ask``); the peer
 answers from its game, as its journal holds it, and asks back when it is the one behind.
 
-A game with secrets (``GameSpec.remote_secrets``: Latent Binaries, Binøme) is played with a
-masked state on each board (``referee/masked_play.py``): moves travel by their public names;
-what the game reveals of a board's secrets (a guess's answer, a turn's claims) travels as that
-board's ``told`` facts when the game reveals it; at the end each board sends the full names of
-its secret moves (``names``) and the other rebuilds the whole game from them. Only the first
-seat's board draws a chance step; the other plays it as it comes. A move with no square to
-make here (a guess, a setup, a claim) or one everybody makes at once is played at once; a
-move on the board is lit for the player here to make.
+Each board numbers its own moves (``remote_stream.py``), so the moves both players make at
+once may come in either order. Moves travel by their public names; a game with secrets is
+played with a masked state on each board (``remote_secrets.py``). A move made on a page (a
+setup, a guess, a claim), one everybody makes at once and a chance step drawn by the other
+board are played here at once; a move on the board is lit for the player here to make.
 """
 
 from __future__ import annotations
@@ -29,10 +26,10 @@ from typing import Any, Protocol
 
 from companion import PROGRAM
 from companion.club import topics
-from companion.club.remote_stream import canonical, stream
+from companion.club.remote_secrets import RemoteSecrets
+from companion.club.remote_stream import plain, stream
 from companion.club.transport import Transport
 from companion.games.base import GameSpec, GameState, Refusal
-from companion.journal.api import JournalError
 from companion.referee.session import Session, carried_options
 from companion.referee.verdict import Verdict
 
@@ -94,12 +91,7 @@ def masking(remote_side: str) -> Callable[[GameSpec, dict[str, Any]], str | None
     return seat
 
 
-def plain(value: Any) -> Any:
-    """``value`` as it comes back from JSON (tuples become lists), to compare with a message."""
-    return json.loads(json.dumps(value))
-
-
-class RemoteSource:
+class RemoteSource(RemoteSecrets):
     """The moves of the seat played at board ``peer``; this board is ``board``."""
 
     moved = "remote-move"
@@ -119,11 +111,7 @@ class RemoteSource:
         self.heard_for: int | None = None  # this board's game that ``heard`` is about
         self.deliver: Callable[[Any], None] | None = None  # the opponent waits for a move
         self.sent: tuple[int | None, int] | None = None  # (game id, own moves) sent the peer
-        self.told: tuple[int | None, dict[str, Any]] = (None, {})  # (game id, facts) told it
-        self.named: int | None = None  # the game whose secret moves' names it was sent
-        self.peer_names: tuple[int | None, dict[str, Any]] | None = None  # kept till the end
         self.said = ""  # the last problem said (each is said once)
-        self.waited: tuple[int | None, int] | None = None  # (game, ply) it said it waits at
         self._checked: tuple[Any, str | None] = (None, None)  # (game and options, problem)
         self.online = False  # the broker was there at the last look
 
@@ -175,33 +163,6 @@ class RemoteSource:
             p = s.played[ply]
             message = {**self.identity(), "kind": "move", "seq": n, "ply": ply}
             self._send({**message, "move": p.public, "player": p.player})
-
-    def _send_facts(self, again: bool = False) -> None:
-        """What the game has revealed of this board's secrets, when it is more than was sent
-        (``again``: whatever was sent, the peer asked)."""
-        s = self.host.session
-        if not s.spec.remote_secrets:
-            return
-        facts = plain(s.state.disclosed(self.seats(s.state)[0]))
-        if not facts or (not again and self.told == (s.game_id, facts)):
-            return
-        self.told = (s.game_id, facts)
-        self._send({**self.identity(), "kind": "told", "facts": facts})
-
-    def _send_names(self, again: bool = False) -> None:
-        """At the end (the game reveals its secrets): the full names of this board's own
-        moves, and its order of the whole game, which the first seat's board's makes the
-        game's on both boards (``remote_stream.canonical``)."""
-        s = self.host.session
-        if not s.spec.remote_secrets or not s.state.is_over():
-            return
-        if self.named == s.game_id and not again:
-            return
-        mine, theirs = self.seats(s.state)
-        names = [s.played[k].name for k in stream(s, mine)]
-        self.named = s.game_id
-        self._send({**self.identity(), "kind": "names", "stream": names,
-                    "order": s.moves, "theirs": stream(s, theirs)})  # fmt: skip
 
     # --- the opponent's source ---
     def problem(self, session: Session) -> str | None:
@@ -273,7 +234,7 @@ class RemoteSource:
         if not self._bound(message["game_id"], bool(message.get("over"))):
             return
         kind = message.get("kind")
-        mine, theirs = self.seats(s.state)
+        theirs = self.seats(s.state)[1]
         if kind == "ask":
             have, more = int(message["have"]), int(message["mine"])
             self._send_moves(max(0, have))
@@ -297,51 +258,6 @@ class RemoteSource:
             self._learn(message["facts"])
         elif kind == "names":
             self._reveal(message)
-
-    def _learn(self, facts: Any) -> None:
-        """The peer's facts about its secrets: learned, and the game goes on here."""
-        s = self.host.session
-        if not isinstance(facts, dict):
-            raise ValueError("facts: not an object")
-        before = s.state
-        try:
-            learned = s.learn(self.seats(s.state)[1], facts)
-        except (ValueError, JournalError) as e:
-            self._problem(f"{self.peer}'s answer cannot be taken: {e}")
-            return
-        if learned:
-            self.said = ""
-            told = s.spec.announce(before, s.state)
-            if told:
-                self.host.say(told)
-        self._offer()
-
-    def _reveal(self, message: dict[str, Any]) -> None:
-        """The peer's full names at the end: the whole game, every secret in it, in the
-        first seat's board's order."""
-        s = self.host.session
-        if s.masked is None:
-            return  # revealed already
-        if not s.state.is_over():  # the peer's last move is still to be made here
-            self.peer_names = (s.game_id, message)
-            return
-        self.peer_names = None
-        mine, theirs = self.seats(s.state)
-        peer_names = [str(n) for n in message["stream"]]
-        try:
-            if mine == s.state.players[0]:
-                full = canonical(s.moves, stream(s, theirs), peer_names)
-            else:
-                order = [str(n) for n in message["order"]]
-                own = [s.played[k].name for k in stream(s, mine)]
-                full = canonical(order, [int(k) for k in message["theirs"]], own)
-            problem = s.reveal(full)
-        except ValueError as e:
-            problem = str(e)
-        except JournalError as e:
-            problem = f"not saved: {e}"
-        if problem:
-            self._problem(f"{self.peer}'s moves at the end: {problem}")
 
     def _mismatch(self, message: dict[str, Any]) -> str | None:
         s = self.host.session
@@ -420,14 +336,6 @@ class RemoteSource:
         deliver, self.deliver = self.deliver, None
         self.said = ""
         deliver(move)
-
-    def _say_waiting(self) -> None:
-        """Say once that the game here waits for the peer (a guess's answer, a drawn die)."""
-        s = self.host.session
-        at = (s.game_id, len(s.played))
-        if s.state.waiting and self.waited != at:
-            self.waited = at
-            self.host.say(f"waiting for {self.peer}")  # the panel says it while it lasts
 
     def _not_theirs(self, move: Any, player: str | None) -> Refusal | None:
         """A move the peer may not send: another seat's, or a chance step it does not draw."""

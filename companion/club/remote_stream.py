@@ -10,8 +10,9 @@ boards adopt one order, the first seat's board's (``canonical``), with every ful
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from companion.referee.session import Played, Session
@@ -46,3 +47,8 @@ def canonical(
             raise ValueError(f"ply {k} is not in the game")
         full[k] = name
     return full
+
+
+def plain(value: Any) -> Any:
+    """``value`` as it comes back from JSON (tuples become lists), to compare with a message."""
+    return json.loads(json.dumps(value))

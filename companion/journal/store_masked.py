@@ -59,10 +59,7 @@ class JournalMasked:
         """Has the file the tables of remote games with secrets (version 5)? A journal
         opened for reading keeps its older version."""
         if self._masked_schema is None:
-            row = db.execute(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'revealed'"
-            ).fetchone()
-            self._masked_schema = bool(row[0])
+            self._masked_schema = bool(db.execute("PRAGMA table_info(revealed)").fetchall())
         return self._masked_schema
 
     def _masked(self, db: sqlite3.Connection, game_id: int) -> Masked | None:
