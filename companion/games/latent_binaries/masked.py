@@ -119,11 +119,13 @@ class RemotePlay:
         nest = self.nest_at(move.target)
         assert nest is not None
         key = answer_key(self.plies - 1)
-        if nest.known:
+        if nest.known:  # its own nest (or one whose order was shown)
             value = truth(nest, move, self.rules.order_reveal)
-            return replace(self, told=self.told + ((nest.owner, key, value),))._answered(
-                move, value
-            )
+            if self.seat in (None, nest.owner):
+                return replace(self, told=self.told + ((nest.owner, key, value),))._answered(
+                    move, value
+                )
+            return self._answered(move, value)
         value = heard(self, nest.owner, key)
         if value is None:
             return replace(self, awaiting=key, pending=move)
