@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games import get_spec
+from companion.games.base import Refuse
 from companion.games.latent_binaries.engine import LatentState
 from companion.games.latent_binaries.geometry import parse_square
 from companion.games.latent_binaries.moves import Challenge, Order
@@ -278,6 +279,10 @@ def test_a_guess_waits_for_its_answer_and_learn_resumes_it():
     refusal = a.check(a.parse_move("end"))
     assert (refusal.code, refusal.reason) == ("remote-waiting", "wait for xeno's answer")
     assert a.legal_moves() == [] and a.turn is None and a.forced_move() is None
+    pressed = SPEC.interpreter("switch").press(a, parse_square("a2"))
+    assert isinstance(pressed, Refuse) and pressed.refusal.code == "remote-waiting"
+    assert SPEC.interpreter("switch").button(a, "confirm") is None
+    assert SPEC.hint(a, 0).text == "waiting for xeno" and SPEC.hint(a, 0).cells == ()
     b = b.play(b.parse_move("challenge c6 cyan"))
     assert not b.waiting and b.disclosed(P1)["answer 7"] == "right"
     full = boards.full.play(guess)

@@ -233,6 +233,8 @@ class LatentSpec(GameSpec):
         if st.phase == OVER:
             outcome = st.outcome()
             return Hint(self.highlight(st), outcome.summary if outcome else "")
+        if st.waiting:
+            return Hint((), _waiting(st))
         if st.phase == SETUP or st.mover is None:
             return Hint((), SHORT[SETUP])
         mover = st.mover
