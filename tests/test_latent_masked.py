@@ -159,7 +159,7 @@ def assert_secrets_stay_home(boards: Boards) -> None:
 GAMES = given(seed=st.integers(0, 2**32), options=OPTIONS)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @GAMES
 def test_two_masked_boards_play_the_full_game(seed, options):
     boards = Boards(options)
