@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games import get_spec
-from companion.games.base import Refuse
+from companion.games.base import IllegalMove, Refuse
 from companion.games.latent_binaries.engine import LatentState
 from companion.games.latent_binaries.geometry import parse_square
 from companion.games.latent_binaries.moves import Challenge, Order
@@ -308,6 +308,16 @@ def test_a_fact_heard_before_its_move_changes_nothing_until_then():
     guess = a.parse_move("challenge c6 cyan")
     a, full = a.play(guess), full.play(guess)
     assert not a.waiting and SPEC.view(a, None) == SPEC.view(full, None)
+
+
+def test_a_fact_heard_early_that_cannot_answer_its_guess_refuses_the_guess():
+    boards = played(RAINBOW + XENO + ("b2-a2",))
+    a = boards.a.learn(P1, {"answer 7": ["cyan", "orange"]})  # an order's answer, early
+    with pytest.raises(IllegalMove) as caught:
+        a.play(a.parse_move("challenge c6 cyan"))
+    refusal = caught.value.refusal
+    assert refusal.code == "remote-fact" and len(refusal.reason) <= 42
+    assert refusal.reason.startswith("answer 7: a challenge is answered right or")
 
 
 def test_the_other_seats_guess_is_answered_and_told_by_the_owners_board():
