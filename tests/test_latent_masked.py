@@ -191,6 +191,28 @@ def test_two_masked_boards_play_the_full_game(seed, options):
     assert SPEC.replay(full_names, **options) == boards.full
 
 
+@settings(max_examples=30, deadline=None)
+@GAMES
+def test_the_setups_may_come_in_any_order_to_the_same_state(seed, options):
+    """Both players set up at once, so each board may have the setups in another order: the
+    state after them is the same (and so is every ply number after it, which the facts use)."""
+    boards = Boards(options)
+    for move in random_moves(boards, seed):
+        if boards.full.phase != SETUP:
+            break
+        boards.play(move)
+    rng = random.Random(seed)
+    for seat, live in ((P0, boards.a), (P1, boards.b)):
+        names = boards.names[seat][:]
+        rng.shuffle(names)
+        state = SPEC.new(**options).masked(seat)
+        for name in names:
+            state = state.play(state.parse_move(name))
+        assert state.waiting == {other(seat)}  # for the other's stash
+        state = state.learn(other(seat), {k: list(v) for _, k, v in live.heard})
+        assert state == live and not state.waiting
+
+
 # --------------------------------------------------------------------------- by hand
 
 RAINBOW = ("setup b2 red/yellow", "setup c2 red/green", "setup d2 yellow/green")  # no blue
