@@ -12,6 +12,7 @@ import pytest
 
 from companion import PROGRAM
 from companion.core.config import Config, ConfigError
+from companion.games import get_spec
 from companion.service.config_check import check_config
 from tests.remote_boards import Board
 
@@ -168,14 +169,23 @@ def test_no_takebacks_in_a_remote_game(pair):
         assert state["moves"] == moves and state["message"] == "no takebacks in a remote game"
 
 
-def test_hidden_information_games_are_refused_for_remote_play():
-    for game in ("latent-binaries", "binome"):
+def test_hidden_information_games_are_refused_for_remote_play(monkeypatch):
+    for game in ("latent-binaries", "binome"):  # as if they had no masked states
+        monkeypatch.setattr(type(get_spec(game)), "remote_secrets", False)
         config = Config.default().with_overrides(
             game={"name": game, "opponent": "remote:t4"},
             club={"broker": "mqtt://127.0.0.1:1883", "board": "t3"},
         )
         with pytest.raises(ConfigError, match="hidden information: it cannot be played remot"):
             check_config(config)
+
+
+def test_latent_binaries_is_played_remotely_with_its_masked_states():
+    config = Config.default().with_overrides(
+        game={"name": "latent-binaries", "opponent": "remote:t4"},
+        club={"broker": "mqtt://127.0.0.1:1883", "board": "t3"},
+    )
+    check_config(config)  # no ConfigError: each board holds only its own player's secrets
 
 
 @pytest.mark.parametrize(

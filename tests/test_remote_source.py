@@ -166,10 +166,12 @@ def test_a_message_of_another_game_is_refused_with_one_line(t3, peer):
     assert t3.message == "t4 plays another game: start a new game on both boards"
 
 
-def test_a_game_with_secrets_never_reaches_the_broker(t3, peer):
-    """The board is asked for Latent Binaries in a remote game: it is said that it cannot be
+def test_a_game_with_secrets_never_reaches_the_broker(t3, peer, monkeypatch):
+    """The board is asked for a game with secrets that cannot be played remotely (Latent
+    Binaries as if it had no masked states) in a remote game: it is said that it cannot be
     played remotely, and nothing of it goes on the broker (heard on ``#``) while it is played
     here."""
+    monkeypatch.setattr(type(get_spec("latent-binaries")), "remote_secrets", False)
     wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
     t3.wait_idle()
     peer.listener.heard.clear()

@@ -13,20 +13,32 @@ what to ask for:
 
 The state holds the secrets (each nest's top and bottom colour); ``views.py`` says what each
 player may see. ``SPEC.replay(names, **options)`` rebuilds any game from its move names.
+
+For a game across two boards, ``masked(seat)`` gives the state as one player's board holds it:
+the other player's hidden pawns unknown, learned only as the game shows them (``masked.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final
 
 from ..base import GameState, IllegalMove, Outcome, Refusal
 from .board import marker_jumps, step_moves, winning_line
+from .facts import (
+    RIGHT,
+    STASH,
+    WRONG,
+    Fact,
+    heard,
+    waiting_reason,
+)
 from .geometry import (
     HEIGHT,
     square_name,
 )
+from .masked import RemotePlay
 from .moves import (
     END,
     PASS,
@@ -34,12 +46,13 @@ from .moves import (
     LatentMove,
     Marker,
     Order,
+    PublicSetup,
     Setup,
     Step,
     parse_move,
     public_name,
 )
-from .nest import Nest
+from .nest import UNKNOWN, Nest
 from .options import PLAYERS, Rules, other, rules
 from .phases import CHALLENGE, MARKER, MOVE, OVER, PROMPTS, SETUP, _phase_of
 from .queries import PositionQueries
@@ -59,7 +72,7 @@ def make_outcome(
 
 
 @dataclass(frozen=True, slots=True)
-class LatentState(PositionQueries, GameState):
+class LatentState(PositionQueries, RemotePlay, GameState):
     """One moment of a game, secrets included."""
 
     game: ClassVar[str] = GAME
@@ -79,10 +92,21 @@ class LatentState(PositionQueries, GameState):
     end_reason: str = ""
     line: tuple[int, int] | None = None  # the winning line's ends
     answer: str = ""  # the referee's instruction after the last move (public)
+    # facts this state made public from the secrets it knows (``disclosed``)
+    told: tuple[Fact, ...] = ()
+    # remote play (``masked``): the seat whose secrets this state knows (None: all), the
+    # facts heard about the other seat (sorted), the fact awaited ("stash", "answer 17")
+    # and the guess that waits for its answer
+    seat: str | None = None
+    heard: tuple[Fact, ...] = ()
+    awaiting: str = ""
+    pending: Challenge | Order | None = None
 
     # ----- protocol basics
     @property
     def to_act(self) -> frozenset[str]:
+        if self.awaiting:
+            return frozenset()
         if self.phase == SETUP:
             return frozenset(p for p in PLAYERS if not all(n.is_set for n in self.nests_of(p)))
         if self.phase == OVER or self.mover is None:
@@ -126,6 +150,8 @@ class LatentState(PositionQueries, GameState):
         return self.marker_moves()
 
     def _setup_moves(self, player: str) -> list[LatentMove]:
+        if self.seat not in (None, player):  # the other board's secret: by its public name
+            return [PublicSetup(n.square) for n in self.nests_of(player) if not n.is_set]
         cols = self.rules.colours_of(player)
         return [
             Setup(n.square, top, bottom)
@@ -156,7 +182,7 @@ class LatentState(PositionQueries, GameState):
 
     def actor(self, move: Any) -> str | None:
         """Who plays ``move``: a setup names its nest's owner, anything else is the mover's."""
-        if isinstance(move, Setup):
+        if isinstance(move, Setup | PublicSetup):
             return self.setup_owner(move.square)
         return self.mover
 
@@ -170,6 +196,8 @@ class LatentState(PositionQueries, GameState):
     def check(self, move: Any, player: str | None = None) -> Refusal | None:
         if self.phase == OVER:
             return Refusal("game-over", "game over")
+        if self.awaiting:
+            return Refusal("remote-waiting", waiting_reason(other(self.seat or ""), self.awaiting))
         expected = _phase_of(move)
         if expected is None:
             return Refusal("not-a-move", f"{move!r}"[:24] + ": not a move")
@@ -179,12 +207,16 @@ class LatentState(PositionQueries, GameState):
             return Refusal("not-your-turn", f"{player}: not your turn")
         if expected != self.phase:
             return Refusal("wrong-step", PROMPTS[self.phase])
-        if isinstance(move, Setup):
+        if isinstance(move, Setup | PublicSetup):
             owner = self.setup_owner(move.square)
             if owner is None:
                 return Refusal("not-a-start", f"{square_name(move.square)}: not a start square")
             if player is not None and player != owner:
                 return Refusal("not-yours", f"{square_name(move.square)}: not {player}'s nest")
+            if isinstance(move, PublicSetup):
+                return self._public_setup_refusal(owner, move)
+            if self.seat not in (None, owner):
+                return Refusal("remote-secret", f"{owner} sets up on their board")
             return setup_refusal(self, owner, move)
         who = self.mover
         assert who is not None
@@ -218,14 +250,12 @@ class LatentState(PositionQueries, GameState):
             raise IllegalMove(refusal)
         s = replace(self, plies=self.plies + 1, answer="")
         match move:
-            case Setup():
+            case Setup() | PublicSetup():
                 return s._after_setup(move)
             case Step():
                 return s._after_step(move)
-            case Challenge():
-                return s._after_challenge(move)
-            case Order():
-                return s._after_order(move)
+            case Challenge() | Order():
+                return s._guessed(move)
             case Marker():
                 return s._after_marker(move)
         if move == PASS:
@@ -248,17 +278,34 @@ class LatentState(PositionQueries, GameState):
         stash[k] = tuple(counts)
         return (stash[0], stash[1])
 
-    def _after_setup(self, move: Setup) -> LatentState:
+    def _after_setup(self, move: Setup | PublicSetup) -> LatentState:
         nest = self.nest_at(move.square)
         assert nest is not None
-        s = replace(
-            self,
-            nests=self._with_nest(nest, replace(nest, top=move.top, bottom=move.bottom)),
-            stash=self._take(nest.owner, (move.top, move.bottom)),
-        )
+        if isinstance(move, PublicSetup):  # the other board's: its stash is told later
+            s = replace(
+                self, nests=self._with_nest(nest, replace(nest, top=UNKNOWN, bottom=UNKNOWN))
+            )
+        else:
+            s = replace(
+                self,
+                nests=self._with_nest(nest, replace(nest, top=move.top, bottom=move.bottom)),
+                stash=self._take(nest.owner, (move.top, move.bottom)),
+            )
         if all(n.is_set for n in s.nests):
-            return s._start_turn(self.rules.first)
+            return s._setup_done()
         return s
+
+    def _setup_done(self) -> LatentState:
+        """Both setups are complete: the stashes are public now (a masked state hears the
+        other's, waiting for it if need be)."""
+        known = [p for p in PLAYERS if self.seat in (None, p)]
+        told = tuple((p, STASH, tuple(self.stash[PLAYERS.index(p)])) for p in known)
+        s = replace(self, told=self.told + told)._start_turn(self.rules.first)
+        if self.seat is None:
+            return s
+        return (
+            s._resume_stash() if heard(s, other(self.seat), STASH) else replace(s, awaiting=STASH)
+        )
 
     def _start_turn(self, player: str) -> LatentState:
         turns = list(self.turns)
@@ -294,11 +341,16 @@ class LatentState(PositionQueries, GameState):
         s = replace(self, phase=CHALLENGE)
         return s if s._guesses() else replace(s, phase=MARKER)
 
-    def _after_challenge(self, move: Challenge) -> LatentState:
+    def _answered(self, move: Challenge | Order, value: Hashable) -> LatentState:
+        if isinstance(move, Challenge):
+            return self._after_challenge(move, value == RIGHT)
+        return self._after_order(move, value)
+
+    def _after_challenge(self, move: Challenge, right: bool) -> LatentState:
         nest = self.nest_at(move.target)
         assert nest is not None and self.mover is not None
         name = square_name(move.target)
-        if move.colour not in (nest.top, nest.bottom):
+        if not right:
             return replace(
                 self, phase=MARKER, guesses=self.guesses + 1, answer="wrong: the challenge ends"
             )
@@ -314,20 +366,23 @@ class LatentState(PositionQueries, GameState):
             return replace(s, phase=MARKER)
         return s if s._guesses() else replace(s, phase=MARKER)
 
-    def _after_order(self, move: Order) -> LatentState:
+    def _after_order(self, move: Order, value: Hashable) -> LatentState:
+        """``value``: right, wrong, or the true (top, bottom) shown after a wrong guess."""
         nest = self.nest_at(move.target)
         assert nest is not None and self.mover is not None
         name = square_name(move.target)
         s = replace(self, guesses=self.guesses + 1, phase=MARKER)
-        if (move.top, move.bottom) != (nest.top, nest.bottom):
-            if not self.rules.order_reveal:
-                return replace(s, answer="wrong: the challenge ends")
+        if value == WRONG:
+            return replace(s, answer="wrong: the challenge ends")
+        if isinstance(value, tuple):
+            top, bottom = value
+            shown = replace(nest, top=top, bottom=bottom, shown=True)
             return replace(
                 s,
-                nests=self._with_nest(nest, replace(nest, shown=True)),
-                answer=f"wrong: {nest.top} is on top; the challenge ends",
+                nests=self._with_nest(nest, shown),
+                answer=f"wrong: {top} is on top; the challenge ends",
             )
-        pawns = (*nest.caps, nest.top or "", nest.bottom or "")
+        pawns = (*nest.caps, move.top, move.bottom)  # right: the hidden pawns are the caps
         s = replace(
             s,
             nests=self._with_nest(nest, None),
@@ -366,8 +421,8 @@ class LatentState(PositionQueries, GameState):
             {
                 "owner": n.owner,
                 "square": square_name(n.square),
-                "top": n.top,
-                "bottom": n.bottom,
+                "top": n.top if n.known else None,  # a masked state's other seat: unknown
+                "bottom": n.bottom if n.known else None,
                 "caps": list(n.caps),
             }
             for n in self.nests
@@ -382,7 +437,7 @@ class LatentState(PositionQueries, GameState):
         return public_name(move)
 
     def parse_move(self, text: str) -> LatentMove:
-        return parse_move(text, self.rules.colour_word)
+        return parse_move(text, self.rules.colour_word, public_setup=self.seat is not None)
 
     def __repr__(self) -> str:
         return (

@@ -71,6 +71,10 @@ class LatentInput(Interpreter):
         if not 0 <= cell < SQUARES or st.is_over():
             return None
         name = square_name(cell)
+        if st.waiting:  # remote play: the other board has yet to tell a fact
+            refusal = st.check(END)
+            assert refusal is not None
+            return Refuse(refusal, cell)
         if st.phase == SETUP:
             return Refuse(Refusal("use-page", "setup: on your own page"), cell)
         if st.phase == MOVE:

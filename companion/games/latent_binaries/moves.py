@@ -9,6 +9,9 @@
     end                   stop guessing (allowed after at least one guess)
     marker a7-c7          the goal marker on a7 jumps the one on b7 and lands on c7
 
+In a remote game the board of one player knows only its own secrets: there the other
+player's setups come by their public name (``setup c6``, a ``PublicSetup``).
+
 Colours may be typed as a unique initial (``challenge c5 g``); names are always written in full.
 """
 
@@ -33,6 +36,22 @@ class Setup(Move):
     @property
     def name(self) -> str:
         return f"setup {square_name(self.square)} {self.top}/{self.bottom}"
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return (self.square,)
+
+
+@dataclass(frozen=True, slots=True)
+class PublicSetup(Move):
+    """The other player's setup as a masked state (``engine.LatentState.masked``) gets it:
+    the nest is set up, its colours stay on its owner's board."""
+
+    square: int
+
+    @property
+    def name(self) -> str:
+        return f"setup {square_name(self.square)}"
 
     @property
     def cells(self) -> tuple[int, ...]:
@@ -96,7 +115,7 @@ class Marker(Move):
         return (self.src, self.dst)
 
 
-LatentMove = Setup | Step | Challenge | Order | Marker | Word
+LatentMove = Setup | PublicSetup | Step | Challenge | Order | Marker | Word
 
 
 def public_name(move: LatentMove) -> str:
@@ -120,15 +139,20 @@ def _from_to(text: str) -> tuple[int, int]:
     return parse_square(parts[0]), parse_square(parts[1])
 
 
-def parse_move(text: str, colour_word=lambda w: w.lower()) -> LatentMove:
+def parse_move(
+    text: str, colour_word=lambda w: w.lower(), public_setup: bool = False
+) -> LatentMove:
     """Notation -> move; ValueError with a short reason. ``colour_word`` maps a typed colour
-    to its full name (unknown words are kept, so the engine can refuse them with a code)."""
+    to its full name (unknown words are kept, so the engine can refuse them with a code).
+    ``public_setup``: ``setup c6`` (no colours) is a move too (a masked state's)."""
     words = text.strip().lower().split()
     if not words:
         raise ValueError("empty move")
     head, rest = words[0], words[1:]
     if head in (END.name, PASS.name) and not rest:
         return END if head == END.name else PASS
+    if head == "setup" and len(rest) == 1 and public_setup:
+        return PublicSetup(parse_square(rest[0]))
     if head == "setup" and len(rest) == 2:
         top, bottom = _pair(rest[1], "setup")
         return Setup(parse_square(rest[0]), colour_word(top), colour_word(bottom))

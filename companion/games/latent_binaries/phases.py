@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .moves import END, PASS, Challenge, Marker, Order, Setup, Step
+from .moves import END, PASS, Challenge, Marker, Order, PublicSetup, Setup, Step
 
 SETUP, MOVE, CHALLENGE, MARKER, OVER = "setup", "move", "challenge", "marker", "over"
 # What the referee asks for in each phase (also the reason when a move comes at the wrong time).
@@ -20,7 +20,7 @@ PROMPTS: Final = {
 
 def _phase_of(move: Any) -> str | None:
     """The phase in which ``move`` may be played, or None for something that is no move."""
-    if isinstance(move, Setup):
+    if isinstance(move, Setup | PublicSetup):
         return SETUP
     if isinstance(move, Step) or move == PASS:
         return MOVE

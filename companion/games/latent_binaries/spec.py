@@ -1,6 +1,12 @@
 """Hosting Latent Binaries: the layout on the 8x8 board, what the table and each player see,
 hints, and the input. The table view (OLED, LEDs, table page) never holds a hidden pawn; a
-player's view adds that player's own pawns and their setup and guess buttons."""
+player's view adds that player's own pawns and their setup and guess buttons.
+
+A masked state (remote play, ``masked.py``) gives the same views as the full game once the
+facts due are learned: the public one, and its own player's; the other player's view is the
+public one (their secrets are not on this board). While it waits for a fact, the panel's note
+and the explanation's prompt say ``waiting for xeno`` instead, and a stash not yet told is left
+out of the explanation: the only differences."""
 
 from __future__ import annotations
 
@@ -21,6 +27,7 @@ from companion.games.base import (
     View,
 )
 from companion.games.latent_binaries.engine import GAME, LatentState, _new_game
+from companion.games.latent_binaries.facts import STASH
 from companion.games.latent_binaries.geometry import (
     BETWEEN,
     GOAL_ROWS,
@@ -69,6 +76,10 @@ def _nests(k: int) -> str:
     return f"{k} nest" if k == 1 else f"{k} nests"
 
 
+def _waiting(state: LatentState) -> str:
+    return "waiting for " + ", ".join(sorted(state.waiting))
+
+
 def _guess_label(move: Any) -> str:
     if isinstance(move, Challenge):
         return f"{square_name(move.target)}: {move.colour}?"
@@ -86,6 +97,7 @@ class LatentSpec(GameSpec):
     sensor_kinds: ClassVar[tuple[str, ...]] = ("switch", "presence")
     position_movers: ClassVar[tuple[str, ...]] = PLAYERS  # `legal FILE` (no engine)
     clock_default: ClassVar[str] = "15:00+10"  # docs/rules/latent-binaries.md, "Time"
+    remote_secrets: ClassVar[bool] = True  # masked states: masked.py, "Remote play" in the rules
 
     def resolve(self, given: dict[str, Any]) -> dict[str, Any]:
         return resolve(given)
@@ -119,6 +131,8 @@ class LatentSpec(GameSpec):
         st = _state(state)
         if viewer is not None and viewer not in PLAYERS:
             raise ValueError(f"{viewer}: not a player")
+        if st.seat not in (None, viewer):  # the other player's secrets are not on this board
+            viewer = None
         return View(
             panel=self.panel(st),
             cells=tuple(self._cells(st, viewer)),
@@ -135,6 +149,8 @@ class LatentSpec(GameSpec):
         if st.phase == OVER:
             outcome = st.outcome()
             note = outcome.summary if outcome else "game over"
+        elif st.waiting:
+            note = _waiting(st)
         else:
             note = short_answer(st) if st.phase != SETUP else ""
             note = note or SHORT[st.phase]
@@ -168,10 +184,14 @@ class LatentSpec(GameSpec):
         if st.phase == SETUP:
             waiting = ", ".join(sorted(st.to_act))
             lines.append(f"hidden setup: waiting for {waiting}")
+        elif st.waiting:
+            lines.append(_waiting(st))
         elif st.phase != OVER and st.mover is not None:
             lines.append(f"{st.mover}: {PROMPTS[st.phase]}")
         if st.phase != SETUP:
             for p in PLAYERS:
+                if st.awaiting == STASH and p in st.waiting:
+                    continue
                 stash = ", ".join(f"{c} {k}" for c, k in st.stash_of(p).items())
                 lines.append(f"{p} stash: {stash}")
         if st.phase == OVER and (outcome := st.outcome()) is not None:
@@ -213,6 +233,8 @@ class LatentSpec(GameSpec):
         if st.phase == OVER:
             outcome = st.outcome()
             return Hint(self.highlight(st), outcome.summary if outcome else "")
+        if st.waiting:
+            return Hint((), _waiting(st))
         if st.phase == SETUP or st.mover is None:
             return Hint((), SHORT[SETUP])
         mover = st.mover

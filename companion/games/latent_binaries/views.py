@@ -6,6 +6,8 @@
   appears only if a wrong order guess lifted its queen in front of both players.
 - ``secret_view``: the public view plus the player's own hidden pawns.
 - ``reveal``: everything, for the end of the game (records, history after the end).
+
+A masked state (remote play) holds None for the other player's hidden pawns it does not know.
 """
 
 from __future__ import annotations
@@ -55,6 +57,8 @@ def public_view(state: LatentState) -> dict[str, Any]:
 
 
 def _hidden(n: Nest) -> dict[str, Any]:
+    if not n.known:  # not set up yet, or the other board's secret
+        return {"square": square_name(n.square), "top": None, "bottom": None}
     return {"square": square_name(n.square), "top": n.top, "bottom": n.bottom}
 
 
