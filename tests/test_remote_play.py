@@ -12,7 +12,6 @@ import pytest
 
 from companion import PROGRAM
 from companion.core.config import Config, ConfigError
-from companion.games import get_spec
 from companion.service.config_check import check_config
 from tests.remote_boards import Board
 
@@ -169,23 +168,32 @@ def test_no_takebacks_in_a_remote_game(pair):
         assert state["moves"] == moves and state["message"] == "no takebacks in a remote game"
 
 
-def test_hidden_information_games_are_refused_for_remote_play(monkeypatch):
-    for game in ("latent-binaries", "binome"):  # as if they had no masked states
-        monkeypatch.setattr(type(get_spec(game)), "remote_secrets", False)
-        config = Config.default().with_overrides(
-            game={"name": game, "opponent": "remote:t4"},
-            club={"broker": "mqtt://127.0.0.1:1883", "board": "t3"},
-        )
-        with pytest.raises(ConfigError, match="hidden information: it cannot be played remot"):
-            check_config(config)
+def test_games_with_secrets_are_played_remotely_but_not_solo_or_by_three():
+    """Latent Binaries and Binøme have masked states (``remote_secrets``): allowed. Binøme
+    solo or with three players is refused in one line; so is a game with secrets that cannot
+    be masked."""
+    from companion.club.remote import remote_problem
+    from companion.games import get_spec
+
+    for game in ("latent-binaries", "binome"):
+        check_config(remote_config(game, {}))
+    for rules in ({"players": "Ann,Bob,Cy"}, {"players": "Ann", "solo": 2}):
+        with pytest.raises(ConfigError, match="remote play is for two players, one at each"):
+            check_config(remote_config("binome", rules))
+
+    class Unmasked(type(get_spec("latent-binaries"))):
+        remote_secrets = False
+
+    problem = remote_problem(Unmasked(), {})
+    assert problem == "latent-binaries has hidden information: it cannot be played remotely"
 
 
-def test_latent_binaries_is_played_remotely_with_its_masked_states():
-    config = Config.default().with_overrides(
-        game={"name": "latent-binaries", "opponent": "remote:t4"},
+def remote_config(game: str, rules: dict) -> Config:
+    return Config.default().with_overrides(
+        game={"name": game, "opponent": "remote:t4"},
+        rules={game: rules},
         club={"broker": "mqtt://127.0.0.1:1883", "board": "t3"},
     )
-    check_config(config)  # no ConfigError: each board holds only its own player's secrets
 
 
 @pytest.mark.parametrize(

@@ -186,6 +186,25 @@ def test_a_game_with_secrets_never_reaches_the_broker(t3, peer, monkeypatch):
     assert peer.listener.messages(topics.remote("t3", "t4")) == []  # (the table: club-board's)
 
 
+def test_a_game_that_cannot_be_played_remotely_never_reaches_the_broker(t3, peer):
+    """The board is asked for Binøme with three players in a remote game: it is said that
+    it cannot be played remotely, and nothing of it goes on the broker (heard on ``#``)
+    while it is played here."""
+    wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
+    t3.wait_idle()
+    peer.listener.heard.clear()
+    t3.call(lambda: t3.new_game("binome", {"players": "Ann,Bob,Cy"}))
+    wait_until(lambda: "remote play is for two players" in t3.message, 20, "the refusal")
+    for _ in range(6):  # its players play here (secret writes and all)
+        state = t3.call(lambda: t3.session.state, render=False)
+        move = state.legal_moves()[0]
+        who = state.actor(move)
+        t3.call(lambda mv=move, who=who: t3.submit(mv.name, who))
+    assert len(t3.session.played) >= 6
+    t3.wait_idle()
+    assert peer.listener.messages(topics.remote("t3", "t4")) == []  # (the table: club-board's)
+
+
 def test_a_finished_game_of_the_peer_is_not_taken_for_the_new_one(t3, peer):
     wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
     m = line_of_play(2)
