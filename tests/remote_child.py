@@ -7,7 +7,8 @@ killed. Not a test module.
 Prints ``R`` once running, then answers one JSON line per command read from stdin:
 ``state`` (the game as this board has it), ``play NAME`` (the player here makes that move:
 a press of its square on the simulated board, or the confirm button for a move without one),
-``submit NAME`` (the player here enters that move on their page), ``make NAME`` (``play``
+``submit NAME`` (the player here enters that move on their page), ``enter WHO NAME`` (a
+move entered on WHO's page here: answers what was refused), ``make NAME`` (``play``
 for a move with squares on a game with a board, else ``submit``), ``press SQUARE`` (a press
 of any square), ``undo`` (the undo button), ``stop``.
 """
@@ -94,6 +95,12 @@ def main() -> None:
             daemon.call(lambda name=arg: play(name), render=False)
             daemon.wait_idle()
             answer("{}")
+        elif command == "enter":  # a move entered on the page of any player: enter WHO NAME
+            who, _, name = arg.partition(" ")
+            verdict = daemon.call(lambda w=who, n=name: daemon.submit(n, w))
+            daemon.wait_idle()
+            refusal = verdict.refusal
+            answer(json.dumps({"refused": refusal.reason if refusal is not None else None}))
         elif command in ("submit", "make"):
             daemon.call(lambda name=arg, c=command: make(name, c == "make"))  # as a page does
             daemon.wait_idle()

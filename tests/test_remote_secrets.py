@@ -142,3 +142,15 @@ def test_a_board_killed_mid_hidden_game_catches_up(pair, game):
     t3.stop()
     t4.stop()
     assert t3.journal_moves() == t4.journal_moves() == a["moves"]
+
+
+def test_the_other_boards_player_cannot_be_played_here(pair):
+    """While both players set up at once, a setup of the other board's player entered here
+    (by its public name or with its pawns) is refused: it is made at that board."""
+    t3, t4 = pair("latent-binaries", {})
+    boards = seated(t3, t4)
+    here, there = boards["rainbow"], boards["xeno"]
+    for name in ("setup c6", "setup c6 cyan/magenta"):
+        said = here.ask(f"enter xeno {name}")
+        assert said["refused"] == "xeno is played by t4"
+    assert here.state()["moves"] == [] and there.state()["moves"] == []

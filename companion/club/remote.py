@@ -103,6 +103,7 @@ class RemoteSource(RemoteSecrets):
         self.peer = peer
         self.side_wanted = side  # the seat the peer plays ("" = the second player)
         self.whose = f"{peer}'s"
+        self.by = peer
         self.waiting = Refusal("remote-waiting", f"wait for {peer}'s move")
         self.transport: Transport | None = None
         self.peer_games: dict[int | None, Any] = {}  # this board's game id -> the peer's

@@ -28,6 +28,7 @@ class MoveSource(Protocol):
     """Where the opponent's moves come from."""
 
     whose: str  # "my" (the companion), "t4's" (a remote board): "press e5 for my move"
+    by: str  # "the companion", "t4": "xeno is played by t4"
     waiting: Refusal  # the refusal while its move is not known yet
     moved: str  # the refusal code for a move other than its own
 
@@ -121,8 +122,14 @@ class Opponent:
 
     # --- the referee asks before it plays a move on the board ---
     def gate(self, move: Any) -> Refusal | None:
-        """Refuse anything but the opponent's own move while it is its turn."""
+        """Refuse anything but the opponent's own move while it is its turn, and a move of
+        the opponent's player entered here while both players choose at once (a remote
+        board's setup or claim is made at that board)."""
         if not self.to_move():
+            playing = self.playing()
+            state = self.host.session.state
+            if playing is not None and playing in state.to_act and state.actor(move) == playing:
+                return Refusal(self.source.moved, f"{playing} is played by {self.source.by}")
             return None
         if self.wanted is None:
             return self.source.waiting
@@ -137,6 +144,7 @@ class EngineSource:
     """The companion's engine: a search in its own thread, at ``level``."""
 
     whose = "my"
+    by = "the companion"
     waiting = Refusal("engine-thinking", "wait: I am thinking")
     moved = "engine-move"
 
