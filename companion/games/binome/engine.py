@@ -32,7 +32,8 @@ from typing import Any, ClassVar, Final
 from ..base import Chance, GameState, IllegalMove, Refusal
 from . import solo
 from .deck import Deck, parse_deck_text
-from .moves import BinomeMove, Claim, Decline, Draw, Roll, Write, cell_name
+from .masked import HIDDEN, BinomeMasking
+from .moves import BinomeMove, Claim, Decline, Draw, Roll, Veiled, Write, cell_name
 from .notation import BinomeNotation
 from .options import resolve_game_options, seat_order
 from .postulates import BY_ID, IDS, number_text
@@ -56,7 +57,7 @@ def _rotate(names: Sequence[str], first: str) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, eq=True)
-class BinomeState(BinomeNotation, BinomeResult, GameState):
+class BinomeState(BinomeMasking, BinomeNotation, BinomeResult, GameState):
     """One moment of a Binøme game. Build one with ``SPEC.new(**options)`` or ``SPEC.replay``."""
 
     game: ClassVar[str] = GAME
@@ -78,6 +79,10 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
     announced: tuple[str, ...] = ()  # transparency: one number left after the last turn
     over: bool = False
     _ply: int = 0
+    # remote play (masked.py): the seat whose secrets this state knows (None: all), and the
+    # facts heard about the other seats' secrets, (seat, key, value) sorted by seat and key
+    mask: str | None = None
+    learned: tuple[tuple[str, str, Any], ...] = ()
 
     # ------------------------------------------------------------------ basic views
     @property
@@ -135,6 +140,8 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
 
     @property
     def to_act(self) -> frozenset[str]:
+        if self.mask is not None and self.waiting:
+            return frozenset()
         phase = self.phase
         if phase == WRITE:
             return frozenset(n for n in self.names if n not in self.wrote)
@@ -189,7 +196,10 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
         return Chance(kind, tuple(m.name for m in moves))
 
     def chance_moves(self) -> tuple[Roll | Draw, ...]:
-        """The equally likely outcomes of the chance step now, as moves (() when none)."""
+        """The equally likely outcomes of the chance step now, as moves (() when none, and on
+        a board masked for another seat than the first: only the first seat's board draws)."""
+        if self.mask is not None and self.mask != self.names[0]:
+            return ()
         phase = self.phase
         if phase == ROLL:
             return tuple(Roll(d) for d in range(10))
@@ -204,6 +214,12 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
     def _player_moves(self, player: str) -> list[BinomeMove]:
         if player not in self.to_act:
             return []
+        if self.veils(player):  # another seat's moves, as this board hears them
+            if self.phase == WRITE:
+                return [Veiled("write", player)]
+            if self.options["secrets"]:
+                return [Veiled("chose", player)]
+            return [Veiled("claim", player), Decline(player)]
         if self.phase == WRITE:
             sheet = self.sheet(player)
             return [Write(c, player) for c in range(CELLS) if sheet[c] is None]
@@ -237,6 +253,10 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
         if self.over:
             return Refusal("game-over", "game over")
         phase = self.phase
+        if self.mask is not None and self.waiting:  # only the drawn chance step may come
+            drawn = isinstance(move, Roll) if phase == ROLL else isinstance(move, Draw)
+            if self.card is not None or not drawn:
+                return Refusal("remote-waiting", self.waiting_reason())
         if isinstance(move, Roll):
             if player is not None:
                 return Refusal("referee-only", "the referee rolls")
@@ -255,8 +275,10 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
                     return Refusal("card-gone", f"{move.card}: not in the deck")
                 return Refusal("unknown-card", f"{move.card!r}: no such card")
             return None
-        if not isinstance(move, Write | Claim | Decline):
+        if not isinstance(move, Write | Claim | Decline | Veiled):
             return Refusal("not-a-move", f"{move!r}: not a move")
+        if isinstance(move, Veiled) and self.mask is None:
+            return Refusal("remote-only", f"{move.name}: a public name, not a move")
         who = move.player or player
         if who is None:
             return Refusal("no-player", "whose move is it?")
@@ -268,11 +290,16 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
             return Refusal("wrong-player", f"not {move.player}'s page")
         if who not in self.names:
             return Refusal("unknown-player", f"{who}: not playing")
-        if isinstance(move, Write):
+        if self.mask is not None and (refusal := self.remote_refusal(move, who)):
+            return refusal
+        writes = isinstance(move, Write) or (isinstance(move, Veiled) and move.verb == "write")
+        if writes:
             if phase != WRITE:
                 return Refusal("not-now", "no digit to write")
             if who in self.wrote:
                 return Refusal("already-wrote", f"{who}: already wrote {self.rolls[-1]}")
+            if isinstance(move, Veiled):
+                return None
             if isinstance(move.cell, bool) or move.cell not in range(CELLS):
                 return Refusal("bad-cell", f"{move.cell!r}: not a cell")
             if self.sheet(who)[move.cell] is not None:
@@ -333,26 +360,30 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
             return replace(self, remaining=left, card=move.card, _ply=ply)
         who: str = move.player or player  # type: ignore[assignment]
         i = self.index(who)
+        if isinstance(move, Veiled):
+            if move.verb == "write":
+                return replace(self, wrote=self.wrote | {who}, _ply=ply)
+            return replace(self, decided=(*self.decided, (who, HIDDEN)), _ply=ply).settle()
         if isinstance(move, Write):
             sheet = list(self.sheets[i])
             sheet[move.cell] = self.rolls[-1]
             sheets = (*self.sheets[:i], tuple(sheet), *self.sheets[i + 1 :])
             return replace(self, sheets=sheets, wrote=self.wrote | {who}, _ply=ply)
         number = move.number if isinstance(move, Claim) else None
-        state = replace(self, decided=(*self.decided, (who, number)), _ply=ply)
-        if len(state.decided) == len(self.names):
-            return state._resolve_turn()
-        return state
+        return replace(self, decided=(*self.decided, (who, number)), _ply=ply).settle()
 
     def reveals(self, move: Any) -> bool:
         """The last choice of a turn: it resolves the turn, so every claim is shown."""
-        return isinstance(move, Claim | Decline) and len(self.decided) + 1 == len(self.names)
+        chooses = isinstance(move, Claim | Decline) or (
+            isinstance(move, Veiled) and move.verb != "write"
+        )
+        return chooses and len(self.decided) + 1 == len(self.names)
 
     def _resolve_turn(self) -> BinomeState:
         """Everybody has chosen: resolve, score, pass the chair, mark numbers used."""
         assert self.card is not None
         opts = self.options
-        chosen = dict(self.decided)
+        chosen = self.choices()
         claims = [(p, n) for p in self.claim_order() if (n := chosen[p]) is not None]
         res = resolve(
             self.card,
@@ -365,6 +396,9 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
         for p, n in claims:
             i = self.index(p)
             sheet = self.sheets[i]
+            if self.veils(p):  # only how many are used counts here (masked.py)
+                used[i][used[i].index(False)] = True
+                continue
             slot = next(
                 s
                 for s in range(SLOTS)

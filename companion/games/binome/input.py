@@ -22,6 +22,9 @@ def confirm_pages(state: BinomeState) -> list[str]:
         claims = ", ".join(f"{p} {number_text(n)}" for p, n in last.claims) or "no claims"
         pages.append(last.explanation)
         pages.append(f"claimed: {claims}")
+    remote = [p for p in state.players if p in state.waiting]
+    if remote:  # a board of a remote game waiting for the other board (masked.py)
+        pages.append(f"waiting for {join_names(remote)}")
     waiting = [p for p in state.players if p in state.to_act]
     if waiting:
         verb = "write" if state.digit is not None else "choose"

@@ -76,8 +76,23 @@ class Decline(_PlayerMove):
         return f"{self._who()} pass"
 
 
-BinomeMove = Roll | Draw | Write | Claim | Decline
-PlayerMove = Write | Claim | Decline
+@dataclass(frozen=True, slots=True)
+class Veiled(_PlayerMove):
+    """Another seat's secret move as a board that plays only its own seat hears it, by its
+    public name (remote play, ``masked.py``): ``Bob write``, ``Bob claim``, ``Bob chose``."""
+
+    verb: str  # one of VEILED
+    player: str | None = None
+
+    @property
+    def name(self) -> str:
+        return f"{self._who()} {self.verb}"
+
+
+VEILED: Final = ("write", "claim", "chose")
+
+BinomeMove = Roll | Draw | Write | Claim | Decline | Veiled
+PlayerMove = Write | Claim | Decline | Veiled
 
 
 def cell_name(cell: int) -> str:

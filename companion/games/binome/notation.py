@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .moves import BinomeMove, Claim, Decline, Draw, Roll, Write, parse_cell
+from .moves import VEILED, BinomeMove, Claim, Decline, Draw, Roll, Veiled, Write, parse_cell
 from .options import RESERVED
 from .postulates import BY_ID, parse_number
 
@@ -16,8 +16,9 @@ class BinomeNotation:
 
     def public_name(self, move: Any) -> str:
         """The notation others may see now: no cell, no number; with ``secrets`` not even
-        whether the player claimed."""
-        if isinstance(move, Roll | Draw):
+        whether the player claimed. Another seat's move heard by a remote board is its public
+        name already (``Veiled``)."""
+        if isinstance(move, Roll | Draw | Veiled):
             return move.name
         who = move.player
         if isinstance(move, Write):
@@ -54,6 +55,8 @@ class BinomeNotation:
             return Claim(parse_number(words[1]), player, burn=True)
         if verb == "pass" and len(words) == 1:
             return Decline(player)
+        if verb in VEILED and len(words) == 1 and player and self.mask is not None:
+            return Veiled(verb, player)  # another seat's move as a remote board hears it
         raise ValueError(f"{text.strip()!r}: not a Binøme move")
 
     def _player_named(self, text: str) -> str:

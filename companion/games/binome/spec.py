@@ -5,6 +5,10 @@ Nothing secret reaches the table (``view(state, None)``): no sheet, no number no
 claimed in a resolved turn, no claim before its turn resolves (with ``secrets``, not even
 whether a player claimed). A player's page (``view(state, player)``) adds that player's own
 sheet and choices. The sheets become public when the game is over.
+
+A state masked for one seat (remote play, masked.py) shows the table exactly what the full
+game shows, its own seat's page as the full game does, and another seat's page as the table
+(it does not know that seat's sheet).
 """
 
 from __future__ import annotations
@@ -98,6 +102,7 @@ class BinomeSpec(GameSpec):
     sensor_kinds = ()
     secret_options = ("seed",)  # the virtual players' sheets follow from it
     clock_default = "3:00+5"  # docs/rules/binome.md, "Time"
+    remote_secrets = True  # masked.py: each board knows only its own seat's sheet and claims
 
     def step_seconds(self, options: dict[str, Any]) -> int:
         return int(options.get("step_seconds", 0) or 0)
@@ -106,7 +111,7 @@ class BinomeSpec(GameSpec):
         """A digit not written in time goes to the player's first free half; a claim not
         made in time is a pass (docs/rules/binome.md, "Time")."""
         st: BinomeState = state  # type: ignore[assignment]
-        if player not in st.to_act:
+        if player not in st.to_act or st.veils(player):  # another board times its own seat
             return None
         if st.phase == WRITE:
             return next((m for m in st.legal_moves(player) if isinstance(m, Write)), None)
@@ -157,7 +162,7 @@ class BinomeSpec(GameSpec):
     # ----------------------------------------------------------------- what is seen
     def view(self, state: GameState, viewer: str | None = None) -> View:
         st: BinomeState = state  # type: ignore[assignment]
-        own = viewer if viewer in st.players else None
+        own = viewer if viewer in st.players and not st.veils(viewer) else None
         return View(
             panel=self.panel(st),
             leds=self.leds(st),
