@@ -17,6 +17,10 @@ Moves (notation in brackets, what the journal stores):
 and with ``secrets`` whether a player claimed at all. Claims are revealed by the turn's
 resolution (``last_resolution``), the sheets by ``outcome()`` at the end.
 
+Remote play (masked.py): a state masked for one seat knows only that seat's sheet and
+choices; the other seats' moves come by their public names (``Veiled``: ``Bob write``,
+``Bob claim``, ``Bob chose``) and their choices as facts once a turn's choosing is complete.
+
 Solo mode (option ``solo`` = 1..6): the one human plays against virtual players ``bot1``..
 whose moves ``forced_move()`` returns (see solo.py), so the referee plays them and the
 journal keeps them like any other move.
