@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from typing import Any
 
@@ -12,6 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games import get_spec
+from companion.games.base import View
+from companion.games.binome.input import confirm_pages
 from companion.games.binome.masked import HIDDEN
 
 SPEC = get_spec("binome")
@@ -24,8 +25,8 @@ ROLLS = (4, 4, 1, 2, 5, 5, 0, 9, 3, 3, 7, 1, 2, 8, 6, 6)
 CELLS = [f"{s}{h}" for s in range(1, 9) for h in "ab"]
 
 
-def view(state: Any, viewer: str | None = None) -> dict:
-    return dataclasses.asdict(SPEC.view(state, viewer))
+def view(state: Any, viewer: str | None = None) -> View:
+    return SPEC.view(state, viewer)
 
 
 class Table:
@@ -120,7 +121,7 @@ game_options = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(game_options, st.integers(0, 2**32), st.floats(0, 0.9))
 def test_two_masked_boards_play_the_full_game(options, seed, pass_bias):
     rng = random.Random(seed)
@@ -218,6 +219,7 @@ def test_a_claim_waits_for_the_other_board_and_refuses_meanwhile():
         refusal = a.check(a.parse_move(name))
         assert (refusal.code, refusal.reason) == ("remote-waiting", "wait for Bob's choice")
     assert a.history == () and a.disclosed(P0) == {"claim 0": "44"}
+    assert "waiting for Bob" in confirm_pages(a)  # what confirm steps through on the OLED
     b = b.play(b.parse_move("Ann claim")).play(b.parse_move("Bob claim 66"))
     assert b.waiting == {P0}
     told = b.disclosed(P1)
@@ -321,9 +323,9 @@ def test_secrets_hide_a_pass_until_the_turn_resolves():
     assert b.disclosed(P1) == {}  # not before every player has chosen
     a = a.play(a.parse_move("Bob chose"))
     assert a.decided == ((P1, HIDDEN),) and a.to_act == {P0}
-    for text in (view(a)["explanation"], view(a, P0)["explanation"], view(a, P0)["private"]):
+    for text in (view(a).explanation, view(a, P0).explanation, view(a, P0).private):
         assert not any("pass" in line for line in text)
-    assert "Chosen in secret: Bob; waiting for Ann." in view(a)["explanation"]
+    assert "Chosen in secret: Bob; waiting for Ann." in view(a).explanation
     a = a.play(a.parse_move("Ann claim 44"))
     b = b.play(b.parse_move("Ann chose"))
     assert a.waiting == {P1} and b.waiting == {P0}
@@ -349,7 +351,7 @@ def test_transparency_announces_from_the_public_count():
     assert table.full.announced == (P0, P1)
     for board in table.boards.values():
         assert board.announced == (P0, P1) and view(board) == view(table.full)
-        assert "One number left: Ann and Bob." in view(board)["explanation"]
+        assert "One number left: Ann and Bob." in view(board).explanation
 
 
 def test_the_end_shows_the_sheets_once_told():
@@ -369,7 +371,7 @@ def test_the_end_shows_the_sheets_once_told():
     assert table.heard[P0]["sheet"] == BOB_SHEET and table.heard[P1]["sheet"][0] == "44"
     a = table.boards[P0]
     assert a.numbers(P1) == tuple(BOB_SHEET) and a.used == table.full.used
-    assert f"Bob's sheet: {' '.join(BOB_SHEET)}." in view(a)["explanation"]
+    assert f"Bob's sheet: {' '.join(BOB_SHEET)}." in view(a).explanation
     assert a.outcome() == table.full.outcome()
 
 
