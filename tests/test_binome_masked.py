@@ -397,3 +397,18 @@ def test_remote_play_is_for_two_boards_with_their_own_pages():
     b = SPEC.new(players="Ann,Bob").masked("Bob").play(a.parse_move("roll 3"))
     assert SPEC.timed_out(b, P0) is None  # Ann's board times Ann
     assert SPEC.timed_out(b, P1).name == "Bob write 1a"
+
+
+def test_moves_made_at_once_may_come_in_either_order():
+    """Each board plays its own player's write at once and the other's when it arrives."""
+    table = Table()
+    table.play_all("roll 4", "Ann write 1a", "Bob write 8b")
+    a = SPEC.new(players="Ann,Bob").masked(P0)
+    b = SPEC.new(players="Ann,Bob").masked(P1)
+    for name in ("roll 4", "Ann write 1a", "Bob write"):
+        a = a.play(a.parse_move(name))
+    for name in ("roll 4", "Bob write 8b", "Ann write"):
+        b = b.play(b.parse_move(name))
+    for seat, board in ((P0, a), (P1, b)):
+        assert view(board) == view(table.full) and view(board, seat) == view(table.full, seat)
+    assert a.chance() is not None and b.waiting == {P0}
