@@ -17,6 +17,8 @@ from companion import PROGRAM
 from tests.remote_boards import Board
 
 GAMES = {"latent-binaries": {}, "binome": {"players": "Ann,Bob"}}
+# Binøme's Game of Secrets too: both choose at once, a pass is a secret until the turn resolves
+WHOLE = [*GAMES.items(), ("binome", {"players": "Ann,Bob", "secrets": True})]
 
 
 def seated(t3: Board, t4: Board) -> dict[str, Board]:
@@ -71,12 +73,12 @@ def journal_text(board: Board) -> str:
         db.close()
 
 
-@pytest.mark.parametrize("game", list(GAMES))
-def test_two_boards_play_a_hidden_game_and_no_secret_leaves_its_board(pair, broker, game):
+@pytest.mark.parametrize("game, rules", WHOLE, ids=["latent-binaries", "binome", "secrets"])
+def test_two_boards_play_a_hidden_game_and_no_secret_leaves_its_board(pair, broker, game, rules):
     from tests.mosquitto import Listener
 
     listener = Listener(broker.url)
-    t3, t4 = pair(game, GAMES[game])
+    t3, t4 = pair(game, rules)
     boards = seated(t3, t4)
     assert len(boards) == 2 and all(b.state()["masked"] for b in boards.values())
     rng = random.Random(11)
