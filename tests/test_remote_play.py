@@ -180,6 +180,8 @@ def test_games_with_secrets_are_played_remotely_but_not_solo_or_by_three():
     for rules in ({"players": "Ann,Bob,Cy"}, {"players": "Ann", "solo": 2}):
         with pytest.raises(ConfigError, match="remote play is for two players, one at each"):
             check_config(remote_config("binome", rules))
+    with pytest.raises(ConfigError, match="cannot be played remotely: remote play has no pl"):
+        check_config(remote_config("binome", {"players": "Ann,Bob", "phoneless": "Bob"}))
 
     class Unmasked(type(get_spec("latent-binaries"))):
         remote_secrets = False

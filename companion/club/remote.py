@@ -71,6 +71,12 @@ def remote_problem(spec: GameSpec, options: dict[str, Any]) -> str | None:
     chance = type(state).chance is not GameState.chance and state.chance() is not None
     if (hidden or chance) and not spec.remote_secrets:
         return f"{spec.name} has hidden information: it cannot be played remotely"
+    if spec.remote_secrets:
+        for seat in state.players:
+            try:
+                state.masked(seat)
+            except ValueError as e:  # e.g. Binøme's players without a phone
+                return f"{spec.name} cannot be played remotely: {e}"
     return None
 
 

@@ -37,8 +37,12 @@ class MaskedPlay:
         self.masked = None
         if seat is None or not spec.remote_secrets or seat not in state.players:
             return state
+        try:
+            masked = state.masked(seat)
+        except ValueError:  # options that cannot be masked: not played remotely (it says so)
+            return state
         self.masked = Masked(seat, {})
-        return state.masked(seat)
+        return masked
 
     def _keep_masked(self: Session) -> None:
         if self.masked is not None and self.game_id is not None:
