@@ -22,17 +22,10 @@ from companion.games.latent_binaries.nest import UNKNOWN
 from companion.games.latent_binaries.options import PLAYERS, other
 from companion.games.latent_binaries.phases import SETUP
 
+from .test_latent_properties import OPTIONS  # the rule options a game may have
+
 SPEC = get_spec("latent-binaries")
 P0, P1 = PLAYERS
-
-OPTIONS = st.fixed_dictionaries(
-    {
-        "nests": st.integers(1, 5),
-        "pawns": st.integers(4, 5),
-        "first": st.sampled_from(PLAYERS),
-        "order_reveal": st.booleans(),
-    }
-).filter(lambda o: o["nests"] < 5 or o["pawns"] == 5)  # 5 nests need 5 pawns of 4 colours
 
 
 def exchange(a: LatentState, b: LatentState) -> tuple[LatentState, LatentState]:
