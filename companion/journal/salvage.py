@@ -401,11 +401,16 @@ def _takebacks(rows: list[tuple]) -> int:
 def _start(spec: Any, options: dict[str, Any], masked: tuple | None, revealed: bool) -> Any:
     """A salvaged game's first state: a remote game with secrets not yet revealed starts as
     the board knew it (its seat and the facts it was told), so its public moves replay."""
-    state = spec.new(**options)
     if masked is None or revealed:
-        return state
+        return spec.new(**options)
     told = from_json(masked[2], {})
+    return masked_first(spec, options, masked[1], told if isinstance(told, dict) else {})
+
+
+def masked_first(spec: Any, options: dict[str, Any], seat: str, told: dict[str, Any]) -> Any:
+    """A remote game's first state as the board of ``seat`` knew it, for a replay that checks
+    its moves: facts that do not fit are left out (the moves then say what they can)."""
     try:
-        return spec.masked_start(options, masked[1], told if isinstance(told, dict) else {})
-    except ValueError:  # facts that do not fit: the moves say what they can
-        return state.masked(masked[1])
+        return spec.masked_start(options, seat, told)
+    except ValueError:
+        return spec.new(**options).masked(seat)

@@ -13,7 +13,7 @@ from companion.journal.rows import (
     IN_PROGRESS,
     from_json,
 )
-from companion.journal.salvage import RecoveryReport
+from companion.journal.salvage import RecoveryReport, masked_first
 
 log = logging.getLogger(PROGRAM)
 
@@ -61,10 +61,7 @@ class JournalSalvage:
         except ValueError:
             return  # an unknown game: nothing to replay it with
         if masked is not None:  # a remote game with secrets: as this board knows it
-            try:
-                state = spec.masked_start(resolved, masked.seat, masked.told)
-            except ValueError:  # facts that do not fit: the moves say what they can
-                state = state.masked(masked.seat)
+            state = masked_first(spec, resolved, masked.seat, masked.told)
         states = [state]
         bad = None
         for eid, kind, ply, move, public in rows:

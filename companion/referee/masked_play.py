@@ -77,7 +77,7 @@ class MaskedPlay:
         told, in the order both boards keep: ``club/remote_stream.py``): replayed from an
         unmasked start, it must end as it did here; then it is the game, and the journal
         reads it so. Why not, in one line, or None."""
-        from companion.referee.session import _played
+        from companion.referee.session import _replayed
 
         if self.masked is None or not self.state.is_over():
             return None
@@ -87,8 +87,7 @@ class MaskedPlay:
         played: list[Played] = []
         try:
             for after, move, before in self.spec.steps_from(states[0], full):
-                referee = before.forced_move() is not None or before.chance() is not None
-                played.append(_played(before, move, referee))
+                played.append(_replayed(before, move))
                 states.append(after)
         except ValueError as e:
             return f"the revealed moves do not replay ({e})"

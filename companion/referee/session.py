@@ -203,15 +203,14 @@ class Session(MaskedPlay):
         self.game_id = saved.game_id
         try:
             for after, move, before in self.spec.steps_from(self.states[0], saved.moves):
-                referee = before.forced_move() is not None or before.chance() is not None
                 self.states.append(after)
                 k = len(self.played)
                 entry = saved.entries[k] if k < len(saved.entries) else None
                 # a chance step drawn at the other board of a remote game: the referee's
-                referee = referee or (saved.masked is not None and entry is not None
-                                      and entry.player is None)  # fmt: skip
+                drawn = saved.masked is not None and entry is not None and entry.player is None
                 snap = entry.clock if entry is not None else None
-                self.played.append(dataclasses.replace(_played(before, move, referee), clock=snap))
+                p = _replayed(before, move, drawn)
+                self.played.append(dataclasses.replace(p, clock=snap))
         except ValueError as e:
             raise ValueError(_not_replayed(saved, len(self.played), e)) from None
         self.time_control, self.clock = None, None
@@ -656,6 +655,13 @@ def _played(state: GameState, move: Move, referee: bool, player: str | None = No
     who = None if referee else (state.actor(move) or player)  # the chair may enter for another
     reveals = (referee and state.chance() is not None) or state.reveals(move)
     return Played(move.name, state.public_name(move), who, referee, reveals, move.is_pass)
+
+
+def _replayed(before: GameState, move: Move, referee: bool = False) -> Played:
+    """How a move replayed from names is journaled: the referee's when ``before`` forced it
+    or drew it (or ``referee`` says so)."""
+    referee = referee or before.forced_move() is not None or before.chance() is not None
+    return _played(before, move, referee)
 
 
 def _drawn_before(journal: Journal, game_id: int) -> dict[int, str]:
