@@ -116,8 +116,8 @@ class MaskedPlay:
         return True
 
     def _finish_if_over(self: Session) -> None:
-        """Journal the finish of a game that learning ended (a move's own commit journals it
-        when the move ends the game)."""
+        """Journal the finish of a game that is over (learning ended it, or a restart found it
+        over); a move that ends the game journals it in its own commit."""
         state = self.state
         if self.game_id is None or not state.is_over() or (outcome := state.outcome()) is None:
             return

@@ -225,10 +225,7 @@ class Session(MaskedPlay):
             self.drawn = _drawn_before(journal, saved.game_id)
         with contextlib.suppress(JournalError):  # the next move or start tries again
             self._save(self._referee_steps())
-        if self.state.is_over() and (outcome := self.state.outcome()) is not None:
-            with contextlib.suppress(JournalError):  # the crash may have come first
-                finish = self.credited(self.state, outcome)
-                self.journal.commit_turn(self.game_id, len(self.played), [], finish)
+        self._finish_if_over()  # the crash may have come before the finish was journaled
         return self
 
     def _resumed_clock(self, saved: SavedGame) -> Clock | None:
