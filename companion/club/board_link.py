@@ -36,6 +36,8 @@ from companion.club.board_pairings import BoardPairings, pairing_of
 from companion.club.link_state import LinkState
 from companion.core.broker_url import parse_broker_url
 from companion.core.config import ClubConfig, ConfigError
+from companion.core.log_throttle import LogThrottle
+from companion.core.wire_json import WireRefused
 from companion.journal.api import Journal, JournalError
 from companion.referee.session import Session
 
@@ -115,10 +117,13 @@ class BoardLink:
         self.version = package_version()
         self.wall = wall
         self.state = LinkState(self.address.host, state_file)
+        # MQTT 5: the board tells the broker the largest packet it takes (MAX_PACKET), and
+        # the broker drops anything larger instead of sending it (a 24 MB message never
+        # reaches a Pi Zero's 512 MB)
         self.client = mqtt.Client(
             mqtt.CallbackAPIVersion.VERSION2,
             client_id=f"{PROGRAM}-{self.board}-{secrets.token_hex(3)}",
-            clean_session=True,
+            protocol=mqtt.MQTTv5,
         )
         self.client.will_set(
             topics.status(self.board), messages.encode(messages.offline(self.board)), 1, True
@@ -155,13 +160,20 @@ class BoardLink:
         # replaced whole on each change: paho's thread reads it when it connects
         self._subscriptions: dict[str, list[Callback]] = {}
         self.pairings = BoardPairings(host)
+        self.refusals = LogThrottle()  # messages refused, by kind (one log line a minute)
         self._stopped = False
 
     # --- lifecycle (the daemon's thread, or before its loop runs) ---
     def start(self) -> None:
         self.host.call(self._begin, render=False)
         self.host.listeners.append(self._rendered)
-        self.client.connect_async(self.address.host, self.address.port, keepalive=20)
+        self.client.connect_async(
+            self.address.host,
+            self.address.port,
+            keepalive=20,
+            clean_start=True,
+            properties=connect_properties(),
+        )
         self.client.loop_start()
 
     def stop(self, timeout: float = 3.0) -> None:
@@ -246,6 +258,10 @@ class BoardLink:
         self.host.post_call(self._disconnected, render=True)
 
     def _on_message(self, client, userdata, message) -> None:
+        if len(message.payload) > messages.MAX_PACKET:  # refused before it is copied
+            why = WireRefused("size", f"{len(message.payload)} bytes")
+            self.host.post_call(lambda t=message.topic: self._refuse(t, why), render=False)
+            return
         topic, payload = message.topic, bytes(message.payload)
         render = topic != topics.ack(self.board)
         self.host.post_call(lambda: self._message(topic, payload), render=render)
@@ -473,21 +489,41 @@ class BoardLink:
 
     # --- what the hub sends ---
     def _message(self, topic: str, payload: bytes) -> None:
-        if topic == topics.ack(self.board):
-            self._ack(messages.decode(payload))
-        elif topic == topics.pairing(self.board):
-            self.pairings.told(messages.decode(payload))
+        try:
+            if topic == topics.ack(self.board):
+                self._ack(messages.decode(payload, messages.MAX_ACK))
+                return
+            if topic == topics.pairing(self.board):
+                message = messages.decode(payload, messages.MAX_PAIRING)
+            else:
+                message = messages.decode(payload, messages.MAX_PEER)
+        except WireRefused as e:
+            self._refuse(topic, e)
+            return
+        if topic == topics.pairing(self.board):
+            self.pairings.told(message)
         else:
             from paho.mqtt.client import topic_matches_sub
 
-            message = messages.decode(payload)
             for sub, callbacks in list(self._subscriptions.items()):
                 if topic_matches_sub(sub, topic):
                     for callback in list(callbacks):
                         try:
                             callback(topic, message)
-                        except Exception:
-                            log.exception("club: a subscriber of %s failed", sub)
+                        except Exception:  # logged once a minute, never one a message
+                            more = self.refusals.note(f"subscriber {sub}")
+                            if more is not None:
+                                log.exception("club: a subscriber of %s failed%s", sub, more)
+
+    def _refuse(self, topic: str, why: WireRefused) -> None:
+        """A message the board does not read: one log line per kind and topic at most once a
+        minute, with how many more were refused meanwhile (never one a message)."""
+        kind = "ack" if topic == topics.ack(self.board) else "pairing"
+        if topic not in (topics.ack(self.board), topics.pairing(self.board)):
+            kind = "peer"
+        more = self.refusals.note(f"{kind} {why.kind}")
+        if more is not None:
+            log.warning("club: a %s message refused: %s%s", kind, why, more)
 
     def _ack(self, message: dict[str, Any] | None) -> None:
         """The hub stored these results: clear them from the broker, never send them again."""
@@ -511,6 +547,16 @@ class BoardLink:
             self._delivered.add(uid)
             self._results.pop(uid, None)
             self._publish(topics.result(self.board, uid), b"", 1, True)
+
+
+def connect_properties() -> Any:
+    """The board's CONNECT properties: the largest packet it takes."""
+    from paho.mqtt.packettypes import PacketTypes
+    from paho.mqtt.properties import Properties
+
+    properties = Properties(PacketTypes.CONNECT)
+    properties.MaximumPacketSize = messages.MAX_PACKET
+    return properties
 
 
 def catch_up(sent: list[str], now: list[str]) -> tuple[int | None, int]:

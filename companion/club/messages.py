@@ -11,6 +11,7 @@ import logging
 from typing import Any
 
 from companion import PROGRAM
+from companion.core.wire_json import load_object
 from companion.journal.rows import GameEntry
 from companion.referee.session import Played
 
@@ -21,20 +22,22 @@ def encode(payload: dict[str, Any]) -> bytes:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":"), default=str).encode()
 
 
-def decode(payload: bytes) -> dict[str, Any] | None:
+# bytes a board takes of each message from the broker: checked before anything is decoded
+MAX_ACK = 16 * 1024  # the hub's ack names at most 32 game uids
+MAX_PAIRING = 16 * 1024  # a pairing: ids, names of at most 40 characters, a few options
+MAX_PEER = 64 * 1024  # a remote board's message (a whole game's names at its end)
+# the largest packet the broker may send a board (MQTT 5's Maximum Packet Size, given when
+# it connects): the broker drops anything larger before it leaves the broker
+MAX_PACKET = 128 * 1024
+
+
+def decode(payload: bytes, limit: int = MAX_PEER) -> dict[str, Any] | None:
     """A received message's JSON object; None for an empty payload (a cleared retained
-    message) or anything that is not a JSON object (said once in the log)."""
+    message); WireRefused (one line, with its kind) when it is over ``limit`` bytes (checked
+    before decoding), too deep, not JSON or not an object."""
     if not payload:
         return None
-    try:
-        value = json.loads(payload.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        log.warning("club: a message that is not JSON ignored")
-        return None
-    if not isinstance(value, dict):
-        log.warning("club: a message that is not a JSON object ignored")
-        return None
-    return value
+    return load_object(payload, limit)
 
 
 def status(board: str, game: str, version: str, now: float) -> dict[str, Any]:
