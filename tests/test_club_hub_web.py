@@ -52,7 +52,7 @@ async def test_the_api_gives_each_board_and_its_view_as_published(tmp_path, game
         one = await (await c.get("/api/board/t1")).json()
         assert one["view"] == game.steps[2].view
         assert (await c.get("/api/board/t9")).status == 404
-        assert (await (await c.get("/api/results")).json()) == {"games": []}
+        assert (await (await c.get("/api/results")).json()) == {"games": [], "next": None}
 
 
 @run_async

@@ -31,6 +31,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--config", metavar="FILE", help="TOML config (its [club] and [web] hosts)")
     p.add_argument(
+        "--forget-after",
+        metavar="MINUTES",
+        type=_minutes,
+        default=60.0,
+        help="forget a board offline and silent for this long, unless the event plays on it "
+        "(default 60)",
+    )
+    p.add_argument(
         "--event",
         metavar="EVENT.toml",
         help="run a tournament (docs/club.md, Tournaments): pairings to the boards, their "
@@ -72,7 +80,16 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         asyncio.run(
-            serve(broker, listen, store, config.club, config.web.hosts, say=_say, event=args.event)
+            serve(
+                broker,
+                listen,
+                store,
+                config.club,
+                config.web.hosts,
+                say=_say,
+                event=args.event,
+                forget_after=args.forget_after * 60,
+            )
         )
     except (BrokerError, EventError, EventStoreError) as e:
         print(f"binaryon: {e}", file=sys.stderr)
@@ -100,6 +117,16 @@ def hub_config(path: str | None):
         found = (os.path.expanduser(p) for p in CONFIG_PLACES)
         path = next((p for p in found if os.path.exists(p)), None)
     return Config.load(path) if path else Config.default()
+
+
+def _minutes(value: str) -> float:
+    try:
+        minutes = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of minutes") from None
+    if not 0 < minutes <= 60 * 24 * 365:
+        raise argparse.ArgumentTypeError("minutes must be more than 0, at most a year")
+    return minutes
 
 
 def _say(line: str) -> None:

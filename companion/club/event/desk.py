@@ -16,7 +16,7 @@ import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -119,14 +119,15 @@ class EventDesk:
         self.publish_pairings()
         return True
 
-    def catch_up(self, results: list[dict[str, Any]]) -> int:
+    def catch_up(self, results: Iterable[dict[str, Any]]) -> int:
         """Results the hub stored while the desk was not there to take them (the hub stopped
-        between the two): each of this event's that has no result yet is taken now."""
+        between the two): each of this event's that has no result yet is taken now. Only this
+        event's are kept while ``results`` is read (the hub's file may hold thousands)."""
         taken = 0
-        for message in sorted(results, key=lambda m: m.get("finished") or 0):
-            wire = message.get("pairing")
-            if not isinstance(wire, str) or not wire.startswith(self.id + "-"):
-                continue
+        prefix = self.id + "-"
+        mine = [m for m in results if str(m.get("pairing") or "").startswith(prefix)]
+        for message in sorted(mine, key=lambda m: m.get("finished") or 0):
+            wire = str(message["pairing"])
             g = self.tournament.find(wire[len(self.id) + 1 :])
             if g is not None and g.result is None and not g.void:
                 taken += self.on_result(str(message.get("board") or ""), message)

@@ -15,7 +15,6 @@ from companion.club.event.desk import EventDesk
 from companion.club.event.web import event_routes
 
 WATCH_SECONDS = 2.0
-CATCH_UP = 100_000  # results read back at the start: far more than any event plays
 
 
 class EventOnHub:
@@ -25,7 +24,8 @@ class EventOnHub:
         self.routes = event_routes(self.desk)
         self._task: asyncio.Task | None = None
         club.listeners.append(self._heard)
-        taken = self.desk.catch_up(club.store.games(None, CATCH_UP))
+        club.keep.update(self.desk.event.boards)  # an event's boards are never forgotten
+        taken = self.desk.catch_up(club.store.each())
         e, t = self.desk.event, self.desk.tournament
         say(
             f"club: event {e.name!r} ({e.game}, {e.pairing}): round {t.round} of {e.rounds}"

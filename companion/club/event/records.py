@@ -49,16 +49,21 @@ def board_result(t: Tournament, g: Game, message: dict[str, Any]) -> str:
     """A board's finished game (CLUB.md ``results``) as the event's result code. Its winners
     are people's names or the seats they held (named by the message's ``players``, else by
     the pairing's); none: a draw."""
-    players = message.get("players") or {}
+    players = message.get("players")
+    players = players if isinstance(players, dict) else {}
     seats = dict(zip(t.event.seats, (g.white, g.black), strict=True))
     names = message.get("winner_names")
     if names is None:
+        winners = message.get("winners") or []
+        if not isinstance(winners, list) or not all(isinstance(w, str) for w in winners):
+            raise EventStateError(f"{g.pairing}: winners must be a list of seats or names")
         names = [
-            w if w in (g.white, g.black) else players.get(w) or seats.get(w, w)
-            for w in message.get("winners") or []
+            w if w in (g.white, g.black) else players.get(w) or seats.get(w, w) for w in winners
         ]
     if not isinstance(names, list) or len(names) > 1:
         raise EventStateError(f"{g.pairing}: a two-player game has one winner or none")
+    if names and not isinstance(names[0], str):
+        raise EventStateError(f"{g.pairing}: a winner is named by a text")
     if not names:
         return "1/2-1/2"
     if names[0] == g.white:

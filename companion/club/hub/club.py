@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.club import topics
+from companion.core.log_throttle import LogThrottle
 
 from .feed import Feed, board_topic
 from .link import BrokerLink
@@ -31,9 +32,14 @@ Listener = Callable[[str, str, dict[str, Any]], None]
 LIMITS = {"status": MAX_SMALL, "table": MAX_TABLE, "moves": MAX_SMALL, "results": MAX_RESULT}
 
 
+FORGET_AFTER = 3600.0  # seconds: an offline board not heard from for so long is forgotten
+
+
 class ClubHub:
-    def __init__(self, store: ResultStore):
+    def __init__(self, store: ResultStore, forget_after: float = FORGET_AFTER):
         self.state = HubState()
+        self.forget_after = forget_after
+        self.keep: set[str] = set()  # boards never forgotten (an event's)
         self.store = store
         self.feed = Feed()
         self.link: BrokerLink | None = None
@@ -41,8 +47,7 @@ class ClubHub:
         self.broker_connected = False
         self.broker_note = "connecting to the broker…"
         self.refused = 0  # messages refused since the start
-        self._last_refusal_logged = -1e9
-        self._unlogged = 0
+        self.refusals = LogThrottle()  # one log line per kind of message a minute
         self._down_note = ""  # what was said of the broker being down (said once)
         self.started = time.time()
 
@@ -93,23 +98,20 @@ class ClubHub:
                 "moves": self.state.apply_move,
             }[kind](name, message)
         except Refused as e:
-            self._refuse(topic, e)
+            self._refuse(topic, kind, e)
             return
         if changed:
             self._show(name, kind)
         if changed or kind != "table":  # an older table is no news
             self._tell("move" if kind == "moves" else kind, name, message)
 
-    def _refuse(self, topic: str, why: Refused) -> None:
-        """One log line a refusal, at most one a second (a flood is counted, not logged)."""
+    def _refuse(self, topic: str, kind: str, why: Refused) -> None:
+        """One log line for the first refusal of each kind of message, then at most one a
+        minute with the count (a flood is counted, not logged)."""
         self.refused += 1
-        now = time.monotonic()
-        if now - self._last_refusal_logged < 1.0:
-            self._unlogged += 1
-            return
-        more = f" ({self._unlogged} more refused)" if self._unlogged else ""
-        log.warning("club: refused %s: %s%s", text(topic, 120), why, more)
-        self._last_refusal_logged, self._unlogged = now, 0
+        more = self.refusals.note(kind if kind in LIMITS else "other")
+        if more is not None:
+            log.warning("club: refused %s: %s%s", text(topic, 120), why, more)
 
     def _result(self, name: str, uid: str, message: dict[str, Any]) -> None:
         if not topics.valid_board_name(name):
@@ -132,8 +134,21 @@ class ClubHub:
         for listener in list(self.listeners):
             try:
                 listener(kind, name, message)
-            except Exception:  # a listener's bug is not the hub's end
-                log.exception("club: a listener failed on %s from %s", kind, name)
+            except Exception:  # a listener's bug is not the hub's end (one traceback a minute)
+                more = self.refusals.note(f"listener {kind}")
+                if more is not None:
+                    log.exception("club: a listener failed on %s from %s%s", kind, name, more)
+
+    def forget_idle(self) -> list[str]:
+        """Forget the boards offline and silent for ``forget_after`` (not an event's); the
+        pages are told, so they drop them too."""
+        gone = self.state.forget(self.forget_after, self.keep)
+        for name in gone:
+            self.feed.publish("*", name, {"type": "gone", "board": name})
+        if gone:
+            log.info("club: %d idle board(s) forgotten: %s", len(gone), text(", ".join(gone)))
+            self.feed.publish_everywhere("hub", {"type": "hub", **self.hub_summary()})
+        return gone
 
     # --- the pages ---
     def board_message(self, name: str) -> dict[str, Any]:

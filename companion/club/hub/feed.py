@@ -26,9 +26,10 @@ def dumps(value: Any) -> str:
 class Subscriber:
     """One page's socket: ``topic`` is ``"*"`` (every board) or ``board_topic(name)``."""
 
-    def __init__(self, ws: web.WebSocketResponse, topic: str):
+    def __init__(self, ws: web.WebSocketResponse, topic: str, remote: str = ""):
         self.ws = ws
         self.topic = topic
+        self.remote = remote  # the client's address (a cap on sockets per address)
         self.pending: dict[str, str] = {}  # key -> the newest message for it
         self.wake = asyncio.Event()
         self.task = asyncio.get_running_loop().create_task(self._send())
@@ -65,6 +66,10 @@ class Feed:
 
     def add(self, subscriber: Subscriber) -> None:
         self.subscribers.add(subscriber)
+
+    def count(self, remote: str) -> int:
+        """Live sockets from the address ``remote``."""
+        return sum(1 for s in self.subscribers if s.remote == remote)
 
     def remove(self, subscriber: Subscriber) -> None:
         self.subscribers.discard(subscriber)

@@ -22,9 +22,12 @@ from companion.club import topics
 from companion.club.broker import configure
 from companion.core.broker_url import BrokerAddress
 
+from .state import MAX_RESULT
+
 log = logging.getLogger(__name__)
 
 SUBSCRIPTIONS = ("status", "table", "moves", "results/#")
+MAX_PACKET = MAX_RESULT + 16 * 1024  # the largest message the hub reads, and its topic
 KEEPALIVE = 15  # seconds: how soon the broker notices a vanished hub (its will: offline)
 
 # (topic, payload, retained) -> None, called in the hub's loop
@@ -55,7 +58,10 @@ class BrokerLink:
         self.loop = loop
         self._on_message = on_message
         self._on_connection = on_connection
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id)
+        # MQTT 5: the broker drops anything over MAX_PACKET instead of sending it to the hub
+        self.client = mqtt.Client(
+            mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5
+        )
         configure(self.client, address, club)
         self.client.reconnect_delay_set(min_delay=1, max_delay=10)
         self.client.max_queued_messages_set(10_000)
@@ -68,7 +74,18 @@ class BrokerLink:
 
     def start(self) -> None:
         """Connect in the background: a broker that is down now is tried again until it is up."""
-        self.client.connect_async(self.address.host, self.address.port, keepalive=KEEPALIVE)
+        from paho.mqtt.packettypes import PacketTypes
+        from paho.mqtt.properties import Properties
+
+        properties = Properties(PacketTypes.CONNECT)
+        properties.MaximumPacketSize = MAX_PACKET
+        self.client.connect_async(
+            self.address.host,
+            self.address.port,
+            keepalive=KEEPALIVE,
+            clean_start=True,
+            properties=properties,
+        )
         self.client.loop_start()
 
     def stop(self) -> None:

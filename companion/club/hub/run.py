@@ -16,9 +16,12 @@ from aiohttp import web
 
 from companion.core.broker_url import BrokerAddress
 from companion.views.web.address import Listen
+from companion.views.web.connections import BACKLOG, ConnectionGate, QuietErrors
 from companion.views.web.hosts import HostCheck
+from companion.views.web.ratelimit import RateLimiter
+from companion.views.web.server import GatedRunner
 
-from .club import ClubHub
+from .club import FORGET_AFTER, ClubHub
 from .link import BrokerLink
 from .store import ResultStore
 from .web import make_app
@@ -35,13 +38,15 @@ async def serve(
     say: Callable[[str], None] = print,
     extend: Iterable[Callable[[web.Application], None]] = (),
     event: str | Path | None = None,
+    forget_after: float = FORGET_AFTER,
 ) -> None:
     loop = asyncio.get_running_loop()
+    loop.set_exception_handler(QuietErrors())  # a storm of sockets: one line, not thousands
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     store = ResultStore(store_path)
-    club = ClubHub(store)
+    club = ClubHub(store, forget_after)
     on_hub = None  # the event run on the hub (--event)
     on_connection = club.on_connection
     if event is not None:
@@ -58,11 +63,22 @@ async def serve(
         client_id=f"hub-{os.getpid()}-{uuid.uuid4().hex[:8]}",
     )
     club.attach(link)
-    app = make_app(club, HostCheck.for_machine(listen.host, hosts), extend=extend)
-    runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
+    limiter = RateLimiter()
+    app = make_app(club, HostCheck.for_machine(listen.host, hosts), limiter, extend=extend)
+    # every connection through the gate: per client and in all, sized to the file limit
+    gate = ConnectionGate(holding=limiter.holding)
+    runner = GatedRunner(
+        app,
+        gate,
+        access_log=None,
+        handle_signals=False,
+        shutdown_timeout=1.0,
+        keepalive_timeout=15,
+    )
     await runner.setup()
+    forgetting = loop.create_task(_forget_idle(club))
     try:
-        site = web.TCPSite(runner, listen.host, listen.port, reuse_address=True)
+        site = web.TCPSite(runner, listen.host, listen.port, reuse_address=True, backlog=BACKLOG)
         await site.start()
         port = runner.addresses[0][1] if runner.addresses else listen.port
         host = listen.host if listen.host not in ("", "0.0.0.0", "::") else "127.0.0.1"
@@ -73,8 +89,16 @@ async def serve(
             on_hub.start_watching(loop)
         await stop.wait()
     finally:
+        forgetting.cancel()
         link.stop()
         await runner.cleanup()
         if on_hub is not None:
             on_hub.close()
         store.close()
+
+
+async def _forget_idle(club: ClubHub) -> None:
+    """Every so often, the boards offline and silent for ``club.forget_after`` go."""
+    while True:
+        await asyncio.sleep(max(1.0, min(60.0, club.forget_after / 4)))
+        club.forget_idle()

@@ -9,17 +9,19 @@ exactly what its own table page shows); the summary fields are read from it defe
 
 from __future__ import annotations
 
-import json
 import time
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.club import topics
+from companion.core.wire_json import WireRefused, load_object
 
 MAX_TABLE = 256 * 1024  # bytes of a table message (a 16x16 board's view is ~40 KB)
 MAX_SMALL = 16 * 1024  # status and move messages
 MAX_RESULT = 1024 * 1024  # a finished game's record
 MAX_TEXT = 80  # characters of a name or a word shown in a summary
+MAX_BOARDS = 1000  # boards the hub follows at once (idle ones are forgotten: HubState.forget)
 
 
 class Refused(ValueError):
@@ -27,17 +29,12 @@ class Refused(ValueError):
 
 
 def decode(payload: bytes, limit: int) -> dict[str, Any]:
-    """The JSON object in ``payload``; Refused when it is too big, not UTF-8 JSON or not an
-    object."""
-    if len(payload) > limit:
-        raise Refused(f"{len(payload)} bytes, over {limit}")
+    """The JSON object in ``payload``; Refused when it is too big (checked before anything is
+    decoded), too deep, not UTF-8 JSON or not an object."""
     try:
-        value = json.loads(payload.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise Refused("not UTF-8 JSON") from None
-    if not isinstance(value, dict):
-        raise Refused("not a JSON object")
-    return value
+        return load_object(payload, limit)
+    except WireRefused as e:
+        raise Refused(str(e)) from None
 
 
 def text(value: Any, limit: int = MAX_TEXT) -> str:
@@ -72,6 +69,7 @@ class Board:
     last_seen: float = 0.0  # when the hub last heard from it (the hub's clock)
     sent: float | None = None  # when the board sent the table shown (the board's clock)
     changed: float = field(default_factory=time.time)
+    heard: float = 0.0  # when the hub last heard from it (monotonic: for forgetting it)
 
     def players(self) -> list[dict[str, Any]]:
         """Seat, label, name, score and whether they are to move, from the view."""
@@ -132,16 +130,33 @@ class Board:
 class HubState:
     """The boards by name. Each ``apply_*`` returns whether anything shown changed."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.boards: dict[str, Board] = {}
+        self.clock = clock
 
     def board(self, name: str) -> Board:
         if not topics.valid_board_name(name):
             raise Refused(f"board name {text(name, 40)!r} is not one topic level")
         found = self.boards.get(name)
         if found is None:
+            if len(self.boards) >= MAX_BOARDS:
+                raise Refused(f"{MAX_BOARDS} boards followed already: a new one waits")
             found = self.boards[name] = Board(name)
+        found.heard = self.clock()
         return found
+
+    def forget(self, idle: float, keep: Collection[str] = ()) -> list[str]:
+        """Forget the boards not online and not heard from for ``idle`` seconds, except those
+        in ``keep`` (an event's); the names forgotten."""
+        now = self.clock()
+        gone = [
+            n
+            for n, b in self.boards.items()
+            if not b.online and now - b.heard >= idle and n not in keep
+        ]
+        for name in gone:
+            del self.boards[name]
+        return sorted(gone)
 
     def summaries(self) -> list[dict[str, Any]]:
         return [self.boards[n].summary() for n in sorted(self.boards)]

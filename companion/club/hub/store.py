@@ -8,9 +8,11 @@ the board, which keeps it retained until acknowledged, sends it again).
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +37,8 @@ CREATE TABLE IF NOT EXISTS results (
 CREATE INDEX IF NOT EXISTS results_board ON results (board, received);
 """
 MAX_UID = 200
+BATCH = 20  # results read from the file at a time
+PAGE_BYTES = 2 * 1024 * 1024  # of JSON in one page of /api/results (a result is < 1 MB)
 ACKED = 32  # uids one ack names at most: the newest of the board's stored results
 
 
@@ -71,6 +75,23 @@ def parse_result(board: str, game_uid: str, payload: dict[str, Any]) -> dict[str
         "record": record,
         "pairing": text(pairing, MAX_UID) if pairing is not None else None,
         "finished": float(finished) if _number(finished) else None,
+    }
+
+
+def _game(r: tuple) -> dict[str, Any]:
+    return {
+        "id": r[0],
+        "game_uid": r[1],
+        "board": r[2],
+        "game": r[3],
+        "players": json.loads(r[4]),
+        "result": r[5],
+        "winners": json.loads(r[6]),
+        "options": json.loads(r[7]),
+        "record": r[8],
+        "pairing": r[9],
+        "finished": r[10],
+        "received": r[11],
     }
 
 
@@ -118,29 +139,51 @@ class ResultStore:
         return [uid, *(r[0] for r in rows)]
 
     def games(self, board: str | None = None, limit: int = 500) -> list[dict[str, Any]]:
-        """Stored results, newest first (``GET /api/results``)."""
-        where, args = ("WHERE board = ?", [board]) if board else ("", [])
-        rows = self.db.execute(
-            "SELECT game_uid, board, game, players, result, winners, options, record, pairing,"
-            f" finished, received FROM results {where} ORDER BY received DESC LIMIT ?",
-            (*args, limit),
-        ).fetchall()
-        return [
-            {
-                "game_uid": r[0],
-                "board": r[1],
-                "game": r[2],
-                "players": json.loads(r[3]),
-                "result": r[4],
-                "winners": json.loads(r[5]),
-                "options": json.loads(r[6]),
-                "record": r[7],
-                "pairing": r[8],
-                "finished": r[9],
-                "received": r[10],
-            }
-            for r in rows
-        ]
+        """Stored results, newest first, at most ``limit``."""
+        return list(itertools.islice(self.each(board), limit))
+
+    def each(self, board: str | None = None, before: int | None = None) -> Iterator[dict]:
+        """Stored results, newest first (from ``before``'s, a result's ``id``, when given),
+        read from the file a few at a time: memory stays flat however many there are."""
+        while True:
+            where, args = ["rowid < ?"], [before if before is not None else 1 << 62]
+            if board:
+                where.append("board = ?")
+                args.append(board)
+            rows = self.db.execute(
+                "SELECT rowid, game_uid, board, game, players, result, winners, options, record,"
+                f" pairing, finished, received FROM results WHERE {' AND '.join(where)}"
+                " ORDER BY rowid DESC LIMIT ?",
+                (*args, BATCH),
+            ).fetchall()
+            for r in rows:
+                yield _game(r)
+            if len(rows) < BATCH:
+                return
+            before = rows[-1][0]
+
+    def page(
+        self,
+        board: str | None = None,
+        limit: int = 50,
+        before: int | None = None,
+        budget: int = PAGE_BYTES,
+        records: bool = True,
+    ) -> tuple[list[dict[str, Any]], int | None]:
+        """One page of ``GET /api/results``: at most ``limit`` results and about ``budget``
+        bytes of JSON (always one result at least), newest first, and the ``before`` of the
+        next page (None: this was the last)."""
+        out: list[dict[str, Any]] = []
+        size = 0
+        for game in self.each(board, before):
+            if not records:
+                game.pop("record")
+            length = len(json.dumps(game, ensure_ascii=False))
+            if len(out) >= limit or (out and size + length > budget):
+                return out, out[-1]["id"]
+            out.append(game)
+            size += length
+        return out, None
 
     def count(self) -> int:
         return self.db.execute("SELECT count(*) FROM results").fetchone()[0]

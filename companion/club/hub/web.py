@@ -39,7 +39,8 @@ from .feed import Subscriber, board_topic, dumps
 STATIC = Path(__file__).parent / "static"
 CLUB = web.AppKey("club", ClubHub)
 MAX_SOCKETS = 512
-MAX_RESULTS = 1000
+MAX_RESULTS = 200  # results in one page of /api/results
+MAX_SOCKETS_PER_CLIENT = 16  # one address's live pages (a projector, a few phones)
 
 
 def _page(request: web.Request, name: str, status: int = 200) -> web.Response:
@@ -81,16 +82,22 @@ async def api_board(request: web.Request) -> web.Response:
 
 
 async def api_results(request: web.Request) -> web.Response:
-    """Stored results, newest first; ``?board=NAME`` for one board's, ``?limit=N``."""
+    """Stored results, newest first, one page at a time: ``?board=NAME`` for one board's,
+    ``?limit=N`` (at most MAX_RESULTS), ``?before=ID`` for the page after the one whose
+    ``next`` it is, ``?records=0`` without the records. A page holds about 2 MB of JSON at
+    most (one result at least)."""
     board = request.query.get("board") or None
     if board is not None and not topics.valid_board_name(board):
         return error(400, "bad-request", "board must be a board's name")
     try:
-        limit = max(1, min(int(request.query.get("limit", "500")), MAX_RESULTS))
+        limit = max(1, min(int(request.query.get("limit", "50")), MAX_RESULTS))
+        before = request.query.get("before")
+        before = int(before) if before is not None else None
     except ValueError:
-        return error(400, "bad-request", "limit must be a number")
-    games = request.app[CLUB].store.games(board, limit)
-    return _json({"games": games})
+        return error(400, "bad-request", "limit and before must be numbers")
+    records = request.query.get("records", "1") != "0"
+    games, after = request.app[CLUB].store.page(board, limit, before, records=records)
+    return _json({"games": games, "next": after})
 
 
 async def websocket(request: web.Request) -> web.StreamResponse:
@@ -103,12 +110,15 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     name = request.match_info.get("name")
     if name is not None and not topics.valid_board_name(name):
         return error(404, "no-such-board", "not a board's name")
+    remote = request.remote or "?"
     if len(club.feed.subscribers) >= MAX_SOCKETS:
         return error(429, "too-many-sockets", "too many live connections")
+    if club.feed.count(remote) >= MAX_SOCKETS_PER_CLIENT:
+        return error(429, "too-many-sockets", "too many live connections from this address")
     ws = web.WebSocketResponse(heartbeat=20, max_msg_size=1024, compress=False)
     await ws.prepare(request)
     topic = board_topic(name) if name is not None else "*"
-    subscriber = Subscriber(ws, topic)
+    subscriber = Subscriber(ws, topic, remote)
     subscriber.put("hub", dumps({"type": "hub", **club.hub_summary()}))
     if name is None:
         subscriber.put("all", dumps({"type": "boards", "boards": club.state.summaries()}))
@@ -123,7 +133,6 @@ async def websocket(request: web.Request) -> web.StreamResponse:
                 subscriber.put(key, dumps(message))
     club.feed.add(subscriber)
     limiter = request.app[LIMITER]
-    remote = request.remote or "?"
     try:
         async for msg in ws:  # the pages only listen: a client that talks too much is cut off
             if msg.type == WSMsgType.ERROR or not limiter.allow(remote):

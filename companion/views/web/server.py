@@ -40,7 +40,7 @@ class WebError(RuntimeError):
         self.short = short or "cannot start"
 
 
-class _GatedRunner(web.AppRunner):
+class GatedRunner(web.AppRunner):
     """An AppRunner whose sites hand every new connection to the gate first."""
 
     def __init__(self, app: web.Application, gate: ConnectionGate, **kwargs):
@@ -179,7 +179,7 @@ class WebServer:
         limiter = self._limiter or RateLimiter()
         app = make_app(self.backend, self.hub, limiter, hosts)
         self.gate = ConnectionGate(self._limits, yield_to=self._yield_to, holding=limiter.holding)
-        self._runner = _GatedRunner(
+        self._runner = GatedRunner(
             app,
             self.gate,
             access_log=None,

@@ -81,6 +81,16 @@
     paginate();
   }
 
+  /* A board the hub forgot (offline and silent for long): its card goes. */
+  function forget(name) {
+    const c = cards.get(name);
+    if (c) c.node.remove();
+    cards.delete(name);
+    summaries.delete(name);
+    meta();
+    paginate();
+  }
+
   function meta() {
     const all = [...summaries.values()];
     const online = all.filter((b) => b.online).length;
@@ -126,7 +136,7 @@
     if (!list) return;
     let games;
     try {
-      const answer = await fetch("/api/results?limit=50", { cache: "no-store" });
+      const answer = await fetch("/api/results?limit=50&records=0", { cache: "no-store" });
       if (!answer.ok) return;
       games = (await answer.json()).games || [];
     } catch (e) {
@@ -152,6 +162,7 @@
       if (msg.type === "board" && msg.board) show(msg.board, msg.cells);
       else if (msg.type === "boards") (msg.boards || []).forEach((b) => show(b));
       else if (msg.type === "hub") showHub(msg);
+      else if (msg.type === "gone") forget(msg.board);
       else if (msg.type === "result") loadResults();
     },
   });
