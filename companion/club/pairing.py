@@ -7,8 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.core.names import name_problem
 from companion.games import game_names, get_spec, player_ids
 from companion.referee.clock import TimeControl
+
+MAX_ID = 80  # characters of a pairing's id
+MAX_EVENT = 80  # characters of an event's name (as the event file allows)
 
 
 @dataclass(frozen=True)
@@ -34,6 +38,11 @@ def parse_pairing(message: dict[str, Any]) -> Pairing:
     pid = message.get("pairing")
     if not isinstance(pid, str | int) or isinstance(pid, bool) or not str(pid):
         raise ValueError("pairing without an id")
+    if name_problem(str(pid), MAX_ID):
+        raise ValueError(f"a pairing's id is one line of at most {MAX_ID} characters")
+    event = message.get("event") or ""
+    if event and name_problem(event, MAX_EVENT):
+        raise ValueError(f"pairing {pid}: the event's name is one line of at most {MAX_EVENT}")
     game = message.get("game")
     if game not in game_names():
         raise ValueError(f"pairing {pid}: no game {game!r} here ({', '.join(game_names())})")
@@ -48,6 +57,9 @@ def parse_pairing(message: dict[str, Any]) -> Pairing:
     players = message.get("players") or {}
     if not isinstance(players, dict) or not all(isinstance(v, str) for v in players.values()):
         raise ValueError(f"pairing {pid}: players must map each seat to a name")
+    for name in players.values():
+        if problem := name_problem(name):
+            raise ValueError(f"pairing {pid}: {problem}")
     seats = player_ids(game, options)
     unknown = [s for s in players if s not in seats]
     if unknown:
@@ -66,7 +78,7 @@ def parse_pairing(message: dict[str, Any]) -> Pairing:
         game=game,
         options=options,
         players={s: players[s] for s in seats if s in players},
-        event=str(message.get("event") or ""),
+        event=str(event),
         round=rnd if isinstance(rnd, int) and not isinstance(rnd, bool) else None,
         clock=clock,
         clock_given="clock" in message,

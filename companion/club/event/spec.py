@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.club.topics import valid_board_name
+from companion.core.names import MAX_NAME, name_problem
 from companion.games import game_names, get_spec
 from companion.referee.clock import TimeControl
 
@@ -40,7 +41,6 @@ DEFAULT_TIEBREAKS = {
     ROUND_ROBIN: (DIRECT_ENCOUNTER, SONNEBORN_BERGER, WINS),
 }
 MAX_PLAYERS = 500
-MAX_NAME = 40
 _KEYS = {
     "name",
     "clock",
@@ -241,11 +241,10 @@ def _players(raw: Any, bad) -> tuple[Player, ...]:
         if extra:
             raise bad(f"{key}.{extra[0]}", "unknown key (name, rating)")
         name = item.get("name")
-        if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
-            raise bad(f"{key}.name", f"a name of 1 to {MAX_NAME} characters")
-        name = name.strip()
-        if any(not c.isprintable() for c in name):
-            raise bad(f"{key}.name", f"{name!r}: no control characters")
+        if isinstance(name, str):
+            name = name.strip()
+        if problem := name_problem(name):
+            raise bad(f"{key}.name", f"{problem} (1 to {MAX_NAME} characters)")
         if name.casefold() in seen:
             raise bad(f"{key}.name", f"{name!r} is listed twice")
         seen.add(name.casefold())

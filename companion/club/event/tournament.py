@@ -19,12 +19,14 @@ from typing import Any
 from companion.club.event import berger
 from companion.club.event.spec import ROUND_ROBIN, Event
 from companion.club.event.swiss import BLACK, WHITE, History, pair_swiss
+from companion.core.names import name_problem
 
 PLAYED = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
 FORFEITS = {"+-": (1.0, 0.0), "-+": (0.0, 1.0), "--": (0.0, 0.0)}
 RESULTS = {**PLAYED, **FORFEITS}
 BYE = "bye"
 REPLAY = "replay"
+MAX_WHY = 200  # characters of a correction's reason
 _SPELLINGS = {"draw": "1/2-1/2", "½-½": "1/2-1/2", "0.5-0.5": "1/2-1/2", "=": "1/2-1/2"}
 
 
@@ -253,6 +255,10 @@ class Tournament:
             raise EventStateError(f"{pairing} is a bye: it has no result to correct")
         if not who.strip() or not why.strip():
             raise EventStateError("a correction names who makes it and why")
+        if problem := name_problem(who.strip()):
+            raise EventStateError(f"who corrects: {problem}")
+        if problem := name_problem(why.strip(), MAX_WHY):
+            raise EventStateError(f"why: {problem.replace('a name', 'a reason')}")
         code = result_code(new)
         if code == game.result:
             raise EventStateError(f"{pairing} has {code} already")
