@@ -9,10 +9,13 @@ from typing import Any
 
 from companion.core.names import name_problem
 from companion.games import game_names, get_spec, player_ids
+from companion.games.options import Option
 from companion.referee.clock import TimeControl
 
 MAX_ID = 80  # characters of a pairing's id
 MAX_EVENT = 80  # characters of an event's name (as the event file allows)
+MAX_OPTIONS = 32  # options in one pairing
+MAX_OPTION_TEXT = 400  # characters of an option's name or value (Binøme's points: ~130)
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,32 @@ class Pairing:
         return f"{where}{names}, {self.game}"
 
 
+def network_options(known: tuple[Option, ...], given: dict[str, Any]) -> dict[str, Any]:
+    """A game's options as the network gives them, before anything reads them: a few short
+    values, and an option that names a file on the board only by a built-in name (never a
+    path: what a board's files hold is none of the network's business)."""
+    if len(given) > MAX_OPTIONS:
+        raise ValueError(f"{len(given)} options: at most {MAX_OPTIONS}")
+    out = {}
+    for key, value in given.items():
+        if len(str(key)) > MAX_OPTION_TEXT or len(str(value)) > MAX_OPTION_TEXT:
+            raise ValueError(f"an option's name and value are at most {MAX_OPTION_TEXT} long")
+        out[key] = value
+    for option in known:
+        if option.builtins is None or option.name not in out:
+            continue
+        if out[option.name] not in ("", *option.builtins):
+            names = ", ".join(option.builtins)
+            raise ValueError(f"{option.name}: a pairing names one built-in only ({names})")
+        out[option.name] = ""  # the one the package ships
+    return out
+
+
+def one_line(text: str, limit: int = 160) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
 def parse_pairing(message: dict[str, Any]) -> Pairing:
     """The pairing in a hub's message; ValueError (one line) when the board cannot play it."""
     pid = message.get("pairing")
@@ -51,9 +80,9 @@ def parse_pairing(message: dict[str, Any]) -> Pairing:
     if not isinstance(options, dict):
         raise ValueError(f"pairing {pid}: options must be an object")
     try:
-        options = spec.resolve(dict(options))
+        options = spec.resolve(network_options(spec.options, options))
     except ValueError as e:
-        raise ValueError(f"pairing {pid}: {e}") from None
+        raise ValueError(f"pairing {pid}: {one_line(str(e))}") from None
     players = message.get("players") or {}
     if not isinstance(players, dict) or not all(isinstance(v, str) for v in players.values()):
         raise ValueError(f"pairing {pid}: players must map each seat to a name")

@@ -20,6 +20,9 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     check: Callable[[Any], str | None] | None = None  # extra check -> error text or None
+    # the value names a file on this machine: from the network (a club's pairing) only one
+    # of these built-in names, which all mean the file the package ships ('' too)
+    builtins: tuple[str, ...] | None = None
 
     def parse(self, value: Any) -> Any:
         """Convert and validate a value from the CLI (str) or TOML; ValueError names the option."""

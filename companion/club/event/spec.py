@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.club.pairing import network_options
 from companion.club.topics import valid_board_name
 from companion.core.names import MAX_NAME, name_problem
 from companion.games import game_names, get_spec
@@ -139,7 +140,10 @@ def event_from_dict(raw: dict[str, Any], source: str = "event") -> Event:
     if not isinstance(given, dict):
         raise bad("rules", "a table of the game's options, e.g. rules = { size = 8 }")
     try:
-        rules = spec.resolve({k: _option_text(v) for k, v in given.items()})
+        # the rules go to the boards in each pairing: what a board takes from the network
+        rules = spec.resolve(
+            network_options(spec.options, {k: _option_text(v) for k, v in given.items()})
+        )
     except ValueError as e:
         raise bad("rules", str(e)) from None
     seats = tuple(spec.players(rules))

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from ..base import Option, resolve_options
-from .deck import DeckError, load_deck, parse_deck_text
+from .deck import BUILTIN_NAME, DeckError, load_deck, parse_deck_text
 
 MAX_PLAYERS: Final = 7
 MAX_NAME: Final = 12
@@ -50,7 +50,7 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option("points", "", "card points id=N|X,... for all 16 cards ('' = the deck file)",
            check=_check_points),
     Option("deck", "", "deck file (TOML) with the card points ('' = the shipped deck.toml); "
-           "read when the game starts, unless points are given"),
+           "read when the game starts, unless points are given", builtins=(BUILTIN_NAME,)),
     Option("phoneless", "", "players without a phone (a,b): the chairperson enters their "
            "sheet and claims on the chair's own page"),
     Option("step_seconds", 0, "seconds each step gives (writing a digit, a claim): a digit "
