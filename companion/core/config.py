@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import PROGRAM
+from companion.core import toml_text
 from companion.core.broker_url import parse_broker_url
 from companion.core.sensors import SENSOR_KINDS
 from companion.core.squares import MAX_SIZE, MIN_SIZE
@@ -177,7 +178,7 @@ class Config:
                 f"{path}: not UTF-8 text (byte 0x{raw[e.start]:02x} at offset {e.start})"
             ) from None
         try:
-            data = tomllib.loads(text)
+            data = toml_text.loads(text)
         except tomllib.TOMLDecodeError as e:
             raise ConfigError(f"{path}: not valid TOML: {e}") from None
         config = cls.from_dict(data, source=str(path))

@@ -21,6 +21,7 @@ from typing import Any
 
 from companion.club.pairing import network_options
 from companion.club.topics import valid_board_name
+from companion.core import toml_text
 from companion.core.names import MAX_NAME, name_problem
 from companion.games import game_names, get_spec
 from companion.referee.clock import TimeControl
@@ -116,7 +117,7 @@ def load_event(path: str | Path) -> Event:
 
 def parse_event(text: str, source: str = "event") -> Event:
     try:
-        raw = tomllib.loads(text)
+        raw = toml_text.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise EventError(f"{source}: not TOML: {e}") from None
     return event_from_dict(raw, source)

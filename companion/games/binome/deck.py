@@ -16,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from companion.core import toml_text
 from companion.core.text_input import read_regular_file
 
 from .postulates import IDS
@@ -82,7 +83,7 @@ def deck_from_mapping(cards: Mapping[str, Any], source: str) -> Deck:
 
 def parse_deck_toml(text: str, source: str) -> Deck:
     try:
-        data = tomllib.loads(text)
+        data = toml_text.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DeckError(f"{source}: not valid TOML: {exc}") from None
     extra = sorted(set(data) - {"cards"})
