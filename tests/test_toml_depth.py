@@ -17,10 +17,11 @@ TABLES = "x = " + "{ y = " * 3000 + "1" + " }" * 3000 + "\n"
 JUST_OVER = "x = " + "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1) + "\n"
 
 
+LOADERS = [(Config.load, ConfigError), (load_event, EventError), (load_deck, DeckError)]
+
+
 @pytest.mark.parametrize("text", [ARRAYS, TABLES, JUST_OVER])
-@pytest.mark.parametrize(
-    ("load", "error"), [(Config.load, ConfigError), (load_event, EventError), (load_deck, DeckError)]
-)
+@pytest.mark.parametrize(("load", "error"), LOADERS)
 def test_a_file_nested_too_deep_is_one_line(tmp_path, text, load, error):
     path = tmp_path / "deep.toml"
     path.write_text(text)
