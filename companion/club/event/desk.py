@@ -12,6 +12,7 @@ tool on the hub's machine, as is the API with the token the hub prints."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import secrets
@@ -26,15 +27,24 @@ from companion.club.event.spec import Event, load_event
 from companion.club.event.standings import standings
 from companion.club.event.store import EventStore, store_path
 from companion.club.event.swiss import PairingError
-from companion.club.event.tournament import EventStateError, Game, now_iso
+from companion.club.event.tournament import EventStateError, Game, PairingJob, now_iso
 
 log = logging.getLogger(__name__)
 
 Publish = Callable[[str, Any, bool], None]  # (topic, payload dict or b"", retain)
+# runs a pairing job away from the caller's thread: a future of its pairs, done in the
+# caller's loop (the hub's: a process of its own, so pages and results flow meanwhile)
+Background = Callable[[PairingJob], "asyncio.Future[list[tuple[int, int | None]]]"]
 
 
 class EventDesk:
-    def __init__(self, event_file: str | Path, publish: Publish, store: str | Path | None = None):
+    def __init__(
+        self,
+        event_file: str | Path,
+        publish: Publish,
+        store: str | Path | None = None,
+        background: Background | None = None,
+    ):
         load_event(event_file)  # its own problems first (EventError, one line)
         text = Path(event_file).read_text(encoding="utf-8")
         self.store = EventStore(store or store_path(event_file))
@@ -45,6 +55,9 @@ class EventDesk:
         self.note = ""  # the last thing the desk could not do by itself, for the page
         self._version = self._data_version()
         self._published: dict[str, dict[str, Any] | None] = {}
+        self.background = background
+        self.pairing: asyncio.Future | None = None  # a round being paired in the background
+        self._generation = 0  # grows with every change a pairing under way must not miss
         if self.tournament.round == 0 or self._round_done():
             self._pair()
 
@@ -108,6 +121,7 @@ class EventDesk:
             self.tournament.enter_result(
                 pairing, code, str(message.get("game_uid") or ""), message.get("record")
             )
+            self._generation += 1
         except EventStateError as e:
             self.note = f"{board}: {e}"
             log.warning("event: %s", self.note)
@@ -141,6 +155,7 @@ class EventDesk:
     def correct(self, pairing: str, result: str, who: str, why: str) -> str:
         self.refresh()
         fix = self.tournament.correct(pairing, result, who, why, now_iso())
+        self._generation += 1
         self._save()
         self.publish_pairings()  # a replayed game goes back to its board
         return f"{fix.pairing}: {fix.old or '*'} -> {fix.new} by {fix.who}: {fix.why}"
@@ -153,6 +168,25 @@ class EventDesk:
         self._save()
         self.publish_pairings()
         return games
+
+    async def pair_next_off_loop(self) -> list[Game]:
+        """``pair_next`` with the pairing computed in the background (when the desk has
+        one): the loop serves pages and takes results meanwhile."""
+        if self.background is None:
+            return self.pair_next()
+        self.refresh()
+        if self.pairing is not None:
+            raise EventStateError("a round is being paired already")
+        job = self.tournament.pairing_job()
+        generation = self._generation
+        self.pairing = self.background(job)
+        try:
+            pairs = await self.pairing
+        finally:
+            self.pairing = None
+        if generation != self._generation:
+            raise EventStateError("results changed while pairing: pair again")
+        return self._place(job, pairs)
 
     # ------------------------------------------------------------------ reading
 
@@ -187,6 +221,7 @@ class EventDesk:
             return False
         self._version = version
         self.tournament = self.store.load(self.event)
+        self._generation += 1
         if self._round_done():
             self._pair()
         self.publish_pairings()
@@ -200,15 +235,55 @@ class EventDesk:
         return t.round < self.event.rounds and t.round_complete()
 
     def _pair(self) -> None:
+        """Pair the next round: at once, or in the background (then placed when done)."""
+        if self.pairing is not None:
+            return  # under way: placed when it is done
         try:
-            games = self.tournament.pair_next()
+            job = self.tournament.pairing_job()
+            if self.background is None:
+                self._place(job, job.run(), publish=False)
+                return
         except (PairingError, EventStateError) as e:
-            self.note = str(e)
-            log.warning("event: %s", e)
+            self._cannot_pair(e)
             return
+        generation = self._generation
+        self.note = f"pairing round {job.number}…"
+        self.pairing = future = self.background(job)
+        future.add_done_callback(lambda f: self._paired(job, generation, f))
+
+    def _paired(self, job: PairingJob, generation: int, future: asyncio.Future) -> None:
+        """A background pairing is done (in the loop's thread): its games are placed and
+        published, unless what it was computed from changed meanwhile (then paired again)."""
+        self.pairing = None
+        if future.cancelled():
+            return
+        error = future.exception()
+        if error is not None:
+            self._cannot_pair(error)
+            return
+        if generation != self._generation:
+            self.note = ""
+            if self._round_done():
+                self._pair()
+            return
+        try:
+            self._place(job, future.result())
+        except EventStateError as e:
+            self._cannot_pair(e)
+
+    def _place(self, job: PairingJob, pairs: list, publish: bool = True) -> list[Game]:
+        games = self.tournament.place(job, pairs)
         self.note = ""
-        log.info("event: round %d paired: %d games", games[0].round, len(games))
+        log.info("event: round %d paired: %d games", job.number, len(games))
         self._save()
+        if publish:
+            self.publish_pairings()
+        return games
+
+    def _cannot_pair(self, e: BaseException) -> None:
+        line = str(e) if isinstance(e, PairingError | EventStateError) else repr(e)
+        self.note = " ".join(line.split())[:300]
+        log.warning("event: %s", self.note)
 
     def _save(self) -> None:
         self.store.save(self.tournament)

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import multiprocessing
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from companion.club.event.desk import EventDesk
+from companion.club.event.tournament import PairingJob
 from companion.club.event.web import event_routes
 
 WATCH_SECONDS = 2.0
@@ -20,7 +23,8 @@ WATCH_SECONDS = 2.0
 class EventOnHub:
     def __init__(self, event: str | Path, club: Any, say: Callable[[str], None]):
         self.club = club
-        self.desk = EventDesk(event, self._publish)
+        self._pool: ProcessPoolExecutor | None = None
+        self.desk = EventDesk(event, self._publish, background=self._background)
         self.routes = event_routes(self.desk)
         self._task: asyncio.Task | None = None
         club.listeners.append(self._heard)
@@ -46,6 +50,14 @@ class EventOnHub:
         if connected:
             self.desk.publish_pairings(force=True)
 
+    def _background(self, job: PairingJob) -> asyncio.Future:
+        """The pairing in a process of its own (a Swiss round of hundreds of players takes
+        seconds of CPU: the hub's loop, its pages and the results go on meanwhile)."""
+        if self._pool is None:
+            # spawned, not forked: the hub has threads (paho's) that a fork would copy
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        return asyncio.wrap_future(self._pool.submit(job.run))
+
     def start_watching(self, loop: asyncio.AbstractEventLoop) -> None:
         async def watch() -> None:
             while True:
@@ -57,6 +69,8 @@ class EventOnHub:
     def close(self) -> None:
         if self._task is not None:
             self._task.cancel()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
         with contextlib.suppress(Exception):
             self.desk.close()
 

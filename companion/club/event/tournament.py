@@ -12,6 +12,7 @@ stays, void, beside the new one. Standings are always computed from the games as
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -32,6 +33,32 @@ _SPELLINGS = {"draw": "1/2-1/2", "½-½": "1/2-1/2", "0.5-0.5": "1/2-1/2", "=": 
 
 class EventStateError(ValueError):
     """A step the event's state does not allow; the message is one line."""
+
+
+@dataclass(frozen=True)
+class PairingJob:
+    """A round's pairing as a pure computation: ``fn(*args)`` gives (white, black) indexes
+    into ``ranked`` (black None: the bye). Its parts pickle, so it runs in another process."""
+
+    number: int
+    ranked: tuple[str, ...]
+    fn: Callable[..., list[tuple[int, int | None]]]
+    args: tuple[Any, ...]
+
+    def run(self) -> list[tuple[int, int | None]]:
+        return self.fn(*self.args)
+
+
+def berger_pairs(n: int, cycles: int, number: int) -> list[tuple[int, int | None]]:
+    """Round ``number`` of the Berger tables for ``n`` players, as indexes (the bye last)."""
+    games: list[tuple[int, int | None]] = []
+    bye: list[tuple[int, int | None]] = []
+    for a, b in berger.schedule(n, cycles)[number - 1]:
+        if max(a, b) > n:  # the dummy's opponent has the bye
+            bye = [(min(a, b) - 1, None)]
+        else:
+            games.append((a - 1, b - 1))
+    return games + bye
 
 
 def now_iso() -> str:
@@ -128,45 +155,43 @@ class Tournament:
 
     def pair_next(self) -> list[Game]:
         """Pair the next round (refused while the current one has games without results)."""
+        job = self.pairing_job()
+        return self.place(job, job.run())
+
+    def pairing_job(self) -> PairingJob:
+        """What pairing the next round computes, as a pure job that can run in another
+        process (a Swiss round of hundreds of players takes seconds); EventStateError when
+        the round cannot be paired now."""
         if self.round and not self.round_complete():
             left = ", ".join(g.pairing for g in self.waiting())
             raise EventStateError(f"round {self.round + 1} cannot be paired yet: {left} to play")
         if self.round >= self.event.rounds:
             raise EventStateError(f"all {self.event.rounds} rounds are paired")
         number = self.round + 1
-        ranked = [p.name for p in self.event.ranked()]
+        ranked = tuple(p.name for p in self.event.ranked())
         if self.event.pairing == ROUND_ROBIN:
-            pairs = self._berger(ranked, number)
-        else:
-            histories, met = self.histories(ranked)
-            pairs = [
-                (ranked[w], None if b is None else ranked[b])
-                for w, b in pair_swiss(
-                    histories, met, number, self.event.rounds, self.event.initial_colour
-                )
-            ]
+            return PairingJob(
+                number, ranked, berger_pairs, (len(ranked), self.event.cycles, number)
+            )
+        histories, met = self.histories(list(ranked))
+        args = (histories, met, number, self.event.rounds, self.event.initial_colour)
+        return PairingJob(number, ranked, pair_swiss, args)
+
+    def place(self, job: PairingJob, pairs: list[tuple[int, int | None]]) -> list[Game]:
+        """The job's pairs (indexes into its ranked players) as the round's games."""
+        if job.number != self.round + 1:
+            raise EventStateError(f"round {job.number} was paired meanwhile")
         boards = list(self.event.boards)
         new: list[Game] = []
-        for table, (white, black) in enumerate(pairs, 1):
+        for table, (w, b) in enumerate(pairs, 1):
+            white, black = job.ranked[w], None if b is None else job.ranked[b]
             board = boards[table - 1] if black is not None and table <= len(boards) else None
-            game = Game(number, table, white, black, board=board)
+            game = Game(job.number, table, white, black, board=board)
             if black is None:
                 game.result = BYE
             new.append(game)
         self.games.extend(new)
         return new
-
-    def _berger(self, ranked: list[str], number: int) -> list[tuple[str, str | None]]:
-        n = len(ranked)
-        rnd = berger.schedule(n, self.event.cycles)[number - 1]
-        games: list[tuple[str, str | None]] = []
-        bye: str | None = None
-        for a, b in rnd:
-            if max(a, b) > n:  # the dummy's opponent has the bye
-                bye = ranked[min(a, b) - 1]
-            else:
-                games.append((ranked[a - 1], ranked[b - 1]))
-        return games + ([(bye, None)] if bye else [])
 
     def histories(self, ranked: list[str]) -> tuple[list[History], set[tuple[int, int]]]:
         """Each player's history for the Dutch engine, and who met whom (by rank)."""

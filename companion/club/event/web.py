@@ -123,7 +123,7 @@ async def api_pair(request: web.Request) -> web.Response:
     if isinstance(body, web.Response):
         return body
     try:
-        games = request.app[DESK].pair_next()
+        games = await request.app[DESK].pair_next_off_loop()
     except (EventStateError, PairingError) as e:
         return error(409, "refused", str(e))
     return _json({"ok": True, "round": games[0].round, "games": [g.pairing for g in games]})
