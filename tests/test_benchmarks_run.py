@@ -62,6 +62,16 @@ RUNS = [
         r"3 boards: move -> hub page p50 [\d.]+ ms, p99 [\d.]+ ms \(\d+ moves, 0 missed\)"
         r".*RSS [\d.]+ MB",
     ),
+    (
+        "bench_club_pairing.py",
+        ["--players", "12", "--limit", "120"],
+        r"12 players: round 2 paired in +[\d.]+ s; page meanwhile +[\d.]+ /",
+    ),
+    (
+        "bench_club_flood.py",
+        ["--big", "1", "--small", "3", "--deep", "3"],
+        r"peak during the flood [\d.]+ MB: \+[\d.]+ MB",
+    ),
 ]
 
 

@@ -523,7 +523,8 @@ class BoardLink:
             kind = "peer"
         more = self.refusals.note(f"{kind} {why.kind}")
         if more is not None:
-            log.warning("club: a %s message refused: %s%s", kind, why, more)
+            what = {"ack": "an ack", "pairing": "a pairing", "peer": "a peer's message"}[kind]
+            log.warning("club: %s refused: %s%s", what, why, more)
 
     def _ack(self, message: dict[str, Any] | None) -> None:
         """The hub stored these results: clear them from the broker, never send them again."""
