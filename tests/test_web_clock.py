@@ -187,3 +187,33 @@ def test_the_replay_viewer_shows_the_clock_after_each_move(browser, timed):
     assert (shown(browser, "on"), shown(browser, "off")) == ("4:40", "4:46")
     browser.js("document.getElementById('replay-close').click();")
     browser.wait(lambda: shown(browser, "off") == "5:00", what="back to the live clock")
+
+
+def test_the_servers_time_set_back_shows_the_clock_right_at_the_next_message(browser, timed):
+    """NTP at a Pi's boot sets the board's time back an hour while a page is open: the next
+    view (its as_of and now on the new time) shows the right time, never 0.0."""
+    backend, server = timed
+    open_live(browser, server.url + "/")
+    browser.wait(lambda: shown(browser, "on") in ("4:55", "4:54"), what="ON's clock at 4:55")
+    back = T0 - 3600.0
+    server.hub.wall = lambda: back + 5.0
+    backend.set_clock(clock(on=250.0, as_of=back))
+    browser.wait(lambda: shown(browser, "on") in ("4:05", "4:04"), what="4:05 after the step")
+    server.hub.wall = lambda: back + 6.0  # and the next messages keep it so
+    backend.set_clock(clock(on=240.0, as_of=back + 1.0))
+    browser.wait(lambda: shown(browser, "on") in ("3:55", "3:54"), what="3:55 next")
+
+
+def test_the_pages_own_time_set_back_keeps_the_clock_counting(browser, timed):
+    """The phone's own time set back an hour (no message since): the running clock goes on
+    counting down from the monotonic clock, it neither freezes nor jumps."""
+    _, server = timed
+    open_live(browser, server.url + "/")
+    browser.wait(lambda: shown(browser, "on") in ("4:55", "4:54"), what="ON's clock at 4:55")
+    browser.js(
+        "const real = Date.now.bind(Date); Date.now = () => real() - 3600000;"
+        "document.dispatchEvent(new Event('visibilitychange'));"
+    )
+    assert shown(browser, "on") in ("4:55", "4:54", "4:53")
+    first = shown(browser, "on")
+    browser.wait(lambda: shown(browser, "on") != first, timeout=5, what="a tick after the step")

@@ -178,20 +178,40 @@ const BV = (() => {
   /* The game clock (docs/web.md): each time is worked out from the view's clock (the times
      at the server's ``as_of``) and the server's time now, which is the page's own time plus
      its offset from the server's (estimated from each message's ``now``). Nothing counts
-     down: a page that slept, or a background tab woken up, shows the right time at once. */
-  const CLOCK = { view: null, offsets: [], timer: null, said: "" };
+     down: a page that slept, or a background tab woken up, shows the right time at once.
+     Either clock may be set while the page is open (NTP at a Pi's boot, a phone's time zone):
+     a server's time set back starts the estimate anew, and a page's own time set back is
+     replaced by its monotonic clock from the last message on. */
+  const CLOCK = { view: null, offsets: [], timer: null, said: "", anchor: null };
   const OFFSETS_KEPT = 8;
+  const STEPPED = 2; /* seconds: a clock this far behind where it was going has been set back */
 
   function heardServer(now) {
     if (typeof now !== "number" || !isFinite(now)) return;
-    CLOCK.offsets.push(now - Date.now() / 1000);
+    CLOCK.anchor = { wall: Date.now() / 1000, mono: performance.now() / 1000 };
+    const offset = now - CLOCK.anchor.wall;
+    if (CLOCK.offsets.length && offset < Math.max(...CLOCK.offsets) - STEPPED) {
+      CLOCK.offsets = []; /* the server's time was set back: the offsets before it are wrong */
+    }
+    CLOCK.offsets.push(offset);
     if (CLOCK.offsets.length > OFFSETS_KEPT) CLOCK.offsets.shift();
+  }
+
+  /* The page's time: its own wall clock, unless that was set back since the last message
+     (then the monotonic clock from that message on). A wall clock ahead of the monotonic
+     one is believed: the monotonic clock may stop while the device sleeps. */
+  function pageNow() {
+    const wall = Date.now() / 1000;
+    const a = CLOCK.anchor;
+    if (!a) return wall;
+    const mono = a.wall + (performance.now() / 1000 - a.mono);
+    return wall < mono - STEPPED ? mono : wall;
   }
 
   /* A message is never early, only late: the largest offset is the least delayed one. */
   function serverNow() {
     const offset = CLOCK.offsets.length ? Math.max(...CLOCK.offsets) : 0;
-    return Date.now() / 1000 + offset;
+    return pageNow() + offset;
   }
 
   function ticking(c) {
