@@ -85,7 +85,8 @@ def test_history_columns_line_up(tmp_path, capsys, monkeypatch, args, held):
     assert len(rows) == len(games)
     edges = [starts(header, ["id", "started", "game", "moves", "status", "result", "players"])]
     for row, g in zip(rows, games, strict=True):
-        result = g["summary"] or "-"
+        said = f"{g['said']} ({g['summary']})" if g["said"] and g["summary"] else g["said"]
+        result = said or g["summary"] or "-"
         players = " ".join(f"{k}={v}" for k, v in g["seated"].items())
         values = [str(g["id"]), g["started"][:10], g["game"], str(g["moves"])]
         values += [g["status"].replace("_", " "), result] + ([players] if players else [])

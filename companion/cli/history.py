@@ -53,8 +53,10 @@ def as_dict(entry: GameEntry) -> dict:
         "game": entry.game,
         "options": entry.shown_options(),  # a secret option only once the game has ended
         "players": entry.players,
-        "seated": entry.seated(),
+        "seated": entry.seated(),  # in seat order, the first player first
         "winner_names": entry.winner_names(),
+        "said": (said := entry.said()) and said[0],  # "Ann beat Bob" (None: not finished)
+        "score_line": said and said[1],  # "Ann v Bob 1-0" (two players only)
         "started": iso(entry.started),
         "ended": iso(entry.ended),
         "status": entry.status,
@@ -72,7 +74,7 @@ def cells(entry: GameEntry) -> tuple[str, ...]:
     user text: no terminal escapes)."""
     started = (iso(entry.started) or "?")[:16].replace("T", " ")
     status = entry.status.replace("_", " ")
-    result = entry.summary or ("-" if entry.status != "finished" else entry.result or "")
+    result = entry.result_words() or ("-" if entry.status != "finished" else entry.result or "")
     players = " ".join(f"{k}={_one_line(v)}" for k, v in entry.seated().items())
     row = (str(entry.id), started, entry.game, str(entry.move_count), status, result, players)
     return tuple(for_terminal(_one_line(c)) for c in row)

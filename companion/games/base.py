@@ -635,6 +635,11 @@ class GameSpec(ABC):
     def player_label(self, player: str) -> str:
         return player.upper()
 
+    def person_of(self, player: str) -> str | None:
+        """The person's name a player id is by itself (a game whose options name its players,
+        as Binøme's ``players = "Ann,Bob"``), or None (a colour, a side: ``on``)."""
+        return None
+
     def interpreter(self, kind: str) -> Interpreter:
         return Interpreter(kind)
 

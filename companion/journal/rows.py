@@ -13,6 +13,7 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from companion.journal.api import ClockState, Masked, MoveEntry, SavedGame
@@ -217,8 +218,10 @@ class GameEntry:
         detail = self.detail if isinstance(self.detail, dict) else {}
         at_end = detail.get("seated")
         if isinstance(at_end, dict) and at_end:
-            return {str(k): str(v) for k, v in at_end.items()}
-        return dict(self.players)
+            names = {str(k): str(v) for k, v in at_end.items()}
+        else:
+            names = dict(self.players)
+        return in_seat_order(self.game, self.options, names)
 
     def winner_names(self) -> list[str]:
         """The people who won a finished game, all of them when several share the win (empty
@@ -235,6 +238,29 @@ class GameEntry:
             return []
         people = self.seated()
         return [people[w] for w in ids if people.get(w)]
+
+    def said(self) -> tuple[str, str | None] | None:
+        """A finished game's result by name, in seat order: (``Ann beat Bob``, ``Ann v Bob
+        1-0``; the second None for more than two players); None before its end or for a game
+        this version does not know."""
+        if self.status != FINISHED:
+            return None
+        return said_by_name(self.game, self.options, self.seated(), self._winner_ids())
+
+    def result_words(self) -> str | None:
+        """A list's result: by name, with the game's own summary after it (``Dan beat Ben
+        (OFF wins 34-30)``); the summary alone when the result cannot be said by name."""
+        words = self.said()
+        if words is None:
+            return self.summary
+        return f"{words[0]} ({self.summary})" if self.summary else words[0]
+
+    def _winner_ids(self) -> list[str]:
+        detail = self.detail if isinstance(self.detail, dict) else {}
+        winners = detail.get("winners")
+        if isinstance(winners, list):
+            return [str(w) for w in winners]
+        return [self.result] if self.result and self.result != "draw" else []
 
     def shown_options(self) -> dict[str, Any]:
         """The options as anyone may see them now: a game's secret options (the spec's
@@ -423,6 +449,50 @@ def time_or_none(text: str | None) -> int | None:
         return from_iso(text)
     except (ValueError, TypeError, OverflowError):
         return None
+
+
+def in_seat_order(game: str, options: dict[str, Any], names: dict[str, str]) -> dict[str, str]:
+    """``names`` (seat -> person) in the game's seat order, the first player first (the
+    journal keeps them sorted by seat id: ``off`` before ``on``). A game whose players are
+    people by themselves (Binøme's ``Ann,Bob``) names every seat, named or not; seats the
+    game does not have come last."""
+    try:
+        seats, people = _seats(game, json.dumps(options, sort_keys=True, default=str))
+    except (ValueError, TypeError):  # a game this version does not know: as kept
+        return dict(names)
+    out = {s: names.get(s) or people.get(s, "") for s in seats if names.get(s) or people.get(s)}
+    out.update((s, n) for s, n in names.items() if s not in out)
+    return out
+
+
+def said_by_name(
+    game: str, options: dict[str, Any], players: dict[str, str], winners: list[str]
+) -> tuple[str, str | None] | None:
+    """A finished game's result by name, in seat order (``Ann beat Bob``, ``Ann v Bob 1-0``;
+    the second None for more than two players), from who sat where and the winning seats;
+    None for a game this version does not know."""
+    from companion.games import get_spec
+
+    from .by_name import people, said, score_line
+
+    try:
+        seats, _ = _seats(game, json.dumps(options, sort_keys=True, default=str))
+        spec = get_spec(game)
+    except (ValueError, TypeError):
+        return None
+    names = people(in_seat_order(game, options, players), seats, spec.player_label)
+    won = [names[seats.index(w)] for w in winners if w in seats]
+    return said(names, won), score_line(names, won)
+
+
+@lru_cache(maxsize=256)
+def _seats(game: str, options_json: str) -> tuple[tuple[str, ...], dict[str, str]]:
+    from companion.games import get_spec, player_ids
+
+    seats = player_ids(game, json.loads(options_json))
+    spec = get_spec(game)
+    people = {s: name for s in seats if (name := spec.person_of(s))}
+    return seats, people
 
 
 def to_json(value: Any) -> str:

@@ -357,7 +357,8 @@ def history_row(entry: GameEntry) -> dict[str, Any]:
         "started": _iso(entry.started),
         "status": entry.status,
         "result": entry.summary or entry.status,
-        "players": entry.seated(),
+        "said": entry.result_words() if entry.said() else None,  # "Dan beat Ben (OFF wins)"
+        "players": entry.seated(),  # in seat order, the first player first
         "moves": entry.move_count,
     }
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.config import default_state_dir
+from companion.journal.rows import in_seat_order, said_by_name
 
 from .state import Refused, text
 
@@ -79,15 +80,20 @@ def parse_result(board: str, game_uid: str, payload: dict[str, Any]) -> dict[str
 
 
 def _game(r: tuple) -> dict[str, Any]:
+    game, options, winners = r[3], json.loads(r[7]), json.loads(r[6])
+    players = in_seat_order(game, options, json.loads(r[4]))
+    said = said_by_name(game, options, players, winners)
     return {
         "id": r[0],
         "game_uid": r[1],
         "board": r[2],
-        "game": r[3],
-        "players": json.loads(r[4]),
+        "game": game,
+        "players": players,  # in seat order, the first player first
         "result": r[5],
-        "winners": json.loads(r[6]),
-        "options": json.loads(r[7]),
+        "said": said[0] if said else None,  # "Dan beat Ben"
+        "score_line": said[1] if said else None,  # "Dan v Ben 0-1"
+        "winners": winners,
+        "options": options,
         "record": r[8],
         "pairing": r[9],
         "finished": r[10],

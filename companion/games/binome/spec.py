@@ -13,6 +13,7 @@ game shows, its own seat's page as the full game does, and another seat's page a
 
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import Any, Final
 
@@ -155,6 +156,13 @@ class BinomeSpec(GameSpec):
 
     def player_label(self, player: str) -> str:
         return player.upper()
+
+    def person_of(self, player: str) -> str | None:
+        """Players named in the options are people by their names (``Ann``); ``p1`` (a count
+        of players) and the virtual ``bot1`` are not."""
+        if re.fullmatch(r"(p|bot)\d+", player):
+            return None
+        return player
 
     def interpreter(self, kind: str) -> Interpreter:
         return BinomeInput(kind)

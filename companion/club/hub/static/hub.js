@@ -149,7 +149,8 @@
       li.append(el("strong", "result-board", g.board));
       const names = Object.values(g.players || {}).filter(Boolean).join(" v ");
       if (names) li.append(el("span", "result-players", names));
-      li.append(el("span", "result-line", g.result));
+      /* by name ("Dan beat Ben"), the board's own words after it */
+      li.append(el("span", "result-line", g.said ? `${g.said}${g.result ? ` (${g.result})` : ""}` : g.result));
       return li;
     });
   }

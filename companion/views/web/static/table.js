@@ -39,8 +39,8 @@
       b.append(el("span", "game-id", `#${g.id}`));
       b.append(el("span", "game-name", String(g.game || "").replace(/-/g, " ")));
       if (names) b.append(el("span", "game-players", names));
-      /* the result, or the game's state in words ("in progress", not "in_progress") */
-      const result = g.result && g.result !== g.status ? g.result : BV.statusWords(g.status || g.result);
+      /* the result by name ("Dan beat Ben (OFF wins)"), else the game's state in words */
+      const result = g.said || (g.result && g.result !== g.status ? g.result : BV.statusWords(g.status || g.result));
       b.append(el("span", "game-result", result));
       b.onclick = () => startReplay(g.id);
       li.append(b);
