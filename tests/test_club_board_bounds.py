@@ -125,3 +125,18 @@ def test_the_log_throttle_says_the_first_then_once_a_period_with_the_count():
     now[0] = 61.0
     assert throttle.note("a") == " (5 more since)"
     assert throttle.counts == {"a": 7, "b": 1}
+
+
+def test_a_flood_of_pairings_the_board_cannot_play_is_one_log_line(tmp_path, broker, caplog):
+    caplog.set_level(logging.INFO, logger=PROGRAM)
+    daemon, closers = start_board(tmp_path, broker.url, "t1")
+    try:
+        wait(lambda: daemon.club.connected, what="connected")
+        bad = {"pairing": "p1", "game": "binary", "players": {"black": "A" * 700}}
+        send_raw(broker.url, topics.pairing("t1"), [json.dumps(bad).encode()] * 30)
+        wait(lambda: daemon.club.pairings.refused.counts.get("pairing") == 30, what="refused")
+        assert daemon.message == "club: pairing p1: a name of 700 characters: at most 40"
+    finally:
+        stop_board(daemon, closers)
+    lines = [r for r in caplog.records if "a name of 700" in r.getMessage()]
+    assert len(lines) == 1

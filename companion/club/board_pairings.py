@@ -12,6 +12,7 @@ from typing import Any
 
 from companion import PROGRAM
 from companion.club.pairing import Pairing, parse_pairing
+from companion.core.log_throttle import LogThrottle
 from companion.journal.api import Journal, JournalError
 from companion.journal.rows import PAUSED
 from companion.referee.session import Session
@@ -43,6 +44,7 @@ class BoardPairings:
     def __init__(self, host: Any):
         self.host = host
         self.waiting: Pairing | None = None  # until the game in progress ends
+        self.refused = LogThrottle()
 
     def told(self, message: dict[str, Any] | None) -> None:
         """The hub's retained pairing (None: withdrawn)."""
@@ -53,8 +55,10 @@ class BoardPairings:
             return
         try:
             pairing = parse_pairing(message)
-        except ValueError as e:
-            log.warning("club: %s", e)
+        except ValueError as e:  # logged once a minute at most (a flood is counted)
+            more = self.refused.note("pairing")
+            if more is not None:
+                log.warning("club: %s%s", e, more)
             self.host.say(f"club: {e}", kind="warning")
             return
         started = self.host.journal.meta(f"{PAIRING_GAME}{pairing.id}")
