@@ -106,3 +106,18 @@ def test_said_in_plain_words():
     assert said(["Ann", "Bob", "Cat"], ["Ann", "Bob", "Cat"]) == "Ann, Bob and Cat shared the win"
     assert score_line(["Ann", "Bob"], ["Ann"]) == "Ann v Bob 1-0"
     assert score_line(["Ann", "Bob"], []) == "Ann v Bob 1/2-1/2"
+
+
+def test_the_hubs_board_card_says_the_result_by_name():
+    from companion.club.hub.state import HubState
+    from companion.testing.club_boards import play_game
+
+    game = play_game(5, {"on": "Dan", "off": "Ben"})
+    final = game.steps[-1].view
+    assert final["over"]
+    winners = final["result"]["winners"]
+    state = HubState()
+    state.apply_table("t2", {"board": "t2", "seq": 1, "view": final})
+    names = {"on": "Dan", "off": "Ben"}
+    expected = said(["Dan", "Ben"], [names[w] for w in winners])
+    assert state.boards["t2"].summary()["result"] == f"{expected} ({final['result']['summary']})"

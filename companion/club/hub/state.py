@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.club import topics
 from companion.core.wire_json import WireRefused, load_object
+from companion.journal.by_name import said
 
 MAX_TABLE = 256 * 1024  # bytes of a table message (a 16x16 board's view is ~40 KB)
 MAX_SMALL = 16 * 1024  # status and move messages
@@ -103,9 +104,21 @@ class Board:
         return "over" if self.view.get("over") is True else "playing"
 
     def result(self) -> str:
+        """A finished game's result by name, the board's own words after it (``Ben beat Dan
+        (OFF wins 34-30)``); its words alone when the view names no players."""
         view = self.view or {}
         result = view.get("result")
-        return text(result.get("summary"), 200) if isinstance(result, dict) else ""
+        if not isinstance(result, dict):
+            return ""
+        summary = text(result.get("summary"), 200)
+        players, winners = self.players(), result.get("winners")
+        if not players or not isinstance(winners, list):
+            return summary
+        names = [p["name"] or p["label"] or p["seat"] for p in players]
+        words = said(
+            names, [n for n, p in zip(names, players, strict=True) if p["seat"] in winners]
+        )
+        return f"{words} ({summary})" if summary else words
 
     def summary(self) -> dict[str, Any]:
         """The board as ``GET /api/boards`` and the hub page's small boards show it."""
