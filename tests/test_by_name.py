@@ -121,3 +121,17 @@ def test_the_hubs_board_card_says_the_result_by_name():
     names = {"on": "Dan", "off": "Ben"}
     expected = said(["Dan", "Ben"], [names[w] for w in winners])
     assert state.boards["t2"].summary()["result"] == f"{expected} ({final['result']['summary']})"
+
+
+def test_a_record_says_the_result_by_name_once_through_export_and_import(tmp_path, capsys):
+    path, _ = finished(tmp_path, "binaryon", {"on": "Dan", "off": "Ben"}, {"size": 4}, "off")
+    out = tmp_path / "game.txt"
+    assert main(["export", "last", "-o", str(out), "--journal", str(path)]) == 0
+    first = out.read_text()
+    assert first.count('[Said "Ben beat Dan"]') == 1
+    assert first.index('[On "Dan"]') < first.index('[Off "Ben"]')
+    again = tmp_path / "again.sqlite"
+    assert main(["import", str(out), "--journal", str(again)]) == 0
+    out2 = tmp_path / "again.txt"
+    assert main(["export", "last", "-o", str(out2), "--journal", str(again)]) == 0
+    assert out2.read_text().count('[Said "Ben beat Dan"]') == 1

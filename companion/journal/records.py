@@ -71,8 +71,10 @@ _STATUS_WORDS = {
     "abandoned": ABANDONED,
     "paused": PAUSED,  # imported as abandoned (or in progress with --resume)
 }
+SAID_TAG = "Said"  # a finished game's result by name: written from the game, not read back
 _KNOWN_TAGS = {
     "game", "date", "started", "ended", "options", "status", "result", "summary", "timecontrol",
+    "said",
 }  # fmt: skip
 _CLK = re.compile(r"\[%clk\s+(\d{1,2}):([0-5]\d):([0-5]\d(?:\.\d{1,3})?)\]")
 _CLOCK_NOTE = re.compile(r"clock[ :]")  # a clock's own event: kept and written back
@@ -388,6 +390,7 @@ def record_from_entry(entry: GameEntry, clock_events: Sequence[ClockEvent] = ())
         if m.public is not None and m.public != m.name
     }
     tags = dict(entry.tags)
+    tags.pop(SAID_TAG, None)  # said afresh, last, from the game as it ended
     if ended:  # tags the game adds from its moves (e.g. Wythe's swap of seats)
         try:
             spec = get_spec(entry.game)
@@ -396,6 +399,9 @@ def record_from_entry(entry: GameEntry, clock_events: Sequence[ClockEvent] = ())
             tags.update(spec.record_tags(state, dict(entry.players)))
         except ValueError:
             pass  # a salvaged game that no longer replays: its moves say what is known
+    said = entry.said()
+    if said is not None:  # the result by name, in seat order: "Ben beat Dan"
+        tags[SAID_TAG] = said[0]
     control, clocks, clock_notes = clock_of_entry(entry, clock_events)
     return Record(
         time_control=control,
