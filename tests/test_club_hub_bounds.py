@@ -202,3 +202,15 @@ def test_the_hub_closes_one_clients_connections_past_its_cap(broker, tmp_path):
         for s in sockets:
             s.close()
         hub.stop()
+
+
+def test_the_hub_follows_a_bounded_number_of_boards():
+    from companion.club.hub.state import MAX_BOARDS
+
+    state = HubState()
+    for i in range(MAX_BOARDS):
+        state.apply_status(f"b{i}", {"board": f"b{i}", "online": False})
+    with pytest.raises(Refused, match="a new one waits"):
+        state.apply_status("late", {"board": "late", "online": True})
+    state.apply_status("b7", {"board": "b7", "online": True})  # one it follows goes on
+    assert len(state.boards) == MAX_BOARDS and state.boards["b7"].online
