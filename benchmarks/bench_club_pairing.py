@@ -116,7 +116,9 @@ async def one(players: int, limit: float, folder: Path) -> None:
         print(f"{players:4d} players: round 2 paired in {took}; page meanwhile {figures(busy)}")
         print(f"{'':14}page with the hub idle {figures(idle)}")
     finally:
-        for child in multiprocessing.active_children():  # a pairing left over its limit
+        if desk.pairing is not None:  # left over its limit: not waited for
+            desk.pairing.cancel()
+        for child in multiprocessing.active_children():  # its process ended
             child.terminate()
         on_hub.close()
         await runner.cleanup()
