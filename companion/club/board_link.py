@@ -47,6 +47,13 @@ SINCE_KEY = "club.since"  # the first game id the club is sent (older games are 
 MOVES_KEY = "club.moves"  # the moves of the game in play the broker has confirmed
 MARK_EVERY = 1.0  # seconds: how often those are written to the journal, at most
 DELIVERED = "club.delivered."  # + game uid: acknowledged by the hub, never sent again
+GAME_UID = "club.uid."  # + game id: that game's uid, random, so it never repeats
+
+# said once at the start without [club] user: fine for a try-out on one machine only
+ANONYMOUS = (
+    "club: no [club] user: %s must take anonymous clients, and anyone on its network can "
+    "write this board's topics (binaryon club setup makes users and an ACL)"
+)
 
 Message = dict[str, Any] | bytes
 Callback = Callable[[str, dict[str, Any] | None], None]
@@ -130,6 +137,7 @@ class BoardLink:
                 self.client.tls_set(ca_certs=club.ca_file or None)
             except (OSError, ValueError) as e:
                 raise ConfigError(f"[club] ca_file {club.ca_file!r}: {e}") from None
+        self.anonymous = not club.user
         self.client.reconnect_delay_set(1, 15)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
@@ -152,6 +160,7 @@ class BoardLink:
         self._results: dict[str, _Sent | None] = {}  # game uid -> its last publish
         self._held: int | None = None  # a finished remote game with secrets not yet whole
         self._delivered: set[str] = set()
+        self._uids: dict[int, str] = {}  # game id -> its uid, as kept in the journal
         # replaced whole on each change: paho's thread reads it when it connects
         self._subscriptions: dict[str, list[Callback]] = {}
         self.pairings = BoardPairings(host)
@@ -159,6 +168,8 @@ class BoardLink:
 
     # --- lifecycle (the daemon's thread, or before its loop runs) ---
     def start(self) -> None:
+        if self.anonymous:
+            log.warning(ANONYMOUS, self.address)
         self.host.call(self._begin, render=False)
         self.host.listeners.append(self._rendered)
         self.client.connect_async(self.address.host, self.address.port, keepalive=20)
@@ -319,8 +330,27 @@ class BoardLink:
         self._publish_table()
 
     def game_uid(self, game_id: int | None = None) -> str:
+        """A game's uid at the hub: ``<journal uid>-<game id>-<random>``, made when the game
+        is first seen and kept in the journal (``club.uid.<game id>``). The random part means
+        a game id used again (a journal restored from a backup goes on from its last id) is
+        never the uid of a game the hub has: a result stored under one old uid would make the
+        hub acknowledge the new game's away. A game acknowledged before uids had that part
+        keeps its old one."""
         gid = self._game_id if game_id is None else game_id
-        return f"{self.uid}-{gid}" if gid is not None else ""
+        if gid is None:
+            return ""
+        uid = self._uids.get(gid)
+        if uid is None:
+            uid = self.host.journal.meta(f"{GAME_UID}{gid}")
+            if uid is None:
+                old = f"{self.uid}-{gid}"
+                uid = old if old in self._delivered else f"{old}-{secrets.token_hex(4)}"
+                try:
+                    self.host.journal.set_meta({f"{GAME_UID}{gid}": uid})
+                except JournalError as e:  # a read-only journal: this run only
+                    log.warning("club: the game's uid is not kept: %s", e)
+            self._uids[gid] = uid
+        return uid
 
     def _sync_moves(self, session: Session) -> None:
         publics = [p.public for p in session.played]
@@ -490,15 +520,16 @@ class BoardLink:
                             log.exception("club: a subscriber of %s failed", sub)
 
     def _ack(self, message: dict[str, Any] | None) -> None:
-        """The hub stored these results: clear them from the broker, never send them again."""
+        """The hub stored these results: clear them from the broker, never send them again.
+        Only results this board sent count: an ack naming a game not finished or not sent
+        (a forged one, or a game uid seen in the table) changes nothing."""
         if message is None:
             return
         uids = message.get("results")
         if not isinstance(uids, list):
             return
-        mine = self.uid + "-"
-        new = [u for u in uids if isinstance(u, str) and u.startswith(mine)]
-        new = [u for u in dict.fromkeys(new) if u not in self._delivered]
+        sent = [u for u in uids if isinstance(u, str) and u in self._results]
+        new = [u for u in dict.fromkeys(sent) if u not in self._delivered]
         if not new:
             return
         now = str(int(self.wall()))

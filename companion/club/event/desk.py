@@ -13,6 +13,7 @@ tool on the hub's machine, as is the API with the token the hub prints."""
 from __future__ import annotations
 
 import hashlib
+import hmac
 import logging
 import secrets
 import time
@@ -40,6 +41,7 @@ class EventDesk:
         self.store = EventStore(store or store_path(event_file))
         self.tournament = self.store.open_event(text, str(event_file))
         self.id = hashlib.sha256(text.encode()).hexdigest()[:8]
+        self._secret = self.store.secret().encode()
         self.publish = publish
         self.token = secrets.token_urlsafe(18)
         self.note = ""  # the last thing the desk could not do by itself, for the page
@@ -58,9 +60,22 @@ class EventDesk:
     # ------------------------------------------------------------------ the boards
 
     def wire_id(self, g: Game) -> str:
-        """A pairing as the boards know it: the event's id and the game's (``3fa2b1c0-r2-t3``),
-        so a result left on the broker by another event is never taken for this one's."""
-        return f"{self.id}-{g.pairing}"
+        """A pairing as the boards know it: the event's id, the game's and a tag only the hub
+        can make (``3fa2b1c0-r2-t3-9c1e...``, an HMAC of the game by the event's own secret):
+        a result left on the broker by another event is never taken for this one's, and
+        nobody can publish a pairing of a round not paired yet (its id is unguessable)."""
+        tag = hmac.new(self._secret, f"{self.id}-{g.pairing}".encode(), "sha256").hexdigest()
+        return f"{self.id}-{g.pairing}-{tag[:20]}"
+
+    def game_of(self, wire: Any) -> Game | None:
+        """The event's game a pairing id names, when the hub made that id (else None)."""
+        if not isinstance(wire, str) or not wire.startswith(self.id + "-"):
+            return None
+        pairing = wire[len(self.id) + 1 :].rpartition("-")[0]
+        g = self.tournament.find(pairing) if pairing else None
+        if g is None or not hmac.compare_digest(wire, self.wire_id(g)):
+            return None
+        return g
 
     def pairing_message(self, g: Game) -> dict[str, Any]:
         white, black = self.event.seats
@@ -97,10 +112,14 @@ class EventDesk:
         wire = message.get("pairing")
         if not isinstance(wire, str) or not wire.startswith(self.id + "-"):
             return False
-        pairing = wire[len(self.id) + 1 :]
-        g = self.tournament.find(pairing)
+        g = self.game_of(wire)
         if g is None or message.get("game") != self.event.game:
-            self.note = f"{board}: result for {pairing} refused: not this event's game"
+            self.note = f"{board}: result for {wire[:60]} refused: not this event's game"
+            log.warning("event: %s", self.note)
+            return False
+        pairing = g.pairing
+        if board != g.board:  # only the board the game was paired on reports it
+            self.note = f"{board}: result for {pairing} refused: it is played on {g.board}"
             log.warning("event: %s", self.note)
             return False
         try:
@@ -124,10 +143,7 @@ class EventDesk:
         between the two): each of this event's that has no result yet is taken now."""
         taken = 0
         for message in sorted(results, key=lambda m: m.get("finished") or 0):
-            wire = message.get("pairing")
-            if not isinstance(wire, str) or not wire.startswith(self.id + "-"):
-                continue
-            g = self.tournament.find(wire[len(self.id) + 1 :])
+            g = self.game_of(message.get("pairing"))
             if g is not None and g.result is None and not g.void:
                 taken += self.on_result(str(message.get("board") or ""), message)
         return taken
