@@ -67,8 +67,8 @@ class Broker:
             lines.append("allow_anonymous true")
         if acl is not None:
             lines.append(f"acl_file {acl}")
-        if os.geteuid() == 0:  # else it reads the files as user mosquitto, who cannot
-            lines.append("user root")
+        if os.geteuid() == 0 and (passwd or acl):  # else it reads them as user mosquitto,
+            lines.append("user root")  # who may not read the test's folder
         lines += ["log_dest stderr", "log_type error", "log_type warning"]
         self.config.write_text("\n".join(lines) + "\n")
         self.process: subprocess.Popen | None = None

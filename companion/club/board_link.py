@@ -37,6 +37,7 @@ from companion.club.link_state import LinkState
 from companion.core.broker_url import parse_broker_url
 from companion.core.config import ClubConfig, ConfigError
 from companion.journal.api import Journal, JournalError
+from companion.journal.store_import import BACKUP_MARK
 from companion.referee.session import Session
 
 log = logging.getLogger(PROGRAM)
@@ -47,6 +48,7 @@ SINCE_KEY = "club.since"  # the first game id the club is sent (older games are 
 MOVES_KEY = "club.moves"  # the moves of the game in play the broker has confirmed
 MARK_EVERY = 1.0  # seconds: how often those are written to the journal, at most
 DELIVERED = "club.delivered."  # + game uid: acknowledged by the hub, never sent again
+REMOTE_GAME = "club.remote."  # + game id: the remote game's peer, seat and the peer's game id
 GAME_UID = "club.uid."  # + game id: that game's uid, random, so it never repeats
 
 # said once at the start without [club] user: fine for a try-out on one machine only
@@ -287,6 +289,8 @@ class BoardLink:
             except JournalError as e:  # a read-only journal: kept for this run only
                 log.warning("club: the journal cannot keep the club's ids: %s", e)
         self._delivered = {k[len(DELIVERED) :] for k in journal.meta_with_prefix(DELIVERED)}
+        if journal.meta(BACKUP_MARK) is not None:
+            self._restored(journal)
         self._game_id = session.game_id
         self._over = session.state.is_over()
         publics = [p.public for p in session.played]
@@ -306,6 +310,23 @@ class BoardLink:
         self._check_results()
         self.state.update(False, self.queued)
         self.host.club_status = self.line
+
+    def _restored(self, journal: Journal) -> None:
+        """The journal is a backup put back (``binaryon restore``): the games in play when
+        the copy was made may have ended otherwise since, under the uid they had then. They
+        get new uids; the finished ones keep theirs (the same game, the same result)."""
+        try:
+            finished = set(journal.finished_since(0))
+            stale = {k: None for k in journal.meta_with_prefix(GAME_UID)
+                     if int(k[len(GAME_UID):]) not in finished}  # fmt: skip
+            journal.set_meta({**stale, MOVES_KEY: None, BACKUP_MARK: None})
+        except (JournalError, ValueError) as e:
+            log.warning("club: the restored journal's games keep their uids: %s", e)
+            return
+        log.warning(
+            "club: this journal was restored from a backup: %d game(s) in play get new uids",
+            len(stale),
+        )
 
     def _rendered(self) -> None:
         """After every render: what changed goes out (moves, the end of a game, the view)."""
@@ -410,8 +431,39 @@ class BoardLink:
                 continue
             pairing = pairing_of(journal, game_id)
             payload = messages.result(self.board, uid, entry, pairing, self.wall())
+            remote = self._remote_of(game_id, entry)
+            if remote is not None:  # the hub makes one game of both boards' reports
+                payload["remote"] = remote
             topic = topics.result(self.board, uid)
             self._results[uid] = self._publish(topic, messages.encode(payload), 1, True)
+
+    def _remote_of(self, game_id: int, entry: Any) -> dict[str, Any] | None:
+        """A remote game's identity for the hub: the peer, the seat played here, the game's
+        id here and at the peer (kept in the journal, ``club.remote.<game id>``, the first
+        time it is sent: a restart forgets which game of the peer it was)."""
+        key = f"{REMOTE_GAME}{game_id}"
+        kept = self.host.journal.meta(key)
+        if kept is not None:
+            with contextlib.suppress(ValueError):
+                about = json.loads(kept)
+                return about if isinstance(about, dict) else None
+        remote = getattr(self.host, "remote", None)
+        peer_game = remote.peer_games.get(game_id) if remote is not None else None
+        if remote is None or not isinstance(peer_game, int):
+            return None
+        from companion.club.remote import local_seat
+        from companion.games import player_ids
+
+        seats = tuple(player_ids(entry.game, entry.options))
+        if len(seats) != 2:
+            return None
+        seat = local_seat(seats, remote.side_wanted)
+        about = {"peer": remote.peer, "seat": seat, "game": game_id, "peer_game": peer_game}
+        try:
+            self.host.journal.set_meta({key: json.dumps(about)})
+        except JournalError as e:
+            log.warning("club: %s", e)
+        return about
 
     def _publish(
         self,
