@@ -41,7 +41,9 @@ def test_status_is_retained_and_a_clean_exit_marks_the_board_offline(tmp_path, b
     again = Listener(broker.url)
     heard = again.wait_for(lambda h: payloads(h, topics.status("t1")))
     (status,) = payloads(heard, topics.status("t1"))
-    assert status == {"board": "t1", "online": False, "sent": status["sent"]}
+    journal = status.get("journal")
+    assert journal and status == {"board": "t1", "online": False, "sent": status["sent"],
+                                  "journal": journal}  # fmt: skip
     late.close()
     again.close()
 
@@ -60,10 +62,11 @@ def test_a_board_killed_is_marked_offline_by_its_last_will(tmp_path, broker):
     finally:
         board.close()
     offline = [h for h in heard if h.topic == topics.status("t2")][-1]
-    assert json.loads(offline.payload) == {"board": "t2", "online": False}
+    will = json.loads(offline.payload)  # names the board's journal: one name, one board
+    assert will == {"board": "t2", "online": False, "journal": will["journal"]}
     later = Listener(broker.url)  # retained: a hub that starts now sees it offline
     heard = later.wait_for(lambda h: payloads(h, topics.status("t2")))
-    assert payloads(heard, topics.status("t2")) == [{"board": "t2", "online": False}]
+    assert payloads(heard, topics.status("t2")) == [will]
     listener.close()
     later.close()
 

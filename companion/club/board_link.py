@@ -163,9 +163,10 @@ class BoardLink:
         self._held: int | None = None  # a finished remote game with secrets not yet whole
         self._delivered: set[str] = set()
         self._uids: dict[int, str] = {}  # game id -> its uid, as kept in the journal
+        self.refused_name = False  # the hub refuses this board: its name is another's
         # replaced whole on each change: paho's thread reads it when it connects
         self._subscriptions: dict[str, list[Callback]] = {}
-        self.pairings = BoardPairings(host)
+        self.pairings = BoardPairings(host, self.board)
         self._stopped = False
 
     # --- lifecycle (the daemon's thread, or before its loop runs) ---
@@ -187,10 +188,7 @@ class BoardLink:
         try:
             if self.connected:
                 info = self.client.publish(
-                    topics.status(self.board),
-                    messages.encode(messages.offline(self.board, self.wall())),
-                    1,
-                    True,
+                    topics.status(self.board), self._offline(self.wall()), 1, True
                 )
                 info.wait_for_publish(timeout)
         except (RuntimeError, ValueError) as e:
@@ -251,7 +249,8 @@ class BoardLink:
         with contextlib.suppress(OSError, AttributeError):  # a move is small: no Nagle wait
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         # subscribed at once, before anything else can be published to the board
-        for topic in (topics.ack(self.board), topics.pairing(self.board), *self._subscriptions):
+        hub = (topics.ack(self.board), topics.pairing(self.board), topics.refused(self.board))
+        for topic in (*hub, *self._subscriptions):
             client.subscribe(topic, qos=1)
         self.host.post_call(self._connected, render=True)
 
@@ -283,6 +282,8 @@ class BoardLink:
             since = str(first if not session.state.is_over() else first + 1)
             fresh[SINCE_KEY] = since
         self.since = int(since)
+        # the last will names this journal: the hub tells two boards of one name apart
+        self.client.will_set(topics.status(self.board), self._offline(None), 1, True)
         if fresh:
             try:
                 journal.set_meta(fresh)
@@ -392,11 +393,15 @@ class BoardLink:
         kept = (self._game_id, self._sent[:to_ply])
         self._publish(topics.moves(self.board), messages.encode(payload), 1, False, moves=kept)
 
+    def _offline(self, now: float | None) -> bytes:
+        return messages.encode({**messages.offline(self.board, now), "journal": self.uid})
+
     def _publish_status(self) -> None:
         if not self.connected:
             return  # sent on connecting
         game = self.host.session.game
         payload = messages.status(self.board, game, self.version, self.wall())
+        payload["journal"] = self.uid  # which board this is, for the hub (one name, one board)
         self._publish(topics.status(self.board), messages.encode(payload), 1, True)
 
     def _publish_table(self, force: bool = False) -> None:
@@ -408,6 +413,7 @@ class BoardLink:
             return  # the latest is sent on connecting
         self.seq += 1
         payload = messages.table(self.board, self.seq, self.game_uid(), view, self.wall())
+        payload["journal"] = self.uid
         self._publish(topics.table(self.board), messages.encode(payload), 0, True)
 
     def _check_results(self) -> None:
@@ -559,6 +565,8 @@ class BoardLink:
             self._ack(messages.decode(payload))
         elif topic == topics.pairing(self.board):
             self.pairings.told(messages.decode(payload))
+        elif topic == topics.refused(self.board):
+            self._refused_by_hub(messages.decode(payload))
         else:
             from paho.mqtt.client import topic_matches_sub
 
@@ -570,6 +578,23 @@ class BoardLink:
                             callback(topic, message)
                         except Exception:
                             log.exception("club: a subscriber of %s failed", sub)
+
+    def _refused_by_hub(self, message: dict[str, Any] | None) -> None:
+        """The hub refuses this board: another board (another journal) has its name. Said on
+        the OLED; when the refusal is lifted (the other board left), the board shows itself
+        again."""
+        if message is None or message.get("journal") != self.uid:
+            if self.refused_name:
+                self.refused_name = False
+                log.info("club: the hub takes %s again", self.board)
+                self._publish_status()
+                self._publish_table(force=True)
+            return
+        if not self.refused_name:
+            self.refused_name = True
+            line = f"club: name {self.board} in use by another board: give this one another"
+            log.error("%s (--board-name)", line)
+            self.host.say(line, lasting=True, kind="warning")
 
     def _ack(self, message: dict[str, Any] | None) -> None:
         """The hub stored these results: clear them from the broker, never send them again.

@@ -41,6 +41,8 @@ class ClubHub:
         self.broker_connected = False
         self.broker_note = "connecting to the broker…"
         self.refused = 0  # messages refused since the start
+        self.holders: dict[str, str] = {}  # board name -> the journal uid that holds it
+        self.refusals: dict[str, str] = {}  # board name -> the journal uid refused it
         self._last_refusal_logged = -1e9
         self._unlogged = 0
         self._down_note = ""  # what was said of the broker being down (said once)
@@ -87,6 +89,8 @@ class ClubHub:
             if len(parts) != 3 or kind not in LIMITS or not payload:
                 return
             message = decode(payload, LIMITS[kind])
+            if not self._one_board(name, kind, message):
+                return
             changed = {
                 "status": self.state.apply_status,
                 "table": self.state.apply_table,
@@ -99,6 +103,40 @@ class ClubHub:
             self._show(name, kind)
         if changed or kind != "table":  # an older table is no news
             self._tell("move" if kind == "moves" else kind, name, message)
+
+    def _one_board(self, name: str, kind: str, message: dict[str, Any]) -> bool:
+        """One name, one board: the first board online under a name (its journal's uid, in
+        its status and tables) holds it until it goes offline; another board that says it
+        is online under that name is refused (told on ``<root>/hub/<name>/refused``, which
+        its OLED says) and its messages are dropped. Its last will does not mark the holder
+        offline. A message without a journal (an older board) is taken as before."""
+        journal = message.get("journal")
+        if not isinstance(journal, str) or not journal:
+            return True
+        holder = self.holders.get(name)
+        board = self.state.boards.get(name)
+        held = holder is not None and board is not None and board.online
+        if kind == "status" and message.get("online") is True and (not held or holder == journal):
+            self.holders[name] = journal
+            if self.refusals.pop(name, None) == journal:
+                self.publish(topics.refused(name), b"", retain=True)
+            return True
+        if holder is None or holder == journal:
+            if kind == "status" and message.get("online") is False and name in self.refusals:
+                self.refusals.pop(name)  # the name is free: the refused board may come in
+                self.publish(topics.refused(name), b"", retain=True)
+            return True
+        said = self.refusals.get(name) == journal
+        if kind == "status" and message.get("online") is True and not said:
+            self.refusals[name] = journal
+            log.warning("club: refused a second board named %s: the name is in use", name)
+            self.publish(
+                topics.refused(name),
+                {"board": name, "journal": journal, "why": "name in use", "sent": time.time()},
+                retain=True,
+            )
+        self.refused += 1
+        return False
 
     def _refuse(self, topic: str, why: Refused) -> None:
         """One log line a refusal, at most one a second (a flood is counted, not logged)."""

@@ -1,0 +1,285 @@
+"""What holds even when a message the broker should have refused gets through (an anonymous
+broker, a club's board with a stolen password; docs/club.md, "Security"): each break found on
+the hall's network, on a real Mosquitto. A forged acknowledgement loses no result; a result
+forged under another board's game uid does not take the place of the real one; pairings come
+only from the hub's tree; a remote game is one game at the hub; a restored journal never
+reuses a game uid; a second board with a name in use is refused and told so."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+import urllib.request
+
+import pytest
+
+from companion.club import topics
+from companion.club.hub.store import ResultStore, parse_result
+from companion.journal.store import SqliteJournal
+from tests.club_boards import (
+    Acker,
+    moves_to_end,
+    payloads,
+    play,
+    publish,
+    start_board,
+    stop_board,
+    wait,
+)
+from tests.club_hub import HubProcess
+from tests.mosquitto import Listener
+
+SMALL = {"size": 4}
+
+
+def _finish(daemon) -> str:
+    for name in moves_to_end("binaryon", **SMALL):
+        play(daemon, name)
+    return daemon.club.game_uid()
+
+
+# ------------------------------------------------------------------ results lost
+
+
+def test_a_forged_ack_loses_no_result(tmp_path, broker):
+    """The game in play's uid is public (the table carries it): a retained ack naming it, and
+    the uids of games to come, must not make the board drop its results."""
+    daemon, closers = start_board(tmp_path, broker.url, "t1", rules=SMALL)
+    try:
+        wait(lambda: daemon.club.connected, what="connected")
+        current = daemon.club.game_uid()
+        prefix = current.rsplit("-", 1)[0]
+        later = [f"{daemon.journal.meta('uid')}-{n}" for n in range(1, 201)]
+        forged = {"results": [current, *later, f"{prefix}-x"]}
+        publish(broker.url, topics.ack("t1"), forged)  # retained, as the hub's are
+        time.sleep(0.5)  # the board has it by now
+        daemon.wait_idle()
+        assert daemon.journal.meta_with_prefix("club.delivered.") == {}
+        acker = Acker(broker.url)  # the real hub comes
+        uid = _finish(daemon)
+        assert uid == current
+        wait(lambda: uid in acker.stored, what="the result at the hub")
+        wait(lambda: daemon.journal.meta(f"club.delivered.{uid}") is not None, what="acked")
+    finally:
+        stop_board(daemon, closers)
+    acker.close()
+
+
+# ------------------------------------------------------------------ results forged
+
+
+def _result(board: str, uid: str, **more) -> dict:
+    return parse_result(
+        board,
+        uid,
+        {"board": board, "game_uid": uid, "game": "binaryon", "record": "r", **more},
+    )
+
+
+def test_a_result_forged_under_another_boards_uid_takes_nothing_from_it(tmp_path):
+    store = ResultStore(tmp_path / "club.sqlite")
+    assert store.add(_result("t2", "u1-5-ab", winners=["on"]))  # t2 got t1's uid first
+    assert store.acked("t1", "u1-5-ab") == []  # not stored from t1: t1 is not told it is
+    assert store.add(_result("t1", "u1-5-ab", winners=["off"]))  # t1's own, stored
+    assert store.acked("t1", "u1-5-ab") == ["u1-5-ab"]
+    assert not store.add(_result("t1", "u1-5-ab"))  # sent again: once
+    games = {(g["board"], g["game_uid"]): g["winners"] for g in store.games()}
+    assert games == {("t2", "u1-5-ab"): ["on"], ("t1", "u1-5-ab"): ["off"]}
+    assert store.acked("t3", "u1-5-ab") == []
+    store.close()
+
+
+def test_an_older_hubs_results_file_is_kept_and_upgraded(tmp_path):
+    path = tmp_path / "club.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript(
+        "CREATE TABLE results (game_uid TEXT PRIMARY KEY, board TEXT NOT NULL, game TEXT NOT"
+        " NULL, players TEXT NOT NULL, result TEXT NOT NULL, winners TEXT NOT NULL, options TEXT"
+        " NOT NULL, record TEXT NOT NULL, pairing TEXT, finished REAL, received REAL NOT NULL);"
+        "CREATE INDEX results_board ON results (board, received);"
+        "INSERT INTO results VALUES ('u-1', 't1', 'binaryon', '{}', 'ON wins', '[\"on\"]',"
+        " '{}', 'rec', NULL, 1.0, 2.0);"
+    )
+    db.commit()
+    db.close()
+    store = ResultStore(path)
+    assert [(g["board"], g["game_uid"], g["record"]) for g in store.games()] == [
+        ("t1", "u-1", "rec")
+    ]
+    assert store.add(_result("t2", "u-1"))  # now by board and uid
+    assert store.acked("t1", "x") == ["u-1"] and store.acked("t2", "u-1") == ["u-1"]
+    store.close()
+
+
+# ------------------------------------------------------------------ pairings forged
+
+
+PAIRING = {
+    "board": "t1",
+    "event": "club night",
+    "round": 2,
+    "pairing": "e-r2-t1-0123",
+    "game": "binary",
+    "options": {"size": 4},
+    "players": {"black": "Ann", "white": "Bob"},
+    "clock": "0:01+0",
+    "sent": 1.0,
+}
+
+
+def test_a_board_takes_pairings_only_from_the_hubs_tree_and_for_itself(tmp_path, broker):
+    daemon, closers = start_board(tmp_path, broker.url, "t1")
+    try:
+        wait(lambda: daemon.club.connected, what="connected")
+        game_id = daemon.session.game_id
+        # on the board's own tree (where a board's user may write): not the hub's word
+        publish(broker.url, topics.board_topic("t1", "pairing"), PAIRING)
+        # on the hub's tree but for another board
+        publish(broker.url, topics.pairing("t1"), {**PAIRING, "board": "t2"})
+        time.sleep(0.5)
+        daemon.wait_idle()
+        assert (daemon.session.game, daemon.session.game_id) == ("binaryon", game_id)
+        assert "another board" in daemon.message
+        publish(broker.url, topics.pairing("t1"), PAIRING)  # the hub's: taken
+        wait(lambda: daemon.session.game == "binary", what="the hub's pairing")
+    finally:
+        stop_board(daemon, closers)
+
+
+# ------------------------------------------------------------------ game uids repeat
+
+
+def test_game_uids_never_repeat_also_after_a_restore(tmp_path, broker, capsys):
+    from companion.cli.main import main
+
+    journal = tmp_path / "t1.sqlite"
+    backup = tmp_path / "backup.sqlite"
+    acker = Acker(broker.url)
+    uids = []
+
+    def session(finish: bool = True) -> str:
+        daemon, closers = start_board(tmp_path, broker.url, "t1", journal=journal, rules=SMALL)
+        try:
+            wait(lambda: daemon.club.connected, what="connected")
+            if not finish:
+                return daemon.club.game_uid()
+            uid = _finish(daemon)
+            wait(lambda: daemon.journal.meta(f"club.delivered.{uid}") is not None, what="ack")
+            daemon.call(lambda: daemon.new_game(), render=False)
+            return uid
+        finally:
+            stop_board(daemon, closers)
+
+    uids.append(session())  # game 1, delivered
+    in_play = session(finish=False)  # game 2 in play when the copy is made
+    assert main(["backup", str(backup), "--journal", str(journal)]) == 0
+    uids.append(session())  # game 2 ends, delivered; game 3 starts
+    assert uids[-1] == in_play
+    assert main(["restore", str(backup), "--journal", str(journal)]) == 0
+    assert "restored" in capsys.readouterr().out
+    again = session()  # game 2 again, from the copy: it ends otherwise, maybe
+    assert again not in uids
+    assert acker.stored[again]["game_uid"] == again  # stored, not taken for the old one
+    assert SqliteJournal.open(journal, read_only=True).meta("backup") is None  # seen once
+    acker.close()
+
+
+def test_restore_refuses_in_one_line_what_it_cannot_do(tmp_path, capsys):
+    from companion.cli.main import main
+
+    journal = tmp_path / "j.sqlite"
+    assert main(["restore", str(tmp_path / "none.sqlite"), "--journal", str(journal)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no backup" in err
+
+
+# ------------------------------------------------------------------ one remote game
+
+
+def _results(hub: HubProcess) -> list[dict]:
+    with urllib.request.urlopen(f"{hub.url}/api/results", timeout=10) as r:
+        return json.loads(r.read())["games"]
+
+
+def test_a_remote_game_is_one_game_at_the_hub_with_both_names(tmp_path, broker):
+    import random
+
+    from tests.remote_boards import Board
+    from tests.test_remote_play import play as play_remote
+    from tests.test_remote_play import seated
+
+    (tmp_path / "hub").mkdir()
+    hub = HubProcess(broker.url, tmp_path / "hub").start()
+    t3 = Board(tmp_path, broker, "t3", "t4", "", "binaryon", SMALL, {"on": "Ann"})
+    first = t3.state()["local"]
+    t4 = Board(tmp_path, broker, "t4", "t3", first, "binaryon", SMALL, {"off": "Bob"})
+    try:
+        play_remote(seated(t3, t4), random.Random(3), refuse=False)
+        wait(lambda: _delivered(t3) and _delivered(t4), 40, what="both results acknowledged")
+        games = _results(hub)
+    finally:
+        t3.stop()
+        t4.stop()
+        hub.stop()
+    assert len(games) == 1, games
+    assert games[0]["players"] == {"on": "Ann", "off": "Bob"}
+    assert games[0]["board"] in ("t3", "t4")
+
+
+def _delivered(board) -> bool:
+    journal = SqliteJournal.open(board.journal, read_only=True)
+    try:
+        return bool(journal.meta_with_prefix("club.delivered."))
+    finally:
+        journal.close()
+
+
+# ------------------------------------------------------------------ two boards named t1
+
+
+def test_a_second_board_with_a_name_in_use_is_refused_and_told(tmp_path, broker):
+    (tmp_path / "hub").mkdir()
+    hub = HubProcess(broker.url, tmp_path / "hub").start()
+    listener = Listener(broker.url)
+    first, closers = start_board(tmp_path, broker.url, "t1", rules=SMALL)
+    second = closers2 = None
+    try:
+        wait(lambda: first.club.connected, what="the first t1")
+        wait(lambda: _board(hub, "t1") is not None, what="t1 at the hub")
+        second, closers2 = start_board(
+            tmp_path, broker.url, "t1", journal=tmp_path / "other.sqlite", rules={"size": 6}
+        )
+        wait(lambda: second.club.refused_name, what="the second t1 told")
+        assert "in use by another board" in second.message  # on its OLED
+        assert not first.club.refused_name
+        play(second, moves_to_end("binaryon", size=6)[0])  # its table is not shown
+        play(first, moves_to_end("binaryon", **SMALL)[0])
+        wait(lambda: _board(hub, "t1")["ply"] == 1, what="the first t1's move")
+        time.sleep(0.5)
+        shown = _board(hub, "t1")
+        assert shown["game_uid"] == first.club.game_uid() and shown["online"]
+        # the second one leaves: the first stays online
+        stop_board(second, closers2)
+        second = None
+        time.sleep(0.5)
+        assert _board(hub, "t1")["online"] is True
+        refusals = payloads(listener.messages(), topics.refused("t1"))
+        assert refusals and refusals[0]["journal"] != first.journal.meta("uid")
+    finally:
+        if second is not None:
+            stop_board(second, closers2)
+        stop_board(first, closers)
+        hub.stop()
+        listener.close()
+
+
+def _board(hub: HubProcess, name: str) -> dict | None:
+    with urllib.request.urlopen(f"{hub.url}/api/boards", timeout=10) as r:
+        boards = json.loads(r.read())["boards"]
+    return next((b for b in boards if b["name"] == name), None)
+
+
+@pytest.fixture(autouse=True)
+def _no_leftover_env(monkeypatch):
+    monkeypatch.delenv("BINARYON_CONFIG", raising=False)
