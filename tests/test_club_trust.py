@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import tempfile
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.club import topics
 from companion.club.hub.store import ResultStore, parse_result
@@ -48,10 +52,9 @@ def test_a_forged_ack_loses_no_result(tmp_path, broker):
     daemon, closers = start_board(tmp_path, broker.url, "t1", rules=SMALL)
     try:
         wait(lambda: daemon.club.connected, what="connected")
-        current = daemon.club.game_uid()
-        prefix = current.rsplit("-", 1)[0]
+        current = daemon.club.game_uid()  # even the result's uid, never published yet
         later = [f"{daemon.journal.meta('uid')}-{n}" for n in range(1, 201)]
-        forged = {"results": [current, *later, f"{prefix}-x"]}
+        forged = {"results": [current, daemon.club.public_uid(), *later]}
         publish(broker.url, topics.ack("t1"), forged)  # retained, as the hub's are
         time.sleep(0.5)  # the board has it by now
         daemon.wait_idle()
@@ -88,6 +91,52 @@ def test_a_result_forged_under_another_boards_uid_takes_nothing_from_it(tmp_path
     assert games == {("t2", "u1-5-ab"): ["on"], ("t1", "u1-5-ab"): ["off"]}
     assert store.acked("t3", "u1-5-ab") == []
     store.close()
+
+
+def test_a_result_forged_under_the_game_in_plays_uid_does_not_replace_the_real_one(
+    tmp_path, broker
+):
+    """The game in play's uid as its table shows it, a result published under it before any
+    move (as a message that got through): the board's real result is still stored."""
+    (tmp_path / "hub").mkdir()
+    hub = HubProcess(broker.url, tmp_path / "hub").start()
+    daemon, closers = start_board(tmp_path, broker.url, "t1", rules=SMALL)
+    try:
+        wait(lambda: daemon.club.connected, what="connected")
+        wait(lambda: (_board(hub, "t1") or {}).get("game_uid"), what="t1's table at the hub")
+        shown = _board(hub, "t1")["game_uid"]
+        forged = {"board": "t1", "game_uid": shown, "game": "binaryon", "record": "forged",
+                  "players": [], "winners": ["on"], "result": "ON wins"}  # fmt: skip
+        publish(broker.url, topics.result("t1", shown), forged)
+        wait(lambda: any(g["record"] == "forged" for g in _results(hub)), what="the forgery")
+        uid = _finish(daemon)
+        wait(lambda: daemon.journal.meta(f"club.delivered.{uid}") is not None, what="acked")
+        real = [g for g in _results(hub) if g["game_uid"] == uid]
+    finally:
+        stop_board(daemon, closers)
+        hub.stop()
+    assert uid != shown
+    assert len(real) == 1 and real[0]["record"].startswith("[Game")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["t1", "t2", "t3"]), st.sampled_from("abcd")),
+                max_size=12))  # fmt: skip
+def test_an_ack_names_only_results_stored_from_its_board(sent):
+    """Whatever results come from whichever board, under whichever uid: each is stored once
+    a board, and a board's ack names only what it sent."""
+    with tempfile.TemporaryDirectory() as folder:
+        store = ResultStore(Path(folder) / "club.sqlite")
+        firsts = set()
+        for board, uid in sent:
+            assert store.add(_result(board, uid)) == ((board, uid) not in firsts)
+            firsts.add((board, uid))
+            acked = store.acked(board, uid)
+            assert acked[0] == uid and len(acked) == len(set(acked))
+            for other in ("t1", "t2", "t3"):
+                assert {(other, u) for u in store.acked(other, uid)} <= firsts
+        assert store.count() == len(firsts)
+        store.close()
 
 
 def test_an_older_hubs_results_file_is_kept_and_upgraded(tmp_path):
@@ -258,7 +307,7 @@ def test_a_second_board_with_a_name_in_use_is_refused_and_told(tmp_path, broker)
         wait(lambda: _board(hub, "t1")["ply"] == 1, what="the first t1's move")
         time.sleep(0.5)
         shown = _board(hub, "t1")
-        assert shown["game_uid"] == first.club.game_uid() and shown["online"]
+        assert shown["game_uid"] == first.club.public_uid() and shown["online"]
         # the second one leaves: the first stays online
         stop_board(second, closers2)
         second = None

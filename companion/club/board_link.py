@@ -351,13 +351,20 @@ class BoardLink:
             self._check_results()
         self._publish_table()
 
+    def public_uid(self) -> str:
+        """The game in play as its table and moves name it: ``<journal uid>-<game id>``. Its
+        result's uid (``game_uid``) has a random part more, said only with the result: nobody
+        can publish a result under it before the board does."""
+        return f"{self.uid}-{self._game_id}" if self._game_id is not None else ""
+
     def game_uid(self, game_id: int | None = None) -> str:
-        """A game's uid at the hub: ``<journal uid>-<game id>-<random>``, made when the game
-        is first seen and kept in the journal (``club.uid.<game id>``). The random part means
-        a game id used again (a journal restored from a backup goes on from its last id) is
-        never the uid of a game the hub has: a result stored under one old uid would make the
-        hub acknowledge the new game's away. A game acknowledged before uids had that part
-        keeps its old one."""
+        """A game's result's uid at the hub: ``<journal uid>-<game id>-<random>``, made when
+        the game is first seen and kept in the journal (``club.uid.<game id>``). The random
+        part means a game id used again (a journal restored from a backup goes on from its
+        last id) is never the uid of a game the hub has: a result stored under one old uid
+        would make the hub acknowledge the new game's away. It is not published before the
+        result (``public_uid``). A game acknowledged before uids had that part keeps its old
+        one."""
         gid = self._game_id if game_id is None else game_id
         if gid is None:
             return ""
@@ -382,14 +389,14 @@ class BoardLink:
         for ply in range(first, len(publics)):
             sent = publics[: ply + 1]
             payload = messages.move(
-                self.board, self.game_uid(), ply, session.played[ply], self.wall()
+                self.board, self.public_uid(), ply, session.played[ply], self.wall()
             )
             self._publish(topics.moves(self.board), messages.encode(payload), 1, False,
                           moves=(self._game_id, sent))  # fmt: skip
         self._sent = list(publics)
 
     def _publish_undo(self, to_ply: int) -> None:
-        payload = messages.undo(self.board, self.game_uid(), to_ply, self.wall())
+        payload = messages.undo(self.board, self.public_uid(), to_ply, self.wall())
         kept = (self._game_id, self._sent[:to_ply])
         self._publish(topics.moves(self.board), messages.encode(payload), 1, False, moves=kept)
 
@@ -412,7 +419,7 @@ class BoardLink:
         if not self.connected:
             return  # the latest is sent on connecting
         self.seq += 1
-        payload = messages.table(self.board, self.seq, self.game_uid(), view, self.wall())
+        payload = messages.table(self.board, self.seq, self.public_uid(), view, self.wall())
         payload["journal"] = self.uid
         self._publish(topics.table(self.board), messages.encode(payload), 0, True)
 

@@ -118,25 +118,30 @@ class ClubHub:
         held = holder is not None and board is not None and board.online
         if kind == "status" and message.get("online") is True and (not held or holder == journal):
             self.holders[name] = journal
-            if self.refusals.pop(name, None) == journal:
-                self.publish(topics.refused(name), b"", retain=True)
+            if holder != journal or self.refusals.get(name) == journal:
+                # a refusal of this board left retained (by this run, or one before it)
+                self.refusals.pop(name, None)
+                self._tell_refused(name, b"")
             return True
         if holder is None or holder == journal:
             if kind == "status" and message.get("online") is False and name in self.refusals:
                 self.refusals.pop(name)  # the name is free: the refused board may come in
-                self.publish(topics.refused(name), b"", retain=True)
+                self._tell_refused(name, b"")
             return True
         said = self.refusals.get(name) == journal
         if kind == "status" and message.get("online") is True and not said:
             self.refusals[name] = journal
             log.warning("club: refused a second board named %s: the name is in use", name)
-            self.publish(
-                topics.refused(name),
-                {"board": name, "journal": journal, "why": "name in use", "sent": time.time()},
-                retain=True,
+            self._tell_refused(
+                name, {"board": name, "journal": journal, "why": "name in use", "sent": time.time()}
             )
         self.refused += 1
         return False
+
+    def _tell_refused(self, name: str, payload: dict[str, Any] | bytes) -> None:
+        """The retained refusal on the hub's tree (empty: lifted)."""
+        if self.link is not None:
+            self.publish(topics.refused(name), payload, retain=True)
 
     def _refuse(self, topic: str, why: Refused) -> None:
         """One log line a refusal, at most one a second (a flood is counted, not logged)."""
