@@ -300,6 +300,8 @@ def test_a_second_board_with_a_name_in_use_is_refused_and_told(tmp_path, broker)
             tmp_path, broker.url, "t1", journal=tmp_path / "other.sqlite", rules={"size": 6}
         )
         wait(lambda: second.club.refused_name, what="the second t1 told")
+        other = second.journal.meta("uid")
+        assert other != first.journal.meta("uid")
         assert "in use by another board" in second.message  # on its OLED
         assert not first.club.refused_name
         play(second, moves_to_end("binaryon", size=6)[0])  # its table is not shown
@@ -313,8 +315,8 @@ def test_a_second_board_with_a_name_in_use_is_refused_and_told(tmp_path, broker)
         second = None
         time.sleep(0.5)
         assert _board(hub, "t1")["online"] is True
-        refusals = payloads(listener.messages(), topics.refused("t1"))
-        assert refusals and refusals[0]["journal"] != first.journal.meta("uid")
+        told = [p for p in payloads(listener.messages(), topics.refused("t1")) if p]
+        assert told and {p["journal"] for p in told} == {other}
     finally:
         if second is not None:
             stop_board(second, closers2)
