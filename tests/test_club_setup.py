@@ -185,6 +185,42 @@ def test_the_broker_refuses_a_board_that_writes_another_boards_topics(secure):
     t2.loop_stop()
 
 
+@needs_mosquitto
+def test_the_mosquitto_conf_snippet_runs_a_broker_as_written(tmp_path):
+    """The snippet as setup writes it, with its two files where it says (here: the setup's
+    folder) and the port free: Mosquitto starts on it and takes only the club's users."""
+    import os
+
+    from tests.mosquitto import free_port
+
+    port = free_port()
+    out, passwords = _setup(tmp_path, "t1", broker=f"mqtt://127.0.0.1:{port}")
+    conf = (out / "mosquitto.conf").read_text().replace("/etc/mosquitto/club", str(out))
+    conf = conf.replace(f"listener {port}", f"listener {port} 127.0.0.1")
+    if os.geteuid() == 0:
+        conf += "user root\n"  # else it reads the files as user mosquitto
+    (tmp_path / "broker").mkdir()
+    broker = Broker(tmp_path / "broker", port)
+    broker.config.write_text(conf)
+    broker.start()
+    try:
+        client, reason = _client(broker, "t1", passwords["t1"])
+        client.loop_stop()
+        stranger, refused = _client(broker)
+        stranger.loop_stop()
+    finally:
+        broker.stop()
+    assert (reason, refused) == ("Success", "Not authorized")
+
+
+def test_a_hub_without_a_user_says_once_that_its_broker_is_anonymous(tmp_path, broker):
+    (tmp_path / "hub").mkdir()
+    hub = HubProcess(broker.url, tmp_path / "hub").start()
+    hub.stop()
+    log = (tmp_path / "hub" / "hub.log").read_text()
+    assert log.count("no [club] user") == 1 and "binaryon club setup" in log
+
+
 def _results(hub: HubProcess) -> list[dict]:
     with urllib.request.urlopen(f"{hub.url}/api/results", timeout=10) as r:
         return json.loads(r.read())["games"]
