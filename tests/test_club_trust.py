@@ -54,7 +54,8 @@ def test_a_forged_ack_loses_no_result(tmp_path, broker):
         wait(lambda: daemon.club.connected, what="connected")
         current = daemon.club.game_uid()  # even the result's uid, never published yet
         later = [f"{daemon.journal.meta('uid')}-{n}" for n in range(1, 201)]
-        forged = {"results": [current, daemon.club.public_uid(), *later]}
+        public = f"{daemon.journal.meta('uid')}-{daemon.session.game_id}"  # as its table says
+        forged = {"results": [current, public, *later]}
         publish(broker.url, topics.ack("t1"), forged)  # retained, as the hub's are
         time.sleep(0.5)  # the board has it by now
         daemon.wait_idle()
@@ -299,11 +300,11 @@ def test_a_second_board_with_a_name_in_use_is_refused_and_told(tmp_path, broker)
         second, closers2 = start_board(
             tmp_path, broker.url, "t1", journal=tmp_path / "other.sqlite", rules={"size": 6}
         )
-        wait(lambda: second.club.refused_name, what="the second t1 told")
+        wait(lambda: "in use by another board" in second.message, what="the second t1 told")
         other = second.journal.meta("uid")
         assert other != first.journal.meta("uid")
-        assert "in use by another board" in second.message  # on its OLED
-        assert not first.club.refused_name
+        assert second.message.startswith("club: name t1 in use")  # on its OLED
+        assert "in use" not in (first.message or "")
         play(second, moves_to_end("binaryon", size=6)[0])  # its table is not shown
         play(first, moves_to_end("binaryon", **SMALL)[0])
         wait(lambda: _board(hub, "t1")["ply"] == 1, what="the first t1's move")
