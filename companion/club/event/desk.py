@@ -1,6 +1,6 @@
 """The arbiter's desk on the hub: one event, kept in its SQLite file, run over the broker.
 
-It publishes each round's pairings to the boards (``<root>/<board>/pairing``, retained;
+It publishes each round's pairings to the boards (``<root>/hub/<board>/pairing``, retained;
 an empty payload clears a board with nothing to play), takes each board's finished game
 that names one of its pairings as that game's result, pairs the next round once every game
 of the round has its result, and takes the arbiter's corrections. It needs only a way to
