@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.club import topics
+from companion.club.hub.club import ClubHub
 from companion.club.hub.store import ResultStore, parse_result
 from companion.journal.store import SqliteJournal
 from tests.club_boards import (
@@ -324,6 +325,47 @@ def test_a_second_board_with_a_name_in_use_is_refused_and_told(tmp_path, broker)
         stop_board(first, closers)
         hub.stop()
         listener.close()
+
+
+EVENTS = st.lists(
+    st.tuples(st.sampled_from(["J1", "J2"]), st.sampled_from(["online", "offline", "table"])),
+    max_size=25,
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(EVENTS)
+def test_one_name_one_board_whatever_the_order(events):
+    """Two journals' boards under one name, their statuses and tables in any order (as the
+    hub's ``handle`` gets them): the first heard holds the name while it is online, the
+    other's messages change nothing meanwhile (its last will does not mark the holder
+    offline, its table is never shown), and once the holder is offline the next board online
+    takes the name, without the old one's table."""
+    with tempfile.TemporaryDirectory() as folder:
+        hub = ClubHub(ResultStore(Path(folder) / "club.sqlite"))
+        holder, online, shown = None, False, None
+        seq = 0
+        for journal, kind in events:
+            base = {"board": "t1", "journal": journal, "sent": 1.0}
+            coming = kind == "online"
+            taken = holder in (None, journal) or (coming and not online)
+            if taken and holder != journal:
+                holder, shown = journal, None
+            if kind == "table":
+                seq += 1
+                view = {"game": "binaryon", "from": journal}
+                body = {**base, "seq": seq, "game_uid": journal, "view": view}
+                hub.handle(topics.table("t1"), json.dumps(body).encode())
+                shown = journal if taken else shown
+            else:
+                body = {**base, "online": coming, "game": "binaryon"}
+                hub.handle(topics.status("t1"), json.dumps(body).encode())
+                online = coming if taken else online
+            board = hub.state.boards.get("t1")
+            view = (board.view or {}) if board is not None else {}
+            assert view.get("from") == shown
+            assert (board.online if board is not None else False) == online
+        hub.store.close()
 
 
 def _board(hub: HubProcess, name: str) -> dict | None:

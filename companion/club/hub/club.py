@@ -105,31 +105,33 @@ class ClubHub:
             self._tell("move" if kind == "moves" else kind, name, message)
 
     def _one_board(self, name: str, kind: str, message: dict[str, Any]) -> bool:
-        """One name, one board: the first board online under a name (its journal's uid, in
-        its status and tables) holds it until it goes offline; another board that says it
-        is online under that name is refused (told on ``<root>/hub/<name>/refused``, which
-        its OLED says) and its messages are dropped. Its last will does not mark the holder
-        offline. A message without a journal (an older board) is taken as before."""
+        """One name, one board: the first board heard under a name (its journal's uid, in its
+        status and tables) holds it while it is online; another board that says it is online
+        under that name meanwhile is refused (told on ``<root>/hub/<name>/refused``, which
+        its OLED says) and its messages are dropped: its last will does not mark the holder
+        offline. Once the holder is offline, the next board online takes the name (the old
+        one's table is no longer shown). A message without a journal (an older board) is
+        taken as before."""
         journal = message.get("journal")
         if not isinstance(journal, str) or not journal:
             return True
         holder = self.holders.get(name)
         board = self.state.boards.get(name)
         held = holder is not None and board is not None and board.online
-        if kind == "status" and message.get("online") is True and (not held or holder == journal):
-            self.holders[name] = journal
-            if holder != journal or self.refusals.get(name) == journal:
+        coming = kind == "status" and message.get("online") is True
+        if holder is None or holder == journal or (coming and not held):
+            if holder != journal:
+                self.holders[name] = journal
+                if holder is not None and board is not None:  # the name changed hands
+                    board.view, board.seq, board.game_uid = None, -1, ""
                 # a refusal of this board left retained (by this run, or one before it)
                 self.refusals.pop(name, None)
                 self._tell_refused(name, b"")
-            return True
-        if holder is None or holder == journal:
-            if kind == "status" and message.get("online") is False and name in self.refusals:
+            elif kind == "status" and message.get("online") is False and name in self.refusals:
                 self.refusals.pop(name)  # the name is free: the refused board may come in
                 self._tell_refused(name, b"")
             return True
-        said = self.refusals.get(name) == journal
-        if kind == "status" and message.get("online") is True and not said:
+        if coming and self.refusals.get(name) != journal:
             self.refusals[name] = journal
             log.warning("club: refused a second board named %s: the name is in use", name)
             self._tell_refused(
