@@ -306,7 +306,10 @@ def test_a_second_board_with_a_name_in_use_is_refused_and_told(tmp_path, broker)
         assert other != first.journal.meta("uid")
         assert second.message.startswith("club: name t1 in use")  # on its OLED
         assert "in use" not in (first.message or "")
-        play(second, moves_to_end("binaryon", size=6)[0])  # its table is not shown
+        play(second, moves_to_end("binaryon", size=6)[0])  # neither its move nor its table
+        second.wait_idle()
+        time.sleep(0.5)
+        assert _board(hub, "t1")["ply"] == 0 and _board(hub, "t1")["last_move"] == ""
         play(first, moves_to_end("binaryon", **SMALL)[0])
         wait(lambda: _board(hub, "t1")["ply"] == 1, what="the first t1's move")
         time.sleep(0.5)

@@ -391,12 +391,14 @@ class BoardLink:
             payload = messages.move(
                 self.board, self.public_uid(), ply, session.played[ply], self.wall()
             )
+            payload["journal"] = self.uid
             self._publish(topics.moves(self.board), messages.encode(payload), 1, False,
                           moves=(self._game_id, sent))  # fmt: skip
         self._sent = list(publics)
 
     def _publish_undo(self, to_ply: int) -> None:
         payload = messages.undo(self.board, self.public_uid(), to_ply, self.wall())
+        payload["journal"] = self.uid
         kept = (self._game_id, self._sent[:to_ply])
         self._publish(topics.moves(self.board), messages.encode(payload), 1, False, moves=kept)
 
