@@ -305,6 +305,7 @@ def test_a_second_board_with_a_name_in_use_is_refused_and_told(tmp_path, broker)
         other = second.journal.meta("uid")
         assert other != first.journal.meta("uid")
         assert second.message.startswith("club: name t1 in use")  # on its OLED
+        assert _hub(hub)["names_in_use"] == ["t1"]  # and the hub's API says it
         assert "in use" not in (first.message or "")
         play(second, moves_to_end("binaryon", size=6)[0])  # neither its move nor its table
         second.wait_idle()
@@ -369,6 +370,11 @@ def test_one_name_one_board_whatever_the_order(events):
             assert view.get("from") == shown
             assert (board.online if board is not None else False) == online
         hub.store.close()
+
+
+def _hub(hub: HubProcess) -> dict:
+    with urllib.request.urlopen(f"{hub.url}/api/boards", timeout=10) as r:
+        return json.loads(r.read())["hub"]
 
 
 def _board(hub: HubProcess, name: str) -> dict | None:

@@ -73,6 +73,7 @@ class ClubHub:
             "boards": len(self.state.boards),
             "results": self.store.count(),
             "refused": self.refused,
+            "names_in_use": sorted(self.refusals),  # a second board came with these names
         }
 
     def handle(self, topic: str, payload: bytes, retained: bool = False) -> None:
@@ -134,6 +135,7 @@ class ClubHub:
         if coming and self.refusals.get(name) != journal:
             self.refusals[name] = journal
             log.warning("club: refused a second board named %s: the name is in use", name)
+            self.feed.publish_everywhere("hub", {"type": "hub", **self.hub_summary()})
             self._tell_refused(
                 name, {"board": name, "journal": journal, "why": "name in use", "sent": time.time()}
             )
