@@ -373,7 +373,7 @@ class BoardLink:
             uid = self.host.journal.meta(f"{GAME_UID}{gid}")
             if uid is None:
                 old = f"{self.uid}-{gid}"
-                uid = old if old in self._delivered else f"{old}-{secrets.token_hex(4)}"
+                uid = old if old in self._delivered else f"{old}-{secrets.token_hex(8)}"
                 try:
                     self.host.journal.set_meta({f"{GAME_UID}{gid}": uid})
                 except JournalError as e:  # a read-only journal: this run only

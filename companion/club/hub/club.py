@@ -22,7 +22,16 @@ from companion.club import topics
 
 from .feed import Feed, board_topic
 from .link import BrokerLink
-from .state import MAX_RESULT, MAX_SMALL, MAX_TABLE, HubState, Refused, decode, text
+from .state import (
+    MAX_RESULT,
+    MAX_SMALL,
+    MAX_TABLE,
+    HubState,
+    Refused,
+    check_board,
+    decode,
+    text,
+)
 from .store import ResultStore, parse_result
 
 log = logging.getLogger(__name__)
@@ -116,6 +125,7 @@ class ClubHub:
         journal = message.get("journal")
         if not isinstance(journal, str) or not journal:
             return True
+        check_board(name, message)  # a message naming another board binds nothing
         holder = self.holders.get(name)
         board = self.state.boards.get(name)
         held = holder is not None and board is not None and board.online
