@@ -1,5 +1,7 @@
 """The hub's results: every finished game a board sent, in one SQLite file, stored once by its
-``game_uid`` (a result sent twice, after a reconnection or a restart, is stored once).
+board and ``game_uid`` (a result sent twice, after a reconnection or a restart, is stored
+once; a uid another board sent first is that board's, never acknowledged to this one). A
+remote game's two reports, one from each board, are one game (``joined``).
 
 A result is committed before the hub acknowledges it, so a hub killed at any moment either
 has it (and acknowledges it again when the board sends it again) or never acknowledged it (and
