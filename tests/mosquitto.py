@@ -37,9 +37,19 @@ def free_port() -> int:
 
 class Broker:
     """``mosquitto -c`` on 127.0.0.1:``port``, anonymous, without persistence (a restart
-    forgets everything, as after a power cut: what matters must come back from the boards)."""
+    forgets everything, as after a power cut: what matters must come back from the boards).
+    ``secure``: the lines of ``binaryon club setup``'s password and ACL files instead of
+    anonymous clients; ``tls``: (certfile, keyfile) for an ``mqtts://`` listener."""
 
-    def __init__(self, workdir: Path, port: int | None = None):
+    def __init__(
+        self,
+        workdir: Path,
+        port: int | None = None,
+        *,
+        passwd: Path | None = None,
+        acl: Path | None = None,
+        tls: tuple[Path, Path] | None = None,
+    ):
         self.exe = mosquitto_path()
         if self.exe is None:
             raise RuntimeError("mosquitto is not installed (apt install mosquitto)")
@@ -47,15 +57,25 @@ class Broker:
         self.workdir = workdir
         self.config = workdir / "mosquitto.conf"
         self.log = workdir / "mosquitto.log"
-        self.config.write_text(
-            f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
-            "log_dest stderr\nlog_type error\nlog_type warning\n"
-        )
+        self.tls = tls is not None
+        lines = [f"listener {self.port} 127.0.0.1", "persistence false"]
+        if tls is not None:
+            lines += [f"certfile {tls[0]}", f"keyfile {tls[1]}"]
+        if passwd is not None:
+            lines += ["allow_anonymous false", f"password_file {passwd}"]
+        else:
+            lines.append("allow_anonymous true")
+        if acl is not None:
+            lines.append(f"acl_file {acl}")
+        if os.geteuid() == 0 and (passwd or acl):  # else it reads them as user mosquitto,
+            lines.append("user root")  # who may not read the test's folder
+        lines += ["log_dest stderr", "log_type error", "log_type warning"]
+        self.config.write_text("\n".join(lines) + "\n")
         self.process: subprocess.Popen | None = None
 
     @property
     def url(self) -> str:
-        return f"mqtt://127.0.0.1:{self.port}"
+        return f"{'mqtts' if self.tls else 'mqtt'}://127.0.0.1:{self.port}"
 
     def start(self) -> Broker:
         with open(self.log, "ab") as log:
@@ -98,6 +118,9 @@ class Listener:
 
     url: str
     heard: list[Heard] = field(default_factory=list)
+    user: str = ""  # on a broker with users: who listens (the hub's user hears everything)
+    password: str = ""
+    topic: str = "#"
 
     def __post_init__(self) -> None:
         import paho.mqtt.client as mqtt
@@ -105,7 +128,9 @@ class Listener:
         self._lock = threading.Lock()
         self._subscribed = threading.Event()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
-        self.client.on_connect = lambda c, u, f, rc, p: c.subscribe("#", qos=1)
+        if self.user:
+            self.client.username_pw_set(self.user, self.password)
+        self.client.on_connect = lambda c, u, f, rc, p: c.subscribe(self.topic, qos=1)
         self.client.on_subscribe = lambda *a: self._subscribed.set()
         self.client.on_message = self._on_message
         host, port = self.url.removeprefix("mqtt://").rsplit(":", 1)

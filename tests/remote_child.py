@@ -2,7 +2,7 @@
 the simulated board with a real journal, on a real broker, until it is told to stop or
 killed. Not a test module.
 
-    python tests/remote_child.py JOURNAL BROKER BOARD PEER SIDE GAME RULES_JSON
+    python tests/remote_child.py JOURNAL BROKER BOARD PEER SIDE GAME RULES_JSON [PLAYERS_JSON]
 
 Prints ``R`` once running, then answers one JSON line per command read from stdin:
 ``state`` (the game as this board has it), ``play NAME`` (the player here makes that move:
@@ -28,8 +28,14 @@ from companion.service.app import build_daemon  # noqa: E402
 
 def main() -> None:
     journal, broker, board, peer, side, game, rules = sys.argv[1:8]
+    players = json.loads(sys.argv[8]) if len(sys.argv) > 8 else {}
     config = Config.default().with_overrides(
-        game={"name": game, "opponent": f"remote:{peer}", "opponent_side": side},
+        game={
+            "name": game,
+            "opponent": f"remote:{peer}",
+            "opponent_side": side,
+            "players": players,
+        },  # fmt: skip
         rules={game: json.loads(rules)},
         board={"driver": "mock"},
         display={"driver": "dummy"},

@@ -41,7 +41,9 @@ def test_status_is_retained_and_a_clean_exit_marks_the_board_offline(tmp_path, b
     again = Listener(broker.url)
     heard = again.wait_for(lambda h: payloads(h, topics.status("t1")))
     (status,) = payloads(heard, topics.status("t1"))
-    assert status == {"board": "t1", "online": False, "sent": status["sent"]}
+    journal = status.get("journal")
+    assert journal and status == {"board": "t1", "online": False, "sent": status["sent"],
+                                  "journal": journal}  # fmt: skip
     late.close()
     again.close()
 
@@ -60,10 +62,11 @@ def test_a_board_killed_is_marked_offline_by_its_last_will(tmp_path, broker):
     finally:
         board.close()
     offline = [h for h in heard if h.topic == topics.status("t2")][-1]
-    assert json.loads(offline.payload) == {"board": "t2", "online": False}
+    will = json.loads(offline.payload)  # names the board's journal: one name, one board
+    assert will == {"board": "t2", "online": False, "journal": will["journal"]}
     later = Listener(broker.url)  # retained: a hub that starts now sees it offline
     heard = later.wait_for(lambda h: payloads(h, topics.status("t2")))
-    assert payloads(heard, topics.status("t2")) == [{"board": "t2", "online": False}]
+    assert payloads(heard, topics.status("t2")) == [will]
     listener.close()
     later.close()
 
@@ -96,11 +99,12 @@ def test_the_table_each_move_and_the_result_are_published(tmp_path, broker):
     moves = payloads(heard, topics.moves("t1"))
     assert [m["move"] for m in moves] == [p.shown(False) for p in entry.moves]
     assert [m["ply"] for m in moves] == list(range(len(entry.moves)))
-    assert {m["game_uid"] for m in moves} == {uid} and moves[0]["player"] == "on"
+    public = uid.rsplit("-", 1)[0]  # the result's uid has a random part more, said only in it
+    assert {m["game_uid"] for m in moves} == {public} and moves[0]["player"] == "on"
     tables = [h for h in heard if h.topic == topics.table("t1")]
     seqs = [json.loads(h.payload)["seq"] for h in tables]
     assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))  # one more each publish
-    assert table in views(heard) and json.loads(tables[-1].payload)["game_uid"] == uid
+    assert table in views(heard) and json.loads(tables[-1].payload)["game_uid"] == public
     assert table["result"]["winners"] and table["game_id"] == entry.id
     result = acker.stored[uid]
     assert result["record"] == format_record(record_from_entry(entry))  # as export writes it

@@ -87,7 +87,8 @@ def test_rounds_go_to_the_boards_and_come_back_with_results(desk, broker):
     first = _retained(broker, "t1")
     assert first["event"] == "March" and first["round"] == 1 and first["game"] == "binaryon"
     assert first["players"] == {"on": "Ben", "off": "Eve"}  # Berger: 1-6 is Ann's bye, 2-5, 3-4
-    assert first["pairing"] == f"{desk.id}-r1-t1" and first["options"] == {"size": "4"}
+    assert first["pairing"] == desk.wire_id(desk.tournament.find("r1-t1"))
+    assert first["pairing"].startswith(f"{desk.id}-r1-t1-") and first["options"] == {"size": "4"}
     second = _retained(broker, "t2")
     assert second["players"] == {"on": "Cat", "off": "Dan"}
     # a result for another event's pairing, or for no pairing, is not this event's
@@ -97,7 +98,7 @@ def test_rounds_go_to_the_boards_and_come_back_with_results(desk, broker):
     assert desk.on_result("t2", _finished(desk, second, None))  # a draw
     # round 1 done: round 2 is paired and on the boards
     nxt = _retained(broker, "t1")
-    assert nxt["round"] == 2 and nxt["pairing"] == f"{desk.id}-r2-t1"
+    assert nxt["round"] == 2 and nxt["pairing"].startswith(f"{desk.id}-r2-t1-")
     table = {s["name"]: s["points"] for s in desk.standings_json()["standings"]}
     # Ann had round 1's bye; Dan has round 2's, which counts from its pairing on
     assert table == {"Ann": 1, "Ben": 1, "Cat": 0.5, "Dan": 1.5, "Eve": 0}
@@ -110,7 +111,8 @@ def test_a_correction_by_the_command_reaches_the_desk_and_the_board(desk, broker
     assert main(["event", event, "correct", "r1-t1", "replay", "--by", "Zoe", "--why", "x"]) == 0
     assert desk.refresh()
     again = _retained(broker, "t1")
-    assert again["pairing"] == f"{desk.id}-r1-t1-2" and again["players"]["on"] == "Ben"
+    assert again["pairing"] == desk.wire_id(desk.tournament.find("r1-t1-2"))
+    assert again["players"]["on"] == "Ben"
     assert [c["new"] for c in desk.rounds_json()["corrections"]] == ["replay"]
     # the old game's result, sent again, is refused (one line for the page)
     assert not desk.on_result("t1", {**_finished(desk, first, "on"), "game_uid": "other"})
@@ -134,3 +136,37 @@ def test_results_stored_while_the_desk_was_away_are_taken_at_its_start(desk, bro
     games = {g.pairing: g.result for g in desk.tournament.live(1)}
     assert games == {"r1-t1": "0-1", "r1-t2": "0-1", "r1-t3": "bye"}
     assert desk.tournament.round == 2
+
+
+def test_a_pairing_id_cannot_be_made_up(desk, broker, tmp_path):
+    """Pairing ids carry a tag made with the event's own secret: the id of a round not
+    paired yet cannot be guessed, and a result under a made-up id is not the event's."""
+    first = _retained(broker, "t1")
+    done = _finished(desk, first, "on")
+    for made_up in (f"{desk.id}-r1-t1", f"{desk.id}-r1-t1-{'0' * 20}", first["pairing"] + "0"):
+        assert not desk.on_result("t1", {**done, "pairing": made_up})
+    assert desk.tournament.find("r1-t1").result is None
+    # another event file of the same text (its own store) signs its games otherwise
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "march.toml").write_text(EVENT)
+    twin = EventDesk(other / "march.toml", lambda *a: None)
+    try:
+        assert twin.id == desk.id
+        assert twin.wire_id(twin.tournament.find("r1-t1")) != first["pairing"]
+    finally:
+        twin.close()
+
+
+def test_a_pairings_result_comes_only_from_its_board_with_its_names(desk, broker):
+    first = _retained(broker, "t1")
+    forged = {**_finished(desk, first, "on"), "board": "t9", "players": []}
+    assert not desk.on_result("t9", forged)  # not the board it was paired on
+    assert not desk.on_result("t2", {**forged, "board": "t2"})  # another board of the event
+    assert "played on t1" in desk.note
+    others = {**_finished(desk, first, "on"), "players": {"on": "Zed", "off": "Eve"}}
+    assert not desk.on_result("t1", others)  # a game of other players
+    assert desk.tournament.find("r1-t1").result is None
+    # the real result is still taken
+    assert desk.on_result("t1", _finished(desk, first, "off"))
+    assert desk.tournament.find("r1-t1").result == "0-1"

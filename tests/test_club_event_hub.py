@@ -155,7 +155,7 @@ def test_the_hub_runs_the_event_with_the_boards(event_hub, tmp_path):
 
     # the replayed game goes back to its board before round 2's game
     replay = _pairing(listener, "t1", 1)
-    assert replay["pairing"].endswith("-r1-t1-2") and replay["players"] == one["t1"]["players"]
+    assert "-r1-t1-2-" in replay["pairing"] and replay["players"] == one["t1"]["players"]
 
     # the hub killed in the middle of round 2: results sent meanwhile are taken once it is back
     hub.kill()

@@ -250,7 +250,8 @@ def test_a_club_night_survives_a_board_the_broker_and_the_hub_killed_mid_round(t
         journal = SqliteJournal.open(journals[name])
         try:
             started = journal.meta_with_prefix("club.pairing.")
-            (game_id,) = [int(v) for k, v in started.items() if k.endswith(f"-r1-{name}")]
+            mine = f"-r1-{name}-"  # the pairing id: the event's, the game's and its tag
+            (game_id,) = [int(v) for k, v in started.items() if mine in k]
             events = journal.events(game_id)
         finally:
             journal.close()

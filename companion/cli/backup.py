@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"cannot write {target}: {e.strerror or e}")
     print(f"journal {source} copied to {target} ({count} games)")
     print(
-        "to restore it: stop the companion, then copy it over the journal "
-        "(a WAL left beside the journal is set aside, never applied to it)"
+        f"to restore it: stop the companion, then copy it over the journal with binaryon "
+        f"restore {target} (a WAL left beside the journal is set aside, never applied to it)"
     )
     return status

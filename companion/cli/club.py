@@ -1,5 +1,6 @@
 """``binaryon club``: the club's hub (docs/club.md). It follows every board on the broker,
-shows them on its pages, stores their results and acknowledges them."""
+shows them on its pages, stores their results and acknowledges them. ``binaryon club setup``
+writes the broker's users and ACL for a club (docs/club.md, "Security")."""
 
 from __future__ import annotations
 
@@ -44,9 +45,34 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="run a tournament (docs/club.md, Tournaments): pairings to the boards, their "
         "results, standings at /event; the arbiter's token is printed at the start",
     )
+    sub = p.add_subparsers(dest="club_command", metavar="setup")
+    setup = sub.add_parser(
+        "setup",
+        help="write the broker's password and ACL files and each board's and the hub's [club]",
+        description="Write the broker's password file (Mosquitto's PBKDF2-SHA512) and ACL file "
+        "(each board writes only its own topics, the hub only its own), a mosquitto.conf "
+        "snippet, and each board's and the hub's [club] config (mode 0600).",
+    )
+    setup.add_argument("--boards", required=True, metavar="t1,t2,...", help="the boards' names")
+    setup.add_argument("--out", required=True, metavar="DIR", help="where to write the files")
+    setup.add_argument(
+        "--broker",
+        dest="setup_broker",
+        default="mqtt://club.lan:1883",
+        metavar="URL",
+        help="the broker's address in the configs (default mqtt://club.lan:1883)",
+    )
+    setup.add_argument(
+        "--ca-file",
+        default="",
+        metavar="PEM",
+        help="mqtts: the CA of the broker's certificate, as the boards will find it",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "club_command", None) == "setup":
+        return run_setup(args)
     from companion.club.broker import BrokerError
     from companion.club.event.spec import EventError, load_event
     from companion.club.event.store import EventStoreError
@@ -100,6 +126,29 @@ def run(args: argparse.Namespace) -> int:
     except sqlite3.Error as e:
         print(f"binaryon: club: results file {store}: {e}", file=sys.stderr)
         return 1
+    return 0
+
+
+def run_setup(args: argparse.Namespace) -> int:
+    """``binaryon club setup``: the files, then what to do with them, in a few lines."""
+    from companion.club.setup import parse_boards, write_setup
+    from companion.core.broker_url import parse_broker_url
+
+    try:
+        boards = parse_boards(args.boards)
+        address = parse_broker_url(args.setup_broker)
+    except ValueError as e:
+        print(f"binaryon: {e}", file=sys.stderr)
+        return 2
+    out = Path(args.out).expanduser()
+    try:
+        write_setup(out, boards, args.setup_broker, ca_file=args.ca_file, port=address.port)
+    except OSError as e:
+        print(f"binaryon: {out}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    print(f"club: {len(boards)} boards and the hub written to {out}:")
+    print(f"  broker: {out / 'passwd'}, {out / 'acl'} (see {out / 'mosquitto.conf'})")
+    print(f"  hub: [club] of {out / 'hub.toml'}; boards: {out}/<board>.toml, one for each")
     return 0
 
 

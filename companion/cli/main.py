@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "abandon": ("companion.cli.abandon", "abandon the game in progress (kept in history)"),
     "resume": ("companion.cli.resume", "take a paused game up again (see history)"),
     "backup": ("companion.cli.backup", "copy the journal safely, even while the daemon runs"),
+    "restore": ("companion.cli.restore", "put a backup back as the journal (daemon stopped)"),
     "accept-loss": (
         "companion.cli.accept_loss",
         "stop saying that the journal lost moves (a lost WAL), once dealt with",

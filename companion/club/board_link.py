@@ -39,6 +39,7 @@ from companion.core.config import ClubConfig, ConfigError
 from companion.core.log_throttle import LogThrottle
 from companion.core.wire_json import WireRefused
 from companion.journal.api import Journal, JournalError
+from companion.journal.store_import import BACKUP_MARK
 from companion.referee.session import Session
 
 log = logging.getLogger(PROGRAM)
@@ -49,6 +50,14 @@ SINCE_KEY = "club.since"  # the first game id the club is sent (older games are 
 MOVES_KEY = "club.moves"  # the moves of the game in play the broker has confirmed
 MARK_EVERY = 1.0  # seconds: how often those are written to the journal, at most
 DELIVERED = "club.delivered."  # + game uid: acknowledged by the hub, never sent again
+REMOTE_GAME = "club.remote."  # + game id: the remote game's peer, seat and the peer's game id
+GAME_UID = "club.uid."  # + game id: that game's uid, random, so it never repeats
+
+# said once at the start without [club] user: fine for a try-out on one machine only
+ANONYMOUS = (
+    "club: no [club] user: %s must take anonymous clients, and anyone on its network can "
+    "write this board's topics (binaryon club setup makes users and an ACL)"
+)
 
 Message = dict[str, Any] | bytes
 Callback = Callable[[str, dict[str, Any] | None], None]
@@ -135,6 +144,7 @@ class BoardLink:
                 self.client.tls_set(ca_certs=club.ca_file or None)
             except (OSError, ValueError) as e:
                 raise ConfigError(f"[club] ca_file {club.ca_file!r}: {e}") from None
+        self.anonymous = not club.user
         self.client.reconnect_delay_set(1, 15)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
@@ -157,14 +167,18 @@ class BoardLink:
         self._results: dict[str, _Sent | None] = {}  # game uid -> its last publish
         self._held: int | None = None  # a finished remote game with secrets not yet whole
         self._delivered: set[str] = set()
+        self._uids: dict[int, str] = {}  # game id -> its uid, as kept in the journal
+        self.refused_name = False  # the hub refuses this board: its name is another's
         # replaced whole on each change: paho's thread reads it when it connects
         self._subscriptions: dict[str, list[Callback]] = {}
-        self.pairings = BoardPairings(host)
+        self.pairings = BoardPairings(host, self.board)
         self.refusals = LogThrottle()  # messages refused, by kind (one log line a minute)
         self._stopped = False
 
     # --- lifecycle (the daemon's thread, or before its loop runs) ---
     def start(self) -> None:
+        if self.anonymous:
+            log.warning(ANONYMOUS, self.address)
         self.host.call(self._begin, render=False)
         self.host.listeners.append(self._rendered)
         self.client.connect_async(
@@ -186,10 +200,7 @@ class BoardLink:
         try:
             if self.connected:
                 info = self.client.publish(
-                    topics.status(self.board),
-                    messages.encode(messages.offline(self.board, self.wall())),
-                    1,
-                    True,
+                    topics.status(self.board), self._offline(self.wall()), 1, True
                 )
                 info.wait_for_publish(timeout)
         except (RuntimeError, ValueError) as e:
@@ -250,7 +261,8 @@ class BoardLink:
         with contextlib.suppress(OSError, AttributeError):  # a move is small: no Nagle wait
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         # subscribed at once, before anything else can be published to the board
-        for topic in (topics.ack(self.board), topics.pairing(self.board), *self._subscriptions):
+        hub = (topics.ack(self.board), topics.pairing(self.board), topics.refused(self.board))
+        for topic in (*hub, *self._subscriptions):
             client.subscribe(topic, qos=1)
         self.host.post_call(self._connected, render=True)
 
@@ -286,12 +298,16 @@ class BoardLink:
             since = str(first if not session.state.is_over() else first + 1)
             fresh[SINCE_KEY] = since
         self.since = int(since)
+        # the last will names this journal: the hub tells two boards of one name apart
+        self.client.will_set(topics.status(self.board), self._offline(None), 1, True)
         if fresh:
             try:
                 journal.set_meta(fresh)
             except JournalError as e:  # a read-only journal: kept for this run only
                 log.warning("club: the journal cannot keep the club's ids: %s", e)
         self._delivered = {k[len(DELIVERED) :] for k in journal.meta_with_prefix(DELIVERED)}
+        if journal.meta(BACKUP_MARK) is not None:
+            self._restored(journal)
         self._game_id = session.game_id
         self._over = session.state.is_over()
         publics = [p.public for p in session.played]
@@ -311,6 +327,23 @@ class BoardLink:
         self._check_results()
         self.state.update(False, self.queued)
         self.host.club_status = self.line
+
+    def _restored(self, journal: Journal) -> None:
+        """The journal is a backup put back (``binaryon restore``): the games in play when
+        the copy was made may have ended otherwise since, under the uid they had then. They
+        get new uids; the finished ones keep theirs (the same game, the same result)."""
+        try:
+            finished = set(journal.finished_since(0))
+            stale = {k: None for k in journal.meta_with_prefix(GAME_UID)
+                     if int(k[len(GAME_UID):]) not in finished}  # fmt: skip
+            journal.set_meta({**stale, MOVES_KEY: None, BACKUP_MARK: None})
+        except (JournalError, ValueError) as e:
+            log.warning("club: the restored journal's games keep their uids: %s", e)
+            return
+        log.warning(
+            "club: this journal was restored from a backup: %d game(s) in play get new uids",
+            len(stale),
+        )
 
     def _rendered(self) -> None:
         """After every render: what changed goes out (moves, the end of a game, the view)."""
@@ -334,9 +367,35 @@ class BoardLink:
             self._check_results()
         self._publish_table()
 
+    def public_uid(self) -> str:
+        """The game in play as its table and moves name it: ``<journal uid>-<game id>``. Its
+        result's uid (``game_uid``) has a random part more, said only with the result: nobody
+        can publish a result under it before the board does."""
+        return f"{self.uid}-{self._game_id}" if self._game_id is not None else ""
+
     def game_uid(self, game_id: int | None = None) -> str:
+        """A game's result's uid at the hub: ``<journal uid>-<game id>-<random>``, made when
+        the game is first seen and kept in the journal (``club.uid.<game id>``). The random
+        part means a game id used again (a journal restored from a backup goes on from its
+        last id) is never the uid of a game the hub has: a result stored under one old uid
+        would make the hub acknowledge the new game's away. It is not published before the
+        result (``public_uid``). A game acknowledged before uids had that part keeps its old
+        one."""
         gid = self._game_id if game_id is None else game_id
-        return f"{self.uid}-{gid}" if gid is not None else ""
+        if gid is None:
+            return ""
+        uid = self._uids.get(gid)
+        if uid is None:
+            uid = self.host.journal.meta(f"{GAME_UID}{gid}")
+            if uid is None:
+                old = f"{self.uid}-{gid}"
+                uid = old if old in self._delivered else f"{old}-{secrets.token_hex(8)}"
+                try:
+                    self.host.journal.set_meta({f"{GAME_UID}{gid}": uid})
+                except JournalError as e:  # a read-only journal: this run only
+                    log.warning("club: the game's uid is not kept: %s", e)
+            self._uids[gid] = uid
+        return uid
 
     def _sync_moves(self, session: Session) -> None:
         publics = [p.public for p in session.played]
@@ -346,22 +405,28 @@ class BoardLink:
         for ply in range(first, len(publics)):
             sent = publics[: ply + 1]
             payload = messages.move(
-                self.board, self.game_uid(), ply, session.played[ply], self.wall()
+                self.board, self.public_uid(), ply, session.played[ply], self.wall()
             )
+            payload["journal"] = self.uid
             self._publish(topics.moves(self.board), messages.encode(payload), 1, False,
                           moves=(self._game_id, sent))  # fmt: skip
         self._sent = list(publics)
 
     def _publish_undo(self, to_ply: int) -> None:
-        payload = messages.undo(self.board, self.game_uid(), to_ply, self.wall())
+        payload = messages.undo(self.board, self.public_uid(), to_ply, self.wall())
+        payload["journal"] = self.uid
         kept = (self._game_id, self._sent[:to_ply])
         self._publish(topics.moves(self.board), messages.encode(payload), 1, False, moves=kept)
+
+    def _offline(self, now: float | None) -> bytes:
+        return messages.encode({**messages.offline(self.board, now), "journal": self.uid})
 
     def _publish_status(self) -> None:
         if not self.connected:
             return  # sent on connecting
         game = self.host.session.game
         payload = messages.status(self.board, game, self.version, self.wall())
+        payload["journal"] = self.uid  # which board this is, for the hub (one name, one board)
         self._publish(topics.status(self.board), messages.encode(payload), 1, True)
 
     def _publish_table(self, force: bool = False) -> None:
@@ -372,7 +437,8 @@ class BoardLink:
         if not self.connected:
             return  # the latest is sent on connecting
         self.seq += 1
-        payload = messages.table(self.board, self.seq, self.game_uid(), view, self.wall())
+        payload = messages.table(self.board, self.seq, self.public_uid(), view, self.wall())
+        payload["journal"] = self.uid
         self._publish(topics.table(self.board), messages.encode(payload), 0, True)
 
     def _check_results(self) -> None:
@@ -396,8 +462,39 @@ class BoardLink:
                 continue
             pairing = pairing_of(journal, game_id)
             payload = messages.result(self.board, uid, entry, pairing, self.wall())
+            remote = self._remote_of(game_id, entry)
+            if remote is not None:  # the hub makes one game of both boards' reports
+                payload["remote"] = remote
             topic = topics.result(self.board, uid)
             self._results[uid] = self._publish(topic, messages.encode(payload), 1, True)
+
+    def _remote_of(self, game_id: int, entry: Any) -> dict[str, Any] | None:
+        """A remote game's identity for the hub: the peer, the seat played here, the game's
+        id here and at the peer (kept in the journal, ``club.remote.<game id>``, the first
+        time it is sent: a restart forgets which game of the peer it was)."""
+        key = f"{REMOTE_GAME}{game_id}"
+        kept = self.host.journal.meta(key)
+        if kept is not None:
+            with contextlib.suppress(ValueError):
+                about = json.loads(kept)
+                return about if isinstance(about, dict) else None
+        remote = getattr(self.host, "remote", None)
+        peer_game = remote.peer_games.get(game_id) if remote is not None else None
+        if remote is None or not isinstance(peer_game, int):
+            return None
+        from companion.club.remote import local_seat
+        from companion.games import player_ids
+
+        seats = tuple(player_ids(entry.game, entry.options))
+        if len(seats) != 2:
+            return None
+        seat = local_seat(seats, remote.side_wanted)
+        about = {"peer": remote.peer, "seat": seat, "game": game_id, "peer_game": peer_game}
+        try:
+            self.host.journal.set_meta({key: json.dumps(about)})
+        except JournalError as e:
+            log.warning("club: %s", e)
+        return about
 
     def _publish(
         self,
@@ -493,6 +590,9 @@ class BoardLink:
             if topic == topics.ack(self.board):
                 self._ack(messages.decode(payload, messages.MAX_ACK))
                 return
+            if topic == topics.refused(self.board):
+                self._refused_by_hub(messages.decode(payload, messages.MAX_ACK))
+                return
             if topic == topics.pairing(self.board):
                 message = messages.decode(payload, messages.MAX_PAIRING)
             else:
@@ -526,16 +626,34 @@ class BoardLink:
             what = {"ack": "an ack", "pairing": "a pairing", "peer": "a peer's message"}[kind]
             log.warning("club: %s refused: %s%s", what, why, more)
 
+    def _refused_by_hub(self, message: dict[str, Any] | None) -> None:
+        """The hub refuses this board: another board (another journal) has its name. Said on
+        the OLED; when the refusal is lifted (the other board left), the board shows itself
+        again."""
+        if message is None or message.get("journal") != self.uid:
+            if self.refused_name:
+                self.refused_name = False
+                log.info("club: the hub takes %s again", self.board)
+                self._publish_status()
+                self._publish_table(force=True)
+            return
+        if not self.refused_name:
+            self.refused_name = True
+            line = f"club: name {self.board} in use by another board: give this one another"
+            log.error("%s (--board-name)", line)
+            self.host.say(line, lasting=True, kind="warning")
+
     def _ack(self, message: dict[str, Any] | None) -> None:
-        """The hub stored these results: clear them from the broker, never send them again."""
+        """The hub stored these results: clear them from the broker, never send them again.
+        Only results this board sent count: an ack naming a game not finished or not sent
+        (a forged one, or a game uid seen in the table) changes nothing."""
         if message is None:
             return
         uids = message.get("results")
         if not isinstance(uids, list):
             return
-        mine = self.uid + "-"
-        new = [u for u in uids if isinstance(u, str) and u.startswith(mine)]
-        new = [u for u in dict.fromkeys(new) if u not in self._delivered]
+        sent = [u for u in uids if isinstance(u, str) and u in self._results]
+        new = [u for u in dict.fromkeys(sent) if u not in self._delivered]
         if not new:
             return
         now = str(int(self.wall()))

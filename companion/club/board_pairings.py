@@ -41,8 +41,9 @@ def has_player_moves(session: Session) -> bool:
 class BoardPairings:
     """In the daemon's loop thread; ``host`` is the daemon (``BoardHost``)."""
 
-    def __init__(self, host: Any):
+    def __init__(self, host: Any, board: str = ""):
         self.host = host
+        self.board = board  # this board's name: a pairing for another board is not its
         self.waiting: Pairing | None = None  # until the game in progress ends
         self.refused = LogThrottle()
 
@@ -54,6 +55,8 @@ class BoardPairings:
             self.waiting = None
             return
         try:
+            if self.board and message.get("board", self.board) != self.board:
+                raise ValueError(f"a pairing for another board than {self.board} is refused")
             pairing = parse_pairing(message)
         except ValueError as e:  # logged once a minute at most (a flood is counted)
             more = self.refused.note("pairing")

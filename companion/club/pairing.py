@@ -1,6 +1,7 @@
-"""A pairing the hub assigns to a board (``<root>/<board>/pairing``, retained): the game to
-start next, with its players' names. The board shows it and starts it when the game on it is
-over or has no move yet, never throwing away a game in progress."""
+"""A pairing the hub assigns to a board (``<root>/hub/<board>/pairing``, retained; only the
+hub writes there): the game to start next, with its players' names. The board shows it and
+starts it when the game on it is over or has no move yet, never throwing away a game in
+progress."""
 
 from __future__ import annotations
 

@@ -6,11 +6,14 @@ Everything lives under ``<PROGRAM>/``; a board's topics under ``<PROGRAM>/<board
 - ``table``   retained: the public table view, exactly what the table page shows.
 - ``moves``   QoS 1: each move by its public name, numbered by the board's game and ply.
 - ``results/<game uid>`` retained: a finished game's record, until the hub acknowledges it.
-- ``ack``     retained, from the hub: the results it has stored (the board then clears them).
-- ``pairing`` retained, from the hub: the game this board is to start, with its players.
 - ``remote/<peer board>`` QoS 1: moves of a game played across two boards.
 
-The hub's own topics are under ``<PROGRAM>/hub/``.
+The hub's own topics are under ``<PROGRAM>/hub/``, and so is what it says to one board, under
+``<PROGRAM>/hub/<board>/`` (the broker's ACL lets only the hub write there, docs/club.md):
+
+- ``ack``     retained: the results it has stored from that board (the board then clears them).
+- ``pairing`` retained: the game this board is to start, with its players.
+- ``refused`` retained: the board's name is in use by another board (its OLED says so).
 """
 
 from __future__ import annotations
@@ -52,11 +55,18 @@ def result(board: str, game_uid: str) -> str:
 
 
 def ack(board: str) -> str:
-    return board_topic(board, "ack")
+    """The hub's acknowledgements to ``board``: under the hub's tree, which only it writes."""
+    return hub_topic(board, "ack")
 
 
 def pairing(board: str) -> str:
-    return board_topic(board, "pairing")
+    """The hub's pairing for ``board``: under the hub's tree, which only it writes."""
+    return hub_topic(board, "pairing")
+
+
+def refused(board: str) -> str:
+    """The hub refuses ``board`` (its name is in use by another board)."""
+    return hub_topic(board, "refused")
 
 
 def remote(board: str, peer: str) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -27,11 +28,15 @@ from companion.journal.rows import (
 
 log = logging.getLogger(PROGRAM)
 
+# meta key of a copy made by ``backup``: a journal that has it was restored from a backup
+BACKUP_MARK = "backup"
+
 
 class JournalImport:
     def backup(self, target: str | os.PathLike[str]) -> None:
         """A consistent copy of the journal at ``target`` (SQLite's online backup, safe while
-        the daemon writes), marked as cleanly closed, in rollback mode. Written beside the
+        the daemon writes), marked as cleanly closed and as a backup (``BACKUP_MARK``: put
+        back as the journal, it is known to be restored), in rollback mode. Written beside the
         target and renamed over it, so a failed backup leaves no half copy."""
         target = Path(target)
         tmp = target.with_name(f".{target.name}.part-{os.getpid()}")
@@ -47,6 +52,11 @@ class JournalImport:
                     "SELECT count(*) FROM sqlite_master WHERE name = 'meta'"
                 ).fetchone()[0]:
                     dest.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '1')")
+                    # a journal started from this copy knows it was restored (docs/club.md)
+                    dest.execute(
+                        "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                        (BACKUP_MARK, str(int(time.time()))),
+                    )
                 dest.execute("PRAGMA synchronous = FULL")
             finally:
                 dest.close()

@@ -1,6 +1,6 @@
 """The arbiter's desk on the hub: one event, kept in its SQLite file, run over the broker.
 
-It publishes each round's pairings to the boards (``<root>/<board>/pairing``, retained;
+It publishes each round's pairings to the boards (``<root>/hub/<board>/pairing``, retained;
 an empty payload clears a board with nothing to play), takes each board's finished game
 that names one of its pairings as that game's result, pairs the next round once every game
 of the round has its result, and takes the arbiter's corrections. It needs only a way to
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import hmac
 import logging
 import secrets
 import time
@@ -50,6 +51,7 @@ class EventDesk:
         self.store = EventStore(store or store_path(event_file))
         self.tournament = self.store.open_event(text, str(event_file))
         self.id = hashlib.sha256(text.encode()).hexdigest()[:8]
+        self._secret = self.store.secret().encode()
         self.publish = publish
         self.token = secrets.token_urlsafe(18)
         self.note = ""  # the last thing the desk could not do by itself, for the page
@@ -71,9 +73,22 @@ class EventDesk:
     # ------------------------------------------------------------------ the boards
 
     def wire_id(self, g: Game) -> str:
-        """A pairing as the boards know it: the event's id and the game's (``3fa2b1c0-r2-t3``),
-        so a result left on the broker by another event is never taken for this one's."""
-        return f"{self.id}-{g.pairing}"
+        """A pairing as the boards know it: the event's id, the game's and a tag only the hub
+        can make (``3fa2b1c0-r2-t3-9c1e...``, an HMAC of the game by the event's own secret):
+        a result left on the broker by another event is never taken for this one's, and
+        nobody can publish a pairing of a round not paired yet (its id is unguessable)."""
+        tag = hmac.new(self._secret, f"{self.id}-{g.pairing}".encode(), "sha256").hexdigest()
+        return f"{self.id}-{g.pairing}-{tag[:20]}"
+
+    def game_of(self, wire: Any) -> Game | None:
+        """The event's game a pairing id names, when the hub made that id (else None)."""
+        if not isinstance(wire, str) or not wire.startswith(self.id + "-"):
+            return None
+        pairing = wire[len(self.id) + 1 :].rpartition("-")[0]
+        g = self.tournament.find(pairing) if pairing else None
+        if g is None or not hmac.compare_digest(wire, self.wire_id(g)):
+            return None
+        return g
 
     def pairing_message(self, g: Game) -> dict[str, Any]:
         white, black = self.event.seats
@@ -110,10 +125,14 @@ class EventDesk:
         wire = message.get("pairing")
         if not isinstance(wire, str) or not wire.startswith(self.id + "-"):
             return False
-        pairing = wire[len(self.id) + 1 :]
-        g = self.tournament.find(pairing)
+        g = self.game_of(wire)
         if g is None or message.get("game") != self.event.game:
-            self.note = f"{board}: result for {pairing} refused: not this event's game"
+            self.note = f"{board}: result for {wire[:60]} refused: not this event's game"
+            log.warning("event: %s", self.note)
+            return False
+        pairing = g.pairing
+        if board != g.board:  # only the board the game was paired on reports it
+            self.note = f"{board}: result for {pairing} refused: it is played on {g.board}"
             log.warning("event: %s", self.note)
             return False
         try:
@@ -141,8 +160,7 @@ class EventDesk:
         prefix = self.id + "-"
         mine = [m for m in results if str(m.get("pairing") or "").startswith(prefix)]
         for message in sorted(mine, key=lambda m: m.get("finished") or 0):
-            wire = str(message["pairing"])
-            g = self.tournament.find(wire[len(self.id) + 1 :])
+            g = self.game_of(message.get("pairing"))
             if g is not None and g.result is None and not g.void:
                 taken += self.on_result(str(message.get("board") or ""), message)
         return taken
@@ -172,7 +190,7 @@ class EventDesk:
     async def pair_next_off_loop(self) -> list[Game]:
         """``pair_next`` with the pairing computed in the background (when the desk has
         one): the loop serves pages and takes results meanwhile."""
-        if self.background is None:
+        if self.background is None or self.tournament.pairing_job().quick:
             return self.pair_next()
         self.refresh()
         if self.pairing is not None:
@@ -240,7 +258,7 @@ class EventDesk:
             return  # under way: placed when it is done
         try:
             job = self.tournament.pairing_job()
-            if self.background is None:
+            if self.background is None or job.quick:
                 self._place(job, job.run(), publish=False)
                 return
         except (PairingError, EventStateError) as e:

@@ -48,9 +48,12 @@ def export_event(t: Tournament) -> str:
 def board_result(t: Tournament, g: Game, message: dict[str, Any]) -> str:
     """A board's finished game (CLUB.md ``results``) as the event's result code. Its winners
     are people's names or the seats they held (named by the message's ``players``, else by
-    the pairing's); none: a draw."""
-    players = message.get("players")
+    the pairing's); none: a draw. The names are the pairing's: a board whose players are
+    others (a game not started from this pairing) is refused."""
+    players = message.get("players") or {}
     players = players if isinstance(players, dict) else {}
+    if players and sorted(map(str, players.values())) != sorted((g.white, g.black or "")):
+        raise EventStateError(f"{g.pairing}: the board's players are not the pairing's")
     seats = dict(zip(t.event.seats, (g.white, g.black), strict=True))
     names = message.get("winner_names")
     if names is None:

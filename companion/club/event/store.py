@@ -4,6 +4,7 @@ tables refuse it (triggers), a game's row is only ever filled in (its result, or
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 from pathlib import Path
 
@@ -88,6 +89,13 @@ class EventStore:
                 "as it began (a new event needs a new file)"
             )
         return self.load(before)
+
+    def secret(self) -> str:
+        """The event's own random key (made once, kept): the pairing ids the boards get are
+        signed with it, so nobody can make up a pairing id the hub would take."""
+        fresh = secrets.token_hex(16)
+        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('secret', ?)", (fresh,))
+        return self.db.execute("SELECT value FROM meta WHERE key = 'secret'").fetchone()[0]
 
     def _no_games(self) -> bool:
         return not self.db.execute("SELECT count(*) FROM games").fetchone()[0]

@@ -44,6 +44,7 @@ class PairingJob:
     ranked: tuple[str, ...]
     fn: Callable[..., list[tuple[int, int | None]]]
     args: tuple[Any, ...]
+    quick: bool = False  # a table look-up (round robin): computed where it is asked for
 
     def run(self) -> list[tuple[int, int | None]]:
         return self.fn(*self.args)
@@ -171,7 +172,7 @@ class Tournament:
         ranked = tuple(p.name for p in self.event.ranked())
         if self.event.pairing == ROUND_ROBIN:
             return PairingJob(
-                number, ranked, berger_pairs, (len(ranked), self.event.cycles, number)
+                number, ranked, berger_pairs, (len(ranked), self.event.cycles, number), True
             )
         histories, met = self.histories(list(ranked))
         args = (histories, met, number, self.event.rounds, self.event.initial_colour)

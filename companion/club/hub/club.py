@@ -23,7 +23,16 @@ from companion.core.log_throttle import LogThrottle
 
 from .feed import Feed, board_topic
 from .link import BrokerLink
-from .state import MAX_RESULT, MAX_SMALL, MAX_TABLE, HubState, Refused, decode, text
+from .state import (
+    MAX_RESULT,
+    MAX_SMALL,
+    MAX_TABLE,
+    HubState,
+    Refused,
+    check_board,
+    decode,
+    text,
+)
 from .store import ResultStore, parse_result
 
 log = logging.getLogger(__name__)
@@ -48,6 +57,8 @@ class ClubHub:
         self.broker_note = "connecting to the broker…"
         self.refused = 0  # messages refused since the start
         self.refusals = LogThrottle()  # one log line per kind of message a minute
+        self.holders: dict[str, str] = {}  # board name -> the journal uid that holds it
+        self.names_refused: dict[str, str] = {}  # board name -> the journal uid refused it
         self._down_note = ""  # what was said of the broker being down (said once)
         self.started = time.time()
 
@@ -76,6 +87,7 @@ class ClubHub:
             "boards": len(self.state.boards),
             "results": self.store.count(),
             "refused": self.refused,
+            "names_in_use": sorted(self.names_refused),  # a second board came with these names
         }
 
     def handle(self, topic: str, payload: bytes, retained: bool = False) -> None:
@@ -92,6 +104,8 @@ class ClubHub:
             if len(parts) != 3 or kind not in LIMITS or not payload:
                 return
             message = decode(payload, LIMITS[kind])
+            if not self._one_board(name, kind, message):
+                return
             changed = {
                 "status": self.state.apply_status,
                 "table": self.state.apply_table,
@@ -104,6 +118,49 @@ class ClubHub:
             self._show(name, kind)
         if changed or kind != "table":  # an older table is no news
             self._tell("move" if kind == "moves" else kind, name, message)
+
+    def _one_board(self, name: str, kind: str, message: dict[str, Any]) -> bool:
+        """One name, one board: the first board heard under a name (its journal's uid, in its
+        status and tables) holds it while it is online; another board that says it is online
+        under that name meanwhile is refused (told on ``<root>/hub/<name>/refused``, which
+        its OLED says) and its messages are dropped: its last will does not mark the holder
+        offline. Once the holder is offline, the next board online takes the name (the old
+        one's table is no longer shown). A message without a journal (an older board) is
+        taken as before."""
+        journal = message.get("journal")
+        if not isinstance(journal, str) or not journal:
+            return True
+        check_board(name, message)  # a message naming another board binds nothing
+        holder = self.holders.get(name)
+        board = self.state.boards.get(name)
+        held = holder is not None and board is not None and board.online
+        coming = kind == "status" and message.get("online") is True
+        if holder is None or holder == journal or (coming and not held):
+            if holder != journal:
+                self.holders[name] = journal
+                if holder is not None and board is not None:  # the name changed hands
+                    board.view, board.seq, board.game_uid = None, -1, ""
+                # a refusal of this board left retained (by this run, or one before it)
+                self.names_refused.pop(name, None)
+                self._tell_refused(name, b"")
+            elif kind == "status" and message.get("online") is False and name in self.names_refused:
+                self.names_refused.pop(name)  # the name is free: the refused board may come in
+                self._tell_refused(name, b"")
+            return True
+        if coming and self.names_refused.get(name) != journal:
+            self.names_refused[name] = journal
+            log.warning("club: refused a second board named %s: the name is in use", name)
+            self.feed.publish_everywhere("hub", {"type": "hub", **self.hub_summary()})
+            self._tell_refused(
+                name, {"board": name, "journal": journal, "why": "name in use", "sent": time.time()}
+            )
+        self.refused += 1
+        return False
+
+    def _tell_refused(self, name: str, payload: dict[str, Any] | bytes) -> None:
+        """The retained refusal on the hub's tree (empty: lifted)."""
+        if self.link is not None:
+            self.publish(topics.refused(name), payload, retain=True)
 
     def _refuse(self, topic: str, kind: str, why: Refused) -> None:
         """One log line for the first refusal of each kind of message, then at most one a

@@ -28,6 +28,12 @@ from .web import make_app
 
 log = logging.getLogger(__name__)
 
+# said once at the start without [club] user: fine for a try-out on one machine only
+ANONYMOUS = (
+    "club: no [club] user: %s must take anonymous clients, and anyone on its network can "
+    "send results and acknowledge them (binaryon club setup makes users and an ACL)"
+)
+
 
 async def serve(
     broker: BrokerAddress,
@@ -85,6 +91,8 @@ async def serve(
         host = f"[{host}]" if ":" in host else host
         link.start()
         say(f"club: hub on http://{host}:{port}/ with broker {broker}, results in {store_path}")
+        if not getattr(club_config, "user", ""):
+            log.warning(ANONYMOUS, broker)
         if on_hub is not None:
             on_hub.start_watching(loop)
         await stop.wait()

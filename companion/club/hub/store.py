@@ -1,5 +1,7 @@
 """The hub's results: every finished game a board sent, in one SQLite file, stored once by its
-``game_uid`` (a result sent twice, after a reconnection or a restart, is stored once).
+board and ``game_uid`` (a result sent twice, after a reconnection or a restart, is stored
+once; a uid another board sent first is that board's, never acknowledged to this one). A
+remote game's two reports, one from each board, are one game (``joined``).
 
 A result is committed before the hub acknowledges it, so a hub killed at any moment either
 has it (and acknowledges it again when the board sends it again) or never acknowledged it (and
@@ -16,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from companion.club import topics
 from companion.core.config import default_state_dir
 from companion.journal.rows import in_seat_order, said_by_name
 
@@ -23,7 +26,7 @@ from .state import Refused, text
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
-    game_uid TEXT PRIMARY KEY,
+    game_uid TEXT NOT NULL,
     board TEXT NOT NULL,
     game TEXT NOT NULL,
     players TEXT NOT NULL,   -- JSON {seat: name}
@@ -33,9 +36,32 @@ CREATE TABLE IF NOT EXISTS results (
     record TEXT NOT NULL,
     pairing TEXT,
     finished REAL,
-    received REAL NOT NULL
+    received REAL NOT NULL,
+    remote TEXT,             -- a remote game: "<peer>:<board's game id>:<peer's game id>"
+    PRIMARY KEY (board, game_uid)
 );
 CREATE INDEX IF NOT EXISTS results_board ON results (board, received);
+CREATE INDEX IF NOT EXISTS results_remote ON results (remote);
+-- a remote game's second report: the game the other board reported first
+CREATE TABLE IF NOT EXISTS joined (
+    board TEXT NOT NULL,
+    game_uid TEXT NOT NULL,
+    to_board TEXT NOT NULL,
+    to_uid TEXT NOT NULL,
+    received REAL NOT NULL,
+    PRIMARY KEY (board, game_uid)
+);
+"""
+# a results file of an older hub: one game_uid for all boards, no remote games
+UPGRADE = """
+ALTER TABLE results RENAME TO results_old;
+DROP INDEX IF EXISTS results_board;
+{schema}
+INSERT INTO results (game_uid, board, game, players, result, winners, options, record, pairing,
+                     finished, received)
+    SELECT game_uid, board, game, players, result, winners, options, record, pairing, finished,
+           received FROM results_old;
+DROP TABLE results_old;
 """
 MAX_UID = 200
 BATCH = 20  # results read from the file at a time
@@ -66,6 +92,7 @@ def parse_result(board: str, game_uid: str, payload: dict[str, Any]) -> dict[str
     finished = payload.get("finished")
     pairing = payload.get("pairing")
     return {
+        "remote": remote_key(payload.get("remote"), players),
         "game_uid": game_uid,
         "board": board,
         "game": text(payload.get("game")),
@@ -101,6 +128,24 @@ def _game(r: tuple) -> dict[str, Any]:
     }
 
 
+def remote_key(remote: Any, players: dict[str, Any]) -> tuple[str, str, str] | None:
+    """A remote game's identity as its board says it: (the peer, "<peer>:<this board's game
+    id>:<the peer's game id>", the seat played here), or None (a game on one board)."""
+    if not isinstance(remote, dict):
+        return None
+    peer, seat = text(remote.get("peer"), 40), text(remote.get("seat"), 40)
+    mine, theirs = remote.get("game"), remote.get("peer_game")
+    if not (peer and seat and _whole(mine) and _whole(theirs)):
+        return None
+    if not topics.valid_board_name(peer) or seat not in players:
+        return None
+    return peer, f"{peer}:{mine}:{theirs}", seat
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
@@ -112,37 +157,90 @@ class ResultStore:
         self.db = sqlite3.connect(self.path, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
+        keys = [r[1] for r in self.db.execute("PRAGMA table_info(results)") if r[5]]
+        if keys == ["game_uid"]:  # an older hub's file: results by game_uid alone
+            self.db.executescript(f"BEGIN;{UPGRADE.format(schema=SCHEMA)}COMMIT;")
         self.db.executescript(SCHEMA)
 
     def add(self, result: dict[str, Any]) -> bool:
-        """Store a parsed result; False when its game_uid is stored already (kept as it was)."""
-        cursor = self.db.execute(
-            "INSERT OR IGNORE INTO results (game_uid, board, game, players, result, winners,"
-            " options, record, pairing, finished, received) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                result["game_uid"],
-                result["board"],
-                result["game"],
-                json.dumps(result["players"], ensure_ascii=False),
-                result["result"],
-                json.dumps(result["winners"], ensure_ascii=False),
-                json.dumps(result["options"], ensure_ascii=False),
-                result["record"],
-                result["pairing"],
-                result["finished"],
-                time.time(),
-            ),
+        """Store a parsed result; False when the board's game_uid is stored already (kept as
+        it was), or when it is the second report of a remote game the other board reported
+        first (then joined to it: one game, with the seat's name from each board)."""
+        board, uid = result["board"], result["game_uid"]
+        if self.has(board, uid):
+            return False
+        remote = result.get("remote")
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            if remote is not None and self._join(board, uid, result, remote):
+                return False
+            self.db.execute(
+                "INSERT INTO results (game_uid, board, game, players, result, winners,"
+                " options, record, pairing, finished, received, remote)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    uid,
+                    board,
+                    result["game"],
+                    json.dumps(result["players"], ensure_ascii=False),
+                    result["result"],
+                    json.dumps(result["winners"], ensure_ascii=False),
+                    json.dumps(result["options"], ensure_ascii=False),
+                    result["record"],
+                    result["pairing"],
+                    result["finished"],
+                    time.time(),
+                    remote[1] if remote is not None else None,
+                ),
+            )
+        return True
+
+    def _join(self, board: str, uid: str, result: dict[str, Any], remote: tuple) -> bool:
+        """The other board's report of the same remote game, if stored and not joined yet:
+        this one is joined to it, and its seat takes this board's player's name."""
+        peer, key, seat = remote
+        _, mine, theirs = key.split(":")
+        row = self.db.execute(
+            "SELECT game_uid, players, game FROM results WHERE board = ? AND remote = ?"
+            " AND NOT EXISTS (SELECT 1 FROM joined j WHERE j.to_board = results.board"
+            " AND j.to_uid = results.game_uid)",
+            (peer, f"{board}:{theirs}:{mine}"),
+        ).fetchone()
+        if row is None or row[2] != result["game"]:
+            return False
+        players = json.loads(row[1])
+        if seat in result["players"]:
+            players[seat] = result["players"][seat]
+        self.db.execute(
+            "UPDATE results SET players = ? WHERE board = ? AND game_uid = ?",
+            (json.dumps(players, ensure_ascii=False), peer, row[0]),
         )
-        return cursor.rowcount == 1
+        self.db.execute(
+            "INSERT INTO joined VALUES (?,?,?,?,?)", (board, uid, peer, row[0], time.time())
+        )
+        return True
+
+    def has(self, board: str, uid: str) -> bool:
+        """Is this board's result stored (or joined to its remote game's)?"""
+        return bool(
+            self.db.execute(
+                "SELECT 1 FROM results WHERE board = ? AND game_uid = ? UNION ALL"
+                " SELECT 1 FROM joined WHERE board = ? AND game_uid = ?",
+                (board, uid, board, uid),
+            ).fetchone()
+        )
 
     def acked(self, board: str, uid: str) -> list[str]:
-        """What the board's ack names: ``uid`` first, then its newest other stored results."""
+        """What the board's ack names: its results the hub has (``uid`` first when it is
+        one of them), the newest first; never a result stored from another board."""
         rows = self.db.execute(
-            "SELECT game_uid FROM results WHERE board = ? AND game_uid != ?"
-            " ORDER BY received DESC LIMIT ?",
-            (board, uid, ACKED - 1),
+            "SELECT game_uid FROM (SELECT game_uid, received FROM results WHERE board = ?"
+            " UNION ALL SELECT game_uid, received FROM joined WHERE board = ?)"
+            " WHERE game_uid != ? ORDER BY received DESC LIMIT ?",
+            (board, board, uid, ACKED - 1),
         ).fetchall()
-        return [uid, *(r[0] for r in rows)]
+        first = [uid] if self.has(board, uid) else []
+        return [*first, *(r[0] for r in rows)]
 
     def games(self, board: str | None = None, limit: int = 500) -> list[dict[str, Any]]:
         """Stored results, newest first, at most ``limit``."""
