@@ -38,8 +38,13 @@ needs_mosquitto = pytest.mark.skipif(mosquitto_path() is None, reason="mosquitto
 # ------------------------------------------------------------------ the files
 
 
+# No NUL: the broker reads a password as a C string, and HMAC pads a short key with zero
+# bytes, so "x" and "x\0" are one key to PBKDF2 itself.
+NO_NUL = st.characters(blacklist_characters="\x00")
+
+
 @settings(max_examples=25, deadline=None)
-@given(st.text(min_size=0, max_size=40), st.text(min_size=1, max_size=8))
+@given(st.text(NO_NUL, min_size=0, max_size=40), st.text(NO_NUL, min_size=1, max_size=8))
 def test_a_password_line_checks_its_password_and_no_other(password, more):
     line = password_line("t1", password)
     assert LINE.match(line)
