@@ -9,6 +9,7 @@ import json
 import pytest
 
 from companion.club import topics
+from companion.club.remote_commit import Keys
 from companion.core.config import Config
 from companion.games import get_spec
 from companion.service.app import build_daemon
@@ -64,10 +65,17 @@ class Peer:
         self.client.publish(topics.remote("t4", "t3"), body, qos=1).wait_for_publish(10)
 
 
+KEYS = Keys("0" * 64)  # t4's keys (remote_commit.py): its moves carry them
+
+
 def identity(**rest) -> dict:
+    """A message of t4's, its move signed with t4's key."""
     options = get_spec("binaryon").resolve({"size": 4})
-    return {"board": "t4", "sent": 0, "kind": "move", "game": "binaryon", "options": options,
-            "seat": "off", "game_id": 1, **rest}  # fmt: skip
+    message = {"board": "t4", "sent": 0, "kind": "move", "game": "binaryon", "options": options,
+               "seat": "off", "game_id": 1, "anchor": KEYS.anchor, **rest}  # fmt: skip
+    if message["kind"] == "move" and "key" not in rest:
+        message["key"] = KEYS.key(message["seq"])
+    return message
 
 
 def line_of_play(n: int) -> list[str]:

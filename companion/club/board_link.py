@@ -318,6 +318,11 @@ class BoardLink:
             self._check_results()
         self._publish_table()
 
+    def results_changed(self) -> None:
+        """A game was marked disputed or unverified (remote play): its result goes now."""
+        self._held = None
+        self._check_results()
+
     def game_uid(self, game_id: int | None = None) -> str:
         gid = self._game_id if game_id is None else game_id
         return f"{self.uid}-{gid}" if gid is not None else ""
@@ -375,7 +380,8 @@ class BoardLink:
             if entry is None:
                 continue
             session = self.host.session
-            if entry.masked is not None and game_id == session.game_id and session.masked:
+            held = entry.masked is not None and entry.dispute is None
+            if held and game_id == session.game_id and session.masked:
                 self._held = game_id  # a remote game with secrets: sent once it is whole
                 continue
             pairing = pairing_of(journal, game_id)

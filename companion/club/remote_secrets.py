@@ -47,10 +47,13 @@ class RemoteSecrets:
         if self.named == s.game_id and not again:
             return
         mine, theirs = self.seats(s.state)
+        if mine == s.state.players[0] and s.masked is not None and not self.is_disputed():
+            return  # the second seat's board reveals first; this one once it checked those
         names = [s.played[k].name for k in stream(s, mine)]
         self.named = s.game_id
         self._send({**self.identity(), "kind": "names", "stream": names,
-                    "order": s.moves, "theirs": stream(s, theirs)})  # fmt: skip
+                    "order": s.moves, "theirs": stream(s, theirs),
+                    "salts": self.salts(len(names))})  # fmt: skip
 
     def _learn(self: RemoteSource, facts: Any) -> None:
         """The peer's facts about its secrets: learned, and the game goes on here."""
@@ -58,9 +61,15 @@ class RemoteSecrets:
         if not isinstance(facts, dict):
             raise ValueError("facts: not an object")
         before = s.state
+        theirs = self.seats(s.state)[1]
         try:
-            learned = s.learn(self.seats(s.state)[1], facts)
-        except (ValueError, JournalError) as e:
+            learned = s.learn(theirs, facts)
+        except ValueError as e:  # a lie caught: it contradicts what this board knows
+            known = s.masked.told.get(theirs, {}) if s.masked is not None else {}
+            self.dispute(f"{self.peer}'s answer cannot be taken: {e}",
+                         {"facts": facts, "known": known, "moves": s.moves})  # fmt: skip
+            return
+        except JournalError as e:
             self._problem(f"{self.peer}'s answer cannot be taken: {e}")
             return
         if learned:
@@ -89,13 +98,18 @@ class RemoteSecrets:
                 order = [str(n) for n in message["order"]]
                 own = [s.played[k].name for k in stream(s, mine)]
                 full = canonical(order, [int(k) for k in message["theirs"]], own)
+            if not self.check_reveal(theirs, peer_names, message.get("salts"), full):
+                return  # a lie: disputed
             problem = s.reveal(full)
         except ValueError as e:
             problem = str(e)
         except JournalError as e:
-            problem = f"not saved: {e}"
+            self._problem(f"{self.peer}'s moves at the end: not saved: {e}")
+            return
         if problem:
-            self._problem(f"{self.peer}'s moves at the end: {problem}")
+            self.dispute(f"{self.peer}'s moves at the end: {problem}", {"names": message})
+            return
+        self._send_names()  # the first seat's board reveals once it checked the other's
 
     def _say_waiting(self: RemoteSource) -> None:
         """Say once that the game here waits for the peer (a guess's answer, a drawn die)."""

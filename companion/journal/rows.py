@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
-from companion.journal.api import ClockState, Masked, MoveEntry, SavedGame
+from companion.journal.api import ClockState, Dispute, Masked, MoveEntry, SavedGame
 
 IN_PROGRESS, FINISHED, ABANDONED = "in_progress", "finished", "abandoned"
 STATUSES = (IN_PROGRESS, FINISHED, ABANDONED)  # what the status column holds
@@ -27,8 +27,8 @@ PAUSED_NOTE = "paused"
 PAUSED_WHERE = "status = 'abandoned' AND (note = 'paused' OR note LIKE 'paused; %')"
 # 3: games_by_game (history of one kind of game reads only what it lists); 4: the game clock
 # (games.time_control, events.clock, the clocks row ticked while a clock runs, clock_events);
-# 5: remote games with secrets (masked, revealed)
-SCHEMA_VERSION = 5
+# 5: remote games with secrets (masked, revealed); 6: a remote game disputed or unverified
+SCHEMA_VERSION = 6
 APPLICATION_ID = 0x42694E79  # 'BiNy': PRAGMA application_id marks a binaryon journal
 
 # The game clock (version 4; its tables come last, so the older ones keep their pages, and
@@ -47,6 +47,10 @@ APPLICATION_ID = 0x42694E79  # 'BiNy': PRAGMA application_id marks a binaryon jo
 # - revealed: the whole game with every secret, told at the end (ply, move, player, public,
 #   in the order both boards keep); reading the events puts each in place of the move
 #   journaled at its ply (the other board's secret moves were journaled by public name).
+# A remote game whose peer was caught lying or never revealed (version 6; docs/club.md, "A
+# dishonest peer"): disputes, one row a game, ``status`` 'disputed' (a lie, with its
+# ``evidence``, JSON: what was said and what shows otherwise) or 'unverified' (the peer
+# never revealed its secret moves); the result is the arbiter's. A game once disputed stays so.
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id       INTEGER PRIMARY KEY,
@@ -101,6 +105,9 @@ CREATE TABLE IF NOT EXISTS masked (game_id INTEGER PRIMARY KEY REFERENCES games(
 CREATE TABLE IF NOT EXISTS revealed (game_id INTEGER NOT NULL REFERENCES games(id),
     ply INTEGER NOT NULL, move TEXT NOT NULL, player TEXT, public TEXT,
     PRIMARY KEY (game_id, ply));
+CREATE TABLE IF NOT EXISTS disputes (game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    status TEXT NOT NULL CHECK (status IN ('disputed', 'unverified')),
+    why TEXT NOT NULL, evidence TEXT NOT NULL, at TEXT);
 """
 
 # Columns older versions lacked (1: all of them; 2 and 3: the clock's two); added in place
@@ -175,6 +182,7 @@ class GameEntry:
     time_control: str | None = None  # the game clock's control as typed; None: no clock
     clock: ClockState | None = None  # the clock's last journaled state (``load`` fills it)
     masked: Masked | None = None  # a remote game with secrets not yet revealed (``load``)
+    dispute: Dispute | None = None  # a remote game disputed or unverified (``load``)
 
     @property
     def move_count(self) -> int:

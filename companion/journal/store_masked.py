@@ -1,7 +1,7 @@
 """A remote game with secrets in the journal, for ``SqliteJournal`` (a mixin): what this board
 knows of it (the ``masked`` row) and, at the end, the other board's full names of its secret
 moves (``revealed``), which reading the events puts in place of their public names. Schema
-version 5 (companion/journal/rows.py)."""
+version 5 (companion/journal/rows.py); version 6 a game disputed or unverified (``disputes``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ import sqlite3
 from typing import Any
 
 from companion.games.base import Outcome
-from companion.journal.api import Masked, MoveEntry
+from companion.journal.api import Dispute, Masked, MoveEntry
 from companion.journal.rows import detail_json, from_json, to_json
+
+DISPUTED, UNVERIFIED = "disputed", "unverified"
 
 # the events of one game, a revealed name in place of the public one it was journaled with
 EVENTS_REVEALED = (
@@ -54,6 +56,30 @@ class JournalMasked:
                         game_id,
                     ),
                 )
+
+    def dispute(self, game_id: int, dispute: Dispute) -> None:
+        with self._write() as db:  # type: ignore[attr-defined]
+            row = db.execute("SELECT status FROM disputes WHERE game_id = ?", (game_id,)).fetchone()
+            if row is not None and row[0] == DISPUTED and dispute.status != DISPUTED:
+                return  # a lie caught stays the game's story
+            db.execute(
+                "INSERT OR REPLACE INTO disputes (game_id, status, why, evidence, at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (game_id, dispute.status, dispute.why, to_json(dispute.evidence), self._now()),  # type: ignore[attr-defined]
+            )
+
+    def _dispute(self, db: sqlite3.Connection, game_id: int) -> Dispute | None:
+        """A remote game's dispute (none before version 6: a journal opened for reading
+        keeps its older version)."""
+        if not db.execute("PRAGMA table_info(disputes)").fetchall():
+            return None
+        row = db.execute(
+            "SELECT status, why, evidence FROM disputes WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        evidence: Any = from_json(row[2], {})
+        return Dispute(str(row[0]), str(row[1]), evidence if isinstance(evidence, dict) else {})
 
     def _has_masked(self, db: sqlite3.Connection) -> bool:
         """Has the file the tables of remote games with secrets (version 5)? A journal

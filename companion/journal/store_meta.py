@@ -41,10 +41,14 @@ class JournalMeta:
 
     def finished_since(self, first_id: int) -> list[int]:
         """The ids of the games finished here (not imported from records) numbered
-        ``first_id`` or more, oldest first."""
+        ``first_id`` or more, oldest first, and the remote games disputed or unverified
+        (their result is the arbiter's: it goes to the hub marked so)."""
         with self._read() as db:
+            disputes = bool(db.execute("PRAGMA table_info(disputes)").fetchall())
+            either = " OR id IN (SELECT game_id FROM disputes)" if disputes else ""
             rows = db.execute(
-                "SELECT id FROM games WHERE id >= ? AND status = ? AND digest IS NULL ORDER BY id",
+                f"SELECT id FROM games WHERE id >= ? AND (status = ?{either}) AND digest IS NULL"
+                " ORDER BY id",
                 (first_id, FINISHED),
             ).fetchall()
         return [row[0] for row in rows]

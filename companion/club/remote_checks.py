@@ -1,0 +1,322 @@
+"""Remote play against a dishonest peer (docs/club.md, "A dishonest peer"): the part of
+``RemoteSource`` (a mixin) that holds the peer to what it said.
+
+- Each board's moves carry the keys of its hash chain and its secret moves a commitment
+  (``remote_commit.py``); a move whose key does not hash down to the peer's anchor is not
+  the peer's and is refused, and so is a second, different move under a number already
+  heard.
+- A lie, caught at any time (a told fact that contradicts the game, a move of the peer that
+  cannot be played here, revealed names that break their commitments or the facts told), is
+  a dispute: said here and sent to the peer (said there too), journaled with its evidence
+  (``disputes``), the game stops and its result goes to the hub marked ``disputed``.
+- A peer that never reveals its secret moves after the end is said after
+  ``[club] reveal_timeout`` seconds, and the result goes to the hub ``unverified``.
+- Questions (``ask``) are answered at most ``ASK_BURST`` at once and one every
+  ``ASK_EVERY`` seconds after that: a flood of them costs the board almost nothing.
+- A message of one of the peer's past games is refused in one line.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from companion import PROGRAM
+from companion.club.remote_commit import Chain, Keys, broken_commitments, is_digest, new_seed
+from companion.club.remote_stream import plain, stream
+from companion.journal.api import Dispute, JournalError
+
+if TYPE_CHECKING:
+    from companion.club.remote import RemoteSource
+
+log = logging.getLogger(PROGRAM)
+
+ASK_BURST = 4  # questions answered at once
+ASK_EVERY = 2.0  # seconds: one more question answered after each
+DISPUTED, UNVERIFIED = "disputed", "unverified"
+SEED, PEER, COMMITS, PAST = "remote.seed.", "remote.peer.", "remote.commits.", "remote.past."
+
+
+class RemoteChecks:
+    reveal_timeout: float = 120.0  # [club] reveal_timeout
+    _keys: tuple[int | None, Keys | None] = (None, None)  # (game id here, its keys)
+    _chain: tuple[int | None, Any, Chain | None] = (None, None, None)  # (here, peer's game, chain)
+    _commits: tuple[int | None, dict[int, str]] = (None, {})  # the peer's, by its move number
+    disputed: int | None = None  # the game here disputed (it stops)
+    _asks: tuple[float, float] = (float(ASK_BURST), 0.0)  # (questions left, at)
+    _timer: int | None = None  # the game whose reveal is timed
+    _said_past: Any = None
+
+    # --- this board's keys ---
+    def own_keys(self: RemoteSource) -> Keys:
+        """This board's keys for the game in progress, from its seed in the journal."""
+        s = self.host.session
+        if self._keys[0] == s.game_id and self._keys[1] is not None:
+            return self._keys[1]
+        journal = s.journal
+        key = f"{SEED}{s.game_id}"
+        seed = journal.meta(key)
+        if seed is None:
+            seed = new_seed()
+            try:
+                journal.set_meta({key: seed})
+            except JournalError as e:  # kept for this run: the peer may refuse after a restart
+                log.warning("remote play: key not kept: %s", e)
+        keys = Keys(seed)
+        self._keys = (s.game_id, keys)
+        return keys
+
+    def signed(self: RemoteSource, n: int, name: str, public: str) -> dict[str, Any]:
+        """The fields that bind this board's ``n``-th own move: its key, and for a secret
+        move the commitment to its full name."""
+        keys = self.own_keys()
+        out: dict[str, Any] = {"key": keys.key(n)}
+        if name != public:
+            out["commit"] = keys.commit(n, name)
+        return out
+
+    def salts(self: RemoteSource, count: int) -> list[str]:
+        keys = self.own_keys()
+        return [keys.salt(n) for n in range(count)]
+
+    # --- the peer's ---
+    def peer_chain(self: RemoteSource, message: dict[str, Any]) -> Chain | None:
+        """The peer's chain for the game here, bound to the first anchor heard for its game
+        (kept in the journal, so a restart keeps it); None (said once): a message with
+        another anchor, which is not from the peer's board."""
+        s = self.host.session
+        anchor, game = message.get("anchor"), message.get("game_id")
+        if not is_digest(anchor):
+            self._refused("it carries no key (both boards need this version)")
+            return None
+        here, peer_game, chain = self._chain
+        if here != s.game_id or peer_game != game or chain is None:
+            stored = _json(s.journal.meta(f"{PEER}{s.game_id}"))
+            chain = None
+            if stored.get("game") == game and is_digest(stored.get("anchor")):
+                chain = Chain(str(stored["anchor"]))
+        if chain is not None and chain.anchor != anchor:
+            self._refused("another key than the one its game began with")
+            return None
+        if chain is None:  # the first message of the peer's game here
+            chain = Chain(str(anchor))
+            record = json.dumps({"game": game, "anchor": anchor})
+            try:
+                s.journal.set_meta({f"{PEER}{s.game_id}": record, f"{COMMITS}{s.game_id}": None})
+            except JournalError as e:
+                log.warning("remote play: the peer's key not kept: %s", e)
+            self._commits = (s.game_id, {})
+        self._chain = (s.game_id, game, chain)
+        return chain
+
+    def checked_move(self: RemoteSource, message: dict[str, Any], n: int) -> bool:
+        """Is the peer's move ``n`` signed by its board? Its commitment, if any, is kept."""
+        chain = self.peer_chain(message)
+        if chain is None:
+            return False
+        if not chain.check(n, message.get("key")):
+            self._refused(f"its move {n + 1} does not carry {self.peer}'s key")
+            return False
+        commit = message.get("commit")
+        if is_digest(commit):
+            commits = self.peer_commits()
+            if n not in commits:
+                commits[n] = str(commit)
+                s = self.host.session
+                try:
+                    s.journal.set_meta({f"{COMMITS}{s.game_id}": json.dumps(commits)})
+                except JournalError as e:
+                    log.warning("remote play: a commitment not kept: %s", e)
+        return True
+
+    def peer_commits(self: RemoteSource) -> dict[int, str]:
+        s = self.host.session
+        if self._commits[0] != s.game_id:
+            stored = _json(s.journal.meta(f"{COMMITS}{s.game_id}"))
+            commits = {int(k): str(v) for k, v in stored.items() if k.isdigit() and is_digest(v)}
+            self._commits = (s.game_id, commits)
+        return self._commits[1]
+
+    def _refused(self: RemoteSource, why: str) -> None:
+        """A message said to be the peer's that is not: one line, the game goes on."""
+        line = f"a message said to be {self.peer}'s was refused: {why}"
+        log.warning("remote play: %s", line)
+        self.host.say(line)
+
+    # --- past games ---
+    def past_game(self: RemoteSource, peer_game: Any) -> bool:
+        """Is ``peer_game`` older than a game of the peer already bound here (its ids only
+        grow)? Refused in one line, once per game."""
+        if not isinstance(peer_game, int):
+            return False
+        latest = _int(self.host.session.journal.meta(f"{PAST}{self.peer}"))
+        if latest is None or peer_game >= latest:
+            return False
+        if self._said_past != peer_game:
+            self._said_past = peer_game
+            log.warning(
+                "remote play: a message of %s's past game %s refused (it plays game %s)",
+                self.peer,
+                peer_game,
+                latest,
+            )
+        return True
+
+    def bound_to(self: RemoteSource, peer_game: Any) -> None:
+        if not isinstance(peer_game, int):
+            return
+        key = f"{PAST}{self.peer}"
+        latest = _int(self.host.session.journal.meta(key))
+        if latest is None or peer_game > latest:
+            try:
+                self.host.session.journal.set_meta({key: str(peer_game)})
+            except JournalError as e:
+                log.warning("remote play: the peer's game not kept: %s", e)
+
+    # --- questions ---
+    def ask_allowed(self: RemoteSource) -> bool:
+        """A token bucket: ``ASK_BURST`` questions, then one every ``ASK_EVERY`` seconds."""
+        left, at = self._asks
+        now = time.monotonic()
+        left = min(float(ASK_BURST), left + (now - at) / ASK_EVERY)
+        if left < 1.0:
+            self._asks = (left, now)
+            return False
+        self._asks = (left - 1.0, now)
+        return True
+
+    # --- disputes ---
+    def is_disputed(self: RemoteSource) -> bool:
+        return self.disputed is not None and self.disputed == self.host.session.game_id
+
+    def dispute(self: RemoteSource, why: str, evidence: dict[str, Any], tell: bool = True) -> None:
+        """A lie caught: journaled with its evidence, said, told the peer (``tell``); the
+        game stops here and its result is left to the arbiter."""
+        s = self.host.session
+        if s.game_id is None or self.is_disputed():
+            return
+        self.disputed = s.game_id
+        self.deliver = None
+        evidence = plain({"game_id": s.game_id, "peer": self.peer, **evidence})
+        try:
+            s.journal.dispute(s.game_id, Dispute(DISPUTED, why, evidence))
+        except JournalError as e:
+            log.warning("remote play: the dispute not kept: %s", e)
+        line = f"game disputed: {why}; the result is the arbiter's"
+        log.warning("remote play: %s (evidence %s)", line, json.dumps(evidence)[:2000])
+        self.said = line
+        self.host.say(line, lasting=True)
+        if tell:
+            self._send({**self.identity(), "kind": "dispute", "why": why, "evidence": evidence})
+        self._results_changed()
+
+    def disputed_by_peer(self: RemoteSource, message: dict[str, Any]) -> None:
+        why = str(message.get("why", ""))[:200] or "no reason given"
+        evidence = message.get("evidence")
+        given = evidence if isinstance(evidence, dict) else {}
+        self.dispute(f"{self.peer} says {why}", {"by": self.peer, "theirs": given}, tell=False)
+
+    def _results_changed(self) -> None:
+        club = getattr(self.host, "club", None)  # type: ignore[attr-defined]
+        if club is not None and hasattr(club, "results_changed"):
+            club.results_changed()
+
+    # --- the end ---
+    def check_reveal(
+        self: RemoteSource, theirs: str, stream_names: list[str], salts: Any, full: list[str]
+    ) -> bool:
+        """The peer's revealed names against their commitments, and the facts it told
+        against the whole game they make; a lie is a dispute (False)."""
+        s = self.host.session
+        plies = stream(s, theirs)
+        commits = self.peer_commits()
+        salts = salts if isinstance(salts, list) else []
+        broken = broken_commitments(commits, salts, stream_names)
+        for n, k in enumerate(plies):  # a secret move sent without its commitment
+            public = s.played[k].public  # as it came (its full name unknown here)
+            if n < len(stream_names) and public != stream_names[n] and n not in commits:
+                broken.append(n)
+        if broken:
+            n = min(broken)
+            said = stream_names[n] if n < len(stream_names) else None
+            self.dispute(
+                f"{self.peer}'s move {n + 1} revealed is not the one it committed to",
+                {
+                    "move": n,
+                    "revealed": said,
+                    "commit": commits.get(n),
+                    "salt": salts[n] if n < len(salts) else None,
+                },  # fmt: skip
+            )
+            return False
+        end = s.spec.new(**s.options)
+        try:
+            for after, _move, _before in s.spec.steps_from(end, full):
+                end = after
+        except ValueError as e:
+            self.dispute(f"{self.peer}'s revealed moves do not replay ({e})", {"moves": full})
+            return False
+        told = s.masked.told.get(theirs, {}) if s.masked is not None else {}
+        truth = plain(end.disclosed(theirs))
+        for key, value in sorted(told.items()):
+            if key in truth and truth[key] != plain(value):
+                self.dispute(
+                    f"{self.peer} told {key} {_short(value)}, its moves say {_short(truth[key])}",
+                    {"fact": key, "told": value, "true": truth[key], "moves": full},
+                )
+                return False
+        return True
+
+    def time_reveal(self: RemoteSource) -> None:
+        """Once the game here is over and still masked: the peer's names are awaited for
+        ``reveal_timeout`` seconds, then the result is ``unverified``."""
+        s = self.host.session
+        if s.masked is None or not s.state.is_over() or self._timer == s.game_id:
+            return
+        if s.game_id is None or self.is_disputed():
+            return
+        self._timer = game = s.game_id
+        loop = getattr(self.host, "loop", None)
+        if loop is None:
+            return
+
+        def due() -> None:
+            self.host.post_call(lambda: self._unverified(game))  # type: ignore[attr-defined]
+
+        loop.call_later(self.reveal_timeout, due)
+
+    def _unverified(self: RemoteSource, game: int) -> None:
+        s = self.host.session
+        if s.game_id != game or s.masked is None or self.is_disputed():
+            return
+        why = f"{self.peer} never revealed its secret moves"
+        try:
+            s.journal.dispute(game, Dispute(UNVERIFIED, why, {"peer": self.peer}))
+        except JournalError as e:
+            log.warning("remote play: not kept: %s", e)
+        line = f"{why}: result unverified"
+        log.warning("remote play: %s", line)
+        self.said = line
+        self.host.say(line, lasting=True)
+        self._results_changed()
+
+
+def _json(text: str | None) -> dict[str, Any]:
+    try:
+        value = json.loads(text) if text else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _int(text: str | None) -> int | None:
+    try:
+        return int(text) if text else None
+    except ValueError:
+        return None
+
+
+def _short(value: Any) -> str:
+    return json.dumps(plain(value))[:40]
