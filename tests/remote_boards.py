@@ -4,6 +4,7 @@ daemon on the simulated board with its real journal, on a real broker. Not a tes
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -18,10 +19,11 @@ CHILD = Path(__file__).resolve().parent / "remote_child.py"
 class Board:
     """One board of the game, in its own process (tests/remote_child.py)."""
 
-    def __init__(self, tmp: Path, broker, name, peer, side, game, rules):
+    def __init__(self, tmp: Path, broker, name, peer, side, game, rules, env=None):
         self.journal = tmp / f"{name}.sqlite"
         self.args = [str(self.journal), broker.url, name, peer, side, game, json.dumps(rules)]
         self.name = name
+        self.env = {**os.environ, **(env or {})}  # a dishonest board: remote_child.py
         self.process: subprocess.Popen | None = None
         self.start()
 
@@ -31,6 +33,7 @@ class Board:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
+            env=self.env,
         )
         assert self.read() == "R"
 

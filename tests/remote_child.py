@@ -10,12 +10,17 @@ a press of its square on the simulated board, or the confirm button for a move w
 ``submit NAME`` (the player here enters that move on their page), ``enter WHO NAME`` (a
 move entered on WHO's page here: answers what was refused), ``make NAME`` (``play``
 for a move with squares on a game with a board, else ``submit``), ``press SQUARE`` (a press
-of any square), ``undo`` (the undo button), ``stop``.
+of any square), ``undo`` (the undo button), ``new`` (a new game of the same kind), ``stop``.
+
+A dishonest board (docs/club.md, "A dishonest peer"), by the environment: ``REMOTE_LIE=flip``
+tells the other board each guess's answer turned over, ``REMOTE_LIE=silent`` never reveals
+its secret moves at the end. ``REMOTE_REVEAL_TIMEOUT``: ``[club] reveal_timeout``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -26,15 +31,41 @@ from companion.core.events import ButtonEvent  # noqa: E402
 from companion.service.app import build_daemon  # noqa: E402
 
 
+def lie(how: str) -> None:
+    """Make this board a dishonest one (the real companion, with one thing turned)."""
+    from companion.club.remote import RemoteSource
+    from companion.games import get_spec
+
+    if how == "silent":  # never reveals its secret moves
+
+        def silent(self, again: bool = False) -> None:
+            return None
+
+        RemoteSource.send_names = silent  # type: ignore[method-assign]
+    elif how == "flip":  # every guess's answer turned over
+        state = type(get_spec("latent-binaries").new())
+        told = state.disclosed
+        turned = {"right": "wrong", "wrong": "right"}
+
+        def flipped(self, seat: str) -> dict:
+            facts = told(self, seat)
+            return {k: turned.get(v, v) if k.startswith("answer") else v for k, v in facts.items()}
+
+        state.disclosed = flipped  # type: ignore[method-assign]
+
+
 def main() -> None:
     journal, broker, board, peer, side, game, rules = sys.argv[1:8]
+    if os.environ.get("REMOTE_LIE"):
+        lie(os.environ["REMOTE_LIE"])
+    timeout = float(os.environ.get("REMOTE_REVEAL_TIMEOUT", "120"))
     config = Config.default().with_overrides(
         game={"name": game, "opponent": f"remote:{peer}", "opponent_side": side},
         rules={game: json.loads(rules)},
         board={"driver": "mock"},
         display={"driver": "dummy"},
         journal={"path": journal},
-        club={"broker": broker, "board": board},
+        club={"broker": broker, "board": board, "reveal_timeout": timeout},
     )
     daemon, closers = build_daemon(config, simulated=True)
     daemon.start()
@@ -64,6 +95,7 @@ def main() -> None:
             "waiting": sorted(s.state.waiting),
             "masked": s.masked is not None,
             "summary": outcome.summary if outcome is not None else None,
+            "disputed": daemon.remote.is_disputed(),
         }
 
     def local_player() -> str:
@@ -111,6 +143,10 @@ def main() -> None:
             answer("{}")
         elif command == "undo":
             daemon.post(ButtonEvent("undo"))
+            daemon.wait_idle()
+            answer("{}")
+        elif command == "new":
+            daemon.call(lambda: daemon.new_game(game, json.loads(rules)))
             daemon.wait_idle()
             answer("{}")
         elif command == "stop":

@@ -165,8 +165,8 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
 
     def _send_moves(self, first: int) -> None:
         """This board's own moves from its ``first`` on (its stream), by their public names:
-        a secret never leaves the board before the game reveals it (``_send_facts``,
-        ``_send_names``)."""
+        a secret never leaves the board before the game reveals it (``send_facts``,
+        ``send_names``)."""
         s = self.host.session
         own = stream(s, self.seats(s.state)[0])
         for n in range(first, len(own)):
@@ -220,8 +220,8 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
         if own > self.sent[1]:
             self._send_moves(self.sent[1])
         self.sent = (s.game_id, own)
-        self._send_facts()
-        self._send_names()
+        self.send_facts()
+        self.send_names()
         self._offer()
         self._say_waiting()
         if self.peer_names is not None and self.peer_names[0] == s.game_id:
@@ -258,9 +258,9 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
             have, more = int(message["have"]), int(message["mine"])
             self._send_moves(max(0, have))
             if int(message.get("told", 0)) < len(s.state.disclosed(self.seats(s.state)[0])):
-                self._send_facts(again=True)
+                self.send_facts(again=True)
             if not message.get("named"):
-                self._send_names(again=True)
+                self.send_names(again=True)
             if len(stream(s, theirs)) < more:
                 self._ask()  # the peer has moves this board has not
         elif kind == "move":

@@ -25,7 +25,7 @@ class RemoteSecrets:
     peer_names: tuple[int | None, dict[str, Any]] | None = None  # kept until the end here
     waited: tuple[int | None, int] | None = None  # (game, ply) it said it waits at
 
-    def _send_facts(self: RemoteSource, again: bool = False) -> None:
+    def send_facts(self: RemoteSource, again: bool = False) -> None:
         """What the game has revealed of this board's secrets, when it is more than was sent
         (``again``: whatever was sent, the peer asked)."""
         s = self.host.session
@@ -37,7 +37,7 @@ class RemoteSecrets:
         self.told = (s.game_id, facts)
         self._send({**self.identity(), "kind": "told", "facts": facts})
 
-    def _send_names(self: RemoteSource, again: bool = False) -> None:
+    def send_names(self: RemoteSource, again: bool = False) -> None:
         """At the end (the game reveals its secrets): the full names of this board's own
         moves, and its order of the whole game, which the first seat's board's makes the
         game's on both boards (``remote_stream.canonical``)."""
@@ -109,7 +109,7 @@ class RemoteSecrets:
         if problem:
             self.dispute(f"{self.peer}'s moves at the end: {problem}", {"names": message})
             return
-        self._send_names()  # the first seat's board reveals once it checked the other's
+        self.send_names()  # the first seat's board reveals once it checked the other's
 
     def _say_waiting(self: RemoteSource) -> None:
         """Say once that the game here waits for the peer (a guess's answer, a drawn die)."""

@@ -103,6 +103,10 @@ class EventDesk:
             self.note = f"{board}: result for {pairing} refused: not this event's game"
             log.warning("event: %s", self.note)
             return False
+        if message.get("status"):  # remote play: a lie caught, or a peer that never revealed
+            self.note = f"{board}: {pairing} is {message['status']}: the arbiter's to decide"
+            log.warning("event: %s", self.note)
+            return False
         try:
             code = board_result(self.tournament, g, message)
             self.tournament.enter_result(

@@ -30,11 +30,15 @@ CREATE TABLE IF NOT EXISTS results (
     record TEXT NOT NULL,
     pairing TEXT,
     finished REAL,
-    received REAL NOT NULL
+    received REAL NOT NULL,
+    status TEXT,             -- remote play: 'disputed' or 'unverified' (the arbiter's result)
+    evidence TEXT            -- JSON: why, and what the board kept to show it
 );
 CREATE INDEX IF NOT EXISTS results_board ON results (board, received);
 """
 MAX_UID = 200
+STATUSES = ("disputed", "unverified")  # a remote game's result left to the arbiter
+MAX_EVIDENCE = 64_000  # bytes of JSON kept of a dispute's evidence
 ACKED = 32  # uids one ack names at most: the newest of the board's stored results
 
 
@@ -60,12 +64,26 @@ def parse_result(board: str, game_uid: str, payload: dict[str, Any]) -> dict[str
     options = options if isinstance(options, dict) else {}
     finished = payload.get("finished")
     pairing = payload.get("pairing")
+    status = payload.get("status")
+    status = status if status in STATUSES else None
+    said = text(payload.get("result"), 300)
+    evidence = None
+    if status is not None:  # never a plain result: the board's is kept as evidence
+        why = text(payload.get("why"), 300)
+        kept = {"why": why, "board_result": said, "board_winners": winners,
+                "evidence": payload.get("evidence")}  # fmt: skip
+        evidence = json.dumps(kept, ensure_ascii=False)
+        if len(evidence) > MAX_EVIDENCE:
+            evidence = json.dumps({**kept, "evidence": "(too long: on the boards' journals)"})
+        said, winners = f"{status}: {why}", []
     return {
+        "status": status,
+        "evidence": evidence,
         "game_uid": game_uid,
         "board": board,
         "game": text(payload.get("game")),
         "players": {text(k): text(v) for k, v in players.items()},
-        "result": text(payload.get("result"), 300),
+        "result": said,
         "winners": [text(w) for w in winners if text(w)],
         "options": {text(k): v for k, v in options.items() if isinstance(v, str | int | bool)},
         "record": record,
@@ -86,12 +104,17 @@ class ResultStore:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(SCHEMA)
+        columns = {r[1] for r in self.db.execute("PRAGMA table_info(results)")}
+        for column in ("status", "evidence"):  # an older store: added in place
+            if column not in columns:
+                self.db.execute(f"ALTER TABLE results ADD COLUMN {column} TEXT")
 
     def add(self, result: dict[str, Any]) -> bool:
         """Store a parsed result; False when its game_uid is stored already (kept as it was)."""
         cursor = self.db.execute(
             "INSERT OR IGNORE INTO results (game_uid, board, game, players, result, winners,"
-            " options, record, pairing, finished, received) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            " options, record, pairing, finished, received, status, evidence)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 result["game_uid"],
                 result["board"],
@@ -104,6 +127,8 @@ class ResultStore:
                 result["pairing"],
                 result["finished"],
                 time.time(),
+                result.get("status"),
+                result.get("evidence"),
             ),
         )
         return cursor.rowcount == 1
@@ -122,7 +147,8 @@ class ResultStore:
         where, args = ("WHERE board = ?", [board]) if board else ("", [])
         rows = self.db.execute(
             "SELECT game_uid, board, game, players, result, winners, options, record, pairing,"
-            f" finished, received FROM results {where} ORDER BY received DESC LIMIT ?",
+            f" finished, received, status, evidence FROM results {where}"
+            " ORDER BY received DESC LIMIT ?",
             (*args, limit),
         ).fetchall()
         return [
@@ -138,6 +164,7 @@ class ResultStore:
                 "pairing": r[8],
                 "finished": r[9],
                 "received": r[10],
+                **({"status": r[11], "evidence": json.loads(r[12] or "null")} if r[11] else {}),
             }
             for r in rows
         ]
