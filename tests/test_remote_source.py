@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from companion.club import topics
+from companion.club import remote_checks, topics
 from companion.club.remote_commit import Keys
 from companion.core.config import Config
 from companion.games import get_spec
@@ -223,3 +223,72 @@ def test_a_finished_game_of_the_peer_is_not_taken_for_the_new_one(t3, peer):
     peer.send(identity(seq=0, move=m[1], game_id=8))  # its new game
     wait_until(lambda: t3.opponent.wanted is not None, 20, "the new game's move lit")
     assert t3.opponent.wanted.name == m[1]
+
+
+def test_a_second_different_move_under_one_number_is_refused(t3, peer):
+    """A move heard early keeps its number: another one under it (its key copied from the
+    first, as a third party that heard it would) is refused, and the first is the one lit."""
+    wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
+    m = line_of_play(2)
+    peer.send(identity(seq=0, move=m[1]))
+    other = next(name for name in line_of_play(4)[2:] if name != m[1])
+    peer.send(identity(seq=0, move=other))
+    wait_until(lambda: "was refused" in t3.message, 20, "the second one refused")
+    assert (
+        t3.message
+        == f"a message said to be t4's was refused: {other} as its move 1, which was {m[1]}"
+    )
+    press(t3, m[0])
+    wait_until(lambda: t3.opponent.wanted is not None, 20, "t4's move lit")
+    assert t3.opponent.wanted.name == m[1]
+
+
+def test_a_flood_of_questions_costs_a_bounded_answer(t3, peer, monkeypatch):
+    """500 questions for the whole game are answered ``ASK_BURST`` times (no refill while
+    the test runs): no amplification. The move sent after them, and t3's next press, go
+    through."""
+    monkeypatch.setattr(remote_checks, "ASK_EVERY", 3600.0)
+    wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
+    m = line_of_play(5)
+    press(t3, m[0])
+    peer.send(identity(seq=0, move=m[1]))
+    wait_until(lambda: t3.opponent.wanted is not None, 20, "t4's move lit")
+    press(t3, m[1])
+    press(t3, m[2])
+    wait_until(lambda: len(peer.heard("move")) == 2, 20, "t3's own moves sent")
+    peer.listener.heard.clear()
+    body = json.dumps(identity(kind="ask", have=0, mine=1)).encode()
+    sent = [peer.client.publish(topics.remote("t4", "t3"), body, qos=1) for _ in range(500)]
+    for info in sent:
+        info.wait_for_publish(20)
+    peer.send(identity(seq=1, move=m[3]))  # after the flood, on the same topic
+    wait_until(lambda: t3.opponent.wanted is not None, 30, "the move after the flood lit")
+    answers = peer.heard("move")
+    assert len(answers) <= 2 * remote_checks.ASK_BURST  # two moves an answer, at most
+    assert {a["seq"] for a in answers} == {0, 1}
+    press(t3, m[3])
+    press(t3, m[4])
+    wait_until(lambda: m[4] in [a["move"] for a in peer.heard("move")], 20, "t3's press sent")
+
+
+def test_a_message_of_a_past_game_of_the_peer_is_refused_in_one_line(t3, peer, caplog):
+    """Game ids of a board only grow: a message of the peer's game 1 (heard on the broker
+    and sent again) once its game 2 is bound here is refused in one line of the log, and
+    the game here stays bound to game 2."""
+    wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
+    m = line_of_play(2)
+    old = identity(seq=0, move=m[1], game_id=1)
+    press(t3, m[0])
+    peer.send(old)
+    wait_until(lambda: t3.opponent.wanted is not None, 20, "t4's move lit")
+    press(t3, m[1])
+    t3.call(lambda: t3.new_game("binaryon", {"size": 4}))  # both boards start another game
+    peer.send(identity(kind="ask", have=0, mine=0, game_id=2))
+    wait_until(lambda: 2 in t3.remote.peer_games.values(), 20, "game 2 bound")
+    caplog.clear()
+    peer.send(old)
+    wait_until(lambda: "past game" in caplog.text, 20, "the refusal")
+    lines = [r.getMessage() for r in caplog.records if "past game" in r.getMessage()]
+    assert lines == ["remote play: a message of t4's past game 1 refused (it plays game 2)"]
+    game = t3.call(lambda: t3.session.game_id, render=False)
+    assert t3.remote.peer_games[game] == 2 and "another game" not in t3.message
