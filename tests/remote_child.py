@@ -14,7 +14,8 @@ of any square), ``undo`` (the undo button), ``new`` (a new game of the same kind
 
 A dishonest board (docs/club.md, "A dishonest peer"), by the environment: ``REMOTE_LIE=flip``
 tells the other board each guess's answer turned over, ``REMOTE_LIE=silent`` never reveals
-its secret moves at the end. ``REMOTE_REVEAL_TIMEOUT``: ``[club] reveal_timeout``.
+its secret moves at the end, ``REMOTE_LIE=rename`` reveals a setup with its two pawns
+swapped. ``REMOTE_REVEAL_TIMEOUT``: ``[club] reveal_timeout``.
 """
 
 from __future__ import annotations
@@ -42,6 +43,21 @@ def lie(how: str) -> None:
             return None
 
         RemoteSource.send_names = silent  # type: ignore[method-assign]
+    elif how == "rename":  # reveals another setup than the one it made (and committed to)
+        from companion.club.transport import LinkTransport
+
+        publish = LinkTransport.publish
+
+        def renamed(self, topic: str, message: dict) -> None:
+            if message.get("kind") == "names":
+                stream = list(message["stream"])
+                k = next(i for i, name in enumerate(stream) if name.count("/") == 1)
+                top, bottom = stream[k].rsplit(" ", 1)[1].split("/")
+                stream[k] = f"{stream[k].rsplit(' ', 1)[0]} {bottom}/{top}"
+                message = {**message, "stream": stream}
+            publish(self, topic, message)
+
+        LinkTransport.publish = renamed  # type: ignore[method-assign]
     elif how == "flip":  # every guess's answer turned over
         state = type(get_spec("latent-binaries").new())
         told = state.disclosed

@@ -138,3 +138,22 @@ def test_a_peer_that_never_reveals_is_said_and_the_hub_gets_unverified(boards, b
     ]
     assert names == [], "t3 never gave its secrets to a peer that kept its own"
     listener.close()
+
+
+def test_a_peer_whose_revealed_pawns_are_not_the_ones_it_set_up_is_caught(boards, broker):
+    """t4 plays honestly but reveals one setup with its two pawns swapped at the end: the
+    name does not match the commitment sent with the setup, and the game is disputed on
+    both boards, with the commitment, the salt and the name as evidence."""
+    t3, t4 = boards("latent-binaries", {}, {"REMOTE_LIE": "rename"})
+    seats = seated(t3, t4)
+    drive(seats, random.Random(11))
+    honest = t3.wait(lambda s: s["disputed"], "the false reveal caught")
+    assert honest["message"] == (
+        f"game disputed: t4's move {disputes(t3)[0][2]['move'] + 1} revealed is not the one it"
+        " committed to; the result is the arbiter's"
+    )
+    [(status, _why, evidence)] = disputes(t3)
+    assert status == "disputed" and evidence["commit"] and evidence["salt"]
+    assert "/" in evidence["revealed"]
+    t4.wait(lambda s: s["disputed"], "said on t4 too")
+    assert t3.state()["masked"], "t3 keeps its game as it knew it: the false reveal is not taken"
