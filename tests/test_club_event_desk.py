@@ -134,3 +134,15 @@ def test_results_stored_while_the_desk_was_away_are_taken_at_its_start(desk, bro
     games = {g.pairing: g.result for g in desk.tournament.live(1)}
     assert games == {"r1-t1": "0-1", "r1-t2": "0-1", "r1-t3": "bye"}
     assert desk.tournament.round == 2
+
+
+def test_a_disputed_or_unverified_remote_game_is_left_to_the_arbiter(desk, broker):
+    """A board's result marked ``disputed`` (a lie caught in remote play) or ``unverified``
+    (the peer never revealed) is not the pairing's result: the game waits for the arbiter."""
+    first = _retained(broker, "t1")
+    for status in ("disputed", "unverified"):
+        marked = {**_finished(desk, first, "on"), "status": status, "why": "t2 lied"}
+        assert not desk.on_result("t1", marked)
+        assert desk.note.endswith(f"is {status}: the arbiter's to decide")
+    assert desk.tournament.find("r1-t1").result is None
+    assert desk.on_result("t1", _finished(desk, first, "on"))  # the arbiter's way in stays open
