@@ -35,7 +35,6 @@ from companion.service.app import build_daemon  # noqa: E402
 def lie(how: str) -> None:
     """Make this board a dishonest one (the real companion, with one thing turned)."""
     from companion.club.remote import RemoteSource
-    from companion.games import get_spec
 
     if how == "silent":  # never reveals its secret moves
 
@@ -58,16 +57,20 @@ def lie(how: str) -> None:
             publish(self, topic, message)
 
         LinkTransport.publish = renamed  # type: ignore[method-assign]
-    elif how == "flip":  # every guess's answer turned over
-        state = type(get_spec("latent-binaries").new())
-        told = state.disclosed
+    elif how == "flip":  # every guess's answer turned over as it goes to the other board
+        from companion.club.transport import LinkTransport
+
+        send = LinkTransport.publish
         turned = {"right": "wrong", "wrong": "right"}
 
-        def flipped(self, seat: str) -> dict:
-            facts = told(self, seat)
-            return {k: turned.get(v, v) if k.startswith("answer") else v for k, v in facts.items()}
+        def flipped(self, topic: str, message: dict) -> None:
+            if message.get("kind") == "told":
+                facts = {k: turned.get(v, v) if k.startswith("answer") else v
+                         for k, v in message["facts"].items()}  # fmt: skip
+                message = {**message, "facts": facts}
+            send(self, topic, message)
 
-        state.disclosed = flipped  # type: ignore[method-assign]
+        LinkTransport.publish = flipped  # type: ignore[method-assign]
 
 
 def main() -> None:

@@ -13,6 +13,7 @@ import pytest
 
 from companion import PROGRAM
 from companion.club import topics
+from tests.conftest import wait_until
 from tests.remote_boards import Board
 from tests.test_remote_play import play, seated
 from tests.test_remote_secrets import drive
@@ -89,8 +90,9 @@ def test_a_third_partys_move_with_the_peers_identity_is_refused(pair, broker):
 def test_a_peer_that_turns_over_its_answers_is_caught_and_nothing_wedges(boards, broker):
     """t4 tells each guess's answer turned over. The lie is caught (when the boards can no
     longer agree, or at the end against t4's revealed pawns): both boards say the game is
-    disputed, both journals mark it with the evidence, the hub gets ``disputed`` and no plain
-    result, and t3's player starts a new game."""
+    disputed, both journals mark it with the evidence (t3's, once t4's pawns are revealed,
+    the answer turned over), the hub gets ``disputed`` and no plain result, and t3's player
+    starts a new game."""
     from tests.mosquitto import Listener
 
     listener = Listener(broker.url)
@@ -104,6 +106,14 @@ def test_a_peer_that_turns_over_its_answers_is_caught_and_nothing_wedges(boards,
     for board in (t3, t4):
         [(status, why, evidence)] = disputes(board)
         assert status == "disputed" and why and evidence["peer"] in ("t3", "t4")
+    # the game stopped: both reveal, and t4's pawns show the answer it turned over
+    wait_until(lambda: "lie" in disputes(t3)[0][2], 30, "the lie shown by t4's pawns")
+    [(_status, why, evidence)] = disputes(t3)
+    lie = evidence["lie"]
+    assert lie["fact"].startswith("answer ") and {lie["told"], lie["true"]} == {"right", "wrong"}
+    assert why.endswith(f'its moves say "{lie["true"]}"')
+    assert not any("lie" in e for _s, _w, e in disputes(t4)), "t3 told the truth"
+    result = results(listener, "t3")[-1]
     heard = listener.wait_for(lambda _: results(listener, "t3"))
     assert heard
     result = results(listener, "t3")[-1]

@@ -248,9 +248,13 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
             return  # one line in the log: a replay of an old message
         if not self._bound(message["game_id"], bool(message.get("over"))):
             return
-        if self.is_disputed() or self.peer_chain(message) is None:
+        if self.peer_chain(message) is None:
             return
         kind = message.get("kind")
+        if self.is_disputed():
+            if kind == "names":
+                self.disputed_names(message)
+            return
         theirs = self.seats(s.state)[1]
         if kind == "ask":
             if not self.ask_allowed():

@@ -210,6 +210,7 @@ class RemoteChecks:
         self.host.say(line, lasting=True)
         if tell:
             self._send({**self.identity(), "kind": "dispute", "why": why, "evidence": evidence})
+        self.send_names(again=True)  # the game stops: its secrets show who lied
         self._results_changed()
 
     def disputed_by_peer(self: RemoteSource, message: dict[str, Any]) -> None:
@@ -217,6 +218,60 @@ class RemoteChecks:
         evidence = message.get("evidence")
         given = evidence if isinstance(evidence, dict) else {}
         self.dispute(f"{self.peer} says {why}", {"by": self.peer, "theirs": given}, tell=False)
+
+    def disputed_names(self: RemoteSource, message: dict[str, Any]) -> None:
+        """The peer's secret moves, revealed after a dispute: checked against their
+        commitments, and the facts it told against the game they make, as far as it goes
+        here. What shows a lie is added to the evidence and said."""
+        s = self.host.session
+        if s.game_id is None or not s.spec.remote_secrets:
+            return
+        theirs = self.seats(s.state)[1]
+        plies = stream(s, theirs)
+        names = [str(n) for n in message.get("stream", [])][: len(plies)]
+        salts = message.get("salts")
+        commits = self.peer_commits()
+        broken = broken_commitments(commits, salts if isinstance(salts, list) else [], names)
+        if broken:
+            n = broken[0]
+            said = names[n] if n < len(names) else None
+            finding = {"move": n, "revealed": said, "commit": commits.get(n)}
+            line = f"{self.peer}'s move {n + 1} revealed is not the one it committed to"
+        else:
+            full = list(s.moves)
+            for n, k in enumerate(plies[: len(names)]):
+                full[k] = names[n]
+            state = s.spec.new(**s.options)
+            try:
+                for after, _move, _before in s.spec.steps_from(state, full):
+                    state = after
+            except ValueError:
+                pass  # the lie sent the games apart there: the part before it tells
+        entry = s.journal.load(s.game_id)
+        if entry is None or entry.dispute is None:
+            return
+        if not broken:
+            told = dict(s.masked.told.get(theirs, {})) if s.masked is not None else {}
+            refused = entry.dispute.evidence.get("facts")  # the facts the dispute refused
+            told.update(refused if isinstance(refused, dict) else {})
+            lie = told_lie(self.peer, told, plain(state.disclosed(theirs)))
+            if lie is None:
+                return
+            finding, line = lie
+        if line in entry.dispute.why:
+            return  # caught so already (at the end)
+        evidence = plain({**entry.dispute.evidence, "lie": finding, "revealed": names})
+        try:
+            s.journal.dispute(
+                s.game_id, Dispute(DISPUTED, f"{entry.dispute.why}; {line}", evidence)
+            )
+        except JournalError as e:
+            log.warning("remote play: the lie not kept: %s", e)
+        said = f"game disputed: {line}; the result is the arbiter's"
+        log.warning("remote play: %s", said)
+        self.said = said
+        self.host.say(said, lasting=True)
+        self._results_changed()
 
     def _results_changed(self) -> None:
         club = getattr(self.host, "club", None)  # type: ignore[attr-defined]
@@ -259,14 +314,10 @@ class RemoteChecks:
             self.dispute(f"{self.peer}'s revealed moves do not replay ({e})", {"moves": full})
             return False
         told = s.masked.told.get(theirs, {}) if s.masked is not None else {}
-        truth = plain(end.disclosed(theirs))
-        for key, value in sorted(told.items()):
-            if key in truth and truth[key] != plain(value):
-                self.dispute(
-                    f"{self.peer} told {key} {_short(value)}, its moves say {_short(truth[key])}",
-                    {"fact": key, "told": value, "true": truth[key], "moves": full},
-                )
-                return False
+        lie = told_lie(self.peer, told, plain(end.disclosed(theirs)))
+        if lie is not None:
+            self.dispute(lie[1], {"lie": lie[0], "moves": full})
+            return False
         return True
 
     def time_reveal(self: RemoteSource) -> None:
@@ -316,6 +367,18 @@ def _int(text: str | None) -> int | None:
         return int(text) if text else None
     except ValueError:
         return None
+
+
+def told_lie(
+    peer: str, told: dict[str, Any], truth: dict[str, Any]
+) -> tuple[dict[str, Any], str] | None:
+    """The first fact the peer told that the game of its revealed moves says otherwise:
+    (evidence, one line), or None."""
+    for key, value in sorted(told.items()):
+        if key in truth and truth[key] != plain(value):
+            line = f"{peer} told {key} {_short(value)}, its moves say {_short(truth[key])}"
+            return {"fact": key, "told": value, "true": truth[key]}, line
+    return None
 
 
 def _short(value: Any) -> str:

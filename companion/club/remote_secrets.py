@@ -42,7 +42,7 @@ class RemoteSecrets:
         moves, and its order of the whole game, which the first seat's board's makes the
         game's on both boards (``remote_stream.canonical``)."""
         s = self.host.session
-        if not s.spec.remote_secrets or not s.state.is_over():
+        if not s.spec.remote_secrets or not (s.state.is_over() or self.is_disputed()):
             return
         if self.named == s.game_id and not again:
             return
