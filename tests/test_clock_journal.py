@@ -178,7 +178,7 @@ def test_version_3_is_upgraded_in_place_and_read_only_opens_change_nothing(tmp_p
         assert j.clock_events(1) == []
     assert path.read_bytes() == before and "clocks" not in tables(path)
     with SqliteJournal.open(path) as j:
-        assert {"clocks", "clock_events", "masked", "revealed", "disputes"} <= tables(path)
+        assert {"clocks", "clock_events", "masked", "revealed"} <= tables(path)
         saved = j.current()
         assert saved.moves == ["e5"] and saved.time_control is None and saved.clock is None
         s = Session.resume(saved, j)

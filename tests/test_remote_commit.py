@@ -1,5 +1,5 @@
 """What binds a remote peer to what it said (club/remote_commit.py), where it is kept (the
-journal's ``disputes``, version 6) and what the hub makes of it (never a plain result)."""
+journal's ``games.dispute``, version 6) and what the hub makes of it (never a plain result)."""
 
 from __future__ import annotations
 
@@ -90,11 +90,11 @@ def test_salts_do_not_give_the_keys_away():
 
 
 def version_5_journal(path) -> None:
-    """A journal as version 5 wrote it: no disputes table."""
+    """A journal as version 5 wrote it: no games.dispute column."""
     with SqliteJournal.open(path) as j:
         j.begin("binaryon", {"size": 4}, {})
     db = sqlite3.connect(path)
-    db.execute("DROP TABLE disputes")
+    db.execute("ALTER TABLE games DROP COLUMN dispute")
     db.execute("PRAGMA user_version = 5")
     db.commit()
     db.close()

@@ -39,12 +39,14 @@ def boards(tmp_path, broker):
 
 
 def disputes(board: Board) -> list[tuple[str, str, dict]]:
+    """(status, why, evidence) of each game the board's journal marks disputed or unverified."""
     db = sqlite3.connect(board.journal)
     try:
-        rows = db.execute("SELECT status, why, evidence FROM disputes").fetchall()
+        rows = db.execute("SELECT dispute FROM games WHERE dispute IS NOT NULL").fetchall()
     finally:
         db.close()
-    return [(status, why, json.loads(evidence)) for status, why, evidence in rows]
+    marked = [json.loads(row[0]) for row in rows]
+    return [(d["status"], d["why"], d["evidence"]) for d in marked]
 
 
 def results(listener, board: str) -> list[dict]:

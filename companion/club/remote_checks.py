@@ -8,7 +8,7 @@
 - A lie, caught at any time (a told fact that contradicts the game, a move of the peer that
   cannot be played here, revealed names that break their commitments or the facts told), is
   a dispute: said here and sent to the peer (said there too), journaled with its evidence
-  (``disputes``), the game stops and its result goes to the hub marked ``disputed``.
+  (``games.dispute``), the game stops and its result goes to the hub marked ``disputed``.
 - A peer that never reveals its secret moves after the end is said after
   ``[club] reveal_timeout`` seconds, and the result goes to the hub ``unverified``.
 - Questions (``ask``) are answered at most ``ASK_BURST`` at once and one every

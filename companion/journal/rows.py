@@ -48,9 +48,10 @@ APPLICATION_ID = 0x42694E79  # 'BiNy': PRAGMA application_id marks a binaryon jo
 #   in the order both boards keep); reading the events puts each in place of the move
 #   journaled at its ply (the other board's secret moves were journaled by public name).
 # A remote game whose peer was caught lying or never revealed (version 6; docs/club.md, "A
-# dishonest peer"): disputes, one row a game, ``status`` 'disputed' (a lie, with its
-# ``evidence``, JSON: what was said and what shows otherwise) or 'unverified' (the peer
-# never revealed its secret moves); the result is the arbiter's. A game once disputed stays so.
+# dishonest peer"): games.dispute, JSON {"status", "why", "evidence"}: status 'disputed' (a
+# lie, with its evidence: what was said and what shows otherwise) or 'unverified' (the peer
+# never revealed its secret moves); the result is the arbiter's. A game once disputed stays
+# so. (A column, not a table: the schema's text must stay in the file's first page.)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id       INTEGER PRIMARY KEY,
@@ -71,7 +72,8 @@ CREATE TABLE IF NOT EXISTS games (
     cut_from INTEGER,                  -- events cut_from..cut_to of this game are damaged:
     cut_to   INTEGER,                  -- left out (a salvage of the game in progress)
     digest   TEXT,                     -- an imported record's fingerprint (duplicates)
-    time_control TEXT                  -- the clock's control ('5:00+3'; NULL: none)
+    time_control TEXT,                 -- the clock's control ('5:00+3'; NULL: none)
+    dispute  TEXT
 );
 CREATE TABLE IF NOT EXISTS events (
     id       INTEGER PRIMARY KEY,
@@ -105,9 +107,6 @@ CREATE TABLE IF NOT EXISTS masked (game_id INTEGER PRIMARY KEY REFERENCES games(
 CREATE TABLE IF NOT EXISTS revealed (game_id INTEGER NOT NULL REFERENCES games(id),
     ply INTEGER NOT NULL, move TEXT NOT NULL, player TEXT, public TEXT,
     PRIMARY KEY (game_id, ply));
-CREATE TABLE IF NOT EXISTS disputes (game_id INTEGER PRIMARY KEY REFERENCES games(id),
-    status TEXT NOT NULL CHECK (status IN ('disputed', 'unverified')),
-    why TEXT NOT NULL, evidence TEXT NOT NULL, at TEXT);
 """
 
 # Columns older versions lacked (1: all of them; 2 and 3: the clock's two); added in place
@@ -121,6 +120,7 @@ UPGRADE_COLUMNS = (
     ("events", "player TEXT"),
     ("events", "public TEXT"),
     ("games", "time_control TEXT"),
+    ("games", "dispute TEXT"),
     ("events", "clock TEXT"),
 )
 

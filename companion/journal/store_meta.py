@@ -6,6 +6,7 @@ carries them and a new journal starts without them."""
 from __future__ import annotations
 
 from companion.journal.rows import FINISHED
+from companion.journal.store_masked import has_disputes
 
 # keys the journal itself uses; set_meta refuses them
 OWN_KEYS = ("clean", "opened", "lost")
@@ -44,8 +45,7 @@ class JournalMeta:
         ``first_id`` or more, oldest first, and the remote games disputed or unverified
         (their result is the arbiter's: it goes to the hub marked so)."""
         with self._read() as db:
-            disputes = bool(db.execute("PRAGMA table_info(disputes)").fetchall())
-            either = " OR id IN (SELECT game_id FROM disputes)" if disputes else ""
+            either = " OR dispute IS NOT NULL" if has_disputes(db) else ""
             rows = db.execute(
                 f"SELECT id FROM games WHERE id >= ? AND (status = ?{either}) AND digest IS NULL"
                 " ORDER BY id",
