@@ -292,3 +292,33 @@ def test_a_message_of_a_past_game_of_the_peer_is_refused_in_one_line(t3, peer, c
     assert lines == ["remote play: a message of t4's past game 1 refused (it plays game 2)"]
     game = t3.call(lambda: t3.session.game_id, render=False)
     assert t3.remote.peer_games[game] == 2 and "another game" not in t3.message
+
+
+def test_a_dispute_is_taken_only_with_the_peers_next_key(t3, peer):
+    """A dispute under t4's name with a key nobody had is refused in one line; t4's own,
+    signed with its next key, stops the game here: said, journaled with t4's evidence, and
+    the result goes to the hub marked ``disputed`` (never a plain result)."""
+    wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
+    m = line_of_play(2)
+    press(t3, m[0])
+    peer.send(identity(seq=0, move=m[1]))
+    wait_until(lambda: t3.opponent.wanted is not None, 20, "t4's move lit")
+    press(t3, m[1])
+    forged = identity(kind="dispute", seq=1, key="ab" * 32, why="t3 cheats", evidence={})
+    peer.send(forged)
+    wait_until(lambda: "was refused" in t3.message, 20, "the forged dispute refused")
+    assert t3.message.endswith("a dispute that does not carry t4's key")
+    assert not t3.call(lambda: t3.remote.is_disputed(), render=False)
+    said = {"fact": "answer 3", "told": "right"}
+    peer.send(identity(kind="dispute", seq=1, key=KEYS.key(1), why="t3 lied", evidence=said))
+    wait_until(lambda: t3.message.startswith("game disputed"), 20, "the dispute said")
+    assert t3.message == "game disputed: t4 says t3 lied; the result is the arbiter's"
+    game = t3.call(lambda: t3.session.game_id, render=False)
+    dispute = t3.journal.load(game).dispute
+    assert dispute.status == "disputed" and dispute.evidence["theirs"] == said
+    wait_until(lambda: peer.listener.messages(f"{topics.result('t3', '')}"), 20, "the result")
+    result = json.loads(peer.listener.messages(topics.result("t3", ""))[-1].payload)
+    assert result["status"] == "disputed" and result["why"] == "t4 says t3 lied"
+    press(t3, line_of_play(3)[2])  # the game stopped here: nothing goes to t4 any more
+    t3.wait_idle()
+    assert [h["move"] for h in peer.heard("move")] == [m[0]]

@@ -48,6 +48,7 @@ class RemoteChecks:
     _asks: tuple[float, float] = (float(ASK_BURST), 0.0)  # (questions left, at)
     _timer: int | None = None  # the game whose reveal is timed
     _said_past: Any = None
+    _latest: tuple[str, int | None] | None = None  # (peer, its latest game bound here)
 
     # --- this board's keys ---
     def own_keys(self: RemoteSource) -> Keys:
@@ -151,7 +152,7 @@ class RemoteChecks:
         grow)? Refused in one line, once per game."""
         if not isinstance(peer_game, int):
             return False
-        latest = _int(self.host.session.journal.meta(f"{PAST}{self.peer}"))
+        latest = self._latest_game()
         if latest is None or peer_game >= latest:
             return False
         if self._said_past != peer_game:
@@ -164,12 +165,19 @@ class RemoteChecks:
             )
         return True
 
+    def _latest_game(self: RemoteSource) -> int | None:
+        """The peer's latest game bound here (kept in the journal; read once)."""
+        if self._latest is None or self._latest[0] != self.peer:
+            self._latest = (self.peer, _int(self.host.session.journal.meta(f"{PAST}{self.peer}")))
+        return self._latest[1]
+
     def bound_to(self: RemoteSource, peer_game: Any) -> None:
         if not isinstance(peer_game, int):
             return
         key = f"{PAST}{self.peer}"
-        latest = _int(self.host.session.journal.meta(key))
+        latest = self._latest_game()
         if latest is None or peer_game > latest:
+            self._latest = (self.peer, peer_game)
             try:
                 self.host.session.journal.set_meta({key: str(peer_game)})
             except JournalError as e:
@@ -208,12 +216,22 @@ class RemoteChecks:
         log.warning("remote play: %s (evidence %s)", line, json.dumps(evidence)[:2000])
         self.said = line
         self.host.say(line, lasting=True)
-        if tell:
-            self._send({**self.identity(), "kind": "dispute", "why": why, "evidence": evidence})
+        if tell:  # signed with the next key of its moves (the game has no next move now)
+            n = len(stream(s, self.seats(s.state)[0]))
+            signed = {"seq": n, "key": self.own_keys().key(n)}
+            message = {**self.identity(), "kind": "dispute", "why": why, "evidence": evidence}
+            self._send({**message, **signed})
         self.send_names(again=True)  # the game stops: its secrets show who lied
         self._results_changed()
 
     def disputed_by_peer(self: RemoteSource, message: dict[str, Any]) -> None:
+        """The peer caught a lie here, it says: signed with its next key, so only the peer's
+        board can say it."""
+        seq = message.get("seq")
+        chain = self.peer_chain(message)
+        if chain is None or not isinstance(seq, int) or not chain.check(seq, message.get("key")):
+            self._refused(f"a dispute that does not carry {self.peer}'s key")
+            return
         why = str(message.get("why", ""))[:200] or "no reason given"
         evidence = message.get("evidence")
         given = evidence if isinstance(evidence, dict) else {}
