@@ -313,6 +313,8 @@ def test_a_dispute_is_taken_only_with_the_peers_next_key(t3, peer):
     peer.send(identity(kind="dispute", seq=1, key=KEYS.key(1), why="t3 lied", evidence=said))
     wait_until(lambda: t3.message.startswith("game disputed"), 20, "the dispute said")
     assert t3.message == "game disputed: t4 says t3 lied; the result is the arbiter's"
+    page = t3.call(lambda: t3.web_view(None), render=False)  # the table page says it too
+    assert page["message"] == t3.message
     game = t3.call(lambda: t3.session.game_id, render=False)
     dispute = t3.journal.load(game).dispute
     assert dispute.status == "disputed" and dispute.evidence["theirs"] == said
