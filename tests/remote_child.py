@@ -15,7 +15,8 @@ of any square), ``undo`` (the undo button), ``new`` (a new game of the same kind
 A dishonest board (docs/club.md, "A dishonest peer"), by the environment: ``REMOTE_LIE=flip``
 tells the other board each guess's answer turned over, ``REMOTE_LIE=silent`` never reveals
 its secret moves at the end, ``REMOTE_LIE=rename`` reveals a setup with its two pawns
-swapped. ``REMOTE_REVEAL_TIMEOUT``: ``[club] reveal_timeout``.
+swapped (Latent Binaries) or a digit in another slot (Binøme).
+``REMOTE_REVEAL_TIMEOUT``: ``[club] reveal_timeout``.
 """
 
 from __future__ import annotations
@@ -50,9 +51,13 @@ def lie(how: str) -> None:
         def renamed(self, topic: str, message: dict) -> None:
             if message.get("kind") == "names":
                 stream = list(message["stream"])
-                k = next(i for i, name in enumerate(stream) if name.count("/") == 1)
-                top, bottom = stream[k].rsplit(" ", 1)[1].split("/")
-                stream[k] = f"{stream[k].rsplit(' ', 1)[0]} {bottom}/{top}"
+                k = next(i for i, name in enumerate(stream) if "/" in name or " write " in name)
+                head, last = stream[k].rsplit(" ", 1)
+                if "/" in last:  # a nest's two pawns, swapped
+                    top, bottom = last.split("/")
+                    stream[k] = f"{head} {bottom}/{top}"
+                else:  # a digit written in another slot of the sheet
+                    stream[k] = f"{head} {int(last[0]) % 8 + 1}{last[1:]}"
                 message = {**message, "stream": stream}
             publish(self, topic, message)
 

@@ -152,11 +152,17 @@ def test_a_peer_that_never_reveals_is_said_and_the_hub_gets_unverified(boards, b
     listener.close()
 
 
-def test_a_peer_whose_revealed_pawns_are_not_the_ones_it_set_up_is_caught(boards, broker):
-    """t4 plays honestly but reveals one setup with its two pawns swapped at the end: the
-    name does not match the commitment sent with the setup, and the game is disputed on
-    both boards, with the commitment, the salt and the name as evidence."""
-    t3, t4 = boards("latent-binaries", {}, {"REMOTE_LIE": "rename"})
+@pytest.mark.parametrize(
+    "game, rules", [("latent-binaries", {}), ("binome", {"players": "Ann,Bob"})]
+)
+def test_a_peer_whose_revealed_secret_is_not_the_one_it_chose_is_caught(
+    boards, broker, game, rules
+):
+    """t4 plays honestly but at the end reveals one secret otherwise (a nest's two pawns
+    swapped, a digit in another slot of its sheet): the name does not match the commitment
+    sent with the move, and the game is disputed on both boards, with the commitment, the
+    salt and the name as evidence."""
+    t3, t4 = boards(game, rules, {"REMOTE_LIE": "rename"})
     seats = seated(t3, t4)
     drive(seats, random.Random(11))
     honest = t3.wait(lambda s: s["disputed"], "the false reveal caught")
@@ -166,6 +172,6 @@ def test_a_peer_whose_revealed_pawns_are_not_the_ones_it_set_up_is_caught(boards
     )
     [(status, _why, evidence)] = disputes(t3)
     assert status == "disputed" and evidence["commit"] and evidence["salt"]
-    assert "/" in evidence["revealed"]
+    assert "/" in evidence["revealed"] or " write " in evidence["revealed"]
     t4.wait(lambda s: s["disputed"], "said on t4 too")
     assert t3.state()["masked"], "t3 keeps its game as it knew it: the false reveal is not taken"
