@@ -103,8 +103,10 @@ class EventDesk:
             self.note = f"{board}: result for {pairing} refused: not this event's game"
             log.warning("event: %s", self.note)
             return False
-        if message.get("status"):  # remote play: a lie caught, or a peer that never revealed
-            self.note = f"{board}: {pairing} is {message['status']}: the arbiter's to decide"
+        status = message.get("status")  # remote play: a lie caught, or a peer never revealed
+        if status:
+            shown = status if status in ("disputed", "unverified") else "marked"
+            self.note = f"{board}: {pairing} is {shown}: the arbiter's to decide"
             log.warning("event: %s", self.note)
             return False
         try:
