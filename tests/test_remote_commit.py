@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.club.hub.store import ResultStore, parse_result
+from companion.club.remote_checks import Bucket
 from companion.club.remote_commit import (
     LINKS,
     Chain,
@@ -171,3 +172,22 @@ def test_evidence_too_long_for_the_hub_is_cut_to_one_line(tmp_path):
     parsed = parse_result("t3", "u-1", big)
     kept = json.loads(parsed["evidence"])
     assert kept["why"] == "lie" and kept["evidence"].startswith("(too long")
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(1, 8),
+    st.floats(0.1, 10.0),
+    st.lists(st.floats(0.0, 5.0, allow_nan=False), min_size=1, max_size=200),
+)
+def test_questions_answered_never_outrun_the_bucket(burst, every, gaps):
+    """However questions come, no more are answered than the burst and one an ``every``
+    since the first; spaced ``every`` apart, every one is."""
+    bucket = Bucket(burst, every)
+    now, answered = 0.0, 0
+    for gap in gaps:
+        now += gap
+        answered += bucket.take(now)
+    assert answered <= burst + (now - gaps[0]) / every + 1e-9
+    spaced = Bucket(burst, every)
+    assert all(spaced.take(k * every) for k in range(len(gaps)))

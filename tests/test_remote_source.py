@@ -324,3 +324,37 @@ def test_a_dispute_is_taken_only_with_the_peers_next_key(t3, peer):
     press(t3, line_of_play(3)[2])  # the game stopped here: nothing goes to t4 any more
     t3.wait_idle()
     assert [h["move"] for h in peer.heard("move")] == [m[0]]
+
+
+def test_a_move_far_ahead_is_refused_without_hashing_its_key(t3, peer):
+    """A move numbered far beyond the peer's moves known here is refused before its key is
+    hashed down (a forged flood costs a bounded amount each)."""
+    wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
+    peer.send(identity(seq=4000, move="a1", key="ab" * 32))
+    wait_until(lambda: "far ahead" in t3.message, 20, "the refusal")
+    assert t3.message.endswith("its move 4001 is far ahead of its move 0")
+
+
+def test_a_flood_of_facts_is_not_learned(t3, peer):
+    """Facts about the peer number about one a move: a told message with far more (each a
+    write to the journal) is refused in one line; facts within bounds are kept."""
+    wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
+    t3.call(lambda: t3.new_game("latent-binaries"))
+    game = t3.call(lambda: t3.session.game_id, render=False)
+    latent = {**identity(kind="told", game_id=2), "game": "latent-binaries", "seat": "xeno"}
+    latent["options"] = t3.call(lambda: remote_options(t3), render=False)
+    peer.send({**latent, "facts": {f"answer {k}": "right" for k in range(200)}})
+    wait_until(lambda: "facts for" in t3.message, 20, "the refusal")
+    assert t3.message.endswith("200 facts for 0 moves")
+    assert t3.call(lambda: t3.session.masked.told, render=False) == {}
+    peer.send({**latent, "facts": {"answer 3": "wrong"}})
+    wait_until(lambda: t3.call(lambda: t3.session.masked.told, render=False), 20, "learned")
+    assert t3.journal.load(game).masked.told == {"xeno": {"answer 3": "wrong"}}
+
+
+def remote_options(daemon) -> dict:
+    from companion.club.remote_stream import plain
+    from companion.referee.session import carried_options
+
+    s = daemon.session
+    return plain(carried_options(s.spec, s.options))

@@ -12,7 +12,9 @@
 - A peer that never reveals its secret moves after the end is said after
   ``[club] reveal_timeout`` seconds, and the result goes to the hub ``unverified``.
 - Questions (``ask``) are answered at most ``ASK_BURST`` at once and one every
-  ``ASK_EVERY`` seconds after that: a flood of them costs the board almost nothing.
+  ``ASK_EVERY`` seconds after that: a flood of them costs the board almost nothing; so do
+  moves numbered far ahead (``AHEAD``: refused unhashed) and more facts than moves
+  (``MORE_FACTS``: not learned).
 - A message of one of the peer's past games is refused in one line.
 """
 
@@ -35,8 +37,27 @@ log = logging.getLogger(PROGRAM)
 
 ASK_BURST = 4  # questions answered at once
 ASK_EVERY = 2.0  # seconds: one more question answered after each
+AHEAD = 64  # a move of the peer's further ahead of what is known here is refused unhashed
+MORE_FACTS = 16  # facts about the peer beyond one a move played here: a flood, not learned
 DISPUTED, UNVERIFIED = "disputed", "unverified"
 SEED, PEER, COMMITS, PAST = "remote.seed.", "remote.peer.", "remote.commits.", "remote.past."
+
+
+class Bucket:
+    """A token bucket: ``burst`` at once, then one every ``every`` seconds."""
+
+    def __init__(self, burst: int, every: float):
+        self.burst, self.every = burst, every
+        self.left, self.at = float(burst), None
+
+    def take(self, now: float) -> bool:
+        if self.at is not None:
+            self.left = min(float(self.burst), self.left + max(0.0, now - self.at) / self.every)
+        self.at = now
+        if self.left < 1.0 - 1e-9:  # (a rounding short of one is one)
+            return False
+        self.left = max(0.0, self.left - 1.0)
+        return True
 
 
 class RemoteChecks:
@@ -45,9 +66,10 @@ class RemoteChecks:
     _chain: tuple[int | None, Any, Chain | None] = (None, None, None)  # (here, peer's game, chain)
     _commits: tuple[int | None, dict[int, str]] = (None, {})  # the peer's, by its move number
     disputed: int | None = None  # the game here disputed (it stops)
-    _asks: tuple[float, float] = (float(ASK_BURST), 0.0)  # (questions left, at)
+    _asks: Bucket | None = None
     _timer: int | None = None  # the game whose reveal is timed
     _said_past: Any = None
+    _said_facts: int | None = None  # the game whose flood of facts was said
     _latest: tuple[str, int | None] | None = None  # (peer, its latest game bound here)
 
     # --- this board's keys ---
@@ -117,6 +139,11 @@ class RemoteChecks:
         chain = self.peer_chain(message)
         if chain is None:
             return False
+        s = self.host.session
+        known = max([len(stream(s, self.seats(s.state)[1])) - 1, *chain.known])
+        if n > known + AHEAD:  # no hashing for a number that far ahead
+            self._refused(f"its move {n + 1} is far ahead of its move {known + 1}")
+            return False
         if not chain.check(n, message.get("key")):
             self._refused(f"its move {n + 1} does not carry {self.peer}'s key")
             return False
@@ -183,17 +210,26 @@ class RemoteChecks:
             except JournalError as e:
                 log.warning("remote play: the peer's game not kept: %s", e)
 
+    def facts_bounded(self: RemoteSource, facts: dict[str, Any]) -> bool:
+        """Facts about the peer number about one a move (a guess's answer, a turn's claim)
+        and a few more (a stash, a sheet): more than that is a flood, not learned (each fact
+        learned is a write to the journal). Said once a game."""
+        s = self.host.session
+        known = s.masked.told.get(self.seats(s.state)[1], {}) if s.masked is not None else {}
+        count = len(known) + sum(1 for k in facts if k not in known)
+        if count <= len(s.played) + MORE_FACTS:
+            return True
+        if self._said_facts != s.game_id:
+            self._said_facts = s.game_id
+            self._refused(f"{count} facts for {len(s.played)} moves")
+        return False
+
     # --- questions ---
     def ask_allowed(self: RemoteSource) -> bool:
-        """A token bucket: ``ASK_BURST`` questions, then one every ``ASK_EVERY`` seconds."""
-        left, at = self._asks
-        now = time.monotonic()
-        left = min(float(ASK_BURST), left + (now - at) / ASK_EVERY)
-        if left < 1.0:
-            self._asks = (left, now)
-            return False
-        self._asks = (left - 1.0, now)
-        return True
+        """``ASK_BURST`` questions answered at once, then one every ``ASK_EVERY`` seconds."""
+        if self._asks is None:
+            self._asks = Bucket(ASK_BURST, ASK_EVERY)
+        return self._asks.take(time.monotonic())
 
     # --- disputes ---
     def is_disputed(self: RemoteSource) -> bool:

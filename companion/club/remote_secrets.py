@@ -62,6 +62,8 @@ class RemoteSecrets:
             raise ValueError("facts: not an object")
         before = s.state
         theirs = self.seats(s.state)[1]
+        if not self.facts_bounded(facts):
+            return
         try:
             learned = s.learn(theirs, facts)
         except ValueError as e:  # a lie caught: it contradicts what this board knows
