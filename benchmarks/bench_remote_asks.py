@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from companion.club import topics  # noqa: E402
-from companion.club.remote_commit import Keys  # noqa: E402
+from companion.club.remote_commit import Keys, move_link  # noqa: E402
 from companion.games import get_spec  # noqa: E402
 from tests.mosquitto import Broker  # noqa: E402
 
@@ -146,7 +146,7 @@ def run(board: Board, peer: Peer, asks: int, plies: int) -> None:
             name = game.legal_moves()[0].name
             seq = ply // 2
             peer.send(peer.identity(kind="move", seq=seq, ply=ply, move=name, player="off",
-                                    key=peer.keys.key(seq)))  # fmt: skip
+                                    key=peer.keys.key(move_link(seq))))  # fmt: skip
             while board.ask("state")["wanted"] != name:
                 time.sleep(0.01)
             board.ask(f"play {name}")

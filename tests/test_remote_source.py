@@ -9,7 +9,7 @@ import json
 import pytest
 
 from companion.club import remote_checks, topics
-from companion.club.remote_commit import Keys
+from companion.club.remote_commit import Keys, facts_link, move_link
 from companion.core.config import Config
 from companion.games import get_spec
 from companion.service.app import build_daemon
@@ -74,7 +74,9 @@ def identity(**rest) -> dict:
     message = {"board": "t4", "sent": 0, "kind": "move", "game": "binaryon", "options": options,
                "seat": "off", "game_id": 1, "anchor": KEYS.anchor, **rest}  # fmt: skip
     if message["kind"] == "move" and "key" not in rest:
-        message["key"] = KEYS.key(message["seq"])
+        message["key"] = KEYS.key(move_link(message["seq"]))
+    if message["kind"] == "told" and "key" not in rest:
+        message["key"] = KEYS.key(facts_link(len(message["facts"])))
     return message
 
 
@@ -310,7 +312,8 @@ def test_a_dispute_is_taken_only_with_the_peers_next_key(t3, peer):
     assert t3.message.endswith("a dispute that does not carry t4's key")
     assert not t3.call(lambda: t3.remote.is_disputed(), render=False)
     said = {"fact": "answer 3", "told": "right"}
-    peer.send(identity(kind="dispute", seq=1, key=KEYS.key(1), why="t3 lied", evidence=said))
+    signed = {"seq": 1, "key": KEYS.key(move_link(1))}
+    peer.send(identity(kind="dispute", **signed, why="t3 lied", evidence=said))
     wait_until(lambda: t3.message.startswith("game disputed"), 20, "the dispute said")
     assert t3.message == "game disputed: t4 says t3 lied; the result is the arbiter's"
     page = t3.call(lambda: t3.web_view(None), render=False)  # the table page says it too
@@ -335,21 +338,35 @@ def test_a_move_far_ahead_is_refused_without_hashing_its_key(t3, peer):
     assert t3.message.endswith("its move 4001 is far ahead of its move 0")
 
 
-def test_a_flood_of_facts_is_not_learned(t3, peer):
+def test_facts_are_learned_only_signed_by_the_peer_and_within_bounds(t3, peer):
     """Facts about the peer number about one a move: a told message with far more (each a
-    write to the journal) is refused in one line; facts within bounds are kept."""
+    write to the journal) is refused in one line; facts within bounds and signed with the
+    peer's key for as many facts are kept; the same number of facts changed, or a key made
+    up, is refused (not a dispute: it is not the peer's)."""
     wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
     t3.call(lambda: t3.new_game("latent-binaries"))
     game = t3.call(lambda: t3.session.game_id, render=False)
-    latent = {**identity(kind="told", game_id=2), "game": "latent-binaries", "seat": "xeno"}
-    latent["options"] = t3.call(lambda: remote_options(t3), render=False)
-    peer.send({**latent, "facts": {f"answer {k}": "right" for k in range(200)}})
+    options = t3.call(lambda: remote_options(t3), render=False)
+
+    def told(facts: dict, **rest) -> dict:
+        message = identity(kind="told", game_id=2, facts=facts, options=options, **rest)
+        return {**message, "game": "latent-binaries", "seat": "xeno"}
+
+    peer.send(told({f"answer {k}": "right" for k in range(200)}))
     wait_until(lambda: "facts for" in t3.message, 20, "the refusal")
     assert t3.message.endswith("200 facts for 0 moves")
     assert t3.call(lambda: t3.session.masked.told, render=False) == {}
-    peer.send({**latent, "facts": {"answer 3": "wrong"}})
+    peer.send(told({"answer 3": "wrong"}))
     wait_until(lambda: t3.call(lambda: t3.session.masked.told, render=False), 20, "learned")
     assert t3.journal.load(game).masked.told == {"xeno": {"answer 3": "wrong"}}
+    # a third party that heard them: the same key with another answer, or a key made up
+    peer.send(told({"answer 3": "right"}))
+    wait_until(lambda: "differ" in t3.message, 20, "the changed facts refused")
+    assert t3.message.endswith("its 1 facts differ from those it told before")
+    peer.send(told({"answer 3": "wrong", "answer 5": "right"}, key="ab" * 32))
+    wait_until(lambda: "do not carry" in t3.message, 20, "the unsigned facts refused")
+    assert t3.journal.load(game).masked.told == {"xeno": {"answer 3": "wrong"}}
+    assert not t3.call(lambda: t3.remote.is_disputed(), render=False)
 
 
 def remote_options(daemon) -> dict:

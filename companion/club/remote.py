@@ -285,7 +285,8 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
             self.heard[n] = heard
             self._offer()
         elif kind == "told":
-            self._learn(message["facts"])
+            if self.checked_facts(message):
+                self._learn(message["facts"])
         elif kind == "names":
             self._reveal(message)
         elif kind == "dispute":

@@ -26,7 +26,15 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from companion import PROGRAM
-from companion.club.remote_commit import Chain, Keys, broken_commitments, is_digest, new_seed
+from companion.club.remote_commit import (
+    Chain,
+    Keys,
+    broken_commitments,
+    facts_link,
+    is_digest,
+    move_link,
+    new_seed,
+)
 from companion.club.remote_stream import plain, stream
 from companion.journal.api import Dispute, JournalError
 
@@ -70,6 +78,7 @@ class RemoteChecks:
     _timer: int | None = None  # the game whose reveal is timed
     _said_past: Any = None
     _said_facts: int | None = None  # the game whose flood of facts was said
+    _facts_heard: dict[tuple[int | None, int], str] | None = None  # (game, how many) -> facts
     _latest: tuple[str, int | None] | None = None  # (peer, its latest game bound here)
 
     # --- this board's keys ---
@@ -95,7 +104,7 @@ class RemoteChecks:
         """The fields that bind this board's ``n``-th own move: its key, and for a secret
         move the commitment to its full name."""
         keys = self.own_keys()
-        out: dict[str, Any] = {"key": keys.key(n)}
+        out: dict[str, Any] = {"key": keys.key(move_link(n))}
         if name != public:
             out["commit"] = keys.commit(n, name)
         return out
@@ -140,11 +149,11 @@ class RemoteChecks:
         if chain is None:
             return False
         s = self.host.session
-        known = max([len(stream(s, self.seats(s.state)[1])) - 1, *chain.known])
+        known = max([len(stream(s, self.seats(s.state)[1])) - 1, *(k // 2 for k in chain.known)])
         if n > known + AHEAD:  # no hashing for a number that far ahead
             self._refused(f"its move {n + 1} is far ahead of its move {known + 1}")
             return False
-        if not chain.check(n, message.get("key")):
+        if not chain.check(move_link(n), message.get("key")):
             self._refused(f"its move {n + 1} does not carry {self.peer}'s key")
             return False
         commit = message.get("commit")
@@ -224,6 +233,33 @@ class RemoteChecks:
             self._refused(f"{count} facts for {len(s.played)} moves")
         return False
 
+    def signed_facts(self: RemoteSource, facts: dict[str, Any]) -> dict[str, Any]:
+        return {"key": self.own_keys().key(facts_link(len(facts)))}
+
+    def checked_facts(self: RemoteSource, message: dict[str, Any]) -> bool:
+        """Are the peer's facts signed by its board (the key of as many facts), and the same
+        as any heard before with as many? (A third party that heard them cannot change them.)
+        Within bounds (``facts_bounded``)?"""
+        facts = message.get("facts")
+        if not isinstance(facts, dict) or not facts or not self.facts_bounded(facts):
+            return False
+        chain = self.peer_chain(message)
+        if chain is None:
+            return False
+        count = len(facts)
+        if not chain.check(facts_link(count), message.get("key")):
+            self._refused(f"its {count} facts do not carry {self.peer}'s key")
+            return False
+        s = self.host.session
+        digest = json.dumps(plain(facts), sort_keys=True)
+        if self._facts_heard is None:
+            self._facts_heard = {}
+        heard = self._facts_heard.setdefault((s.game_id, count), digest)
+        if heard != digest:
+            self._refused(f"its {count} facts differ from those it told before")
+            return False
+        return True
+
     # --- questions ---
     def ask_allowed(self: RemoteSource) -> bool:
         """``ASK_BURST`` questions answered at once, then one every ``ASK_EVERY`` seconds."""
@@ -254,7 +290,7 @@ class RemoteChecks:
         self.host.say(line, lasting=True)
         if tell:  # signed with the next key of its moves (the game has no next move now)
             n = len(stream(s, self.seats(s.state)[0]))
-            signed = {"seq": n, "key": self.own_keys().key(n)}
+            signed = {"seq": n, "key": self.own_keys().key(move_link(n))}
             message = {**self.identity(), "kind": "dispute", "why": why, "evidence": evidence}
             self._send({**message, **signed})
         self.send_names(again=True)  # the game stops: its secrets show who lied
@@ -265,7 +301,10 @@ class RemoteChecks:
         board can say it."""
         seq = message.get("seq")
         chain = self.peer_chain(message)
-        if chain is None or not isinstance(seq, int) or not chain.check(seq, message.get("key")):
+        key = message.get("key")
+        if chain is None or not isinstance(seq, int) or seq < 0:
+            key = None
+        if key is None or chain is None or not chain.check(move_link(int(seq)), key):
             self._refused(f"a dispute that does not carry {self.peer}'s key")
             return
         why = str(message.get("why", ""))[:200] or "no reason given"

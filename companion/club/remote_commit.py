@@ -3,12 +3,14 @@
 Each board draws a random 32-byte seed for each remote game (kept in its journal's ``meta``).
 From it come:
 
-- **a hash chain**: ``key(n)`` is SHA-256 applied ``LINKS - 1 - n`` times to the seed, the
-  ``anchor`` ``LINKS`` times. The board announces its anchor with every question (``ask``)
-  and sends ``key(n)`` with its ``n``-th own move. Hashing a key gives the one before it, so
-  the receiver checks each move against the anchor (or the last key it checked), but nobody
-  who only heard the keys sent so far can make the next one: a third party that copies a
-  move's identity fields cannot add a move of its own to the peer's stream.
+- **a hash chain**: ``key(i)`` is SHA-256 applied ``LINKS - 1 - i`` times to the seed, the
+  ``anchor`` ``LINKS`` times. The board announces its anchor with every message and signs
+  its ``n``-th own move with ``key(move_link(n))`` (the even links) and its facts, when it
+  has told ``c`` of them, with ``key(facts_link(c))`` (the odd ones). Hashing a key gives
+  the one before it, so the receiver checks each against the anchor (or the last key it
+  checked), but nobody who only heard the keys sent so far can make the next one: a third
+  party that copies a move's identity fields cannot add a move (or a fact) of its own to
+  the peer's.
 - **commitments**: a secret move (its full name differs from its public one: a Latent
   Binaries setup, a Binøme digit or choice) goes with ``commit(n, name)``, SHA-256 over a
   32-byte salt of its own and the canonical text ``"<n>\\n<full name>"``. At the end the
@@ -28,12 +30,22 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-LINKS = 4096  # own moves a board may send in one game (a 16x16 board has 256 squares)
+LINKS = 4096  # links: 2,048 own moves and 2,048 facts a game (a 16x16 board has 256 squares)
 HEX = 64  # a SHA-256 digest in hex
 
 
 def _h(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()
+
+
+def move_link(n: int) -> int:
+    """The link that signs a board's ``n``-th own move (0-based)."""
+    return 2 * n
+
+
+def facts_link(count: int) -> int:
+    """The link that signs a board's facts once it has told ``count`` (1 or more)."""
+    return 2 * count - 1
 
 
 def new_seed() -> str:
@@ -69,11 +81,11 @@ class Keys:
     def anchor(self) -> str:
         return self._links()[LINKS].hex()
 
-    def key(self, n: int) -> str:
-        """The key sent with this board's ``n``-th own move (0-based)."""
-        if not 0 <= n < LINKS:
-            raise ValueError(f"move {n}: a game has at most {LINKS} moves from one board")
-        return self._links()[LINKS - 1 - n].hex()
+    def key(self, i: int) -> str:
+        """The chain's ``i``-th key from its anchor (``move_link``, ``facts_link``)."""
+        if not 0 <= i < LINKS:
+            raise ValueError(f"link {i}: a game has at most {LINKS // 2} moves from one board")
+        return self._links()[LINKS - 1 - i].hex()
 
     def salt(self, n: int) -> str:
         """The salt of the ``n``-th own move's commitment: not derivable from the keys."""

@@ -35,7 +35,7 @@ class RemoteSecrets:
         if not facts or (not again and self.told == (s.game_id, facts)):
             return
         self.told = (s.game_id, facts)
-        self._send({**self.identity(), "kind": "told", "facts": facts})
+        self._send({**self.identity(), "kind": "told", "facts": facts, **self.signed_facts(facts)})
 
     def send_names(self: RemoteSource, again: bool = False) -> None:
         """At the end (the game reveals its secrets): the full names of this board's own
@@ -62,8 +62,6 @@ class RemoteSecrets:
             raise ValueError("facts: not an object")
         before = s.state
         theirs = self.seats(s.state)[1]
-        if not self.facts_bounded(facts):
-            return
         try:
             learned = s.learn(theirs, facts)
         except ValueError as e:  # a lie caught: it contradicts what this board knows
