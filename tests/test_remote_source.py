@@ -104,6 +104,16 @@ def moves(daemon) -> list[str]:
     return daemon.call(lambda: list(daemon.session.moves), render=False)
 
 
+def settled(daemon, peer) -> None:
+    """Everything the board sent so far heard (a mark it sends after it, in order), then
+    forgotten: what is heard next was sent after this."""
+    daemon.wait_idle()
+    mark = f"{topics.remote('t3', 't4')}/mark"
+    daemon.club.publish(mark, {"mark": True})
+    wait_until(lambda: peer.listener.messages(mark), 20, "the mark")
+    peer.listener.heard.clear()
+
+
 def test_moves_out_of_order_twice_or_foreign_are_harmless(t3, peer):
     wait_until(lambda: peer.heard("ask"), 20, "t3 asks for the moves it missed")
     ask = peer.heard("ask")[-1]
@@ -183,8 +193,7 @@ def test_a_game_with_secrets_never_reaches_the_broker(t3, peer, monkeypatch):
     here."""
     monkeypatch.setattr(type(get_spec("latent-binaries")), "remote_secrets", False)
     wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
-    t3.wait_idle()
-    peer.listener.heard.clear()
+    settled(t3, peer)
     t3.call(lambda: t3.new_game("latent-binaries"))
     wait_until(lambda: "hidden information" in t3.message, 20, "the refusal")
     for _ in range(6):  # its players play here (hidden placements and all)
@@ -201,8 +210,7 @@ def test_a_game_that_cannot_be_played_remotely_never_reaches_the_broker(t3, peer
     it cannot be played remotely, and nothing of it goes on the broker (heard on ``#``)
     while it is played here."""
     wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
-    t3.wait_idle()
-    peer.listener.heard.clear()
+    settled(t3, peer)
     t3.call(lambda: t3.new_game("binome", {"players": "Ann,Bob,Cy"}))
     wait_until(lambda: "remote play is for two players" in t3.message, 20, "the refusal")
     for _ in range(6):  # its players play here (secret writes and all)
@@ -375,3 +383,17 @@ def remote_options(daemon) -> dict:
 
     s = daemon.session
     return plain(carried_options(s.spec, s.options))
+
+
+def test_names_at_the_end_are_taken_only_signed_by_the_peer(t3, peer):
+    """The names a board reveals at the end carry the key of the move it would make next: a
+    third party's (a key made up) are refused in one line."""
+    wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
+    names = identity(kind="names", stream=["a1"], order=["a3", "a1"], theirs=[1], salts=[])
+    peer.send({**names, "key": "ab" * 32})
+    wait_until(lambda: "names" in t3.message, 20, "the refusal")
+    assert t3.message.endswith("its names at the end do not carry t4's key")
+    peer.send({**names, "key": KEYS.key(move_link(1))})  # t4's own: past the check
+    peer.send({**names, "stream": ["b1"], "key": KEYS.key(move_link(1))})  # then changed
+    wait_until(lambda: "differ" in t3.message, 20, "the changed names refused")
+    assert t3.message.endswith("its names differ from those it told before")

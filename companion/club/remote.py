@@ -251,6 +251,8 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
         if self.peer_chain(message) is None:
             return
         kind = message.get("kind")
+        if kind == "names" and not self.checked_names(message):
+            return
         if self.is_disputed():
             if kind == "names":
                 self.disputed_names(message)

@@ -78,7 +78,8 @@ class RemoteChecks:
     _timer: int | None = None  # the game whose reveal is timed
     _said_past: Any = None
     _said_facts: int | None = None  # the game whose flood of facts was said
-    _facts_heard: dict[tuple[int | None, int], str] | None = None  # (game, how many) -> facts
+    # (game, how many) -> the facts heard, (game, -1) -> the names heard at the end
+    _facts_heard: dict[tuple[int | None, int], str] | None = None
     _latest: tuple[str, int | None] | None = None  # (peer, its latest game bound here)
 
     # --- this board's keys ---
@@ -257,6 +258,25 @@ class RemoteChecks:
         heard = self._facts_heard.setdefault((s.game_id, count), digest)
         if heard != digest:
             self._refused(f"its {count} facts differ from those it told before")
+            return False
+        return True
+
+    def checked_names(self: RemoteSource, message: dict[str, Any]) -> bool:
+        """Are the peer's names at the end signed by its board (the key of the move it
+        would make next: it makes none now), and the same as any heard before?"""
+        names = message.get("stream")
+        chain = self.peer_chain(message)
+        if not isinstance(names, list) or chain is None:
+            return False
+        if not chain.check(move_link(len(names)), message.get("key")):
+            self._refused(f"its names at the end do not carry {self.peer}'s key")
+            return False
+        s = self.host.session
+        if self._facts_heard is None:
+            self._facts_heard = {}
+        digest = json.dumps(plain({k: message.get(k) for k in ("stream", "order", "theirs")}))
+        if self._facts_heard.setdefault((s.game_id, -1), digest) != digest:
+            self._refused("its names differ from those it told before")
             return False
         return True
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.club.remote_commit import move_link
 from companion.club.remote_stream import canonical, plain, stream
 from companion.journal.api import JournalError
 
@@ -53,7 +54,8 @@ class RemoteSecrets:
         self.named = s.game_id
         self._send({**self.identity(), "kind": "names", "stream": names,
                     "order": s.moves, "theirs": stream(s, theirs),
-                    "salts": self.salts(len(names))})  # fmt: skip
+                    "salts": self.salts(len(names)),
+                    "key": self.own_keys().key(move_link(len(names)))})  # fmt: skip
 
     def _learn(self: RemoteSource, facts: Any) -> None:
         """The peer's facts about its secrets: learned, and the game goes on here."""
