@@ -5,6 +5,7 @@ of order, twice, garbage, another board's, questions for the moves after a ply."
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -397,3 +398,23 @@ def test_names_at_the_end_are_taken_only_signed_by_the_peer(t3, peer):
     peer.send({**names, "stream": ["b1"], "key": KEYS.key(move_link(1))})  # then changed
     wait_until(lambda: "differ" in t3.message, 20, "the changed names refused")
     assert t3.message.endswith("its names differ from those it told before")
+
+
+def test_a_flood_of_forged_moves_is_one_line_a_second_in_the_log(t3, peer, caplog):
+    """200 moves with keys made up: each refused, the log says so once a second (with how
+    many more), and the peer's real move, after them, is lit."""
+    wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
+    m = line_of_play(2)
+    press(t3, m[0])
+    caplog.clear()
+    started = time.monotonic()
+    forged = json.dumps(identity(seq=0, move=m[1], key="ab" * 32)).encode()
+    sent = [peer.client.publish(topics.remote("t4", "t3"), forged, qos=1) for _ in range(200)]
+    for info in sent:
+        info.wait_for_publish(20)
+    peer.send(identity(seq=0, move=m[1]))
+    wait_until(lambda: t3.opponent.wanted is not None, 30, "the real move lit")
+    elapsed = time.monotonic() - started
+    lines = [r.getMessage() for r in caplog.records if "was refused" in r.getMessage()]
+    assert 1 <= len(lines) <= elapsed + 1
+    assert t3.opponent.wanted.name == m[1]

@@ -77,6 +77,7 @@ class RemoteChecks:
     _asks: Bucket | None = None
     _timer: int | None = None  # the game whose reveal is timed
     _said_past: Any = None
+    _refusals: tuple[float, int] = (float("-inf"), 0)  # (last said, refused since)
     _said_facts: int | None = None  # the game whose flood of facts was said
     # (game, how many) -> the facts heard, (game, -1) -> the names heard at the end
     _facts_heard: dict[tuple[int | None, int], str] | None = None
@@ -178,10 +179,17 @@ class RemoteChecks:
         return self._commits[1]
 
     def _refused(self: RemoteSource, why: str) -> None:
-        """A message said to be the peer's that is not: one line, the game goes on."""
+        """A message said to be the peer's that is not: one line, the game goes on. A flood
+        of them is one line a second in the log (with how many more were refused)."""
         line = f"a message said to be {self.peer}'s was refused: {why}"
-        log.warning("remote play: %s", line)
         self.host.say(line)
+        now = time.monotonic()
+        last, more = self._refusals
+        if now - last < 1.0:
+            self._refusals = (last, more + 1)
+            return
+        self._refusals = (now, 0)
+        log.warning("remote play: %s%s", line, f" ({more} more refused)" if more else "")
 
     # --- past games ---
     def past_game(self: RemoteSource, peer_game: Any) -> bool:
