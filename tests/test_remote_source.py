@@ -283,9 +283,9 @@ def test_a_flood_of_questions_costs_a_bounded_answer(t3, peer, monkeypatch):
 
 
 def test_a_message_of_a_past_game_of_the_peer_is_refused_in_one_line(t3, peer, caplog):
-    """Game ids of a board only grow: a message of the peer's game 1 (heard on the broker
-    and sent again) once its game 2 is bound here is refused in one line of the log, and
-    the game here stays bound to game 2."""
+    """Game ids of a board's journal only grow: a message of the peer's game 1 (heard on the
+    broker and sent again) once its game 2 is bound here is refused in one line of the log,
+    and the game here stays bound to game 2; the peer with another journal starts again."""
     wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
     m = line_of_play(2)
     old = identity(seq=0, move=m[1], game_id=1)
@@ -303,6 +303,9 @@ def test_a_message_of_a_past_game_of_the_peer_is_refused_in_one_line(t3, peer, c
     assert lines == ["remote play: a message of t4's past game 1 refused (it plays game 2)"]
     game = t3.call(lambda: t3.session.game_id, render=False)
     assert t3.remote.peer_games[game] == 2 and "another game" not in t3.message
+    # t4 with another journal (a new card, a restore) numbers its games from 1 again
+    peer.send(identity(kind="ask", have=0, mine=0, game_id=1, journal="beef01"))
+    wait_until(lambda: t3.remote.peer_games[game] == 1, 20, "the new journal's game bound")
 
 
 def test_a_dispute_is_taken_only_with_the_peers_next_key(t3, peer):

@@ -146,6 +146,7 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
             "game_id": s.game_id,
             "over": s.state.is_over(),
             "anchor": self.own_keys().anchor,  # remote_commit.py: its moves' keys hash to it
+            "journal": self.journal_uid(),  # its game ids grow in this journal
         }
 
     def _send(self, message: dict[str, Any]) -> None:
@@ -244,9 +245,9 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
         if problem := self._mismatch(message):
             self._problem(problem)
             return
-        if self.past_game(message.get("game_id")):
+        if self.past_game(message):
             return  # one line in the log: a replay of an old message
-        if not self._bound(message["game_id"], bool(message.get("over"))):
+        if not self._bound(message):
             return
         if self.peer_chain(message) is None:
             return
@@ -311,10 +312,11 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
             )
         return None
 
-    def _bound(self, peer_game: Any, over: bool) -> bool:
-        """Is ``peer_game`` the peer's side of the game here? The first one heard is (after a
-        start or a restart), and any one while no move is played here yet, but for a finished
-        game of the peer (it is still on its last game: its new one will come)."""
+    def _bound(self, message: dict[str, Any]) -> bool:
+        """Is the message's game the peer's side of the game here? The first one heard is
+        (after a start or a restart), and any one while no move is played here yet, but for a
+        finished game of the peer (it is still on its last game: its new one will come)."""
+        peer_game, over = message["game_id"], bool(message.get("over"))
         s = self.host.session
         if self.heard_for != s.game_id:
             self.heard, self.heard_for = {}, s.game_id
@@ -327,7 +329,7 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
         if bound is None or not s.played:
             self.peer_games[s.game_id] = peer_game
             self.heard = {}
-            self.bound_to(peer_game)
+            self.bound_to(message)
             return True
         self._problem(f"{self.peer} plays another game: start a new game on both boards")
         return False

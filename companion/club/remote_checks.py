@@ -72,7 +72,7 @@ class RemoteChecks:
     reveal_timeout: float = 120.0  # [club] reveal_timeout
     _keys: tuple[int | None, Keys | None] = (None, None)  # (game id here, its keys)
     _chain: tuple[int | None, Any, Chain | None] = (None, None, None)  # (here, peer's game, chain)
-    _commits: tuple[int | None, dict[int, str]] = (None, {})  # the peer's, by its move number
+    _commits: tuple[int | None, dict[int, str]] | None = None  # the peer's, by its move number
     disputed: int | None = None  # the game here disputed (it stops)
     _asks: Bucket | None = None
     _timer: int | None = None  # the game whose reveal is timed
@@ -81,7 +81,8 @@ class RemoteChecks:
     _said_facts: int | None = None  # the game whose flood of facts was said
     # (game, how many) -> the facts heard, (game, -1) -> the names heard at the end
     _facts_heard: dict[tuple[int | None, int], str] | None = None
-    _latest: tuple[str, int | None] | None = None  # (peer, its latest game bound here)
+    _latest: tuple[str, int | None] | None = None  # (its key, the peer's latest game bound)
+    _uid: str = ""
 
     # --- this board's keys ---
     def own_keys(self: RemoteSource) -> Keys:
@@ -172,7 +173,7 @@ class RemoteChecks:
 
     def peer_commits(self: RemoteSource) -> dict[int, str]:
         s = self.host.session
-        if self._commits[0] != s.game_id:
+        if self._commits is None or self._commits[0] != s.game_id:
             stored = _json(s.journal.meta(f"{COMMITS}{s.game_id}"))
             commits = {int(k): str(v) for k, v in stored.items() if k.isdigit() and is_digest(v)}
             self._commits = (s.game_id, commits)
@@ -192,12 +193,25 @@ class RemoteChecks:
         log.warning("remote play: %s%s", line, f" ({more} more refused)" if more else "")
 
     # --- past games ---
-    def past_game(self: RemoteSource, peer_game: Any) -> bool:
-        """Is ``peer_game`` older than a game of the peer already bound here (its ids only
-        grow)? Refused in one line, once per game."""
+    def journal_uid(self: RemoteSource) -> str:
+        """This board's journal's random id (the board link's ``uid``; "" before it has
+        one): the peer keeps its game ids apart from those of another journal of this board."""
+        if not self._uid:
+            self._uid = self.host.session.journal.meta("uid") or ""
+        return self._uid
+
+    def _past_key(self: RemoteSource, message: dict[str, Any]) -> str:
+        uid = message.get("journal")
+        ok = isinstance(uid, str) and 0 < len(uid) <= 32 and uid.isalnum()
+        return f"{PAST}{self.peer}.{uid if ok else ''}"
+
+    def past_game(self: RemoteSource, message: dict[str, Any]) -> bool:
+        """Is the message's game older than a game of the same journal of the peer already
+        bound here (a journal's game ids only grow)? Refused in one line, once per game."""
+        peer_game = message.get("game_id")
         if not isinstance(peer_game, int):
             return False
-        latest = self._latest_game()
+        latest = self._latest_game(self._past_key(message))
         if latest is None or peer_game >= latest:
             return False
         if self._said_past != peer_game:
@@ -210,19 +224,20 @@ class RemoteChecks:
             )
         return True
 
-    def _latest_game(self: RemoteSource) -> int | None:
+    def _latest_game(self: RemoteSource, key: str) -> int | None:
         """The peer's latest game bound here (kept in the journal; read once)."""
-        if self._latest is None or self._latest[0] != self.peer:
-            self._latest = (self.peer, _int(self.host.session.journal.meta(f"{PAST}{self.peer}")))
+        if self._latest is None or self._latest[0] != key:
+            self._latest = (key, _int(self.host.session.journal.meta(key)))
         return self._latest[1]
 
-    def bound_to(self: RemoteSource, peer_game: Any) -> None:
+    def bound_to(self: RemoteSource, message: dict[str, Any]) -> None:
+        peer_game = message.get("game_id")
         if not isinstance(peer_game, int):
             return
-        key = f"{PAST}{self.peer}"
-        latest = self._latest_game()
+        key = self._past_key(message)
+        latest = self._latest_game(key)
         if latest is None or peer_game > latest:
-            self._latest = (self.peer, peer_game)
+            self._latest = (key, peer_game)
             try:
                 self.host.session.journal.set_meta({key: str(peer_game)})
             except JournalError as e:
