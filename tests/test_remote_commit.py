@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.club.hub.store import ResultStore, parse_result
-from companion.club.remote_checks import Bucket
+from companion.club.remote_checks import Bucket, bounded
 from companion.club.remote_commit import (
     LINKS,
     Chain,
@@ -191,3 +191,18 @@ def test_questions_answered_never_outrun_the_bucket(burst, every, gaps):
     assert answered <= burst + (now - gaps[0]) / every + 1e-9
     spaced = Bucket(burst, every)
     assert all(spaced.take(k * every) for k in range(len(gaps)))
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.dictionaries(
+        st.text(max_size=60),
+        st.one_of(st.text(max_size=3000), st.lists(st.text(max_size=50), max_size=400)),
+        max_size=40,
+    )
+)
+def test_evidence_kept_is_bounded_and_small_evidence_whole(evidence):
+    kept = bounded(evidence, 8000)
+    assert len(json.dumps(kept)) <= 8000
+    if len(json.dumps(evidence)) <= 8000:
+        assert kept == evidence

@@ -47,6 +47,7 @@ ASK_BURST = 4  # questions answered at once
 ASK_EVERY = 2.0  # seconds: one more question answered after each
 AHEAD = 64  # a move of the peer's further ahead of what is known here is refused unhashed
 MORE_FACTS = 16  # facts about the peer beyond one a move played here: a flood, not learned
+EVIDENCE = 32_000  # bytes of JSON of a dispute's evidence kept in the journal
 DISPUTED, UNVERIFIED = "disputed", "unverified"
 SEED, PEER, COMMITS, PAST = "remote.seed.", "remote.peer.", "remote.commits.", "remote.past."
 
@@ -322,7 +323,7 @@ class RemoteChecks:
             return
         self.disputed = s.game_id
         self.deliver = None
-        evidence = plain({"game_id": s.game_id, "peer": self.peer, **evidence})
+        evidence = bounded(plain({"game_id": s.game_id, "peer": self.peer, **evidence}))
         try:
             s.journal.dispute(s.game_id, Dispute(DISPUTED, why, evidence))
         except JournalError as e:
@@ -396,7 +397,7 @@ class RemoteChecks:
             finding, line = lie
         if line in entry.dispute.why:
             return  # caught so already (at the end)
-        evidence = plain({**entry.dispute.evidence, "lie": finding, "revealed": names})
+        evidence = bounded(plain({**entry.dispute.evidence, "lie": finding, "revealed": names}))
         try:
             s.journal.dispute(
                 s.game_id, Dispute(DISPUTED, f"{entry.dispute.why}; {line}", evidence)
@@ -488,6 +489,18 @@ class RemoteChecks:
         self.said = line
         self.host.say(line, lasting=True)
         self._results_changed()
+
+
+def bounded(evidence: dict[str, Any], limit: int = EVIDENCE) -> dict[str, Any]:
+    """The evidence as kept: a value that makes it longer than ``limit`` bytes of JSON (the
+    peer's own, or a long game's moves) is replaced by a line saying how long it was."""
+    if len(json.dumps(evidence)) <= limit:
+        return evidence
+    out: dict[str, Any] = {}
+    for key, value in evidence.items():
+        size = len(json.dumps(value))
+        out[str(key)[:40]] = value if size <= limit // 8 else f"({size} bytes: not kept)"
+    return out if len(json.dumps(out)) <= limit else {"evidence": "(too long: not kept)"}
 
 
 def _json(text: str | None) -> dict[str, Any]:
