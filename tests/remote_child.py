@@ -15,7 +15,8 @@ of any square), ``undo`` (the undo button), ``new`` (a new game of the same kind
 A dishonest board (docs/club.md, "A dishonest peer"), by the environment: ``REMOTE_LIE=flip``
 tells the other board each guess's answer turned over, ``REMOTE_LIE=silent`` never reveals
 its secret moves at the end, ``REMOTE_LIE=rename`` reveals a setup with its two pawns
-swapped (Latent Binaries) or a digit in another slot (Binøme).
+swapped (Latent Binaries) or a digit in another slot (Binøme), ``REMOTE_LIE=mute`` never
+tells a fact.
 ``REMOTE_REVEAL_TIMEOUT``: ``[club] reveal_timeout``.
 """
 
@@ -62,6 +63,16 @@ def lie(how: str) -> None:
             publish(self, topic, message)
 
         LinkTransport.publish = renamed  # type: ignore[method-assign]
+    elif how == "mute":  # never tells a fact (a guess's answer, its stash)
+        from companion.club.transport import LinkTransport
+
+        say = LinkTransport.publish
+
+        def mute(self, topic: str, message: dict) -> None:
+            if message.get("kind") != "told":
+                say(self, topic, message)
+
+        LinkTransport.publish = mute  # type: ignore[method-assign]
     elif how == "flip":  # every guess's answer turned over as it goes to the other board
         from companion.club.transport import LinkTransport
 

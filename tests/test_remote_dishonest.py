@@ -175,3 +175,18 @@ def test_a_peer_whose_revealed_secret_is_not_the_one_it_chose_is_caught(
     assert "/" in evidence["revealed"] or " write " in evidence["revealed"]
     t4.wait(lambda s: s["disputed"], "said on t4 too")
     assert t3.state()["masked"], "t3 keeps its game as it knew it: the false reveal is not taken"
+
+
+def test_a_peer_that_never_answers_is_said_after_the_timeout(boards):
+    """t4 never tells its facts (here its stash, once both have set up): t3 waits, and after
+    ``reveal_timeout`` says so, and that a new game leaves this one to the arbiter."""
+    t3, t4 = boards("latent-binaries", {}, {"REMOTE_LIE": "mute"}, timeout="2")
+    seats = seated(t3, t4)
+    drive(seats, random.Random(3), until=lambda states: "not answered" in t3.state()["message"])
+    said = t3.state()
+    assert said["waiting"] == ["xeno"]
+    assert said["message"] == (
+        "t4 has not answered in 2 s: a new game leaves this one to the arbiter"
+    )
+    t3.ask("new")
+    assert t3.state()["moves"] == []

@@ -228,6 +228,7 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
         if self.peer_names is not None and self.peer_names[0] == s.game_id:
             self._reveal(self.peer_names[1])
         self.time_reveal()
+        self.time_answer()
 
     # --- the peer's messages (the loop's thread) ---
     def heard_message(self, message: dict[str, Any] | None) -> None:

@@ -77,6 +77,7 @@ class RemoteChecks:
     disputed: int | None = None  # the game here disputed (it stops)
     _asks: Bucket | None = None
     _timer: int | None = None  # the game whose reveal is timed
+    _answer_timer: tuple[int | None, int] | None = None  # (game, ply) whose answer is timed
     _said_past: Any = None
     _refusals: tuple[float, int] = (float("-inf"), 0)  # (last said, refused since)
     _said_facts: int | None = None  # the game whose flood of facts was said
@@ -474,6 +475,36 @@ class RemoteChecks:
             self.host.post_call(lambda: self._unverified(game))  # type: ignore[attr-defined]
 
         loop.call_later(self.reveal_timeout, due)
+
+    def time_answer(self: RemoteSource) -> None:
+        """While the game here waits for the peer's facts (its board answers at once, no
+        person is asked): after ``reveal_timeout`` seconds of it, said in one line, so the
+        players know to leave the game to the arbiter (a new game) rather than wait on."""
+        s = self.host.session
+        at = (s.game_id, len(s.played))
+        if s.masked is None or not s.state.waiting or self._answer_timer == at:
+            return
+        self._answer_timer = at
+        loop = getattr(self.host, "loop", None)
+        if loop is None:
+            return
+
+        def due() -> None:
+            self.host.post_call(lambda: self._not_answered(at))  # type: ignore[attr-defined]
+
+        loop.call_later(self.reveal_timeout, due)
+
+    def _not_answered(self: RemoteSource, at: tuple[int | None, int]) -> None:
+        s = self.host.session
+        if (s.game_id, len(s.played)) != at or not s.state.waiting or self.is_disputed():
+            return
+        line = (
+            f"{self.peer} has not answered in {self.reveal_timeout:g} s: "
+            "a new game leaves this one to the arbiter"
+        )
+        log.warning("remote play: %s", line)
+        self.said = line
+        self.host.say(line, lasting=True)
 
     def _unverified(self: RemoteSource, game: int) -> None:
         s = self.host.session
