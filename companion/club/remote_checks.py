@@ -10,7 +10,8 @@
   a dispute: said here and sent to the peer (said there too), journaled with its evidence
   (``games.dispute``), the game stops and its result goes to the hub marked ``disputed``.
 - A peer that never reveals its secret moves after the end is said after
-  ``[club] reveal_timeout`` seconds, and the result goes to the hub ``unverified``.
+  ``[club] reveal_timeout`` seconds, and the result goes to the hub ``unverified``; a fact
+  it owes during the game and never tells is said after as long.
 - Questions (``ask``) are answered at most ``ASK_BURST`` at once and one every
   ``ASK_EVERY`` seconds after that: a flood of them costs the board almost nothing; so do
   moves numbered far ahead (``AHEAD``: refused unhashed) and more facts than moves

@@ -122,7 +122,8 @@ class ClubConfig:
     password: str = ""
     ca_file: str = ""  # mqtts: the CA that signed the broker's certificate ("" = the system's)
     # remote play: seconds a finished game waits for the peer's secret moves, then its result
-    # goes to the hub "unverified" (docs/club.md, "A dishonest peer")
+    # goes to the hub "unverified"; as long for a fact the peer owes (docs/club.md, "A
+    # dishonest peer")
     reveal_timeout: float = 120.0
 
 
