@@ -4,6 +4,7 @@ daemon on the simulated board with its real journal, on a real broker. Not a tes
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -18,12 +19,13 @@ CHILD = Path(__file__).resolve().parent / "remote_child.py"
 class Board:
     """One board of the game, in its own process (tests/remote_child.py)."""
 
-    def __init__(self, tmp: Path, broker, name, peer, side, game, rules, players=None):
+    def __init__(self, tmp: Path, broker, name, peer, side, game, rules, players=None, env=None):
         self.journal = tmp / f"{name}.sqlite"
         self.args = [str(self.journal), broker.url, name, peer, side, game, json.dumps(rules)]
         if players:  # this board's config names its players: {seat: name}
             self.args.append(json.dumps(players))
         self.name = name
+        self.env = {**os.environ, **(env or {})}  # a dishonest board: remote_child.py
         self.process: subprocess.Popen | None = None
         self.start()
 
@@ -33,6 +35,7 @@ class Board:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
+            env=self.env,
         )
         assert self.read() == "R"
 

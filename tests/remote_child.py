@@ -10,12 +10,20 @@ a press of its square on the simulated board, or the confirm button for a move w
 ``submit NAME`` (the player here enters that move on their page), ``enter WHO NAME`` (a
 move entered on WHO's page here: answers what was refused), ``make NAME`` (``play``
 for a move with squares on a game with a board, else ``submit``), ``press SQUARE`` (a press
-of any square), ``undo`` (the undo button), ``stop``.
+of any square), ``undo`` (the undo button), ``new`` (a new game of the same kind), ``stop``.
+
+A dishonest board (docs/club.md, "A dishonest peer"), by the environment: ``REMOTE_LIE=flip``
+tells the other board each guess's answer turned over, ``REMOTE_LIE=silent`` never reveals
+its secret moves at the end, ``REMOTE_LIE=rename`` reveals a setup with its two pawns
+swapped (Latent Binaries) or a digit in another slot (Binøme), ``REMOTE_LIE=mute`` never
+tells a fact.
+``REMOTE_REVEAL_TIMEOUT``: ``[club] reveal_timeout``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -26,9 +34,67 @@ from companion.core.events import ButtonEvent  # noqa: E402
 from companion.service.app import build_daemon  # noqa: E402
 
 
+def lie(how: str) -> None:
+    """Make this board a dishonest one (the real companion, with one thing turned)."""
+    from companion.club.remote import RemoteSource
+
+    if how == "silent":  # never reveals its secret moves
+
+        def silent(self, again: bool = False) -> None:
+            return None
+
+        RemoteSource.send_names = silent  # type: ignore[method-assign]
+    elif how == "rename":  # reveals another setup than the one it made (and committed to)
+        from companion.club.transport import LinkTransport
+
+        publish = LinkTransport.publish
+
+        def renamed(self, topic: str, message: dict) -> None:
+            if message.get("kind") == "names":
+                stream = list(message["stream"])
+                k = next(i for i, name in enumerate(stream) if "/" in name or " write " in name)
+                head, last = stream[k].rsplit(" ", 1)
+                if "/" in last:  # a nest's two pawns, swapped
+                    top, bottom = last.split("/")
+                    stream[k] = f"{head} {bottom}/{top}"
+                else:  # a digit written in another slot of the sheet
+                    stream[k] = f"{head} {int(last[0]) % 8 + 1}{last[1:]}"
+                message = {**message, "stream": stream}
+            publish(self, topic, message)
+
+        LinkTransport.publish = renamed  # type: ignore[method-assign]
+    elif how == "mute":  # never tells a fact (a guess's answer, its stash)
+        from companion.club.transport import LinkTransport
+
+        say = LinkTransport.publish
+
+        def mute(self, topic: str, message: dict) -> None:
+            if message.get("kind") != "told":
+                say(self, topic, message)
+
+        LinkTransport.publish = mute  # type: ignore[method-assign]
+    elif how == "flip":  # every guess's answer turned over as it goes to the other board
+        from companion.club.transport import LinkTransport
+
+        send = LinkTransport.publish
+        turned = {"right": "wrong", "wrong": "right"}
+
+        def flipped(self, topic: str, message: dict) -> None:
+            if message.get("kind") == "told":
+                facts = {k: turned.get(v, v) if k.startswith("answer") else v
+                         for k, v in message["facts"].items()}  # fmt: skip
+                message = {**message, "facts": facts}
+            send(self, topic, message)
+
+        LinkTransport.publish = flipped  # type: ignore[method-assign]
+
+
 def main() -> None:
     journal, broker, board, peer, side, game, rules = sys.argv[1:8]
     players = json.loads(sys.argv[8]) if len(sys.argv) > 8 else {}
+    if os.environ.get("REMOTE_LIE"):
+        lie(os.environ["REMOTE_LIE"])
+    timeout = float(os.environ.get("REMOTE_REVEAL_TIMEOUT", "120"))
     config = Config.default().with_overrides(
         game={
             "name": game,
@@ -40,7 +106,7 @@ def main() -> None:
         board={"driver": "mock"},
         display={"driver": "dummy"},
         journal={"path": journal},
-        club={"broker": broker, "board": board},
+        club={"broker": broker, "board": board, "reveal_timeout": timeout},
     )
     daemon, closers = build_daemon(config, simulated=True)
     daemon.start()
@@ -70,6 +136,7 @@ def main() -> None:
             "waiting": sorted(s.state.waiting),
             "masked": s.masked is not None,
             "summary": outcome.summary if outcome is not None else None,
+            "disputed": daemon.remote.is_disputed(),
         }
 
     def local_player() -> str:
@@ -117,6 +184,10 @@ def main() -> None:
             answer("{}")
         elif command == "undo":
             daemon.post(ButtonEvent("undo"))
+            daemon.wait_idle()
+            answer("{}")
+        elif command == "new":
+            daemon.call(lambda: daemon.new_game(game, json.loads(rules)))
             daemon.wait_idle()
             answer("{}")
         elif command == "stop":

@@ -185,7 +185,7 @@ def test_version_3_is_upgraded_in_place_and_read_only_opens_change_nothing(tmp_p
         s.submit(legal(s))
         assert j.load(1).move_count == 2
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
     db.close()
 
 

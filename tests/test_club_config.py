@@ -49,6 +49,8 @@ def test_the_club_table_is_read_typed_and_its_files_taken_from_the_configs_folde
         ('broker = "mqtt://club.lan"\nboard = 7', "[club] board: expected text"),
         ('broker = "mqtt://club.lan"\nboard = "t/1"', "[club] board 't/1': a board's name"),
         ('broker = "mqtt://club.lan"\nboard = "hub"', "[club] board 'hub'"),
+        ('broker = "mqtt://club.lan"\nboard = "t1"\nreveal_timeout = 0', "reveal_timeout 0"),
+        ('broker = "mqtt://club.lan"\nboard = "t1"\nreveal_timeout = "x"', "reveal_timeout"),
     ],
 )
 def test_a_bad_club_value_stops_the_start_in_one_line(tmp_path, capsys, table, words):

@@ -170,3 +170,15 @@ def test_a_pairings_result_comes_only_from_its_board_with_its_names(desk, broker
     # the real result is still taken
     assert desk.on_result("t1", _finished(desk, first, "off"))
     assert desk.tournament.find("r1-t1").result == "0-1"
+
+
+def test_a_disputed_or_unverified_remote_game_is_left_to_the_arbiter(desk, broker):
+    """A board's result marked ``disputed`` (a lie caught in remote play) or ``unverified``
+    (the peer never revealed) is not the pairing's result: the game waits for the arbiter."""
+    first = _retained(broker, "t1")
+    for status in ("disputed", "unverified"):
+        marked = {**_finished(desk, first, "on"), "status": status, "why": "t2 lied"}
+        assert not desk.on_result("t1", marked)
+        assert desk.note.endswith(f"is {status}: the arbiter's to decide")
+    assert desk.tournament.find("r1-t1").result is None
+    assert desk.on_result("t1", _finished(desk, first, "on"))  # the arbiter's way in stays open

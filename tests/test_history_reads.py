@@ -237,7 +237,7 @@ def test_a_version_2_journal_gets_the_index_at_its_first_writable_open(tmp_path,
     assert "games_by_game" not in indexes(path) and user_version(path) == 2
     journal, db = open_traced(path, monkeypatch)
     with journal:
-        assert "games_by_game" in indexes(path) and user_version(path) == SCHEMA_VERSION == 5
+        assert "games_by_game" in indexes(path) and user_version(path) == SCHEMA_VERSION == 6
         with Watch(db) as watch:
             assert [g.id for g in journal.recent(5, game="wythe")] == [3, 1]
         assert any("games_by_game" in plan for plan in watch.plans())

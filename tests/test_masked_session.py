@@ -12,7 +12,7 @@ import sqlite3
 import pytest
 
 from companion.club.remote_stream import canonical, from_seat, stream
-from companion.journal.api import Masked
+from companion.journal.api import Dispute, Masked
 from companion.journal.store import SqliteJournal
 from companion.referee.session import Session
 
@@ -147,6 +147,8 @@ def test_a_damaged_file_is_salvaged_with_its_remote_game(tmp_path):
     a = sessions["rainbow"]
     masked, moves = a.masked, a.moves
     public = next(k for k in stream(a, "xeno"))  # the first of xeno's setups, public here
+    lie = Dispute("disputed", "t4 told answer 9 wrong", {"lie": {"fact": "answer 9"}})
+    a.journal.dispute(a.game_id, lie)
     for _ in range(400):  # enough moves for the file's last page to hold only events
         a.journal.clock_tick(a.game_id, len(a.played), {"x": 1})
         a.journal.set_meta({"pad": "x" * 200})
@@ -163,6 +165,7 @@ def test_a_damaged_file_is_salvaged_with_its_remote_game(tmp_path):
         assert len(saved.moves) > public + 1 and saved.moves == moves[: len(saved.moves)]
         back = Session.resume(saved, again)
         assert back.masked == masked
+        assert again.load(saved.game_id).dispute == lie  # the lie caught is kept too
 
 
 def test_a_game_ended_but_not_yet_revealed_is_closed_as_finished_by_the_next(tmp_path):

@@ -373,6 +373,11 @@ class BoardLink:
         can publish a result under it before the board does."""
         return f"{self.uid}-{self._game_id}" if self._game_id is not None else ""
 
+    def results_changed(self) -> None:
+        """A game was marked disputed or unverified (remote play): its result goes now."""
+        self._held = None
+        self._check_results()
+
     def game_uid(self, game_id: int | None = None) -> str:
         """A game's result's uid at the hub: ``<journal uid>-<game id>-<random>``, made when
         the game is first seen and kept in the journal (``club.uid.<game id>``). The random
@@ -457,7 +462,8 @@ class BoardLink:
             if entry is None:
                 continue
             session = self.host.session
-            if entry.masked is not None and game_id == session.game_id and session.masked:
+            held = entry.masked is not None and entry.dispute is None
+            if held and game_id == session.game_id and session.masked:
                 self._held = game_id  # a remote game with secrets: sent once it is whole
                 continue
             pairing = pairing_of(journal, game_id)

@@ -102,4 +102,14 @@ def result(
         "pairing": pairing,
         "finished": entry.ended / 1000 if entry.ended is not None else None,
         "sent": now,
+        **disputed(entry),
     }
+
+
+def disputed(entry: GameEntry) -> dict[str, Any]:
+    """A remote game whose result is the arbiter's (docs/club.md, "A dishonest peer"):
+    ``status`` 'disputed' (with ``why`` and the ``evidence``) or 'unverified'."""
+    if entry.dispute is None:
+        return {}
+    return {"status": entry.dispute.status, "why": entry.dispute.why,
+            "evidence": entry.dispute.evidence}  # fmt: skip

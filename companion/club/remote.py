@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from companion import PROGRAM
 from companion.club import topics
+from companion.club.remote_checks import RemoteChecks
 from companion.club.remote_secrets import RemoteSecrets
 from companion.club.remote_stream import plain, stream
 from companion.club.transport import Transport
@@ -97,7 +98,7 @@ def masking(remote_side: str) -> Callable[[GameSpec, dict[str, Any]], str | None
     return seat
 
 
-class RemoteSource(RemoteSecrets):
+class RemoteSource(RemoteSecrets, RemoteChecks):
     """The moves of the seat played at board ``peer``; this board is ``board``."""
 
     moved = "remote-move"
@@ -144,6 +145,8 @@ class RemoteSource(RemoteSecrets):
             "seat": self.seats(s.state)[0],
             "game_id": s.game_id,
             "over": s.state.is_over(),
+            "anchor": self.own_keys().anchor,  # remote_commit.py: its moves' keys hash to it
+            "journal": self.journal_uid(),  # its game ids grow in this journal
         }
 
     def _send(self, message: dict[str, Any]) -> None:
@@ -156,20 +159,23 @@ class RemoteSource(RemoteSecrets):
         s = self.host.session
         mine, theirs = self.seats(s.state)
         have, own = len(stream(s, theirs)), len(stream(s, mine))
+        told = len(s.masked.told.get(theirs, {})) if s.masked is not None else 0
+        named = s.masked is None and s.state.is_over()  # the peer's names are known here
         self._send({**self.identity(), "kind": "ask", "after": len(s.played), "have": have,
-                    "mine": own})  # fmt: skip
+                    "mine": own, "told": told, "named": named})  # fmt: skip
 
     def _send_moves(self, first: int) -> None:
         """This board's own moves from its ``first`` on (its stream), by their public names:
-        a secret never leaves the board before the game reveals it (``_send_facts``,
-        ``_send_names``)."""
+        a secret never leaves the board before the game reveals it (``send_facts``,
+        ``send_names``)."""
         s = self.host.session
         own = stream(s, self.seats(s.state)[0])
         for n in range(first, len(own)):
             ply = own[n]
             p = s.played[ply]
             message = {**self.identity(), "kind": "move", "seq": n, "ply": ply}
-            self._send({**message, "move": p.public, "player": p.player})
+            signed = self.signed(n, p.name, p.public)
+            self._send({**message, "move": p.public, "player": p.player, **signed})
 
     # --- the opponent's source ---
     def problem(self, session: Session) -> str | None:
@@ -205,8 +211,8 @@ class RemoteSource(RemoteSecrets):
         if self.online and not online:
             self.sent = None  # back on the broker: ask for what was missed
         s = self.host.session
-        if self.problem(s):
-            return  # nothing of a game with secrets leaves the board
+        if self.problem(s) or self.is_disputed():
+            return  # nothing of a game with secrets leaves the board; a disputed game stops
         own = len(stream(s, self.seats(s.state)[0]))
         if self.sent is None or self.sent[0] != s.game_id:
             self.sent = (s.game_id, own)
@@ -215,12 +221,14 @@ class RemoteSource(RemoteSecrets):
         if own > self.sent[1]:
             self._send_moves(self.sent[1])
         self.sent = (s.game_id, own)
-        self._send_facts()
-        self._send_names()
+        self.send_facts()
+        self.send_names()
         self._offer()
         self._say_waiting()
         if self.peer_names is not None and self.peer_names[0] == s.game_id:
             self._reveal(self.peer_names[1])
+        self.time_reveal()
+        self.time_answer()
 
     # --- the peer's messages (the loop's thread) ---
     def heard_message(self, message: dict[str, Any] | None) -> None:
@@ -238,33 +246,55 @@ class RemoteSource(RemoteSecrets):
         if problem := self._mismatch(message):
             self._problem(problem)
             return
-        if not self._bound(message["game_id"], bool(message.get("over"))):
+        if self.past_game(message):
+            return  # one line in the log: a replay of an old message
+        if not self._bound(message):
+            return
+        if self.peer_chain(message) is None:
             return
         kind = message.get("kind")
+        if kind == "names" and not self.checked_names(message):
+            return
+        if self.is_disputed():
+            if kind == "names":
+                self.disputed_names(message)
+            return
         theirs = self.seats(s.state)[1]
         if kind == "ask":
+            if not self.ask_allowed():
+                return  # a flood of questions: answered at the bucket's pace
             have, more = int(message["have"]), int(message["mine"])
             self._send_moves(max(0, have))
-            self._send_facts(again=True)
-            self._send_names(again=True)
+            if int(message.get("told", 0)) < len(s.state.disclosed(self.seats(s.state)[0])):
+                self.send_facts(again=True)
+            if not message.get("named"):
+                self.send_names(again=True)
             if len(stream(s, theirs)) < more:
                 self._ask()  # the peer has moves this board has not
         elif kind == "move":
             n, name = int(message["seq"]), str(message["move"])
             player = message.get("player", s.state.player_of(theirs))  # None: a chance step
+            if not self.checked_move(message, n):
+                return
+            heard = (name, None if player is None else str(player))
             known = stream(s, theirs)
             if n < len(known):
                 here = s.played[known[n]].public
-                if here != name:
-                    self._problem(f"{self.peer} has {name} as its move {n + 1}, this board "
-                                  f"{here}: the boards disagree")  # fmt: skip
+                if here != name:  # the peer's board never sends two moves under one number
+                    self._refused(f"{name} as its move {n + 1}, which was {here}")
                 return
-            self.heard[n] = (name, None if player is None else str(player))
+            if self.heard.get(n, heard) != heard:
+                self._refused(f"{name} as its move {n + 1}, which was {self.heard[n][0]}")
+                return
+            self.heard[n] = heard
             self._offer()
         elif kind == "told":
-            self._learn(message["facts"])
+            if self.checked_facts(message):
+                self._learn(message["facts"])
         elif kind == "names":
             self._reveal(message)
+        elif kind == "dispute":
+            self.disputed_by_peer(message)
 
     def _mismatch(self, message: dict[str, Any]) -> str | None:
         s = self.host.session
@@ -283,10 +313,11 @@ class RemoteSource(RemoteSecrets):
             )
         return None
 
-    def _bound(self, peer_game: Any, over: bool) -> bool:
-        """Is ``peer_game`` the peer's side of the game here? The first one heard is (after a
-        start or a restart), and any one while no move is played here yet, but for a finished
-        game of the peer (it is still on its last game: its new one will come)."""
+    def _bound(self, message: dict[str, Any]) -> bool:
+        """Is the message's game the peer's side of the game here? The first one heard is
+        (after a start or a restart), and any one while no move is played here yet, but for a
+        finished game of the peer (it is still on its last game: its new one will come)."""
+        peer_game, over = message["game_id"], bool(message.get("over"))
         s = self.host.session
         if self.heard_for != s.game_id:
             self.heard, self.heard_for = {}, s.game_id
@@ -299,6 +330,7 @@ class RemoteSource(RemoteSecrets):
         if bound is None or not s.played:
             self.peer_games[s.game_id] = peer_game
             self.heard = {}
+            self.bound_to(message)
             return True
         self._problem(f"{self.peer} plays another game: start a new game on both boards")
         return False
@@ -310,9 +342,10 @@ class RemoteSource(RemoteSecrets):
         handed to the opponent waiting for it, to be lit (a move with no square: "press
         confirm", as for the engine's)."""
         s = self.host.session
-        if self.heard_for != s.game_id or s.state.is_over():
+        if self.heard_for != s.game_id or s.state.is_over() or self.is_disputed():
             return
-        heard = self.heard.get(len(stream(s, self.seats(s.state)[1])))
+        seq = len(stream(s, self.seats(s.state)[1]))
+        heard = self.heard.get(seq)
         if heard is None:
             return
         name, player = heard
@@ -327,14 +360,14 @@ class RemoteSource(RemoteSecrets):
             refusal = self._not_theirs(move, player)
         if refusal is not None or move is None:
             why = refusal.reason if refusal is not None else "unreadable"
-            self._problem(f"{self.peer}'s move {name} cannot be played here: {why}")
-            return
+            if self._their_time(player):
+                self._cannot_play(name, seq, why)
+            return  # else it came early (its turn is still to come here)
         page = not s.spec.on_board(move) and s.spec.remote_secrets
         if player is None or s.state.turn != player or page:
             verdict = self.host.play_remote(move, player)
             if verdict.refusal is not None:
-                reason = verdict.refusal.reason
-                self._problem(f"{self.peer}'s move {name} cannot be played here: {reason}")
+                self._cannot_play(name, seq, verdict.refusal.reason)
             else:
                 self.said = ""
             return
@@ -356,6 +389,22 @@ class RemoteSource(RemoteSecrets):
         if player != theirs or actor != theirs:
             return Refusal("not-theirs", f"{actor} is played at this board")
         return None
+
+    def _their_time(self, player: str | None) -> bool:
+        """Is it the peer's time to act here (its player may act, or the game waits for
+        its drawn chance step)? A move of the peer refused then is a disagreement, not a
+        move come early."""
+        state = self.host.session.state
+        if player is None:
+            return bool(state.waiting) and state.chance() is None
+        return player in state.to_act
+
+    def _cannot_play(self, name: str, seq: int, why: str) -> None:
+        """The peer's signed move does not replay here: the boards disagree for good (a lie
+        about a secret earlier, or a broken board), a dispute."""
+        line = f"{self.peer}'s move {name} cannot be played here: {why}"
+        moves = self.host.session.moves
+        self.dispute(line, {"move": name, "seq": seq, "refusal": why, "moves": moves})
 
     def _problem(self, line: str) -> None:
         if line != self.said:

@@ -122,6 +122,10 @@ class ClubConfig:
     user: str = ""
     password: str = ""
     ca_file: str = ""  # mqtts: the CA that signed the broker's certificate ("" = the system's)
+    # remote play: seconds a finished game waits for the peer's secret moves, then its result
+    # goes to the hub "unverified"; as long for a fact the peer owes (docs/club.md, "A
+    # dishonest peer")
+    reveal_timeout: float = 120.0
 
 
 @dataclass(frozen=True)
@@ -295,6 +299,8 @@ def club_problem(club: ClubConfig) -> str | None:
     same table without one. A table without a broker is not refused here: the broker may
     come from the command line (``--club``, ``--broker``) with the user and password from
     the file; ``club_without_broker`` says what is left unused once it did not."""
+    if not 0 < club.reveal_timeout <= 86400:
+        return f"[club] reveal_timeout {club.reveal_timeout:g}: seconds, more than 0, at most a day"
     if not club.broker:
         return None
     try:

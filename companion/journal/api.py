@@ -80,6 +80,17 @@ class Masked:
 
 
 @dataclass(frozen=True)
+class Dispute:
+    """A remote game whose result is left to the arbiter (docs/club.md, "A dishonest
+    peer"): ``status`` 'disputed' (a lie was caught: ``why`` in one line, ``evidence`` what
+    was said and what shows otherwise) or 'unverified' (the peer never revealed)."""
+
+    status: str
+    why: str
+    evidence: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class ClockState:
     """The running clock as last journaled (the ``clocks`` row): ``ply`` live moves then,
     ``state`` its snapshot, ``at`` ms since the epoch."""
@@ -142,6 +153,10 @@ class Journal(Protocol):
         """The whole game with every secret, told at the end: each ply's move (its name,
         player and public name) read in place of the one journaled, and the result."""
 
+    def dispute(self, game_id: int, dispute: Dispute) -> None:
+        """Mark a remote game disputed or unverified (a disputed game is never made
+        unverified again), with its evidence; JournalError."""
+
     def clock_events(self, game_id: int) -> list[ClockEvent]:
         """A game's clock events, in order."""
 
@@ -192,7 +207,9 @@ class Journal(Protocol):
         """Keep (None: forget) several values in one durable transaction; JournalError."""
 
     def finished_since(self, first_id: int) -> list[int]:
-        """The ids of the finished games numbered ``first_id`` or more, oldest first."""
+        """The ids of the finished games numbered ``first_id`` or more, oldest first (a
+        disputed or unverified remote game counts as finished: its result goes to the hub
+        marked so)."""
 
 
 class NullJournal:
@@ -237,6 +254,9 @@ class NullJournal:
         pass
 
     def reveal(self, game_id: int, moves: list[MoveEntry], outcome: Outcome | None) -> None:
+        pass
+
+    def dispute(self, game_id: int, dispute: Dispute) -> None:
         pass
 
     def commit_turn(

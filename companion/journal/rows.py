@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from companion.journal.api import ClockState, Masked, MoveEntry, SavedGame
+from companion.journal.api import ClockState, Dispute, Masked, MoveEntry, SavedGame
 
 IN_PROGRESS, FINISHED, ABANDONED = "in_progress", "finished", "abandoned"
 STATUSES = (IN_PROGRESS, FINISHED, ABANDONED)  # what the status column holds
@@ -28,8 +28,8 @@ PAUSED_NOTE = "paused"
 PAUSED_WHERE = "status = 'abandoned' AND (note = 'paused' OR note LIKE 'paused; %')"
 # 3: games_by_game (history of one kind of game reads only what it lists); 4: the game clock
 # (games.time_control, events.clock, the clocks row ticked while a clock runs, clock_events);
-# 5: remote games with secrets (masked, revealed)
-SCHEMA_VERSION = 5
+# 5: remote games with secrets (masked, revealed); 6: a remote game disputed or unverified
+SCHEMA_VERSION = 6
 APPLICATION_ID = 0x42694E79  # 'BiNy': PRAGMA application_id marks a binaryon journal
 
 # The game clock (version 4; its tables come last, so the older ones keep their pages, and
@@ -48,6 +48,11 @@ APPLICATION_ID = 0x42694E79  # 'BiNy': PRAGMA application_id marks a binaryon jo
 # - revealed: the whole game with every secret, told at the end (ply, move, player, public,
 #   in the order both boards keep); reading the events puts each in place of the move
 #   journaled at its ply (the other board's secret moves were journaled by public name).
+# A remote game whose peer was caught lying or never revealed (version 6; docs/club.md, "A
+# dishonest peer"): games.dispute, JSON {"status", "why", "evidence"}: status 'disputed' (a
+# lie, with its evidence: what was said and what shows otherwise) or 'unverified' (the peer
+# never revealed its secret moves); the result is the arbiter's. A game once disputed stays
+# so. (A column, not a table: the schema's text must stay in the file's first page.)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id       INTEGER PRIMARY KEY,
@@ -68,7 +73,8 @@ CREATE TABLE IF NOT EXISTS games (
     cut_from INTEGER,                  -- events cut_from..cut_to of this game are damaged:
     cut_to   INTEGER,                  -- left out (a salvage of the game in progress)
     digest   TEXT,                     -- an imported record's fingerprint (duplicates)
-    time_control TEXT                  -- the clock's control ('5:00+3'; NULL: none)
+    time_control TEXT,                 -- the clock's control ('5:00+3'; NULL: none)
+    dispute  TEXT
 );
 CREATE TABLE IF NOT EXISTS events (
     id       INTEGER PRIMARY KEY,
@@ -115,6 +121,7 @@ UPGRADE_COLUMNS = (
     ("events", "player TEXT"),
     ("events", "public TEXT"),
     ("games", "time_control TEXT"),
+    ("games", "dispute TEXT"),
     ("events", "clock TEXT"),
 )
 
@@ -176,6 +183,7 @@ class GameEntry:
     time_control: str | None = None  # the game clock's control as typed; None: no clock
     clock: ClockState | None = None  # the clock's last journaled state (``load`` fills it)
     masked: Masked | None = None  # a remote game with secrets not yet revealed (``load``)
+    dispute: Dispute | None = None  # a remote game disputed or unverified (``load``)
 
     @property
     def move_count(self) -> int:

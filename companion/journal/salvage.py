@@ -43,6 +43,8 @@ class RecoveryReport:
     # revealed rows (game_id, ply, move, player, public) that can be read
     masked: list[tuple] = field(default_factory=list)
     revealed: list[tuple] = field(default_factory=list)
+    # remote games disputed or unverified (version 6): game id -> its games.dispute
+    disputes: dict[int, str] = field(default_factory=dict)
 
     def line(self) -> str:
         lost = "; ".join(self.lost) if self.lost else "nothing"
@@ -152,7 +154,13 @@ def _read_damaged(image: bytes, report: RecoveryReport) -> tuple[list[tuple], li
 
 
 def _read_masked(db: sqlite3.Connection, report: RecoveryReport) -> None:
-    """The rows of remote games with secrets that can be read (none before version 5)."""
+    """The rows of remote games with secrets that can be read (none before version 5), and
+    the disputes of remote games (none before version 6)."""
+    try:
+        rows = db.execute("SELECT id, dispute FROM games WHERE dispute IS NOT NULL").fetchall()
+        report.disputes = {g: d for g, d in rows if isinstance(g, int) and isinstance(d, str)}
+    except sqlite3.Error:
+        pass
     for table, columns, good in (
         ("masked", "game_id, seat, told", _good_masked),
         ("revealed", "game_id, ply, move, player, public", _good_revealed),
@@ -354,6 +362,10 @@ def write_salvage(
         db.executemany(
             "INSERT INTO revealed (game_id, ply, move, player, public) VALUES (?, ?, ?, ?, ?)",
             [r for r in report.revealed if r[0] in written],
+        )
+        db.executemany(
+            "UPDATE games SET dispute = ? WHERE id = ?",
+            [(d, g) for g, d in report.disputes.items() if g in written],
         )
         db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '0')")
         db.execute("COMMIT")

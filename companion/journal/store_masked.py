@@ -1,7 +1,8 @@
 """A remote game with secrets in the journal, for ``SqliteJournal`` (a mixin): what this board
 knows of it (the ``masked`` row) and, at the end, the other board's full names of its secret
 moves (``revealed``), which reading the events puts in place of their public names. Schema
-version 5 (companion/journal/rows.py)."""
+version 5 (companion/journal/rows.py); version 6 a game disputed or unverified
+(``games.dispute``)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ import sqlite3
 from typing import Any
 
 from companion.games.base import Outcome
-from companion.journal.api import Masked, MoveEntry
+from companion.journal.api import Dispute, Masked, MoveEntry
 from companion.journal.rows import detail_json, from_json, to_json
+
+DISPUTED, UNVERIFIED = "disputed", "unverified"
 
 # the events of one game, a revealed name in place of the public one it was journaled with
 EVENTS_REVEALED = (
@@ -21,6 +24,11 @@ EVENTS_REVEALED = (
     " ON r.game_id = e.game_id AND r.ply = e.ply AND e.kind = 'move'"
     " WHERE e.game_id = ? AND e.id NOT BETWEEN ? AND ? ORDER BY e.id"
 )
+
+
+def has_disputes(db: sqlite3.Connection) -> bool:
+    """Has the file the column of disputed games (version 6)?"""
+    return any(r[1] == "dispute" for r in db.execute("PRAGMA table_info(games)"))
 
 
 class JournalMasked:
@@ -54,6 +62,28 @@ class JournalMasked:
                         game_id,
                     ),
                 )
+
+    def dispute(self, game_id: int, dispute: Dispute) -> None:
+        with self._write() as db:  # type: ignore[attr-defined]
+            was = self._dispute(db, game_id)
+            if was is not None and was.status == DISPUTED and dispute.status != DISPUTED:
+                return  # a lie caught stays the game's story
+            value = {"status": dispute.status, "why": dispute.why, "evidence": dispute.evidence,
+                     "at": self._now()}  # type: ignore[attr-defined]  # fmt: skip
+            db.execute("UPDATE games SET dispute = ? WHERE id = ?", (to_json(value), game_id))
+
+    def _dispute(self, db: sqlite3.Connection, game_id: int) -> Dispute | None:
+        """A remote game's dispute (none before version 6: a journal opened for reading
+        keeps its older version)."""
+        if not has_disputes(db):
+            return None
+        row = db.execute("SELECT dispute FROM games WHERE id = ?", (game_id,)).fetchone()
+        value: Any = from_json(row[0], None) if row and isinstance(row[0], str) else None
+        if not isinstance(value, dict) or value.get("status") not in (DISPUTED, UNVERIFIED):
+            return None
+        evidence = value.get("evidence")
+        evidence = evidence if isinstance(evidence, dict) else {}
+        return Dispute(str(value["status"]), str(value.get("why", "")), evidence)
 
     def _has_masked(self, db: sqlite3.Connection) -> bool:
         """Has the file the tables of remote games with secrets (version 5)? A journal

@@ -6,6 +6,7 @@ carries them and a new journal starts without them."""
 from __future__ import annotations
 
 from companion.journal.rows import FINISHED
+from companion.journal.store_masked import has_disputes
 
 # keys the journal itself uses; set_meta refuses them
 OWN_KEYS = ("clean", "opened", "lost")
@@ -41,10 +42,13 @@ class JournalMeta:
 
     def finished_since(self, first_id: int) -> list[int]:
         """The ids of the games finished here (not imported from records) numbered
-        ``first_id`` or more, oldest first."""
+        ``first_id`` or more, oldest first, and the remote games disputed or unverified
+        (their result is the arbiter's: it goes to the hub marked so)."""
         with self._read() as db:
+            either = " OR dispute IS NOT NULL" if has_disputes(db) else ""
             rows = db.execute(
-                "SELECT id FROM games WHERE id >= ? AND status = ? AND digest IS NULL ORDER BY id",
+                f"SELECT id FROM games WHERE id >= ? AND (status = ?{either}) AND digest IS NULL"
+                " ORDER BY id",
                 (first_id, FINISHED),
             ).fetchall()
         return [row[0] for row in rows]

@@ -38,6 +38,7 @@ class JournalReads:
             if self._has_clock(db):
                 self._load_clock(db, entry)
             entry.masked = self._masked(db, game_id)
+            entry.dispute = self._dispute(db, game_id)
         return entry
 
     def _load_clock(self, db, entry: GameEntry) -> None:

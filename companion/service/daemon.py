@@ -139,6 +139,7 @@ class Daemon:
 
             peer = parse_remote(config.game.opponent)
             self.remote = RemoteSource(self, config.club.board, peer, side)
+            self.remote.reveal_timeout = config.club.reveal_timeout
             self.referee.takebacks = self.remote.no_takebacks
             return Opponent(self, self.remote, side, kind)
         level = parse_opponent(config.game.opponent)

@@ -135,6 +135,12 @@ class EventDesk:
             self.note = f"{board}: result for {pairing} refused: it is played on {g.board}"
             log.warning("event: %s", self.note)
             return False
+        status = message.get("status")  # remote play: a lie caught, or a peer never revealed
+        if status:
+            shown = status if status in ("disputed", "unverified") else "marked"
+            self.note = f"{board}: {pairing} is {shown}: the arbiter's to decide"
+            log.warning("event: %s", self.note)
+            return False
         try:
             code = board_result(self.tournament, g, message)
             self.tournament.enter_result(

@@ -38,6 +38,8 @@ CREATE TABLE IF NOT EXISTS results (
     finished REAL,
     received REAL NOT NULL,
     remote TEXT,             -- a remote game: "<peer>:<board's game id>:<peer's game id>"
+    status TEXT,             -- remote play: 'disputed' or 'unverified' (the arbiter's result)
+    evidence TEXT,           -- JSON: why, and what the board kept to show it
     PRIMARY KEY (board, game_uid)
 );
 CREATE INDEX IF NOT EXISTS results_board ON results (board, received);
@@ -66,6 +68,8 @@ DROP TABLE results_old;
 MAX_UID = 200
 BATCH = 20  # results read from the file at a time
 PAGE_BYTES = 2 * 1024 * 1024  # of JSON in one page of /api/results (a result is < 1 MB)
+STATUSES = ("disputed", "unverified")  # a remote game's result left to the arbiter
+MAX_EVIDENCE = 64_000  # bytes of JSON kept of a dispute's evidence
 ACKED = 32  # uids one ack names at most: the newest of the board's stored results
 
 
@@ -91,13 +95,27 @@ def parse_result(board: str, game_uid: str, payload: dict[str, Any]) -> dict[str
     options = options if isinstance(options, dict) else {}
     finished = payload.get("finished")
     pairing = payload.get("pairing")
+    status = payload.get("status")
+    status = status if status in STATUSES else None
+    said = text(payload.get("result"), 300)
+    evidence = None
+    if status is not None:  # never a plain result: the board's is kept as evidence
+        why = text(payload.get("why"), 300)
+        kept = {"why": why, "board_result": said, "board_winners": winners,
+                "evidence": payload.get("evidence")}  # fmt: skip
+        evidence = json.dumps(kept, ensure_ascii=False)
+        if len(evidence) > MAX_EVIDENCE:
+            evidence = json.dumps({**kept, "evidence": "(too long: on the boards' journals)"})
+        said, winners = f"{status}: {why}", []
     return {
         "remote": remote_key(payload.get("remote"), players),
+        "status": status,
+        "evidence": evidence,
         "game_uid": game_uid,
         "board": board,
         "game": text(payload.get("game")),
         "players": {text(k): text(v) for k, v in players.items()},
-        "result": text(payload.get("result"), 300),
+        "result": said,
         "winners": [text(w) for w in winners if text(w)],
         "options": {text(k): v for k, v in options.items() if isinstance(v, str | int | bool)},
         "record": record,
@@ -109,7 +127,8 @@ def parse_result(board: str, game_uid: str, payload: dict[str, Any]) -> dict[str
 def _game(r: tuple) -> dict[str, Any]:
     game, options, winners = r[3], json.loads(r[7]), json.loads(r[6])
     players = in_seat_order(game, options, json.loads(r[4]))
-    said = said_by_name(game, options, players, winners)
+    status = r[12]  # disputed or unverified: the arbiter's result, no winner to say
+    said = None if status else said_by_name(game, options, players, winners)
     return {
         "id": r[0],
         "game_uid": r[1],
@@ -125,6 +144,7 @@ def _game(r: tuple) -> dict[str, Any]:
         "pairing": r[9],
         "finished": r[10],
         "received": r[11],
+        **({"status": status, "evidence": json.loads(r[13] or "null")} if status else {}),
     }
 
 
@@ -161,6 +181,10 @@ class ResultStore:
         if keys == ["game_uid"]:  # an older hub's file: results by game_uid alone
             self.db.executescript(f"BEGIN;{UPGRADE.format(schema=SCHEMA)}COMMIT;")
         self.db.executescript(SCHEMA)
+        columns = {r[1] for r in self.db.execute("PRAGMA table_info(results)")}
+        for column in ("status", "evidence"):  # an older store: added in place
+            if column not in columns:
+                self.db.execute(f"ALTER TABLE results ADD COLUMN {column} TEXT")
 
     def add(self, result: dict[str, Any]) -> bool:
         """Store a parsed result; False when the board's game_uid is stored already (kept as
@@ -176,8 +200,8 @@ class ResultStore:
                 return False
             self.db.execute(
                 "INSERT INTO results (game_uid, board, game, players, result, winners,"
-                " options, record, pairing, finished, received, remote)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                " options, record, pairing, finished, received, remote, status, evidence)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     uid,
                     board,
@@ -191,6 +215,8 @@ class ResultStore:
                     result["finished"],
                     time.time(),
                     remote[1] if remote is not None else None,
+                    result.get("status"),
+                    result.get("evidence"),
                 ),
             )
         return True
@@ -215,6 +241,12 @@ class ResultStore:
             "UPDATE results SET players = ? WHERE board = ? AND game_uid = ?",
             (json.dumps(players, ensure_ascii=False), peer, row[0]),
         )
+        if result.get("status"):  # disputed or unverified here: never the plain result there
+            self.db.execute(
+                "UPDATE results SET status = ?, evidence = ?, result = ?, winners = '[]'"
+                " WHERE board = ? AND game_uid = ?",
+                (result["status"], result.get("evidence"), result["result"], peer, row[0]),
+            )
         self.db.execute(
             "INSERT INTO joined VALUES (?,?,?,?,?)", (board, uid, peer, row[0], time.time())
         )
@@ -256,7 +288,8 @@ class ResultStore:
                 args.append(board)
             rows = self.db.execute(
                 "SELECT rowid, game_uid, board, game, players, result, winners, options, record,"
-                f" pairing, finished, received FROM results WHERE {' AND '.join(where)}"
+                " pairing, finished, received, status, evidence FROM results"
+                f" WHERE {' AND '.join(where)}"
                 " ORDER BY rowid DESC LIMIT ?",
                 (*args, BATCH),
             ).fetchall()

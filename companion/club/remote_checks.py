@@ -1,0 +1,566 @@
+"""Remote play against a dishonest peer (docs/club.md, "A dishonest peer"): the part of
+``RemoteSource`` (a mixin) that holds the peer to what it said.
+
+- Each board's moves carry the keys of its hash chain and its secret moves a commitment
+  (``remote_commit.py``); a move whose key does not hash down to the peer's anchor is not
+  the peer's and is refused, and so is a second, different move under a number already
+  heard.
+- A lie, caught at any time (a told fact that contradicts the game, a move of the peer that
+  cannot be played here, revealed names that break their commitments or the facts told), is
+  a dispute: said here and sent to the peer (said there too), journaled with its evidence
+  (``games.dispute``), the game stops and its result goes to the hub marked ``disputed``.
+- A peer that never reveals its secret moves after the end is said after
+  ``[club] reveal_timeout`` seconds, and the result goes to the hub ``unverified``; a fact
+  it owes during the game and never tells is said after as long.
+- Questions (``ask``) are answered at most ``ASK_BURST`` at once and one every
+  ``ASK_EVERY`` seconds after that: a flood of them costs the board almost nothing; so do
+  moves numbered far ahead (``AHEAD``: refused unhashed) and more facts than moves
+  (``MORE_FACTS``: not learned).
+- A message of one of the peer's past games is refused in one line.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from companion import PROGRAM
+from companion.club.remote_commit import (
+    Chain,
+    Keys,
+    broken_commitments,
+    facts_link,
+    is_digest,
+    move_link,
+    new_seed,
+)
+from companion.club.remote_stream import plain, stream
+from companion.journal.api import Dispute, JournalError
+
+if TYPE_CHECKING:
+    from companion.club.remote import RemoteSource
+
+log = logging.getLogger(PROGRAM)
+
+ASK_BURST = 4  # questions answered at once
+ASK_EVERY = 2.0  # seconds: one more question answered after each
+AHEAD = 64  # a move of the peer's further ahead of what is known here is refused unhashed
+MORE_FACTS = 16  # facts about the peer beyond one a move played here: a flood, not learned
+EVIDENCE = 32_000  # bytes of JSON of a dispute's evidence kept in the journal
+DISPUTED, UNVERIFIED = "disputed", "unverified"
+SEED, PEER, COMMITS, PAST = "remote.seed.", "remote.peer.", "remote.commits.", "remote.past."
+
+
+class Bucket:
+    """A token bucket: ``burst`` at once, then one every ``every`` seconds."""
+
+    def __init__(self, burst: int, every: float):
+        self.burst, self.every = burst, every
+        self.left, self.at = float(burst), None
+
+    def take(self, now: float) -> bool:
+        if self.at is not None:
+            self.left = min(float(self.burst), self.left + max(0.0, now - self.at) / self.every)
+        self.at = now
+        if self.left < 1.0 - 1e-9:  # (a rounding short of one is one)
+            return False
+        self.left = max(0.0, self.left - 1.0)
+        return True
+
+
+class RemoteChecks:
+    reveal_timeout: float = 120.0  # [club] reveal_timeout
+    _keys: tuple[int | None, Keys | None] = (None, None)  # (game id here, its keys)
+    _chain: tuple[int | None, Any, Chain | None] = (None, None, None)  # (here, peer's game, chain)
+    _commits: tuple[int | None, dict[int, str]] | None = None  # the peer's, by its move number
+    disputed: int | None = None  # the game here disputed (it stops)
+    _asks: Bucket | None = None
+    _timer: int | None = None  # the game whose reveal is timed
+    _answer_timer: tuple[int | None, int] | None = None  # (game, ply) whose answer is timed
+    _said_past: Any = None
+    _refusals: tuple[float, int] = (float("-inf"), 0)  # (last said, refused since)
+    _said_facts: int | None = None  # the game whose flood of facts was said
+    # (game, how many) -> the facts heard, (game, -1) -> the names heard at the end
+    _facts_heard: dict[tuple[int | None, int], str] | None = None
+    _latest: tuple[str, int | None] | None = None  # (its key, the peer's latest game bound)
+    _uid: str = ""
+
+    # --- this board's keys ---
+    def own_keys(self: RemoteSource) -> Keys:
+        """This board's keys for the game in progress, from its seed in the journal."""
+        s = self.host.session
+        if self._keys[0] == s.game_id and self._keys[1] is not None:
+            return self._keys[1]
+        journal = s.journal
+        key = f"{SEED}{s.game_id}"
+        seed = journal.meta(key)
+        if seed is None:
+            seed = new_seed()
+            try:
+                journal.set_meta({key: seed})
+            except JournalError as e:  # kept for this run: the peer may refuse after a restart
+                log.warning("remote play: key not kept: %s", e)
+        keys = Keys(seed)
+        self._keys = (s.game_id, keys)
+        return keys
+
+    def signed(self: RemoteSource, n: int, name: str, public: str) -> dict[str, Any]:
+        """The fields that bind this board's ``n``-th own move: its key, and for a secret
+        move the commitment to its full name."""
+        keys = self.own_keys()
+        out: dict[str, Any] = {"key": keys.key(move_link(n))}
+        if name != public:
+            out["commit"] = keys.commit(n, name)
+        return out
+
+    def salts(self: RemoteSource, count: int) -> list[str]:
+        keys = self.own_keys()
+        return [keys.salt(n) for n in range(count)]
+
+    # --- the peer's ---
+    def peer_chain(self: RemoteSource, message: dict[str, Any]) -> Chain | None:
+        """The peer's chain for the game here, bound to the first anchor heard for its game
+        (kept in the journal, so a restart keeps it); None (said once): a message with
+        another anchor, which is not from the peer's board."""
+        s = self.host.session
+        anchor, game = message.get("anchor"), message.get("game_id")
+        if not is_digest(anchor):
+            self._refused("it carries no key (both boards need this version)")
+            return None
+        here, peer_game, chain = self._chain
+        if here != s.game_id or peer_game != game or chain is None:
+            stored = _json(s.journal.meta(f"{PEER}{s.game_id}"))
+            chain = None
+            if stored.get("game") == game and is_digest(stored.get("anchor")):
+                chain = Chain(str(stored["anchor"]))
+        if chain is not None and chain.anchor != anchor:
+            self._refused("another key than the one its game began with")
+            return None
+        if chain is None:  # the first message of the peer's game here
+            chain = Chain(str(anchor))
+            record = json.dumps({"game": game, "anchor": anchor})
+            try:
+                s.journal.set_meta({f"{PEER}{s.game_id}": record, f"{COMMITS}{s.game_id}": None})
+            except JournalError as e:
+                log.warning("remote play: the peer's key not kept: %s", e)
+            self._commits = (s.game_id, {})
+        self._chain = (s.game_id, game, chain)
+        return chain
+
+    def checked_move(self: RemoteSource, message: dict[str, Any], n: int) -> bool:
+        """Is the peer's move ``n`` signed by its board? Its commitment, if any, is kept."""
+        chain = self.peer_chain(message)
+        if chain is None:
+            return False
+        s = self.host.session
+        known = max([len(stream(s, self.seats(s.state)[1])) - 1, *(k // 2 for k in chain.known)])
+        if n > known + AHEAD:  # no hashing for a number that far ahead
+            self._refused(f"its move {n + 1} is far ahead of its move {known + 1}")
+            return False
+        if not chain.check(move_link(n), message.get("key")):
+            self._refused(f"its move {n + 1} does not carry {self.peer}'s key")
+            return False
+        commit = message.get("commit")
+        if is_digest(commit):
+            commits = self.peer_commits()
+            if n not in commits:
+                commits[n] = str(commit)
+                s = self.host.session
+                try:
+                    s.journal.set_meta({f"{COMMITS}{s.game_id}": json.dumps(commits)})
+                except JournalError as e:
+                    log.warning("remote play: a commitment not kept: %s", e)
+        return True
+
+    def peer_commits(self: RemoteSource) -> dict[int, str]:
+        s = self.host.session
+        if self._commits is None or self._commits[0] != s.game_id:
+            stored = _json(s.journal.meta(f"{COMMITS}{s.game_id}"))
+            commits = {int(k): str(v) for k, v in stored.items() if k.isdigit() and is_digest(v)}
+            self._commits = (s.game_id, commits)
+        return self._commits[1]
+
+    def _refused(self: RemoteSource, why: str) -> None:
+        """A message said to be the peer's that is not: one line, the game goes on. A flood
+        of them is one line a second in the log (with how many more were refused)."""
+        line = f"a message said to be {self.peer}'s was refused: {why}"
+        self.host.say(line)
+        now = time.monotonic()
+        last, more = self._refusals
+        if now - last < 1.0:
+            self._refusals = (last, more + 1)
+            return
+        self._refusals = (now, 0)
+        log.warning("remote play: %s%s", line, f" ({more} more refused)" if more else "")
+
+    # --- past games ---
+    def journal_uid(self: RemoteSource) -> str:
+        """This board's journal's random id (the board link's ``uid``; "" before it has
+        one): the peer keeps its game ids apart from those of another journal of this board."""
+        if not self._uid:
+            self._uid = self.host.session.journal.meta("uid") or ""
+        return self._uid
+
+    def _past_key(self: RemoteSource, message: dict[str, Any]) -> str:
+        uid = message.get("journal")
+        ok = isinstance(uid, str) and 0 < len(uid) <= 32 and uid.isalnum()
+        return f"{PAST}{self.peer}.{uid if ok else ''}"
+
+    def past_game(self: RemoteSource, message: dict[str, Any]) -> bool:
+        """Is the message's game older than a game of the same journal of the peer already
+        bound here (a journal's game ids only grow)? Refused in one line, once per game."""
+        peer_game = message.get("game_id")
+        if not isinstance(peer_game, int):
+            return False
+        latest = self._latest_game(self._past_key(message))
+        if latest is None or peer_game >= latest:
+            return False
+        if self._said_past != peer_game:
+            self._said_past = peer_game
+            log.warning(
+                "remote play: a message of %s's past game %s refused (it plays game %s)",
+                self.peer,
+                peer_game,
+                latest,
+            )
+        return True
+
+    def _latest_game(self: RemoteSource, key: str) -> int | None:
+        """The peer's latest game bound here (kept in the journal; read once)."""
+        if self._latest is None or self._latest[0] != key:
+            self._latest = (key, _int(self.host.session.journal.meta(key)))
+        return self._latest[1]
+
+    def bound_to(self: RemoteSource, message: dict[str, Any]) -> None:
+        peer_game = message.get("game_id")
+        if not isinstance(peer_game, int):
+            return
+        key = self._past_key(message)
+        latest = self._latest_game(key)
+        if latest is None or peer_game > latest:
+            self._latest = (key, peer_game)
+            try:
+                self.host.session.journal.set_meta({key: str(peer_game)})
+            except JournalError as e:
+                log.warning("remote play: the peer's game not kept: %s", e)
+
+    def facts_bounded(self: RemoteSource, facts: dict[str, Any]) -> bool:
+        """Facts about the peer number about one a move (a guess's answer, a turn's claim)
+        and a few more (a stash, a sheet): more than that is a flood, not learned (each fact
+        learned is a write to the journal). Said once a game."""
+        s = self.host.session
+        known = s.masked.told.get(self.seats(s.state)[1], {}) if s.masked is not None else {}
+        count = len(known) + sum(1 for k in facts if k not in known)
+        if count <= len(s.played) + MORE_FACTS:
+            return True
+        if self._said_facts != s.game_id:
+            self._said_facts = s.game_id
+            self._refused(f"{count} facts for {len(s.played)} moves")
+        return False
+
+    def signed_facts(self: RemoteSource, facts: dict[str, Any]) -> dict[str, Any]:
+        return {"key": self.own_keys().key(facts_link(len(facts)))}
+
+    def checked_facts(self: RemoteSource, message: dict[str, Any]) -> bool:
+        """Are the peer's facts signed by its board (the key of as many facts), and the same
+        as any heard before with as many? (A third party that heard them cannot change them.)
+        Within bounds (``facts_bounded``)?"""
+        facts = message.get("facts")
+        if not isinstance(facts, dict) or not facts or not self.facts_bounded(facts):
+            return False
+        chain = self.peer_chain(message)
+        if chain is None:
+            return False
+        count = len(facts)
+        if not chain.check(facts_link(count), message.get("key")):
+            self._refused(f"its {count} facts do not carry {self.peer}'s key")
+            return False
+        s = self.host.session
+        digest = json.dumps(plain(facts), sort_keys=True)
+        if self._facts_heard is None:
+            self._facts_heard = {}
+        heard = self._facts_heard.setdefault((s.game_id, count), digest)
+        if heard != digest:
+            self._refused(f"its {count} facts differ from those it told before")
+            return False
+        return True
+
+    def checked_names(self: RemoteSource, message: dict[str, Any]) -> bool:
+        """Are the peer's names at the end signed by its board (the key of the move it
+        would make next: it makes none now), and the same as any heard before?"""
+        names = message.get("stream")
+        chain = self.peer_chain(message)
+        if not isinstance(names, list) or chain is None:
+            return False
+        if not chain.check(move_link(len(names)), message.get("key")):
+            self._refused(f"its names at the end do not carry {self.peer}'s key")
+            return False
+        s = self.host.session
+        if self._facts_heard is None:
+            self._facts_heard = {}
+        digest = json.dumps(plain({k: message.get(k) for k in ("stream", "order", "theirs")}))
+        if self._facts_heard.setdefault((s.game_id, -1), digest) != digest:
+            self._refused("its names differ from those it told before")
+            return False
+        return True
+
+    # --- questions ---
+    def ask_allowed(self: RemoteSource) -> bool:
+        """``ASK_BURST`` questions answered at once, then one every ``ASK_EVERY`` seconds."""
+        if self._asks is None:
+            self._asks = Bucket(ASK_BURST, ASK_EVERY)
+        return self._asks.take(time.monotonic())
+
+    # --- disputes ---
+    def is_disputed(self: RemoteSource) -> bool:
+        return self.disputed is not None and self.disputed == self.host.session.game_id
+
+    def dispute(self: RemoteSource, why: str, evidence: dict[str, Any], tell: bool = True) -> None:
+        """A lie caught: journaled with its evidence, said, told the peer (``tell``); the
+        game stops here and its result is left to the arbiter."""
+        s = self.host.session
+        if s.game_id is None or self.is_disputed():
+            return
+        self.disputed = s.game_id
+        self.deliver = None
+        evidence = bounded(plain({"game_id": s.game_id, "peer": self.peer, **evidence}))
+        try:
+            s.journal.dispute(s.game_id, Dispute(DISPUTED, why, evidence))
+        except JournalError as e:
+            log.warning("remote play: the dispute not kept: %s", e)
+        line = f"game disputed: {why}; the result is the arbiter's"
+        log.warning("remote play: %s (evidence %s)", line, json.dumps(evidence)[:2000])
+        self.said = line
+        self.host.say(line, lasting=True)
+        if tell:  # signed with the next key of its moves (the game has no next move now)
+            n = len(stream(s, self.seats(s.state)[0]))
+            signed = {"seq": n, "key": self.own_keys().key(move_link(n))}
+            message = {**self.identity(), "kind": "dispute", "why": why, "evidence": evidence}
+            self._send({**message, **signed})
+        self.send_names(again=True)  # the game stops: its secrets show who lied
+        self._results_changed()
+
+    def disputed_by_peer(self: RemoteSource, message: dict[str, Any]) -> None:
+        """The peer caught a lie here, it says: signed with its next key, so only the peer's
+        board can say it."""
+        seq = message.get("seq")
+        chain = self.peer_chain(message)
+        key = message.get("key")
+        if chain is None or not isinstance(seq, int) or seq < 0:
+            key = None
+        if key is None or chain is None or not chain.check(move_link(int(seq)), key):
+            self._refused(f"a dispute that does not carry {self.peer}'s key")
+            return
+        why = str(message.get("why", ""))[:200] or "no reason given"
+        evidence = message.get("evidence")
+        given = evidence if isinstance(evidence, dict) else {}
+        self.dispute(f"{self.peer} says {why}", {"by": self.peer, "theirs": given}, tell=False)
+
+    def disputed_names(self: RemoteSource, message: dict[str, Any]) -> None:
+        """The peer's secret moves, revealed after a dispute: checked against their
+        commitments, and the facts it told against the game they make, as far as it goes
+        here. What shows a lie is added to the evidence and said."""
+        s = self.host.session
+        if s.game_id is None or not s.spec.remote_secrets:
+            return
+        theirs = self.seats(s.state)[1]
+        plies = stream(s, theirs)
+        names = [str(n) for n in message.get("stream", [])][: len(plies)]
+        salts = message.get("salts")
+        commits = self.peer_commits()
+        broken = broken_commitments(commits, salts if isinstance(salts, list) else [], names)
+        if broken:
+            n = broken[0]
+            said = names[n] if n < len(names) else None
+            finding = {"move": n, "revealed": said, "commit": commits.get(n)}
+            line = f"{self.peer}'s move {n + 1} revealed is not the one it committed to"
+        else:
+            full = list(s.moves)
+            for n, k in enumerate(plies[: len(names)]):
+                full[k] = names[n]
+            state = s.spec.new(**s.options)
+            try:
+                for after, _move, _before in s.spec.steps_from(state, full):
+                    state = after
+            except ValueError:
+                pass  # the lie sent the games apart there: the part before it tells
+        entry = s.journal.load(s.game_id)
+        if entry is None or entry.dispute is None:
+            return
+        if not broken:
+            told = dict(s.masked.told.get(theirs, {})) if s.masked is not None else {}
+            refused = entry.dispute.evidence.get("facts")  # the facts the dispute refused
+            told.update(refused if isinstance(refused, dict) else {})
+            lie = told_lie(self.peer, told, plain(state.disclosed(theirs)))
+            if lie is None:
+                return
+            finding, line = lie
+        if line in entry.dispute.why:
+            return  # caught so already (at the end)
+        evidence = bounded(plain({**entry.dispute.evidence, "lie": finding, "revealed": names}))
+        try:
+            s.journal.dispute(
+                s.game_id, Dispute(DISPUTED, f"{entry.dispute.why}; {line}", evidence)
+            )
+        except JournalError as e:
+            log.warning("remote play: the lie not kept: %s", e)
+        said = f"game disputed: {line}; the result is the arbiter's"
+        log.warning("remote play: %s", said)
+        self.said = said
+        self.host.say(said, lasting=True)
+        self._results_changed()
+
+    def _results_changed(self) -> None:
+        club = getattr(self.host, "club", None)  # type: ignore[attr-defined]
+        if club is not None and hasattr(club, "results_changed"):
+            club.results_changed()
+
+    # --- the end ---
+    def check_reveal(
+        self: RemoteSource, theirs: str, stream_names: list[str], salts: Any, full: list[str]
+    ) -> bool:
+        """The peer's revealed names against their commitments, and the facts it told
+        against the whole game they make; a lie is a dispute (False)."""
+        s = self.host.session
+        plies = stream(s, theirs)
+        commits = self.peer_commits()
+        salts = salts if isinstance(salts, list) else []
+        broken = broken_commitments(commits, salts, stream_names)
+        for n, k in enumerate(plies):  # a secret move sent without its commitment
+            public = s.played[k].public  # as it came (its full name unknown here)
+            if n < len(stream_names) and public != stream_names[n] and n not in commits:
+                broken.append(n)
+        if broken:
+            n = min(broken)
+            said = stream_names[n] if n < len(stream_names) else None
+            self.dispute(
+                f"{self.peer}'s move {n + 1} revealed is not the one it committed to",
+                {
+                    "move": n,
+                    "revealed": said,
+                    "commit": commits.get(n),
+                    "salt": salts[n] if n < len(salts) else None,
+                },  # fmt: skip
+            )
+            return False
+        end = s.spec.new(**s.options)
+        try:
+            for after, _move, _before in s.spec.steps_from(end, full):
+                end = after
+        except ValueError as e:
+            self.dispute(f"{self.peer}'s revealed moves do not replay ({e})", {"moves": full})
+            return False
+        told = s.masked.told.get(theirs, {}) if s.masked is not None else {}
+        lie = told_lie(self.peer, told, plain(end.disclosed(theirs)))
+        if lie is not None:
+            self.dispute(lie[1], {"lie": lie[0], "moves": full})
+            return False
+        return True
+
+    def time_reveal(self: RemoteSource) -> None:
+        """Once the game here is over and still masked: the peer's names are awaited for
+        ``reveal_timeout`` seconds, then the result is ``unverified``."""
+        s = self.host.session
+        if s.masked is None or not s.state.is_over() or self._timer == s.game_id:
+            return
+        if s.game_id is None or self.is_disputed():
+            return
+        self._timer = game = s.game_id
+        loop = getattr(self.host, "loop", None)
+        if loop is None:
+            return
+
+        def due() -> None:
+            self.host.post_call(lambda: self._unverified(game))  # type: ignore[attr-defined]
+
+        loop.call_later(self.reveal_timeout, due)
+
+    def time_answer(self: RemoteSource) -> None:
+        """While the game here waits for the peer's facts (its board answers at once, no
+        person is asked): after ``reveal_timeout`` seconds of it, said in one line, so the
+        players know to leave the game to the arbiter (a new game) rather than wait on."""
+        s = self.host.session
+        at = (s.game_id, len(s.played))
+        if s.masked is None or not s.state.waiting or self._answer_timer == at:
+            return
+        self._answer_timer = at
+        loop = getattr(self.host, "loop", None)
+        if loop is None:
+            return
+
+        def due() -> None:
+            self.host.post_call(lambda: self._not_answered(at))  # type: ignore[attr-defined]
+
+        loop.call_later(self.reveal_timeout, due)
+
+    def _not_answered(self: RemoteSource, at: tuple[int | None, int]) -> None:
+        s = self.host.session
+        if (s.game_id, len(s.played)) != at or not s.state.waiting or self.is_disputed():
+            return
+        line = (
+            f"{self.peer} has not answered in {self.reveal_timeout:g} s: "
+            "a new game leaves this one to the arbiter"
+        )
+        log.warning("remote play: %s", line)
+        self.said = line
+        self.host.say(line, lasting=True)
+
+    def _unverified(self: RemoteSource, game: int) -> None:
+        s = self.host.session
+        if s.game_id != game or s.masked is None or self.is_disputed():
+            return
+        why = f"{self.peer} never revealed its secret moves"
+        try:
+            s.journal.dispute(game, Dispute(UNVERIFIED, why, {"peer": self.peer}))
+        except JournalError as e:
+            log.warning("remote play: not kept: %s", e)
+        line = f"{why}: result unverified"
+        log.warning("remote play: %s", line)
+        self.said = line
+        self.host.say(line, lasting=True)
+        self._results_changed()
+
+
+def bounded(evidence: dict[str, Any], limit: int = EVIDENCE) -> dict[str, Any]:
+    """The evidence as kept: a value that makes it longer than ``limit`` bytes of JSON (the
+    peer's own, or a long game's moves) is replaced by a line saying how long it was."""
+    if len(json.dumps(evidence)) <= limit:
+        return evidence
+    out: dict[str, Any] = {}
+    for key, value in evidence.items():
+        size = len(json.dumps(value))
+        out[str(key)[:40]] = value if size <= limit // 8 else f"({size} bytes: not kept)"
+    return out if len(json.dumps(out)) <= limit else {"evidence": "(too long: not kept)"}
+
+
+def _json(text: str | None) -> dict[str, Any]:
+    try:
+        value = json.loads(text) if text else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _int(text: str | None) -> int | None:
+    try:
+        return int(text) if text else None
+    except ValueError:
+        return None
+
+
+def told_lie(
+    peer: str, told: dict[str, Any], truth: dict[str, Any]
+) -> tuple[dict[str, Any], str] | None:
+    """The first fact the peer told that the game of its revealed moves says otherwise:
+    (evidence, one line), or None."""
+    for key, value in sorted(told.items()):
+        if key in truth and truth[key] != plain(value):
+            line = f"{peer} told {key} {_short(value)}, its moves say {_short(truth[key])}"
+            return {"fact": key, "told": value, "true": truth[key]}, line
+    return None
+
+
+def _short(value: Any) -> str:
+    return json.dumps(plain(value))[:40]
