@@ -504,7 +504,8 @@ class Daemon:
         options and player names of the command line and the config (never those of the game
         that was resumed); ``options`` set some of them, ``players`` (a club's pairing) names
         the players instead, and ``clock`` (an event's time control, "" for none) is played
-        instead of the configured clock."""
+        instead of the configured clock, under FIDE's rules: the first player's time runs
+        from the start (a casual game's first move is as ``[clock] first_move`` says)."""
         if self.menu.is_open:
             self.menu.close()
         try:
@@ -521,6 +522,7 @@ class Daemon:
         except ValueError as e:
             log.warning("%s is played without a clock: %s", spec.name, e)
             self.session.time_control = None
+        self.session.first_move_free = clock is None and self.config.clock.first_move == "free"
         names = self.config.game.players if players is None else players
         self.tell(self.referee.new_game(spec.name, options, dict(names)))
 

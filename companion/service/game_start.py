@@ -81,6 +81,7 @@ def first_session(
             time_control=time_control(config, wanted),
             timer=timer,
             masking=remote_masking(config),
+            first_move_free=config.clock.first_move == "free",
         )
     return session
 
