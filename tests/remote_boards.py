@@ -18,9 +18,11 @@ CHILD = Path(__file__).resolve().parent / "remote_child.py"
 class Board:
     """One board of the game, in its own process (tests/remote_child.py)."""
 
-    def __init__(self, tmp: Path, broker, name, peer, side, game, rules):
+    def __init__(self, tmp: Path, broker, name, peer, side, game, rules, clock: str = ""):
         self.journal = tmp / f"{name}.sqlite"
         self.args = [str(self.journal), broker.url, name, peer, side, game, json.dumps(rules)]
+        if clock:
+            self.args.append(clock)
         self.name = name
         self.process: subprocess.Popen | None = None
         self.start()

@@ -2,7 +2,7 @@
 the simulated board with a real journal, on a real broker, until it is told to stop or
 killed. Not a test module.
 
-    python tests/remote_child.py JOURNAL BROKER BOARD PEER SIDE GAME RULES_JSON
+    python tests/remote_child.py JOURNAL BROKER BOARD PEER SIDE GAME RULES_JSON [CLOCK]
 
 Prints ``R`` once running, then answers one JSON line per command read from stdin:
 ``state`` (the game as this board has it), ``play NAME`` (the player here makes that move:
@@ -10,7 +10,8 @@ a press of its square on the simulated board, or the confirm button for a move w
 ``submit NAME`` (the player here enters that move on their page), ``enter WHO NAME`` (a
 move entered on WHO's page here: answers what was refused), ``make NAME`` (``play``
 for a move with squares on a game with a board, else ``submit``), ``press SQUARE`` (a press
-of any square), ``undo`` (the undo button), ``stop``.
+of any square), ``undo`` (the undo button), ``confirm`` (the confirm button), ``stop``.
+With CLOCK (a time control) the game is played on a clock: ``state`` has its times.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ from companion.service.app import build_daemon  # noqa: E402
 
 def main() -> None:
     journal, broker, board, peer, side, game, rules = sys.argv[1:8]
+    control = sys.argv[8] if len(sys.argv) > 8 else ""
     config = Config.default().with_overrides(
+        clock={"control": control},
         game={"name": game, "opponent": f"remote:{peer}", "opponent_side": side},
         rules={game: json.loads(rules)},
         board={"driver": "mock"},
@@ -64,7 +67,16 @@ def main() -> None:
             "waiting": sorted(s.state.waiting),
             "masked": s.masked is not None,
             "summary": outcome.summary if outcome is not None else None,
+            "clock": clock_state(),
         }
+
+    def clock_state() -> dict | None:
+        clock = daemon.session.clock
+        if clock is None:
+            return None
+        now = daemon.loop.clock()  # the machine's monotonic clock: the same in both processes
+        return {"times": clock.times(now), "running": clock.running, "paused": clock.paused,
+                "now": now}  # fmt: skip
 
     def local_player() -> str:
         s, o = daemon.session, daemon.opponent
@@ -109,8 +121,8 @@ def main() -> None:
             daemon.board.tap(int(arg), clean=True)
             daemon.wait_idle()
             answer("{}")
-        elif command == "undo":
-            daemon.post(ButtonEvent("undo"))
+        elif command in ("undo", "confirm"):
+            daemon.post(ButtonEvent(command))
             daemon.wait_idle()
             answer("{}")
         elif command == "stop":

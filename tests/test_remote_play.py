@@ -241,12 +241,7 @@ def test_the_opponent_side_keeps_its_old_spelling_in_the_config_file(tmp_path):
         assert Config.load(path).game.opponent_side == "on"
 
 
-def test_no_clock_in_a_remote_game(capsys):
-    from companion.cli.main import main
-
-    club = ["--club", "mqtt://127.0.0.1:1883", "--board-name", "t3"]
-    assert (
-        main(["sim", "--journal", "none", "--opponent", "remote:t4", *club, "--clock", "5:00+3"])
-        == 2
-    )
-    assert "no clock in a remote game" in one_line_error(capsys)
+def test_a_remote_game_may_be_played_on_a_clock():
+    """(tests/test_remote_clock.py plays one.)"""
+    config = remote_config("binaryon", {"size": 4}).with_overrides(clock={"control": "5:00+3"})
+    assert check_config(config) is config

@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from companion import PROGRAM
 from companion.club import topics
+from companion.club.remote_clock import RemoteClock
 from companion.club.remote_secrets import RemoteSecrets
 from companion.club.remote_stream import plain, stream
 from companion.club.transport import Transport
@@ -121,6 +122,7 @@ class RemoteSource(RemoteSecrets):
         self.said = ""  # the last problem said (each is said once)
         self._checked: tuple[Any, str | None] = (None, None)  # (game and options, problem)
         self.online = False  # the broker was there at the last look
+        self.clock_sync = RemoteClock(lambda m: self._send({**self.identity(), **m}))
 
     # --- the broker ---
     def connect(self, transport: Transport) -> None:
@@ -169,6 +171,8 @@ class RemoteSource(RemoteSecrets):
             ply = own[n]
             p = s.played[ply]
             message = {**self.identity(), "kind": "move", "seq": n, "ply": ply}
+            if (clock := self.clock_sync.stamp(s, ply)) is not None:
+                message["clock"] = clock  # the time the move used, stamped here
             self._send({**message, "move": p.public, "player": p.player})
 
     # --- the opponent's source ---
@@ -211,12 +215,14 @@ class RemoteSource(RemoteSecrets):
         if self.sent is None or self.sent[0] != s.game_id:
             self.sent = (s.game_id, own)
             self._ask()
+            self.clock_sync.follow(s, again=True)
             return
         if own > self.sent[1]:
             self._send_moves(self.sent[1])
         self.sent = (s.game_id, own)
         self._send_facts()
         self._send_names()
+        self.clock_sync.follow(s, again=False)
         self._offer()
         self._say_waiting()
         if self.peer_names is not None and self.peer_names[0] == s.game_id:
@@ -259,8 +265,15 @@ class RemoteSource(RemoteSecrets):
                     self._problem(f"{self.peer} has {name} as its move {n + 1}, this board "
                                   f"{here}: the boards disagree")  # fmt: skip
                 return
+            fresh = n == len(known) and n not in self.heard
             self.heard[n] = (name, None if player is None else str(player))
+            if fresh:
+                self.clock_sync.heard_move(s, message)
             self._offer()
+        elif kind == "clock":
+            self.clock_sync.heard_clock(s, message)
+        elif kind == "flag":
+            self.clock_sync.heard_flag(s, message)
         elif kind == "told":
             self._learn(message["facts"])
         elif kind == "names":

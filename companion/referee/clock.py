@@ -225,6 +225,9 @@ class Clock:
         self.control = control
         self.players = tuple(players)
         self.first_move_timed = first_move_timed
+        # a remote game: the clock holds the switch of a move made at the other board and
+        # not here yet (the session switches nothing when it is made here)
+        self.ahead = False
         if not self.players:
             raise ValueError("a clock needs at least one player")
         if control.kind == HOURGLASS and len(self.players) != 2:
@@ -349,6 +352,8 @@ class Clock:
         }
         if self.first_move_timed:  # absent: the casual rule (snapshots before it had one)
             snap["first_move"] = "timed"
+        if self.ahead:
+            snap["ahead"] = True
         return snap
 
     @classmethod
@@ -369,6 +374,7 @@ class Clock:
         if not all(math.isfinite(v) for v in [*left.values(), used]) or used < 0:
             raise ValueError("a damaged clock snapshot (times out of range)")
         clock = cls(control, left, first_move_timed=timed)
+        clock.ahead = snapshot.get("ahead") is True
         clock._left = left
         clock.running = running
         clock.paused = was_paused if paused is None else paused

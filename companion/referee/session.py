@@ -380,7 +380,9 @@ class Session(MaskedPlay):
         referee's or the end. Then the time of ``clock_player`` of the last state runs
         (the first turn's end starts the clock). Forced passes and chance steps are the
         referee's and cost nobody anything; a move that leaves its player on turn (the
-        first press of a several-press turn) switches nothing."""
+        first press of a several-press turn) switches nothing, nor does one whose switch is
+        done already (a remote game: the board where the move was made stamped it,
+        ``adopt_clock``, before it is made here)."""
         if self.clock is None:
             return None
         clock = copy.deepcopy(self.clock)
@@ -393,6 +395,9 @@ class Session(MaskedPlay):
             state = after
         if ended:
             to = clock_player(state)
+            if clock.ahead:  # switched already, where the move was made (adopt_clock)
+                clock.ahead = False
+                return clock
             if clock.running is None:
                 clock.run(to, now)
             else:
@@ -544,6 +549,26 @@ class Session(MaskedPlay):
             )
         except JournalError as e:
             log.debug("clock tick not saved: %s", e)
+
+    def adopt_clock(self, snapshot: dict[str, Any], ahead: bool = False) -> bool:
+        """Take the clock another board of a remote game sent (``Clock.snapshot``: its times
+        at a move made there, or at a pause, a resume, time added, a restart), running from
+        now; journaled as the clock's state. ``ahead``: it holds the switch of a move made
+        there and not here yet (the move, when it is made here, switches nothing). False
+        (nothing changed) for a damaged one or without a clock."""
+        if self.clock is None or self.state.is_over():
+            return False
+        try:
+            clock = Clock.restore(snapshot, self.timer())
+        except ValueError as e:
+            log.warning("game %s: the other board's clock is not taken: %s", self.game_id, e)
+            return False
+        if set(clock.players) != set(self.clock.players):
+            return False
+        clock.ahead = ahead
+        self.clock = clock
+        self.clock_tick()
+        return True
 
     def flag_fall(self) -> str | None:
         """When the running player's time is gone: the game ends on time (the game's
