@@ -17,24 +17,6 @@ from companion.referee.session import Session
 from tests.conftest import FakeClock
 from tests.remote_boards import Board
 
-CONTROL = "5:00+3"
-
-
-@pytest.fixture
-def timed_pair(tmp_path, broker):
-    made: list[Board] = []
-
-    def make(control: str = CONTROL) -> tuple[Board, Board]:
-        t3 = Board(tmp_path, broker, "t3", "t4", "", "binaryon", {"size": 4}, clock=control)
-        first = t3.state()["local"]
-        t4 = Board(tmp_path, broker, "t4", "t3", first, "binaryon", {"size": 4}, clock=control)
-        made.extend((t3, t4))
-        return t3, t4
-
-    yield make
-    for board in made:
-        board.stop()
-
 
 def times_at(state: dict, at: float) -> dict[str, float]:
     """A board's clock at the moment ``at`` (the machine's monotonic clock, the same for both

@@ -158,16 +158,6 @@ def test_another_game_on_the_peer_is_refused_with_one_line(tmp_path, broker):
         t4.stop()
 
 
-def test_no_takebacks_in_a_remote_game(pair):
-    t3, t4 = pair("binaryon", {"size": 4})
-    boards = seated(t3, t4)
-    moves = play(boards, random.Random(5), plies=2, refuse=False)
-    for board in (t3, t4):
-        board.ask("undo")
-        state = board.state()
-        assert state["moves"] == moves and state["message"] == "no takebacks in a remote game"
-
-
 def test_games_with_secrets_are_played_remotely_but_not_solo_or_by_three():
     """Latent Binaries and Binøme have masked states (``remote_secrets``): allowed. Binøme
     solo or with three players is refused in one line; so is a game with secrets that cannot

@@ -121,11 +121,15 @@ def test_moves_out_of_order_twice_or_foreign_are_harmless(t3, peer):
     peer.send(identity(seq=0, move=m[1]))  # a late duplicate changes nothing
     t3.wait_idle()
     assert moves(t3) == m
-    t3.call(lambda: t3.undo(False))
-    assert t3.message == "no takebacks in a remote game" and moves(t3) == m
+    t3.call(lambda: t3.undo(False))  # asks t4: nothing is taken back alone
+    assert t3.message == f"takeback of {m[3]} asked: t4 agrees or not" and moves(t3) == m
+    wait_until(lambda: peer.heard("undo"), 20, "the request sent")
+    assert peer.heard("undo")[0]["ask"] == 3 and peer.heard("undo")[0]["moves"] == 4
     asked = t3.call(lambda: t3.ask_undo("on"))  # on a player's page
-    assert asked.refusal is not None and asked.refusal.reason == "no takebacks in a remote game"
-    assert moves(t3) == m and t3.referee.undo_view() is None
+    assert asked.refusal is not None and "already asked" in asked.refusal.reason
+    assert moves(t3) == m and t3.referee.undo_view()["waiting"] == ["off"]
+    theirs = t3.call(lambda: t3.ask_undo("off"))  # the peer's player asks on its own board
+    assert theirs.refusal is not None and theirs.refusal.reason == "no takebacks in a remote game"
 
 
 def test_the_peer_asks_and_is_answered_from_the_game(t3, peer):

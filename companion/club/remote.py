@@ -29,8 +29,10 @@ from companion.club import topics
 from companion.club.remote_clock import RemoteClock
 from companion.club.remote_secrets import RemoteSecrets
 from companion.club.remote_stream import plain, stream
+from companion.club.remote_takeback import RemoteTakeback
 from companion.club.transport import Transport
 from companion.games.base import GameSpec, GameState, Refusal
+from companion.referee.referee import Referee
 from companion.referee.session import Session, carried_options
 from companion.referee.verdict import Verdict
 
@@ -44,7 +46,12 @@ class RemoteHost(Protocol):
     @property
     def session(self) -> Session: ...
 
+    @property
+    def referee(self) -> Referee: ...
+
     def say(self, text: str, lasting: bool = False) -> None: ...
+
+    def tell(self, verdict: Verdict) -> None: ...
 
     def play_remote(self, move: Any, player: str | None) -> Verdict:
         """Play the peer's move here at once (no gate); None ``player``: a drawn chance step."""
@@ -123,6 +130,8 @@ class RemoteSource(RemoteSecrets):
         self._checked: tuple[Any, str | None] = (None, None)  # (game and options, problem)
         self.online = False  # the broker was there at the last look
         self.clock_sync = RemoteClock(lambda m: self._send({**self.identity(), **m}))
+        self.takeback = RemoteTakeback(lambda m: self._send({**self.identity(), **m}), peer)
+        self.plies: tuple[int | None, int] = (None, 0)  # (game id, moves) at the last look
 
     # --- the broker ---
     def connect(self, transport: Transport) -> None:
@@ -211,6 +220,7 @@ class RemoteSource(RemoteSecrets):
         s = self.host.session
         if self.problem(s):
             return  # nothing of a game with secrets leaves the board
+        self._taken_back()
         own = len(stream(s, self.seats(s.state)[0]))
         if self.sent is None or self.sent[0] != s.game_id:
             self.sent = (s.game_id, own)
@@ -223,6 +233,7 @@ class RemoteSource(RemoteSecrets):
         self._send_facts()
         self._send_names()
         self.clock_sync.follow(s, again=False)
+        self.takeback.follow(self.host.referee, lambda: _clock_now(s))
         self._offer()
         self._say_waiting()
         if self.peer_names is not None and self.peer_names[0] == s.game_id:
@@ -272,12 +283,61 @@ class RemoteSource(RemoteSecrets):
             self._offer()
         elif kind == "clock":
             self.clock_sync.heard_clock(s, message)
+        elif kind == "undo":
+            self._heard_undo(message)
         elif kind == "flag":
             self.clock_sync.heard_flag(s, message)
         elif kind == "told":
             self._learn(message["facts"])
         elif kind == "names":
             self._reveal(message)
+
+    # --- takebacks both players agree to (remote_takeback.py) ---
+    def _takes_back(self, session: Session) -> bool:
+        return not self.problem(session) and not session.spec.remote_secrets
+
+    def undo_button(self) -> Verdict | None:
+        """The undo button here: agree to the peer's takeback, or ask for one (None: this
+        game takes none back; the referee says so)."""
+        s = self.host.session
+        if not self._takes_back(s):
+            return None
+        return self.takeback.button(self.host.referee, s.state.player_of(self.seats(s.state)[0]))
+
+    def ask_undo(self, player: str) -> Verdict | None:
+        """A takeback asked on the page of the player here (None: not theirs to ask here)."""
+        s = self.host.session
+        if not self._takes_back(s) or player != s.state.player_of(self.seats(s.state)[0]):
+            return None
+        return self.takeback.ask(self.host.referee, player)
+
+    def _heard_undo(self, message: dict[str, Any]) -> None:
+        s = self.host.session
+        if not self._takes_back(s):
+            return
+        peer_player = s.state.player_of(self.seats(s.state)[1])
+        verdict = self.takeback.heard(self.host.referee, peer_player, message)
+        if verdict is not None:
+            self.host.tell(verdict)
+        clock = message.get("clock")
+        if "done" in message and isinstance(clock, dict):
+            self._taken_back()
+            if self.host.session.adopt_clock(clock):  # the clock as the peer left it
+                self.clock_sync.follow(self.host.session, again=False)
+
+    def _taken_back(self) -> None:
+        """After a takeback (fewer moves than at the last look): the peer's moves heard past
+        it and this board's count of moves sent go back with it."""
+        s = self.host.session
+        before, self.plies = self.plies, (s.game_id, len(s.played))
+        if before[0] != s.game_id or before[1] <= len(s.played):
+            return
+        mine, theirs = self.seats(s.state)
+        kept = len(stream(s, theirs))
+        self.heard = {n: m for n, m in self.heard.items() if n < kept}
+        if self.sent is not None and self.sent[0] == s.game_id:
+            self.sent = (s.game_id, len(stream(s, mine)))
+        self.clock_sync.known = None
 
     def _mismatch(self, message: dict[str, Any]) -> str | None:
         s = self.host.session
@@ -375,6 +435,11 @@ class RemoteSource(RemoteSecrets):
             self.said = line
             log.warning("remote play: %s", line)
             self.host.say(line, lasting=True)
+
+
+def _clock_now(session: Session) -> dict[str, Any] | None:
+    clock = session.clock
+    return None if clock is None else clock.snapshot(session.timer())
 
 
 def _described(game: Any, options: Any) -> str:

@@ -451,6 +451,9 @@ class Daemon:
     def undo(self, long: bool) -> None:
         if long and self.game_clock.add():  # a paused clock: time added, not a takeback
             return
+        if self.remote is not None and (asked := self.remote.undo_button()) is not None:
+            self.tell(asked)  # a remote game: a takeback both players agree to
+            return
         self.tell(self.referee.undo(long))
 
     def turn_pending(self) -> bool:
@@ -484,7 +487,8 @@ class Daemon:
         return verdict
 
     def ask_undo(self, player: str) -> Verdict:
-        verdict = self.referee.ask_undo(player)
+        remote = self.remote.ask_undo(player) if self.remote is not None else None
+        verdict = remote if remote is not None else self.referee.ask_undo(player)
         self.tell(verdict)
         return verdict
 
