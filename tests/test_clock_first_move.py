@@ -166,6 +166,16 @@ def test_a_casual_daemon_follows_first_move_and_an_events_game_is_always_fide():
     assert not d.session.state.is_over() and d.session.clock.running == "off"
 
 
+def test_a_remote_games_first_move_is_free_whatever_the_config_says():
+    from companion.service.game_start import first_move_free
+
+    timed = Config.default().with_overrides(clock={"first_move": "timed"})
+    assert first_move_free(timed) is False
+    remote = timed.with_overrides(game={"opponent": "remote:t4"})
+    assert first_move_free(remote) is True
+    assert first_move_free(Config.default()) is True
+
+
 EVENT = """\
 name = "March"
 game = "binaryon"

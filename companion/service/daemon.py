@@ -39,7 +39,7 @@ from companion.service.config_check import REMOTE, time_control
 from companion.service.controls import CLUB, PAGES, Controls
 from companion.service.engine_hint import EngineHint
 from companion.service.game_clock import ClockKeeper
-from companion.service.game_start import first_session, fitting_options
+from companion.service.game_start import first_move_free, first_session, fitting_options
 from companion.service.hints import Hints
 from companion.service.menu import NewGameMenu
 from companion.service.opponent import EngineOpponent, Opponent
@@ -526,7 +526,7 @@ class Daemon:
         except ValueError as e:
             log.warning("%s is played without a clock: %s", spec.name, e)
             self.session.time_control = None
-        self.session.first_move_free = clock is None and self.config.clock.first_move == "free"
+        self.session.first_move_free = clock is None and first_move_free(self.config)
         names = self.config.game.players if players is None else players
         self.tell(self.referee.new_game(spec.name, options, dict(names)))
 
