@@ -110,13 +110,20 @@ def test_a_board_killed_and_started_again_shows_the_same_times_as_its_peer(timed
     same_times(t3, t4)
 
 
-def test_a_flag_ends_the_game_on_both_boards(timed_pair):
+@pytest.mark.parametrize("made_there", [True, False])
+def test_a_flag_ends_the_game_on_both_boards(timed_pair, made_there):
+    """(``made_there`` False: the player who runs out of time never made the peer's move on
+    their board: it is played there first, so both journals hold it.)"""
     t3, t4 = timed_pair("0:03+0")
     boards = seats(t3, t4)
     mover = boards[t3.state()["turn"]]
     other = next(b for b in boards.values() if b is not mover)
     move = mover.state()["legal"][0]
-    one_move(mover, other, move, 0.0, 0.0)  # the first move is free; then 3 s for the reply
+    if made_there:
+        one_move(mover, other, move, 0.0, 0.0)  # the first move is free; then 3 s for the reply
+    else:
+        mover.ask(f"play {move}")
+        other.wait(lambda s: s["wanted"] == move, f"{move} lit", 60)
     for board in (t3, t4):
         over = board.wait(lambda s: s["over"], "the flag", 30)
         assert over["summary"] is not None and over["summary"].endswith("on time")

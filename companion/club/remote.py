@@ -292,6 +292,23 @@ class RemoteSource(RemoteSecrets):
         elif kind == "names":
             self._reveal(message)
 
+    def before_flag(self) -> None:
+        """A flag is about to fall here while the clock holds the switch of the peer's move
+        not made on this board yet (the player here ran out of time before making it): the
+        move is played first, so both journals end with the same moves."""
+        s = self.host.session
+        if s.clock is None or not s.clock.ahead or s.state.is_over():
+            return
+        heard = self.heard.get(len(stream(s, self.seats(s.state)[1])))
+        if heard is None:
+            return
+        name, player = heard
+        try:
+            move = s.state.parse_move(name)
+        except ValueError:
+            return
+        self.host.play_remote(move, player)
+
     # --- takebacks both players agree to (remote_takeback.py) ---
     def _takes_back(self, session: Session) -> bool:
         return not self.problem(session) and not session.spec.remote_secrets

@@ -110,6 +110,9 @@ class ClockKeeper:
             self.host.render()
 
     def _flag_fell(self) -> None:
+        remote = getattr(self.host, "remote", None)
+        if remote is not None:  # a move made at the other board and not here yet goes first
+            remote.before_flag()
         session = self.session
         flagged = session.flag_fall()
         if flagged is None:
