@@ -110,6 +110,31 @@ def test_a_board_killed_and_started_again_shows_the_same_times_as_its_peer(timed
     same_times(t3, t4)
 
 
+def test_after_the_broker_comes_back_both_boards_show_the_same_times(timed_pair, broker):
+    t3, t4 = timed_pair()
+    boards = seats(t3, t4)
+    rng = random.Random(6)
+    for _ in range(2):
+        mover = boards[t3.state()["turn"]]
+        other = next(b for b in boards.values() if b is not mover)
+        one_move(mover, other, rng.choice(mover.state()["legal"]), 0.1, 0.1)
+    mover = boards[t3.state()["turn"]]
+    other = next(b for b in boards.values() if b is not mover)
+    broker.kill()  # the broker forgets everything
+    ply = len(mover.state()["moves"])
+    time.sleep(0.5)
+    move = rng.choice(mover.state()["legal"])
+    mover.ask(f"play {move}")  # made while the peer cannot hear it
+    mover.wait(lambda s: len(s["moves"]) > ply, "the move played without the broker")
+    time.sleep(0.5)
+    broker.start()
+    other.wait(lambda s: s["wanted"] == move, "caught up", 90)
+    same_times(t3, t4)  # the peer's player charged from the move, not from its arrival
+    other.ask(f"play {move}")
+    other.wait(lambda s: len(s["moves"]) > ply, f"{move} made")
+    same_times(t3, t4)
+
+
 @pytest.mark.parametrize("made_there", [True, False])
 def test_a_flag_ends_the_game_on_both_boards(timed_pair, made_there):
     """(``made_there`` False: the player who runs out of time never made the peer's move on
