@@ -135,6 +135,33 @@ def test_after_the_broker_comes_back_both_boards_show_the_same_times(timed_pair,
     same_times(t3, t4)
 
 
+def test_a_board_cut_off_never_flags_the_player_who_moved_in_time_at_the_other(timed_pair, broker):
+    """The broker goes while it is P1's turn: P1 moves in time at their board; the other
+    board, which cannot hear it, sees P1's time run out but the flag is P1's board's to
+    call. Once the broker is back the move arrives with its stamp, P2's time (run since
+    the move) is gone, and both boards end the game the same way, with the same moves."""
+    t3, t4 = timed_pair("0:06+0")
+    boards = seats(t3, t4)
+    rng = random.Random(12)
+    for _ in range(2):  # the first move is free; P2 replies at once
+        mover = boards[t3.state()["turn"]]
+        other = next(b for b in boards.values() if b is not mover)
+        one_move(mover, other, rng.choice(mover.state()["legal"]), 0.0, 0.0)
+    p1 = boards[t3.state()["turn"]]
+    p2 = next(b for b in boards.values() if b is not p1)
+    broker.kill()
+    time.sleep(1.0)
+    move = rng.choice(p1.state()["legal"])
+    p1.ask(f"play {move}")  # in time, at P1's board
+    time.sleep(6.5)  # P1's time as P2's board last knew it is gone
+    assert not p2.state()["over"]  # not P2's board's flag to call
+    broker.start()
+    ends = [b.wait(lambda s: s["over"], "the game's end", 90) for b in (t3, t4)]
+    assert ends[0]["summary"] == ends[1]["summary"] and ends[0]["summary"].endswith("on time")
+    assert ends[0]["moves"] == ends[1]["moves"] and ends[0]["moves"][-1] == move
+    assert ends[0]["summary"].startswith(p1.state()["playing"].upper())  # P2's time ran out
+
+
 @pytest.mark.parametrize("made_there", [True, False])
 def test_a_flag_ends_the_game_on_both_boards(timed_pair, made_there):
     """(``made_there`` False: the player who runs out of time never made the peer's move on

@@ -292,6 +292,20 @@ class RemoteSource(RemoteSecrets):
         elif kind == "names":
             self._reveal(message)
 
+    def may_flag(self) -> bool:
+        """May the flag of the running player fall here? Only on their own board (or when
+        that board said it fell): a board cut off from the broker runs the clock as it last
+        knew it, and the other player may have moved in time there. Not before the peer's
+        move whose switch the clock holds has come (its clock may come first)."""
+        s = self.host.session
+        if s.clock is None or self.problem(s):
+            return True
+        mine, theirs = self.seats(s.state)
+        if s.clock.ahead and len(stream(s, theirs)) not in self.heard:
+            return False  # the move is on its way: it goes first
+        running = s.clock.running
+        return running == s.state.player_of(mine) or self.clock_sync.heard_flag_of(s, running)
+
     def before_flag(self) -> None:
         """A flag is about to fall here while the clock holds the switch of the peer's move
         not made on this board yet (the player here ran out of time before making it): the

@@ -9,8 +9,9 @@ to move there is charged from the moment the move could be seen, and both boards
 same times, but for the broker's delay. What changes the clock without a move (a pause, a
 resume, time added, the pause of a restart) is sent as it happens (``follow``), and once on
 every (re)connection; the board that is behind by the peer's last move takes the peer's
-clock, never the other way round. A flag that falls on one board is sent too: it ends the
-game on both, whichever board saw it first.
+clock, never the other way round. A player's flag falls on their own board (a board cut
+off from the broker runs the clock as it last knew it: the player at the other board may
+have moved in time there); it is sent, and ends the game on the other board too.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ class RemoteClock:
         self.send = send
         self.known: tuple[Any, ...] | None = None  # (game id, ply, clock_key) both know
         self.flag_sent: int | None = None  # the game whose flag was sent
+        self.flag_heard: tuple[Any, ...] | None = None  # (game id, player) the peer flagged
 
     # --- what this board sends ---
     def stamp(self, session: Session, ply: int) -> dict[str, Any] | None:
@@ -138,6 +140,11 @@ class RemoteClock:
         now = session.timer()
         clock.add(player, -max(0.0, clock.left(player, now)))
         self.flag_sent = session.game_id  # the peer knows
+        self.flag_heard = (session.game_id, player)
+
+    def heard_flag_of(self, session: Session, player: str | None) -> bool:
+        """Did the peer say ``player``'s flag fell in this game?"""
+        return self.flag_heard == (session.game_id, player)
 
     def _known(self, session: Session) -> None:
         snap = _snapshot(session)
