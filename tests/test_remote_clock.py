@@ -224,15 +224,39 @@ def test_a_board_behind_takes_the_peers_clock_and_one_ahead_keeps_its_own():
     remote.heard_move(behind, {"clock": ahead.clock.snapshot(t())})
     ahead.pause_clock()
     paused = {"ply": len(ahead.played), "clock": ahead.clock.snapshot(t())}
-    remote.heard_clock(behind, paused)
+    remote.heard_clock(behind, paused, theirs_last=True)
     assert behind.clock.paused and behind.clock.ahead  # still ahead of the move here
     # the board ahead never takes the clock of one a move behind it
     old = {"ply": 1, "clock": {**behind.clock.snapshot(t()), "ahead": False, "paused": False}}
-    RemoteClock(lambda m: None).heard_clock(ahead, old)
+    RemoteClock(lambda m: None).heard_clock(ahead, old, theirs_last=False)
     assert ahead.clock.paused
     # a damaged clock changes nothing, in one log line
-    remote.heard_clock(behind, {"ply": len(ahead.played), "clock": {"left": "soon"}})
+    remote.heard_clock(
+        behind, {"ply": len(ahead.played), "clock": {"left": "soon"}}, theirs_last=True
+    )
     assert behind.clock.paused
+
+
+def test_the_same_clock_but_for_the_turns_use_is_taken_from_the_board_that_began_the_turn():
+    """After the broker was gone, the move's own stamp came late: the mover's board's clock
+    (its turn's use counted from the move) is taken; the other way round, it is not."""
+    t = FakeClock()
+    mover, peer = timed(t), timed(t)
+    move = mover.state.legal_moves()[0]
+    mover.submit(move)
+    peer.submit(move)
+    t.advance(2)
+    reply = mover.state.legal_moves()[0]
+    mover.submit(reply)
+    peer.submit(reply)  # both boards at the same move
+    t.advance(3)
+    sent = {"ply": len(mover.played), "clock": mover.clock.snapshot(t())}
+    later = dict(peer.clock.snapshot(t()), used=0.5)
+    peer.adopt_clock(later)
+    RemoteClock(lambda m: None).heard_clock(peer, sent, theirs_last=False)
+    assert peer.clock.used(t()) == pytest.approx(0.5)  # this board began it: kept
+    RemoteClock(lambda m: None).heard_clock(peer, sent, theirs_last=True)
+    assert peer.clock.used(t()) == pytest.approx(3.0)  # the peer's move began it: taken
 
 
 def test_a_change_without_a_move_is_sent_once_and_a_flag_once():

@@ -282,7 +282,10 @@ class RemoteSource(RemoteSecrets):
                 self.clock_sync.heard_move(s, message)
             self._offer()
         elif kind == "clock":
-            self.clock_sync.heard_clock(s, message)
+            plies = stream(s, theirs)  # did the peer's move begin the running turn?
+            last = bool(plies) and plies[-1] == len(s.played) - 1
+            ahead = s.clock is not None and s.clock.ahead
+            self.clock_sync.heard_clock(s, message, theirs_last=ahead or last)
         elif kind == "undo":
             self._heard_undo(message)
         elif kind == "flag":

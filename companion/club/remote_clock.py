@@ -109,15 +109,20 @@ class RemoteClock:
 
     # --- what the peer sent ---
     def heard_move(self, session: Session, message: dict[str, Any]) -> None:
-        """The peer's next move has come, with its clock: taken now, ahead of the move."""
+        """The peer's next move has come, with its clock: taken now, ahead of the move (unless
+        the peer's clock of after it came first: a message sent later)."""
         snap = message.get("clock")
+        if session.clock is not None and session.clock.ahead:
+            return
         if isinstance(snap, dict) and session.adopt_clock(_arrived(snap, message), ahead=True):
             self._known(session)
 
-    def heard_clock(self, session: Session, message: dict[str, Any]) -> None:
+    def heard_clock(self, session: Session, message: dict[str, Any], theirs_last: bool) -> None:
         """The peer's clock changed without a move (or it came back): taken when the peer
         is where this board is or one move ahead (its clock holding the switch of a move
-        this board has not made yet counts as that move)."""
+        this board has not made yet counts as that move). The same clock but for what the
+        running turn has used is taken from the board whose move began the turn
+        (``theirs_last``: the peer's, as after the broker was gone)."""
         snap = message.get("clock")
         if not isinstance(snap, dict) or session.clock is None or session.state.is_over():
             return
@@ -126,8 +131,8 @@ class RemoteClock:
         mine = _snapshot(session)
         if ply < here or ply > len(session.played) + 1 or mine is None:
             return  # this board is ahead: the peer takes this board's clock
-        if clock_key(snap) == clock_key(mine) and ply == here:
-            return  # the same clock (what the running turn has used apart)
+        if clock_key(snap) == clock_key(mine) and ply == here and not theirs_last:
+            return  # the same clock: this board began the running turn, its use is right
         if session.adopt_clock(_arrived(snap, message), ahead=ply > len(session.played)):
             self._known(session)
 
