@@ -174,3 +174,22 @@ def pair(tmp_path, broker):
     yield make
     for board in made:
         board.stop()
+
+
+@pytest.fixture
+def timed_pair(tmp_path, broker):
+    """Boards t3 and t4 of a remote Binaryon game (size 4) on a clock (``make(control)``)."""
+    from tests.remote_boards import Board
+
+    made: list[Board] = []
+
+    def make(control: str = "5:00+3") -> tuple[Board, Board]:
+        t3 = Board(tmp_path, broker, "t3", "t4", "", "binaryon", {"size": 4}, clock=control)
+        first = t3.state()["local"]
+        t4 = Board(tmp_path, broker, "t4", "t3", first, "binaryon", {"size": 4}, clock=control)
+        made.extend((t3, t4))
+        return t3, t4
+
+    yield make
+    for board in made:
+        board.stop()

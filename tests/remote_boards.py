@@ -19,11 +19,15 @@ CHILD = Path(__file__).resolve().parent / "remote_child.py"
 class Board:
     """One board of the game, in its own process (tests/remote_child.py)."""
 
-    def __init__(self, tmp: Path, broker, name, peer, side, game, rules, players=None, env=None):
+    def __init__(
+        self, tmp: Path, broker, name, peer, side, game, rules, players=None, env=None, clock=""
+    ):
         self.journal = tmp / f"{name}.sqlite"
         self.args = [str(self.journal), broker.url, name, peer, side, game, json.dumps(rules)]
-        if players:  # this board's config names its players: {seat: name}
-            self.args.append(json.dumps(players))
+        if players or clock:  # this board's config names its players: {seat: name}
+            self.args.append(json.dumps(players or {}))
+        if clock:
+            self.args.append(clock)
         self.name = name
         self.env = {**os.environ, **(env or {})}  # a dishonest board: remote_child.py
         self.process: subprocess.Popen | None = None

@@ -2,7 +2,9 @@
 the simulated board with a real journal, on a real broker, until it is told to stop or
 killed. Not a test module.
 
-    python tests/remote_child.py JOURNAL BROKER BOARD PEER SIDE GAME RULES_JSON [PLAYERS_JSON]
+    python tests/remote_child.py JOURNAL BROKER BOARD PEER SIDE GAME RULES [PLAYERS [CLOCK]]
+
+(RULES and PLAYERS in JSON.)
 
 Prints ``R`` once running, then answers one JSON line per command read from stdin:
 ``state`` (the game as this board has it), ``play NAME`` (the player here makes that move:
@@ -10,7 +12,9 @@ a press of its square on the simulated board, or the confirm button for a move w
 ``submit NAME`` (the player here enters that move on their page), ``enter WHO NAME`` (a
 move entered on WHO's page here: answers what was refused), ``make NAME`` (``play``
 for a move with squares on a game with a board, else ``submit``), ``press SQUARE`` (a press
-of any square), ``undo`` (the undo button), ``new`` (a new game of the same kind), ``stop``.
+of any square), ``undo`` (the undo button), ``new`` (a new game of the same kind),
+``confirm`` (the confirm button), ``stop``.
+With CLOCK (a time control) the game is played on a clock: ``state`` has its times.
 
 A dishonest board (docs/club.md, "A dishonest peer"), by the environment: ``REMOTE_LIE=flip``
 tells the other board each guess's answer turned over, ``REMOTE_LIE=silent`` never reveals
@@ -92,10 +96,12 @@ def lie(how: str) -> None:
 def main() -> None:
     journal, broker, board, peer, side, game, rules = sys.argv[1:8]
     players = json.loads(sys.argv[8]) if len(sys.argv) > 8 else {}
+    control = sys.argv[9] if len(sys.argv) > 9 else ""
     if os.environ.get("REMOTE_LIE"):
         lie(os.environ["REMOTE_LIE"])
     timeout = float(os.environ.get("REMOTE_REVEAL_TIMEOUT", "120"))
     config = Config.default().with_overrides(
+        clock={"control": control},
         game={
             "name": game,
             "opponent": f"remote:{peer}",
@@ -137,7 +143,16 @@ def main() -> None:
             "masked": s.masked is not None,
             "summary": outcome.summary if outcome is not None else None,
             "disputed": daemon.remote.is_disputed(),
+            "clock": clock_state(),
         }
+
+    def clock_state() -> dict | None:
+        clock = daemon.session.clock
+        if clock is None:
+            return None
+        now = daemon.loop.clock()  # the machine's monotonic clock: the same in both processes
+        return {"times": clock.times(now), "running": clock.running, "paused": clock.paused,
+                "now": now}  # fmt: skip
 
     def local_player() -> str:
         s, o = daemon.session, daemon.opponent
@@ -182,8 +197,8 @@ def main() -> None:
             daemon.board.tap(int(arg), clean=True)
             daemon.wait_idle()
             answer("{}")
-        elif command == "undo":
-            daemon.post(ButtonEvent("undo"))
+        elif command in ("undo", "confirm"):
+            daemon.post(ButtonEvent(command))
             daemon.wait_idle()
             answer("{}")
         elif command == "new":

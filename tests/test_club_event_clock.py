@@ -64,6 +64,8 @@ def test_the_events_clock_plays_each_pairings_game_and_tags_its_record(hall):
     control = daemon.call(lambda: daemon.session.time_control, render=False)
     assert control is not None and control.text() == "10:00+5"  # not the board's 1:00+0
     assert daemon.session.clock is not None
+    # FIDE's rules: the first player's time runs from the pairing's game's start
+    assert daemon.call(lambda: daemon.session.clock.running, render=False) == "on"
     for move in moves_to_end("binaryon", size=4):
         play(daemon, move)
     wait(lambda: len(acker.stored) == 1, what="the result stored")

@@ -5,6 +5,7 @@ comment said in one line with the move kept."""
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from hypothesis import given
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 from companion.journal.records import (
     clk_seconds,
     clk_text,
+    counts_tenths,
     format_record,
     parse_record,
     validate,
@@ -28,7 +30,7 @@ TIMED = """[Game "binaryon"]
 [Result "*"]
 
 1. b5 {+23.369s} {[%clk 0:04:40]} f3 {+28.771s} {[%clk 0:04:58]}
-2. f4 {+42.642s} {[%clk 0:04:29]} {clock paused} {clock resumed} {clock: +30s to off (penalty)} b2 {+47.658s} {[%clk 0:00:09.4]}
+2. f4 {+42.642s} {[%clk 0:04:29]} {clock paused} {clock resumed} {clock: +30s to off (penalty)} b2 {+47.658s} {[%clk 0:00:09]}
 3. d6 {+60.486s} {[%clk 1:00:00]}
 """  # noqa: E501
 
@@ -37,7 +39,7 @@ def test_a_timed_record_reads_back_as_it_was_written():
     rec = parse_record(TIMED)
     validate(rec)
     assert rec.time_control == TimeControl.parse("5:00+3")
-    assert rec.clocks == [280.0, 298.0, 269.0, 9.4, 3600.0]
+    assert rec.clocks == [280.0, 298.0, 269.0, 9.0, 3600.0]
     assert rec.clock_notes == {3: ["clock paused", "clock resumed", "clock: +30s to off (penalty)"]}
     assert rec.warnings == []
     assert format_record(rec) == TIMED
@@ -72,13 +74,28 @@ def test_a_time_control_this_companion_does_not_keep_is_a_warning_and_stays_a_ta
     assert '[TimeControl "40/7200:3600"]' in format_record(rec)
 
 
-@given(st.floats(0, 36_000, allow_nan=False))
-def test_a_clock_time_reads_back_as_written(seconds):
-    text = clk_text(seconds)
+def test_a_time_under_ten_seconds_is_written_in_whole_seconds():
+    """PGN's H:MM:SS: a record read with tenths (another program's) is written without them,
+    rounded up as the clock showed it; tenths stay for a control that counts in them."""
+    rec = parse_record(TIMED.replace("[%clk 0:00:09]", "[%clk 0:00:08.7]"))
+    assert rec.clocks[3] == 8.7
+    assert "{[%clk 0:00:09]}" in format_record(rec) and ".7]" not in format_record(rec)
+    assert clk_text(8.7) == "0:00:09" and clk_text(0.05) == "0:00:01"
+    assert clk_text(8.7, tenths=True) == "0:00:08.7"
+    tenths = TimeControl(TimeControl.parse("1:00+1").kind, 60.0, 0.5)
+    assert counts_tenths(tenths) and not counts_tenths(TimeControl.parse("0:05+3"))
+    rec.time_control = tenths
+    assert "{[%clk 0:00:08.7]}" in format_record(rec)
+
+
+@given(st.floats(0, 36_000, allow_nan=False), st.booleans())
+def test_a_clock_time_reads_back_as_written(seconds, tenths):
+    text = clk_text(seconds, tenths)
     back = clk_seconds(f"[%clk {text}]")
-    assert back is not None and clk_text(back) == text
+    assert back is not None and clk_text(back, tenths) == text
     assert back >= seconds - 1e-6  # rounded up, as the clock showed it
-    assert ("." in text) == (0 < back < 10)
+    assert ("." in text) == (tenths and 0 < back < 10)
+    assert re.fullmatch(r"\d{1,2}:[0-5]\d:[0-5]\d(\.\d)?", text)
 
 
 def test_replay_shows_the_clocks_at_each_move(tmp_path):
@@ -95,8 +112,8 @@ def test_replay_shows_the_clocks_at_each_move(tmp_path):
         "clock: ON 4:40 · OFF 5:00",
         "clock: ON 4:40 · OFF 4:58",
         "clock: ON 4:40 · OFF 4:58",  # move 3's time was left out: as move 1 left it
-        "clock: ON 4:40 · OFF 9.4",
-        "clock: ON 1:00:00 · OFF 9.4",
+        "clock: ON 4:40 · OFF 9.0",
+        "clock: ON 1:00:00 · OFF 9.0",
     ]
 
 

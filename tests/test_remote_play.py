@@ -158,16 +158,6 @@ def test_another_game_on_the_peer_is_refused_with_one_line(tmp_path, broker):
         t4.stop()
 
 
-def test_no_takebacks_in_a_remote_game(pair):
-    t3, t4 = pair("binaryon", {"size": 4})
-    boards = seated(t3, t4)
-    moves = play(boards, random.Random(5), plies=2, refuse=False)
-    for board in (t3, t4):
-        board.ask("undo")
-        state = board.state()
-        assert state["moves"] == moves and state["message"] == "no takebacks in a remote game"
-
-
 def test_games_with_secrets_are_played_remotely_but_not_solo_or_by_three():
     """Latent Binaries and Binøme have masked states (``remote_secrets``): allowed. Binøme
     solo or with three players is refused in one line; so is a game with secrets that cannot
@@ -241,12 +231,7 @@ def test_the_opponent_side_keeps_its_old_spelling_in_the_config_file(tmp_path):
         assert Config.load(path).game.opponent_side == "on"
 
 
-def test_no_clock_in_a_remote_game(capsys):
-    from companion.cli.main import main
-
-    club = ["--club", "mqtt://127.0.0.1:1883", "--board-name", "t3"]
-    assert (
-        main(["sim", "--journal", "none", "--opponent", "remote:t4", *club, "--clock", "5:00+3"])
-        == 2
-    )
-    assert "no clock in a remote game" in one_line_error(capsys)
+def test_a_remote_game_may_be_played_on_a_clock():
+    """(tests/test_remote_clock.py plays one.)"""
+    config = remote_config("binaryon", {"size": 4}).with_overrides(clock={"control": "5:00+3"})
+    assert check_config(config) is config

@@ -149,11 +149,15 @@ def test_moves_out_of_order_twice_or_foreign_are_harmless(t3, peer):
     peer.send(identity(seq=0, move=m[1]))  # a late duplicate changes nothing
     t3.wait_idle()
     assert moves(t3) == m
-    t3.call(lambda: t3.undo(False))
-    assert t3.message == "no takebacks in a remote game" and moves(t3) == m
+    t3.call(lambda: t3.undo(False))  # asks t4: nothing is taken back alone
+    assert t3.message == f"takeback of {m[3]} asked: t4 agrees or not" and moves(t3) == m
+    wait_until(lambda: peer.heard("undo"), 20, "the request sent")
+    assert peer.heard("undo")[0]["ask"] == 3 and peer.heard("undo")[0]["moves"] == 4
     asked = t3.call(lambda: t3.ask_undo("on"))  # on a player's page
-    assert asked.refusal is not None and asked.refusal.reason == "no takebacks in a remote game"
-    assert moves(t3) == m and t3.referee.undo_view() is None
+    assert asked.refusal is not None and "already asked" in asked.refusal.reason
+    assert moves(t3) == m and t3.referee.undo_view()["waiting"] == ["off"]
+    theirs = t3.call(lambda: t3.ask_undo("off"))  # the peer's player asks on its own board
+    assert theirs.refusal is not None and theirs.refusal.reason == "no takebacks in a remote game"
 
 
 def test_the_peer_asks_and_is_answered_from_the_game(t3, peer):
@@ -428,3 +432,34 @@ def test_a_flood_of_forged_moves_is_one_line_a_second_in_the_log(t3, peer, caplo
     lines = [r.getMessage() for r in caplog.records if "was refused" in r.getMessage()]
     assert 1 <= len(lines) <= elapsed + 1
     assert t3.opponent.wanted.name == m[1]
+
+
+@pytest.mark.parametrize("accept", [True, False])
+def test_the_peers_takeback_is_taken_back_here_only_when_the_player_here_agrees(t3, peer, accept):
+    """t4 asks to take back its last move: t3's pages list the request and nothing is taken
+    back until t3's player answers; then t4 hears ``done`` or ``declined``. A request for a
+    position t3 is not at is declined in one line."""
+    wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
+    m = line_of_play(2)
+    press(t3, m[0])
+    peer.send(identity(seq=0, ply=1, move=m[1]))
+    wait_until(lambda: t3.opponent.wanted is not None, 20, "t4's move lit")
+    press(t3, m[1])
+    assert moves(t3) == m
+    peer.send(identity(kind="undo", ask=5, moves=7))  # not where t3 is
+    wait_until(lambda: peer.heard("undo"), 20, "the answer")
+    assert peer.heard("undo")[-1] == {**peer.heard("undo")[-1], "declined": 5, "moves": 7}
+    assert "not at that move yet" in t3.message and moves(t3) == m
+    peer.send(identity(kind="undo", ask=1, moves=2))
+    wait_until(lambda: t3.referee.undo_view() is not None, 20, "the request on the pages")
+    view = t3.call(lambda: t3.referee.undo_view(), render=False)
+    assert view["by"] == "off" and view["moves"] == [m[1]] and view["waiting"] == ["on"]
+    assert t3.message == f"OFF asks to take back {m[1]}: undo to agree" and moves(t3) == m
+    t3.call(lambda: t3.answer_undo("on", accept))  # on the player's page
+    wait_until(lambda: len(peer.heard("undo")) == 2, 20, "the answer")
+    answer = peer.heard("undo")[-1]
+    if accept:
+        assert answer["done"] == 1 and answer["moves"] == 2 and moves(t3) == m[:1]
+        assert t3.call(lambda: t3.journal.load(t3.session.game_id).takebacks, render=False) == 1
+    else:
+        assert answer["declined"] == 1 and moves(t3) == m

@@ -59,6 +59,12 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
         "1:00h (hourglass), default (the game's rules page suggests one) or none",
     )
     p.add_argument(
+        "--first-move",
+        choices=("free", "timed"),
+        help="a casual game's first move on the clock: free (the default: the clock starts "
+        "when it is made) or timed (FIDE: it runs from the start, increments from move 1)",
+    )
+    p.add_argument(
         "--web",
         metavar="HOST:PORT",
         help="serve the table page and players' pages, e.g. 0.0.0.0:8080 (default: off)",
@@ -157,6 +163,8 @@ def config_from_args(args: argparse.Namespace) -> Config:
     journal = {"path": args.journal} if args.journal else {}
     web = {"listen": args.web} if args.web else {}
     clock = {"control": args.clock} if getattr(args, "clock", None) is not None else {}
+    if getattr(args, "first_move", None):
+        clock["first_move"] = args.first_move
     config = config.with_overrides(
         game=game,
         board=board,
@@ -186,7 +194,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         players = _players(args.player, name, options)
         config = config.with_overrides(game={"players": players})
         given.append("players")
-    if clock:
+    if "control" in clock:
         try:
             time_control(config, name)
         except ValueError as e:

@@ -27,10 +27,13 @@ from typing import Any, Protocol
 from companion import PROGRAM
 from companion.club import topics
 from companion.club.remote_checks import RemoteChecks
+from companion.club.remote_clock import RemoteClock
 from companion.club.remote_secrets import RemoteSecrets
 from companion.club.remote_stream import plain, stream
+from companion.club.remote_takeback import RemoteTakeback
 from companion.club.transport import Transport
 from companion.games.base import GameSpec, GameState, Refusal
+from companion.referee.referee import Referee
 from companion.referee.session import Session, carried_options
 from companion.referee.verdict import Verdict
 
@@ -44,7 +47,12 @@ class RemoteHost(Protocol):
     @property
     def session(self) -> Session: ...
 
+    @property
+    def referee(self) -> Referee: ...
+
     def say(self, text: str, lasting: bool = False) -> None: ...
+
+    def tell(self, verdict: Verdict) -> None: ...
 
     def play_remote(self, move: Any, player: str | None) -> Verdict:
         """Play the peer's move here at once (no gate); None ``player``: a drawn chance step."""
@@ -122,6 +130,9 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
         self.said = ""  # the last problem said (each is said once)
         self._checked: tuple[Any, str | None] = (None, None)  # (game and options, problem)
         self.online = False  # the broker was there at the last look
+        self.clock_sync = RemoteClock(lambda m: self._send({**self.identity(), **m}))
+        self.takeback = RemoteTakeback(lambda m: self._send({**self.identity(), **m}), peer)
+        self.plies: tuple[int | None, int] = (None, 0)  # (game id, moves) at the last look
 
     # --- the broker ---
     def connect(self, transport: Transport) -> None:
@@ -174,6 +185,8 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
             ply = own[n]
             p = s.played[ply]
             message = {**self.identity(), "kind": "move", "seq": n, "ply": ply}
+            if (clock := self.clock_sync.stamp(s, ply)) is not None:
+                message["clock"] = clock  # the time the move used, stamped here
             signed = self.signed(n, p.name, p.public)
             self._send({**message, "move": p.public, "player": p.player, **signed})
 
@@ -213,16 +226,20 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
         s = self.host.session
         if self.problem(s) or self.is_disputed():
             return  # nothing of a game with secrets leaves the board; a disputed game stops
+        self._taken_back()
         own = len(stream(s, self.seats(s.state)[0]))
         if self.sent is None or self.sent[0] != s.game_id:
             self.sent = (s.game_id, own)
             self._ask()
+            self.clock_sync.follow(s, again=True)
             return
         if own > self.sent[1]:
             self._send_moves(self.sent[1])
         self.sent = (s.game_id, own)
         self.send_facts()
         self.send_names()
+        self.clock_sync.follow(s, again=False)
+        self.takeback.follow(self.host.referee, lambda: _clock_now(s))
         self._offer()
         self._say_waiting()
         if self.peer_names is not None and self.peer_names[0] == s.game_id:
@@ -286,8 +303,20 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
             if self.heard.get(n, heard) != heard:
                 self._refused(f"{name} as its move {n + 1}, which was {self.heard[n][0]}")
                 return
+            fresh = n == len(known) and n not in self.heard
             self.heard[n] = heard
+            if fresh:
+                self.clock_sync.heard_move(s, message)
             self._offer()
+        elif kind == "clock":
+            plies = stream(s, theirs)  # did the peer's move begin the running turn?
+            last = bool(plies) and plies[-1] == len(s.played) - 1
+            ahead = s.clock is not None and s.clock.ahead
+            self.clock_sync.heard_clock(s, message, theirs_last=ahead or last)
+        elif kind == "undo":
+            self._heard_undo(message)
+        elif kind == "flag":
+            self.clock_sync.heard_flag(s, message)
         elif kind == "told":
             if self.checked_facts(message):
                 self._learn(message["facts"])
@@ -295,6 +324,84 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
             self._reveal(message)
         elif kind == "dispute":
             self.disputed_by_peer(message)
+
+    def may_flag(self) -> bool:
+        """May the flag of the running player fall here? Only on their own board (or when
+        that board said it fell): a board cut off from the broker runs the clock as it last
+        knew it, and the other player may have moved in time there. Not before the peer's
+        move whose switch the clock holds has come (its clock may come first)."""
+        s = self.host.session
+        if s.clock is None or self.problem(s):
+            return True
+        mine, theirs = self.seats(s.state)
+        if s.clock.ahead and len(stream(s, theirs)) not in self.heard:
+            return False  # the move is on its way: it goes first
+        running = s.clock.running
+        return running == s.state.player_of(mine) or self.clock_sync.heard_flag_of(s, running)
+
+    def before_flag(self) -> None:
+        """A flag is about to fall here while the clock holds the switch of the peer's move
+        not made on this board yet (the player here ran out of time before making it): the
+        move is played first, so both journals end with the same moves."""
+        s = self.host.session
+        if s.clock is None or not s.clock.ahead or s.state.is_over():
+            return
+        heard = self.heard.get(len(stream(s, self.seats(s.state)[1])))
+        if heard is None:
+            return
+        name, player = heard
+        try:
+            move = s.state.parse_move(name)
+        except ValueError:
+            return
+        self.host.play_remote(move, player)
+
+    # --- takebacks both players agree to (remote_takeback.py) ---
+    def _takes_back(self, session: Session) -> bool:
+        return not self.problem(session) and not session.spec.remote_secrets
+
+    def undo_button(self) -> Verdict | None:
+        """The undo button here: agree to the peer's takeback, or ask for one (None: this
+        game takes none back; the referee says so)."""
+        s = self.host.session
+        if not self._takes_back(s):
+            return None
+        return self.takeback.button(self.host.referee, s.state.player_of(self.seats(s.state)[0]))
+
+    def ask_undo(self, player: str) -> Verdict | None:
+        """A takeback asked on the page of the player here (None: not theirs to ask here)."""
+        s = self.host.session
+        if not self._takes_back(s) or player != s.state.player_of(self.seats(s.state)[0]):
+            return None
+        return self.takeback.ask(self.host.referee, player)
+
+    def _heard_undo(self, message: dict[str, Any]) -> None:
+        s = self.host.session
+        if not self._takes_back(s):
+            return
+        peer_player = s.state.player_of(self.seats(s.state)[1])
+        verdict = self.takeback.heard(self.host.referee, peer_player, message)
+        if verdict is not None:
+            self.host.tell(verdict)
+        clock = message.get("clock")
+        if "done" in message and isinstance(clock, dict):
+            self._taken_back()
+            if self.host.session.adopt_clock(clock):  # the clock as the peer left it
+                self.clock_sync.follow(self.host.session, again=False)
+
+    def _taken_back(self) -> None:
+        """After a takeback (fewer moves than at the last look): the peer's moves heard past
+        it and this board's count of moves sent go back with it."""
+        s = self.host.session
+        before, self.plies = self.plies, (s.game_id, len(s.played))
+        if before[0] != s.game_id or before[1] <= len(s.played):
+            return
+        mine, theirs = self.seats(s.state)
+        kept = len(stream(s, theirs))
+        self.heard = {n: m for n, m in self.heard.items() if n < kept}
+        if self.sent is not None and self.sent[0] == s.game_id:
+            self.sent = (s.game_id, len(stream(s, mine)))
+        self.clock_sync.known = None
 
     def _mismatch(self, message: dict[str, Any]) -> str | None:
         s = self.host.session
@@ -411,6 +518,11 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
             self.said = line
             log.warning("remote play: %s", line)
             self.host.say(line, lasting=True)
+
+
+def _clock_now(session: Session) -> dict[str, Any] | None:
+    clock = session.clock
+    return None if clock is None else clock.snapshot(session.timer())
 
 
 def _described(game: Any, options: Any) -> str:

@@ -105,11 +105,18 @@ class WebConfig:
     hosts: tuple[str, ...] = ()
 
 
+FIRST_MOVES = ("free", "timed")  # [clock] first_move
+
+
 @dataclass(frozen=True)
 class ClockConfig:
     # the game clock: a time control as typed ("5:00+3", "0:30+0", "5:00d2", "1:00h"),
     # "default" for the one the game's rules page suggests, "" or "none" for no clock
     control: str = ""
+    # a casual game's first move: "free" (nothing runs until it is made, no increment for it)
+    # or "timed" (FIDE: the first player's time runs from the start). An event's games are
+    # always timed, whatever this says
+    first_move: str = "free"
 
 
 @dataclass(frozen=True)
@@ -287,6 +294,8 @@ class Config:
                 raise bad(f"[buttons] {name}: GPIO {pin} is negative")
         if self.buttons.buzzer_kind not in ("passive", "active"):
             raise bad(f"[buttons] buzzer_kind {self.buttons.buzzer_kind!r}: use passive or active")
+        if self.clock.first_move not in FIRST_MOVES:
+            raise bad(f"[clock] first_move {self.clock.first_move!r}: use free or timed")
         if problem := journal_path_problem(self.journal.path):
             raise bad(f"[journal] path {self.journal.path!r}: {problem}")
         if problem := club_problem(self.club):

@@ -14,12 +14,12 @@ Tags first, one per line; then the moves, one token each, in play order (passes 
 each optionally followed by ``{+S s}``: seconds since the game started (``{-S s}`` when the
 clock said the move came before the start, e.g. a Pi without a real-time clock that set its
 time after a power cut). A game played on a clock has a ``[TimeControl "300+3"]`` tag, each
-move the mover's time left after it as PGN writes it (``{[%clk 0:04:57]}``, tenths under
-10 s: ``{[%clk 0:00:09.4]}``), and the clock's own events as comments where they happened
-(``{clock paused}``, ``{clock resumed}``, ``{clock: +30s to on (penalty)}``). ``N.`` move numbers
-(every two plies) and ``; comments`` are optional. Reading a record checks every tag and
-replays every move through the game engine; the first problem is reported as one line
-``FILE:LINE:COL: reason``.
+move the mover's time left after it as PGN writes it (``{[%clk 0:04:57]}``: ``H:MM:SS``,
+tenths only for a control that counts in them), and the clock's own events as comments
+where they happened (``{clock paused}``, ``{clock resumed}``, ``{clock: +30s to on
+(penalty)}``). ``N.`` move numbers (every two plies) and ``; comments`` are optional.
+Reading a record checks every tag and replays every move through the game engine; the
+first problem is reported as one line ``FILE:LINE:COL: reason``.
 """
 
 from __future__ import annotations
@@ -199,6 +199,7 @@ def format_record(rec: Record) -> str:
     lines.append("")
     row: list[str] = []
     per = per_number(rec.game, rec.options)
+    tenths = rec.time_control is not None and counts_tenths(rec.time_control)
     for i, name in enumerate(rec.moves):
         row.extend(_comment(note) for note in rec.notes.get(i, ()))
         row.extend(_comment(note) for note in rec.clock_notes.get(i, ()))
@@ -212,7 +213,7 @@ def format_record(rec: Record) -> str:
             row.append(_seconds(at - rec.started))
         left = rec.clocks[i] if i < len(rec.clocks) else None
         if left is not None:
-            row.append(f"{{[%clk {clk_text(left)}]}}")
+            row.append(f"{{[%clk {clk_text(left, tenths)}]}}")
         if i in rec.marks:
             row.append(f"{{{rec.marks[i]}}}")
     row.extend(_comment(note) for note in rec.notes.get(len(rec.moves), ()))
@@ -222,14 +223,22 @@ def format_record(rec: Record) -> str:
     return "\n".join(lines) + "\n"
 
 
-def clk_text(seconds: float) -> str:
-    """A time left as PGN's ``[%clk]`` writes it: ``0:04:57`` (seconds rounded up, as the
-    clock showed them), tenths under 10 s (``0:00:09.4``); never negative."""
-    tenths = math.ceil(round(seconds * 10, 6))
-    if tenths <= 0:
+def counts_tenths(control: TimeControl) -> bool:
+    """Whether a control counts in tenths of a second (a base or an increment with a
+    fraction of one): only then does ``[%clk]`` write them. No control typed as ``--clock``
+    or a PGN ``TimeControl`` tag does."""
+    return not (float(control.base).is_integer() and float(control.extra).is_integer())
+
+
+def clk_text(seconds: float, tenths: bool = False) -> str:
+    """A time left as PGN's ``[%clk]`` writes it: ``H:MM:SS`` (``0:04:57``, ``0:00:09``:
+    seconds rounded up, as the clock showed them; never negative); with ``tenths`` (a
+    control that counts in them), tenths under 10 s (``0:00:09.4``)."""
+    in_tenths = math.ceil(round(seconds * 10, 6))
+    if in_tenths <= 0:
         return "0:00:00"
-    if seconds < 10 and tenths < 100:
-        return f"0:00:0{tenths // 10}.{tenths % 10}"
+    if tenths and seconds < 10 and in_tenths < 100:
+        return f"0:00:0{in_tenths // 10}.{in_tenths % 10}"
     whole = math.ceil(round(seconds, 6))
     hours, rest = divmod(whole, 3600)
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"

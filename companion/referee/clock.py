@@ -18,6 +18,13 @@ A turn's time is kept as what was left when it began plus what the turn has used
 (``Clock.restore``): the journal writes one with every move and about once a second while a
 clock runs, and after a crash the player on move is charged what they used up to the last
 one, never the time the companion was off.
+
+When the first move is timed (``first_move_timed``: FIDE's rules, an event's games) the
+first player's time runs from the start and a Fischer increment counts from move 1: each
+turn's increment is the player's as the turn begins, so both players start with the base
+and one increment (``5:00+3`` shows ``5:03``), as FIDE's clocks in Fischer mode do. The
+friendly casual rule (the first move free: nothing runs until it is made, and it earns no
+increment) is the other choice; the session says which (README, "Game clock").
 """
 
 from __future__ import annotations
@@ -212,14 +219,23 @@ class Clock:
     running player's turn (applying the control) and starts ``to``'s; ``pause``/``resume``
     freeze and thaw it; ``add`` gives time (a penalty or a correction, by the arbiter)."""
 
-    def __init__(self, control: TimeControl, players: Iterable[str]):
+    def __init__(
+        self, control: TimeControl, players: Iterable[str], first_move_timed: bool = False
+    ):
         self.control = control
         self.players = tuple(players)
+        self.first_move_timed = first_move_timed
+        # a remote game: the clock holds the switch of a move made at the other board and
+        # not here yet (the session switches nothing when it is made here)
+        self.ahead = False
         if not self.players:
             raise ValueError("a clock needs at least one player")
         if control.kind == HOURGLASS and len(self.players) != 2:
             raise ValueError(f"an hourglass needs two players, not {len(self.players)}")
-        self._left = dict.fromkeys(self.players, control.base)  # at the start of the turn
+        start = control.base
+        if first_move_timed and control.kind == FISCHER:
+            start += control.extra  # move 1's increment, as the first turn begins
+        self._left = dict.fromkeys(self.players, start)  # at the start of the turn
         self.running: str | None = None
         self.paused = False
         self._used = 0.0  # the running turn's time, before ``_since``
@@ -327,13 +343,18 @@ class Clock:
     # --- saving ---
     def snapshot(self, now: float) -> dict[str, Any]:
         """What the journal keeps: enough to restore the clock as it is at ``now``."""
-        return {
+        snap: dict[str, Any] = {
             "control": self.control.text(),
             "left": {p: round(v, 3) for p, v in self._left.items()},
             "running": self.running,
             "used": round(self.used(now), 3),
             "paused": self.paused,
         }
+        if self.first_move_timed:  # absent: the casual rule (snapshots before it had one)
+            snap["first_move"] = "timed"
+        if self.ahead:
+            snap["ahead"] = True
+        return snap
 
     @classmethod
     def restore(cls, snapshot: dict[str, Any], now: float, paused: bool | None = None) -> Clock:
@@ -345,13 +366,15 @@ class Clock:
             running = snapshot.get("running")
             used = float(snapshot.get("used", 0.0))
             was_paused = bool(snapshot.get("paused", False))
+            timed = snapshot.get("first_move", "free") == "timed"
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise ValueError(f"a damaged clock snapshot ({e})") from None
         if running is not None and running not in left:
             raise ValueError(f"a damaged clock snapshot (running {running!r} has no time)")
         if not all(math.isfinite(v) for v in [*left.values(), used]) or used < 0:
             raise ValueError("a damaged clock snapshot (times out of range)")
-        clock = cls(control, left)
+        clock = cls(control, left, first_move_timed=timed)
+        clock.ahead = snapshot.get("ahead") is True
         clock._left = left
         clock.running = running
         clock.paused = was_paused if paused is None else paused

@@ -85,11 +85,14 @@ class Session(MaskedPlay):
     """One game in progress. With a time control (``time_control``) it keeps the game clock
     (``clock``): the clock switches when a player's move ends their turn (see
     ``_clock_after``), each move is journaled with the clock's snapshot, and ``timer`` (a
-    monotonic clock: the daemon's) says what time it is."""
+    monotonic clock: the daemon's) says what time it is. ``first_move_free``: the casual
+    rule (nothing runs until the first move is made, and it earns no increment); False:
+    FIDE's (the first player's time runs from the game's start, increments from move 1)."""
 
     closed_elsewhere = False  # the journal said the game was ended from outside
     clock: Clock | None = None
     time_control: TimeControl | None = None
+    first_move_free = True
     timer: Callable[[], float] = staticmethod(time.monotonic)
 
     def __init__(
@@ -102,6 +105,7 @@ class Session(MaskedPlay):
         time_control: TimeControl | None = None,
         timer: Callable[[], float] | None = None,
         masking: Masking | None = None,
+        first_move_free: bool = True,
     ):
         self.journal: Journal = journal or NullJournal()
         self.masking = masking  # a remote game: the seat this board knows alone
@@ -110,6 +114,7 @@ class Session(MaskedPlay):
         self.drawn: dict[int, str] = {}  # ply -> a chance step's outcome drawn there before
         self.blocked: Played | None = None  # the move that stopped the last undo
         self.time_control = time_control
+        self.first_move_free = first_move_free
         if timer is not None:
             self.timer = timer
         self._start(get_spec(game), options or {})
@@ -125,18 +130,34 @@ class Session(MaskedPlay):
         self.clock = self._new_clock()
         if self._begin() is None:
             self._save(self._referee_steps())
+            if self._run_first():
+                self.clock_tick()  # a restart finds the running clock of the start
 
     def _new_clock(self) -> Clock | None:
-        """A fresh clock for the game's players (nothing runs until the first turn ends:
-        the first move is free, as online clocks have it). ValueError: the control does not
-        suit the game (an hourglass with more than two players)."""
+        """A fresh clock for the game's players: with the first move free nothing runs
+        until the first turn ends, as online clocks have it; else (FIDE) ``_run_first``
+        starts it. None: no control, or one that does not suit the game (an hourglass with
+        more than two players)."""
         if self.time_control is None:
             return None
         try:
-            return Clock(self.time_control, self.states[0].players)
+            timed = not self.first_move_free
+            return Clock(self.time_control, self.states[0].players, first_move_timed=timed)
         except ValueError as e:  # checked at start for the configured game; another one:
             log.warning("%s is played without a clock: %s", self.spec.name, e)
             return None
+
+    def _run_first(self) -> bool:
+        """FIDE's rule: the first player's time runs from the game's start (the clock of a
+        game whose first move is free waits for it). True when it started."""
+        clock = self.clock
+        if clock is None or not clock.first_move_timed or clock.running is not None:
+            return False
+        to = clock_player(self.state)
+        if to is None:  # several choose at once, or the referee's step: nobody's time yet
+            return False
+        clock.run(to, self.timer())
+        return True
 
     def _begin(self) -> str | None:
         """Record the game's start; on failure the next move tries again (and is refused
@@ -214,10 +235,12 @@ class Session(MaskedPlay):
         except ValueError as e:
             raise ValueError(_not_replayed(saved, len(self.played), e)) from None
         self.time_control, self.clock = None, None
+        self.first_move_free = True  # unless the clock saved says otherwise
         if saved.time_control:
             try:
                 self.time_control = TimeControl.parse(saved.time_control)
                 self.clock = self._resumed_clock(saved)
+                self.first_move_free = self.clock is None or not self.clock.first_move_timed
             except ValueError as e:  # a damaged clock: the game goes on without one
                 log.warning("game %s: its clock is not restored (%s)", saved.game_id, e)
                 self.time_control, self.clock = None, None
@@ -357,7 +380,9 @@ class Session(MaskedPlay):
         referee's or the end. Then the time of ``clock_player`` of the last state runs
         (the first turn's end starts the clock). Forced passes and chance steps are the
         referee's and cost nobody anything; a move that leaves its player on turn (the
-        first press of a several-press turn) switches nothing."""
+        first press of a several-press turn) switches nothing, nor does one whose switch is
+        done already (a remote game: the board where the move was made stamped it,
+        ``adopt_clock``, before it is made here)."""
         if self.clock is None:
             return None
         clock = copy.deepcopy(self.clock)
@@ -370,6 +395,9 @@ class Session(MaskedPlay):
             state = after
         if ended:
             to = clock_player(state)
+            if clock.ahead:  # switched already, where the move was made (adopt_clock)
+                clock.ahead = False
+                return clock
             if clock.running is None:
                 clock.run(to, now)
             else:
@@ -500,7 +528,11 @@ class Session(MaskedPlay):
         now = self.timer()
         paused = self.clock.paused
         snap = self.played[-1].clock if self.played else None
-        self.clock = Clock.restore(snap, now, paused=paused) if snap else self._new_clock()
+        if snap:
+            self.clock = Clock.restore(snap, now, paused=paused)
+        else:  # back to the start: a fresh clock, FIDE's running again
+            self.clock = self._new_clock()
+            self._run_first()
         if self.clock is not None and self.clock.paused != paused:
             (self.clock.pause if paused else self.clock.resume)(now)
         self.clock_tick()
@@ -517,6 +549,26 @@ class Session(MaskedPlay):
             )
         except JournalError as e:
             log.debug("clock tick not saved: %s", e)
+
+    def adopt_clock(self, snapshot: dict[str, Any], ahead: bool = False) -> bool:
+        """Take the clock another board of a remote game sent (``Clock.snapshot``: its times
+        at a move made there, or at a pause, a resume, time added, a restart), running from
+        now; journaled as the clock's state. ``ahead``: it holds the switch of a move made
+        there and not here yet (the move, when it is made here, switches nothing). False
+        (nothing changed) for a damaged one or without a clock."""
+        if self.clock is None or self.state.is_over():
+            return False
+        try:
+            clock = Clock.restore(snapshot, self.timer())
+        except ValueError as e:
+            log.warning("game %s: the other board's clock is not taken: %s", self.game_id, e)
+            return False
+        if set(clock.players) != set(self.clock.players):
+            return False
+        clock.ahead = ahead
+        self.clock = clock
+        self.clock_tick()
+        return True
 
     def flag_fall(self) -> str | None:
         """When the running player's time is gone: the game ends on time (the game's

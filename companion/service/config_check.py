@@ -60,8 +60,6 @@ def remote_config_problem(config: Config) -> str | None:
         return f"[game] opponent {config.game.opponent!r}: needs --club URL and --board-name NAME"
     if peer == club.board:  # (the broker's address is checked with the [club] table)
         return f"[game] opponent {config.game.opponent!r}: that is this board's own name"
-    if config.clock.control.strip().lower() not in ("", "none", "off"):
-        return "[clock] control: two boards do not keep one clock yet: no clock in a remote game"
     name = game_name(config)
     return remote_problem(get_spec(name), rule_options(config))
 

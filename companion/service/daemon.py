@@ -39,7 +39,7 @@ from companion.service.config_check import REMOTE, time_control
 from companion.service.controls import CLUB, PAGES, Controls
 from companion.service.engine_hint import EngineHint
 from companion.service.game_clock import ClockKeeper
-from companion.service.game_start import first_session, fitting_options
+from companion.service.game_start import first_move_free, first_session, fitting_options
 from companion.service.hints import Hints
 from companion.service.menu import NewGameMenu
 from companion.service.opponent import EngineOpponent, Opponent
@@ -452,6 +452,9 @@ class Daemon:
     def undo(self, long: bool) -> None:
         if long and self.game_clock.add():  # a paused clock: time added, not a takeback
             return
+        if self.remote is not None and (asked := self.remote.undo_button()) is not None:
+            self.tell(asked)  # a remote game: a takeback both players agree to
+            return
         self.tell(self.referee.undo(long))
 
     def turn_pending(self) -> bool:
@@ -485,7 +488,8 @@ class Daemon:
         return verdict
 
     def ask_undo(self, player: str) -> Verdict:
-        verdict = self.referee.ask_undo(player)
+        remote = self.remote.ask_undo(player) if self.remote is not None else None
+        verdict = remote if remote is not None else self.referee.ask_undo(player)
         self.tell(verdict)
         return verdict
 
@@ -505,7 +509,8 @@ class Daemon:
         options and player names of the command line and the config (never those of the game
         that was resumed); ``options`` set some of them, ``players`` (a club's pairing) names
         the players instead, and ``clock`` (an event's time control, "" for none) is played
-        instead of the configured clock."""
+        instead of the configured clock, under FIDE's rules: the first player's time runs
+        from the start (a casual game's first move is as ``[clock] first_move`` says)."""
         if self.menu.is_open:
             self.menu.close()
         try:
@@ -522,6 +527,7 @@ class Daemon:
         except ValueError as e:
             log.warning("%s is played without a clock: %s", spec.name, e)
             self.session.time_control = None
+        self.session.first_move_free = clock is None and first_move_free(self.config)
         names = self.config.game.players if players is None else players
         self.tell(self.referee.new_game(spec.name, options, dict(names)))
 

@@ -110,11 +110,18 @@ class ClockKeeper:
             self.host.render()
 
     def _flag_fell(self) -> None:
+        remote = getattr(self.host, "remote", None)
+        if remote is not None:  # a remote game: the flagged player's board says it
+            if not remote.may_flag():
+                return
+            remote.before_flag()  # a move made at the other board and not here yet first
         session = self.session
         flagged = session.flag_fall()
         if flagged is None:
             return
         log.info("game %s: %s's flag fell", session.game_id, flagged)
+        if remote is not None:
+            remote.follow()  # the other board is told at once
         self.host.say(result_line(session.state), lasting=True)
         self.host.feedback.update_blink()
         if self.host.buzzer is not None:

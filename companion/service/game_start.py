@@ -81,8 +81,16 @@ def first_session(
             time_control=time_control(config, wanted),
             timer=timer,
             masking=remote_masking(config),
+            first_move_free=first_move_free(config),
         )
     return session
+
+
+def first_move_free(config: Config) -> bool:
+    """A casual game's first move on the clock, as ``[clock] first_move`` says; free in a
+    remote game whatever it says: the two boards start the game at different moments, so
+    its clock starts with the first move, stamped where it is made."""
+    return config.clock.first_move == "free" or config.game.opponent.startswith(REMOTE)
 
 
 def remote_masking(config: Config) -> Masking | None:

@@ -8,6 +8,7 @@ from typing import Any
 from companion.club.event.tournament import BYE, EventStateError, Game, Tournament
 from companion.journal.records import Record, add_tags, format_record
 from companion.journal.store import ABANDONED
+from companion.referee.clock import TimeControl
 
 
 def game_tags(t: Tournament, g: Game) -> dict[str, str]:
@@ -23,13 +24,17 @@ def game_tags(t: Tournament, g: Game) -> dict[str, str]:
 def export_event(t: Tournament) -> str:
     """Every game of the event, round by round, as records one after the other: the board's
     own record with the event's tags added, or (a result typed in, a forfeit) a record of
-    the pairing with no moves. Byes and games not played yet are left out."""
+    the pairing with no moves. Byes and games not played yet are left out. Every record of
+    an event with a clock carries its ``TimeControl`` (a board's has its own already)."""
     parts: list[str] = []
+    control = TimeControl.parse(t.event.clock) if t.event.clock else None
     for g in sorted(t.games, key=lambda g: (g.round, g.table, g.attempt)):
         if g.black is None or g.result == BYE or (g.result is None and not g.record):
             continue  # a bye, or a game not played yet
         tags = game_tags(t, g)
         if g.record:
+            if control is not None:  # a board's record without one: the event's
+                tags = {"TimeControl": control.pgn(), **tags}
             parts.append(add_tags(g.record, tags))
             continue
         white, black = t.event.seats
@@ -40,6 +45,7 @@ def export_event(t: Tournament) -> str:
             players={white: g.white, black: g.black},
             status=ABANDONED,
             tags=tags,
+            time_control=control,
         )
         parts.append(format_record(rec))
     return "\n".join(parts)

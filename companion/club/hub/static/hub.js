@@ -12,6 +12,7 @@
   const cycle = projector ? Math.max(0, Number(params.get("cycle")) || 0) : 0;
   const per = Math.max(1, Math.min(64, Number(params.get("per")) || 4));
   let hub = {};
+  const byName = new Intl.Collator(undefined, { numeric: true }).compare; // table-2 before table-10
   let page = 0;
 
   function boardLink(name) {
@@ -42,7 +43,7 @@
     }
     c = { node, online, game, mini, players, status };
     cards.set(name, c);
-    const names = [...cards.keys()].sort();
+    const names = [...cards.keys()].sort(byName);
     const next = names[names.indexOf(name) + 1];
     $("boards").insertBefore(node, next ? cards.get(next).node : null);
     return c;
@@ -79,6 +80,7 @@
     c.status.className = `card-status status-${b.status}`;
     meta();
     paginate();
+    refit();
   }
 
   /* A board the hub forgot (offline and silent for long): its card goes. */
@@ -112,7 +114,7 @@
   /* The projector: all boards tiled, or with ?cycle=SECONDS a page of ?per=N at a time. */
   function paginate() {
     if (!cycle) return;
-    const names = [...cards.keys()].sort();
+    const names = [...cards.keys()].sort(byName);
     const pages = Math.max(1, Math.ceil(names.length / per));
     page %= pages;
     names.forEach((n, i) => {
@@ -120,13 +122,71 @@
     });
   }
 
+  /* The projector's tiles fill the screen and no more: for the boards shown, the number of
+     columns that gives the largest board, each tile the board beside its text when tiles
+     are wide, above it otherwise (--cols, --rows, and --bw x --bh the board's box). */
+  function fit() {
+    const box = $("boards");
+    const shown = [...cards.values()].filter((c) => !c.node.hidden);
+    if (!projector || !shown.length) return;
+    const css = getComputedStyle(box);
+    const gap = parseFloat(css.columnGap) || 0;
+    const width = box.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight);
+    const height = box.clientHeight - parseFloat(css.paddingTop) - parseFloat(css.paddingBottom);
+    const one = getComputedStyle(shown[0].node);
+    const padX = parseFloat(one.paddingLeft) + parseFloat(one.paddingRight) + 4;
+    const padY = parseFloat(one.paddingTop) + parseFloat(one.paddingBottom) + 4;
+    const rowGap = parseFloat(one.rowGap) || 0;
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+    let text = 0; // the tallest tile's text above and below the board
+    for (const c of shown) {
+      const parts = [c.node.querySelector(".card-head"), c.game, c.players, c.status];
+      text = Math.max(text, parts.reduce((sum, p) => sum + p.offsetHeight, 0) + 4 * rowGap);
+    }
+    let best = { size: -1 };
+    for (let cols = 1; cols <= shown.length; cols += 1) {
+      const rows = Math.ceil(shown.length / cols);
+      const w = (width - gap * (cols - 1)) / cols - padX;
+      const h = (height - gap * (rows - 1)) / rows - padY;
+      const stacked = { cols, rows, side: false, bw: w, bh: h - text };
+      const side = { cols, rows, side: true, bw: w - 11 * rem, bh: h };
+      for (const t of [stacked, side]) {
+        t.size = Math.min(t.bw, t.bh);
+        if (t.size > best.size) best = t;
+      }
+    }
+    box.style.setProperty("--cols", String(best.cols));
+    box.style.setProperty("--rows", String(best.rows));
+    box.dataset.layout = best.side ? "side" : "stacked";
+    let { bw, bh } = best;
+    for (let tries = 0; tries < 8; tries += 1) {
+      box.style.setProperty("--bw", `${Math.max(24, Math.floor(bw))}px`);
+      box.style.setProperty("--bh", `${Math.max(24, Math.floor(bh))}px`);
+      // a tile whose text came out taller than measured (it wraps): a smaller board
+      const over = Math.max(...shown.map((c) => c.node.scrollHeight - c.node.clientHeight));
+      if (over <= 1) break;
+      if (best.side) bw = Math.min(bw, bh) * 0.9;
+      else bh -= over;
+    }
+  }
+
+  let fitting = 0;
+  function refit() {
+    if (!projector || fitting) return;
+    fitting = requestAnimationFrame(() => {
+      fitting = 0;
+      fit();
+    });
+  }
+
   if (projector) {
-    document.body.style.setProperty("--tiles", String(cycle ? per : 0));
+    window.addEventListener("resize", refit);
   }
   if (cycle) {
     setInterval(() => {
       page += 1;
       paginate();
+      refit();
     }, cycle * 1000);
   }
 
@@ -156,6 +216,23 @@
   }
 
   loadResults();
+
+  /* The hub runs an event (--event): its page is linked from the bar. */
+  async function linkEvent() {
+    const link = $("event-link");
+    if (!link) return;
+    try {
+      const answer = await fetch("/api/event", { cache: "no-store" });
+      if (!answer.ok) return;
+      const event = await answer.json();
+      link.textContent = `event: ${event.event}`;
+      link.hidden = false;
+    } catch (e) {
+      /* no event on this hub */
+    }
+  }
+
+  linkEvent();
 
   BV.connect("/ws", {
     onView() {},
