@@ -200,9 +200,12 @@ class Tournament:
                     fb = {"down": "up", "up": "down"}.get(fw, "none")
                     w.floats.append(fw)
                     b.floats.append(fb)
-                else:  # a forfeit: no game, no colour; the winner cannot have the bye
-                    w.floats.append("none")
-                    b.floats.append("none")
+                else:
+                    # a forfeit: no game, no colour; the winner floated down (C.04.3 A.4:
+                    # a round won without playing counts as a downfloat, as the bye does)
+                    # and cannot have the bye
+                    w.floats.append("down" if g.result == "+-" else "none")
+                    b.floats.append("down" if g.result == "-+" else "none")
                     if g.result == "+-":
                         w.forfeit_wins += 1
                     elif g.result == "-+":
