@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from companion.club.event.spec import event_from_dict
-from companion.club.event.standings import Line, standings, tiebreak
+from companion.club.event.standings import Line, Round, standings, tiebreak
 from companion.club.event.tournament import Game, Tournament
 from tests.club_events.trf import points, read_trf, trf_text
 
@@ -16,17 +16,22 @@ HELD_ROUND_ROBIN = trf_text("held-round-robin.trf")
 
 
 def _lines(text: str) -> dict[str, Line]:
+    """TRF codes: 1 = 0 played; + - forfeits; U the pairing-allocated bye; H Z F byes asked
+    for (half, zero, full point)."""
     out = {}
     for number, rounds in read_trf(text).items():
         line = Line(str(number), number)
-        line.rounds = [(None if o is None else str(o), points(res)) for o, _, res in rounds]
+        line.rounds = [
+            Round(None if o is None else str(o), points(res), res in "1=0", res == "U")
+            for o, _, res in rounds
+        ]
         out[str(number)] = line
     return out
 
 
-def _values(text: str, name: str, players) -> dict[int, float]:
+def _values(text: str, name: str, players, round_robin=False) -> dict[int, float]:
     lines = _lines(text)
-    return {p: tiebreak(name, lines[str(p)], lines, set()) for p in players}
+    return {p: tiebreak(name, lines[str(p)], lines, set(), round_robin) for p in players}
 
 
 def test_buchholz_as_held_exercises_1_and_2():
@@ -39,9 +44,36 @@ def test_buchholz_cut_1_as_held_exercise_7():
 
 
 def test_buchholz_of_a_half_point_bye_counts_a_dummy_with_the_players_own_score():
-    # David's round-2 bye: his 3.5 stands in for the opponent (Held's answer under the 2026
-    # amendment of C.07 Art. 16.4, 14.0)
-    assert _values(HELD_SWISS_5, "buchholz", [4]) == {4: 14.0}
+    # David's round-2 bye asked for: his own 3.5 stands in for the opponent (C.07 2023 Art.
+    # 16.4). His round-1 opponent Nick won round 3 by forfeit and then took zero-point byes
+    # in rounds 4 and 5: rounds missed after his last round (Art. 16.2.5) count as draws for
+    # his opponents (Art. 16.3), so Nick counts 3.0, not his 2.0: 3 + 3.5 + 1.5 + 3.5 + 3.5
+    assert _values(HELD_SWISS_5, "buchholz", [4, 12]) == {4: 15.0, 12: 11.5}
+
+
+def test_buchholz_cut_1_cuts_a_round_chosen_not_to_be_played_first():
+    # C.07 2023 Art. 16.5 (14.1): Jessica (9) asked for a half-point bye in round 3 and lost
+    # round 4 by forfeit: one of those rounds' dummies (her own 1.5) is cut, not Lais's 1.0
+    lines = _lines(HELD_SWISS_5)
+    assert tiebreak("buchholz", lines["9"], lines, set()) == 9.0
+    assert tiebreak("buchholz-cut-1", lines["9"], lines, set()) == 7.5
+    # Paul (14) lost round 3 by forfeit (his own 2.0 as the dummy): that is cut, not Opal's 1.5
+    assert tiebreak("buchholz-cut-1", lines["14"], lines, set()) == 9.0
+
+
+def test_a_four_player_swiss_with_a_forfeit_counts_the_dummy_not_the_scheduled_opponent():
+    # the issue's case, small: A beats B, C beats D in round 1; round 2 A-C played (A wins),
+    # D forfeits to B. A scheduled-opponent Buchholz gives B: A 2 + D 0 = 2; by C.07 B has
+    # A (2) and a dummy with B's own 1 point: 3
+    lines = {
+        "A": Line("A", 1, [Round("B", 1.0), Round("C", 1.0)]),
+        "B": Line("B", 2, [Round("A", 0.0), Round("D", 1.0, played=False)]),
+        "C": Line("C", 3, [Round("D", 1.0), Round("A", 0.0)]),
+        "D": Line("D", 4, [Round("C", 0.0), Round("B", 0.0, played=False)]),
+    }
+    assert tiebreak("buchholz", lines["B"], lines, set()) == 3.0
+    # in a round robin the forfeit counts against the scheduled opponent
+    assert tiebreak("buchholz", lines["B"], lines, set(), round_robin=True) == 2.0
 
 
 def test_wins_as_held_exercise_27():
