@@ -74,14 +74,18 @@ class Standing:
     points: float
     tiebreaks: dict[str, float]
     games: int  # rounds with a result
+    number: int = 0  # pairing number (starting rank)
+    colours: str = ""  # round by round: w, b (a forfeit: the colour it was paired with), - none
 
     def as_json(self) -> dict:
         return {
             "rank": self.rank,
+            "number": self.number,
             "name": self.name,
             "points": self.points,
             "tiebreaks": self.tiebreaks,
             "games": self.games,
+            "colours": self.colours,
         }
 
 
@@ -175,7 +179,7 @@ def _encounter_points(line: Line, group: set[str], round_robin: bool) -> tuple[f
     for r in line.rounds:
         if r.opponent in group and r.opponent != line.name and _counted(r, round_robin):
             by_opponent.setdefault(r.opponent, []).append(r.points)
-    return sum(sum(p) / len(p) for p in by_opponent.values()), len(by_opponent)
+    return float(sum(sum(p) / len(p) for p in by_opponent.values())), len(by_opponent)
 
 
 def direct_encounter(
@@ -243,15 +247,35 @@ def standings(t: Tournament) -> list[Standing]:
             for name in group:
                 values[name][tb] = tiebreak(tb, lines[name], lines, members, round_robin)
         order = _split(order, lambda n, g, tb=tb: values[n][tb])
+    colours = colour_sequences(t)
     out: list[Standing] = []
     rank = 1
     for group in order:
         for name in sorted(group, key=lambda n: lines[n].start):
+            line = lines[name]
             out.append(
-                Standing(rank, name, lines[name].points, values[name], len(lines[name].rounds))
+                Standing(
+                    rank,
+                    name,
+                    line.points,
+                    values[name],
+                    len(line.rounds),
+                    line.start,
+                    colours[name],
+                )
             )
         rank += len(group)
     return out
+
+
+def colour_sequences(t: Tournament) -> dict[str, str]:
+    """Each player's colours round by round (``w``, ``b``; ``-``: a bye or no game)."""
+    out = {p.name: ["-"] * t.round for p in t.event.players}
+    for g in t.live():
+        if g.black is not None:
+            out[g.white][g.round - 1] = "w"
+            out[g.black][g.round - 1] = "b"
+    return {name: "".join(seq) for name, seq in out.items()}
 
 
 def _split(groups: list[list[str]], key) -> list[list[str]]:
