@@ -7,7 +7,14 @@ from __future__ import annotations
 import pytest
 
 from companion.club.event.spec import event_from_dict
-from companion.club.event.standings import Line, Round, standings, tiebreak
+from companion.club.event.standings import (
+    Line,
+    Round,
+    direct_encounter,
+    lines_of,
+    standings,
+    tiebreak,
+)
 from companion.club.event.tournament import Game, Tournament
 from tests.club_events.trf import points, read_trf, trf_text
 
@@ -135,3 +142,64 @@ def test_a_bad_result_is_one_line(bad):
     with pytest.raises(ValueError) as e:
         t.enter_result("r1-t1", bad)
     assert "\n" not in str(e.value) and "1-0" in str(e.value)
+
+
+def _met(results: dict[tuple[str, str], float]) -> dict[str, Line]:
+    """Lines of the games given: (a, b) -> a's points (b has the rest), all played."""
+    names = sorted({n for pair in results for n in pair})
+    lines = {n: Line(n, i + 1) for i, n in enumerate(names)}
+    for (a, b), p in results.items():
+        lines[a].rounds.append(Round(b, p))
+        lines[b].rounds.append(Round(a, 1.0 - p))
+    return lines
+
+
+def test_direct_encounter_is_applied_again_to_those_it_leaves_tied():
+    # C.07 Art. 6: five players tied, all met. Among the five: A 3.5, E 2.5, C and D 1.5,
+    # B 1. Applied again to C and D alone, C's win over D separates them (once, they stay
+    # tied)
+    lines = _met({("A", "B"): 1.0, ("A", "C"): 1.0, ("A", "D"): 0.5, ("A", "E"): 1.0,
+                  ("B", "C"): 0.5, ("B", "D"): 0.5, ("B", "E"): 0.0, ("C", "D"): 1.0,
+                  ("C", "E"): 0.0, ("D", "E"): 0.5})  # fmt: skip
+    values: dict[str, float] = {}
+    parts = direct_encounter(list("ABCDE"), lines, False, values)
+    assert parts == [["A"], ["E"], ["C"], ["D"], ["B"]]
+    assert values["C"] == 1.0 and values["D"] == 0.0  # their points against each other
+
+
+def test_direct_encounter_in_a_swiss_where_not_all_met_puts_ahead_only_the_uncatchable():
+    # C.07 Art. 6.2: A beat B and C (2 of 2); B and C never met: at most 1 each, so A is
+    # ahead; B and C stay tied. With D too, whom nobody met, D could reach 3: nobody moves
+    lines = _met({("A", "B"): 1.0, ("A", "C"): 1.0})
+    assert direct_encounter(["A", "B", "C"], lines, False, {}) == [["A"], ["B", "C"]]
+    lines["D"] = Line("D", 4)
+    parts = direct_encounter(["A", "B", "C", "D"], lines, False, {})
+    assert [sorted(part) for part in parts] == [["A", "B", "C", "D"]]
+    # in a round robin a forfeit counts: B's forfeit win over C puts B ahead of C
+    lines = _met({("A", "B"): 1.0, ("A", "C"): 1.0})
+    lines["B"].rounds.append(Round("C", 1.0, played=False))
+    lines["C"].rounds.append(Round("B", 0.0, played=False))
+    assert direct_encounter(["A", "B", "C"], lines, True, {}) == [["A"], ["B"], ["C"]]
+    assert direct_encounter(["A", "B", "C"], lines, False, {}) == [["A"], ["B", "C"]]
+
+
+def test_a_round_robins_round_off_scores_nothing_and_is_left_out():
+    # 5 players, 2 rounds: Ann has round 1 off, Dan round 2 (the Berger tables). Nobody leads
+    # for it (the issue: with a bye's point the players who had it led a shortened event)
+    names = ["Ann", "Ben", "Cat", "Dan", "Eve"]
+    event = event_from_dict({"name": "RR", "game": "binaryon", "pairing": "round-robin",
+                             "rounds": 2, "players": names})  # fmt: skip
+    t = Tournament(event)
+    for _ in range(2):
+        for g in t.pair_next():
+            if g.black is not None:
+                t.enter_result(g.pairing, "1/2-1/2")
+    table = {s.name: s for s in standings(t)}
+    assert table["Ann"].points == 0.5 and table["Dan"].points == 0.5
+    assert table["Ben"].points == 1.0
+    # Ann's Sonneborn-Berger counts her one game only, no dummy for the round off
+    assert table["Ann"].colours[0] == "-"
+    lines = lines_of(t)
+    (game,) = lines["Ann"].rounds
+    opponent = lines[game.opponent].points
+    assert tiebreak("sonneborn-berger", lines["Ann"], lines, set(), True) == 0.5 * opponent
