@@ -4,6 +4,7 @@ the rules decide."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,7 @@ from companion.club.event.swiss import (
     STRONG,
     WHITE,
     History,
+    PairingError,
     board_order,
     colours,
     preference,
@@ -195,3 +197,57 @@ def test_a_round_with_the_rank_case_gives_the_preference_to_the_player_with_more
         t.enter_result(g.pairing, result)
     r2 = [(g.white, g.black) for g in t.pair_next()]
     assert r2 == [("P5", "P1"), ("P2", "P3"), ("P6", "P4")]
+
+
+def test_the_bye_never_goes_to_a_player_who_won_by_forfeit():
+    # C.04.1 c: the pairing-allocated bye goes to nobody who had it or scored a point without
+    # playing. 7 players, 6 rounds: before round 6 the only players without a bye, P3 and
+    # P5, each won a game by forfeit, so round 6 cannot be paired (bbpPairings, the
+    # FIDE-endorsed program, finds no valid pairing for it either)
+    players = [{"name": f"P{i}", "rating": r}
+               for i, r in enumerate([2518, 2344, 2221, 2111, 2090, 2054, 1886], 1)]  # fmt: skip
+    t = Tournament(
+        event_from_dict(
+            {
+                "name": "club",
+                "game": "binaryon",
+                "pairing": "swiss",
+                "rounds": 6,
+                "initial_colour": "black",
+                "players": players,
+            }
+        )  # fmt: skip
+    )
+    results = [["1-0", "-+", "0-1"], ["+-", "+-", "0-1"], ["--", "1-0", "0-1"],
+               ["1-0", "1-0", "1/2-1/2"], ["+-", "0-1", "--"]]  # fmt: skip
+    for played in results:
+        games = [g for g in t.pair_next() if g.black is not None]
+        for g, result in zip(games, played, strict=True):
+            t.enter_result(g.pairing, result)
+    byes = {g.white for g in t.live() if g.black is None}
+    assert byes == {"P7", "P6", "P1", "P4", "P2"}
+    with pytest.raises(PairingError, match="won by forfeit"):
+        t.pair_next()
+    assert t.round == 5
+
+
+@pytest.mark.parametrize("bye, float_", [(1, "down"), (0.5, "down"), (0, "none")])
+def test_the_bye_is_a_downfloat_when_it_scores(bye, float_):
+    # C.04.3 A.4 as bbpPairings reads it: a round not played floats down when it scored
+    t = Tournament(
+        event_from_dict(
+            {
+                "name": "club",
+                "game": "binaryon",
+                "pairing": "swiss",
+                "rounds": 2,
+                "bye": bye,
+                "players": ["A", "B", "C"],
+            }
+        )  # fmt: skip
+    )
+    (game, bye_game) = t.pair_next()
+    t.enter_result(game.pairing, "1-0")
+    ranked = [p.name for p in t.event.ranked()]
+    hist, _ = t.histories(ranked)
+    assert hist[ranked.index(bye_game.white)].floats == [float_]

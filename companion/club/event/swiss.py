@@ -189,7 +189,7 @@ def _check(
 ) -> None:
     """The absolute criteria, on what the engine gave (when no pairing meets them it falls
     back to one that does not): everyone once, no rematch, one bye at most, only for an odd
-    number of players and only to a player who has had none."""
+    number of players and only to a player who has had none and won no game by forfeit."""
     seen = [x for pair in pairs for x in pair if x is not None]
     byes = [w for w, b in pairs if b is None]
     if sorted(seen) != list(range(len(players))):
@@ -200,6 +200,9 @@ def _check(
         why = "only with more than one bye"
     elif any(players[w].byes for w in byes):
         why = "only with a second bye for a player"
+    elif any(players[w].forfeit_wins for w in byes):
+        # C.04.1 c: nor to a player who already scored a point without playing
+        why = "only with the bye for a player who won by forfeit"
     else:
         return
     raise PairingError(

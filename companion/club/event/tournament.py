@@ -179,7 +179,8 @@ class Tournament:
                 if g.black is None:
                     w.score += self.event.bye
                     w.byes += 1
-                    w.floats.append("down")
+                    # a downfloat when it scored (C.04.3 A.4), as bbpPairings counts it
+                    w.floats.append("down" if self.event.bye > 0 else "none")
                     continue
                 b = hist[index[g.black]]
                 pw, pb = g.points()
