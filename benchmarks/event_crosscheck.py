@@ -94,6 +94,8 @@ def one_event(rnd: random.Random, args, folder: Path, seen: Counter, verbose: bo
             games = t.pair_next()
         except PairingError:
             seen["rounds refused (absolute criteria)"] += 1
+            if swiss and args.bbp and want is not None:
+                seen["rounds refused that bbpPairings paired"] += 1
             return
         number = {p.name: i for i, p in enumerate(t.event.ranked(), 1)}
         got = [(number[g.white], number[g.black] if g.black else 0) for g in games]
@@ -158,6 +160,7 @@ def main() -> int:
     figures = ["events", "rounds compared with bbpPairings", "rounds with other pairs",
                "rounds with other colours", "rounds with another board order",
                "rounds bbpPairings could not pair", "rounds refused (absolute criteria)",
+               "rounds refused that bbpPairings paired",
                "events compared with TieBreakServer", "events with other tie-break values",
                "events ranked otherwise"]  # fmt: skip
     for key in figures + [k for k in seen if k not in figures]:
