@@ -23,6 +23,7 @@ from companion.club.event.swiss import (
     preference,
 )
 from companion.club.event.tournament import Tournament
+from tests.club_events.trf import read_trf, trf_text
 
 seq = st.lists(st.sampled_from([WHITE, BLACK]), max_size=6)
 score = st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0])
@@ -251,3 +252,39 @@ def test_the_bye_is_a_downfloat_when_it_scores(bye, float_):
     ranked = [p.name for p in t.event.ranked()]
     hist, _ = t.histories(ranked)
     assert hist[ranked.index(bye_game.white)].floats == [float_]
+
+
+# Whole rounds as bbpPairings (the FIDE-endorsed Dutch program, built from its sources,
+# github.com/BieremaBoyzProgramming/bbpPairings at 16a000f) paired them, board by board and
+# colour by colour, each from the TRF file of the rounds before; its checker (-c) passes the
+# whole tournament. The files keep bbpPairings' answers as "### bbpPairings round N" lines
+# (lines bbpPairings itself skips). Each holds the rank case of C.04.3 E.4 (twice) and
+# forfeits.
+@pytest.mark.parametrize("name", ["bbp-order-9p.trf", "bbp-order-12p.trf"])
+def test_rounds_are_bbppairings_board_by_board(name):
+    text = trf_text(name)
+    published = read_trf(text)
+    ratings = {int(line[4:8]): int(line[48:52]) for line in text.splitlines() if line[:3] == "001"}
+    rounds = [line.split(": ", 1)[1].split() for line in text.splitlines() if line[:3] == "###"]
+    players = [{"name": f"P{n}", "rating": ratings[n]} for n in sorted(ratings)]
+    t = Tournament(
+        event_from_dict(
+            {
+                "name": name,
+                "game": "binaryon",
+                "pairing": "swiss",
+                "rounds": len(rounds),
+                "players": players,
+            }
+        )  # fmt: skip
+    )
+    codes = {("1", "0"): "1-0", ("0", "1"): "0-1", ("=", "="): "1/2-1/2",
+             ("+", "-"): "+-", ("-", "+"): "-+", ("-", "-"): "--"}  # fmt: skip
+    for r, want in enumerate(rounds, 1):
+        games = t.pair_next()
+        got = [f"{g.white[1:]}-{g.black[1:] if g.black else 0}" for g in games]
+        assert got == want, f"round {r}"
+        for g in games:
+            if g.black is not None:
+                w, b = int(g.white[1:]), int(g.black[1:])
+                t.enter_result(g.pairing, codes[published[w][r - 1][2], published[b][r - 1][2]])
