@@ -28,7 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "action",
         choices=ACTIONS,
         help="pair: the next round; result PAIRING RESULT; correct PAIRING RESULT --by NAME "
-        "--why TEXT (RESULT may be replay); standings; show: rounds and corrections; export",
+        "--why TEXT (RESULT may be replay); standings; show: rounds and corrections; export "
+        "(--trf: a FIDE TRF file); new --from-trf FILE: EVENT.toml from a TRF file",
     )
     parser.add_argument("pairing", nargs="?", metavar="PAIRING", help="e.g. r2-t3")
     parser.add_argument("result", nargs="?", metavar="RESULT", help="1-0, 0-1, draw, +-, -+, --")
