@@ -26,7 +26,7 @@ def _event(players, pairing="swiss", **more):
 
 
 def _games(t: Tournament):
-    return [(g.round, g.table, g.white, g.black, g.result) for g in t.live()]
+    return [(g.round, g.table, g.white, g.black, g.result, g.board) for g in t.live()]
 
 
 # A small event checked by hand against TRF-16's columns (tests/club_events/
@@ -83,7 +83,7 @@ def test_published_trf_files_read_and_write_back_line_for_line(name):
 
 
 def test_a_round_robin_writes_its_round_off_and_reads_it_back():
-    t = Tournament(_event(["A", "B", "C", "D", "E"], pairing="round-robin"))
+    t = Tournament(_event(["A", "B", "C", "D", "E"], pairing="round-robin", boards=["x", "y"]))
     while t.round < 3:
         for g in t.pair_next():
             if g.black is not None:

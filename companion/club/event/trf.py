@@ -327,4 +327,7 @@ def tournament_from_trf(
         event: Event = parse_event(toml, source)
     except EventError as e:
         raise TrfError(str(e)) from None
+    for g in games:  # each table to its board, as pairing does
+        if g.black is not None and g.table <= len(event.boards):
+            g.board = event.boards[g.table - 1]
     return toml, Tournament(event, games)
