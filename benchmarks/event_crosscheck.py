@@ -82,6 +82,7 @@ def one_event(rnd: random.Random, args, folder: Path, seen: Counter, verbose: bo
     if swiss:
         raw["rounds"] = rnd.randint(2, min(9, n - 1))
         raw["initial_colour"] = rnd.choice(["white", "black"])
+        raw["bye"] = rnd.choice([1, 1, 0.5, 0])
     t = Tournament(event_from_dict(raw))
     trf = folder / "event.trf"
     seen["events"] += 1

@@ -64,6 +64,10 @@ def test_the_hand_checked_trf_without_the_projects_line_reads_back_the_same_game
     assert _games(t) == _games(_hand_checked_event())
     assert [p.name for p in t.event.ranked()] == ["Ann", "Cat", "Dan", "Ben", "Eve"]
     assert 'game = "binaryon"' in toml and "rounds = 2" in toml
+    # the bye's points as bbpPairings writes them (BBU), when not 1
+    _, half = tournament_from_trf(HAND_CHECKED.replace("XXC white1\n", "XXC white1\nBBU  0.5\n"))
+    assert half.event.bye == 0.5 and t.event.bye == 1.0
+    assert "BBU  0.5" in export_trf(half) and "BBU" not in export_trf(t)
 
 
 # Tournaments paired by bbpPairings (the FIDE-endorsed Dutch program), as carried in

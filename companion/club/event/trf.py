@@ -2,15 +2,16 @@
 and read back.
 
 Written: the header lines the event has (012 name, 062 players, 072 rated players, 092
-type, 122 time control), ``XXR`` (rounds) and ``XXC`` (the initial colour), the lines
-bbpPairings and JaVaFo read, then one ``001`` line a player, in pairing-number order: number,
-name, rating, points, rank, and each round's opponent, colour and result (``1 = 0``
-played, ``+ -`` forfeits, ``U`` the pairing-allocated bye, ``0000 - -`` a round robin's
-round off, a blank result for a game still to be played; names longer than the 33 columns
-are cut). One line of the project's own (``BNY``, JSON: the game, its rules, the
-tie-breaks, the bye's points, the boards, the clock and each round's table order) makes the
-round trip exact; other programs skip lines they do not know, and a file without it is read
-with the game given on the command line and FIDE's board order.
+type, 122 time control), ``XXR`` (rounds), ``XXC`` (the initial colour) and ``BBU`` (the
+bye's points, when not 1), the lines bbpPairings and JaVaFo read, then one ``001`` line a
+player, in pairing-number order: number, name, rating, points, rank, and each round's
+opponent, colour and result (``1 = 0`` played, ``+ -`` forfeits, ``U`` the
+pairing-allocated bye, ``0000 - -`` a round robin's round off, a blank result for a game
+still to be played; names longer than the 33 columns are cut). One line of the project's
+own (``BNY``, JSON: the game, its rules, the tie-breaks, the bye's points, the boards, the
+clock and each round's table order) makes the round trip exact; other programs skip lines
+they do not know, and a file without it is read with the game given on the command line
+and FIDE's board order.
 
 Read: a file an event can hold (the pairing-allocated bye only: a bye asked for, ``H Z F``,
 is refused in one line, as is any line that does not parse)."""
@@ -74,6 +75,8 @@ def export_trf(t: Tournament) -> str:
     head.append(f"XXR {e.rounds}")
     if e.pairing == SWISS:
         head.append(f"XXC {e.initial_colour}1")
+        if e.bye != 1.0:  # the bye's points, as bbpPairings reads them
+            head.append(f"BBU {e.bye:4.1f}")
     cells: dict[str, list[str]] = {name: [" " * 8] * rounds for name in ranked}
     tables: dict[str, list[int]] = {}
     for r in range(1, rounds + 1):
@@ -161,6 +164,7 @@ def read_trf(text: str, source: str = "TRF", game: str | None = None) -> tuple[d
     initial = "white"
     kind = ""
     own: dict[str, Any] = {}
+    bbu: float | None = None
     players: dict[int, _Player] = {}
     for n, line in enumerate(text.splitlines(), 1):
         code, value = line[:3], line[4:].strip()
@@ -180,6 +184,11 @@ def read_trf(text: str, source: str = "TRF", game: str | None = None) -> tuple[d
             rounds = int(value)
         elif code == "XXC" and value.lower().startswith("black"):
             initial = "black"
+        elif code == "BBU":
+            try:
+                bbu = float(value)
+            except ValueError:
+                raise TrfError(f"{where}: BBU {value!r}: the bye's points") from None
         elif code == "BNY":
             try:
                 own = json.loads(value)
@@ -206,6 +215,8 @@ def read_trf(text: str, source: str = "TRF", game: str | None = None) -> tuple[d
             for i in numbers
         ],
     }
+    if bbu is not None and pairing == SWISS:
+        own.setdefault("bye", bbu)
     for key in ("rules", "tiebreaks", "bye", "cycles", "boards", "clock"):
         if own.get(key) not in (None, [], {}):
             raw[key] = own[key]
