@@ -143,8 +143,8 @@ def test_swiss_pairs_each_round_as_the_published_pairings(text):
 
 
 # The absolute criteria, whatever the results: no rematch, everyone once a round, at most one
-# bye each and only to a player in the lowest score group (C.04.3 A), colour difference within
-# 2 and never three times the same colour running (C.04.3 C.3 absolute colour criteria; in the
+# bye each (C.04.3 C.1, C.2), colour difference within 2 and never three times the same
+# colour running (C.04.3 C.3 absolute colour criteria; in the
 # final round a topscorer and the player meeting one may break them, C.04.3 A.7).
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
@@ -172,9 +172,10 @@ def test_swiss_keeps_the_absolute_criteria(n, data):
             if g.black is None:
                 assert byes.get(g.white, 0) == 0
                 byes[g.white] = 1
-                # to the lowest score group: nobody who could take it is a point behind
-                eligible = [scores[p["name"]] for p in players if p["name"] not in byes]
-                assert scores[g.white] <= min(eligible, default=scores[g.white]) + 1
+                # which player has it is a quality criterion the absolute ones come before
+                # (a higher score may take it when the rest could not be paired otherwise:
+                # 7 players, round 5, as bbpPairings pairs it too); benchmarks/
+                # event_crosscheck.py and test_club_event_colours.py hold it to bbpPairings
                 continue
             pair = frozenset((g.white, g.black))
             assert pair not in met
