@@ -100,8 +100,9 @@ def test_rounds_go_to_the_boards_and_come_back_with_results(desk, broker):
     nxt = _retained(broker, "t1")
     assert nxt["round"] == 2 and nxt["pairing"].startswith(f"{desk.id}-r2-t1-")
     table = {s["name"]: s["points"] for s in desk.standings_json()["standings"]}
-    # Ann had round 1's bye; Dan has round 2's, which counts from its pairing on
-    assert table == {"Ann": 1, "Ben": 1, "Cat": 0.5, "Dan": 1.5, "Eve": 0}
+    # Ann had round 1 off, Dan has round 2 off: a round robin's round off scores nothing
+    # (FIDE C.05, C.07 16)
+    assert table == {"Ann": 0, "Ben": 1, "Cat": 0.5, "Dan": 0.5, "Eve": 0}
 
 
 def test_a_correction_by_the_command_reaches_the_desk_and_the_board(desk, broker, tmp_path):

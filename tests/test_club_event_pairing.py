@@ -143,9 +143,9 @@ def test_swiss_pairs_each_round_as_the_published_pairings(text):
 
 
 # The absolute criteria, whatever the results: no rematch, everyone once a round, at most one
-# bye each and only to a player in the lowest score group (C.04.3 A), colour difference within
-# 2 and never three times the same colour running (C.04.3 C.3 absolute colour criteria; in the
-# final round a topscorer may break them, C.04.3 A.7).
+# bye each (C.04.3 C.1, C.2), colour difference within 2 and never three times the same
+# colour running (C.04.3 C.3 absolute colour criteria; in the
+# final round a topscorer and the player meeting one may break them, C.04.3 A.7).
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     n=st.integers(min_value=3, max_value=12),
@@ -172,20 +172,25 @@ def test_swiss_keeps_the_absolute_criteria(n, data):
             if g.black is None:
                 assert byes.get(g.white, 0) == 0
                 byes[g.white] = 1
-                # to the lowest score group: nobody who could take it is a point behind
-                eligible = [scores[p["name"]] for p in players if p["name"] not in byes]
-                assert scores[g.white] <= min(eligible, default=scores[g.white]) + 1
+                # which player has it is a quality criterion the absolute ones come before
+                # (a higher score may take it when the rest could not be paired otherwise:
+                # 7 players, round 5, as bbpPairings pairs it too); benchmarks/
+                # event_crosscheck.py and test_club_event_colours.py hold it to bbpPairings
                 continue
             pair = frozenset((g.white, g.black))
             assert pair not in met
             met.add(pair)
             t.enter_result(g.pairing, data.draw(st.sampled_from(["1-0", "0-1", "1/2-1/2"])))
         final_scores = scores
+    top = {n for n, v in final_scores.items() if rounds > 1 and v > (rounds - 1) / 2}
     for name, seq in _colours(t).items():
         text = "".join(seq)
-        # C.04.3 A.7: in the final round a topscorer (over half the points so far) may break
-        # the colour criteria
-        if rounds > 1 and final_scores[name] > (rounds - 1) / 2:
+        # C.04.3 A.7, C.3: in the final round a topscorer (over half the points so far) may
+        # break the colour criteria, and so may the player meeting one: only non-topscorers
+        # with the same absolute preference may not meet, and E.2 gives the colour to the
+        # wider colour difference
+        last = [g for g in _games_of(t, name) if g.round == rounds]
+        if name in top or any({g.white, g.black} & top for g in last):
             text = "".join(
                 c for g, c in zip(_games_of(t, name), seq, strict=True) if g.round < rounds
             )

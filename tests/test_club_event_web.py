@@ -50,7 +50,7 @@ def test_standings_rounds_and_export_are_read_by_anyone(desk):
         s = await (await client.get("/api/standings")).json()
         assert s["event"] == "March" and s["round"] == 1 and s["rounds"] == 3
         assert s["standings"][0] == {
-            "rank": 1, "name": "Ann", "points": 1.0, "games": 1,
+            "rank": 1, "number": 1, "name": "Ann", "points": 1.0, "games": 1, "colours": "w",
             "tiebreaks": {"direct-encounter": 0.0, "sonneborn-berger": 0.0, "wins": 1.0},
         }  # fmt: skip
         e = await (await client.get("/api/event")).json()

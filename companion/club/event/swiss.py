@@ -1,9 +1,13 @@
 """Swiss pairing by the FIDE Dutch system (Handbook C.04.3), through caissify-pairings'
 Dutch engine (checked by its authors against the FIDE-endorsed bbpPairings; built on
 networkx's weighted matching). This module turns an event's history into what the engine
-asks for and its answer back into pairs: the engine holds the rules (score groups, S1/S2,
-transpositions and exchanges, floaters, colour preferences, the absolute criteria: no
-rematch, at most one bye per player, the bye to the lowest)."""
+asks for and its answer back into pairs: the engine chooses who meets whom (score groups,
+S1/S2, transpositions and exchanges, floaters, the absolute criteria: no rematch, at most
+one bye per player, the bye to the lowest).
+
+Who has white in each pair and the order of the boards are this module's, by the published
+rules, because the engine's differ: colours by C.04.3 E (``colours``), boards by C.04.2
+(``board_order``)."""
 
 from __future__ import annotations
 
@@ -74,14 +78,107 @@ def pair_swiss(
             )
         except (ValueError, RuntimeError) as e:
             raise PairingError(f"round {round_number} cannot be paired: {e}") from None
-    pairs = [
-        (p["white_id"] - 1, None if p.get("black_id") is None else p["black_id"] - 1)
-        for p in sorted(out, key=lambda p: p.get("table", 0))
-    ]
+    pairs: list[tuple[int, int | None]] = []
+    for p in out:
+        a, b = p["white_id"] - 1, p.get("black_id")
+        if b is None:
+            pairs.append((a, None))
+        else:
+            pairs.append(colours(players, a, b - 1, initial_colour))
     _check(pairs, players, met, round_number)
-    # the bye last, as the pairing lists print it
-    pairs.sort(key=lambda p: p[1] is None)
-    return pairs
+    return board_order(players, pairs)
+
+
+# ---------------------------------------------------------------------- colours (C.04.3 E)
+
+ABSOLUTE, STRONG, MILD, NONE = 3, 2, 1, 0
+
+
+def preference(colours_played: Sequence[str]) -> tuple[str | None, int]:
+    """A player's colour preference and its strength (C.04.3 A.6), from the colours of the
+    games they played: absolute when the colour difference is beyond +-1 or the last two
+    games had one colour; strong when it is +-1; mild (alternate) when it is 0; none before
+    a first game."""
+    if not colours_played:
+        return None, NONE
+    diff = colours_played.count(WHITE) - colours_played.count(BLACK)
+    last = colours_played[-1]
+    other = BLACK if last == WHITE else WHITE
+    if diff > 1 or diff < -1:
+        return (BLACK if diff > 0 else WHITE), ABSOLUTE
+    if len(colours_played) >= 2 and colours_played[-2] == last:
+        return other, ABSOLUTE
+    if diff:
+        return (BLACK if diff > 0 else WHITE), STRONG
+    return other, MILD
+
+
+def ranks_above(players: Sequence[History], a: int, b: int) -> bool:
+    """``a`` is ranked above ``b`` for pairing (C.04.3 A.2): more points, then the lower
+    pairing number (the starting rank, ``players``' order)."""
+    return (-players[a].score, a) < (-players[b].score, b)
+
+
+def colours(
+    players: Sequence[History], a: int, b: int, initial_colour: str = WHITE
+) -> tuple[int, int]:
+    """The pair (white, black) of ``a`` and ``b`` by C.04.3 E, rule by rule: E.1 both
+    preferences granted when they differ; E.2 else the stronger one (both absolute: the wider
+    colour difference); E.3 alternate from the latest round in which one had white and the
+    other black (played games only, each player's own sequence: C.04.2 D.5); E.4 the
+    higher-ranked player's preference; E.5 the higher-ranked player has the initial colour
+    with an odd pairing number, the other with an even one."""
+    hi, lo = (a, b) if ranks_above(players, a, b) else (b, a)
+    ch, cl = players[hi].colours, players[lo].colours
+    (ph, sh), (pl, sl) = preference(ch), preference(cl)
+
+    def give(player: int, colour: str) -> tuple[int, int]:
+        other = lo if player == hi else hi
+        return (player, other) if colour == WHITE else (other, player)
+
+    # E.1
+    if ph is not None and pl is not None and ph != pl:
+        return give(hi, ph)
+    if ph is None and pl is not None:
+        return give(lo, pl)
+    if pl is None and ph is not None:
+        return give(hi, ph)
+    # E.2 (same preference, or none at all)
+    if ph is not None and pl is not None:
+        if sh != sl:
+            return give(hi, ph) if sh > sl else give(lo, pl)
+        if sh == ABSOLUTE:
+            dh = abs(ch.count(WHITE) - ch.count(BLACK))
+            dl = abs(cl.count(WHITE) - cl.count(BLACK))
+            if dh != dl:
+                return give(hi, ph) if dh > dl else give(lo, pl)
+    # E.3
+    for x, y in zip(reversed(ch), reversed(cl), strict=False):
+        if x != y:
+            return give(hi, BLACK if x == WHITE else WHITE)
+    # E.4
+    if ph is not None:
+        return give(hi, ph)
+    # E.5: pairing numbers count from 1
+    other = BLACK if initial_colour == WHITE else WHITE
+    return give(hi, initial_colour if hi % 2 == 0 else other)
+
+
+def board_order(
+    players: Sequence[History], pairs: Sequence[tuple[int, int | None]]
+) -> list[tuple[int, int | None]]:
+    """The boards in FIDE's order (C.04.2, the pairings as published; the same as C.04.1
+    F.1): the higher player's score first, then the other player's score (the pair's sum),
+    then the higher player's rank; the bye last."""
+
+    def key(pair: tuple[int, int | None]) -> tuple:
+        w, b = pair
+        if b is None:
+            return (1, 0.0, 0.0, w)
+        hi, lo = (w, b) if ranks_above(players, w, b) else (b, w)
+        return (0, -players[hi].score, -players[lo].score, hi)
+
+    return sorted(pairs, key=key)
 
 
 def _check(
@@ -92,7 +189,7 @@ def _check(
 ) -> None:
     """The absolute criteria, on what the engine gave (when no pairing meets them it falls
     back to one that does not): everyone once, no rematch, one bye at most, only for an odd
-    number of players and only to a player who has had none."""
+    number of players and only to a player who has had none and won no game by forfeit."""
     seen = [x for pair in pairs for x in pair if x is not None]
     byes = [w for w, b in pairs if b is None]
     if sorted(seen) != list(range(len(players))):
@@ -103,6 +200,9 @@ def _check(
         why = "only with more than one bye"
     elif any(players[w].byes for w in byes):
         why = "only with a second bye for a player"
+    elif any(players[w].forfeit_wins for w in byes):
+        # C.04.1 c: nor to a player who already scored a point without playing
+        why = "only with the bye for a player who won by forfeit"
     else:
         return
     raise PairingError(

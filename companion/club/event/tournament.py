@@ -207,7 +207,8 @@ class Tournament:
                 if g.black is None:
                     w.score += self.event.bye
                     w.byes += 1
-                    w.floats.append("down")
+                    # a downfloat when it scored (C.04.3 A.4), as bbpPairings counts it
+                    w.floats.append("down" if self.event.bye > 0 else "none")
                     continue
                 b = hist[index[g.black]]
                 pw, pb = g.points()
@@ -228,9 +229,12 @@ class Tournament:
                     fb = {"down": "up", "up": "down"}.get(fw, "none")
                     w.floats.append(fw)
                     b.floats.append(fb)
-                else:  # a forfeit: no game, no colour; the winner cannot have the bye
-                    w.floats.append("none")
-                    b.floats.append("none")
+                else:
+                    # a forfeit: no game, no colour; the winner floated down (C.04.3 A.4:
+                    # a round won without playing counts as a downfloat, as the bye does)
+                    # and cannot have the bye
+                    w.floats.append("down" if g.result == "+-" else "none")
+                    b.floats.append("down" if g.result == "-+" else "none")
                     if g.result == "+-":
                         w.forfeit_wins += 1
                     elif g.result == "-+":
