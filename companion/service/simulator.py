@@ -22,6 +22,7 @@ from typing import TextIO
 
 from companion.core.terminal_text import for_terminal
 from companion.hardware.simulated.mock_board import MockBoard
+from companion.service.controls import typing_player
 from companion.views.oled import screen_text
 from companion.views.terminal import board_lines, framed, legend, oled_view_lines, use_colour
 
@@ -117,6 +118,7 @@ class Simulator:
         status = [f"moves: {' '.join(moves[-12:]) if moves else '(none yet)'}"]
         if screen is not None and screen.panel.rows and screen.qr is None:  # always in sight
             status.append("score: " + "  ".join(f"{r.label} {r.value}" for r in screen.panel.rows))
+        status += self.page_lines()
         said = d.status or d.message
         status.append(f"turn: {turn}" + (f" | {said}" if said else ""))
         lines += [for_terminal(t) for t in status]  # players' names are user text
@@ -241,16 +243,55 @@ class Simulator:
                 self.setup_board()
         else:
             try:  # the game's own squares (the frame's a-e for Latent Binaries on b-f)
+                if self.daemon.map.layout is None:  # no board: the line is a move
+                    raise ValueError("no board")
                 squares = [self.daemon.map.square_named(word) for word in words]
             except ValueError as e:
-                print(for_terminal(f"{e} (type help)"), file=self.out)
-                return True
+                error = self.not_a_move(" ".join(words))
+                if error and self.daemon.map.layout is not None:
+                    error = str(e)  # neither a square nor a move: the square is meant
+                if error:
+                    print(for_terminal(f"{error} (type help)"), file=self.out)
+                    return True
+                from companion.core.events import UserCommand
+
+                self.daemon.post(UserCommand("move " + " ".join(words)))
+                squares = []
             for square in squares:
                 self.act_on_square(square)
                 self.settle()
         self.settle()
         self.draw()
         return True
+
+    def not_a_move(self, text: str) -> str:
+        """Why ``text`` is no move in the game's notation ('' when it is one)."""
+        try:
+            self.daemon.session.state.parse_move(text)
+        except ValueError as e:
+            return str(e)
+        return ""
+
+    def page_lines(self) -> list[str]:
+        """A game played without a board (Binøme): the terminal is the page of the player a
+        typed move is for (``typing_player``): what that page shows them (their sheet), and
+        how to type a move for them."""
+        d = self.daemon
+        state = d.session.state
+        if d.map.layout is not None or state.is_over():
+            return []
+        player = typing_player(state)
+        if player is None:
+            return []
+        view = d.session.spec.view(state, player)
+        label = d.session.spec.player_label(player)
+        lines = [f"{label}'s page: " + "; ".join(view.private)] if view.private else []
+        if view.actions:
+            example = view.actions[-1][0]
+            if example.lower().startswith(player.lower() + " "):
+                example = example[len(player) + 1 :]  # the name may be left out
+            lines.append(f"{label} to play: type a move, e.g. {example}")
+        return lines
 
     def confirm_new(self) -> bool:
         """A game with moves is abandoned by ``new``: ask first when a person is typing."""
