@@ -4,7 +4,14 @@ results that read right, the terminal's status line and the board's buttons alon
 from __future__ import annotations
 
 import io
+import random
 
+import pytest
+
+from companion.cli.main import main
+from companion.journal.store import SqliteJournal
+from companion.referee.clock import TimeControl
+from companion.referee.session import Session
 from companion.service.simulator import Simulator
 
 from .conftest import step
@@ -71,3 +78,41 @@ def test_binome_solo_types_for_the_only_person_and_claims_and_passes(make_daemon
     before = len(d.session.played)
     typed(s, out, "pass")
     assert d.session.played[before].name == "Ann pass"
+
+
+# ------------------------------------------------------------------ 2. no duplicate imports
+
+
+@pytest.mark.parametrize(
+    "game, options, clock, moves",
+    [
+        ("binaryon", {}, None, 12),
+        ("wythe", {}, "5:00+3", 12),
+        ("binome", {"players": "Ann,Bob"}, None, 10_000),  # to its end: its secrets shown
+    ],
+)
+def test_a_record_exported_from_this_journal_is_refused_when_imported_into_it(
+    tmp_path, capsys, game, options, clock, moves
+):
+    """`export N -o g.txt` then `import g.txt` into the same journal: refused as the game it
+    came from (docs/records.md), finished or not; --allow-duplicate imports it all the same;
+    another journal takes it."""
+    path = tmp_path / "j.sqlite"
+    journal = SqliteJournal.open(path)
+    control = TimeControl.parse(clock) if clock else None
+    s = Session(game, options, journal, rng=random.Random(3), time_control=control)
+    rng = random.Random(5)
+    while len(s.played) < moves and not s.state.is_over():
+        player = s.state.turn or sorted(s.state.to_act)[0]
+        assert s.submit(rng.choice(list(s.state.legal_moves(player))), player).accepted
+    journal.close()
+    record = tmp_path / "g1.txt"
+    assert main(["export", str(s.game_id), "-o", str(record), "--journal", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["import", str(record), "--journal", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"binaryon: {record}: already in the journal as game 1 (--allow-duplicate)"
+    assert main(["import", str(record), "--journal", str(tmp_path / "other.sqlite")]) == 0
+    assert main(["import", str(record), "--allow-duplicate", "--journal", str(path)]) == 0
+    with SqliteJournal.open(path, read_only=True) as j:
+        assert j.last_id() == 2
