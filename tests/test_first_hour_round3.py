@@ -5,16 +5,25 @@ from __future__ import annotations
 
 import io
 import random
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.cli.main import main
+from companion.games import get_spec
+from companion.games.base import Panel, PanelRow
+from companion.journal.records import Record, format_record, parse_record, validate
 from companion.journal.store import SqliteJournal
 from companion.referee.clock import TimeControl
 from companion.referee.session import Session
 from companion.service.simulator import Simulator
+from companion.views.oled import Screen, screen_text
 
-from .conftest import step
+from .conftest import FakeClock, step
+from .test_clock_daemon import clocked_daemon, press_move
+from .test_oled_golden import check, shown
 
 
 def sim(make_daemon, clock, game="binaryon", rules=None, colour=False):
@@ -116,3 +125,131 @@ def test_a_record_exported_from_this_journal_is_refused_when_imported_into_it(
     assert main(["import", str(record), "--allow-duplicate", "--journal", str(path)]) == 0
     with SqliteJournal.open(path, read_only=True) as j:
         assert j.last_id() == 2
+
+
+# ------------------------------------------------------------------ 5. results that read right
+
+
+def test_the_oled_says_a_result_once_not_twice():
+    """The end screen's note and the result message were the same ('OFF wins' / 'OFF wins',
+    'XENO wins' / 'XENO wins: e4 sees b1'): shown once, whole, under the rows."""
+    rows = (PanelRow("ON", "11111001", False), PanelRow("OFF", "11110000", True))
+    for name, note, message in [
+        ("plain", "OFF wins", "OFF wins"),
+        ("why", "XENO wins", "XENO wins: e4 sees b1"),
+        ("on_time", "ON wins on time: OFF's time ran out", "ON wins on time: OFF's time ran out"),
+    ]:
+        screen = Screen(Panel("BINARYON", 41, rows, note), message, over=True)
+        text = screen_text(screen)
+        assert " ".join(text[3:]) == message, text
+        check(f"result_once_{name}", shown(screen))
+
+
+def test_a_flag_fall_on_the_oled_reads_whole(tmp_path):
+    clock = FakeClock()
+    d = clocked_daemon(clock, "0:30+2")
+    press_move(d, clock)
+    step(d, clock, 31)
+    lines = screen_text(d.oled.last)
+    assert lines[3:] == ["ON wins on time:", "OFF's time ran out"]
+    check("binaryon_on_time", shown(d.oled.last))
+
+
+def random_end(game: str, options: dict, rnd: random.Random):
+    spec = get_spec(game)
+    state = spec.new(**spec.resolve(options))
+    while not state.is_over():
+        state = state.play(state.forced_move() or rnd.choice(list(state.legal_moves())))
+    return spec, state
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([("binary", {"size": 4}), ("wythe", {"size": 4})]), st.randoms())
+def test_the_winners_score_comes_first(game_options, rnd):
+    """'WHITE wins 38-34', not 'WHITE wins 34-38': in the summary, the score text and the
+    explanation."""
+    game, options = game_options
+    spec, state = random_end(game, options, rnd)
+    outcome = state.outcome()
+    if not outcome.winners:
+        return
+    winner = outcome.winners[0]
+    loser = next(p for p in state.players if p != winner)
+    scores = outcome.detail["scores"]
+    assert outcome.summary.startswith(f"{winner.upper()} wins {scores[winner]}-{scores[loser]}")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.randoms())
+def test_wythe_hints_never_speak_of_groups_of_0_or_a_lead_at_0_0(rnd):
+    spec = get_spec("wythe")
+    state = spec.new(**spec.resolve({"size": 4, "pie": False}))
+    while not state.is_over():
+        for move in state.legal_moves():
+            for words in spec.line_effect(state, state.play(move)):
+                assert "groups of 0" not in words and "lead at 0-0" not in words, words
+        state = state.play(rnd.choice(list(state.legal_moves())))
+
+
+@pytest.mark.parametrize(
+    "game, title",
+    [("latent-binaries", "Latent Binaries"), ("binome", "Binøme"), ("wythe", "Wythe")],
+)
+def test_the_pages_name_the_game_as_people_write_it(make_daemon, game, title):
+    d = make_daemon(game=game)
+    assert d.web_view()["title"] == title
+
+
+def one_move_game(tmp_path) -> Path:
+    path = tmp_path / "j.sqlite"
+    with SqliteJournal.open(path) as journal:
+        s = Session("binaryon", {}, journal)
+        assert s.submit_name("e5").accepted
+    return path
+
+
+def test_one_move_is_one_move_not_1_moves(tmp_path, capsys):
+    path = one_move_game(tmp_path)
+    record = tmp_path / "g.txt"
+    assert main(["export", "1", "-o", str(record), "--journal", str(path)]) == 0
+    assert main(["import", str(record), "--journal", str(tmp_path / "other.sqlite")]) == 0
+    assert "binaryon, 1 move, unfinished" in capsys.readouterr().out
+    assert main(["abandon", "1", "--journal", str(path)]) == 0
+    assert "abandoned after 1 move (kept in history)" in capsys.readouterr().out
+
+
+def latent_names(moves: int, seed: int = 2) -> tuple[list[str], list[str | None]]:
+    spec = get_spec("latent-binaries")
+    state = spec.new(**spec.resolve({}))
+    rnd = random.Random(seed)
+    names, players = [], []
+    while len(names) < moves and not state.is_over():
+        turn = state.turn
+        move = state.forced_move() or rnd.choice(list(state.legal_moves(turn)))
+        names.append(move.name)
+        players.append(turn)
+        state = state.play(move)
+    return names, players
+
+
+def test_latent_binaries_records_number_each_move_not_pairs():
+    """A turn of Latent Binaries is a move, a challenge and a marker by one player: a pair
+    under one number read as if the players alternated."""
+    names, _ = latent_names(14)
+    rec = Record("latent-binaries", {}, names, [None] * len(names), status="abandoned")
+    text = format_record(rec)
+    numbered = [t for t in text.split() if t.endswith(".") and t[:-1].isdigit()]
+    assert numbered == [f"{k}." for k in range(1, len(names) + 1)]
+    assert parse_record(text).moves == names
+
+
+def test_a_latent_binaries_record_numbered_in_pairs_still_reads():
+    """Records exported by the previous version numbered the moves in pairs."""
+    names, _ = latent_names(14)
+    body = " ".join(
+        (f"{k // 2 + 1}. " if k % 2 == 0 else "") + f'"{n}"' for k, n in enumerate(names)
+    )
+    text = f'[Game "latent-binaries"]\n[Status "abandoned"]\n[Result "*"]\n\n{body}\n'
+    rec = parse_record(text)
+    assert rec.moves == names
+    validate(rec)

@@ -246,4 +246,5 @@ def _import_one(journal, item: Item, args: argparse.Namespace) -> str:
     for warning in rec.warnings:  # read all the same (a bad clock comment): said, not fatal
         print(for_terminal(f"binaryon: warning: {warning}"), file=sys.stderr)
     result = rec.summary or ("in progress" if args.resume else "unfinished, filed as abandoned")
-    return f"imported game {game_id}: {rec.game}, {len(rec.moves)} moves, {result}"
+    moves = f"{len(rec.moves)} move" + ("" if len(rec.moves) == 1 else "s")
+    return f"imported game {game_id}: {rec.game}, {moves}, {result}"

@@ -163,8 +163,18 @@ def _seconds(ms: int) -> str:
 
 
 def per_number(game: str, options: dict[str, Any]) -> int:
-    """Moves under one move number: a pair for two-player games (as in chess), else one."""
-    return 2 if len(player_ids(game, options)) == 2 else 1
+    """Moves under one move number: a pair for two-player games whose players alternate
+    (as in chess, ``GameSpec.paired_moves``), else one."""
+    if len(player_ids(game, options)) != 2:
+        return 1
+    return 2 if get_spec(game).paired_moves else 1
+
+
+def numberings(game: str, options: dict[str, Any]) -> tuple[int, ...]:
+    """The moves under one number a record may have: the game's own, and for a two-player
+    game numbered move by move also the pairs older records have."""
+    per = per_number(game, options)
+    return (per, 2) if per == 1 and len(player_ids(game, options)) == 2 else (per,)
 
 
 def _move_token(name: str) -> str:
@@ -651,7 +661,7 @@ def _assemble(
 
 
 def _read_moves(rec: Record, tokens: list[tuple[str, int, int]], source: str) -> None:
-    per = per_number(rec.game, rec.options)
+    pers = numberings(rec.game, rec.options)
     numbered = -1  # how many moves came before the last move number
     for text, line, col in tokens:
         where = f"{source}:{line}:{col}"
@@ -680,7 +690,7 @@ def _read_moves(rec: Record, tokens: list[tuple[str, int, int]], source: str) ->
             continue
         m = _NUMBER.match(text)
         if m:
-            _check_number(text, int(m.group(1)), len(rec.moves), per, numbered, where)
+            pers = _numbered(text, int(m.group(1)), len(rec.moves), pers, numbered, where)
             numbered = len(rec.moves)
             continue
         if len(rec.moves) >= MAX_RECORD_MOVES:
@@ -703,6 +713,26 @@ def _read_clk(rec: Record, body: str, where: str) -> None:
         rec.warnings.append(f"{where}: clock {{{body}}} does not follow a move: left out")
     else:
         rec.clocks[-1] = seconds
+
+
+def _numbered(
+    text: str, number: int, moves: int, pers: tuple[int, ...], numbered: int, where: str
+) -> tuple[int, ...]:
+    """Check a move number against each numbering still possible (``numberings``); the
+    ones it fits (RecordError, the first numbering's, when none)."""
+    fits = []
+    first: RecordError | None = None
+    for per in pers:
+        try:
+            _check_number(text, number, moves, per, numbered, where)
+        except RecordError as e:
+            first = first or e
+            continue
+        fits.append(per)
+    if not fits:
+        assert first is not None
+        raise first
+    return tuple(fits)
 
 
 def _check_number(text: str, number: int, moves: int, per: int, numbered: int, where: str) -> None:

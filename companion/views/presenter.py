@@ -396,7 +396,7 @@ def _web_view(frame: Frame, seat: str | None) -> dict[str, Any]:
     ]
     out: dict[str, Any] = {
         "game": spec.name,
-        "title": spec.title,
+        "title": spec.heading(),
         "game_id": table.game_id,
         "ply": state.ply,
         "over": state.is_over(),

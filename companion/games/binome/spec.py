@@ -98,6 +98,7 @@ def cell_label(cell: int) -> str:
 class BinomeSpec(GameSpec):
     name = "binome"
     title = "BINOME"
+    long_title = "Binøme"
     options = OPTIONS
     sensor_kinds = ()
     secret_options = ("seed",)  # the virtual players' sheets follow from it

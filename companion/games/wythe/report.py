@@ -80,7 +80,7 @@ def result_sentence(state: WytheState, sc: Score | None = None) -> str:
     if sc.reason == "last-mover":
         loser = other(sc.leader).capitalize()
         return f"0-0: {loser} made the last placement, so {who} {verb}."
-    return f"{who} {verb} {sc.black}-{sc.white}."
+    return f"{who} {verb} {sc.of(sc.leader)}-{sc.of(other(sc.leader))}."  # the leader's first
 
 
 def lead_line(state: WytheState) -> str:
