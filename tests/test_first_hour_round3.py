@@ -253,3 +253,45 @@ def test_a_latent_binaries_record_numbered_in_pairs_still_reads():
     rec = parse_record(text)
     assert rec.moves == names
     validate(rec)
+
+
+# ------------------------------------------------------------------ 7. records from a real table
+
+
+def test_a_binome_claim_with_no_eligible_number_imports_as_the_rules_say(tmp_path, capsys):
+    """An older record holds `Ann claim 12` where Ann had no eligible number: imported, the
+    claim eliminated from the turn and its number used up (the printed rules), one warning."""
+    from .test_binome_engine import write_sheets
+
+    sheets = {
+        "Ann": ["12", "34", "67", "80", "12", "34", "67", "89"],
+        "Bob": ["21", "43", "76", "08", "21", "43", "76", "98"],
+    }
+    names: list[str] = []
+    spec = get_spec("binome")
+    write_sheets(spec.new(**spec.resolve({"players": "Ann,Bob"})), sheets, names)
+    names += ["draw contains-5", "Ann claim 12", "Bob pass"]
+    body = " ".join(f'"{n}"' for n in names)
+    record = tmp_path / "old.txt"
+    record.write_text(
+        f'[Game "binome"]\n[Options "players=Ann,Bob"]\n[Status "abandoned"]\n'
+        f'[Result "*"]\n\n{body}\n'
+    )
+    path = tmp_path / "j.sqlite"
+    assert main(["import", str(record), "--journal", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert "imported game 1" in out
+    warning = err.strip()
+    assert warning.startswith(f"binaryon: warning: {record}:6:")
+    claim = len(names) - 1
+    assert (
+        f"move {claim} Ann claim 12: no eligible number: pass: read as Ann claim 12 burn"
+        " (a number chosen by mistake is eliminated from the turn)"
+    ) in warning
+    assert "\n" not in warning
+    with SqliteJournal.open(path, read_only=True) as j:
+        moves = j.load(1).move_names
+    assert moves[-2] == "Ann claim 12 burn"
+    after = spec.replay(moves, **spec.resolve({"players": "Ann,Bob"}))
+    assert dict(after.last_resolution.eliminated) == {"Ann": "ineligible"}
+    assert after.unused_numbers("Ann").count(12) == 1  # one of her two 12s used up

@@ -621,6 +621,14 @@ class GameSpec(ABC):
             state = state.learn(who, facts)
         return state
 
+    def recorded_move(
+        self, state: GameState, move: Move, refusal: Refusal
+    ) -> tuple[Move, str] | None:
+        """A move of a record from a real table that the companion refuses live but the
+        game's printed rules settle (a Binøme claim with no eligible number: eliminated from
+        the turn): the move to play in its place and why, for the warning; None: refused."""
+        return None
+
     def steps_from(self, state: GameState, names: Iterable[str]) -> Iterator[Step]:
         """``steps`` from ``state`` (a masked start: ``masked_start``)."""
         for name in names:

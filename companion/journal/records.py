@@ -767,7 +767,7 @@ def validate(rec: Record, source: str = "record") -> GameState:
         raise RecordError(f"{source}: options: {e}") from None
     rec.actors, rec.publics, rec.turns = [], [], []
     try:
-        for k, step in enumerate(spec.steps(list(rec.moves), **rec.options)):
+        for k, step in enumerate(_steps(spec, state, rec, source)):
             state, move, before = step
             public = before.public_name(move)
             referee = before.forced_move() is not None or before.chance() is not None
@@ -805,6 +805,29 @@ def validate(rec: Record, source: str = "record") -> GameState:
         if rec.status == FINISHED:
             raise RecordError(f"{last}: Status finished but the game is not over")
     return state
+
+
+def _steps(spec: Any, state: GameState, rec: Record, source: str) -> Iterator[Step]:
+    """``spec.steps_from`` over the record's moves, where a move the companion refuses but
+    the game's rules settle (``GameSpec.recorded_move``) is played as they say, with a
+    warning."""
+    for k, name in enumerate(list(rec.moves)):
+        move = state.parse_move(name)
+        try:
+            after = state.play(move)
+        except IllegalMove as e:
+            mended = spec.recorded_move(state, move, e.refusal)
+            if mended is None:
+                raise
+            move, why = mended
+            after = state.play(move)
+            line, col = rec.where[k] if k < len(rec.where) else (0, 0)
+            rec.warnings.append(
+                f"{source}:{line}:{col}: move {k + 1} {name}: {e.refusal}: read as "
+                f"{move.name} ({why})"
+            )
+        yield Step(after, move, state)
+        state = after
 
 
 def _flag_fall(rec: Record, state: GameState, source: str, last: str) -> str | None:

@@ -27,6 +27,7 @@ from companion.games.base import (
     Outcome,
     Panel,
     PanelRow,
+    Refusal,
     View,
 )
 from companion.games.binome.engine import CLAIM, OVER, ROLLS, SLOTS, WRITE, BinomeState, _new_game
@@ -119,6 +120,19 @@ class BinomeSpec(GameSpec):
         if st.phase == CLAIM:
             return Decline(player)
         return None
+
+    def recorded_move(
+        self, state: GameState, move: Move, refusal: Refusal
+    ) -> tuple[Move, str] | None:
+        """A record from a real table (or an older companion) where a player claimed with no
+        eligible number: the printed rules eliminate a number chosen by mistake from the
+        turn, so the claim is read as confirmed (``burn``): eliminated, its number used up."""
+        if refusal.code != "no-eligible" or not isinstance(move, Claim) or move.burn:
+            return None
+        mended = Claim(move.number, move.player, burn=True)
+        if state.check(mended) is not None:
+            return None
+        return mended, "a number chosen by mistake is eliminated from the turn"
 
     def on_time(self, state: GameState, flagged: str) -> Outcome:
         """The flagged player is out; the others' points decide, equal top scores sharing
