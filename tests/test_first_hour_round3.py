@@ -21,8 +21,8 @@ from companion.referee.session import Session
 from companion.service.simulator import Simulator
 from companion.views.oled import Screen, screen_text
 
-from .conftest import FakeClock, step
-from .test_clock_daemon import clocked_daemon, press_move
+from .conftest import FakeClock, step, wait_until
+from .test_clock_daemon import button, clocked_daemon, press_move
 from .test_oled_golden import check, shown
 
 
@@ -295,3 +295,57 @@ def test_a_binome_claim_with_no_eligible_number_imports_as_the_rules_say(tmp_pat
     after = spec.replay(moves, **spec.resolve({"players": "Ann,Bob"}))
     assert dict(after.last_resolution.eliminated) == {"Ann": "ineligible"}
     assert after.unused_numbers("Ann").count(12) == 1  # one of her two 12s used up
+
+
+# ------------------------------------------------------------------ 6. the terminal
+
+
+def test_the_terminal_keeps_the_move_to_make_as_the_oled_does(clock):
+    """`my move: d5: press it` stays in the status line after the message's time, as on the
+    OLED, until the move is made."""
+    from .test_opponent import make, press
+
+    d = make(clock, opponent="engine:beginner")
+    out = io.StringIO()
+    s = Simulator(d, d.board, out=out, colour=False)
+    press(d, clock, d.session.state.legal_moves()[0].name)
+    wait_until(lambda: d.loop.run_pending() >= 0 and d.opponent.wanted is not None,
+               what="the engine's move")  # fmt: skip
+    told = f"my move: {d.opponent.wanted.name}: press it"
+    step(d, clock, 30)  # long after the message ran out
+    s.draw()
+    status = [line for line in out.getvalue().splitlines() if line.startswith("turn:")]
+    assert status[-1].endswith(f"| {told}")
+    assert " ".join(screen_text(d.oled.last)).endswith(told)  # as the OLED has it
+
+
+def test_a_redraw_while_typing_starts_on_a_line_of_its_own(tmp_path, monkeypatch):
+    """A flag falls while the prompt waits: the picture does not start after the "> "."""
+    monkeypatch.setenv("TERM", "xterm")
+    clock = FakeClock()
+    d = clocked_daemon(clock, "0:30+2")
+    out = io.StringIO()
+    s = Simulator(d, d.board, out=out, colour=False)
+    s.interactive = True
+    d.listeners.append(s.changed)
+    press_move(d, clock)
+    print("> ", end="", file=out)  # the prompt, waiting
+    step(d, clock, 31)  # the flag falls: the table is drawn again by itself
+    after_prompt = out.getvalue().rsplit("> ", 2)[-2]
+    assert after_prompt.startswith("\r\x1b[K")  # back to the line's start, cleared
+    assert "OFF's time ran out" in out.getvalue()
+    monkeypatch.setenv("TERM", "dumb")  # a terminal that takes no escapes: a new line
+    print("> ", end="", file=out)
+    button(d, clock, "undo")  # the flag taken back: drawn again
+    assert out.getvalue().rsplit("> ", 2)[-2].startswith("\n")
+
+
+def test_a_terminal_without_colour_shows_latent_binaries_nests_and_markers(make_daemon, clock):
+    d, s, out = sim(make_daemon, clock, "latent-binaries")
+    shown = typed(s, out, "show")
+    view = d.session.spec.view(d.session.state)
+    tokens = {c.piece for c in view.cells if c.piece}
+    assert tokens  # nests and markers
+    board = [line for line in shown.splitlines() if line[:2].strip().isdigit()]
+    for token in tokens:
+        assert any(f" {token} " in line for line in board), token

@@ -78,6 +78,9 @@ class Simulator:
             if self._typing or self.picture_key() == self._shown:
                 return
             self._shown = self.picture_key()
+            if self.interactive:  # from the start of the prompt's line, not after "> "
+                ansi = os.environ.get("TERM", "dumb") != "dumb"
+                print("\r\x1b[K" if ansi else "\n", end="", file=self.out)
             self._draw()
             if self.interactive:  # the prompt again, with what was typed so far
                 print(f"> {_typed_so_far()}", end="", file=self.out, flush=True)
@@ -119,13 +122,25 @@ class Simulator:
         if screen is not None and screen.panel.rows and screen.qr is None:  # always in sight
             status.append("score: " + "  ".join(f"{r.label} {r.value}" for r in screen.panel.rows))
         status += self.page_lines()
-        said = d.status or d.message
+        said = self.said()
         status.append(f"turn: {turn}" + (f" | {said}" if said else ""))
         lines += [for_terminal(t) for t in status]  # players' names are user text
         print("\n".join(lines), file=self.out, flush=True)
 
+    def said(self) -> str:
+        """What the table says now, as the OLED shows it: a lasting condition, else the
+        message, else a move waiting to be made (``t1's move: d5: press it``, which stays
+        after the message that told it ran out)."""
+        d = self.daemon
+        screen = d.oled.last
+        if screen is not None and screen.qr is None:
+            return screen.status or screen.message
+        return d.status or d.message
+
     def pieces(self, size: int) -> list[str]:
-        """The game's piece on each square of the board drawn: x black, o white."""
+        """The game's piece on each square of the board drawn: x black, o white, or the
+        game's own one-letter token (Latent Binaries' nests R and X, its markers g), so a
+        terminal without colour shows them too."""
         d = self.daemon
         out = [""] * (size * size)
         frame = d.frame  # the view the OLED and the LEDs were drawn from
@@ -133,8 +148,8 @@ class Simulator:
         cells = view.cells
         squares = d.map.to_squares(tuple(range(len(cells)))) if d.map.squares else ()
         for cell, square in zip(cells, squares, strict=False):
-            if square < len(out) and cell.piece in ("x", "o"):
-                out[square] = cell.piece
+            if square < len(out) and cell.piece:
+                out[square] = cell.piece[:1]
         return out
 
     def flags(self) -> dict[int, str]:
