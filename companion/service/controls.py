@@ -46,6 +46,9 @@ class ControlsHost(Protocol):
 
     def undo(self, long: bool) -> None: ...
 
+    def recover(self) -> None:
+        """Hold confirm: the game's position on the LEDs and the way out said in words."""
+
     def hint(self) -> None: ...
 
     def submit(self, name: str, player: str | None) -> Verdict: ...
@@ -69,7 +72,9 @@ class Controls:
         if self.host.menu.is_open:
             self._menu_button(name, long)
             return
-        if name == "confirm":
+        if name == "confirm" and long:  # recovery: the position on the LEDs, the way out
+            self.host.recover()
+        elif name == "confirm":
             if self.host.status:
                 self.host.say(self.host.status)
             elif not self.host.confirm():

@@ -43,6 +43,7 @@ from companion.service.game_start import first_session, fitting_options
 from companion.service.hints import Hints
 from companion.service.menu import NewGameMenu
 from companion.service.opponent import EngineOpponent, Opponent
+from companion.service.recovery import way_out
 from companion.service.table_feedback import TableFeedback
 from companion.views.oled import OledView, Screen
 from companion.views.presenter import MOVES_SHOWN, Frame, Marks, Table, follows, marks
@@ -447,6 +448,13 @@ class Daemon:
         if verdict is not None:
             self.tell(verdict)
         return verdict is not None
+
+    def recover(self) -> None:
+        """Hold confirm (``service/recovery.py``): for one message's time the LEDs show the
+        position as the game has it, and the OLED says what the table waits for and the
+        button out of it."""
+        self.say(way_out(self))
+        self.notices.expected = True
 
     def undo(self, long: bool) -> None:
         if long and self.game_clock.add():  # a paused clock: time added, not a takeback

@@ -29,7 +29,8 @@ from companion.views.terminal import board_lines, framed, legend, oled_view_line
 HELP = """\
 Type a square (e4) to press it (LED-switch board), turn its disc (colour board) or
 place/lift a piece (presence board). Several squares on one line: e4 d5.
-Buttons: confirm | undo | undo long | menu (hints: the game's own, then the engine's move) |
+Buttons: confirm | confirm long (the game's position on the LEDs, the way out in words) |
+undo | undo long | menu (hints: the game's own, then the engine's move) |
 menu long (the new-game menu: menu = next game, confirm = start, undo = back).
 Also: move NAME [as PLAYER] (a move in the game's notation, e.g. move pass),
 new [GAME] [OPTION=VALUE ...] (the command line's options unless given), resume ID (a paused
