@@ -4,6 +4,8 @@ results that read right, the terminal's status line and the board's buttons alon
 from __future__ import annotations
 
 import io
+import json
+import os
 import random
 from pathlib import Path
 
@@ -434,3 +436,50 @@ def test_hold_confirm_while_a_remote_board_never_answers(clock):
     button(d, clock, "menu", long=True)
     button(d, clock, "confirm")
     assert d.session.played == [] and d.message.startswith("new game")
+
+
+# ------------------------------------------------------------------ 8. the smaller ones
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_score_reads_a_wythe_diagram(tmp_path, capsys):
+    """docs/rules/wythe.md documents `score --game wythe FILE`: the top colours' groups."""
+    diagram = tmp_path / "w.txt"
+    diagram.write_text("x x . .\no o o .\n. . x .\n. . . .\n")
+    assert main(["score", "--game", "wythe", str(diagram)]) == 0
+    words = capsys.readouterr().out.splitlines()
+    assert words[0] == "Black: one group of 2, one of 1" and words[-1] == "White leads 3-2."
+    assert main(["score", "--game", "wythe", str(diagram), "--json"]) == 0
+    scored = json.loads(capsys.readouterr().out)
+    assert scored["winner"] == "white" and scored["black"]["groups"] == {"1": 1, "2": 1}
+    diagram.write_text("x . o .\n. . . .\n. . . .\n. . . .\n")  # 0-0: nobody can say
+    assert main(["score", "--game", "wythe", str(diagram), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["winner"] is None
+
+
+def test_the_readme_has_a_position_to_copy_and_it_scores_as_it_says(tmp_path, capsys):
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## Scoring real games") :]
+    sample = section[
+        section.index("```text\n") + 8 : section.index("```\n", section.index("```text"))
+    ]
+    path = tmp_path / "position.txt"
+    path.write_text(sample)
+    assert main(["score", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "OFF wins"
+    assert "binaryon score position.txt                 # OFF wins" in section
+
+
+def test_invite_finds_a_companion_started_without_a_journal(tmp_path, monkeypatch, capsys):
+    from .live_daemon import start_daemon, stop_daemon
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("BINARYON_CONFIG", os.devnull)
+    daemon, closers = start_daemon(tmp_path, journal=Path("none"))
+    try:
+        assert main(["invite"]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("table:") and daemon.web.base_url() in out
+    finally:
+        stop_daemon(daemon, closers)
