@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from companion.cli.main import main
 from companion.core.config import Config
-from companion.core.events import ButtonEvent
+from companion.core.events import ButtonEvent, UserCommand
 from companion.games import get_spec
 from companion.games.base import Panel, PanelRow
 from companion.hardware.simulated.mock_board import MockBoard
@@ -483,3 +483,28 @@ def test_invite_finds_a_companion_started_without_a_journal(tmp_path, monkeypatc
         assert out.startswith("table:") and daemon.web.base_url() in out
     finally:
         stop_daemon(daemon, closers)
+
+
+@pytest.mark.parametrize("how", ["typed", "menu"])
+def test_a_new_game_started_inside_pauses_the_one_in_progress(tmp_path, clock, how):
+    """As the command line's options do: kept whole, to be taken up again, not abandoned."""
+    journal = SqliteJournal.open(tmp_path / "j.sqlite")
+    try:
+        d = Daemon(Config.default(), board=MockBoard(8, "switch", clock), clock=clock,
+                   journal=journal)  # fmt: skip
+        d.board.start(d.loop.post)
+        d.loop.run_pending()
+        d.board.tap(d.session.state.legal_moves()[0].cell)
+        step(d, clock, 0.1)
+        old = d.session.game_id
+        if how == "typed":
+            d.post(UserCommand("new binary"))
+        else:
+            d.post(ButtonEvent("menu", True))
+            step(d, clock)
+            d.post(ButtonEvent("confirm"))
+        step(d, clock)
+        assert d.session.game_id != old and d.message.endswith(f"; #{old} paused")
+        assert {g.id: g.status for g in journal.games()}[old] == "paused"
+    finally:
+        journal.close()

@@ -53,7 +53,10 @@ class ControlsHost(Protocol):
 
     def submit(self, name: str, player: str | None) -> Verdict: ...
 
-    def new_game(self, game: str | None = None, options: dict[str, Any] | None = None) -> None: ...
+    def new_game(
+        self, game: str | None = None, options: dict[str, Any] | None = None, keep: bool = False
+    ) -> None:
+        """Start a game; ``keep``: the game in progress is paused, not abandoned."""
 
     def resume_game(self, game_id: int) -> None: ...
 
@@ -124,7 +127,7 @@ class Controls:
             self.host.resume_game(int(chosen[len(RESUME) :]))
             return
         if name == "confirm":
-            self.host.new_game(chosen)
+            self.host.new_game(chosen, keep=True)  # the game in progress is paused
             return
         self.host.say("menu closed")
         self.host.recheck_board()  # what happened meanwhile
@@ -188,7 +191,7 @@ class Controls:
         except ValueError as e:
             self.host.say(str(e))
             return
-        self.host.new_game(game, options or None)
+        self.host.new_game(game, options or None, keep=True)
 
     def _named_move(self, args: list[str]) -> None:
         """``move NAME [as PLAYER]``: a move in the game's notation, as a player's page sends

@@ -507,12 +507,15 @@ class Daemon:
         options: dict[str, Any] | None = None,
         players: dict[str, str] | None = None,
         clock: str | None = None,
+        keep: bool = False,
     ) -> None:
         """Start a game (another one, or this one afresh) that fits the board, with the rule
         options and player names of the command line and the config (never those of the game
         that was resumed); ``options`` set some of them, ``players`` (a club's pairing) names
         the players instead, and ``clock`` (an event's time control, "" for none) is played
-        instead of the configured clock."""
+        instead of the configured clock. ``keep`` (a person's new game: typed, or the menu):
+        the game in progress is paused, as when the command line names another game, to be
+        taken up again; otherwise it is abandoned."""
         if self.menu.is_open:
             self.menu.close()
         try:
@@ -530,7 +533,12 @@ class Daemon:
             log.warning("%s is played without a clock: %s", spec.name, e)
             self.session.time_control = None
         names = self.config.game.players if players is None else players
-        self.tell(self.referee.new_game(spec.name, options, dict(names)))
+        old = self.session.game_id
+        kept = keep and self.session.pause()
+        verdict = self.referee.new_game(spec.name, options, dict(names))
+        self.tell(verdict)
+        if kept and verdict.changed is Change.NEW:
+            self.say(f"{verdict.say}; #{old} paused")
 
     def resume_game(self, game_id: int) -> None:
         """Take a paused game up again; the game in progress is paused (no moves: abandoned)."""

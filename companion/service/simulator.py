@@ -249,9 +249,6 @@ class Simulator:
         if verb in ("confirm", "undo", "menu", "new", "move", "resume"):
             from companion.core.events import UserCommand
 
-            if verb == "new" and not self.confirm_new():
-                print("new game not started", file=self.out)
-                return True
             game_before = self.daemon.session.game_id
             self.daemon.post(UserCommand(" ".join(words)))
             self.settle()
@@ -308,15 +305,6 @@ class Simulator:
                 example = example[len(player) + 1 :]  # the name may be left out
             lines.append(f"{label} to play: type a move, e.g. {example}")
         return lines
-
-    def confirm_new(self) -> bool:
-        """A game with moves is abandoned by ``new``: ask first when a person is typing."""
-        s = self.daemon.session
-        if not self.interactive or not s.played or s.state.is_over():
-            return True
-        moves = f"{len(s.played)} move" + ("" if len(s.played) == 1 else "s")
-        answer = self.read_line(f"abandon game {s.game_id} ({moves})? [y/N] ")
-        return answer.strip().lower() in ("y", "yes")
 
     def read_line(self, prompt: str) -> str:
         """One typed line ('' at the end of the input); line editing and history at a tty."""
