@@ -508,3 +508,27 @@ def test_a_new_game_started_inside_pauses_the_one_in_progress(tmp_path, clock, h
         assert {g.id: g.status for g in journal.games()}[old] == "paused"
     finally:
         journal.close()
+
+
+def test_the_firmware_dry_run_says_mpremote_is_missing(capsys, monkeypatch):
+    from companion.cli import firmware as fw_cli
+
+    monkeypatch.setattr(fw_cli, "mpremote_program", lambda: None)
+    monkeypatch.setenv("BINARYON_CONFIG", os.devnull)
+    assert main(["firmware", "install", "--dry-run", "--port", "/dev/null"]) == 0
+    out = capsys.readouterr().out
+    assert "(dry run) mpremote is missing: pip install 'binaryon-companion[firmware]'" in out
+    assert "the steps would be:" in out
+
+
+def test_a_bye_is_named_as_a_bye_not_as_a_table_with_no_board():
+    from companion.club.event.spec import parse_event
+    from companion.club.event.tournament import Tournament
+
+    event = parse_event(
+        'name = "Three"\ngame = "binaryon"\nplayers = ["Ann", "Bob", "Cy"]\nrounds = 3\n'
+        'pairing = "round-robin"\nboards = ["t1"]\n'
+    )
+    games = Tournament(event).pair_next()
+    assert [g.pairing for g in games] == ["r1-t1", "r1-bye"]
+    assert [g.board for g in games] == ["t1", None]
