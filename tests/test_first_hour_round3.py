@@ -532,3 +532,37 @@ def test_a_bye_is_named_as_a_bye_not_as_a_table_with_no_board():
     games = Tournament(event).pair_next()
     assert [g.pairing for g in games] == ["r1-t1", "r1-bye"]
     assert [g.board for g in games] == ["t1", None]
+
+
+def test_a_second_companion_on_one_journal_is_told_to_use_its_own(tmp_path, capsys):
+    """Two simulated boards on one machine: the second is refused in one line that names the
+    first by its whole command line and says each needs a journal."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "j.sqlite"
+    holding = (
+        "import sys, time\n"
+        "from companion.journal.lock import acquire_lock\n"
+        "acquire_lock(sys.argv[1])\n"
+        "print('held', flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    first = subprocess.Popen(
+        [sys.executable, "-c", holding, str(path), "--club", "mqtt://127.0.0.1:1883",
+         "--board-name", "t1"],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert first.stdout.readline().strip() == "held"
+        code = main(["sim", "--journal", str(path), "--display", "none", "--board-name", "t2",
+                     "--club", "mqtt://127.0.0.1:1883"])  # fmt: skip
+        err = capsys.readouterr().err.strip()
+        assert code == 2 and "\n" not in err
+        assert f"in use by process {first.pid} (" in err
+        assert "--board-name t1)" in err  # the whole command line, not its first two words
+        assert err.endswith("need a journal each: --journal FILE (or --journal none)")
+    finally:
+        first.kill()
+        first.wait()
+        first.stdout.close()
