@@ -26,6 +26,7 @@ from companion.referee.session import Session
 from companion.service.daemon import Daemon
 from companion.service.simulator import Simulator
 from companion.views.oled import Screen, screen_text
+from companion.views.terminal import board_lines
 
 from .conftest import FakeClock, step, wait_until
 from .test_clock_daemon import button, clocked_daemon, press_move
@@ -566,3 +567,14 @@ def test_a_second_companion_on_one_journal_is_told_to_use_its_own(tmp_path, caps
         first.kill()
         first.wait()
         first.stdout.close()
+
+
+def test_a_terminal_that_drops_the_colours_still_shows_binarys_empty_squares():
+    """A terminal that takes the escapes but shows no colour: the squares are still there."""
+    import re
+
+    spec = get_spec("binary")
+    state = spec.new(**spec.resolve({}))
+    coloured = board_lines(spec.leds(state), 8, colour=True, pieces=[""] * 64)
+    seen = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in coloured[:8]]
+    assert all(line[3:].replace(" ", "") in ("-.-.-.-.", ".-.-.-.-") for line in seen), seen
