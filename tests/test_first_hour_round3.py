@@ -578,3 +578,15 @@ def test_a_terminal_that_drops_the_colours_still_shows_binarys_empty_squares():
     coloured = board_lines(spec.leds(state), 8, colour=True, pieces=[""] * 64)
     seen = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in coloured[:8]]
     assert all(line[3:].replace(" ", "") in ("-.-.-.-.", ".-.-.-.-") for line in seen), seen
+
+
+def test_a_page_cannot_take_back_the_winners_move_after_a_flag(tmp_path):
+    """The flag is the arbiter's, taken back with undo on the board: a page's request would
+    take back the move of the player whose time had not run out."""
+    clock = FakeClock()
+    d = clocked_daemon(clock, "0:30+2")
+    press_move(d, clock)
+    step(d, clock, 31)
+    verdict = d.referee.ask_undo("off")
+    assert verdict.refusal.code == "flag-fell" and len(d.session.played) == 1
+    assert verdict.refusal.reason == "a flag is taken back with undo on the board"
