@@ -32,9 +32,11 @@ place/lift a piece (presence board). Several squares on one line: e4 d5.
 Buttons: confirm | confirm long (the game's position on the LEDs, the way out in words) |
 undo | undo long | menu (hints: the game's own, then the engine's move) |
 menu long (the new-game menu: menu = next game, confirm = start, undo = back).
-Also: move NAME [as PLAYER] (a move in the game's notation, e.g. move pass),
-new [GAME] [OPTION=VALUE ...] (the command line's options unless given), resume ID (a paused
-game), setup (put the simulated board in the game's position), show, help, quit."""
+Also: move NAME [as PLAYER] (a move in the game's notation, e.g. move pass; a move that is
+no square needs no "move"; Binøme: write 1a or 1a, claim 33, pass, for the player to act),
+new [GAME] [OPTION=VALUE ...] (the command line's options unless given; the game in progress
+is paused), resume ID (a paused game), setup (put the simulated board in the game's
+position), show, help, quit."""
 
 
 class Simulator:
