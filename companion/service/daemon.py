@@ -13,6 +13,7 @@ slower OLED frame.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import threading
@@ -536,6 +537,9 @@ class Daemon:
         old = self.session.game_id
         kept = keep and self.session.pause()
         verdict = self.referee.new_game(spec.name, options, dict(names))
+        if kept and verdict.changed is not Change.NEW and old is not None:
+            with contextlib.suppress(JournalError):  # not started: the game goes on as it was
+                self.journal.resume(old)
         self.tell(verdict)
         if kept and verdict.changed is Change.NEW:
             self.say(f"{verdict.say}; #{old} paused")
