@@ -591,3 +591,10 @@ def test_a_page_cannot_take_back_the_winners_move_after_a_flag(tmp_path):
     verdict = d.referee.ask_undo("off")
     assert verdict.refusal.code == "flag-fell" and len(d.session.played) == 1
     assert verdict.refusal.reason == "a flag is taken back with undo on the board"
+
+
+def test_a_new_game_is_said_by_the_games_name(make_daemon, clock):
+    d = make_daemon()
+    d.post(UserCommand("new latent-binaries"))
+    step(d, clock)
+    assert d.message == "new game: latent binaries"

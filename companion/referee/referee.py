@@ -311,7 +311,7 @@ class Referee:
             session.masking = self.session.masking
         self.session = session
         self.interpreter = session.spec.interpreter(self.kind)
-        title = session.spec.title.lower()
+        title = session.spec.heading().lower()  # "latent binaries", not "latent"
         return Verdict(differ=(), say=f"new game: {title}", changed=Change.NEW)
 
 
