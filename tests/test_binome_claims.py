@@ -115,5 +115,5 @@ def test_the_page_says_when_no_number_is_eligible():
     view = SPEC.view(state, "Ann")
     assert "no eligible number for Identical digits: your only choice is to pass" in view.private
     assert [m for m, _ in view.actions] == ["Ann pass"]
-    refusal = state.check(state.parse_move("Ann claim 12 burn"))
+    refusal = state.check(state.parse_move("Ann claim 12"))
     assert refusal is not None and refusal.code == "no-eligible"

@@ -317,3 +317,55 @@ def test_the_replay_viewer_ends_a_game_ended_on_time_with_its_flag(tmp_path):
     assert last["explanation"][0] == "ON wins on time: OFF's time ran out"
     assert last["clock"]["off"] == 0 and last["clock"]["running"] is None
     assert last["clock"]["on"] == d.web_view()["clock"]["on"]
+
+
+def test_a_paused_clock_takes_no_move_until_confirm_resumes_it(tmp_path):
+    """Nobody thinks for free: on a paused clock a move is refused (the square blinks, the
+    reason is said), nothing is journaled; after confirm the same move is played and charged."""
+    clock = FakeClock()
+    d = clocked_daemon(clock, "1:00", journal=SqliteJournal.open(tmp_path / "j.sqlite"))
+    press_move(d, clock)
+    step(d, clock, 5)
+    button(d, clock, "confirm")
+    assert d.session.clock.paused
+    step(d, clock, 30)  # thinking on a paused clock
+    move = d.session.state.legal_moves()[0]
+    d.board.tap(move.cell)
+    step(d, clock)
+    assert len(d.session.played) == 1 and d.session.state.turn == "off"
+    assert d.message == "clock paused: confirm resumes"
+    assert len(d.journal.load(d.session.game_id).move_names) == 1
+    assert d.submit(move.name, None).refusal.code == "clock-paused"  # typed or from a page
+    button(d, clock, "confirm")
+    step(d, clock, 4)
+    d.board.tap(move.cell)
+    step(d, clock)
+    assert d.session.played[-1].name == move.name and d.session.clock.running == "on"
+    assert times(d, clock)["off"] == 51  # 5 s, then 4 s after the resume
+
+
+def test_undo_after_a_flag_fall_takes_back_the_flag_not_the_winners_move(tmp_path):
+    """The arbiter's correction: ON's move stays, OFF is on move again with the time of the
+    turn's start, the clock paused (a long undo adds time, confirm resumes); a second undo
+    takes moves back as before."""
+    clock = FakeClock()
+    d = clocked_daemon(clock, "0:30+2", journal=SqliteJournal.open(tmp_path / "j.sqlite"))
+    press_move(d, clock)  # ON
+    step(d, clock, 31)  # OFF's flag falls
+    assert on_time(d.session.state) is not None
+    button(d, clock, "undo")
+    state = d.session.state
+    assert not state.is_over() and on_time(state) is None
+    assert len(d.session.played) == 1 and state.turn == "off"
+    assert d.message == "OFF's flag taken back: confirm resumes, hold undo: +10 s"
+    assert "took back" not in d.message
+    assert d.session.clock.paused and times(d, clock) == {"on": 30, "off": 30}
+    entry = d.journal.load(d.session.game_id)
+    assert entry.status == "in_progress" and len(entry.move_names) == 1
+    button(d, clock, "undo", long=True)  # paused: +10 s for OFF
+    assert times(d, clock)["off"] == 40 and len(d.session.played) == 1
+    button(d, clock, "confirm")
+    press_move(d, clock)  # OFF plays on
+    assert len(d.session.played) == 2 and d.session.clock.running == "on"
+    button(d, clock, "undo")  # now an ordinary takeback
+    assert len(d.session.played) == 1 and d.message.startswith("took back")

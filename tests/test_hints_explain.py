@@ -222,8 +222,9 @@ def test_wythe_the_0_0_rule_at_the_end_of_the_line():
     mine, reply = s.parse_move("d4-c4"), s.parse_move("d1-d2")
     end = s.play(mine).play(reply)  # three single groups each: 0-0, Black placed last
     assert end.score().reason == "last-mover" and end.score().leader == "white"
-    assert hint_line(s, told(mine, line=[mine, reply])) == "hint d4-c4: keeps the lead at 0-0"
-    assert spec_of("wythe").line_effect(s, end)[0] == "keeps the lead at 0-0: Black placed last"
+    hint = hint_line(s, told(mine, line=[mine, reply]))
+    assert hint == "hint d4-c4: keeps the lead on the 0-0 rule"
+    assert spec_of("wythe").line_effect(s, end)[0] == ("keeps the lead: 0-0 and Black placed last")
     assert hint_line(s, told(mine)) != hint_line(s, told(mine, line=[mine, reply]))
 
 

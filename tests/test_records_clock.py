@@ -392,9 +392,9 @@ def test_replay_of_a_game_ended_on_time_says_so(tmp_path):
 
 
 def test_a_flag_the_arbiter_took_back_is_a_comment_and_the_record_imports(tmp_path, capsys):
-    """OFF's flag falls after move 3, the arbiter's undo takes it back with d4, the game goes
-    on and ON's flag falls after move 5: the first flag is a comment where it fell (read as
-    one, as taken-back moves are), the last one ends the game."""
+    """OFF's flag falls after move 3, the arbiter's undo takes the flag back (not ON's d4),
+    the game goes on and OFF's flag falls after move 5: the first flag is a comment where it
+    fell (read as one, as taken-back moves are), the last one ends the game."""
     from companion.cli.main import main
     from companion.journal.store import SqliteJournal
     from companion.referee.session import Session
@@ -404,11 +404,11 @@ def test_a_flag_the_arbiter_took_back_is_a_comment_and_the_record_imports(tmp_pa
     hands = Hands()
     s = Session("binaryon", {"size": 6}, journal, {"on": "Ana"},
                 time_control=TimeControl.parse("0:20+2"), timer=hands)  # fmt: skip
-    for name in ("a4", "a1", "d4", None, "d4", "d1", ""):
+    for name in ("a4", "a1", "d4", None, "d1", ""):
         if name is None:
             hands.t += 60
             assert s.flag_fall() == "off"
-            assert s.undo() == ["d4"]
+            assert s.undo() == [] and s.moves == ["a4", "a1", "d4"]  # the flag alone
             assert s.clock.paused and s.resume_clock()  # the arbiter's correction, resumed
             continue
         hands.t += 3
@@ -420,14 +420,17 @@ def test_a_flag_the_arbiter_took_back_is_a_comment_and_the_record_imports(tmp_pa
     one = tmp_path / "one.txt"
     assert main(["export", str(s.game_id), "-o", str(one), "--journal", str(first)]) == 0
     text = one.read_text()
-    assert "d4 {+0s} {[%clk 0:00:19]} {taken back: off out of time} d1" in text
+    assert (
+        "d4 {+0s} {[%clk 0:00:19]} {taken back: off out of time}"
+        " {clock paused (flag taken back)} {clock resumed} d1" in text
+    )
     assert text.rstrip().endswith("{clock: off out of time}")
     capsys.readouterr()
     assert main(["import", str(one), "--journal", str(second)]) == 0
     assert capsys.readouterr().out.strip().endswith("5 moves, ON wins on time")
     journal = SqliteJournal.open(second)
     events = [(e.kind, e.ply, e.why) for e in journal.clock_events(1)]
-    assert events == [("pause", 2, "flag taken back"), ("resume", 2, None), ("flag", 5, None)]
+    assert events == [("pause", 3, "flag taken back"), ("resume", 3, None), ("flag", 5, None)]
     journal.close()
     # a game whose only flag was taken back and that went on: no flag of its own
     last = f"{name} {{+0s}} {{[%clk 0:00:18]}} {{clock: off out of time}}"

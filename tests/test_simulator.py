@@ -51,7 +51,7 @@ def test_sim_on_a_colour_board(tmp_path):
 @pytest.mark.parametrize(
     "args, words",
     [
-        (["sim", "--game", "chess"], "[game] name 'chess' is not one of binaryon"),
+        (["sim", "--game", "chess"], "--game 'chess' is not one of binaryon"),
         (["sim", "--rule", "first=maybe"], "first"),
         (["sim", "--rule", "nonsense"], "expected NAME=VALUE"),
         (["run", "--config", "/nonexistent.toml"], "no such config file"),

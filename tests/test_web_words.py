@@ -44,19 +44,3 @@ def test_messages_say_their_kind(make_daemon, clock):
     assert d.web_view(None)["message_kind"] == "news"
     d.say("")
     assert d.web_view(None)["message_kind"] == ""
-
-
-def test_the_simulator_asks_before_abandoning_one_move_in_the_singular(make_daemon, clock):
-    import io
-
-    from companion.service.simulator import Simulator
-
-    d = make_daemon(game="binaryon")
-    state = d.session.state
-    d.submit(state.legal_moves()[0].name, state.turn)
-    assert len(d.session.played) == 1
-    out = io.StringIO()
-    sim = Simulator(d, d.board, out=out)
-    sim.interactive, sim.inp = True, io.StringIO("n\n")
-    assert sim.confirm_new() is False
-    assert out.getvalue() == f"abandon game {d.session.game_id} (1 move)? [y/N] "

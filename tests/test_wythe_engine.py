@@ -310,7 +310,7 @@ def test_forced_pass_and_two_passes_end_the_game():
     assert s2.check(PASS).code == "game-over" and s2.check((0, 1)).code == "game-over"
     out = s2.outcome()
     # black: columns a and d (two groups of 4); white: columns b-c (one group of 8)
-    assert out.winner == WHITE and out.summary == "WHITE wins 4-8"
+    assert out.winner == WHITE and out.summary == "WHITE wins 8-4"
     assert out.detail["groups"] == {BLACK: {"4": 2}, WHITE: {"8": 1}}
     assert out.detail["reason"] == "White 8: one group of 8 to none"
     assert out.detail["winners"] == [WHITE]

@@ -85,7 +85,7 @@ def test_score_text_says_the_table_the_scores_and_who_leads():
         "Black leads 2-1.",
     ]
     over = play(start(size=4), BLOCKED + " pass pass")
-    assert score_text(over).splitlines()[-1] == "White wins 4-8."
+    assert score_text(over).splitlines()[-1] == "White wins 8-4."
     assert score_text(start()).splitlines() == [
         "Black: no groups",
         "White: no groups",

@@ -208,7 +208,7 @@ def test_end_of_game_highlight_and_result():
     assert SPEC.highlight(play(start(size=4), BLOCKED)) == ()
     outcome = over.outcome()
     assert outcome.winners == (WHITE,) and outcome.reason == "one group of 8 to none"
-    assert f"{outcome.summary}: {outcome.reason}" == "WHITE wins 4-8: one group of 8 to none"
+    assert f"{outcome.summary}: {outcome.reason}" == "WHITE wins 8-4: one group of 8 to none"
     tie = play(start(size=4), ZERO_ZERO)
     assert tie.outcome().reason == f"{tie.last_placer.capitalize()} placed last"
     assert SPEC.highlight(tie) == ()  # 0-0: no group decided it
@@ -219,5 +219,5 @@ def test_end_of_game_highlight_and_result():
 def test_record_outputs():
     s = play(start(size=4), BLOCKED)
     assert SPEC.score_record(s)["winner"] == "white"
-    assert SPEC.describe_record(s).endswith("White leads 4-8.\n")
+    assert SPEC.describe_record(s).endswith("White leads 8-4.\n")
     assert SPEC.legal_record(s) == {"moves": ["pass"]}

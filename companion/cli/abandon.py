@@ -42,5 +42,6 @@ def run(args: argparse.Namespace) -> int:
             journal.abandon(game_id)
     except JournalError as e:
         return fail(str(e))
-    print(f"game {game_id} abandoned after {len(entry.moves)} moves (kept in history)")
+    moves = f"{len(entry.moves)} move" + ("" if len(entry.moves) == 1 else "s")
+    print(f"game {game_id} abandoned after {moves} (kept in history)")
     return 0

@@ -149,6 +149,8 @@ def config_from_args(args: argparse.Namespace) -> Config:
     except ValueError as e:
         raise ConfigError(str(e)) from None
     game: dict = {}
+    if args.game and args.game not in game_names():  # the option's fault, not the config's
+        raise ConfigError(f"--game {args.game!r} is not one of {', '.join(game_names())}")
     if args.game:
         game["name"] = args.game
         if args.game != game_name(config):

@@ -155,10 +155,14 @@ def run(args: argparse.Namespace) -> int:
             return 1
         port = "PORT"
         print(f"(dry run) {e}")
+    missing = (
+        "mpremote is missing: pip install 'binaryon-companion[firmware]' (or pip install mpremote)"
+    )
     if mpremote is None and not args.dry_run:
-        print(f"{name}: mpremote is missing: pip install 'binaryon-companion[firmware]' "
-              "(or pip install mpremote)", file=sys.stderr)  # fmt: skip
+        print(f"{name}: {missing}", file=sys.stderr)
         return 1
+    if mpremote is None:  # the plan is printed all the same: it would stop here
+        print(f"(dry run) {missing}")
     with tempfile.TemporaryDirectory(prefix="binaryon-fw-") as tmp:
         stage = Path(tmp)
         files = stage_files(firmware, config_py, stage)

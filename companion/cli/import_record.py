@@ -26,11 +26,14 @@ from companion.journal.api import JournalError
 from companion.journal.records import (
     MAX_FILE_BYTES,
     MAX_RECORD_BYTES,
+    Record,
     RecordError,
     digest,
+    format_record,
     import_record,
     parse_record,
     read_text,
+    record_from_entry,
     split_records,
     validate,
 )
@@ -208,6 +211,28 @@ def _read_one(name: str) -> list[Item]:
     return items
 
 
+def _played_here(journal, rec: Record, key: str) -> int | None:
+    """The game of this journal that ``rec`` was exported from (the same game, tags, moves and
+    times: the same fingerprint as its own record), if any. Only games that started at the
+    record's start are looked at."""
+    if rec.started is None:
+        return None
+    for game_id in journal.started_at(rec.game, rec.started):
+        entry = journal.load(game_id)
+        if entry is None:
+            continue
+        try:  # its record read back as the file was: the same fingerprint if it is the same
+            text = format_record(record_from_entry(entry, journal.clock_events(game_id)))
+            ours = parse_record(text, f"game {game_id}")
+            validate(ours, f"game {game_id}")
+            same = digest(ours) == key
+        except (ValueError, RecordError):  # a damaged game: not the record's
+            continue
+        if same:
+            return game_id
+    return None
+
+
 def _import_one(journal, item: Item, args: argparse.Namespace) -> str:
     source, rec, state, error = item
     if error is not None:
@@ -215,8 +240,11 @@ def _import_one(journal, item: Item, args: argparse.Namespace) -> str:
     key = digest(rec)
     if not args.allow_duplicate and (same := journal.find_digest(key)) is not None:
         raise RecordError(f"{source}: already imported as game {same} (--allow-duplicate)")
+    if not args.allow_duplicate and (same := _played_here(journal, rec, key)) is not None:
+        raise RecordError(f"{source}: already in the journal as game {same} (--allow-duplicate)")
     game_id = import_record(journal, rec, state, resume=args.resume, key=key)
     for warning in rec.warnings:  # read all the same (a bad clock comment): said, not fatal
         print(for_terminal(f"binaryon: warning: {warning}"), file=sys.stderr)
     result = rec.summary or ("in progress" if args.resume else "unfinished, filed as abandoned")
-    return f"imported game {game_id}: {rec.game}, {len(rec.moves)} moves, {result}"
+    moves = f"{len(rec.moves)} move" + ("" if len(rec.moves) == 1 else "s")
+    return f"imported game {game_id}: {rec.game}, {moves}, {result}"

@@ -28,6 +28,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"binaryon: {e}", file=sys.stderr)
         return 2
     tokens_path, address_path = web_files(config)
+    if not args.journal and not address_path.exists():  # a companion with --journal none
+        tokens_path, address_path = web_files(config.with_overrides(journal={"path": "none"}))
     try:
         address = json.loads(address_path.read_text())
         if isinstance(address, dict) and "error" in address and "url" not in address:
@@ -38,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError, KeyError, TypeError):
         print(
             "binaryon: no companion is serving its pages here: start it with --web HOST:PORT "
-            "or [web] listen in the config",
+            "or [web] listen in the config (one with another journal: give its --journal)",
             file=sys.stderr,
         )
         return 2

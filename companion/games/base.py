@@ -542,6 +542,13 @@ class GameSpec(ABC):
 
     name: ClassVar[str]
     title: ClassVar[str]  # short, for the OLED header
+    # the game's name as people write it, for the pages' heading ("Latent Binaries",
+    # "Binøme"); "": the title in capitals and lower case ("Wythe")
+    long_title: ClassVar[str] = ""
+    # a record numbers a two-player game's moves in pairs, as chess does; False when a turn
+    # may be several moves (Binary's two pieces, Latent Binaries' move, challenge and
+    # marker): then one number per move
+    paired_moves: ClassVar[bool] = True
     options: ClassVar[tuple[Option, ...]]
     sensor_kinds: ClassVar[tuple[str, ...]]  # board kinds it can be played on; () = no board
     # extra `binaryon` subcommands: name -> (module with add_arguments/run, one-line help)
@@ -556,6 +563,10 @@ class GameSpec(ABC):
     # the game clock this game's rules page suggests (``--clock default``, ``[clock] control
     # = "default"``), as typed ("5:00+3"); "" : none suggested
     clock_default: ClassVar[str] = ""
+
+    def heading(self) -> str:
+        """The game's name on the pages (``long_title``)."""
+        return self.long_title or self.title.capitalize()
 
     def resolve(self, given: dict[str, Any]) -> dict[str, Any]:
         return resolve_options(self.options, given)
@@ -609,6 +620,14 @@ class GameSpec(ABC):
         for who, facts in told.items():
             state = state.learn(who, facts)
         return state
+
+    def recorded_move(
+        self, state: GameState, move: Move, refusal: Refusal
+    ) -> tuple[Move, str] | None:
+        """A move of a record from a real table that the companion refuses live but the
+        game's printed rules settle (a Binøme claim with no eligible number: eliminated from
+        the turn): the move to play in its place and why, for the warning; None: refused."""
+        return None
 
     def steps_from(self, state: GameState, names: Iterable[str]) -> Iterator[Step]:
         """``steps`` from ``state`` (a masked start: ``masked_start``)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -19,6 +20,7 @@ from pathlib import Path
 from companion.journal.api import JournalError
 from companion.journal.identity import lock_error, lock_file, real_path
 
+MAX_ARGS = 200  # characters of the holder's command line kept (its line is read up to 300)
 _HELD: set[Path] = set()  # lock files this process holds: its own journal is not "in use"
 
 
@@ -60,7 +62,9 @@ class JournalLock:
 
 def _describe_self() -> str:
     name = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else "python"
-    args = " ".join(sys.argv[1:3])
+    args = shlex.join(sys.argv[1:])  # the whole command line: which companion holds it
+    if len(args) > MAX_ARGS:
+        args = args[: MAX_ARGS - 3] + "..."
     stamp = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
     return f"process {os.getpid()} ({name} {args}".rstrip() + f") since {stamp} UTC"
 

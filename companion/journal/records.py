@@ -165,8 +165,18 @@ def _seconds(ms: int) -> str:
 
 
 def per_number(game: str, options: dict[str, Any]) -> int:
-    """Moves under one move number: a pair for two-player games (as in chess), else one."""
-    return 2 if len(player_ids(game, options)) == 2 else 1
+    """Moves under one move number: a pair for two-player games whose players alternate
+    (as in chess, ``GameSpec.paired_moves``), else one."""
+    if len(player_ids(game, options)) != 2:
+        return 1
+    return 2 if get_spec(game).paired_moves else 1
+
+
+def numberings(game: str, options: dict[str, Any]) -> tuple[int, ...]:
+    """The moves under one number a record may have: the game's own, and for a two-player
+    game numbered move by move also the pairs older records have."""
+    per = per_number(game, options)
+    return (per, 2) if per == 1 and len(player_ids(game, options)) == 2 else (per,)
 
 
 def _move_token(name: str) -> str:
@@ -666,7 +676,7 @@ def _assemble(
 
 
 def _read_moves(rec: Record, tokens: list[tuple[str, int, int]], source: str) -> None:
-    per = per_number(rec.game, rec.options)
+    pers = numberings(rec.game, rec.options)
     numbered = -1  # how many moves came before the last move number
     for text, line, col in tokens:
         where = f"{source}:{line}:{col}"
@@ -695,7 +705,7 @@ def _read_moves(rec: Record, tokens: list[tuple[str, int, int]], source: str) ->
             continue
         m = _NUMBER.match(text)
         if m:
-            _check_number(text, int(m.group(1)), len(rec.moves), per, numbered, where)
+            pers = _numbered(text, int(m.group(1)), len(rec.moves), pers, numbered, where)
             numbered = len(rec.moves)
             continue
         if len(rec.moves) >= MAX_RECORD_MOVES:
@@ -718,6 +728,26 @@ def _read_clk(rec: Record, body: str, where: str) -> None:
         rec.warnings.append(f"{where}: clock {{{body}}} does not follow a move: left out")
     else:
         rec.clocks[-1] = seconds
+
+
+def _numbered(
+    text: str, number: int, moves: int, pers: tuple[int, ...], numbered: int, where: str
+) -> tuple[int, ...]:
+    """Check a move number against each numbering still possible (``numberings``); the
+    ones it fits (RecordError, the first numbering's, when none)."""
+    fits = []
+    first: RecordError | None = None
+    for per in pers:
+        try:
+            _check_number(text, number, moves, per, numbered, where)
+        except RecordError as e:
+            first = first or e
+            continue
+        fits.append(per)
+    if not fits:
+        assert first is not None
+        raise first
+    return tuple(fits)
 
 
 def _check_number(text: str, number: int, moves: int, per: int, numbered: int, where: str) -> None:
@@ -752,7 +782,7 @@ def validate(rec: Record, source: str = "record") -> GameState:
         raise RecordError(f"{source}: options: {e}") from None
     rec.actors, rec.publics, rec.turns = [], [], []
     try:
-        for k, step in enumerate(spec.steps(list(rec.moves), **rec.options)):
+        for k, step in enumerate(_steps(spec, state, rec, source)):
             state, move, before = step
             public = before.public_name(move)
             referee = before.forced_move() is not None or before.chance() is not None
@@ -790,6 +820,29 @@ def validate(rec: Record, source: str = "record") -> GameState:
         if rec.status == FINISHED:
             raise RecordError(f"{last}: Status finished but the game is not over")
     return state
+
+
+def _steps(spec: Any, state: GameState, rec: Record, source: str) -> Iterator[Step]:
+    """``spec.steps_from`` over the record's moves, where a move the companion refuses but
+    the game's rules settle (``GameSpec.recorded_move``) is played as they say, with a
+    warning."""
+    for k, name in enumerate(list(rec.moves)):
+        move = state.parse_move(name)
+        try:
+            after = state.play(move)
+        except IllegalMove as e:
+            mended = spec.recorded_move(state, move, e.refusal)
+            if mended is None:
+                raise
+            move, why = mended
+            after = state.play(move)
+            line, col = rec.where[k] if k < len(rec.where) else (0, 0)
+            rec.warnings.append(
+                f"{source}:{line}:{col}: move {k + 1} {name}: {e.refusal}: read as "
+                f"{move.name} ({why})"
+            )
+        yield Step(after, move, state)
+        state = after
 
 
 def _flag_fall(rec: Record, state: GameState, source: str, last: str) -> str | None:

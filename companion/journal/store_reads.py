@@ -166,6 +166,19 @@ class JournalReads:
             ).fetchall()
         return [(k, p, m, from_iso(a)) for k, p, m, a in rows]
 
+    def started_at(self, game: str, started: int) -> list[int]:
+        """The ids of the games of ``game`` that started at ``started`` (ms since the epoch),
+        oldest first: a record exported from this journal names its game's start."""
+        try:
+            when = iso(started)
+        except ValueError:
+            return []
+        with self._read() as db:
+            rows = db.execute(
+                "SELECT id FROM games WHERE game = ? AND started = ? ORDER BY id", (game, when)
+            ).fetchall()
+        return [r[0] for r in rows]
+
     def find_digest(self, digest: str) -> int | None:
         """The id of a game imported from a record with this fingerprint, if any."""
         with self._read() as db:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games.base import Refusal
+from companion.referee.on_time import on_time
 from companion.referee.session import Session
 
 
@@ -47,6 +48,8 @@ class UndoAgreement:
             return Refusal("no-player", f"{player}: not a player of this game")
         if self.current(session) is not None:
             return Refusal("undo-asked", "a takeback is already asked: answer it first")
+        if on_time(session.state) is not None:  # never the move of the player on time
+            return Refusal("flag-fell", "a flag is taken back with undo on the board")
         target = session.agreed_target()
         if target is None:
             return Refusal("nothing-to-undo", "nothing to take back")

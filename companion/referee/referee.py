@@ -25,6 +25,7 @@ from companion.games.base import (
 )
 from companion.journal.api import GameClosed, JournalError
 from companion.referee.agreement import UndoAgreement
+from companion.referee.on_time import on_time
 from companion.referee.session import Played, Session, Submitted
 from companion.referee.verdict import NOTHING, Change, Verdict, said
 
@@ -212,6 +213,7 @@ class Referee:
     def undo(self, long: bool) -> Verdict:
         if self.takebacks:
             return _refused(Refusal("no-takebacks", self.takebacks), None)
+        flag = on_time(self.session.state)
         try:
             taken = self.session.undo_round() if long else self.session.undo()
         except GameClosed:
@@ -219,6 +221,10 @@ class Referee:
         except JournalError as e:
             return said(f"not saved: {e}")
         self.interpreter.reset()
+        if flag is not None and not self.session.state.is_over():  # the flag alone went back
+            flagged = self.session.spec.player_label(flag.detail.get("on_time", ""))
+            say = f"{flagged}'s flag taken back: confirm resumes, hold undo: +10 s"
+            return Verdict(differ=(), say=say, lasting=True, changed=Change.TAKEN_BACK)
         if taken:
             shown = [m for m in taken if m != "pass"] or taken
             return Verdict(differ=(), say="took back " + " ".join(shown), changed=Change.TAKEN_BACK)
@@ -305,7 +311,7 @@ class Referee:
             session.masking = self.session.masking
         self.session = session
         self.interpreter = session.spec.interpreter(self.kind)
-        title = session.spec.title.lower()
+        title = session.spec.heading().lower()  # "latent binaries", not "latent"
         return Verdict(differ=(), say=f"new game: {title}", changed=Change.NEW)
 
 

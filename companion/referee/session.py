@@ -32,9 +32,12 @@ from companion.games.base import (
 from companion.journal.api import GameClosed, Journal, JournalError, NullJournal, SavedGame
 from companion.referee.clock import Clock, TimeControl
 from companion.referee.masked_play import MaskedPlay, Masking
-from companion.referee.on_time import ended_on_time, on_time
+from companion.referee.on_time import as_it_stood, ended_on_time, on_time
 
 log = logging.getLogger(PROGRAM)
+
+# a move on a paused clock: the player would think for free (the confirm button resumes it)
+CLOCK_PAUSED = Refusal("clock-paused", "clock paused: confirm resumes")
 
 
 @dataclass(frozen=True)
@@ -299,6 +302,8 @@ class Session(MaskedPlay):
     def submit(self, move: Move, player: str | None = None) -> Submitted:
         state = self.state
         move = _as_player(move, player)
+        if self.clock is not None and self.clock.paused and not state.is_over():
+            return Submitted(False, CLOCK_PAUSED)  # nobody thinks for free on a paused clock
         refusal = state.check(move, player)
         if refusal is not None:
             return Submitted(False, refusal)
@@ -431,7 +436,9 @@ class Session(MaskedPlay):
 
     def undo(self, count: int = 1) -> list[str]:
         """Take back ``count`` player moves (and the referee's moves around them), never past
-        the undo floor."""
+        the undo floor. After a flag fall it takes back the flag alone (``take_back_flag``)."""
+        if self.take_back_flag():
+            return []
         target = self._undo_target(count)
         return self.take_back_to(self._blocked_at(target, self.undo_floor()))
 
@@ -463,6 +470,8 @@ class Session(MaskedPlay):
         """The long undo: the unconfirmed part of the turn in progress if there is one (e.g. a
         first Binary piece), else a full round: back to the start of the previous turn of the
         player now on turn (two turns with two players, one per player with more)."""
+        if self.take_back_flag():
+            return []
         n = len(self.played)
         turn = self.state.turn
         start = n
@@ -519,6 +528,20 @@ class Session(MaskedPlay):
         if flag_taken_back and clock is not None and clock.running and not clock.paused:
             self.pause_clock("flag taken back")  # the arbiter's correction: they resume it
         return taken
+
+    def take_back_flag(self) -> bool:
+        """The arbiter's correction of a flag fall: the game goes on from the position as it
+        stood, no move taken back (the flagged player made none), the clock as it was right
+        after the last move, paused until confirm resumes it (a long undo adds time first).
+        The journal reopens the game first (JournalError leaves it over). False when no
+        flag fell."""
+        if on_time(self.state) is None or self.game_id is None:
+            return False
+        self.journal.takeback(self.game_id, len(self.played))
+        self.states[-1] = as_it_stood(self.states[-1])
+        self._clock_back()
+        self.pause_clock("flag taken back")
+        return True
 
     def _clock_back(self) -> None:
         """After a takeback: the clock as it was right after the last move kept (its

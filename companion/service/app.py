@@ -14,6 +14,7 @@ from typing import Any
 from companion import PROGRAM
 from companion.core.config import Config, ConfigError, default_state_dir
 from companion.hardware.interfaces import HardwareError, SensorBoard
+from companion.journal.api import JournalError
 from companion.service.config_check import check_config
 from companion.service.daemon import Daemon
 
@@ -127,7 +128,17 @@ def make_journal(config: Config):
     from companion.journal.store import SqliteJournal
 
     # the daemon's lock: a second companion on the same journal is refused with one line
-    return SqliteJournal.open(path, lock=True)
+    try:
+        return SqliteJournal.open(path, lock=True)
+    except JournalError as e:
+        from companion.journal.lock import holder
+
+        if holder(path) is None:
+            raise
+        raise JournalError(
+            f"{e}: two companions on one machine (two simulated boards) need a journal each: "
+            "--journal FILE (or --journal none)"
+        ) from None
 
 
 def make_buttons(config: Config, sink, simulated: bool):

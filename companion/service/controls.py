@@ -46,11 +46,17 @@ class ControlsHost(Protocol):
 
     def undo(self, long: bool) -> None: ...
 
+    def recover(self) -> None:
+        """Hold confirm: the game's position on the LEDs and the way out said in words."""
+
     def hint(self) -> None: ...
 
     def submit(self, name: str, player: str | None) -> Verdict: ...
 
-    def new_game(self, game: str | None = None, options: dict[str, Any] | None = None) -> None: ...
+    def new_game(
+        self, game: str | None = None, options: dict[str, Any] | None = None, keep: bool = False
+    ) -> None:
+        """Start a game; ``keep``: the game in progress is paused, not abandoned."""
 
     def resume_game(self, game_id: int) -> None: ...
 
@@ -69,7 +75,9 @@ class Controls:
         if self.host.menu.is_open:
             self._menu_button(name, long)
             return
-        if name == "confirm":
+        if name == "confirm" and long:  # recovery: the position on the LEDs, the way out
+            self.host.recover()
+        elif name == "confirm":
             if self.host.status:
                 self.host.say(self.host.status)
             elif not self.host.confirm():
@@ -119,7 +127,7 @@ class Controls:
             self.host.resume_game(int(chosen[len(RESUME) :]))
             return
         if name == "confirm":
-            self.host.new_game(chosen)
+            self.host.new_game(chosen, keep=True)  # the game in progress is paused
             return
         self.host.say("menu closed")
         self.host.recheck_board()  # what happened meanwhile
@@ -183,21 +191,69 @@ class Controls:
         except ValueError as e:
             self.host.say(str(e))
             return
-        self.host.new_game(game, options or None)
+        self.host.new_game(game, options or None, keep=True)
 
     def _named_move(self, args: list[str]) -> None:
         """``move NAME [as PLAYER]``: a move in the game's notation, as a player's page sends
-        it (for games whose moves are not presses: Binome's sheets, Wythe's swap)."""
+        it (for games whose moves are not presses: Binome's sheets, Wythe's swap). A move
+        that does not name its player is the typing player's (``typing_player``). The
+        terminal is that player's page: a refusal meant for the page is said with its
+        reason."""
         player = None
         if len(args) >= 2 and args[-2] == "as":
             player, args = args[-1], args[:-2]
         if not args:
             self.host.say("move: name a move, e.g. move pass")
             return
-        if player is not None and player not in self.host.session.state.players:
-            self.host.say(f"move: no player {player!r}")
-            return
+        state = self.host.session.state
+        if player is not None:
+            named = [p for p in state.players if p.lower() == player.lower()]
+            if not named:
+                self.host.say(f"move: no player {player!r}")
+                return
+            player = named[0]
         if self.host.status:
             self.host.say(self.host.status)
             return
-        self.host.submit(" ".join(args), player)
+        name = " ".join(args)
+        if player is None and _unnamed(state, name):
+            player = typing_player(state)
+        verdict = self.host.submit(name, player)
+        if verdict.page is not None and verdict.refusal is not None:
+            refusal = verdict.refusal
+            actor = _actor(state, name, player) or verdict.page[0]
+            told = refusal.reason
+            if not told.lower().startswith(actor.lower()):
+                told = f"{self.host.session.spec.player_label(actor)}: {told}"
+            if refusal.confirm:
+                told += f" (to confirm: {refusal.confirm})"
+            self.host.say(told)
+
+
+def typing_player(state: Any) -> str | None:
+    """Whose move a typed move without a player's name is: the only person playing (the
+    others are the companion's virtual players), else the first in seat order who is to act
+    now (the player on turn)."""
+    people = [p for p in state.players if p not in state.virtual]
+    if len(people) == 1:
+        return people[0]
+    acting = [p for p in people if p in state.to_act]
+    return acting[0] if acting else state.turn
+
+
+def _unnamed(state: Any, name: str) -> bool:
+    """Is ``name`` a move of the game's notation that leaves out whose it is?"""
+    try:
+        move = state.parse_move(name)
+    except ValueError:
+        return False
+    return state.actor(move) is None and move.by("") is not move
+
+
+def _actor(state: Any, name: str, player: str | None) -> str | None:
+    """Who plays ``name`` entered by ``player`` (None when it cannot be read)."""
+    try:
+        move = state.parse_move(name)
+    except ValueError:
+        return None
+    return state.actor(move.by(player) if player is not None else move)

@@ -13,6 +13,7 @@ slower OLED frame.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import threading
@@ -43,6 +44,7 @@ from companion.service.game_start import first_move_free, first_session, fitting
 from companion.service.hints import Hints
 from companion.service.menu import NewGameMenu
 from companion.service.opponent import EngineOpponent, Opponent
+from companion.service.recovery import way_out
 from companion.service.table_feedback import TableFeedback
 from companion.views.oled import OledView, Screen
 from companion.views.presenter import MOVES_SHOWN, Frame, Marks, Table, follows, marks
@@ -449,6 +451,13 @@ class Daemon:
             self.tell(verdict)
         return verdict is not None
 
+    def recover(self) -> None:
+        """Hold confirm (``service/recovery.py``): for one message's time the LEDs show the
+        position as the game has it, and the OLED says what the table waits for and the
+        button out of it."""
+        self.say(way_out(self))
+        self.notices.expected = True
+
     def undo(self, long: bool) -> None:
         if long and self.game_clock.add():  # a paused clock: time added, not a takeback
             return
@@ -504,13 +513,17 @@ class Daemon:
         options: dict[str, Any] | None = None,
         players: dict[str, str] | None = None,
         clock: str | None = None,
+        keep: bool = False,
     ) -> None:
         """Start a game (another one, or this one afresh) that fits the board, with the rule
         options and player names of the command line and the config (never those of the game
         that was resumed); ``options`` set some of them, ``players`` (a club's pairing) names
         the players instead, and ``clock`` (an event's time control, "" for none) is played
         instead of the configured clock, under FIDE's rules: the first player's time runs
-        from the start (a casual game's first move is as ``[clock] first_move`` says)."""
+        from the start (a casual game's first move is as ``[clock] first_move`` says).
+        ``keep`` (a person's new game: typed, or the menu): the game in progress is paused, as
+        when the command line names another game, to be taken up again; otherwise it is
+        abandoned."""
         if self.menu.is_open:
             self.menu.close()
         try:
@@ -529,7 +542,15 @@ class Daemon:
             self.session.time_control = None
         self.session.first_move_free = clock is None and first_move_free(self.config)
         names = self.config.game.players if players is None else players
-        self.tell(self.referee.new_game(spec.name, options, dict(names)))
+        old = self.session.game_id
+        kept = keep and self.session.pause()
+        verdict = self.referee.new_game(spec.name, options, dict(names))
+        if kept and verdict.changed is not Change.NEW and old is not None:
+            with contextlib.suppress(JournalError):  # not started: the game goes on as it was
+                self.journal.resume(old)
+        self.tell(verdict)
+        if kept and verdict.changed is Change.NEW:
+            self.say(f"{verdict.say}; #{old} paused")
 
     def resume_game(self, game_id: int) -> None:
         """Take a paused game up again; the game in progress is paused (no moves: abandoned)."""

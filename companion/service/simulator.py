@@ -22,17 +22,21 @@ from typing import TextIO
 
 from companion.core.terminal_text import for_terminal
 from companion.hardware.simulated.mock_board import MockBoard
+from companion.service.controls import typing_player
 from companion.views.oled import screen_text
 from companion.views.terminal import board_lines, framed, legend, oled_view_lines, use_colour
 
 HELP = """\
 Type a square (e4) to press it (LED-switch board), turn its disc (colour board) or
 place/lift a piece (presence board). Several squares on one line: e4 d5.
-Buttons: confirm | undo | undo long | menu (hints: the game's own, then the engine's move) |
+Buttons: confirm | confirm long (the game's position on the LEDs, the way out in words) |
+undo | undo long | menu (hints: the game's own, then the engine's move) |
 menu long (the new-game menu: menu = next game, confirm = start, undo = back).
-Also: move NAME [as PLAYER] (a move in the game's notation, e.g. move pass),
-new [GAME] [OPTION=VALUE ...] (the command line's options unless given), resume ID (a paused
-game), setup (put the simulated board in the game's position), show, help, quit."""
+Also: move NAME [as PLAYER] (a move in the game's notation, e.g. move pass; a move that is
+no square needs no "move"; Binøme: write 1a or 1a, claim 33, pass, for the player to act),
+new [GAME] [OPTION=VALUE ...] (the command line's options unless given; the game in progress
+is paused), resume ID (a paused game), setup (put the simulated board in the game's
+position), show, help, quit."""
 
 
 class Simulator:
@@ -77,6 +81,9 @@ class Simulator:
             if self._typing or self.picture_key() == self._shown:
                 return
             self._shown = self.picture_key()
+            if self.interactive:  # from the start of the prompt's line, not after "> "
+                ansi = os.environ.get("TERM", "dumb") != "dumb"
+                print("\r\x1b[K" if ansi else "\n", end="", file=self.out)
             self._draw()
             if self.interactive:  # the prompt again, with what was typed so far
                 print(f"> {_typed_so_far()}", end="", file=self.out, flush=True)
@@ -117,13 +124,26 @@ class Simulator:
         status = [f"moves: {' '.join(moves[-12:]) if moves else '(none yet)'}"]
         if screen is not None and screen.panel.rows and screen.qr is None:  # always in sight
             status.append("score: " + "  ".join(f"{r.label} {r.value}" for r in screen.panel.rows))
-        said = d.status or d.message
+        status += self.page_lines()
+        said = self.said()
         status.append(f"turn: {turn}" + (f" | {said}" if said else ""))
         lines += [for_terminal(t) for t in status]  # players' names are user text
         print("\n".join(lines), file=self.out, flush=True)
 
+    def said(self) -> str:
+        """What the table says now, as the OLED shows it: a lasting condition, else the
+        message, else a move waiting to be made (``t1's move: d5: press it``, which stays
+        after the message that told it ran out)."""
+        d = self.daemon
+        screen = d.oled.last
+        if screen is not None and screen.qr is None:
+            return screen.status or screen.message
+        return d.status or d.message
+
     def pieces(self, size: int) -> list[str]:
-        """The game's piece on each square of the board drawn: x black, o white."""
+        """The game's piece on each square of the board drawn: x black, o white, or the
+        game's own one-letter token (Latent Binaries' nests R and X, its markers g), so a
+        terminal without colour shows them too."""
         d = self.daemon
         out = [""] * (size * size)
         frame = d.frame  # the view the OLED and the LEDs were drawn from
@@ -131,8 +151,8 @@ class Simulator:
         cells = view.cells
         squares = d.map.to_squares(tuple(range(len(cells)))) if d.map.squares else ()
         for cell, square in zip(cells, squares, strict=False):
-            if square < len(out) and cell.piece in ("x", "o"):
-                out[square] = cell.piece
+            if square < len(out) and cell.piece:
+                out[square] = cell.piece[:1]
         return out
 
     def flags(self) -> dict[int, str]:
@@ -231,9 +251,6 @@ class Simulator:
         if verb in ("confirm", "undo", "menu", "new", "move", "resume"):
             from companion.core.events import UserCommand
 
-            if verb == "new" and not self.confirm_new():
-                print("new game not started", file=self.out)
-                return True
             game_before = self.daemon.session.game_id
             self.daemon.post(UserCommand(" ".join(words)))
             self.settle()
@@ -241,10 +258,20 @@ class Simulator:
                 self.setup_board()
         else:
             try:  # the game's own squares (the frame's a-e for Latent Binaries on b-f)
+                if self.daemon.map.layout is None:  # no board: the line is a move
+                    raise ValueError("no board")
                 squares = [self.daemon.map.square_named(word) for word in words]
             except ValueError as e:
-                print(for_terminal(f"{e} (type help)"), file=self.out)
-                return True
+                error = self.not_a_move(" ".join(words))
+                if error and self.daemon.map.layout is not None:
+                    error = str(e)  # neither a square nor a move: the square is meant
+                if error:
+                    print(for_terminal(f"{error} (type help)"), file=self.out)
+                    return True
+                from companion.core.events import UserCommand
+
+                self.daemon.post(UserCommand("move " + " ".join(words)))
+                squares = []
             for square in squares:
                 self.act_on_square(square)
                 self.settle()
@@ -252,14 +279,34 @@ class Simulator:
         self.draw()
         return True
 
-    def confirm_new(self) -> bool:
-        """A game with moves is abandoned by ``new``: ask first when a person is typing."""
-        s = self.daemon.session
-        if not self.interactive or not s.played or s.state.is_over():
-            return True
-        moves = f"{len(s.played)} move" + ("" if len(s.played) == 1 else "s")
-        answer = self.read_line(f"abandon game {s.game_id} ({moves})? [y/N] ")
-        return answer.strip().lower() in ("y", "yes")
+    def not_a_move(self, text: str) -> str:
+        """Why ``text`` is no move in the game's notation ('' when it is one)."""
+        try:
+            self.daemon.session.state.parse_move(text)
+        except ValueError as e:
+            return str(e)
+        return ""
+
+    def page_lines(self) -> list[str]:
+        """A game played without a board (Binøme): the terminal is the page of the player a
+        typed move is for (``typing_player``): what that page shows them (their sheet), and
+        how to type a move for them."""
+        d = self.daemon
+        state = d.session.state
+        if d.map.layout is not None or state.is_over():
+            return []
+        player = typing_player(state)
+        if player is None:
+            return []
+        view = d.session.spec.view(state, player)
+        label = d.session.spec.player_label(player)
+        lines = [f"{label}'s page: " + "; ".join(view.private)] if view.private else []
+        if view.actions:
+            example = view.actions[-1][0]
+            if example.lower().startswith(player.lower() + " "):
+                example = example[len(player) + 1 :]  # the name may be left out
+            lines.append(f"{label} to play: type a move, e.g. {example}")
+        return lines
 
     def read_line(self, prompt: str) -> str:
         """One typed line ('' at the end of the input); line editing and history at a tty."""

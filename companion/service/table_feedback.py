@@ -77,6 +77,7 @@ class TableFeedback:
         """Say ``text`` (``kind``: news, refused, warning or hint; the pages style it so)."""
         self.notices.message = text
         self.notices.message_kind = kind if text else ""
+        self.notices.expected = False  # a recovery's plain position lasts its own message
         if self._message_timer is not None:
             self._message_timer.cancel()
             self._message_timer = None
@@ -90,9 +91,12 @@ class TableFeedback:
         self.notices.message, self.notices.message_kind = "", ""
         self.notices.refused = None
         self.notices.hint = None
+        self.notices.expected = False
         state = self.host.session.state
         if state.is_over():
             self.notices.message, self.notices.message_kind = result_line(state), "news"
+        elif (self.notices.differ or self.notices.strays) and self._differ_hint:
+            self.notices.message, self.notices.message_kind = self._differ_hint, "warning"
         self.host.render()
 
     def show_differ(self, cells: tuple[int, ...], strays: tuple[int, ...], hint: str) -> None:

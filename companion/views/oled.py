@@ -116,6 +116,18 @@ def result_parts(screen: Screen) -> tuple[str, str] | None:
     return head, rest
 
 
+def said_once(screen: Screen) -> str | None:
+    """At the end, when the message repeats the note ('OFF wins' and 'OFF wins', 'XENO wins'
+    and 'XENO wins: e4 sees b1'): the longer of the two, shown once on the lines under the
+    rows. None otherwise."""
+    note, message = screen.panel.note, screen.message
+    if not screen.over or screen.status or not note or not message:
+        return None
+    if message.startswith(note):
+        return message
+    return note if note.startswith(message) else None
+
+
 def corner(screen: Screen) -> str:
     """The title line's right end: 'over', 'paused' (the clock), the game's corner or the
     move number."""
@@ -155,6 +167,10 @@ def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
         return
     message_lines = 2 if lines <= 3 else 1
     text = screen.status or screen.message
+    if (once := said_once(screen)) is not None:  # the result, not its repeat under it
+        for i, line in enumerate(wrap(once, (HEIGHT - y) // 10)):
+            _say(draw, (0, y + 10 * i), line, font=f, fill="white")
+        return
     if p.note and lines < 3:
         _say(draw, (0, y), p.note[:CHARS], font=f, fill="white")
     elif p.note and not text:  # no line left above: the note takes the free message lines
@@ -274,6 +290,8 @@ def screen_text(screen: Screen) -> list[str]:
     if result is not None:
         return out + wrap(result[1], 3)
     text = screen.status or screen.message
+    if (once := said_once(screen)) is not None:
+        return out + wrap(once, 3)
     if p.note and p.note != text:
         out += wrap(p.note, 3)
     if text:

@@ -62,6 +62,7 @@ class Notices:
     hint: Hint | None = None  # a hint on show (its cells lit)
     pending: tuple[int, ...] = ()  # cells of a move being entered
     pending_text: str = ""
+    expected: bool = False  # the LEDs show the game's position alone (recovery: hold confirm)
     blink_on: bool = True
     menu: tuple[tuple[str, ...], int] | None = None  # the new-game menu: games, chosen index
     qr: tuple[str, str] | None = None  # a page's QR code on the OLED: (label, URL)
@@ -306,6 +307,8 @@ def _leds(frame: Frame) -> list[RGB]:
             base[squares[cell]] = rgb
     elif len(view.leds) == n * n:  # a game with no board may still light the squares
         base = list(view.leds)
+    if notices.expected:  # where every piece should be, nothing on top
+        return base
     for sq in marked.pending:
         base[sq] = PENDING_RGB
     over = table.state.is_over()
@@ -396,7 +399,7 @@ def _web_view(frame: Frame, seat: str | None) -> dict[str, Any]:
     ]
     out: dict[str, Any] = {
         "game": spec.name,
-        "title": spec.title,
+        "title": spec.heading(),
         "game_id": table.game_id,
         "ply": state.ply,
         "over": state.is_over(),

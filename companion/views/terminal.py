@@ -96,7 +96,9 @@ def _cell(rgb: tuple[int, int, int], reading: str, colour: bool, piece: str = ""
         dim = 0 < sum(rgb) <= 30
         r, g, b = (max(DIM_FLOOR, c * 2) if dim else min(255, c * 2) for c in rgb)
         fg = "30" if lit or dim else "37"
-        text = f" {letter or ' '}{flag or ' '}"
+        # the plain marks too, so a terminal that shows no colours still shows every square
+        mark = letter or ("O" if lit else "-" if dim else ".")
+        text = f" {mark}{flag or ' '}"
         return f"\x1b[48;2;{r};{g};{b}m\x1b[{fg}m{text}\x1b[0m"
     if letter:
         return f" {letter}{flag or ' '}"

@@ -94,6 +94,10 @@ class Game:
 
     @property
     def pairing(self) -> str:
+        """``r2-t3``: round 2, table 3 (its board); the round's bye, which has no table or
+        board, ``r2-bye``."""
+        if self.black is None:
+            return f"r{self.round}-bye"
         base = f"r{self.round}-t{self.table}"
         return base if self.attempt == 1 else f"{base}-{self.attempt}"
 

@@ -239,6 +239,8 @@ class BinaryState(GameState):
         b, w = result[BLACK], result[WHITE]
         winner, tie_break = compare(b["territories"], w["territories"], (b["score"], w["score"]))
         scores = f"{b['score']}-{w['score']}"
+        if winner == WHITE:  # the winner's score first: "WHITE wins 38-34"
+            scores = f"{w['score']}-{b['score']}"
         if winner is None:
             summary = f"draw {scores}"
         elif tie_break:  # say why, in two OLED lines: "BLACK wins 15-15:" "largest territory 6>5"

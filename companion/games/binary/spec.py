@@ -80,6 +80,7 @@ def _sizes(sizes: Sequence[int], room: int) -> str:
 class BinarySpec(GameSpec):
     name = "binary"
     title = "BINARY"
+    paired_moves = False  # a turn: one piece or two
     options = OPTIONS
     sensor_kinds = ("switch", "presence", "polarity")
     hint_steps = 3  # the mover's territories, the opponent's, where the mover may place
@@ -289,6 +290,8 @@ class BinarySpec(GameSpec):
             lines.append(f"{p.upper()} {result[p]['score']}{formula}: {' '.join(parts) or 'none'}")
         winner, tie_break = compare(result[BLACK]["territories"], result[WHITE]["territories"])
         scores = f"{result[BLACK]['score']}-{result[WHITE]['score']}"
+        if winner == WHITE:  # the winner's score first
+            scores = f"{result[WHITE]['score']}-{result[BLACK]['score']}"
         lines.append("draw " + scores if winner is None else f"{winner.upper()} wins {scores}")
         if tie_break:
             lines.append(tie_break)

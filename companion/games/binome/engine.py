@@ -336,7 +336,7 @@ class BinomeState(BinomeMasking, BinomeNotation, BinomeResult, GameState):
             if burn:
                 return Refusal("eligible", f"{number_text(n)}: eligible, nothing to burn")
             return None
-        if not self.eligible_numbers(who):
+        if not self.eligible_numbers(who) and not burn:  # burned: a mistake, as in a record
             return Refusal("no-eligible", "no eligible number: pass")
         if not burn:
             confirm = Claim(n, who, burn=True).name

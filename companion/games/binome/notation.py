@@ -40,6 +40,8 @@ class BinomeNotation:
             if words[1] not in BY_ID:
                 raise ValueError(f"{words[1]!r}: no such postulate")
             return Draw(words[1])
+        if len(words) == 1 and (cell := _cell_or_none(words[0])) is not None:
+            return Write(cell, None)  # "1a": write the digit there (the page says whose)
         player = None
         if verb not in RESERVED:
             player = self._player_named(words[0])
@@ -47,6 +49,8 @@ class BinomeNotation:
             if not words:
                 raise ValueError(f"{text.strip()!r}: write, claim or pass?")
             verb = words[0].lower()
+        if len(words) == 1 and (cell := _cell_or_none(words[0])) is not None:
+            return Write(cell, player)  # "Ann 1a"
         if verb == "write" and len(words) == 2:
             return Write(parse_cell(words[1]), player)
         if verb == "claim" and len(words) == 2:
@@ -64,3 +68,11 @@ class BinomeNotation:
             if name.lower() == text.lower():
                 return name
         raise ValueError(f"{text!r}: not a player")
+
+
+def _cell_or_none(text: str) -> int | None:
+    """The cell a word names ('1a'..'8b'), or None."""
+    try:
+        return parse_cell(text)
+    except ValueError:
+        return None

@@ -28,6 +28,7 @@ from companion.games.base import (
     Outcome,
     Panel,
     PanelRow,
+    Refusal,
     View,
 )
 from companion.games.binome.engine import CLAIM, OVER, ROLLS, SLOTS, WRITE, BinomeState, _new_game
@@ -99,6 +100,7 @@ def cell_label(cell: int) -> str:
 class BinomeSpec(GameSpec):
     name = "binome"
     title = "BINOME"
+    long_title = "Binøme"
     options = OPTIONS
     sensor_kinds = ()
     secret_options = ("seed",)  # the virtual players' sheets follow from it
@@ -119,6 +121,19 @@ class BinomeSpec(GameSpec):
         if st.phase == CLAIM:
             return Decline(player)
         return None
+
+    def recorded_move(
+        self, state: GameState, move: Move, refusal: Refusal
+    ) -> tuple[Move, str] | None:
+        """A record from a real table (or an older companion) where a player claimed with no
+        eligible number: the printed rules eliminate a number chosen by mistake from the
+        turn, so the claim is read as confirmed (``burn``): eliminated, its number used up."""
+        if refusal.code != "no-eligible" or not isinstance(move, Claim) or move.burn:
+            return None
+        mended = Claim(move.number, move.player, burn=True)
+        if state.check(mended) is not None:
+            return None
+        return mended, "a number chosen by mistake is eliminated from the turn"
 
     def on_time(self, state: GameState, flagged: str) -> Outcome:
         """The flagged player is out; the others' points decide, equal top scores sharing

@@ -93,6 +93,8 @@ def _guess_label(move: Any) -> str:
 class LatentSpec(GameSpec):
     name: ClassVar[str] = GAME
     title: ClassVar[str] = "LATENT"
+    long_title: ClassVar[str] = "Latent Binaries"
+    paired_moves: ClassVar[bool] = False  # a turn: a move, a challenge, a marker
     options: ClassVar[tuple[Option, ...]] = OPTIONS
     sensor_kinds: ClassVar[tuple[str, ...]] = ("switch", "presence")
     position_movers: ClassVar[tuple[str, ...]] = PLAYERS  # `legal FILE` (no engine)

@@ -376,7 +376,9 @@ def build_outcome(state: WytheState) -> Outcome:
     the reason line for the OLED ('Black 5: three groups of 5 to two')."""
     sc = state.score()
     winner = sc.leader
-    summary = "no result" if winner is None else f"{winner.upper()} wins {sc.black}-{sc.white}"
+    loser = BLACK if winner == WHITE else WHITE
+    scores = f"{sc.of(winner)}-{sc.of(loser)}" if winner else ""  # the winner's score first
+    summary = "no result" if winner is None else f"{winner.upper()} wins {scores}"
     detail: dict[str, Any] = {
         "winners": [winner] if winner else [],
         "scores": {BLACK: sc.black, WHITE: sc.white},

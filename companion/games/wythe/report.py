@@ -9,7 +9,7 @@ from typing import Any
 from ...core.squares import orthogonal_groups
 from .engine import WytheState
 from .moves import BLACK, PLAYERS, WHITE, Placement, other
-from .scoring import Score, count_word, reason_line
+from .scoring import Score, count_word, reason_line, score_masks
 
 
 def _groups_json(groups: dict[int, int]) -> dict[str, int]:
@@ -28,6 +28,36 @@ def score_json(state: WytheState) -> dict[str, Any]:
         WHITE: {"score": sc.white, "groups": _groups_json(sc.white_groups)},
         "winner": sc.leader,
     }
+
+
+def diagram_score(cells: list[str], n: int) -> Score:
+    """The score of a diagram's top colours (``x`` Black on top, ``o`` White): a diagram
+    does not say who placed last, so 0-0 decides nobody."""
+    black = sum(1 << i for i, c in enumerate(cells) if c == "x")
+    white = sum(1 << i for i, c in enumerate(cells) if c == "o")
+    return score_masks(black, white, n, None)
+
+
+def diagram_json(sc: Score) -> dict[str, Any]:
+    """``score_json`` of a diagram (``diagram_score``): ``winner`` None at 0-0."""
+    return {
+        "game": "wythe",
+        BLACK: {"score": sc.black, "groups": _groups_json(sc.black_groups)},
+        WHITE: {"score": sc.white, "groups": _groups_json(sc.white_groups)},
+        "winner": sc.leader,
+    }
+
+
+def diagram_text(sc: Score) -> str:
+    """``score_text`` of a diagram: the group table, each score with its reason, who leads."""
+    lines = [f"{p.capitalize()}: {groups_words(sc.groups(p))}" for p in PLAYERS]
+    lines += [_score_words(sc, p) for p in PLAYERS]
+    if sc.leader is None:
+        lines.append("0-0: the player who placed last loses (a diagram does not say who).")
+    else:
+        who = sc.leader.capitalize()
+        lines.append(f"{who} leads {sc.of(sc.leader)}-{sc.of(other(sc.leader))}.")
+    return "\n".join(lines) + "\n"
 
 
 def legal_json(state: WytheState) -> dict[str, list[str]]:
@@ -80,7 +110,7 @@ def result_sentence(state: WytheState, sc: Score | None = None) -> str:
     if sc.reason == "last-mover":
         loser = other(sc.leader).capitalize()
         return f"0-0: {loser} made the last placement, so {who} {verb}."
-    return f"{who} {verb} {sc.black}-{sc.white}."
+    return f"{who} {verb} {sc.of(sc.leader)}-{sc.of(other(sc.leader))}."  # the leader's first
 
 
 def lead_line(state: WytheState) -> str:

@@ -3,8 +3,10 @@ hints, the cells the pages draw, and the score of a record (``binaryon score --r
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from companion.core.position_text import parse_position
 from companion.games.base import (
     RGB,
     Cell,
@@ -25,6 +27,9 @@ from companion.games.wythe.moves import BLACK, PASS, PLAYERS, SWAP, WHITE, other
 from companion.games.wythe.options import OPTIONS
 from companion.games.wythe.report import (
     deciding_groups,
+    diagram_json,
+    diagram_score,
+    diagram_text,
     groups_words,
     lead_line,
     legal_json,
@@ -33,6 +38,7 @@ from companion.games.wythe.report import (
     score_text,
     turn_note,
 )
+from companion.games.wythe.scoring import Score
 from companion.games.wythe.words import line_effect, move_words
 
 TOP_RGB: dict[str, RGB] = {BLACK: (0, 70, 255), WHITE: (255, 190, 110)}
@@ -224,6 +230,22 @@ class WytheSpec(GameSpec):
     def describe_record(self, state: GameState) -> str:
         """``binaryon score --record FILE`` in words."""
         return score_text(_state(state)) + "\n"
+
+    def _diagram(self, text: str, options: Mapping[str, Any] | None) -> Score:
+        """A position file read as the top colours (``x`` Black, ``o`` White, ``.`` empty);
+        its size is the diagram's, and a size given on purpose must agree."""
+        given = dict(options or {})
+        opts = self.resolve(given)
+        n, cells = parse_position(text, opts["size"] if "size" in given else None)
+        return diagram_score(cells, n)
+
+    def score_position(self, text: str, options: Mapping[str, Any] | None = None) -> dict:
+        """``binaryon score FILE --json``: the top colours of a diagram, scored."""
+        return diagram_json(self._diagram(text, options))
+
+    def describe_score(self, text: str, options: Mapping[str, Any] | None = None) -> str:
+        """``binaryon score FILE`` in words."""
+        return diagram_text(self._diagram(text, options))
 
     def legal_record(self, state: GameState) -> dict[str, list[str]]:
         """``binaryon legal --record FILE --json``: the legal actions in square order."""

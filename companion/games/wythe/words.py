@@ -22,9 +22,9 @@ def line_effect(before: WytheState, end: WytheState) -> list[str]:
     if s1.leader == me:
         verb = "keeps" if s0.leader == was_me else "takes"
         if s1.reason == "last-mover":
-            return [
-                f"{verb} the lead at 0-0: {them.capitalize()} placed last",
-                f"{verb} the lead at 0-0",
+            return [  # nobody leads "at 0-0": the 0-0 rule decides it
+                f"{verb} the lead: 0-0 and {them.capitalize()} placed last",
+                f"{verb} the lead on the 0-0 rule",
             ]
         size = s1.of(me)
         mine, theirs = s1.groups(me).get(size, 0), s1.groups(them).get(size, 0)
@@ -35,6 +35,8 @@ def line_effect(before: WytheState, end: WytheState) -> list[str]:
             f"{verb} the lead",
         ]
     if s1.leader == them and s1.of(them) < s0.of(other(was_me)):
+        if s1.of(them) == 0:  # not "groups of 0"
+            return [f"keeps {them.capitalize()} from scoring", "holds the lead down"]
         return [f"holds {them.capitalize()} to groups of {s1.of(them)}", "holds the lead down"]
     return []
 

@@ -6,7 +6,7 @@ may wait for the daemon to handle the action, and the server calls them off its 
 
 The view model (``public_view``), JSON-able::
 
-    {"game": "binaryon", "title": "BINARYON", "game_id": 3, "ply": 12, "over": false,
+    {"game": "binaryon", "title": "Binaryon", "game_id": 3, "ply": 12, "over": false,
      "turn": "on" or null, "to_act": ["on"],
      "players": [{"id": "on", "label": "ON", "name": "Ana", "score": "11111001",
                   "to_move": true}, ...],
