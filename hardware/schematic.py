@@ -31,6 +31,7 @@ from typing import NamedTuple
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+import build_guide  # noqa: E402  (hardware/build_guide.py: the guides and layer drawings)
 import drawings  # noqa: E402  (hardware/drawings.py: the square and the J2 cable)
 
 from companion.hardware import pinout  # noqa: E402
@@ -1020,6 +1021,8 @@ OUTPUTS = {
 }
 
 
+OUTPUTS.update(build_guide.outputs(VARIANTS, bom_lines))
+
 USAGE = __doc__
 
 
@@ -1040,6 +1043,7 @@ def main(argv: list[str]) -> int:
         content = make()
         if write:
             if not path.exists() or path.read_text() != content:
+                path.parent.mkdir(exist_ok=True)
                 path.write_text(content)
                 print(f"wrote {path}")
         elif not path.exists() or path.read_text() != content:
