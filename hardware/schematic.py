@@ -340,7 +340,9 @@ WS2812B = Part(
 # button, or against another output through the matrix: 3.3 V / 470 R = 7 mA), and slows the
 # edges on the ribbon. 470 R keeps a closed square's column at 0.6 V (diode plus 2 x 470 R
 # against the Pi's 50 kOhm pull-up), under the Pi's 0.8 V; the OLED's lines take 100 R, the
-# most an I2C bus with the Pi's 1.8 k pull-ups tolerates (0.4 V + 1.8 mA x 100 R).
+# most an I2C bus with the Pi's 1.8 k pull-ups tolerates (0.4 V + 1.8 mA x 100 R); reversed,
+# the I2C lines meet only inputs (GPIO20, GPIO16). A line whose reversal meets a supply or an
+# output takes 470 R (the SPI OLED's lines too: 8 MHz through 470 R and 15 pF is a 7 ns edge).
 SERIES_OHMS = {"line": 470, "oled": 100}
 SERIES = {
     "line": _r_tht("470", "470R", "470 Ω resistor, series resistor of a J2 line"),
@@ -395,7 +397,7 @@ PICO = Part(
     "MCU_RaspberryPi_and_Boards:RPi_Pico_SMD_TH",
     "Raspberry Pi",
     "SC0915",
-    "Raspberry Pi Pico (RP2040); a Pico 2 (SC1631) works too",
+    "Raspberry Pi Pico (RP2040)",
 )
 
 
@@ -484,7 +486,7 @@ def pi_side(nl: Netlist, spi_oled: bool) -> None:
         for pin, key in enumerate(("sclk", "mosi", "reset", "dc", "ce0"), start=3):
             net = f"OLED_SPI_{key.upper()}"
             nl.connect(net, "U4", pin)
-            j2_line(nl, net, pinout.PI_SPI_OLED[key], "oled")
+            j2_line(nl, net, pinout.PI_SPI_OLED[key])  # 470 R: reversed, these meet outputs
     for name, gpio in pinout.PI_BUTTONS.items():
         button = PUSH_BUTTON._replace(value=f"{name} button (Omron B3F-4055)")
         ref = nl.part(f"SW_{name.upper()}", button)
@@ -572,6 +574,15 @@ def _ohms(value: str) -> float:
     return float(m.group(1)) * {"": 1, "k": 1e3, "M": 1e6}[m.group(2)]
 
 
+def _series_needed(pin: int) -> int:
+    """The least series resistor J2's ``pin`` may have: 470 R when its reversal meets a supply
+    or an output (3.3 V / 470 R = 7 mA at most), 100 R when it meets only an input."""
+    q = drawings.reversed_onto(pin)
+    gpio = {p: g for g, p in pinout.PI_HEADER.items()}.get(q)
+    meets_drive = gpio is None or gpio in drawings.pi_driven_gpios()  # None: a supply or GND
+    return SERIES_OHMS["line"] if meets_drive else SERIES_OHMS["oled"]
+
+
 def rule_problems(nl: Netlist) -> list[str]:
     """What is wrong with ``nl`` electrically, one line each (empty: nothing)."""
     out = []
@@ -600,8 +611,12 @@ def rule_problems(nl: Netlist) -> list[str]:
                 series = [r for r, _ in others if _is_resistor(nl, r)]
                 if len(others) != 1 or not series:
                     out.append(f"J2 pin {p} ({net}) leaves the board without a series resistor")
-                elif _ohms(nl.parts[series[0]].value) < min(SERIES_OHMS.values()):
-                    out.append(f"J2 pin {p} ({net}): its series resistor is under 100 ohm")
+                elif _ohms(nl.parts[series[0]].value) < _series_needed(p):
+                    out.append(
+                        f"J2 pin {p} ({net}): its series resistor is under "
+                        f"{_series_needed(p)} ohm (reversed, it meets the Pi's pin "
+                        f"{drawings.reversed_onto(p)})"
+                    )
     # 3. J1: an over-voltage clamp from the fused input to ground
     clamp = any(
         nl.parts[r].symbol == "Device:D_TVS" and nl.net_of(r, 2) == "GND"
@@ -1006,8 +1021,8 @@ def bom_md() -> str:
     tail = [
         "",
         "U3 and U4 are the same OLED module wired two ways: fit one (U4, SPI, Pico build only, "
-        "needs its five 100 Ω RJ resistors; U3, I2C, needs two). Prices and stock change: the "
-        "part numbers name what was designed with.",
+        "needs its five 470 Ω RJ resistors; U3, I2C, its two 100 Ω). Prices and stock change: "
+        "the part numbers name what was designed with.",
     ]
     return "\n".join(head + rows + tail) + "\n"
 

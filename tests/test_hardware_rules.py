@@ -84,8 +84,10 @@ def test_every_line_that_leaves_the_board_has_its_series_resistor(path):
         (pin,) = [pin for r, pin in n[name] if r == "J2"]
         assert n[name] == {("J2", pin), (f"RJ{pin}", "1")}, name
         assert p[f"RJ{pin}"][0] in ("470", "100")
-        kind = "oled" if "OLED" in net_of(n, f"RJ{pin}", 2) else "line"
-        assert p[f"RJ{pin}"][0] == str(schematic.SERIES_OHMS[kind])
+        i2c = net_of(n, f"RJ{pin}", 2) in ("OLED_SDA", "OLED_SCL")
+        assert p[f"RJ{pin}"][0] == ("100" if i2c else "470"), name
+        if i2c:  # reversed, the I2C lines meet only inputs
+            assert GPIO_OF_HEADER[41 - int(pin)] not in drawings.pi_driven_gpios()
 
 
 @pytest.mark.parametrize("path", NETLISTS, ids=lambda p: p.name)
@@ -222,6 +224,9 @@ def test_the_rules_refuse_each_fault_of_the_review(build):
     nl.connect("BUZZER", "J2", 37)  # straight on the pin, as before
     assert any("J2 pin 37" in p and "series" in p for p in schematic.rule_problems(nl))
     assert any("over-voltage" in p for p in schematic.rule_problems(_without(build(), "D1")))
+    nl = build()
+    nl.parts["RJ29"] = nl.parts["RJ29"]._replace(value="100")  # confirm: reversed, meets ROW7
+    assert any("J2 pin 29" in p and "under 470" in p for p in schematic.rule_problems(nl))
     nl = build()
     for nodes in nl.nets.values():
         nodes[:] = [("BZ1", "21"[int(p) - 1]) if r == "BZ1" else (r, p) for r, p in nodes]
