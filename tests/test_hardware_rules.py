@@ -225,7 +225,7 @@ def test_the_rules_refuse_each_fault_of_the_review(build):
     assert any("J2 pin 37" in p and "series" in p for p in schematic.rule_problems(nl))
     assert any("over-voltage" in p for p in schematic.rule_problems(_without(build(), "D1")))
     nl = build()
-    nl.parts["RJ29"] = nl.parts["RJ29"]._replace(value="100")  # confirm: reversed, meets ROW7
+    nl.parts["RJ29"] = schematic.SERIES["oled"]  # confirm at 100 R: reversed, it meets ROW7
     assert any("J2 pin 29" in p and "under 470" in p for p in schematic.rule_problems(nl))
     nl = build()
     for nodes in nl.nets.values():
