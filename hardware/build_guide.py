@@ -133,6 +133,8 @@ def matrix_svg(nl, title: str) -> str:
         svg.text(X0 - 14, y_row + 4, f"{row} → {controller_end(nl, row)}", 10, "end",
                  fill="#bf1f1f")  # fmt: skip
         if hall:
+            vcc = y_row - 12
+            svg.line(X0, vcc, X0 + 8 * PITCH, vcc, "#b07000", 1.0)
             svg.text(X0 + 8 * PITCH + 6, y_row + 4, f"Q_ROW{rank + 1} R_ROW{rank + 1} "
                      f"C_ROW{rank + 1}: HALL_VCC_{rank + 1}", 9, fill="#b07000")  # fmt: skip
     planes = (("A", "COL", 10), ("B", "COLB", 22)) if hall else (("", "COL", 10),)
@@ -149,6 +151,10 @@ def matrix_svg(nl, title: str) -> str:
             if hall:
                 for dx in (-9, 9):
                     svg.rect(cx + dx - 5, cy - 4, 10, 8, "#ffffff", "#222", 1)
+                    svg.line(cx + dx, cy + 4, cx + dx, y + PITCH - 20, "#b07000", 0.8)  # VCC
+                svg.line(cx - 14, cy - 2, x + 10, cy - 2, "#1f5fbf", 1)  # A -> BAT43 -> COL
+                svg.line(cx + 9, cy - 4, cx + 9, cy - 10, "#1f5fbf", 1)  # B -> BAT43 -> COLB
+                svg.line(cx + 9, cy - 10, x + 22, cy - 10, "#1f5fbf", 1)
             else:
                 svg.rect(cx - 6, cy - 6, 12, 12, "#dddddd", "#222", 1)  # the sensor
                 svg.line(cx - 6, cy, x + 10, cy, "#1f5fbf", 1)  # to the column
@@ -158,7 +164,8 @@ def matrix_svg(nl, title: str) -> str:
                                f'{cy + 14:.1f} {cx:.1f},{cy + 21:.1f}" fill="#222"/>')  # fmt: skip
                 svg.line(cx - 4, cy + 22, cx + 4, cy + 22, width=1.8)
     legend = (
-        "each square: A/B hall sensors -> BAT43 (cathode at the sensor) -> COL/COLB"
+        "each square: A/B hall sensors -> BAT43 (cathode at the sensor) -> COL/COLB; "
+        "orange: the rank's switched supply HALL_VCC_n"
         if hall
         else "each square: column -> sensor -> diode (band toward the row) -> row"
     )
