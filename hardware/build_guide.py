@@ -367,10 +367,12 @@ def guide_md(variant: str, title: str, netfile: str, nl, bom_rows) -> str:
         + ". A wrong square names the crossed wires (or the LED chain's order, when the lit "
         "LED is under another square); no answer names the sensor, diode and wires to check; "
         "another square reading at the same time is a diode in backwards.",
-        "2. The OLED shows `BRING-UP / OLED OK?`: press confirm if you can read it, undo if not.",
-        "3. Each button when asked: confirm, undo, menu.",
-        "4. It ends with `bring-up: 64/64 squares, 3/3 buttons, OLED ok: all good`, or the "
-        "list of what to fix. Then `sudo systemctl start binaryon`.",
+        "2. Every LED red, then green, then blue: press confirm if all of them show the colour, "
+        "undo if one does not.",
+        "3. The OLED shows `BRING-UP / OLED OK?`: press confirm if you can read it, undo if not.",
+        "4. Each button when asked: confirm, undo, menu.",
+        "5. It ends with `bring-up: 64/64 squares, 3/3 buttons, LED colours ok, OLED ok: all "
+        "good`, or the list of what to fix. Then `sudo systemctl start binaryon`.",
         "",
     ]
     return "\n".join(lines)

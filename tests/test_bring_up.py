@@ -61,7 +61,7 @@ def test_a_good_gpio_board_passes_every_square_the_oled_and_the_buttons(factory)
             sim.set_square(step[1], step[2])
         elif step[0] == "release":
             sim.set_square(step[1], "0")
-        elif step[0] == "oled":
+        elif step[0] in ("oled", "leds"):
             tap(factory, "confirm")
         elif step[0] == "button":
             tap(factory, step[1])
@@ -74,7 +74,9 @@ def test_a_good_gpio_board_passes_every_square_the_oled_and_the_buttons(factory)
     assert lit_when_asked == [[sq] for sq in range(64)]  # the square asked for is the lit one
     assert leds.frame == [(0, 0, 0)] * 64
     assert oled.image.getbbox() is not None  # it drew its question
-    assert "bring-up: 64/64 squares, 3/3 buttons, OLED ok: all good" in out.getvalue()
+    assert result.colours_ok
+    summary = "bring-up: 64/64 squares, 3/3 buttons, LED colours ok, OLED ok: all good"
+    assert summary in out.getvalue()
 
 
 def test_crossed_rank_wires_are_named():
@@ -145,6 +147,8 @@ def test_an_oled_the_maker_cannot_read_is_a_fault(factory):
     def act(step):
         if step[0] == "oled":
             tap(factory, "undo")
+        elif step[0] == "leds":
+            tap(factory, "confirm")
         elif step[0] == "button":
             tap(factory, step[1])
 
@@ -165,3 +169,22 @@ def test_doctor_bring_up_rehearses_on_the_simulated_board(tmp_path, capsys, monk
     assert doctor.run(parser.parse_args(["--bring-up", "--config", str(config)])) == 0
     out = capsys.readouterr().out
     assert "press a1 (lit) ..." in out and "bring-up: 64/64 squares" in out
+
+
+def test_an_led_of_the_wrong_colour_is_a_fault(factory):
+    leds = RecordingLeds(64)
+    shown = []
+
+    def act(step):
+        if step[0] == "leds":
+            shown.append(set(leds.frame))
+            tap(factory, "undo" if step[1] == "green" else "confirm")
+        elif step[0] == "button":
+            tap(factory, step[1])
+
+    result = bu.bring_up(
+        MockBoard(), leds, buttons_on(factory), wait=2, out=io.StringIO(), asking=act, squares=[]
+    )
+    assert shown == [{(60, 0, 0)}, {(0, 60, 0)}, {(0, 0, 60)}]  # every LED, one colour each
+    assert result.colours_ok is False and result.faults[0].startswith("LEDs: not all green")
+    assert leds.frame == [(0, 0, 0)] * 64

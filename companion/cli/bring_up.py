@@ -37,6 +37,7 @@ class BringUpResult:
     faults: list[str] = field(default_factory=list)  # one line each, with what to check
     buttons_ok: list[str] = field(default_factory=list)
     oled_ok: bool | None = None  # None: no display to test
+    colours_ok: bool | None = None  # None: no buttons to answer with
 
     @property
     def passed(self) -> bool:
@@ -129,6 +130,9 @@ def bring_up(
         leds.show([(0, 0, 0)] * count)
     finally:
         board.stop()
+    if buttons_factory is not None:
+        result.colours_ok = _check_colours(leds, count, buttons_factory, events, result, wait,
+                                           out, ask)  # fmt: skip
     if oled is not None:
         result.oled_ok = _check_oled(oled, buttons_factory, events, result, wait, out, ask)
     if buttons_factory is not None:
@@ -137,6 +141,8 @@ def bring_up(
     summary = f"bring-up: {len(result.squares_ok)}/{squares_total} squares"
     if buttons_factory is not None:
         summary += f", {len(result.buttons_ok)}/3 buttons"
+    if result.colours_ok is not None:
+        summary += f", LED colours {'ok' if result.colours_ok else 'not confirmed'}"
     if result.oled_ok is not None:
         summary += f", OLED {'ok' if result.oled_ok else 'not confirmed'}"
     summary += ": all good" if result.passed else f"; {len(result.faults)} to fix:"
@@ -215,6 +221,36 @@ def oled_text_image(lines: list[str], size: tuple[int, int] = (128, 64), mode: s
     for i, line in enumerate(lines):
         draw.text((4, 4 + 14 * i), line, fill="white")
     return image
+
+
+COLOURS = (("red", (60, 0, 0)), ("green", (0, 60, 0)), ("blue", (0, 0, 60)))
+
+
+def _check_colours(leds, count, buttons_factory, events, result, wait, out, ask) -> bool:
+    """Every LED red, then green, then blue: a dead channel (or a blue-red swap of an RGBW or
+    odd part) shows as one LED of another colour. The maker answers with confirm or undo."""
+    buttons = buttons_factory(events.put)
+    wrong = []
+    try:
+        for name, rgb in COLOURS:
+            leds.show([rgb] * count)
+            print(f"LEDs all {name}? press confirm if every one is, undo if not", file=out,
+                  flush=True)  # fmt: skip
+            ask(("leds", name))
+            got = events.next(
+                wait, lambda e: isinstance(e, ButtonEvent) and e.button in ("confirm", "undo")
+            )
+            if got is None or got.button != "confirm":
+                wrong.append(name)
+    finally:
+        leds.show([(0, 0, 0)] * count)
+        buttons.close()
+    if wrong:
+        result.faults.append(
+            f"LEDs: not all {' / '.join(wrong)} (an LED of another colour: that LED or its "
+            "solder joints; from one LED on, all wrong: the data link into it)"
+        )
+    return not wrong
 
 
 def _check_oled(oled, buttons_factory, events, result, wait, out, ask) -> bool:
