@@ -83,6 +83,36 @@ CABLE_WAYS = 40
 CABLE_PITCH_MM = 1.27  # flat ribbon
 CABLE_AWG = 28
 CABLE_MAX_MM = 300  # Pi to board; the GPIO build's matrix and LED data run through it
+PI_5V_PINS, PI_3V3_PINS = (2, 4), (1, 17)
+
+
+def reversed_onto(pin: int) -> int:
+    """The Pi's pin that J2's ``pin`` touches when the socket goes on the Pi's header turned
+    180 degrees (the Pi's header has no key): pin n lands on pin 41 - n."""
+    return 41 - pin
+
+
+def pi_driven_gpios() -> set[int]:
+    """BCM GPIOs that some build drives (outputs, the I2C lines with the Pi's 1.8 kOhm
+    pull-ups, the SPI0 outputs): a J2 ground or supply pin must never land on one."""
+    driven = {*pinout.PI_ROWS, pinout.PI_LED_DATA, pinout.PI_BUZZER}
+    driven |= {pinout.PI_I2C_SDA, pinout.PI_I2C_SCL}
+    driven |= {pinout.PI_SPI_OLED[k] for k in ("mosi", "sclk", "ce0", "dc", "reset")}
+    return driven
+
+
+def reversal_safe(pin: int) -> bool:
+    """True when J2's ``pin``, reversed, meets a GPIO no build drives (an input or unused)."""
+    gpio = {p: g for g, p in pinout.PI_HEADER.items()}.get(reversed_onto(pin))
+    return gpio is not None and gpio not in pi_driven_gpios()
+
+
+# The board's ground and 3.3 V use only the J2 pins whose reversal lands on a harmless pin;
+# the Pi's other ground pins (25, 30, 34 and 39, which lands on the Pi's 5 V) and its pin 17
+# stay unconnected on the board. Reversed, no supply of the Pi meets the board's ground and
+# every signal meets the Pi through its series resistor.
+J2_GROUND_PINS = tuple(p for p in pinout.PI_GROUND_PINS if reversal_safe(p))
+J2_3V3_PINS = tuple(p for p in PI_3V3_PINS if reversal_safe(p))
 CABLE_CONNECTOR = "2x20 IDC female, 2.54 mm, with strain relief"
 
 
@@ -90,9 +120,9 @@ def header_labels() -> dict[int, tuple[str, str]]:
     """Header pin -> (label, kind); kind is one of power, ground, both, gpio, pico, unused."""
     out: dict[int, tuple[str, str]] = {}
     for p in pinout.PI_GROUND_PINS:
-        out[p] = ("GND", "ground")
-    for p in (1, 17):
-        out[p] = ("3V3", "power")
+        out[p] = ("GND", "ground") if p in J2_GROUND_PINS else ("GND: not on the board", "unused")
+    for p in PI_3V3_PINS:
+        out[p] = ("3V3", "power") if p in J2_3V3_PINS else ("3V3: not on the board", "unused")
     for p in (2, 4):
         out[p] = ("5V: not connected", "unused")
     by_gpio: dict[int, list[pinout.Signal]] = {}
@@ -374,7 +404,7 @@ def cable_svg() -> str:
         ("both", "both builds: buttons, piezo, I2C OLED"),
         ("pico", "Pico build with an SPI OLED instead of I2C (GPIO8, 10, 11, 24, 25)"),
         ("power", "3V3 (pins 1, 17): the OLED's supply"),
-        ("ground", "GND: every ground pin connected"),
+        ("ground", "GND: pins " + ", ".join(map(str, J2_GROUND_PINS)) + " (reversed: inputs only)"),
         ("unused", "not connected (5V: the LEDs have their own supply)"),
     ]
     svg.text(60, ly - 24, "The white notch in the left wall of the box header is its key.", 11)

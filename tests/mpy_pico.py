@@ -86,6 +86,7 @@ class MpyPico:
         hall_power_on_us: int = 50,
         fault_after_reads: int = 0,
         usb_pollout: str = "kernel",
+        chip: str = "RP2040",
         **config,
     ) -> None:
         binary = micropython_binary()
@@ -120,6 +121,7 @@ class MpyPico:
             MPY_HALL_POWER_ON_US=str(hall_power_on_us),
             MPY_FAULT_AFTER=str(fault_after_reads),
             MPY_USB_POLLOUT=usb_pollout,  # "always": stdout polls writable (tests/mpy/select.py)
+            MPY_CHIP=chip,  # "RP2350": a Pico 2 (os.uname, the watchdog's REASON address)
         )
         self.state = list(initial or idle * (size * size))  # the sensors, kept across resets
         self._next_cause = PWRON_RESET

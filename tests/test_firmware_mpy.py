@@ -21,7 +21,7 @@ from companion.hardware.serial_board import SerialBoard
 from companion.views.oled import wrap
 
 from .conftest import wait_until
-from .mpy_pico import PWRON_RESET, WDT_RESET, MpyPico, micropython_missing
+from .mpy_pico import PWRON_RESET, REASON_TIMER, WDT_RESET, MpyPico, micropython_missing
 
 pytestmark = pytest.mark.micropython
 
@@ -404,6 +404,27 @@ def test_a_hung_loop_is_reset_by_the_watchdog_and_says_so(pico, link):
     err = k.wait(is_(lp.BoardError))
     assert (err.code, err.detail) == ("wdt", "restarted by watchdog")
     assert p.boots == [1, WDT_RESET]
+
+
+@pytest.mark.parametrize("chip", ["RP2040", "RP2350"])
+def test_a_plain_reset_is_not_taken_for_the_watchdog_on_a_pico_or_a_pico_2(pico, link, chip):
+    """The watchdog's REASON register moved on the RP2350: read at the RP2040's address (the
+    RP2350's PLL_USB there) a plain reset would read as the watchdog's."""
+    p = pico(chip=chip)
+    k = link(p.port)
+    k.wait(is_(lp.Snapshot))
+    p.power_cycle(WDT_RESET)  # machine.reset() at the REPL: no flag, REASON = forced
+    k.send(lp.cmd_hello())
+    assert k.wait(is_(lp.Hello)).fields["reset"] == "reset"
+    k.wait(is_(lp.Snapshot))
+    assert not [m for m in k.new(0.3) if isinstance(m, lp.BoardError)]
+    p.close()
+    p = pico(chip=chip)  # a watchdog reset still reads as one
+    k = link(p.port)
+    k.wait(is_(lp.Snapshot))
+    p.power_cycle(WDT_RESET, REASON_TIMER)
+    k.send(lp.cmd_hello())
+    assert k.wait(is_(lp.Hello)).fields["reset"] == "watchdog"
 
 
 def test_a_host_that_stops_reading_does_not_starve_the_watchdog(pico, link):

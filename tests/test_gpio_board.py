@@ -22,6 +22,7 @@ def make(kind="switch", module=FakeLgpio, cols=None, **kw):
     cols = COLS if cols is None else cols
     sim = MatrixSim(ROWS, cols)
     fake = module(sim)
+    kw.setdefault("delay", sim.sleep)  # the settle wait on the matrix's own clock
     board = GpioBoard(ROWS, cols, kind=kind, backend=fake, clock=lambda: 0.0, **kw)
     return sim, fake, board
 

@@ -19,6 +19,7 @@ import drawings  # noqa: E402  (hardware/drawings.py)
 REPO = Path(__file__).resolve().parents[1]
 HW = REPO / "hardware"
 README = (HW / "README.md").read_text()
+BOM = (HW / "bom.md").read_text()
 NETLISTS = sorted(HW.glob("*.net"))
 PROSE = " ".join(README.replace("**", "").split())  # the README as one line, no bold marks
 FILES = "abcdefgh"
@@ -148,7 +149,7 @@ def test_gate_pull_ups_hold_every_row_off_while_the_rp2040_pulls_its_pins_down()
             vgs = -3.3 * pull_up / (pull_up + pull_down)
             assert vgs > 0.6 * AO3401A_VGS_TH[0], (rank, pull_up, vgs)  # > -0.3 V
     value = p["R_ROW1"][0]
-    assert f"| 8 | {value.replace('k', ' kΩ')} resistor, 0805 |" in README
+    assert f"| {value.replace('k', ' kΩ')} resistor, 0805, 1 % | Yageo | RC0805FR-072K2L |" in BOM
     assert "−3.3 × 100 / 150 = −2.2 V" in PROSE and "50-80 kΩ" in PROSE
     assert f"A {value.replace('k', ' kΩ')} pull-up from each gate" in PROSE
     assert "100 kΩ pull-up from gate to 3.3 V keeps every row off" not in PROSE
@@ -164,7 +165,7 @@ def test_each_row_has_one_bypass_capacitor_small_enough_to_drain_within_the_sett
     drain_us = farads * 3.3 / (16 * 1e-3) * 1e6
     settle = pico_sim.firmware_config().HALL_SETTLE_US
     assert drain_us < settle / 4
-    assert "| 8 | 100 nF ceramic, 0805 X7R | | bypass per row" in README
+    assert re.search(r"\| 100 nF ceramic.*\| 65 \| 65 \| 73 \| 65 \| 65 \|.*C_ROW1..C_ROW8", BOM)
     assert "C_ROW1..8" in README and "No capacitor on a row's switched supply" not in PROSE
 
 
@@ -180,7 +181,7 @@ def test_the_hall_mounting_magnet_and_gap_are_in_the_readme_and_the_drawing():
     assert f"about {round(field_a)} mT at A and {round(field_b)} mT at B" in text
     m, t = drawings.MAGNET_DIAMETER_MM, drawings.MAGNET_THICK_MM
     assert f"{m:g} × {t:g} mm, grade {drawings.MAGNET_GRADE}" in text
-    assert f"disc magnet, axially magnetised, {m:g} × {t:g} mm, {drawings.MAGNET_GRADE}" in text
+    assert f"disc magnet {m:g} × {t:g} mm, axially magnetised, {drawings.MAGNET_GRADE}" in BOM
     assert "lay the body flat" in text and "marked side up" in text
     square = (HW / "square.svg").read_text()
     assert f"A: {gap_a:.1f}" in square and f"B: {gap_b:.1f}" in square
@@ -192,14 +193,14 @@ def test_the_hall_mounting_magnet_and_gap_are_in_the_readme_and_the_drawing():
 def test_the_led_supply_enters_through_a_polyfuse_and_a_reverse_polarity_mosfet(path):
     n, p = nets(path), parts(path)
     assert n["+5V_IN"] == {("J1", "1"), ("F1", "1")}
-    assert n["+5V_FUSED"] == {("F1", "2"), ("Q1", "3")}  # drain toward the supply
+    assert n["+5V_FUSED"] == {("F1", "2"), ("Q1", "3"), ("D1", "1")}  # drain toward the supply
     assert ("Q1", "2") in n["+5V_LED"] and ("Q1", "1") in n["GND"]  # source to the rail, G = GND
     assert ("J1", "2") in n["GND"]
-    assert "polyfuse" in p["F1"][0] and "MF-MSMF250-2" in p["F1"][0]
+    assert "polyfuse" in p["F1"][0] and "MF-MSMF250/16X-2" in p["F1"][0]
     assert "AO3401A" in p["Q1"][0] and p["Q1"][1] == "Package_TO_SOT_SMD:SOT-23"
     assert ("C1", "1") in n["+5V_LED"]  # the bulk capacitor sits behind the protection
-    assert "| 1 | polyfuse (F1), 2.5 A hold, 5 A trip, ≥ 6 V | Bourns MF-MSMF250-2" in README
-    assert "| 1 | P-MOSFET (Q1), reverse-polarity guard | Alpha & Omega AO3401A" in README
+    assert "| polyfuse (F1), 2.5 A hold, 5 A trip, 16 V, 1812 | Bourns | MF-MSMF250/16X-2 |" in BOM
+    assert "| P-MOSFET, logic level, SOT-23 | Alpha & Omega | AO3401A |" in BOM
 
 
 @pytest.mark.parametrize("path", NETLISTS, ids=lambda p: p.name)
@@ -208,7 +209,7 @@ def test_the_level_shifter_has_its_own_100nf(path):
     assert p["C2"][0].startswith("100nF")
     assert ("C2", "1") in n["+5V_LED"] and ("U2", "14") in n["+5V_LED"]
     assert ("C2", "2") in n["GND"] and ("U2", "7") in n["GND"]
-    assert "| 1 | 100 nF ceramic (C2) | 50 V X7R 0805 | at the 74AHCT125's VCC |" in README
+    assert "100 nF (C2, 0805 X7R) from VCC (pin 14) to GND (pin 7)" in PROSE
 
 
 def test_the_schematic_shows_the_changes():
@@ -222,7 +223,7 @@ def test_the_schematic_shows_the_changes():
 
 # ── the buzzer as drawn ───────────────────────────────────────────────────────────────────────
 def test_the_bom_piezo_is_passive_and_its_config_key_is_documented():
-    assert "| 1 | passive piezo buzzer (optional) | TDK PS1240P02BT |" in README
+    assert "| passive piezo buzzer (optional), 5.0 mm pin pitch | TDK | PS1240P02BT |" in BOM
     assert "buzzer = 26" in README and 'buzzer_kind = "passive"' in README
     assert "off unless configured" in PROSE
     main = (REPO / "README.md").read_text()

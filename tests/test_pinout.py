@@ -101,6 +101,12 @@ def nets(path: Path) -> dict[str, set[tuple[str, str]]]:
     return out
 
 
+def through_series_resistor(netlist: dict[str, set[tuple[str, str]]], pin: int, net: str) -> bool:
+    """J2's ``pin`` reaches ``net`` through its series resistor RJ<pin> (and nothing else)."""
+    ref = f"RJ{pin}"
+    return netlist[f"J2_{pin}"] == {("J2", str(pin)), (ref, "1")} and (ref, "2") in netlist[net]
+
+
 def test_netlists_wire_the_pinout():
     pico = nets(REPO / "hardware" / "binaryon-pico.net")
     gpio = nets(REPO / "hardware" / "binaryon-gpio.net")
@@ -108,12 +114,14 @@ def test_netlists_wire_the_pinout():
         row, col = f"ROW{i + 1}", f"COL{'ABCDEFGH'[i]}"
         assert ("U1", str(pinout.PICO_PAD[pinout.PICO_ROWS[i]])) in pico[row]
         assert ("U1", str(pinout.PICO_PAD[pinout.PICO_COLS[i]])) in pico[col]
-        assert ("J2", str(pinout.PI_HEADER[pinout.PI_ROWS[i]])) in gpio[row]
-        assert ("J2", str(pinout.PI_HEADER[pinout.PI_COLS[i]])) in gpio[col]
+        assert through_series_resistor(gpio, pinout.PI_HEADER[pinout.PI_ROWS[i]], row)
+        assert through_series_resistor(gpio, pinout.PI_HEADER[pinout.PI_COLS[i]], col)
         # each row carries 8 diode cathodes; each column 8 sensors
         assert sum(ref.startswith("D_") and pin == "1" for ref, pin in pico[row]) == 8
         assert sum(ref.startswith("SW_") for ref, _ in pico[col]) == 8
-    assert ("J2", str(pinout.PI_HEADER[pinout.PI_BUTTONS["confirm"]])) in gpio["BTN_CONFIRM"]
+    assert through_series_resistor(
+        gpio, pinout.PI_HEADER[pinout.PI_BUTTONS["confirm"]], "BTN_CONFIRM"
+    )
     # the LED chain is unbroken: a1's DIN comes from the resistor, every DOUT feeds the next DIN
     assert ("R1", "2") in pico["LED_DIN_a1"]
     assert {("LED_g8", "2"), ("LED_h8", "4")} == pico["LED_DIN_h8"]

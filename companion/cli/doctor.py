@@ -24,6 +24,7 @@ from pathlib import Path
 
 from companion.firmware_location import firmware_dir
 from companion.hardware import pinout
+from companion.hardware.interfaces import IDLE_READING
 
 OK, MISSING, INFO, SKIP = "ok", "missing", "info", "skip"
 
@@ -551,6 +552,12 @@ def _wait_for(events, seconds: float, wanted: Callable) -> object | None:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--leds", action="store_true", help="visible LED, button and square self-test")
+    p.add_argument(
+        "--bring-up",
+        action="store_true",
+        help="first test of a new board: each square pressed in turn (its LED lit), the OLED "
+        "and the buttons, with what to check for each fault",
+    )
     p.add_argument("--json", action="store_true", help="print the checks as JSON")
     p.add_argument("--config", metavar="FILE", help="TOML config (display address, board)")
 
@@ -574,6 +581,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         report(checks)
     problems = any(c.status == MISSING for c in checks)
+    if getattr(args, "bring_up", False):
+        return run_bring_up(config, on_pi=checks[0].status == OK)
     if args.leds:
         if checks[0].status != OK:  # not a Pi: no LEDs, buttons or pins of ours to exercise
             print(
@@ -625,3 +634,49 @@ def run_self_test(config) -> int:
             with contextlib.suppress(Exception):
                 leds.close()
     return 0 if ok else 1
+
+
+def run_bring_up(config, *, on_pi: bool) -> int:
+    """``doctor --bring-up`` on the configured board (0: every part answered). Off a Pi the
+    squares and LEDs of a Pico on USB are walked, the OLED and buttons skipped; on the
+    simulated board (``[board] driver = "mock"``) the walk presses each square itself, a
+    rehearsal of what the maker will be asked."""
+    from companion.cli.bring_up import bring_up
+    from companion.hardware.boards import make_board
+    from companion.hardware.simulated.recording_leds import RecordingLeds
+
+    board = make_board(config.board, simulate_if_missing=False)
+    simulated = getattr(board, "simulated", False)
+    leds = board.leds() or RecordingLeds(board.size**2)
+    buttons_factory = oled = None
+    if on_pi and not simulated:
+        from companion.hardware.buttons import Buttons
+        from companion.hardware.oled import DRIVERS, open_display
+
+        b = config.buttons
+        pins = {n: getattr(b, n) or pinout.PI_BUTTONS[n] for n in ("confirm", "undo", "menu")}
+
+        def buttons_factory(sink):
+            return Buttons(pins, sink, hold_seconds=b.hold_seconds)
+
+        d = config.display
+        driver = d.driver if d.driver in DRIVERS else "ssd1306"  # auto: the usual module
+        try:
+            oled = open_display(driver, i2c_port=d.i2c_port, i2c_address=d.i2c_address)
+        except Exception as e:
+            print(f"OLED: {' '.join(str(e).split())}: skipped", file=sys.stdout)
+    elif not on_pi:
+        print("not a Raspberry Pi: the OLED and buttons are skipped", file=sys.stdout)
+
+    def act(step: tuple) -> None:  # the simulated board: press and release for the maker
+        if step[0] == "square":
+            board.set_reading(step[1], step[2], clean=True)
+        elif step[0] == "release":
+            board.set_reading(step[1], IDLE_READING[board.kind], clean=True)
+
+    try:
+        result = bring_up(board, leds, buttons_factory, oled, asking=act if simulated else None)
+    except Exception as e:
+        print(f"binaryon: bring-up stopped: {' '.join(str(e).split())}", file=sys.stderr)
+        return 1
+    return 0 if result.passed else 1

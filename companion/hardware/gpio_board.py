@@ -12,6 +12,10 @@ Backends, imported only when chosen:
 - RPi.GPIO (or rpi-lgpio, its drop-in on a Pi 5): one ``output`` per row plus one ``input``
   per column: 72 calls a scan. A fallback only.
 - any module object with either shape (tests pass companion.testing.fake_gpio's).
+
+After selecting a row the scan waits ``settle_us`` before it reads the columns: a column that
+the previous row held low recovers only through the Pi's pull-up into the column's capacitance
+(see SETTLE_US); read sooner, it still shows the previous row's square, a ghost one rank up.
 """
 
 from __future__ import annotations
@@ -32,6 +36,15 @@ from companion.hardware.interfaces import SENSOR_KINDS, HardwareError, SensorBoa
 log = logging.getLogger(__name__)
 
 BACKENDS = ("auto", "lgpio", "rpigpio")
+
+# A released column rises through the Pi's pad pull-up (50-65 kOhm) into the column line's
+# capacitance: the pad, 8 diodes and up to 300 mm of ribbon, 40-80 pF. Worst case tau = 65 kOhm
+# x 80 pF = 5.2 us; the input reads high from about 2 V, 0.9 tau in. Five time constants
+# (within 0.7 % of 3.3 V) leave room for a longer cable or a weaker pull-up.
+PULL_UP_OHMS_MAX = 65_000
+COLUMN_FARADS_MAX = 80e-12
+SETTLE_TIME_CONSTANTS = 5
+SETTLE_US = SETTLE_TIME_CONSTANTS * PULL_UP_OHMS_MAX * COLUMN_FARADS_MAX * 1e6  # 26 us
 HEADER_CHIP_LABELS = ("pinctrl-rp1", "pinctrl-bcm2712", "pinctrl-bcm2711", "pinctrl-bcm2835")
 
 
@@ -44,8 +57,17 @@ class _LgpioMatrix:
 
     name = "lgpio"
 
-    def __init__(self, lg, rows: Sequence[int], cols: Sequence[int], chip: int | None):
+    def __init__(
+        self,
+        lg,
+        rows: Sequence[int],
+        cols: Sequence[int],
+        chip: int | None,
+        settle: float = 0.0,
+        delay: Callable[[float], None] = time.sleep,
+    ):
         self._lg = lg
+        self._settle, self._delay = settle, delay
         self._rows, self._cols = list(rows), list(cols)
         self._handle = lg.gpiochip_open(_header_chip(lg) if chip is None else chip)
         all_rows = (1 << len(rows)) - 1
@@ -60,9 +82,12 @@ class _LgpioMatrix:
 
     def read(self) -> list[int]:
         lg, h, row0, col0 = self._lg, self._handle, self._rows[0], self._cols[0]
+        settle, delay = self._settle, self._delay
         out = []
         for select in self._selects:
             lg.group_write(h, row0, select, self._mask)
+            if settle:
+                delay(settle)
             got = lg.group_read(h, col0)
             if isinstance(got, tuple):  # lgpio returns (status, bits)
                 status, got = got
@@ -109,8 +134,16 @@ class _RpiGpioMatrix:
 
     name = "RPi.GPIO"
 
-    def __init__(self, gpio, rows: Sequence[int], cols: Sequence[int]):
+    def __init__(
+        self,
+        gpio,
+        rows: Sequence[int],
+        cols: Sequence[int],
+        settle: float = 0.0,
+        delay: Callable[[float], None] = time.sleep,
+    ):
         self._g = gpio
+        self._settle, self._delay = settle, delay
         self._rows, self._cols = list(rows), list(cols)
         n = len(rows)
         self._levels = [[0 if j == i else 1 for j in range(n)] for i in range(n)]
@@ -121,8 +154,11 @@ class _RpiGpioMatrix:
 
     def read(self) -> list[int]:
         g, out = self._g, []
+        settle, delay = self._settle, self._delay
         for levels in self._levels:
             g.output(self._rows, levels)
+            if settle:
+                delay(settle)
             bits = 0
             for j, col in enumerate(self._cols):
                 bits |= (1 if g.input(col) else 0) << j
@@ -144,25 +180,35 @@ def _import(name: str):
     return importlib.import_module(name)
 
 
-def open_matrix(backend, rows: Sequence[int], cols: Sequence[int], chip: int | None = None):
-    """A matrix reader for ``backend``: a name from BACKENDS or a module-like object."""
+def open_matrix(
+    backend,
+    rows: Sequence[int],
+    cols: Sequence[int],
+    chip: int | None = None,
+    *,
+    settle_us: float = SETTLE_US,
+    delay: Callable[[float], None] = time.sleep,
+):
+    """A matrix reader for ``backend``: a name from BACKENDS or a module-like object. It waits
+    ``settle_us`` (through ``delay``, seconds) after selecting each row."""
+    settle = settle_us / 1e6
     if not isinstance(backend, str):
         if hasattr(backend, "group_claim_input"):
-            return _LgpioMatrix(backend, rows, cols, chip)
+            return _LgpioMatrix(backend, rows, cols, chip, settle, delay)
         if hasattr(backend, "setmode"):
-            return _RpiGpioMatrix(backend, rows, cols)
+            return _RpiGpioMatrix(backend, rows, cols, settle, delay)
         raise GpioError(f"GPIO backend {type(backend).__name__}: neither lgpio nor RPi.GPIO")
     if backend not in BACKENDS:
         raise GpioError(f"GPIO backend {backend!r}: choose one of {', '.join(BACKENDS)}")
     reasons = []
     if backend in ("auto", "lgpio"):
         try:
-            return _LgpioMatrix(_import("lgpio"), rows, cols, chip)
+            return _LgpioMatrix(_import("lgpio"), rows, cols, chip, settle, delay)
         except Exception as e:  # ImportError off a Pi, lgpio.error when a pin is busy
             reasons.append(f"lgpio: {_one_line(e)}")
     if backend in ("auto", "rpigpio"):
         try:
-            return _RpiGpioMatrix(_import("RPi.GPIO"), rows, cols)
+            return _RpiGpioMatrix(_import("RPi.GPIO"), rows, cols, settle, delay)
         except Exception as e:  # RuntimeError when not on a Pi
             reasons.append(f"RPi.GPIO: {_one_line(e)}")
     raise GpioError("no GPIO access (" + "; ".join(reasons) + "); on a Pi: sudo apt install "
@@ -191,6 +237,8 @@ class GpioBoard(SensorBoard):
         chip: int | None = None,
         retry_seconds: float = 2.0,
         clock: Callable[[], float] = time.monotonic,
+        settle_us: float = SETTLE_US,
+        delay: Callable[[float], None] = time.sleep,
     ):
         if kind not in SENSOR_KINDS:
             raise ValueError(f"sensor kind must be one of {', '.join(SENSOR_KINDS)}, got {kind!r}")
@@ -209,6 +257,8 @@ class GpioBoard(SensorBoard):
             raise ValueError(f"scan_hz must be > 0, got {scan_hz}")
         if not debounce_ms >= 0:
             raise ValueError(f"debounce_ms must be >= 0, got {debounce_ms}")
+        if not settle_us >= 0:
+            raise ValueError(f"settle_us must be >= 0, got {settle_us}")
         self.size = n
         self.kind = kind
         self.rows, self.cols = list(rows), list(cols)
@@ -218,6 +268,8 @@ class GpioBoard(SensorBoard):
         self.chip = chip
         self.retry_seconds = retry_seconds
         self._clock = clock
+        self.settle_us = float(settle_us)
+        self._delay = delay
         self._sink: Callable[[Event], None] | None = None
         self._io = None
         self._thread: threading.Thread | None = None
@@ -258,7 +310,14 @@ class GpioBoard(SensorBoard):
         when the GPIO cannot be opened."""
         self._sink = sink
         try:
-            self._io = open_matrix(self.backend, self.rows, self.cols, self.chip)
+            self._io = open_matrix(
+                self.backend,
+                self.rows,
+                self.cols,
+                self.chip,
+                settle_us=self.settle_us,
+                delay=self._delay,
+            )
             rows = self._io.read()
         except Exception as e:
             self._disconnect()

@@ -5,10 +5,17 @@ Neither lgpio nor RPi.GPIO ships a mock, so desktop tests, the benchmark and dem
 a column reads low only while a row that has a closed contact on it is driven low, and an
 input without its pull-up floats (reads low), so a driver that forgets the pull-ups or drives
 the wrong level sees garbage, as it would on a real board.
+
+With ``tau_s`` > 0 a column line is an RC: a column that a closed contact held low rises
+through the pull-up after its row is released, V = 3.3 V x (1 - exp(-t / tau)), and reads low
+until it passes the input's 2.0 V. Time is the matrix's own clock (``now``): every GPIO call
+takes ``call_s`` and ``sleep(seconds)`` waits, so a scan that reads too soon after selecting the
+next row sees the previous row's closed square there (a ghost), on any machine.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -22,12 +29,44 @@ class MatrixSim:
     polarity boards, whose column list is twice as long.
     """
 
-    def __init__(self, rows: Sequence[int], cols: Sequence[int]):
+    VDD, V_IH = 3.3, 2.0  # volts: the supply, and the level from which an input reads high
+
+    def __init__(
+        self, rows: Sequence[int], cols: Sequence[int], *, tau_s: float = 0.0, call_s: float = 1e-6
+    ):
         self.rows = list(rows)
         self.cols = list(cols)
         self.closed: set[tuple[int, int]] = set()
         self._lock = threading.Lock()
         self.fail_reads = 0  # the next N column reads raise OSError (a flaky wire, a hot-unplug)
+        self.tau_s, self.call_s = tau_s, call_s
+        self.now = 0.0  # the simulated time, seconds
+        self._held: set[int] = set()  # columns held low by the rows as last written
+        self._released_at: dict[int, float] = {}  # column index -> when its hold let go
+
+    @property
+    def recovery_s(self) -> float:
+        """How long a released column takes to read high: to V_IH through the RC."""
+        return self.tau_s * math.log(self.VDD / (self.VDD - self.V_IH))
+
+    def sleep(self, seconds: float) -> None:
+        """A wait on the simulated clock (what GpioBoard's ``delay`` calls in tests)."""
+        self.now += seconds
+
+    def _held_by(self, levels: dict[int, int]) -> set[int]:
+        low = {r for r, g in enumerate(self.rows) if levels.get(g, 1) == 0}
+        with self._lock:
+            return {c for r, c in self.closed if r in low}
+
+    def rows_written(self, levels: dict[int, int]) -> None:
+        """The fakes call this after every write to the row outputs."""
+        self.now += self.call_s
+        if not self.tau_s:
+            return
+        held = self._held_by(levels)
+        for c in self._held - held:
+            self._released_at[c] = self.now
+        self._held = held
 
     @property
     def n(self) -> int:
@@ -58,12 +97,16 @@ class MatrixSim:
         if self.fail_reads:
             self.fail_reads -= 1
             raise OSError(5, "Input/output error")
+        self.now += self.call_s
         c = self.cols.index(col_gpio)
         with self._lock:
             for r, row_gpio in enumerate(self.rows):
                 if levels.get(row_gpio, 1) == 0 and (r, c) in self.closed:
                     return 0
-        return 1 if pulled_up else 0
+        if not pulled_up:
+            return 0
+        released = self._released_at.get(c)
+        return 0 if released is not None and self.now - released < self.recovery_s else 1
 
 
 class FakeLgpioError(Exception):
@@ -115,6 +158,7 @@ class FakeLgpio:
         for g, level in zip(gpios, padded, strict=True):
             self._levels[g] = level
         self._groups[gpios[0]] = gpios
+        self.sim.rows_written(self._levels)
         return 0
 
     def group_claim_input(self, handle, gpio, lFlags=0):  # noqa: N803
@@ -135,6 +179,7 @@ class FakeLgpio:
                 raise FakeLgpioError("GPIO not an output")
             if group_mask >> i & 1:
                 self._levels[g] = group_bits >> i & 1
+        self.sim.rows_written(self._levels)
         return 0
 
     def group_read(self, handle, gpio):
@@ -211,6 +256,7 @@ class FakeRPiGPIO:
             if ch not in self._levels:
                 raise RuntimeError("The GPIO channel has not been set up as an OUTPUT")
             self._levels[ch] = int(v)
+        self.sim.rows_written(self._levels)
 
     def input(self, channel) -> int:
         self.calls["input"] += 1

@@ -37,9 +37,12 @@ MAX_HELD = 8  # kinds of error counted apart (code and detail); more are counted
 SAFE_AFTER = 5  # loop failures in a row (with restarts between them) before safe mode
 STABLE_MS = 60000  # a failure after running this long starts the count again
 RESTART_BACKOFF_MS = 1000  # the wait before the first restart; doubles at each one in a row
-# RP2040 watchdog REASON register: bit 0 the timer ran out (not fed), bit 1 a forced reset
-# (machine.reset(), mpremote's reset). rp2's reset_cause() calls both WDT_RESET.
-WDT_REASON = 0x40058008
+# The watchdog's REASON register: bit 0 the timer ran out (not fed), bit 1 a forced reset
+# (machine.reset(), mpremote's reset). rp2's reset_cause() calls both WDT_RESET. Its address
+# depends on the chip (the datasheets' WATCHDOG_BASE + 8): on an RP2350 (Pico 2) the RP2040's
+# address is PLL_USB's FBDIV_INT, whose low bits would read as "the timer ran out".
+WDT_REASONS = (("RP2040", 0x40058008), ("RP2350", 0x400D8008))
+WDT_REASON = WDT_REASONS[0][1]
 REASON_TIMER = 1
 REASON_FORCE = 2
 
@@ -433,11 +436,25 @@ def _failures(asked):
     return 1
 
 
-def _watchdog_reason():
-    """The RP2040's record of why its watchdog reset the chip (REASON_TIMER/REASON_FORCE), or
-    0 when it cannot be read (another port)."""
+def watchdog_reason_address():
+    """The REASON register of the chip rp2's ``os.uname().machine`` names ("... with RP2350"
+    on a Pico 2); the RP2040's for any other name (the Pico, and the desktop and unix-port
+    stand-ins, which model it)."""
     try:
-        return machine.mem32[WDT_REASON] & 3
+        name = os.uname().machine
+    except Exception:
+        name = ""
+    for chip, address in WDT_REASONS:
+        if chip in name:
+            return address
+    return WDT_REASON
+
+
+def _watchdog_reason():
+    """The chip's record of why its watchdog reset it (REASON_TIMER/REASON_FORCE), or 0 when
+    it cannot be read (another port)."""
+    try:
+        return machine.mem32[watchdog_reason_address()] & 3
     except Exception:
         return 0
 

@@ -12,7 +12,8 @@ MICROPYPATH, is a Pico in front of a simulated diode matrix:
   it is not fed in time and the test ends the process (a reset).
 - ``reset()``: reports ``reset`` and never returns (the test ends the process);
   ``reset_cause()`` is MPY_RESET_CAUSE (the test sets it on each boot), and the watchdog's
-  REASON register (``mem32[0x40058008]``) MPY_WDT_REASON: 1 its timer ran out, 2 forced.
+  REASON register (``mem32[0x40058008]``, ``0x400D8008`` with MPY_CHIP=RP2350) MPY_WDT_REASON:
+  1 its timer ran out, 2 forced.
 - MPY_FAULT_AFTER=N: every read of the input register after the first N fails (OSError 5), a
   persistent fault for the firmware's loop.
 
@@ -40,6 +41,12 @@ import utime
 PWRON_RESET, WDT_RESET = 1, 3  # the rp2 port's values
 SIO_GPIO_IN = 0xD0000004
 WDT_REASON = 0x40058008
+# MPY_CHIP=RP2350 (Pico 2): os.uname() names it and the REASON register sits at its address;
+# the RP2040's address is then PLL_USB's FBDIV_INT (100 for the 48 MHz USB clock)
+_RP2350 = os.getenv("MPY_CHIP") == "RP2350"
+WDT_REASON_RP2350 = 0x400D8008
+PLL_USB_FBDIV_INT = 0x40058008
+_WDT_REASON_HERE = WDT_REASON_RP2350 if _RP2350 else WDT_REASON
 ALL_PINS = (1 << 30) - 1
 HALL_POWER_ON_US = int(os.getenv("MPY_HALL_POWER_ON_US") or "50")
 
@@ -248,8 +255,10 @@ class _Mem32:
                 if _fault[1] > _fault[0]:
                     raise OSError(5)
             return _gpio_word()
-        if addr == WDT_REASON:
+        if addr == _WDT_REASON_HERE:
             return int(os.getenv("MPY_WDT_REASON") or "0")
+        if addr == PLL_USB_FBDIV_INT and _RP2350:
+            return 100  # on an RP2350 the RP2040's REASON address is another register
         return 0
 
     def __setitem__(self, addr, value):

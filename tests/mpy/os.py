@@ -9,3 +9,17 @@ from uos import stat as _stat
 
 def stat(path):
     return _stat(path or ".")
+
+
+class _Uname:
+    """rp2's ``os.uname()``, as far as the firmware reads it: ``machine`` names the chip."""
+
+    sysname = "rp2"
+    machine = "Raspberry Pi Pico with RP2040"
+
+
+def uname():
+    u = _Uname()
+    if getenv("MPY_CHIP") == "RP2350":
+        u.machine = "Raspberry Pi Pico 2 with RP2350"
+    return u
