@@ -9,7 +9,7 @@ import sys
 from importlib import import_module
 
 from companion import PROGRAM, package_version
-from companion.games import game_names
+from companion.games import game_commands, game_names
 
 # name -> (module, one-line help). Modules define add_arguments(parser) and run(args) -> int.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -60,7 +60,7 @@ Rule options are given the same way everywhere: --rule NAME=VALUE, repeatable
 
 
 class _Version(argparse.Action):
-    """argparse's "version" action, reading the package metadata only when asked."""
+    """argparse's "version" action (``companion.VERSION``: no package metadata to read)."""
 
     def __init__(self, option_strings, dest, help=None):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
@@ -71,9 +71,7 @@ class _Version(argparse.Action):
 
 
 def all_commands() -> dict[str, tuple[str, str]]:
-    """The core commands, then those the registered games bring (``GameSpec.commands``)."""
-    from companion.games import game_commands
-
+    """The core commands, then those the registered games bring (named in the registry)."""
     return {**COMMANDS, **{k: v for k, v in game_commands().items() if k not in COMMANDS}}
 
 
@@ -90,7 +88,10 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     for name, (module, help_text) in all_commands().items():
         p = sub.add_parser(name, help=help_text, description=help_text)
         if name == chosen:  # only the chosen command's module is imported
-            import_module(module).add_arguments(p)
+            command = import_module(module)
+            command.add_arguments(p)
+            if hasattr(command, "add_arguments_for"):  # options that depend on what is given
+                command.add_arguments_for(p, argv)
     return parser
 
 

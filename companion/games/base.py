@@ -544,8 +544,6 @@ class GameSpec(ABC):
     title: ClassVar[str]  # short, for the OLED header
     options: ClassVar[tuple[Option, ...]]
     sensor_kinds: ClassVar[tuple[str, ...]]  # board kinds it can be played on; () = no board
-    # extra `binaryon` subcommands: name -> (module with add_arguments/run, one-line help)
-    commands: ClassVar[dict[str, tuple[str, str]]] = {}
     # options that are a secret until the game has ended (Binøme solo's seed, from which
     # the virtual players' sheets follow): left out of history, records and the pages
     # before then, and drawn afresh for each new game unless the config sets them

@@ -49,9 +49,6 @@ class BinaryonSpec(GameSpec):
     title: ClassVar[str] = "BINARYON"
     options: ClassVar[tuple[Option, ...]] = OPTIONS
     sensor_kinds: ClassVar[tuple[str, ...]] = ("switch", "polarity")
-    commands: ClassVar[dict[str, tuple[str, str]]] = {
-        "lines": ("companion.games.binaryon.lines_cli", "list every line of the Binaryon board")
-    }
     hint_steps: ClassVar[int] = 2  # the mover's moves, then their best line
     position_movers: ClassVar[tuple[str, ...]] = ("on", "off")
     clock_default: ClassVar[str] = "5:00+3"  # docs/rules/binaryon.md, "Time"
