@@ -100,3 +100,62 @@ def test_add_tags_adds_after_the_tags_and_keeps_those_there():
     rec = parse_record(out)
     assert rec.tags == {"Round": "7", "Event": 'Club "night"', "Board": "t1"}
     assert rec.moves == parse_record(text).moves
+
+
+# ------------------------------------------------------------- issue 41: one record at a time
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(['[Game "binaryon"]', '[On "Ann"]', "1. e5 d4", "; a note", "", "  ", "é"]),
+        max_size=30,
+    ),
+    st.sampled_from(["\n", "\r\n", "\r"]),
+    st.booleans(),
+)
+def test_a_file_read_as_it_goes_is_cut_as_the_whole_text_is(lines, newline, bom):
+    """file_lines + cut_records (import's streaming path) give what split_records gives."""
+    import io
+
+    from companion.journal.records import cut_records, file_lines
+
+    text = newline.join(lines)
+    raw = (b"\xef\xbb\xbf" if bom else b"") + text.encode()
+    streamed = list(cut_records(file_lines(io.BytesIO(raw), "f"), 1 << 20))
+    assert streamed == split_records(text)
+
+
+def test_a_record_over_the_limit_in_a_streamed_file_is_refused_alone():
+    import io
+
+    from companion.journal.records import cut_records, file_lines
+
+    good = _record(4, 2)
+    huge = good.replace("1. ", "{" + "x" * 5000 + "} 1. ")
+    raw = (good + huge + good).encode()
+    parts = list(cut_records(file_lines(io.BytesIO(raw), "f", longest=3000), 2000))
+    assert [p is None for _, p in parts] == [False, True, False]
+    assert parts[2][1] == good
+
+
+def test_import_memory_does_not_grow_with_the_records(tmp_path, monkeypatch, capsys):
+    """Each record is read, checked and journaled in its turn: importing 10 times as many
+    records from one file does not need more memory (tracemalloc's peak)."""
+    import tracemalloc
+
+    import companion.cli.import_record as import_record
+
+    monkeypatch.setattr(import_record, "MAX_RECORD_BYTES", 1 << 12)  # read from disk as it goes
+    one = _record(6, 30)
+    peaks = []
+    for n in (30, 300):
+        path = tmp_path / f"many{n}.txt"
+        path.write_text("\n".join(one.replace("Ann", f"Ann {i}") for i in range(n)))
+        assert path.stat().st_size > 1 << 12
+        tracemalloc.start()
+        assert main(["import", str(path), "--journal", str(tmp_path / f"j{n}.sqlite")]) == 0
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+        assert capsys.readouterr().out.strip() == f"{n} imported"
+    assert peaks[1] < peaks[0] + 200_000, peaks  # 270 more records: < 1 KB each

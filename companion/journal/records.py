@@ -27,10 +27,10 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 from urllib.parse import quote, unquote
 
 from companion.core import text_input
@@ -482,7 +482,7 @@ def parse_record(text: str, source: str = "record", first_line: int = 1) -> Reco
     if (nul := text.find("\0")) >= 0:
         line = text.count("\n", 0, nul) + 1
         raise RecordError(f"{source}:{line}: a NUL character: not a text record")
-    for lineno, raw in enumerate(_lines(text), first_line):
+    for lineno, raw in enumerate(lines_of(text), first_line):
         line = raw.rstrip()
         stripped = line.lstrip()
         if not stripped:
@@ -540,24 +540,54 @@ def split_records(text: str) -> list[tuple[int, str]]:
     """A file of one or many records (an event's games, one after the other) cut into its
     records, each with the line it starts on. A record starts with its tags: a tag after
     moves, or a second ``[Game]`` tag, begins the next one."""
-    text = text.removeprefix("\ufeff")
-    out: list[tuple[int, list[str]]] = []
+    return [(n, part or "") for n, part in cut_records(lines_of(text.removeprefix("\ufeff")))]
+
+
+def cut_records(lines: Iterable[str], cap: int | None = None) -> Iterator[tuple[int, str | None]]:
+    """``split_records`` one record at a time, from the file's lines (only the record being
+    cut is held). A record of more than ``cap`` characters comes as ``None`` (its lines are
+    not kept: a record that size is refused anyway)."""
     current: list[str] = []
-    start, moves, game = 1, False, False
-    for lineno, raw in enumerate(_lines(text), 1):
+    start, moves, game, size, blank = 1, False, False, 0, True
+    for lineno, raw in enumerate(lines, 1):
         stripped = raw.strip()
         if stripped.startswith("["):
             tag = _scan_tag(stripped)
             is_game = tag is not None and tag[0].lower() == "game"
             if moves or (is_game and game):
-                out.append((start, current))
-                current, start, moves, game = [], lineno, False, False
+                if not blank:
+                    yield start, ("\n".join(current) + "\n") if size >= 0 else None
+                current, start, moves, game, size, blank = [], lineno, False, False, 0, True
             game = game or is_game
         elif stripped and not stripped.startswith(";"):
             moves = True
-        current.append(raw)
-    out.append((start, current))
-    return [(n, "\n".join(lines) + "\n") for n, lines in out if any(x.strip() for x in lines)]
+        blank = blank and not stripped
+        if size >= 0:
+            size += len(raw) + 1
+            if cap is not None and size > cap:
+                current, size = [], -1  # too big: said without keeping it
+            else:
+                current.append(raw)
+    if not blank:
+        yield start, ("\n".join(current) + "\n") if size >= 0 else None
+
+
+def file_lines(stream: BinaryIO, source: str, longest: int = MAX_RECORD_BYTES) -> Iterator[str]:
+    """The lines of a UTF-8 file read as it goes (as ``str.splitlines`` cuts them, a byte-order
+    mark dropped); a line longer than ``longest`` bytes is cut there (what follows up to its
+    end is skipped). RecordError when it is not UTF-8."""
+    first = True
+    while chunk := stream.readline(longest + 1):
+        whole = chunk.endswith(b"\n") or len(chunk) <= longest
+        if first:
+            chunk, first = chunk.removeprefix(b"\xef\xbb\xbf"), False
+        try:
+            text = chunk.decode("utf-8", "strict" if whole else "ignore")
+        except UnicodeDecodeError:
+            raise RecordError(f"{source}: not a text file (not UTF-8)") from None
+        yield from text.splitlines()
+        while not whole and (rest := stream.readline(longest + 1)):  # the long line's end
+            whole = rest.endswith(b"\n")
 
 
 def add_tags(text: str, tags: dict[str, str]) -> str:
@@ -575,7 +605,7 @@ def add_tags(text: str, tags: dict[str, str]) -> str:
     return "\n".join(lines[:at] + new + lines[at:]) + "\n"
 
 
-def _lines(text: str) -> Iterator[str]:
+def lines_of(text: str) -> Iterator[str]:
     """``text.splitlines()`` one line at a time (a million short lines are not all held)."""
     start = 0
     while (end := text.find("\n", start)) >= 0:
