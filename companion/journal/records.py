@@ -29,12 +29,14 @@ import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, BinaryIO
 from urllib.parse import quote, unquote
 
 from companion.core import text_input
-from companion.games import get_spec, player_ids
+from companion.games import get_spec
+from companion.games import player_ids as game_player_ids
 from companion.games.base import GameState, IllegalMove, Outcome, Step, credited
 from companion.journal.api import ClockEvent
 from companion.journal.rows import MAX_MS, MIN_MS
@@ -62,6 +64,11 @@ _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*+(?::[^\s"\[\]]++)?+)\s++"((?:[^"\\]
 _PLAIN_TAG = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _PLAYER_PREFIX = "player:"  # ``[Player:Zoë "..."]``: a player whose id is not a plain tag name
 _UNICODE_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)", re.S)
+# a word after the tags: a comment to the line's end, a {comment}, a "move with spaces", a
+# word (up to a space, { or ;), or a { or " never closed
+_TOKEN = re.compile(
+    r'\s*+(?:(?P<note>;)|(?P<brace>\{[^}]*+\})|(?P<quoted>"[^"]*+")|(?P<open>[{"])|(?P<word>[^\s{;]++))'
+)
 _NUMBER = re.compile(r"([0-9]+)\.$")
 _TIME = re.compile(r"([+-])([0-9]+(?:\.[0-9]{1,3})?)s$")
 _TIME_LIKE = re.compile(r"[+-]\d|\+")  # a comment starting so is meant as a time
@@ -160,6 +167,20 @@ def _seconds(ms: int) -> str:
     whole, part = divmod(abs(ms), 1000)
     text = f"{whole}.{part:03d}".rstrip("0").rstrip(".")
     return f"{{{sign}{text}s}}"
+
+
+def player_ids(game: str, options: dict[str, Any]) -> tuple[str, ...]:
+    """``companion.games.player_ids``, asked once per game and options (a file of many records
+    asks it a few times a record)."""
+    try:
+        return _player_ids(game, tuple(options.items()))
+    except TypeError:  # an option's value that cannot be a key (a list)
+        return game_player_ids(game, options)
+
+
+@lru_cache(maxsize=64)
+def _player_ids(game: str, options: tuple[tuple[str, Any], ...]) -> tuple[str, ...]:
+    return game_player_ids(game, dict(options))
 
 
 def per_number(game: str, options: dict[str, Any]) -> int:
@@ -502,37 +523,21 @@ def parse_record(text: str, source: str = "record", first_line: int = 1) -> Reco
             seen.add(name.lower())
             tags[name] = (_unquote_tag(value), lineno)
             continue
-        col = 0
-        while col < len(line):
-            ch = line[col]
-            if ch.isspace():
-                col += 1
-                continue
+        for m in _TOKEN.finditer(line):
+            kind = m.lastgroup
+            if kind == "note":  # the rest of the line is a comment
+                break
             if len(tokens) >= MAX_RECORD_TOKENS:  # said as soon as it is read: bounded work
                 raise RecordError(
-                    f"{source}:{lineno}:{col + 1}: more than {MAX_RECORD_TOKENS:,} words after "
-                    f"the tags: a record holds at most {MAX_RECORD_MOVES:,} moves"
+                    f"{source}:{lineno}:{m.start(kind) + 1}: more than {MAX_RECORD_TOKENS:,} "
+                    f"words after the tags: a record holds at most {MAX_RECORD_MOVES:,} moves"
                 )
-            if ch == ";":
-                break
-            elif ch == "{":
-                end = line.find("}", col)
-                if end < 0:
-                    raise RecordError(f"{source}:{lineno}:{col + 1}: comment not closed with }}")
-                tokens.append((line[col : end + 1], lineno, col + 1))
-                col = end + 1
-            elif ch == '"':  # a move name with spaces in it
-                end = line.find('"', col + 1)
-                if end < 0:
-                    raise RecordError(f'{source}:{lineno}:{col + 1}: move not closed with "')
-                tokens.append((line[col : end + 1], lineno, col + 1))
-                col = end + 1
-            else:
-                end = col
-                while end < len(line) and not line[end].isspace() and line[end] not in "{;":
-                    end += 1
-                tokens.append((line[col:end], lineno, col + 1))
-                col = end
+            if kind == "open":
+                col = m.start(kind) + 1
+                if m.group(kind) == "{":
+                    raise RecordError(f"{source}:{lineno}:{col}: comment not closed with }}")
+                raise RecordError(f'{source}:{lineno}:{col}: move not closed with "')
+            tokens.append((m.group(kind), lineno, m.start(kind) + 1))
     return _assemble(tags, tokens, source)
 
 
