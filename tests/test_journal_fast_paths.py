@@ -55,3 +55,12 @@ def test_player_ids_asked_once_are_the_registry_s(game, size):
     options = {"size": size}
     assert records.player_ids(game, options) == player_ids(game, options)
     assert records.player_ids(game, {"odd": [1]}) == player_ids(game, {"odd": [1]})
+
+
+@given(st.sampled_from([4, 6, 8]), st.booleans())
+def test_binaryon_names_its_players_without_a_state_as_the_state_does(size, swap):
+    from companion.games import get_spec
+
+    spec = get_spec("binaryon")
+    options = spec.resolve({"size": size, "first": spec.new().players[swap]})
+    assert spec.players(options) == spec.new(**options).players

@@ -37,7 +37,7 @@ from urllib.parse import quote, unquote
 from companion.core import text_input
 from companion.games import get_spec
 from companion.games import player_ids as game_player_ids
-from companion.games.base import GameState, IllegalMove, Outcome, Step, credited
+from companion.games.base import GameSpec, GameState, IllegalMove, Outcome, Step, credited
 from companion.journal.api import ClockEvent
 from companion.journal.rows import MAX_MS, MIN_MS
 from companion.journal.store import (
@@ -396,6 +396,15 @@ def _live_flag(entry: GameEntry, events: Sequence[ClockEvent]) -> int | None:
     return flags[-1]
 
 
+def _adds_tags(game: str) -> bool:
+    """Does the game add tags of its own to a record? (Only then is the game replayed for
+    them: a replay costs more than the rest of an export.)"""
+    try:
+        return type(get_spec(game)).record_tags is not GameSpec.record_tags
+    except ValueError:
+        return False
+
+
 def record_from_entry(entry: GameEntry, clock_events: Sequence[ClockEvent] = ()) -> Record:
     """The record of a journalled game as anyone may see it: a move holding a secret shows its
     public name only (marked hidden) until the game reveals it (``GameEntry.revealed``), then
@@ -409,7 +418,7 @@ def record_from_entry(entry: GameEntry, clock_events: Sequence[ClockEvent] = ())
         if m.public is not None and m.public != m.name
     }
     tags = dict(entry.tags)
-    if ended:  # tags the game adds from its moves (e.g. Wythe's swap of seats)
+    if ended and _adds_tags(entry.game):  # tags from its moves (e.g. Wythe's swap of seats)
         try:
             spec = get_spec(entry.game)
             options = spec.resolve(dict(entry.options))
