@@ -353,6 +353,7 @@ class SqliteJournal(
         _check_identity_quietly(path)
         try:
             db, tmp, loss = open_for_reading(path)
+            db = journal_db.as_current(db)  # an older journal or an empty file: read alike
         except sqlite3.Error as e:
             raise JournalError(f"cannot open journal {path}: {describe_error(e)}") from None
         journal = cls(db, path, clock)
