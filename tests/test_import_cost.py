@@ -96,7 +96,16 @@ def test_the_old_rule_flags_still_load_the_game_they_name():
     assert not [m for m in modules if m.startswith("companion.games.binaryon")]
 
 
-def test_a_journal_command_loads_no_game_for_its_help():
-    modules = imported("history", "--help")
-    assert not [m for m in ours(modules) if m.startswith("companion.games.") and m.count(".") > 2]
+@pytest.mark.parametrize("command", ["history", "export", "import"])
+def test_a_journal_command_loads_no_game_for_its_help(command):
+    """(export and import read records: the games' shared protocol, games/base.py, no game)"""
+    modules = imported(command, "--help")
+    games = [m for m in ours(modules) if m.startswith("companion.games.")]
+    assert not [m for m in games if m.count(".") > 2]
+    assert command != "history" or games == []
     assert outside_the_standard_library(modules) == set()
+
+
+def test_history_of_a_journal_not_there_yet_loads_no_game(tmp_path):
+    modules = imported("history", "--journal", str(tmp_path / "none.sqlite"))
+    assert not [m for m in ours(modules) if m.startswith("companion.games.")]

@@ -159,3 +159,40 @@ def test_import_memory_does_not_grow_with_the_records(tmp_path, monkeypatch, cap
         tracemalloc.stop()
         assert capsys.readouterr().out.strip() == f"{n} imported"
     assert peaks[1] < peaks[0] + 200_000, peaks  # 270 more records: < 1 KB each
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                '[Game "binaryon"]',
+                '[game "binary"]',
+                ' [On "Ann"]',
+                "[bad tag",
+                "1. e5 d4",
+                "; a note",
+                "{a comment}",
+                "",
+                "  ",
+                "\u3000[On x]",
+            ]
+        ),
+        max_size=12,
+    ),
+    st.sampled_from(["\n", "\r\n", "\r", "\x0b"]),
+)
+def test_a_file_said_to_be_one_record_is_one_record(lines, newline):
+    """The import's shortcut for the usual file never takes two records for one."""
+    from companion.journal.records import surely_one_record
+
+    text = newline.join(lines)
+    if surely_one_record(text):
+        assert len(split_records(text)) <= 1
+
+
+def test_the_usual_record_is_seen_as_one_without_cutting_it():
+    from companion.journal.records import surely_one_record
+
+    one = _record(4, 6, tags={"Round": "1"})
+    assert surely_one_record(one) and not surely_one_record(one + one)

@@ -37,6 +37,7 @@ from companion.journal.records import (
     lines_of,
     parse_record,
     read_text,
+    surely_one_record,
     validate,
 )
 
@@ -225,6 +226,8 @@ def read_records(name: str) -> tuple[int, Iterator[Item]]:
     size = _regular_size(name)
     if size is None or size <= MAX_RECORD_BYTES:
         text = read_text(name, MAX_FILE_BYTES)
+        if surely_one_record(text):  # the usual file: not cut into records first
+            return 1, _one(text, source)
         count = sum(1 for _ in cut_records(_text_lines(text)))
         if count <= 1:
             return count, _one(text, source)

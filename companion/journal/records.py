@@ -586,6 +586,24 @@ def cut_records(lines: Iterable[str], cap: int | None = None) -> Iterator[tuple[
         yield start, ("\n".join(current) + "\n") if size >= 0 else None
 
 
+# line breaks of str.splitlines besides "\n": a text holding one is cut the long way
+_OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+_FIRST_MOVES_LINE = re.compile(r"^[^\S\n]*[^\s\[;]", re.M)
+_TAG_LINE = re.compile(r"^\s*\[", re.M)
+_GAME_TAG_LINE = re.compile(r"^\s*\[\s*game\b", re.M | re.I)
+
+
+def surely_one_record(text: str) -> bool:
+    """True when ``text`` is one record at most, as ``split_records`` would find, told without
+    cutting it (the usual file: its tags, then its moves); False when it may be more."""
+    if any(b in text for b in _OTHER_BREAKS):
+        return False
+    if len(_GAME_TAG_LINE.findall(text)) > 1:
+        return False
+    moves = _FIRST_MOVES_LINE.search(text)
+    return moves is None or _TAG_LINE.search(text, moves.start()) is None
+
+
 def file_lines(stream: BinaryIO, source: str, longest: int = MAX_RECORD_BYTES) -> Iterator[str]:
     """The lines of a UTF-8 file read as it goes (as ``str.splitlines`` cuts them, a byte-order
     mark dropped); a line longer than ``longest`` bytes is cut there (what follows up to its
@@ -698,11 +716,10 @@ def _read_moves(rec: Record, tokens: list[tuple[str, int, int]], source: str) ->
     per = per_number(rec.game, rec.options)
     numbered = -1  # how many moves came before the last move number
     for text, line, col in tokens:
-        where = f"{source}:{line}:{col}"
         if text.startswith("{"):
             body = text[1:-1].strip()
             if body.startswith("[%clk"):
-                _read_clk(rec, body, where)
+                _read_clk(rec, body, f"{source}:{line}:{col}")
                 continue
             if _CLOCK_NOTE.match(body):
                 rec.clock_notes.setdefault(len(rec.moves), []).append(body)
@@ -710,25 +727,33 @@ def _read_moves(rec: Record, tokens: list[tuple[str, int, int]], source: str) ->
             if not _TIME_LIKE.match(body):
                 continue  # a free comment
             m = _TIME.match(body)
+            problem = None
             if not m:
-                raise RecordError(f"{where}: time {text} should look like {{+12.5s}} or {{-3s}}")
-            if not rec.moves or rec.times[-1] is not None:
-                raise RecordError(f"{where}: time {text} does not follow a move")
-            if rec.started is None:
-                raise RecordError(f"{where}: move times need a [Started] or [Date] tag")
-            ms = _milliseconds(m.group(2))
-            at = rec.started + (-ms if m.group(1) == "-" else ms)
-            if not MIN_MS <= at <= MAX_MS:
-                raise RecordError(f"{where}: time {text} is out of range (years 1 to 9999)")
+                problem = f"time {text} should look like {{+12.5s}} or {{-3s}}"
+            elif not rec.moves or rec.times[-1] is not None:
+                problem = f"time {text} does not follow a move"
+            elif rec.started is None:
+                problem = "move times need a [Started] or [Date] tag"
+            else:
+                ms = _milliseconds(m.group(2))
+                at = rec.started + (-ms if m.group(1) == "-" else ms)
+                if not MIN_MS <= at <= MAX_MS:
+                    problem = f"time {text} is out of range (years 1 to 9999)"
+            if problem is not None:  # where it is, made only then (a record has many words)
+                raise RecordError(f"{source}:{line}:{col}: {problem}")
             rec.times[-1] = at
             continue
         m = _NUMBER.match(text)
         if m:
-            _check_number(text, int(m.group(1)), len(rec.moves), per, numbered, where)
+            problem = _number_problem(text, int(m.group(1)), len(rec.moves), per, numbered)
+            if problem is not None:
+                raise RecordError(f"{source}:{line}:{col}: {problem}")
             numbered = len(rec.moves)
             continue
         if len(rec.moves) >= MAX_RECORD_MOVES:
-            raise RecordError(f"{where}: more than {MAX_RECORD_MOVES:,} moves: too long a record")
+            raise RecordError(
+                f"{source}:{line}:{col}: more than {MAX_RECORD_MOVES:,} moves: too long a record"
+            )
         if text.startswith('"'):
             text = text[1:-1]
         rec.moves.append(text)
@@ -749,18 +774,17 @@ def _read_clk(rec: Record, body: str, where: str) -> None:
         rec.clocks[-1] = seconds
 
 
-def _check_number(text: str, number: int, moves: int, per: int, numbered: int, where: str) -> None:
-    """A move number must start its move (``per`` plies each) and be the next one."""
+def _number_problem(text: str, number: int, moves: int, per: int, numbered: int) -> str | None:
+    """A move number must start its move (``per`` plies each) and be the next one: what is
+    wrong with it, or None."""
     expected = moves // per + 1
     if numbered == moves:
-        raise RecordError(f"{where}: move number {text} repeated: a move was expected")
+        return f"move number {text} repeated: a move was expected"
     if moves % per:
-        raise RecordError(
-            f"{where}: move number {text} in the middle of move {expected}: "
-            f"its second half was expected"
-        )
+        return f"move number {text} in the middle of move {expected}: its second half was expected"
     if number != expected:
-        raise RecordError(f"{where}: move number {text} out of place, expected {expected}.")
+        return f"move number {text} out of place, expected {expected}."
+    return None
 
 
 def _milliseconds(text: str) -> int:

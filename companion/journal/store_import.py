@@ -8,10 +8,9 @@ import os
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion import PROGRAM
-from companion.games.base import Outcome
 from companion.journal.api import JournalError
 from companion.journal.db import (
     describe_error,
@@ -24,6 +23,9 @@ from companion.journal.rows import (
     iso,
     to_json,
 )
+
+if TYPE_CHECKING:
+    from companion.games.base import Outcome
 
 log = logging.getLogger(PROGRAM)
 

@@ -6,11 +6,13 @@ version 5 (companion/journal/rows.py)."""
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.games.base import Outcome
 from companion.journal.api import Masked, MoveEntry
 from companion.journal.rows import detail_json, from_json, to_json
+
+if TYPE_CHECKING:
+    from companion.games.base import Outcome
 
 # the events of one game, a revealed name in place of the public one it was journaled with
 EVENTS_REVEALED = (
