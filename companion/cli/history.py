@@ -8,7 +8,6 @@ import argparse
 import itertools
 import json
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Iterator
 
 from companion.cli.journal_args import (
@@ -146,6 +145,8 @@ def _print(args: argparse.Namespace, games: Callable[[int], Iterator[GameEntry]]
         )
         _write(lines)
         return 0
+    import tempfile  # only for the table
+
     widths = [display_width(name) for name in COLUMNS]
     with tempfile.SpooledTemporaryFile(SPOOL, mode="w+", encoding="utf-8") as kept:
         for entry in itertools.chain((first,), listed):
