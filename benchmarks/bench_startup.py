@@ -84,8 +84,9 @@ def _journal_with_a_game(journal: Path) -> Path:
     return path
 
 
-def once(name: str, argv: list[str], quota: CpuQuota | None, folder: Path) -> float:
-    """Seconds from the start to the end (the daemon: to READY=1) of one fresh process."""
+def once(name: str, argv: list[str], quota: CpuQuota | None, folder: Path) -> tuple[float, float]:
+    """Seconds from the start to the end (the daemon: to READY=1) of one fresh process, and
+    the CPU seconds it used (the daemon's: to its stop, just after READY)."""
     for leftover in folder.glob("new.sqlite*"):  # each import into a new journal
         leftover.unlink()
     env = dict(os.environ)
@@ -113,14 +114,16 @@ def once(name: str, argv: list[str], quota: CpuQuota | None, folder: Path) -> fl
     proc.stdin.close()
     try:
         if listen is None:
-            proc.wait(timeout=120)
-            return time.perf_counter() - start
-        while b"READY=1" not in listen.recv(4096):
-            pass
-        took = time.perf_counter() - start
-        proc.terminate()
-        proc.wait(timeout=60)
-        return took
+            _, _, usage = os.wait4(proc.pid, 0)
+            took = time.perf_counter() - start
+        else:
+            while b"READY=1" not in listen.recv(4096):
+                pass
+            took = time.perf_counter() - start
+            proc.terminate()
+            _, _, usage = os.wait4(proc.pid, 0)
+        proc.returncode = 0  # reaped here
+        return took, usage.ru_utime + usage.ru_stime
     finally:
         if listen is not None:
             listen.close()
@@ -131,24 +134,32 @@ def once(name: str, argv: list[str], quota: CpuQuota | None, folder: Path) -> fl
 
 def measure(
     cases: dict[str, list[str]], runs: int, quota: CpuQuota | None, folder: Path
-) -> dict[str, float]:
-    """Each command's median over ``runs``, the commands taken in turn (a drift of the
-    machine's speed falls on all of them alike), after one warm-up round."""
-    times: dict[str, list[float]] = {name: [] for name in cases}
+) -> dict[str, tuple[float, float]]:
+    """Each command's median wall and CPU time over ``runs``, the commands taken in turn (a
+    drift of the machine's speed falls on all of them alike), after one warm-up round."""
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in cases}
     for k in range(runs + 1):
         for name, argv in cases.items():
             took = once(name, argv, quota, folder)
             if k:
                 times[name].append(took)
-    return {name: statistics.median(values) for name, values in times.items()}
+    return {
+        name: (statistics.median(w for w, _ in values), statistics.median(c for _, c in values))
+        for name, values in times.items()
+    }
 
 
-def show(title: str, medians: dict[str, float], aims: dict[str, str]) -> None:
+def show(title: str, medians: dict[str, tuple[float, float]], aims: dict[str, str]) -> None:
+    """Wall time (what the aims are about) and CPU time (what a busy machine does not
+    change), each also as a multiple of Python's own start."""
     print(title)
-    base = medians["python -c pass"]
-    for name, took in medians.items():
+    wall0, cpu0 = medians["python -c pass"]
+    for name, (wall, cpu) in medians.items():
         aim = f"  (aim {aims[name]})" if name in aims else ""
-        print(f"  {name:<28} {took * 1e3:7.0f} ms  {took / base:5.2f}x python{aim}")
+        print(
+            f"  {name:<28} {wall * 1e3:7.0f} ms  {wall / wall0:5.2f}x python"
+            f"   CPU {cpu * 1e3:5.0f} ms  {cpu / cpu0:5.2f}x{aim}"
+        )
 
 
 def main() -> None:

@@ -65,7 +65,8 @@ RUNS = [
     (
         "bench_startup.py",
         ["--runs", "1", "--no-quota", "--only=--version,score FILE"],
-        r"--version +\d+ ms +[\d.]+x python  \(aim <= 2x\)\n +score FILE +\d+ ms",
+        r"--version +\d+ ms +[\d.]+x python +CPU +\d+ ms +[\d.]+x  \(aim <= 2x\)\n"
+        r" +score FILE +\d+ ms",
     ),
 ]
 
