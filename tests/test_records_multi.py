@@ -196,3 +196,31 @@ def test_the_usual_record_is_seen_as_one_without_cutting_it():
 
     one = _record(4, 6, tags={"Round": "1"})
     assert surely_one_record(one) and not surely_one_record(one + one)
+
+
+def test_a_file_read_as_it_goes_that_is_not_utf8_is_refused_whole(tmp_path, monkeypatch, capsys):
+    import companion.cli.import_record as import_record
+
+    monkeypatch.setattr(import_record, "MAX_RECORD_BYTES", 1 << 12)  # read from disk as it goes
+    one = _record(6, 30).encode()
+    path = tmp_path / "many.txt"
+    path.write_bytes(b"\n".join([one] * 10 + [b"\xff" + one] + [one] * 10))
+    journal = tmp_path / "j.sqlite"
+    assert main(["import", str(path), "--journal", str(journal)]) == 2
+    assert capsys.readouterr().err == f"binaryon: {path}: not a text file (not UTF-8)\n"
+    assert not journal.exists()
+
+
+def test_a_record_too_big_in_a_file_read_as_it_goes_is_refused_alone(tmp_path, monkeypatch, capsys):
+    import companion.cli.import_record as import_record
+
+    monkeypatch.setattr(import_record, "MAX_RECORD_BYTES", 1 << 12)
+    one = _record(6, 30)
+    big = one.replace("1. ", "{" + "x" * 5000 + "} 1. ", 1)
+    path = tmp_path / "many.txt"
+    games = [one.replace("Ann", f"Ann {i}") for i in range(10)]
+    path.write_text("\n".join(games[:5] + [big] + games[5:]))
+    assert main(["import", str(path), "--journal", str(tmp_path / "j.sqlite")]) == 1
+    out, err = capsys.readouterr()
+    assert out.strip() == "10 imported, 1 refused: see above"
+    assert err.strip().endswith("larger than 0 MiB (game 6 of 11)")

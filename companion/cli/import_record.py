@@ -241,8 +241,11 @@ def read_records(name: str) -> tuple[int, Iterator[Item]]:
         raise RecordError(f"{source}: larger than {MAX_RECORD_BYTES >> 20} MiB: not a game record")
 
     def parts() -> Iterator[tuple[int, str | None]]:
-        with open(name, "rb") as fh:
-            yield from cut_records(file_lines(fh, source), MAX_RECORD_BYTES)
+        try:
+            with open(name, "rb") as fh:
+                yield from cut_records(file_lines(fh, source), MAX_RECORD_BYTES)
+        except OSError as exc:  # gone or changed since it was counted
+            raise RecordError(f"cannot read {source}: {exc.strerror or exc}") from None
 
     return count, _many(parts, source, count)
 
@@ -272,7 +275,15 @@ def _one(text: str, source: str) -> Iterator[Item]:
 
 
 def _many(parts, source: str, count: int) -> Iterator[Item]:
-    for k, (line, part) in enumerate(parts(), 1):
+    cut = enumerate(parts(), 1)
+    while True:
+        try:
+            k, (line, part) = next(cut)
+        except StopIteration:
+            return
+        except RecordError as e:  # the file changed since it was counted: the rest refused
+            yield (source, None, None, str(e))
+            return
         where = f"game {k} of {count}"
         try:
             if part is None or len(part.encode()) > MAX_RECORD_BYTES:
