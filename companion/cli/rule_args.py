@@ -45,7 +45,7 @@ def add_legacy_rule_flags(
     named = [a.split("=", 1)[1] for a in argv if a.startswith("--game=")]
     named += [argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--game"]
     games = [g for g in named if g in game_names()] or game_names()
-    for option in _game_options(games):
+    for option in game_options(games):
         if option.name in reserved:
             continue
         flags = [f"--{option.name.replace('_', '-')}"]
@@ -56,7 +56,7 @@ def add_legacy_rule_flags(
         )
 
 
-def _game_options(names: list[str]) -> list[Option]:
+def game_options(names: list[str]) -> list[Option]:
     """Every rule option of the given games, deduplicated by name (first one wins).
 
     A game whose module is missing or broken is skipped here: its options simply have no flag,
