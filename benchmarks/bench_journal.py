@@ -10,8 +10,9 @@ as the journal grows. Prints one figure per line; nothing is asserted.
 - open: SqliteJournal.open + current() + close after a clean stop, 20 to 5,000 games, and
   the deep check after an unclean stop for comparison;
 - the commands as a user runs them (a fresh process each: wall time, CPU, peak RSS):
-  daemon-like start, `history --json` of 10,000 games, `export last` at 20 and 2,000
-  games, `import` of 2,000 record files in one call.
+  daemon-like start, `history --json` and `history` of 10,000 games, `export last` at 20
+  and 2,000 games, `import` of 2,000 record files in one call, and of one file of 10,000
+  and of 70,000 records (memory flat in the number of records).
 """
 
 from __future__ import annotations
@@ -250,7 +251,13 @@ def show(label: str, figures: tuple[float, float, float, str]) -> None:
     print(f"{label:<38} {wall * 1e3:8.0f} ms wall {cpu * 1e3:7.0f} ms CPU {rss:6.1f} MB RSS")
 
 
-def bench_commands(folder: Path, built: dict[int, Path], history_games: int, imports: int):
+def bench_commands(
+    folder: Path,
+    built: dict[int, Path],
+    history_games: int,
+    imports: int,
+    many: tuple[int, ...] = (),
+):
     print("# commands in a fresh process (python start-up included: about the 20-game figure)")
     start = (
         f"import sys; sys.path.insert(0, {str(ROOT)!r})\n"
@@ -290,6 +297,18 @@ def bench_commands(folder: Path, built: dict[int, Path], history_games: int, imp
     print(f"  -> {figures[3]}")
     with SqliteJournal.open(target, read_only=True) as j:
         assert sum(1 for g in j.iter_games() if g.status == FINISHED) == imports
+    for n in many:  # one file of many records (an event's): read one record at a time
+        one_file = folder / f"many-{n}.txt"
+        with open(one_file, "w") as out:
+            for i in range(n):
+                rec.players = {"on": f"Player {i}", "off": "Club"}
+                out.write(format_record(rec) + "\n")
+        target = folder / f"many-{n}.sqlite"
+        figures = command(["import", str(one_file), "--journal", str(target)])
+        show(f"import one file of {n} records", figures)
+        print(f"  -> {figures[3]} ({one_file.stat().st_size / 1e6:.0f} MB file)")
+        for leftover in folder.glob(f"many-{n}.*"):
+            leftover.unlink()
 
 
 def main() -> None:
@@ -305,12 +324,12 @@ def main() -> None:
             bench_append(folder, [50, 500], presses=20)
             bench_tick(folder, [50, 500], ticks=20)
             built = bench_open(folder, [20, 200])
-            bench_commands(folder, built, history_games=500, imports=50)
+            bench_commands(folder, built, history_games=500, imports=50, many=(500,))
         else:
             bench_append(folder, [50, 2000, 5000], presses=100)
             bench_tick(folder, [50, 2000, 5000], ticks=100)
             built = bench_open(folder, [20, 1000, 2000, 5000])
-            bench_commands(folder, built, history_games=10_000, imports=2000)
+            bench_commands(folder, built, history_games=10_000, imports=2000, many=(10_000, 70_000))
 
 
 if __name__ == "__main__":

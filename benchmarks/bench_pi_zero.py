@@ -7,12 +7,14 @@ core, 10 ms period; its calibration is printed first):
   journal, its fsync included), the whole benchmark process under the quota;
 - bench_history.py: a move on a player's page to the last spectator's WebSocket message,
   1 / 50 / 200 spectators, on the real daemon, web server and a journal of 1,000 games (the
-  daemon's process under the quota; the spectators and the player, phones in real life, not).
+  daemon's process under the quota; the spectators and the player, phones in real life, not);
+- bench_startup.py --quota-only: each command from its start to its end, and the daemon to
+  READY=1, every process under the quota (aims: a command <= 1 s, the daemon <= 2 s).
 
 Budget: 100 ms for anything a player waits on (checked on the p99).
 
     .venv/bin/python benchmarks/bench_pi_zero.py [--share 0.1] [--presses 300] [--moves 20]
-        [--spectators 1 50 200]
+        [--spectators 1 50 200] [--startup-runs 5]
 
 Needs a cgroup with the cpu controller it may write (root in a container is enough); without
 one it says why and stops.
@@ -73,6 +75,7 @@ def main() -> None:
     parser.add_argument("--presses", type=int, default=300)
     parser.add_argument("--moves", type=int, default=20)
     parser.add_argument("--spectators", type=int, nargs="+", default=[1, 50, 200])
+    parser.add_argument("--startup-runs", type=int, default=5, help="0: no start-up figures")
     args = parser.parse_args()
     why = CpuQuota.unavailable()
     if why:
@@ -126,6 +129,21 @@ def main() -> None:
         cwd=HERE.parent,
         check=False,
     )
+    if args.startup_runs:
+        print("start-up (bench_startup.py, each command's process under the quota):", flush=True)
+        subprocess.run(
+            [
+                sys.executable,
+                str(HERE / "bench_startup.py"),
+                "--quota-only",
+                "--runs",
+                str(args.startup_runs),
+                "--share",
+                str(args.share),
+            ],
+            cwd=HERE.parent,
+            check=False,
+        )
 
 
 if __name__ == "__main__":

@@ -5,11 +5,14 @@ the web server on loopback). It presses legal squares at 20 a second and times e
 the OLED frame sent (the daemon's table update) while another process watches the table page's
 WebSocket and notes when each new position arrives. Then the same again while this process
 floods the server from one client as fast as it answers (GET /api/state and token-less
-POST /api/move on many connections; most answers are 429). Target: under the flood the
-median and p99 stay within 2x of quiet.
+POST /api/move on many connections; most answers are 429). The presses warm up first (not
+counted), then quiet and flood phases take turns (``--rounds``), so neither has the cold start
+or a drift of the machine to itself. Only answered requests count as the flood's; those that
+got no answer are counted apart, with why. Target: under the flood the median and p99 stay
+within 2x of quiet.
 
     .venv/bin/python benchmarks/bench_web_flood.py [--seconds 5] [--connections 16]
-        [--flood both|keepalive|fresh] [--compare]
+        [--rounds 2] [--flood both|keepalive|fresh] [--compare]
 
 --compare also runs the flood with the web thread's give-way to the referee turned off (the
 gate's ``yield_to``), to show what it buys. Loopback only; every phase is bounded in time and
@@ -21,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import statistics
 import subprocess
 import sys
@@ -33,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 MAX_REQUESTS = 200_000  # the flood's bound, whatever the machine's speed
+WARM_UP = 1.0  # seconds of presses first, not counted (a cold daemon is slower)
 
 
 # --- the companion (child process) ---
@@ -109,12 +114,17 @@ def watch(port: int) -> None:
 
 
 # --- the flood (this process) ---
-async def flood(port: int, seconds: float, connections: int, fresh: bool) -> dict[int, int]:
+async def flood(
+    port: int, seconds: float, connections: int, fresh: bool
+) -> tuple[dict[int, int], dict[str, int]]:
     """From one client: ``connections`` requests at a time, as fast as they are answered; on
-    kept-alive connections, or (``fresh``) a new connection for every request."""
+    kept-alive connections, or (``fresh``) a new connection for every request. Returns the
+    answers by HTTP status and the requests that got none, by why (the error the client saw:
+    a connection past the server's per-client cap is closed unanswered)."""
     import aiohttp
 
     statuses: dict[int, int] = {}
+    refused: dict[str, int] = {}
     url = f"http://127.0.0.1:{port}"
     sent = 0
     end = time.monotonic() + seconds
@@ -132,15 +142,27 @@ async def flood(port: int, seconds: float, connections: int, fresh: bool) -> dic
                         resp = await session.post(url + "/api/move", json={"move": "e5"})
                     await resp.read()
                     statuses[resp.status] = statuses.get(resp.status, 0) + 1
-                except aiohttp.ClientError:
-                    statuses[0] = statuses.get(0, 0) + 1
+                except aiohttp.ClientError as e:
+                    why = refusal(e)
+                    refused[why] = refused.get(why, 0) + 1
 
         await asyncio.gather(*(worker(i) for i in range(connections)))
-    return statuses
+    return statuses, refused
+
+
+def refusal(error: Exception) -> str:
+    """What a request that got no answer met, in a few words (no port, no path)."""
+    text = re.sub(r"127\.0\.0\.1:\d+\S*", "the server", str(error)) or "no answer"
+    return f"{type(error).__name__}: {text}"[:90]
 
 
 def measure(
-    seconds: float, connections: int, priority: bool, fresh: bool, switch: float | None = None
+    seconds: float,
+    connections: int,
+    priority: bool,
+    fresh: bool,
+    switch: float | None = None,
+    rounds: int = 2,
 ) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         proc = subprocess.Popen(
@@ -170,25 +192,36 @@ def measure(
         reader = threading.Thread(target=read_watcher, daemon=True)
         reader.start()
 
-        def presses() -> list[dict]:
+        def presses(seconds: float) -> list[dict]:
             proc.stdin.write(f"press {seconds}\n")
             proc.stdin.flush()
             return json.loads(proc.stdout.readline())
 
+        quiet: list[dict] = []
+        busy: list[dict] = []
+        statuses: dict[int, int] = {}
+        refused: dict[str, int] = {}
         try:
             time.sleep(0.5)
-            quiet = presses()
-            result: dict = {}
-            flooder = threading.Thread(
-                target=lambda: result.update(
-                    statuses=asyncio.run(flood(port, seconds + 1.0, connections, fresh))
+            presses(WARM_UP)  # the daemon, its journal and the page warm: not counted
+            for _ in range(rounds):  # quiet and flood in turn, so a drift falls on both
+                quiet += presses(seconds)
+                result: dict = {}
+                flooder = threading.Thread(
+                    target=lambda out=result: out.update(
+                        answered=asyncio.run(flood(port, seconds + 1.0, connections, fresh))
+                    )
                 )
-            )
-            flooder.start()
-            time.sleep(0.5)
-            busy = presses()
-            flooder.join()
-            time.sleep(0.5)
+                flooder.start()
+                time.sleep(0.5)
+                busy += presses(seconds)
+                flooder.join()
+                answered, unanswered = result.get("answered", ({}, {}))
+                for k, n in answered.items():
+                    statuses[k] = statuses.get(k, 0) + n
+                for k, n in unanswered.items():
+                    refused[k] = refused.get(k, 0) + n
+                time.sleep(0.5)
         finally:
             proc.stdin.write("quit\n")
             proc.stdin.flush()
@@ -200,7 +233,8 @@ def measure(
         "quiet": quiet,
         "busy": busy,
         "arrivals": arrivals,
-        "statuses": result.get("statuses", {}),
+        "statuses": statuses,
+        "refused": refused,
     }
 
 
@@ -224,10 +258,15 @@ def ms(values: list[float]) -> str:
     )
 
 
-def report(label: str, run: dict, seconds: float) -> None:
-    statuses = run["statuses"]
-    total = sum(statuses.values())
-    print(f"{label}: flood of {total} requests in {seconds + 1:.0f} s, by status {statuses}")
+def report(label: str, run: dict, seconds: float, rounds: int) -> None:
+    statuses, refused = run["statuses"], run["refused"]
+    answered, unanswered = sum(statuses.values()), sum(refused.values())
+    flooding = rounds * (seconds + 1)
+    print(
+        f"{label}: {answered} requests answered in {flooding:.0f} s of flood "
+        f"({answered / flooding:.0f}/s), by status {dict(sorted(statuses.items()))}; "
+        f"{unanswered} got no answer" + (f": {refused}" if refused else "")
+    )
     q_frame, q_page = figures(run["quiet"], run["arrivals"])
     b_frame, b_page = figures(run["busy"], run["arrivals"])
     print(f"  press -> OLED frame,            quiet: {ms(q_frame)}")
@@ -244,6 +283,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--compare", action="store_true")
+    parser.add_argument("--rounds", type=int, default=2, help="quiet and flood phases, in turn")
     parser.add_argument(
         "--flood",
         choices=("both", "keepalive", "fresh"),
@@ -269,11 +309,12 @@ def main() -> None:
     for style in styles:
         fresh = style == "fresh"
         label = "new connection per request" if fresh else "kept-alive connections"
-        run = measure(args.seconds, args.connections, True, fresh, args.switch_interval)
-        report(f"flood on {label}", run, args.seconds)
+        common = (args.seconds, args.connections)
+        run = measure(*common, True, fresh, args.switch_interval, args.rounds)
+        report(f"flood on {label}", run, args.seconds, args.rounds)
         if args.compare:
-            run = measure(args.seconds, args.connections, False, fresh, args.switch_interval)
-            report(f"flood on {label}, without the give-way", run, args.seconds)
+            run = measure(*common, False, fresh, args.switch_interval, args.rounds)
+            report(f"flood on {label}, without the give-way", run, args.seconds, args.rounds)
 
 
 if __name__ == "__main__":

@@ -9,18 +9,19 @@ hardware drivers are imported lazily by the code that chooses them.
 PROGRAM = "binaryon"
 
 
-def package_version() -> str:
-    """The installed version, from the package metadata (it is written once, in pyproject.toml)."""
-    from importlib.metadata import PackageNotFoundError, version
+# The version, written here only: pyproject.toml reads it (``[tool.setuptools.dynamic]``), so the
+# commands print it without asking the package metadata (importlib.metadata costs more than the
+# whole of ``binaryon --version`` should).
+VERSION = "0.1.0"
 
-    try:
-        return version("binaryon-companion")
-    except PackageNotFoundError:  # a checkout run without being installed
-        return "unknown (not installed)"
+
+def package_version() -> str:
+    """The program's version (``VERSION``)."""
+    return VERSION
 
 
 def __getattr__(name: str) -> str:
-    """``companion.__version__`` on first use: reading the metadata costs more than the import."""
+    """``companion.__version__``, the usual spelling, for tools that look for it."""
     if name == "__version__":
-        return package_version()
+        return VERSION
     raise AttributeError(f"module 'companion' has no attribute {name!r}")

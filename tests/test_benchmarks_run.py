@@ -58,9 +58,15 @@ RUNS = [
     ),
     (
         "bench_club.py",
-        ["--boards", "3", "--seconds", "2", "--interval", "0.5"],
-        r"3 boards: move -> hub page p50 [\d.]+ ms, p99 [\d.]+ ms \(\d+ moves, 0 missed\)"
-        r".*RSS [\d.]+ MB",
+        ["--boards", "5", "--seconds", "2", "--interval", "0.5", "--per-process", "2"],
+        r"5 boards: move -> hub page p50 [\d.]+ ms, p99 [\d.]+ ms \(\d+ moves, 0 missed\)"
+        r".*RSS [\d.]+ MB; broker [\d.]+ % of a core; the boards \(3 client processes\) [\d.]+ %",
+    ),
+    (
+        "bench_startup.py",
+        ["--runs", "1", "--no-quota", "--only=--version,score FILE"],
+        r"--version +\d+ ms +[\d.]+x python +CPU +\d+ ms +[\d.]+x  \(aim <= 2x\)\n"
+        r" +score FILE +\d+ ms",
     ),
     (
         "bench_club_pairing.py",

@@ -103,7 +103,7 @@ def test_score_errors_are_one_line(capsys, tmp_path, start_file):
 
 
 def test_score_flag_of_another_game_is_refused_for_binaryon(capsys, start_file):
-    from companion.cli.score import game_options
+    from companion.cli.rule_args import game_options
     from companion.games import game_names
 
     foreign = [o.name for o in game_options(game_names()) if o.name not in {

@@ -71,10 +71,10 @@ def starts(line: str, values: list[str]) -> list[tuple[int, int]]:
     return out
 
 
-@pytest.mark.parametrize("held", [5000, 1])  # kept in memory, or read a second time
+@pytest.mark.parametrize("held", [1 << 20, 1])  # rows kept in memory, or in a temporary file
 @pytest.mark.parametrize("args", [[], ["--limit", "2"], ["--game", "latent-binaries"]])
 def test_history_columns_line_up(tmp_path, capsys, monkeypatch, args, held):
-    monkeypatch.setattr(history, "HELD_ROWS", held)
+    monkeypatch.setattr(history, "SPOOL", held)
     path = tmp_path / "journal.sqlite"
     journal_of_games(path)
     assert main(["history", *args, "--json", "--journal", str(path)]) == 0

@@ -77,16 +77,23 @@ class Board:
         self.client.disconnect()
 
 
-def _pairing(listener: Listener, board: str, round_number: int) -> dict:
-    def found(heard):
-        for h in reversed([h for h in heard if h.topic == topics.pairing(board)]):
-            if h.payload and json.loads(h.payload)["round"] == round_number:
-                return True
-        return False
+def _pairing(
+    listener: Listener, board: str, round_number: int, new_after: dict | None = None
+) -> dict:
+    """The board's latest pairing of that round; ``new_after``: a later one than that pairing
+    (a replay), not the one already heard, nor a later round's."""
 
-    heard = listener.wait_for(found, 30)
-    last = [h for h in heard if h.topic == topics.pairing(board) and h.payload][-1]
-    return json.loads(last.payload)
+    def wanted(payload: dict) -> bool:
+        if payload["round"] != round_number:
+            return False
+        return new_after is None or payload["pairing"] != new_after["pairing"]
+
+    def pairings(heard) -> list[dict]:
+        out = [h for h in heard if h.topic == topics.pairing(board) and h.payload]
+        return [p for p in (json.loads(h.payload) for h in out) if wanted(p)]
+
+    heard = listener.wait_for(lambda heard: bool(pairings(heard)), 30)
+    return pairings(heard)[-1]
 
 
 def _post(hub: HubProcess, path: str, body: dict, token: str | None) -> tuple[int, dict]:
@@ -154,7 +161,7 @@ def test_the_hub_runs_the_event_with_the_boards(event_hub, tmp_path):
     assert [(c["pairing"], c["new"], c["who"]) for c in corrections] == [("r1-t1", "replay", "Zoe")]
 
     # the replayed game goes back to its board before round 2's game
-    replay = _pairing(listener, "t1", 1)
+    replay = _pairing(listener, "t1", 1, new_after=one["t1"])
     assert "-r1-t1-2-" in replay["pairing"] and replay["players"] == one["t1"]["players"]
 
     # the hub killed in the middle of round 2: results sent meanwhile are taken once it is back

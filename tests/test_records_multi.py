@@ -100,3 +100,127 @@ def test_add_tags_adds_after_the_tags_and_keeps_those_there():
     rec = parse_record(out)
     assert rec.tags == {"Round": "7", "Event": 'Club "night"', "Board": "t1"}
     assert rec.moves == parse_record(text).moves
+
+
+# ------------------------------------------------------------- issue 41: one record at a time
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(['[Game "binaryon"]', '[On "Ann"]', "1. e5 d4", "; a note", "", "  ", "é"]),
+        max_size=30,
+    ),
+    st.sampled_from(["\n", "\r\n", "\r"]),
+    st.booleans(),
+)
+def test_a_file_read_as_it_goes_is_cut_as_the_whole_text_is(lines, newline, bom):
+    """file_lines + cut_records (import's streaming path) give what split_records gives."""
+    import io
+
+    from companion.journal.records import cut_records, file_lines
+
+    text = newline.join(lines)
+    raw = (b"\xef\xbb\xbf" if bom else b"") + text.encode()
+    streamed = list(cut_records(file_lines(io.BytesIO(raw), "f"), 1 << 20))
+    assert streamed == split_records(text)
+
+
+def test_a_record_over_the_limit_in_a_streamed_file_is_refused_alone():
+    import io
+
+    from companion.journal.records import cut_records, file_lines
+
+    good = _record(4, 2)
+    huge = good.replace("1. ", "{" + "x" * 5000 + "} 1. ")
+    raw = (good + huge + good).encode()
+    parts = list(cut_records(file_lines(io.BytesIO(raw), "f", longest=3000), 2000))
+    assert [p is None for _, p in parts] == [False, True, False]
+    assert parts[2][1] == good
+
+
+def test_import_memory_does_not_grow_with_the_records(tmp_path, monkeypatch, capsys):
+    """Each record is read, checked and journaled in its turn: importing 10 times as many
+    records from one file does not need more memory (tracemalloc's peak)."""
+    import tracemalloc
+
+    import companion.cli.import_record as import_record
+
+    monkeypatch.setattr(import_record, "MAX_RECORD_BYTES", 1 << 12)  # read from disk as it goes
+    one = _record(6, 30)
+    peaks = []
+    for n in (30, 300):
+        path = tmp_path / f"many{n}.txt"
+        path.write_text("\n".join(one.replace("Ann", f"Ann {i}") for i in range(n)))
+        assert path.stat().st_size > 1 << 12
+        tracemalloc.start()
+        assert main(["import", str(path), "--journal", str(tmp_path / f"j{n}.sqlite")]) == 0
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+        assert capsys.readouterr().out.strip() == f"{n} imported"
+    assert peaks[1] < peaks[0] + 200_000, peaks  # 270 more records: < 1 KB each
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                '[Game "binaryon"]',
+                '[game "binary"]',
+                ' [On "Ann"]',
+                "[bad tag",
+                "1. e5 d4",
+                "; a note",
+                "{a comment}",
+                "",
+                "  ",
+                "\u3000[On x]",
+            ]
+        ),
+        max_size=12,
+    ),
+    st.sampled_from(["\n", "\r\n", "\r", "\x0b"]),
+)
+def test_a_file_said_to_be_one_record_is_one_record(lines, newline):
+    """The import's shortcut for the usual file never takes two records for one."""
+    from companion.journal.records import surely_one_record
+
+    text = newline.join(lines)
+    if surely_one_record(text):
+        assert len(split_records(text)) <= 1
+
+
+def test_the_usual_record_is_seen_as_one_without_cutting_it():
+    from companion.journal.records import surely_one_record
+
+    one = _record(4, 6, tags={"Round": "1"})
+    assert surely_one_record(one) and not surely_one_record(one + one)
+
+
+def test_a_file_read_as_it_goes_that_is_not_utf8_is_refused_whole(tmp_path, monkeypatch, capsys):
+    import companion.cli.import_record as import_record
+
+    monkeypatch.setattr(import_record, "MAX_RECORD_BYTES", 1 << 12)  # read from disk as it goes
+    one = _record(6, 30).encode()
+    path = tmp_path / "many.txt"
+    path.write_bytes(b"\n".join([one] * 10 + [b"\xff" + one] + [one] * 10))
+    journal = tmp_path / "j.sqlite"
+    assert main(["import", str(path), "--journal", str(journal)]) == 2
+    assert capsys.readouterr().err == f"binaryon: {path}: not a text file (not UTF-8)\n"
+    assert not journal.exists()
+
+
+def test_a_record_too_big_in_a_file_read_as_it_goes_is_refused_alone(tmp_path, monkeypatch, capsys):
+    import companion.cli.import_record as import_record
+
+    monkeypatch.setattr(import_record, "MAX_RECORD_BYTES", 1 << 12)
+    one = _record(6, 30)
+    big = one.replace("1. ", "{" + "x" * 5000 + "} 1. ", 1)
+    path = tmp_path / "many.txt"
+    games = [one.replace("Ann", f"Ann {i}") for i in range(10)]
+    path.write_text("\n".join(games[:5] + [big] + games[5:]))
+    assert main(["import", str(path), "--journal", str(tmp_path / "j.sqlite")]) == 1
+    out, err = capsys.readouterr()
+    assert out.strip() == "10 imported, 1 refused: see above"
+    assert err.strip().endswith("larger than 0 MiB (game 6 of 11)")

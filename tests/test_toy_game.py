@@ -27,12 +27,14 @@ from .live_daemon import call_api, start_daemon, stop_daemon
 GAME = "noughts"
 # Cross (x) to play makes a row of three on c1; top rank first
 POSITION = "x.o\n.x.\no..\n"
+# the command it brings, registered beside it
+COMMANDS = {"noughts-rows": ("tests.toy_game.cli", "list every row of three of the Noughts board")}
 RECORD = f'[Game "{GAME}"]\n[Options "size=3"]\n\n1. a1 b1\n2. b2 c1\n3. c3\n'
 
 
 @pytest.fixture(autouse=True)
 def noughts():
-    register(GAME, "tests.toy_game.spec")
+    register(GAME, "tests.toy_game.spec", COMMANDS)
     yield
     unregister(GAME)
 
@@ -119,7 +121,7 @@ def test_unregistered_it_is_gone(capsys):
     assert GAME not in game_names()
     code, _, err = cli(capsys, "solve", "--game", GAME, "--size", "3")
     assert code == 2 and "no engine" in err
-    register(GAME, "tests.toy_game.spec")
+    register(GAME, "tests.toy_game.spec", COMMANDS)
 
 
 @settings(max_examples=30, deadline=None)

@@ -8,7 +8,7 @@ import argparse
 import itertools
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from companion.cli.journal_args import (
     MAX_GAME_ID,
@@ -40,11 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 COLUMNS = ("id", "started (UTC)", "game", "moves", "status", "result", "players")
 RIGHT = frozenset(("id", "moves"))  # numbers are aligned on the right
 GAP = "  "
-# A listing this long is read twice (widths, then rows) rather than kept in memory (~1 MB).
-HELD_ROWS = 5000
-# Games added while the table is printed come after its last row; a --limit window read again
-# must still reach its first row (SLACK more rows, far more than start in a few seconds).
-SLACK = 1000
+# The table's rows are kept in memory up to this many bytes, then in a temporary file.
+SPOOL = 1 << 20
+CHUNK = 256  # lines written at once
 
 
 def as_dict(entry: GameEntry) -> dict:
@@ -76,8 +74,9 @@ def cells(entry: GameEntry) -> tuple[str, ...]:
     status = entry.status.replace("_", " ")
     result = entry.result_words() or ("-" if entry.status != "finished" else entry.result or "")
     players = " ".join(f"{k}={_one_line(v)}" for k, v in entry.seated().items())
-    row = (str(entry.id), started, entry.game, str(entry.move_count), status, result, players)
-    return tuple(for_terminal(_one_line(c)) for c in row)
+    said = (entry.game, status, result, players)  # from the file: made one safe line each
+    game, status, result, players = (for_terminal(_one_line(c)) for c in said)
+    return (str(entry.id), started, game, str(entry.move_count), status, result, players)
 
 
 def line(row: tuple[str, ...], widths: list[int]) -> str:
@@ -133,45 +132,37 @@ def _empty(args: argparse.Namespace) -> int:
 
 
 def _print(args: argparse.Namespace, games: Callable[[int], Iterator[GameEntry]]) -> int:
-    """JSON in one pass; the table in one pass too when it is short, else in two, both
-    streamed: the columns' widths, then the rows (the same games: those added meanwhile are
-    left out)."""
-    out = sys.stdout
+    """The games in one pass, memory flat in their number: JSON as they come; the table's rows
+    kept aside (in a temporary file past SPOOL bytes) while the columns' widths are found,
+    then printed. Output goes out in chunks of CHUNK lines (stdout may be unbuffered)."""
     listed = games(0)
     first = next(listed, None)
     if first is None:
         return _empty(args)
     if args.json:
-        out.write("[\n")
-        out.write(json.dumps(as_dict(first)))
-        for entry in listed:
-            out.write(",\n" + json.dumps(as_dict(entry)))
-        out.write("\n]\n")
+        lines = itertools.chain(
+            ("[\n" + json.dumps(as_dict(first)),),
+            (",\n" + json.dumps(as_dict(entry)) for entry in listed),
+            ("\n]\n",),
+        )
+        _write(lines)
         return 0
+    import tempfile  # only for the table
+
     widths = [display_width(name) for name in COLUMNS]
-    held: list[tuple[str, ...]] | None = []  # the rows, while there are few enough to keep
-    low = high = first.id
-    for entry in itertools.chain((first,), listed):
-        high = entry.id
-        row = cells(entry)
-        widths = [max(w, display_width(c)) for w, c in zip(widths, row, strict=True)]
-        if held is not None:
-            held.append(row)
-            if len(held) > HELD_ROWS:
-                held = None
-    out.write(line(COLUMNS, widths) + "\n")
-    for row in _read_again(games, low, high) if held is None else held:
-        out.write(line(row, widths) + "\n")
+    with tempfile.SpooledTemporaryFile(SPOOL, mode="w+", encoding="utf-8") as kept:
+        for entry in itertools.chain((first,), listed):
+            row = cells(entry)
+            widths = [max(w, display_width(c)) for w, c in zip(widths, row, strict=True)]
+            kept.write("\t".join(row) + "\n")  # a cell is one line with no tab (cells)
+        kept.seek(0)
+        header = (line(COLUMNS, widths) + "\n",)
+        rows = (line(tuple(text.rstrip("\n").split("\t")), widths) + "\n" for text in kept)
+        _write(itertools.chain(header, rows))
     return 0
 
 
-def _read_again(
-    games: Callable[[int], Iterator[GameEntry]], low: int, high: int
-) -> Iterator[tuple[str, ...]]:
-    """The rows of the games from ``low`` to ``high`` read again (games started meanwhile are
-    left out)."""
-    for entry in games(SLACK):
-        if entry.id > high:
-            return
-        if entry.id >= low:
-            yield cells(entry)
+def _write(lines: Iterable[str]) -> None:
+    out = sys.stdout
+    while chunk := "".join(itertools.islice(lines, CHUNK)):
+        out.write(chunk)

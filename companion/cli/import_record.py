@@ -9,6 +9,9 @@ bar runs; the last line sums up (``2000 imported, 3 refused: see above``)."""
 from __future__ import annotations
 
 import argparse
+import itertools
+import os
+import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,13 +31,16 @@ from companion.journal.records import (
     MAX_RECORD_BYTES,
     Record,
     RecordError,
+    cut_records,
     digest,
+    file_lines,
     format_record,
     import_record,
+    lines_of,
     parse_record,
     read_text,
     record_from_entry,
-    split_records,
+    surely_one_record,
     validate,
 )
 
@@ -113,102 +119,182 @@ def run(args: argparse.Namespace) -> int:
         journal_path(args)  # a bad --journal is said before any record is read
     except JournalError as e:
         return fail(f"not imported: {e}")
+    first: list[Iterator[Item]] = []
     if len(files) == 1:  # a bad record is refused before the journal is opened (or made)
         try:
-            items = _read_one(files[0])
+            count, items = read_records(files[0])
+            if args.resume and count > 1:
+                return fail(f"{files[0]} holds {count} games: --resume takes one")
+            ahead = _up_to_a_good_one(items)
         except RecordError as e:
             return fail(str(e))
-        if all(error is not None for _, _, _, error in items):
-            for _, _, _, error in items[:-1]:
-                print(f"binaryon: {for_terminal(error)}", file=sys.stderr)
-            return fail(str(items[-1][3]))
-        if args.resume and len(items) > 1:
-            return fail(f"{files[0]} holds {len(items)} games: --resume takes one")
+        if all(error is not None for _, _, _, error in ahead):
+            for _, _, _, error in ahead[:-1]:
+                print(f"binaryon: {for_terminal(error or '')}", file=sys.stderr)
+            return fail(str(ahead[-1][3]))
+        first.append(itertools.chain(ahead, items))
     try:
         if args.resume:
             refuse_while_daemon_runs(journal_path(args), "import with --resume")
         journal = open_journal(args, create=True)
     except JournalError as e:
         return fail(f"not imported: {e}")
-    imported = refused = games = 0
-    last = ""
     progress = Progress(len(files))
+    tally = _Tally()
+    stream = first[0] if first else _files_items(files, progress)
     try:
-        for start in range(0, len(files), BATCH):
-            chunk = files[start : start + BATCH]
-            done = 0
-            try:
-                with journal.batch():  # one sync per batch; each record all or nothing
-                    for name in chunk:
-                        try:
-                            items = _READ.pop(name, None) or _read_one(name)
-                        except RecordError as e:
-                            refused += 1
-                            games += 1
-                            progress.say(f"binaryon: {e}")
-                            progress.step()
-                            continue
-                        for item in items:
-                            games += 1
-                            try:
-                                last = _import_one(journal, item, args)
-                                done += 1
-                            except RecordError as e:
-                                refused += 1
-                                progress.say(f"binaryon: {e}")
-                            except JournalError as e:
-                                refused += 1
-                                progress.say(f"binaryon: {item[0]}: not imported: {e}")
-                        progress.step()
-            except JournalError as e:  # the batch could not be committed
-                refused += done
-                done = 0
-                progress.say(f"binaryon: {chunk[0]} to {chunk[-1]}: not imported: {e}")
-            imported += done
+        while _import_batch(journal, itertools.islice(stream, BATCH), args, progress, tally):
+            pass
+        if first:
+            progress.step()
     finally:
         progress.close()
         journal.close()
-    if games == 1:
-        if imported:
-            print(for_terminal(last))
-        return 0 if imported else 2
+    if tally.games == 1:
+        if tally.imported:
+            print(for_terminal(tally.last))
+        return 0 if tally.imported else 2
+    imported, refused = tally.imported, tally.refused
     see = ": see above" if refused else ""
     print(f"{imported} imported, {refused} refused{see}" if refused else f"{imported} imported")
     return 0 if not refused else 2 if not imported else 1
 
 
-Item = tuple[str, Any, Any, "str | None"]  # (source, record, final state, or why it is refused)
-_READ: dict[str, list[Item]] = {}  # a file read ahead (standard input can be read only once)
+# (source, record, final state, or why it is refused); a record is read and checked when its
+# turn comes, so that a file of any number of records takes the memory of one
+Item = tuple[str, Any, Any, "str | None"]
 
 
-def _read_one(name: str) -> list[Item]:
-    """The records of one file, each checked: one record as ever (its problem raised as
-    RecordError), or each game of a file of many with its own verdict."""
-    if name in _READ:
-        return _READ[name]
+class _Tally:
+    imported = refused = games = 0
+    last = ""
+
+
+def _up_to_a_good_one(items: Iterator[Item]) -> list[Item]:
+    """The file's first records up to its first good one (the refused ones: a line each)."""
+    ahead: list[Item] = []
+    for item in items:
+        ahead.append(item)
+        if item[3] is None:
+            break
+    return ahead
+
+
+def _files_items(files: list[str], progress: Progress) -> Iterator[Item]:
+    """Every file's records as ``Item``s; a file that cannot be read at all: one refused."""
+    for name in files:
+        try:
+            _, items = read_records(name)
+            yield from items
+        except RecordError as e:
+            yield (name, None, None, str(e))
+        progress.step()
+
+
+def _import_batch(journal, batch: Iterator[Item], args, progress: Progress, tally: _Tally) -> bool:
+    """The next records in one transaction (one sync), each still all or nothing, read as
+    they are imported (none is held); False when there were none."""
+    done = seen = 0
+    first = last = ""
+    try:
+        with journal.batch():
+            for item in batch:
+                seen += 1
+                first, last = first or item[0], item[0]
+                tally.games += 1
+                try:
+                    tally.last = _import_one(journal, item, args)
+                    done += 1
+                except RecordError as e:
+                    tally.refused += 1
+                    progress.say(f"binaryon: {e}")
+                except JournalError as e:
+                    tally.refused += 1
+                    progress.say(f"binaryon: {item[0]}: not imported: {e}")
+    except JournalError as e:  # the batch could not be committed
+        tally.refused += done
+        done = 0
+        progress.say(f"binaryon: {first} to {last}: not imported: {e}")
+    tally.imported += done
+    return seen > 0
+
+
+def read_records(name: str) -> tuple[int, Iterator[Item]]:
+    """How many records the file holds, and its records one at a time, each checked when it
+    is reached: one record as ever (its problem raised as RecordError), or each game of a file
+    of many with its own verdict. A regular file larger than one record may be is read from
+    disk as it goes (twice: counted, then read), anything else (standard input, a pipe) whole,
+    up to MAX_FILE_BYTES; RecordError when the file cannot be read."""
     source = "stdin" if name == "-" else name
-    text = read_text(name, MAX_FILE_BYTES)
-    parts = split_records(text)
-    items: list[Item] = []
-    if len(parts) <= 1:
-        if len(text.encode()) > MAX_RECORD_BYTES:
-            raise RecordError(
-                f"{source}: larger than {MAX_RECORD_BYTES >> 20} MiB: not a game record"
-            )
-        rec = parse_record(text, source)
-        items.append((source, rec, validate(rec, source), None))
-    else:
-        for k, (line, part) in enumerate(parts, 1):
-            where = f"game {k} of {len(parts)}"
-            try:
-                if len(part.encode()) > MAX_RECORD_BYTES:
-                    raise RecordError(f"{source}:{line}: larger than {MAX_RECORD_BYTES >> 20} MiB")
-                rec = parse_record(part, source, line)
-                items.append((f"{source} ({where})", rec, validate(rec, source), None))
-            except RecordError as e:
-                items.append((f"{source} ({where})", None, None, f"{e} ({where})"))
-    _READ[name] = items
-    return items
+    size = _regular_size(name)
+    if size is None or size <= MAX_RECORD_BYTES:
+        text = read_text(name, MAX_FILE_BYTES)
+        if surely_one_record(text):  # the usual file: not cut into records first
+            return 1, _one(text, source)
+        count = sum(1 for _ in cut_records(_text_lines(text)))
+        if count <= 1:
+            return count, _one(text, source)
+        return count, _many(lambda: cut_records(_text_lines(text)), source, count)
+    try:
+        with open(name, "rb") as fh:
+            count = sum(1 for _ in cut_records(file_lines(fh, source), MAX_RECORD_BYTES))
+    except OSError as exc:
+        raise RecordError(f"cannot read {source}: {exc.strerror or exc}") from None
+    if count <= 1:
+        raise RecordError(f"{source}: larger than {MAX_RECORD_BYTES >> 20} MiB: not a game record")
+
+    def parts() -> Iterator[tuple[int, str | None]]:
+        try:
+            with open(name, "rb") as fh:
+                yield from cut_records(file_lines(fh, source), MAX_RECORD_BYTES)
+        except OSError as exc:  # gone or changed since it was counted
+            raise RecordError(f"cannot read {source}: {exc.strerror or exc}") from None
+
+    return count, _many(parts, source, count)
+
+
+def _regular_size(name: str) -> int | None:
+    """A regular file's size; None for standard input, a pipe, a device or what cannot be
+    read (read_text then says why)."""
+    if name == "-":
+        return None
+    try:
+        info = os.stat(name)
+    except OSError:
+        return None
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
+
+
+def _text_lines(text: str) -> Iterator[str]:
+    return lines_of(text.removeprefix("\ufeff"))
+
+
+def _one(text: str, source: str) -> Iterator[Item]:
+    if len(text.encode()) > MAX_RECORD_BYTES:
+        raise RecordError(f"{source}: larger than {MAX_RECORD_BYTES >> 20} MiB: not a game record")
+    rec = parse_record(text, source)
+    item = (source, rec, validate(rec, source), None)
+    return iter([item])
+
+
+def _many(parts, source: str, count: int) -> Iterator[Item]:
+    cut = enumerate(parts(), 1)
+    while True:
+        try:
+            k, (line, part) = next(cut)
+        except StopIteration:
+            return
+        except RecordError as e:  # the file changed since it was counted: the rest refused
+            yield (source, None, None, str(e))
+            return
+        where = f"game {k} of {count}"
+        try:
+            if part is None or len(part.encode()) > MAX_RECORD_BYTES:
+                raise RecordError(f"{source}:{line}: larger than {MAX_RECORD_BYTES >> 20} MiB")
+            rec = parse_record(part, source, line)
+            yield (f"{source} ({where})", rec, validate(rec, source), None)
+        except RecordError as e:
+            yield (f"{source} ({where})", None, None, f"{e} ({where})")
 
 
 def _played_here(journal, rec: Record, key: str) -> int | None:

@@ -13,7 +13,7 @@ import argparse
 import json
 
 from companion.cli.rule_args import add_legacy_rule_flags, add_rule_argument, given_rules
-from companion.cli.score import fail, game_options, read_text
+from companion.cli.score import fail, read_text
 from companion.games import game_names, get_spec
 
 _RESERVED = {"file", "mover", "last", "json", "rule", "game", "record"}
@@ -31,7 +31,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--last", default=None, help="last square turned (omit: opening move)")
     parser.add_argument("--json", action="store_true", help='print {"moves": [...]}')
     add_rule_argument(parser, "opening=majority")
-    add_legacy_rule_flags(parser, game_options(game_names()), _RESERVED)
+
+
+def add_arguments_for(parser: argparse.ArgumentParser, argv: list[str]) -> None:
+    add_legacy_rule_flags(parser, argv, _RESERVED)
 
 
 def _record(args: argparse.Namespace) -> int:

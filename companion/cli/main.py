@@ -5,11 +5,13 @@ imported only when chosen, so ``binaryon score`` never loads display or hardware
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from functools import cache
 from importlib import import_module
 
 from companion import PROGRAM, package_version
-from companion.games import game_names
+from companion.games import game_commands, game_names
 
 # name -> (module, one-line help). Modules define add_arguments(parser) and run(args) -> int.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -61,7 +63,7 @@ Rule options are given the same way everywhere: --rule NAME=VALUE, repeatable
 
 
 class _Version(argparse.Action):
-    """argparse's "version" action, reading the package metadata only when asked."""
+    """argparse's "version" action (``companion.VERSION``: no package metadata to read)."""
 
     def __init__(self, option_strings, dest, help=None):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
@@ -72,10 +74,34 @@ class _Version(argparse.Action):
 
 
 def all_commands() -> dict[str, tuple[str, str]]:
-    """The core commands, then those the registered games bring (``GameSpec.commands``)."""
-    from companion.games import game_commands
-
+    """The core commands, then those the registered games bring (named in the registry)."""
     return {**COMMANDS, **{k: v for k, v in game_commands().items() if k not in COMMANDS}}
+
+
+@cache
+def _width() -> int:
+    """The terminal's width as argparse's formatter finds it (``$COLUMNS``, else the
+    terminal's, else 80), found once: argparse asks at every argument it adds, and the
+    shutil it asks through costs more than a short command's whole run."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns if columns > 0 else 80) - 2
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    def __init__(self, prog, indent_increment=2, max_help_position=24, width=None):
+        super().__init__(prog, indent_increment, max_help_position, width or _width())
+
+
+class _RawDescriptionFormatter(argparse.RawDescriptionHelpFormatter, _HelpFormatter):
+    pass
 
 
 def build_parser(argv: list[str]) -> argparse.ArgumentParser:
@@ -83,15 +109,25 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         prog=PROGRAM,
         description=DESCRIPTION.format(games=", ".join(game_names())),
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_RawDescriptionFormatter,
     )
     parser.add_argument("--version", action=_Version, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = all_commands()
     chosen = next((a for a in argv if not a.startswith("-")), None)
-    for name, (module, help_text) in all_commands().items():
-        p = sub.add_parser(name, help=help_text, description=help_text)
+    if chosen in commands:  # its parser alone: the others' are for --help and mistakes
+        commands = {chosen: commands[chosen]}
+    elif chosen is None and "--version" in argv and not {"-h", "--help"} & set(argv):
+        commands = {}
+    for name, (module, help_text) in commands.items():
+        p = sub.add_parser(
+            name, help=help_text, description=help_text, formatter_class=_HelpFormatter
+        )
         if name == chosen:  # only the chosen command's module is imported
-            import_module(module).add_arguments(p)
+            command = import_module(module)
+            command.add_arguments(p)
+            if hasattr(command, "add_arguments_for"):  # options that depend on what is given
+                command.add_arguments_for(p, argv)
     return parser
 
 

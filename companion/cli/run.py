@@ -63,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
         gpio_now = config.board.driver == "gpio" and not (args.wait or service)
         if gpio_now and (why := gpio_problem(config)):
             raise HardwareError(f"board gpio: {why} (--wait to wait for it)")
-        daemon, closers = build_daemon(config, service=service)
+        # a service is ready before its pages and club link (started once the table is up)
+        daemon, closers = build_daemon(config, service=service, later=service)
     except (ConfigError, ValueError, OSError, JournalError, HardwareError) as e:
         print(f"binaryon: {e}", file=sys.stderr)
         return 2

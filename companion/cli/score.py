@@ -10,8 +10,7 @@ from typing import Any
 
 from companion.cli.rule_args import add_legacy_rule_flags, add_rule_argument, given_rules
 from companion.core import text_input
-from companion.games import DEFAULT_GAME, game_names, get_spec
-from companion.games.base import Option
+from companion.games import DEFAULT_GAME, get_spec
 
 _RESERVED = {"game", "json", "file", "mover", "last", "record", "rule"}
 POSITION_LIMIT = 1 << 20  # bytes: a 16x16 diagram with a long caption is a few KiB
@@ -21,24 +20,6 @@ def fail(reason: str) -> int:
     """Report a one-line error on stderr; the exit status for bad input."""
     print(f"binaryon: {reason}", file=sys.stderr)
     return 2
-
-
-def game_options(names: list[str]) -> list[Option]:
-    """Every rule option of the given games, deduplicated by name (first one wins).
-
-    A game whose module is missing or broken is skipped here: its options simply have no flag,
-    and choosing that game reports the problem when it is loaded.
-    """
-    seen: dict[str, Option] = {}
-    for name in names:
-        try:
-            spec = get_spec(name)
-        except (ImportError, AttributeError, SyntaxError):
-            continue
-        for option in spec.options:
-            if option.name not in _RESERVED:
-                seen.setdefault(option.name, option)
-    return list(seen.values())
 
 
 def read_text(path: str, limit: int = POSITION_LIMIT) -> str:
@@ -61,7 +42,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     add_rule_argument(parser, "scoring=orthogonal")
-    add_legacy_rule_flags(parser, game_options(game_names()), _RESERVED)
+
+
+def add_arguments_for(parser: argparse.ArgumentParser, argv: list[str]) -> None:
+    add_legacy_rule_flags(parser, argv, _RESERVED)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -149,9 +149,7 @@ class Place(Move):
 
     @property
     def name(self) -> str:
-        from companion.core.squares import square_name
-
-        return square_name(self.cell, self.size)
+        return _place_names(self.size)[self.cell]
 
     @property
     def cells(self) -> tuple[int, ...]:
@@ -171,8 +169,24 @@ def places(size: int) -> tuple[Place, ...]:
     return tuple(out)
 
 
+@cache
+def _place_names(size: int) -> tuple[str, ...]:
+    """Every cell's name, in cell order (a record or a search names them by the thousand)."""
+    from companion.core.squares import square_name
+
+    return tuple(square_name(cell, size) for cell in range(size * size))
+
+
+@cache
+def _places_by_name(size: int) -> dict[str, Place]:
+    return dict(zip(_place_names(size), places(size), strict=True))
+
+
 def parse_place(text: str, size: int) -> Place:
     """'d4' -> its ``Place``; ValueError with a short reason for anything else."""
+    place = _places_by_name(size).get(text)  # the usual spelling, at once
+    if place is not None:
+        return place
     from companion.core.squares import parse_square
 
     return places(size)[parse_square(text, size)]
@@ -551,8 +565,6 @@ class GameSpec(ABC):
     paired_moves: ClassVar[bool] = True
     options: ClassVar[tuple[Option, ...]]
     sensor_kinds: ClassVar[tuple[str, ...]]  # board kinds it can be played on; () = no board
-    # extra `binaryon` subcommands: name -> (module with add_arguments/run, one-line help)
-    commands: ClassVar[dict[str, tuple[str, str]]] = {}
     # options that are a secret until the game has ended (Binøme solo's seed, from which
     # the virtual players' sheets follow): left out of history, records and the pages
     # before then, and drawn afresh for each new game unless the config sets them

@@ -16,9 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from companion.games.base import Outcome
-
 if TYPE_CHECKING:
+    from companion.games.base import Outcome
     from companion.journal.rows import GameEntry
     from companion.journal.salvage import RecoveryReport
 

@@ -173,6 +173,28 @@ def _upgrade(db: sqlite3.Connection, version: int) -> None:
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
+def as_current(db: sqlite3.Connection) -> sqlite3.Connection:
+    """A read-only connection that reads as the current schema: itself, or for an older
+    journal (or an empty database) a copy in memory upgraded as a writable open would upgrade
+    the file (the file itself is never written: a reading command may not)."""
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    empty = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' LIMIT 1").fetchone()
+    if version >= SCHEMA_VERSION and empty is not None:
+        return db
+    image = b"" if empty is None else db.serialize()
+    db.close()
+    copy = memory_db(image)
+    try:
+        copy.execute("BEGIN")
+        _upgrade(copy, version if empty is not None else 0)
+        copy.execute("COMMIT")
+        copy.execute("PRAGMA query_only = ON")
+    except BaseException:
+        copy.close()
+        raise
+    return copy
+
+
 def connect(path: Path) -> sqlite3.Connection:
     try:
         return open_rw(path)

@@ -27,15 +27,17 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 from urllib.parse import quote, unquote
 
 from companion.core import text_input
-from companion.games import get_spec, player_ids
-from companion.games.base import GameState, IllegalMove, Outcome, Step, credited
+from companion.games import get_spec
+from companion.games import player_ids as game_player_ids
+from companion.games.base import GameSpec, GameState, IllegalMove, Outcome, Step, credited
 from companion.journal.api import ClockEvent
 from companion.journal.rows import MAX_MS, MIN_MS
 from companion.journal.store import (
@@ -62,6 +64,11 @@ _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*+(?::[^\s"\[\]]++)?+)\s++"((?:[^"\\]
 _PLAIN_TAG = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _PLAYER_PREFIX = "player:"  # ``[Player:Zoë "..."]``: a player whose id is not a plain tag name
 _UNICODE_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)", re.S)
+# a word after the tags: a comment to the line's end, a {comment}, a "move with spaces", a
+# word (up to a space, { or ;), or a { or " never closed
+_TOKEN = re.compile(
+    r'\s*+(?:(?P<note>;)|(?P<brace>\{[^}]*+\})|(?P<quoted>"[^"]*+")|(?P<open>[{"])|(?P<word>[^\s{;]++))'
+)
 _NUMBER = re.compile(r"([0-9]+)\.$")
 _TIME = re.compile(r"([+-])([0-9]+(?:\.[0-9]{1,3})?)s$")
 _TIME_LIKE = re.compile(r"[+-]\d|\+")  # a comment starting so is meant as a time
@@ -162,6 +169,20 @@ def _seconds(ms: int) -> str:
     whole, part = divmod(abs(ms), 1000)
     text = f"{whole}.{part:03d}".rstrip("0").rstrip(".")
     return f"{{{sign}{text}s}}"
+
+
+def player_ids(game: str, options: dict[str, Any]) -> tuple[str, ...]:
+    """``companion.games.player_ids``, asked once per game and options (a file of many records
+    asks it a few times a record)."""
+    try:
+        return _player_ids(game, tuple(options.items()))
+    except TypeError:  # an option's value that cannot be a key (a list)
+        return game_player_ids(game, options)
+
+
+@lru_cache(maxsize=64)
+def _player_ids(game: str, options: tuple[tuple[str, Any], ...]) -> tuple[str, ...]:
+    return game_player_ids(game, dict(options))
 
 
 def per_number(game: str, options: dict[str, Any]) -> int:
@@ -396,6 +417,15 @@ def _live_flag(entry: GameEntry, events: Sequence[ClockEvent]) -> int | None:
     return flags[-1]
 
 
+def _adds_tags(game: str) -> bool:
+    """Does the game add tags of its own to a record? (Only then is the game replayed for
+    them: a replay costs more than the rest of an export.)"""
+    try:
+        return type(get_spec(game)).record_tags is not GameSpec.record_tags
+    except ValueError:
+        return False
+
+
 def record_from_entry(entry: GameEntry, clock_events: Sequence[ClockEvent] = ()) -> Record:
     """The record of a journalled game as anyone may see it: a move holding a secret shows its
     public name only (marked hidden) until the game reveals it (``GameEntry.revealed``), then
@@ -410,7 +440,7 @@ def record_from_entry(entry: GameEntry, clock_events: Sequence[ClockEvent] = ())
     }
     tags = dict(entry.tags)
     tags.pop(SAID_TAG, None)  # said afresh, last, from the game as it ended
-    if ended:  # tags the game adds from its moves (e.g. Wythe's swap of seats)
+    if ended and _adds_tags(entry.game):  # tags from its moves (e.g. Wythe's swap of seats)
         try:
             spec = get_spec(entry.game)
             options = spec.resolve(dict(entry.options))
@@ -507,7 +537,7 @@ def parse_record(text: str, source: str = "record", first_line: int = 1) -> Reco
     if (nul := text.find("\0")) >= 0:
         line = text.count("\n", 0, nul) + 1
         raise RecordError(f"{source}:{line}: a NUL character: not a text record")
-    for lineno, raw in enumerate(_lines(text), first_line):
+    for lineno, raw in enumerate(lines_of(text), first_line):
         line = raw.rstrip()
         stripped = line.lstrip()
         if not stripped:
@@ -527,37 +557,21 @@ def parse_record(text: str, source: str = "record", first_line: int = 1) -> Reco
             seen.add(name.lower())
             tags[name] = (_unquote_tag(value), lineno)
             continue
-        col = 0
-        while col < len(line):
-            ch = line[col]
-            if ch.isspace():
-                col += 1
-                continue
+        for m in _TOKEN.finditer(line):
+            kind = m.lastgroup
+            if kind == "note":  # the rest of the line is a comment
+                break
             if len(tokens) >= MAX_RECORD_TOKENS:  # said as soon as it is read: bounded work
                 raise RecordError(
-                    f"{source}:{lineno}:{col + 1}: more than {MAX_RECORD_TOKENS:,} words after "
-                    f"the tags: a record holds at most {MAX_RECORD_MOVES:,} moves"
+                    f"{source}:{lineno}:{m.start(kind) + 1}: more than {MAX_RECORD_TOKENS:,} "
+                    f"words after the tags: a record holds at most {MAX_RECORD_MOVES:,} moves"
                 )
-            if ch == ";":
-                break
-            elif ch == "{":
-                end = line.find("}", col)
-                if end < 0:
-                    raise RecordError(f"{source}:{lineno}:{col + 1}: comment not closed with }}")
-                tokens.append((line[col : end + 1], lineno, col + 1))
-                col = end + 1
-            elif ch == '"':  # a move name with spaces in it
-                end = line.find('"', col + 1)
-                if end < 0:
-                    raise RecordError(f'{source}:{lineno}:{col + 1}: move not closed with "')
-                tokens.append((line[col : end + 1], lineno, col + 1))
-                col = end + 1
-            else:
-                end = col
-                while end < len(line) and not line[end].isspace() and line[end] not in "{;":
-                    end += 1
-                tokens.append((line[col:end], lineno, col + 1))
-                col = end
+            if kind == "open":
+                col = m.start(kind) + 1
+                if m.group(kind) == "{":
+                    raise RecordError(f"{source}:{lineno}:{col}: comment not closed with }}")
+                raise RecordError(f'{source}:{lineno}:{col}: move not closed with "')
+            tokens.append((m.group(kind), lineno, m.start(kind) + 1))
     return _assemble(tags, tokens, source)
 
 
@@ -565,24 +579,72 @@ def split_records(text: str) -> list[tuple[int, str]]:
     """A file of one or many records (an event's games, one after the other) cut into its
     records, each with the line it starts on. A record starts with its tags: a tag after
     moves, or a second ``[Game]`` tag, begins the next one."""
-    text = text.removeprefix("\ufeff")
-    out: list[tuple[int, list[str]]] = []
+    return [(n, part or "") for n, part in cut_records(lines_of(text.removeprefix("\ufeff")))]
+
+
+def cut_records(lines: Iterable[str], cap: int | None = None) -> Iterator[tuple[int, str | None]]:
+    """``split_records`` one record at a time, from the file's lines (only the record being
+    cut is held). A record of more than ``cap`` characters comes as ``None`` (its lines are
+    not kept: a record that size is refused anyway)."""
     current: list[str] = []
-    start, moves, game = 1, False, False
-    for lineno, raw in enumerate(_lines(text), 1):
+    start, moves, game, size, blank = 1, False, False, 0, True
+    for lineno, raw in enumerate(lines, 1):
         stripped = raw.strip()
         if stripped.startswith("["):
             tag = _scan_tag(stripped)
             is_game = tag is not None and tag[0].lower() == "game"
             if moves or (is_game and game):
-                out.append((start, current))
-                current, start, moves, game = [], lineno, False, False
+                if not blank:
+                    yield start, ("\n".join(current) + "\n") if size >= 0 else None
+                current, start, moves, game, size, blank = [], lineno, False, False, 0, True
             game = game or is_game
         elif stripped and not stripped.startswith(";"):
             moves = True
-        current.append(raw)
-    out.append((start, current))
-    return [(n, "\n".join(lines) + "\n") for n, lines in out if any(x.strip() for x in lines)]
+        blank = blank and not stripped
+        if size >= 0:
+            size += len(raw) + 1
+            if cap is not None and size > cap:
+                current, size = [], -1  # too big: said without keeping it
+            else:
+                current.append(raw)
+    if not blank:
+        yield start, ("\n".join(current) + "\n") if size >= 0 else None
+
+
+# line breaks of str.splitlines besides "\n": a text holding one is cut the long way
+_OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+_FIRST_MOVES_LINE = re.compile(r"^[^\S\n]*[^\s\[;]", re.M)
+_TAG_LINE = re.compile(r"^\s*\[", re.M)
+_GAME_TAG_LINE = re.compile(r"^\s*\[\s*game\b", re.M | re.I)
+
+
+def surely_one_record(text: str) -> bool:
+    """True when ``text`` is one record at most, as ``split_records`` would find, told without
+    cutting it (the usual file: its tags, then its moves); False when it may be more."""
+    if any(b in text for b in _OTHER_BREAKS):
+        return False
+    if len(_GAME_TAG_LINE.findall(text)) > 1:
+        return False
+    moves = _FIRST_MOVES_LINE.search(text)
+    return moves is None or _TAG_LINE.search(text, moves.start()) is None
+
+
+def file_lines(stream: BinaryIO, source: str, longest: int = MAX_RECORD_BYTES) -> Iterator[str]:
+    """The lines of a UTF-8 file read as it goes (as ``str.splitlines`` cuts them, a byte-order
+    mark dropped); a line longer than ``longest`` bytes is cut there (what follows up to its
+    end is skipped). RecordError when it is not UTF-8."""
+    first = True
+    while chunk := stream.readline(longest + 1):
+        whole = chunk.endswith(b"\n") or len(chunk) <= longest
+        if first:
+            chunk, first = chunk.removeprefix(b"\xef\xbb\xbf"), False
+        try:
+            text = chunk.decode("utf-8", "strict" if whole else "ignore")
+        except UnicodeDecodeError:
+            raise RecordError(f"{source}: not a text file (not UTF-8)") from None
+        yield from text.splitlines()
+        while not whole and (rest := stream.readline(longest + 1)):  # the long line's end
+            whole = rest.endswith(b"\n")
 
 
 def add_tags(text: str, tags: dict[str, str]) -> str:
@@ -600,7 +662,7 @@ def add_tags(text: str, tags: dict[str, str]) -> str:
     return "\n".join(lines[:at] + new + lines[at:]) + "\n"
 
 
-def _lines(text: str) -> Iterator[str]:
+def lines_of(text: str) -> Iterator[str]:
     """``text.splitlines()`` one line at a time (a million short lines are not all held)."""
     start = 0
     while (end := text.find("\n", start)) >= 0:
@@ -679,11 +741,10 @@ def _read_moves(rec: Record, tokens: list[tuple[str, int, int]], source: str) ->
     pers = numberings(rec.game, rec.options)
     numbered = -1  # how many moves came before the last move number
     for text, line, col in tokens:
-        where = f"{source}:{line}:{col}"
         if text.startswith("{"):
             body = text[1:-1].strip()
             if body.startswith("[%clk"):
-                _read_clk(rec, body, where)
+                _read_clk(rec, body, f"{source}:{line}:{col}")
                 continue
             if _CLOCK_NOTE.match(body):
                 rec.clock_notes.setdefault(len(rec.moves), []).append(body)
@@ -691,25 +752,40 @@ def _read_moves(rec: Record, tokens: list[tuple[str, int, int]], source: str) ->
             if not _TIME_LIKE.match(body):
                 continue  # a free comment
             m = _TIME.match(body)
+            problem = None
             if not m:
-                raise RecordError(f"{where}: time {text} should look like {{+12.5s}} or {{-3s}}")
-            if not rec.moves or rec.times[-1] is not None:
-                raise RecordError(f"{where}: time {text} does not follow a move")
-            if rec.started is None:
-                raise RecordError(f"{where}: move times need a [Started] or [Date] tag")
-            ms = _milliseconds(m.group(2))
-            at = rec.started + (-ms if m.group(1) == "-" else ms)
-            if not MIN_MS <= at <= MAX_MS:
-                raise RecordError(f"{where}: time {text} is out of range (years 1 to 9999)")
+                problem = f"time {text} should look like {{+12.5s}} or {{-3s}}"
+            elif not rec.moves or rec.times[-1] is not None:
+                problem = f"time {text} does not follow a move"
+            elif rec.started is None:
+                problem = "move times need a [Started] or [Date] tag"
+            else:
+                ms = _milliseconds(m.group(2))
+                at = rec.started + (-ms if m.group(1) == "-" else ms)
+                if not MIN_MS <= at <= MAX_MS:
+                    problem = f"time {text} is out of range (years 1 to 9999)"
+            if problem is not None:  # where it is, made only then (a record has many words)
+                raise RecordError(f"{source}:{line}:{col}: {problem}")
             rec.times[-1] = at
             continue
         m = _NUMBER.match(text)
         if m:
-            pers = _numbered(text, int(m.group(1)), len(rec.moves), pers, numbered, where)
+            number = int(m.group(1))
+            fits = [
+                p
+                for p in pers
+                if _number_problem(text, number, len(rec.moves), p, numbered) is None
+            ]
+            if not fits:  # the first numbering's reason (made only then: a record has many words)
+                problem = _number_problem(text, number, len(rec.moves), pers[0], numbered)
+                raise RecordError(f"{source}:{line}:{col}: {problem}")
+            pers = tuple(fits)
             numbered = len(rec.moves)
             continue
         if len(rec.moves) >= MAX_RECORD_MOVES:
-            raise RecordError(f"{where}: more than {MAX_RECORD_MOVES:,} moves: too long a record")
+            raise RecordError(
+                f"{source}:{line}:{col}: more than {MAX_RECORD_MOVES:,} moves: too long a record"
+            )
         if text.startswith('"'):
             text = text[1:-1]
         rec.moves.append(text)
@@ -730,38 +806,17 @@ def _read_clk(rec: Record, body: str, where: str) -> None:
         rec.clocks[-1] = seconds
 
 
-def _numbered(
-    text: str, number: int, moves: int, pers: tuple[int, ...], numbered: int, where: str
-) -> tuple[int, ...]:
-    """Check a move number against each numbering still possible (``numberings``); the
-    ones it fits (RecordError, the first numbering's, when none)."""
-    fits = []
-    first: RecordError | None = None
-    for per in pers:
-        try:
-            _check_number(text, number, moves, per, numbered, where)
-        except RecordError as e:
-            first = first or e
-            continue
-        fits.append(per)
-    if not fits:
-        assert first is not None
-        raise first
-    return tuple(fits)
-
-
-def _check_number(text: str, number: int, moves: int, per: int, numbered: int, where: str) -> None:
-    """A move number must start its move (``per`` plies each) and be the next one."""
+def _number_problem(text: str, number: int, moves: int, per: int, numbered: int) -> str | None:
+    """A move number must start its move (``per`` plies each) and be the next one: what is
+    wrong with it, or None."""
     expected = moves // per + 1
     if numbered == moves:
-        raise RecordError(f"{where}: move number {text} repeated: a move was expected")
+        return f"move number {text} repeated: a move was expected"
     if moves % per:
-        raise RecordError(
-            f"{where}: move number {text} in the middle of move {expected}: "
-            f"its second half was expected"
-        )
+        return f"move number {text} in the middle of move {expected}: its second half was expected"
     if number != expected:
-        raise RecordError(f"{where}: move number {text} out of place, expected {expected}.")
+        return f"move number {text} out of place, expected {expected}."
+    return None
 
 
 def _milliseconds(text: str) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -138,11 +138,21 @@ def iso(ms: int | None) -> str | None:
         return None
     if not MIN_MS <= ms <= MAX_MS:
         raise ValueError("time out of range (years 1 to 9999)")
-    dt = datetime.fromtimestamp(0, UTC) + timedelta(milliseconds=ms - ms % 1000)
-    return (
-        f"{dt.year:04d}-{dt.month:02d}-{dt.day:02d}T{dt.hour:02d}:{dt.minute:02d}:"
-        f"{dt.second:02d}.{ms % 1000:03d}Z"
-    )
+    day, ms = divmod(ms, 86_400_000)  # the date once per day (a game's moves share it)
+    seconds, ms = divmod(ms, 1000)
+    minutes, seconds = divmod(seconds, 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{_date_text(day)}T{hours:02d}:{minutes:02d}:{seconds:02d}.{ms:03d}Z"
+
+
+@lru_cache(maxsize=1024)
+def _date_text(day: int) -> str:
+    """The date ``day`` days after 1970-01-01, as ``2025-03-01``."""
+    d = _EPOCH + timedelta(days=day)
+    return f"{d.year:04d}-{d.month:02d}-{d.day:02d}"
+
+
+_EPOCH = date(1970, 1, 1)
 
 
 def from_iso(text: str | None) -> int | None:

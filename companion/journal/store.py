@@ -34,11 +34,10 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import companion.journal.db as journal_db  # its open_rw looked up at each open
 from companion import PROGRAM
-from companion.games.base import Outcome
 from companion.journal.api import GameClosed, JournalError, Masked, MoveEntry, SavedGame
 from companion.journal.checks import (
     _check_identity_quietly,
@@ -104,6 +103,9 @@ from companion.journal.store_masked import EVENTS_REVEALED, JournalMasked
 from companion.journal.store_meta import JournalMeta
 from companion.journal.store_reads import JournalReads
 from companion.journal.store_salvage import JournalSalvage
+
+if TYPE_CHECKING:
+    from companion.games.base import Outcome
 
 __all__ = [
     "ABANDONED",
@@ -353,6 +355,7 @@ class SqliteJournal(
         _check_identity_quietly(path)
         try:
             db, tmp, loss = open_for_reading(path)
+            db = journal_db.as_current(db)  # an older journal or an empty file: read alike
         except sqlite3.Error as e:
             raise JournalError(f"cannot open journal {path}: {describe_error(e)}") from None
         journal = cls(db, path, clock)

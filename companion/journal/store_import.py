@@ -9,10 +9,9 @@ import sqlite3
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion import PROGRAM
-from companion.games.base import Outcome
 from companion.journal.api import JournalError
 from companion.journal.db import (
     describe_error,
@@ -25,6 +24,9 @@ from companion.journal.rows import (
     iso,
     to_json,
 )
+
+if TYPE_CHECKING:
+    from companion.games.base import Outcome
 
 log = logging.getLogger(PROGRAM)
 

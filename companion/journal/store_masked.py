@@ -7,11 +7,13 @@ version 5 (companion/journal/rows.py); version 6 a game disputed or unverified
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.games.base import Outcome
 from companion.journal.api import Dispute, Masked, MoveEntry
 from companion.journal.rows import detail_json, from_json, to_json
+
+if TYPE_CHECKING:
+    from companion.games.base import Outcome
 
 DISPUTED, UNVERIFIED = "disputed", "unverified"
 

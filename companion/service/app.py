@@ -8,6 +8,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import threading
+from collections.abc import Callable
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -175,9 +178,14 @@ def build_daemon(
     board: SensorBoard | None = None,
     simulated: bool | None = None,
     service: bool = False,
+    later: bool = False,
 ):
     """Returns (daemon, closers): call each closer after the daemon stops. A ``service``
-    never falls back to the simulated board: it waits for the real one."""
+    never falls back to the simulated board: it waits for the real one. ``later``: the
+    optional parts (the web pages, the club's link) are imported in a thread of their own and
+    started once the table's first frame is up, so that the board is ready (READY=1, the
+    first OLED frame, presses taken) before them: a service, whose failures there are a log
+    line and an OLED line."""
     from companion.hardware.boards import make_board
 
     board = board or make_board(
@@ -198,16 +206,65 @@ def build_daemon(
     buttons, buzzer = make_buttons(config, daemon.post, simulated)
     daemon.buzzer = buzzer
     closers = [c.close for c in (buttons, buzzer, journal) if c is not None and hasattr(c, "close")]
+    optional: list[tuple[str, Callable[[], Callable[[], None]]]] = []
+    if config.web.listen:  # (what it imports, how it starts)
+        optional.append(("companion.views.web", lambda: start_web(config, daemon, service)))
+    if config.club.broker:
+        optional.append(("companion.club.board_link", lambda: start_club(config, daemon)))
+    if later and optional:
+        closers.insert(0, start_later(daemon, optional))
+        return daemon, closers
     try:
-        if config.web.listen:
-            closers.insert(0, start_web(config, daemon, service=service))
-        if config.club.broker:
-            closers.insert(0, start_club(config, daemon))
+        for _, start in optional:
+            closers.insert(0, start())
     except Exception:
         for close in closers:
             close()
         raise
     return daemon, closers
+
+
+def start_later(
+    daemon: Daemon, parts: list[tuple[str, Callable[[], Callable[[], None]]]]
+) -> Callable[[], None]:
+    """Import each part's modules in a thread of its own once the first frame is up, then
+    start it in the loop's thread; returns the function that stops what was started (and
+    keeps what was not yet from starting)."""
+    stops: list[Callable[[], None]] = []
+    lock = threading.Lock()
+    closed = False
+
+    def start_all() -> None:
+        with lock:
+            for module, start in parts:
+                if closed:
+                    return
+                try:
+                    stops.append(start())
+                except Exception as e:  # the referee goes on without it
+                    log.error("cannot start %s: %s", module, e)
+
+    def load() -> None:
+        for module, _ in parts:
+            try:
+                import_module(module)  # the slow part, off the loop's thread
+            except ImportError as e:
+                log.error("cannot load %s: %s", module, e)
+        daemon.post_call(start_all)
+
+    def begin() -> None:
+        threading.Thread(target=load, name="binaryon-optional", daemon=True).start()
+
+    daemon.after_first_frame.append(begin)
+
+    def close() -> None:
+        nonlocal closed
+        with lock:
+            closed = True
+            for stop in reversed(stops):
+                stop()
+
+    return close
 
 
 def club_state_file(config: Config) -> Path | None:

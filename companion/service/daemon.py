@@ -103,6 +103,7 @@ class Daemon:
         self._in_event = False  # handling an event: it is drawn when done
         self._redraw: Any = None  # a timer's verdict waits to be drawn
         self.web: Any = None  # the web server, when the pages are served
+        self.after_first_frame: list[Callable[[], None]] = []  # called once, in the loop
         self.web_backend: Any = None
         self.web_problem = ""  # why the pages are off when they should be served (OLED, menu)
         self.club: Any = None  # the link to a club's broker (companion.club.board_link)
@@ -210,6 +211,9 @@ class Daemon:
     def _first_frame(self) -> None:
         self._engine()
         self.render()
+        started, self.after_first_frame = self.after_first_frame, []
+        for fn in started:  # what may come once the table is up (the optional parts)
+            fn()
 
     def _run_loop(self) -> None:
         if self.notifier is not None:

@@ -1,4 +1,5 @@
-"""``binaryon noughts-rows``: a command the game brings (``NoughtsSpec.commands``)."""
+"""``binaryon noughts-rows``: a command the game brings (registered with it: ``COMMANDS`` in
+tests/test_toy_game.py)."""
 
 from __future__ import annotations
 

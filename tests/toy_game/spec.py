@@ -52,9 +52,6 @@ class NoughtsSpec(GameSpec):
     title: ClassVar[str] = "NOUGHTS"
     options: ClassVar[tuple[Option, ...]] = OPTIONS
     sensor_kinds: ClassVar[tuple[str, ...]] = ("switch",)
-    commands: ClassVar[dict[str, tuple[str, str]]] = {
-        "noughts-rows": ("tests.toy_game.cli", "list every row of three of the Noughts board")
-    }
     hint_steps: ClassVar[int] = 1  # the free cells; then the engine's move
     match_options: ClassVar[dict[str, Any]] = {"size": 3}
     position_movers: ClassVar[tuple[str, ...]] = PLAYERS

@@ -1,4 +1,4 @@
-"""``binaryon lines`` (a command Binaryon brings, ``BinaryonSpec.commands``): every line of
+"""``binaryon lines`` (a command Binaryon brings, registered in companion/games): every line of
 the board, each reading direction separately."""
 
 from __future__ import annotations

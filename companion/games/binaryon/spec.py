@@ -22,7 +22,7 @@ from companion.games.base import (
 )
 from companion.games.binaryon.adapter import BinaryonAdapter, effect
 from companion.games.binaryon.board import cells_to_white
-from companion.games.binaryon.engine import BinaryonState, legal_squares
+from companion.games.binaryon.engine import PLAYERS, BinaryonState, legal_squares
 from companion.games.binaryon.input import BinaryonInput
 from companion.games.binaryon.options import OPTIONS, resolve
 from companion.games.binaryon.scoring import Score, line_names, score_bitboard, tie_reason
@@ -49,12 +49,12 @@ class BinaryonSpec(GameSpec):
     title: ClassVar[str] = "BINARYON"
     options: ClassVar[tuple[Option, ...]] = OPTIONS
     sensor_kinds: ClassVar[tuple[str, ...]] = ("switch", "polarity")
-    commands: ClassVar[dict[str, tuple[str, str]]] = {
-        "lines": ("companion.games.binaryon.lines_cli", "list every line of the Binaryon board")
-    }
     hint_steps: ClassVar[int] = 2  # the mover's moves, then their best line
     position_movers: ClassVar[tuple[str, ...]] = ("on", "off")
     clock_default: ClassVar[str] = "5:00+3"  # docs/rules/binaryon.md, "Time"
+
+    def players(self, options: dict[str, Any]) -> tuple[str, ...]:
+        return PLAYERS  # the same whatever the options: no rules tables built to ask
 
     def resolve(self, given: dict[str, Any]) -> dict[str, Any]:
         return resolve(given)

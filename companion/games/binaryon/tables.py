@@ -156,19 +156,25 @@ class Rules:
         return x & self.reach[last] & self.majority(x)
 
 
+def _byte_bits(width: int) -> tuple[tuple[int, ...], ...]:
+    """For each byte value, its set bits below ``width``, lowest first."""
+    return tuple(tuple(i for i in range(width) if v >> i & 1) for v in range(256))
+
+
+_BYTE_BITS = _byte_bits(8)
+
+
 def _square_lister(size: int, items: Sequence[Any] | None = None) -> Callable[[int], list[Any]]:
     """A function listing the set bits of a ``size``-bit mask, lowest first, from per-byte tables
     (one table per byte position, the square numbers already offset): the square numbers, or
     ``items[square]`` when given (each square's ``Place``)."""
     nbytes = (size + 7) // 8
     of = items if items is not None else range(size)
-    tables = tuple(
-        tuple(
-            tuple(of[8 * b + i] for i in range(8) if v >> i & 1 and 8 * b + i < size)
-            for v in range(256)
-        )
-        for b in range(nbytes)
-    )
+    tables = []
+    for b in range(nbytes):  # made at every start: built from the bits of each byte value
+        row = of[8 * b : min(8 * b + 8, size)]
+        bits = _BYTE_BITS if len(row) == 8 else _byte_bits(len(row))
+        tables.append(tuple(tuple(map(row.__getitem__, set_bits)) for set_bits in bits))
     if nbytes == 8:  # the 8x8 board, unrolled
         t0, t1, t2, t3, t4, t5, t6, t7 = tables
 

@@ -152,13 +152,6 @@ class BinomeSpec(GameSpec):
         detail = {"on_time": flagged, "scores": dict(zip(st.names, st.scores, strict=True))}
         return Outcome(winners, summary, detail, f"{flagged}'s time ran out")
 
-    commands = {
-        "binome": (
-            "companion.games.binome.resolve_cli",
-            "Binøme tools: resolve one turn (who wins a postulate and why)",
-        )
-    }
-
     def resolve(self, given: dict[str, Any]) -> dict[str, Any]:
         """The options checked together; the deck file is read here (once, at the start)."""
         return resolve_game_options(given)
