@@ -85,7 +85,7 @@ def run(folder: Path, moves: int, broker: Broker | None) -> dict[str, list[float
         daemon.call(lambda n=name: daemon.submit(n, None))
         out["answer"].append((time.perf_counter() - start) * 1000)
         if daemon.club is not None:
-            key = (daemon.club.game_uid(), len(daemon.session.played) - 1)
+            key = (daemon.club.public_uid(), len(daemon.session.played) - 1)  # as moves name it
             with got:
                 got.wait_for(lambda k=key: k in heard, 10)
             if key in heard:

@@ -21,6 +21,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -170,14 +171,27 @@ def get(url: str) -> tuple[int, str]:
         return r.status, r.read().decode()
 
 
+def get_when_up(url: str, timeout: float = 60.0) -> tuple[int, str]:
+    """``get`` once the server listens (refused connections meanwhile)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return get(url)
+        except urllib.error.URLError as e:
+            if not isinstance(e.reason, ConnectionRefusedError) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
 def test_every_feature_of_the_starter_config_works_under_the_units_sandbox(tmp_path):
     service = Service(tmp_path, UNIT.read_text())
     service.start()
     log = ""
     try:
         service.wait_ready()
-        # the web pages, over loopback, on the port the config names
-        status, page = get(f"http://127.0.0.1:{service.port}/")
+        # the web pages, over loopback, on the port the config names (READY=1 comes with the
+        # first OLED frame, before the optional parts such as the pages are loaded)
+        status, page = get_when_up(f"http://127.0.0.1:{service.port}/")
         assert status == 200 and "<html" in page.lower()
         status, body = get(f"http://127.0.0.1:{service.port}/api/state")
         assert status == 200 and json.loads(body)["game"] == "binaryon"

@@ -225,7 +225,7 @@ def test_its_table_and_player_pages(tmp_path):
         with urllib.request.urlopen(url + "/api/state", timeout=10) as answer:
             table = json.loads(answer.read())
         text = json.dumps(table)
-        assert "NOUGHTS" in text and "you play" not in text
+        assert table["title"] == "Noughts" and "you play" not in text  # spec.heading()
         status, me = call_api(url, tokens["nought"], "/api/me")
         assert status == 200 and "you play NOUGHT" in json.dumps(me)
     finally:
