@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from companion.games import get_spec
-from companion.views.oled import CHARS, Screen
+from companion.views.oled import CHARS, Screen, screen_text
 from tests.test_oled_golden import check, shown
 from tests.test_wythe_engine import BLOCKED, play, start
 
@@ -39,4 +39,7 @@ def test_result_with_its_reason():
     outcome = over.outcome()
     message = f"{outcome.summary}: {outcome.reason}"
     assert len(message) <= 2 * CHARS
-    check("wythe_over", shown(Screen(SPEC.panel(over), message, over=True)))
+    screen = Screen(SPEC.panel(over), message, over=True)
+    said = " ".join(screen_text(screen)).lower()
+    assert said.count("wins") == 1 and message.lower() in said  # the result said once
+    check("wythe_over", shown(screen))

@@ -125,7 +125,14 @@ def said_once(screen: Screen) -> str | None:
         return None
     if message.startswith(note):
         return message
-    return note if note.startswith(message) else None
+    if note.startswith(message):
+        return note
+    # the same result in other words ('White wins: 1x8 to 0' / 'WHITE wins 8-4: one group of
+    # 8 to none'): its head, before the reason, names the same winner; the fuller one is shown
+    head_n, head_m = (t.split(":")[0].split()[:2] for t in (note.lower(), message.lower()))
+    if len(head_n) == 2 and head_n == head_m and head_n[1] in ("wins", "win"):
+        return message if len(message) >= len(note) else note
+    return None
 
 
 def corner(screen: Screen) -> str:
