@@ -116,7 +116,7 @@ def test_binaryon_event_runs_a_tournament_end_to_end(tmp_path, capsys):
     event.write_text(EVENT)
     e = str(event)
     assert main(["event", e, "pair"]) == 0
-    assert "r1-t1 on t1: (1) Ann 0 - (4) Dan 0  *" in capsys.readouterr().out
+    assert "r1-t1 on t1: (1) Ann 0 v (4) Dan 0  *" in capsys.readouterr().out
     assert main(["event", e, "result", "r1-t1", "1-0"]) == 0
     assert main(["event", e, "pair"]) == 2
     err = capsys.readouterr().err.strip()

@@ -175,8 +175,8 @@ def test_forfeits_are_typed_as_the_docs_write_them(march, capsys):
     assert main(["event", march, "result", "r1-t1", "-+"]) == 0
     assert main(["event", march, "result", "r1-t2", "--"]) == 0
     out = capsys.readouterr().out
-    assert "r1-t1: (1) Ann 0 - (3) Dan 0  -+" in out
-    assert "r1-t2: (4) Ben 0 - (2) Cat 0  --" in out
+    assert "r1-t1: (1) Ann 0 v (3) Dan 0  -+  Dan won by forfeit" in out
+    assert "r1-t2: (4) Ben 0 v (2) Cat 0  --  both forfeited" in out
     assert main(["event", march, "correct", "r1-t1", "+-", "--by", "Zoe", "--why", "late"]) == 0
     assert main(["event", march, "correct", "r1-t2", "--", "--by", "Zoe", "--why", "x"]) == 2
     assert "has -- already" in capsys.readouterr().err

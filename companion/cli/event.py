@@ -262,7 +262,7 @@ def _round_json(t, round_number: int) -> dict:
 
 
 def _heading() -> str:
-    return "pairing: (no) white score - (no) black score  result"
+    return "pairing: (no) white score v (no) black score  result  said by name"
 
 
 def _line(g, info: dict[str, tuple[int, float]] | None = None) -> str:
@@ -276,4 +276,17 @@ def _line(g, info: dict[str, tuple[int, float]] | None = None) -> str:
     if g.black is None:
         return f"{g.pairing}: {who(g.white)} has the bye"
     void = " (replayed)" if g.void else ""
-    return f"{g.pairing}{board}: {who(g.white)} - {who(g.black)}  {g.result or '*'}{void}"
+    said = f"  {by_name(g.white, g.black, g.result)}" if g.result and not g.void else ""
+    return f"{g.pairing}{board}: {who(g.white)} v {who(g.black)}  {g.result or '*'}{said}{void}"
+
+
+def by_name(white: str, black: str, result: str) -> str:
+    """An event game's result said by name, first player first: 'Ann beat Bob'."""
+    return {
+        "1-0": f"{white} beat {black}",
+        "0-1": f"{black} beat {white}",
+        "1/2-1/2": f"{white} and {black} drew",
+        "+-": f"{white} won by forfeit",
+        "-+": f"{black} won by forfeit",
+        "--": "both forfeited",
+    }.get(result, "")
