@@ -32,7 +32,10 @@ BOOTROM = "rp2040-bootrom-b1.mjs"
 VERSION = "1.4.1"
 URL = f"https://registry.npmjs.org/rp2040js/-/rp2040js-{VERSION}.tgz"
 # `npm view rp2040js@1.4.1 dist.integrity`
-INTEGRITY = "sha512-Yzr5xG7ZwbtA50IYAU1k/oSoSyDAhPtT5qC/Q2eFApoLuAYE8DQbPIMPs/0kh4Ietd4P0OpKk3CIkfNqjcr56g=="
+INTEGRITY = (
+    "sha512-Yzr5xG7ZwbtA50IYAU1k/oSoSyDAhPtT5qC/"
+    "Q2eFApoLuAYE8DQbPIMPs/0kh4Ietd4P0OpKk3CIkfNqjcr56g=="
+)
 # The RPI_PICO build's filesystem: LittleFS at flash offset 0xA0000 (the .mjs places it).
 FS_BLOCK = 4096
 FS_BLOCKS = 352

@@ -108,7 +108,7 @@ def test_a_bad_crc_is_refused_and_resend_repeats_the_lines(board):
     assert err.code == "crc"
     board.send(lp.cmd_ping())
     pong = board.wait(_is(lp.Pong), ms=300)
-    start = board.text.rfind("%02x ERR crc" % err.seq)
+    start = board.text.rfind(f"{err.seq:02x} ERR crc")
     first = board.text[start : board.text.index("\n", start) + 1]
     board.skip_old()
     board.send(lp.cmd_resend(err.seq))
