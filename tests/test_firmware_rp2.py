@@ -151,3 +151,21 @@ def test_watchdog_restarts_a_hung_loop(board):
     err = board.wait(_is(lp.BoardError), ms=300)
     assert err.code == "wdt"
     assert board.boots == 2
+
+
+def test_a_hall_board_scans_at_least_1000_times_a_second_and_reads_both_poles(tmp_path):
+    b = Rp2Board(tmp_path, KIND="polarity")
+    try:
+        b.wait(_is(lp.Snapshot), ms=1500)
+        b.close(9)  # b2's black-up sensor
+        b.close(20, second=True)  # e3's white-up one
+        got = {}
+        while len(got) < 2:
+            m = b.wait(_is(lp.Change), ms=300)
+            got[m.square] = m.value
+        assert got == {9: "x", 20: "o"}
+        b.run(1100)
+        s = stat(b)
+        assert s["rate"] >= 1000, s  # eight rows of 100 us HALL_SETTLE_US: the most is 1250
+    finally:
+        b.stop()
