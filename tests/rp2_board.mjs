@@ -127,6 +127,7 @@ function boot(reason) {
   chip.flash.set(fsImage, FS_OFFSET);
   chip.core.PC = 0x10000000;
   boots += 1;
+  feeds.last = -1;
   // BOOTSEL reads as released: the QSPI SS pad's input enabled and pulled high.
   const ss = chip.qspi[1];
   let pad = ss.padValue;
@@ -138,6 +139,16 @@ function boot(reason) {
     chip.peripherals[0x40058].reason = reason;
   }
   const wdt = chip.peripherals[0x40058];
+  const write = wdt.writeUint32.bind(wdt);
+  wdt.writeUint32 = (offset, value) => {
+    if (offset === 0x04) {
+      // LOAD: the watchdog is fed
+      const now = elapsedNs + chip.clock.nanos;
+      if (feeds.last >= 0) feeds.maxGap = Math.max(feeds.maxGap, now - feeds.last);
+      feeds.last = now;
+    }
+    write(offset, value);
+  };
   wdt.onWatchdogTrigger = () => {
     rebootAsked = wdt.reason || WDT_TIMER;
     // the chip resets here: a timer left running at zero would fire again at once, forever
@@ -149,6 +160,7 @@ function boot(reason) {
   wireLeds();
 }
 let rebootAsked = 0;
+const feeds = { last: -1, maxGap: 0 }; // simulated ns
 
 function wireUsb() {
   cdc = new USBCDC(chip.usbCtrl);
@@ -256,6 +268,13 @@ const commands = {
     host.reading = m.on;
     if (m.on) host.release();
     return { held: host.heldIn.length };
+  },
+  feedgap() {
+    // the longest time (ms) without a watchdog feed since the last call
+    const now = elapsedNs + chip.clock.nanos;
+    const gap = Math.max(feeds.maxGap, feeds.last >= 0 ? now - feeds.last : 0) / 1e6;
+    feeds.maxGap = 0;
+    return { ms: gap };
   },
   stall() {
     stalled = true;

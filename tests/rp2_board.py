@@ -211,6 +211,11 @@ class Rp2Board:
     def reading(self, on: bool) -> int:
         return self.call("reading", on=on)["held"]
 
+    def max_feed_gap(self) -> float:
+        """The longest simulated time (ms) the firmware went without feeding its watchdog
+        since the last call."""
+        return self.call("feedgap")["ms"]
+
     def stall(self) -> None:
         """Freeze the core (a hung loop): only the clock and the watchdog go on."""
         self.call("stall")

@@ -143,6 +143,30 @@ def test_led_chain_output_colours_and_current_cap(board):
     assert min(out) == max(out) > 0
 
 
+def test_a_host_that_stops_reading_never_stalls_the_loop(board):
+    """rp2 waits up to 500 ms, twice, in a write that does not fit: at most one such wait."""
+    board.run(50)
+    board.max_feed_gap()
+    board.reading(False)  # the port stays open, nobody reads: IN transfers stay pending
+    for _ in range(24):  # 96 SNAP lines of 80 bytes: far more than the USB FIFO holds
+        board.send(lp.cmd_snapshot() * 4)
+        board.run(25)
+    board.close(5)
+    board.run(200)
+    gap = board.max_feed_gap()
+    print(f"longest time without a watchdog feed while the host did not read: {gap:.1f} ms")
+    assert gap < 600  # one 500 ms wait for room at most, not 1.0 s
+    assert board.boots == 1
+    board.reading(True)
+    board.run(600)  # what was pending comes out; after a stall no write is tried for 500 ms
+    s = stat(board)
+    assert s["drop"] > 0  # what did not fit was dropped and counted
+    board.close(5, False)
+    m = board.wait(_is(lp.Change), ms=300)
+    assert (m.square, m.value) == (5, "0")  # the link works again (the press was dropped or
+    # sent: either way the host asks RESEND for a gap)
+
+
 def test_watchdog_restarts_a_hung_loop(board):
     """Last: it reboots the board."""
     board.stall()

@@ -399,6 +399,7 @@ class Firmware:
             if not self.port.write(line):  # the host is not reading: it asks again later
                 self.dropped += 1
                 return
+            self.feed()  # a byte a write: 64 lines take about 0.5 s on the rp2 port
 
     def maintenance(self):
         """Reboot into the REPL (no scanning, no watchdog) so mpremote can update the files."""
@@ -570,7 +571,10 @@ def config_problem(cfg, gpios=PICO_GPIOS):
         if not _int_in(value, low, high):
             return "%s must be %d..%d, got %r" % (name, low, high, value)
     wdt = getattr(cfg, "WATCHDOG_MS", None)
-    # rp2 refuses more than 8388 ms; under 1000 a USB write stall (500 ms) could trip it
+    # rp2 refuses more than 8388 ms. The longest time between feeds, measured on the rp2 port
+    # (tests/test_firmware_rp2.py): 0.54 s with a host that stops reading (one 500 ms wait
+    # for USB room, boardfw/usbio.py), 0.46 s for a RESEND of 63 lines (fed between lines);
+    # 1000 keeps a margin of almost 2.
     if not (_int_in(wdt, 1000, 8388) or (_int_in(wdt, 0, 0))):
         return "WATCHDOG_MS must be 0 (off) or 1000..8388, got %r" % (wdt,)
     amps = getattr(cfg, "LED_SUPPLY_AMPS", None)
