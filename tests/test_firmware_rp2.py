@@ -193,3 +193,18 @@ def test_a_hall_board_scans_at_least_1000_times_a_second_and_reads_both_poles(tm
         assert s["rate"] >= 1000, s  # eight rows of 100 us HALL_SETTLE_US: the most is 1250
     finally:
         b.stop()
+
+
+def test_without_the_settle_time_a_released_column_shows_a_ghost(tmp_path):
+    """ROW_SETTLE_US = 0: the next row is read while d1's column still recovers (4 us)."""
+    b = Rp2Board(tmp_path, ROW_SETTLE_US=0)
+    try:
+        b.wait(_is(lp.Snapshot), ms=1500)
+        b.recovery(4)
+        b.close(3)
+        seen = set()
+        while 11 not in seen:
+            seen.add(b.wait(_is(lp.Change), ms=300).square)
+        assert seen == {3, 11}  # d2 appears with d1: the ghost one rank above
+    finally:
+        b.stop()
