@@ -1,5 +1,7 @@
-"""boardfw/usbio.py's write policy under CPython, with stand-in pollers and output: drop a line
-the port does not take, end a line cut short before the next, trust POLLOUT once seen."""
+"""boardfw/usbio.py's write policy under CPython, with stand-in pollers and output: a line goes
+out a byte at a time (rp2 waits twice for a longer write that does not fit, once for a byte),
+drop a line the port does not take, end a line cut short before the next, trust POLLOUT once
+seen."""
 
 from __future__ import annotations
 
@@ -40,7 +42,7 @@ def port():
     usbio = importlib.import_module("boardfw.usbio")
     p = usbio.UsbPort.__new__(usbio.UsbPort)  # no sys.stdin/stdout polling under pytest
     p.tx, p.out, p.torn, p.polls_out = Poller(), Out(), False, False
-    p.stalled, p.stalled_at = False, 0
+    p.stalled, p.stalled_at, p.byte, p.bytewise = False, 0, bytearray(1), True  # as on rp2
     return p
 
 
@@ -80,9 +82,37 @@ def test_after_a_write_that_did_not_go_out_whole_nothing_is_tried_for_a_while(po
     assert not port.write(b"01 EV 3 1*ABCD\n")
     port.out.room = 100
     writes = []
-    monkeypatch.setattr(port.out, "write", lambda data: writes.append(data) or len(data))
+    monkeypatch.setattr(port.out, "write", lambda data: writes.append(bytes(data)) or len(data))
     now[0] += usbio.STALL_MS - 1
     assert not port.write(b"02 PONG*0000\n") and writes == []  # dropped without waiting
     now[0] += 1
     assert port.write(b"03 PONG*0000\n")
-    assert writes == [b"\n", b"03 PONG*0000\n"]  # the cut line ended first
+    assert b"".join(writes) == b"\n03 PONG*0000\n"  # the cut line ended first
+    assert all(len(w) == 1 for w in writes)  # one byte a write: one 500 ms wait at most
+
+
+def test_elsewhere_a_line_goes_out_in_one_write_and_a_short_one_pauses_writing(port, monkeypatch):
+    usbio = importlib.import_module("boardfw.usbio")
+    monkeypatch.setattr(usbio, "ticks_ms", lambda: 5)
+    port.bytewise = False
+    assert port.write(b"00 PONG*1234\n") and port.out.data == b"00 PONG*1234\n"
+    port.out.room = 3
+    assert not port.write(b"01 PONG*1234\n") and port.torn and port.stalled
+    port.out.room = 100
+    assert not port.write(b"02 PONG*1234\n")  # within STALL_MS: not tried
+    assert port.out.data == b"00 PONG*1234\n01 "
+
+
+def test_a_byte_that_does_not_fit_gives_up_the_line_at_once(port, monkeypatch):
+    usbio = importlib.import_module("boardfw.usbio")
+    monkeypatch.setattr(usbio, "ticks_ms", lambda: 7)
+    writes = []
+
+    def write(data):  # room for 3 bytes, then every write "waits" and takes nothing
+        writes.append(bytes(data))
+        return 1 if len(writes) <= 3 else 0
+
+    monkeypatch.setattr(port.out, "write", write)
+    assert not port.write(b"01 EV 3 1*ABCD\n")
+    assert len(writes) == 4  # the fourth byte waited in vain: no fifth try
+    assert not port.write(b"02 PONG*0000\n") and len(writes) == 4  # stalled: not tried

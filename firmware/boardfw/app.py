@@ -25,6 +25,9 @@ MAINT_FLAG = "maint.flag"  # present at boot: leave the REPL free (MAINT, firmwa
 RESET_FLAG = "reset.flag"  # present at boot: the last reset was asked for, not the watchdog's
 MAX_CHANGES = 64  # squares in one LEDD line
 RX_CHUNK = 512  # host bytes taken per loop pass
+# Host input, reports, LEDs, snapshot and the watchdog are served this often (ms); the scan
+# runs on every pass between (a poll of the USB port costs as much as a scan).
+HOUSE_MS = 8
 DRAIN_MS = 200  # time given to USB to send the last lines before an intentional reset
 COUNT_MASK = (1 << 29) - 1  # counters wrap here and stay small ints (no allocation) on the Pico
 # GPIOs on the Pico's pads: GP23 (power save), GP24 (VBUS sense), GP25 (LED) and GP29 (VSYS/3)
@@ -64,8 +67,11 @@ class Firmware:
         self.kind = kind
         self.matrix = Matrix(
             cfg.ROW_PINS, cfg.COL_PINS, cfg.COL_PINS_B if polar else None,
-            cfg.FAST_IO, cfg.HALL_SETTLE_US if polar else cfg.ROW_SETTLE_US,
+            cfg.FAST_IO, cfg.HALL_SETTLE_US if polar else cfg.ROW_SETTLE_US, HOUSE_MS * 1000,
         )  # fmt: skip
+        # the machine-code scan (rp2) goes on for up to HOUSE_MS between services; elsewhere
+        # every pass serves the host, as a pass is one slow scan
+        self.house_ms = HOUSE_MS if self.matrix.native is not None else 0
         self.leds = Leds(cfg.LED_PIN, n, cfg.LED_SERPENTINE, cfg.BRIGHTNESS, cfg.LED_SUPPLY_AMPS)
         self.rx = bytearray(RX_CHUNK)
         self.rows_a = [0] * n
@@ -174,18 +180,27 @@ class Firmware:
 
     # -- the loop ------------------------------------------------------------------------
     def step(self):
-        """One pass: a full scan, debounced reports, host commands, LEDs, periodic snapshot."""
-        now = self.ticks()
-        self.matrix.scan(self.rows_a, self.rows_b)
+        """One pass: a full scan, debounced reports, host commands, LEDs, periodic snapshot.
+
+        On the rp2 port one pass is machine-code scans for up to HOUSE_MS (until one sees a
+        change); the rest (counted in milliseconds) runs once every HOUSE_MS, so the scan rate
+        is not spent on polling the port."""
+        changed = self.matrix.scan(self.rows_a, self.rows_b)
+        now = self.ticks()  # after the scan: it may have run for up to HOUSE_MS
         n = self.n
-        for r in range(n):
-            if self.rows_a[r] != self.prev_a[r] or (
-                self.rows_b is not None and self.rows_b[r] != self.prev_b[r]
-            ):
-                for c in range(n):
-                    sq = r * n + c
-                    self.deb.seen(sq, self.value(sq), now)
-        self._remember_rows()
+        if changed:
+            rows_a, rows_b = self.rows_a, self.rows_b
+            for r in range(n):
+                if rows_a[r] != self.prev_a[r] or (
+                    rows_b is not None and rows_b[r] != self.prev_b[r]
+                ):
+                    for c in range(n):
+                        sq = r * n + c
+                        self.deb.seen(sq, self.value(sq), now)
+            self._remember_rows()
+        self.scans = (self.scans + self.matrix.scans) & COUNT_MASK
+        if ticks_diff(now, self.last_tick) < self.house_ms:
+            return
         for sq in self.deb.due(now):
             self.send("EV %d %s" % (sq, self.deb.reported[sq]))
         got = self.port.read_into(self.rx)
@@ -200,7 +215,6 @@ class Firmware:
             self.flush_errors(now)
         if self.leds.dirty:
             self.leds.show()
-        self.scans = (self.scans + 1) & COUNT_MASK
         self.up_ms += ticks_diff(now, self.last_tick)
         self.last_tick = now
         if self.up_ms >= 1000:
@@ -385,6 +399,7 @@ class Firmware:
             if not self.port.write(line):  # the host is not reading: it asks again later
                 self.dropped += 1
                 return
+            self.feed()  # a byte a write: 64 lines take about 0.5 s on the rp2 port
 
     def maintenance(self):
         """Reboot into the REPL (no scanning, no watchdog) so mpremote can update the files."""
@@ -556,7 +571,10 @@ def config_problem(cfg, gpios=PICO_GPIOS):
         if not _int_in(value, low, high):
             return "%s must be %d..%d, got %r" % (name, low, high, value)
     wdt = getattr(cfg, "WATCHDOG_MS", None)
-    # rp2 refuses more than 8388 ms; under 1000 a USB write stall (500 ms) could trip it
+    # rp2 refuses more than 8388 ms. The longest time between feeds, measured on the rp2 port
+    # (tests/test_firmware_rp2.py): 0.54 s with a host that stops reading (one 500 ms wait
+    # for USB room, boardfw/usbio.py), 0.46 s for a RESEND of 63 lines (fed between lines);
+    # 1000 keeps a margin of almost 2.
     if not (_int_in(wdt, 1000, 8388) or (_int_in(wdt, 0, 0))):
         return "WATCHDOG_MS must be 0 (off) or 1000..8388, got %r" % (wdt,)
     amps = getattr(cfg, "LED_SUPPLY_AMPS", None)

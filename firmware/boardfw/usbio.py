@@ -1,13 +1,18 @@
 """USB CDC on the Pico: sys.stdin/sys.stdout, polled so the scan loop never blocks for long.
 
-On the rp2 port a write to USB never raises: with the host's port open but nobody reading it
-blocks up to 500 ms and then returns a partial count. So a line is written only when
-``poll`` says the port is writable, and dropped otherwise (the host notices the gap in the
-sequence numbers and asks for a RESEND). A line cut short is ended with a newline before the
-next one, so the host drops only that line. rp2 reports the port writable while its FIFO has a
-single byte free, so a write can still wait its 500 ms: after one that did not go out whole,
-nothing is written for STALL_MS (lines are dropped at once), so a burst (a RESEND of 64 lines,
-many RESENDs) costs at most one such wait per STALL_MS, never the watchdog's timeout.
+On the rp2 port a write to USB never raises: with the host's port open but nobody reading it,
+a write of more bytes than the FIFO has room for waits 500 ms, writes what fits, and (the rest
+still pending) waits 500 ms more: 1.0 s on MicroPython 1.27 and later, 1.5 s before. So a line
+is written a byte at a time: a byte that does not fit waits at most one 500 ms (while it
+waits, rp2 runs the USB stack, so a host that reads makes room within a millisecond or two),
+and a byte that still did not go gives up the line and stops all writes for STALL_MS. A write
+therefore never blocks longer than 500 ms, and that at most once per STALL_MS: the loop feeds
+the watchdog at least every 0.5 s plus one pass. A line is started only when ``poll`` says the
+port is writable, so with a FIFO already full lines are dropped at once. A dropped or cut line
+is counted (``drop`` in STAT); the host notices the gap in the sequence numbers and asks for a
+RESEND. A cut line is ended with a newline before the next one, so the host drops only it.
+On other ports (the unix port's stand-in link in the tests) a line goes out in one write,
+with the same pause after one that did not go out whole.
 Reading uses ``ipoll`` and preallocated buffers: an idle pass allocates nothing.
 """
 
@@ -19,8 +24,7 @@ import sys
 
 from boardfw.clock import sleep_ms, ticks_diff, ticks_ms
 
-_NEWLINE = b"\n"
-STALL_MS = 500  # after a write that did not go out whole, no write is tried for this long
+STALL_MS = 500  # after a byte the port did not take, no write is tried for this long
 
 
 class UsbPort:
@@ -32,6 +36,10 @@ class UsbPort:
         self.tx = select.poll()
         self.tx.register(sys.stdout, select.POLLOUT)
         self.one = bytearray(1)
+        self.byte = bytearray(1)  # the byte being written
+        # rp2's wait for room is per write call: a byte at a time bounds it there. Elsewhere
+        # (the unix port's stand-in link) a line goes in one write.
+        self.bytewise = sys.platform == "rp2"
         self.torn = False  # the last line went out cut short
         self.polls_out = False  # the port has reported POLLOUT at least once
         self.stalled = False  # a write did not go out whole (it may have waited 500 ms) ...
@@ -79,19 +87,32 @@ class UsbPort:
         return not self.polls_out
 
     def write(self, line):
-        """Send one line if the port takes it; False when it was dropped or cut short."""
+        """Send one line, a byte at a time; False when it was dropped or cut short (at most
+        one 500 ms wait per STALL_MS: see the module's docstring)."""
+        if not self._may_write():  # stalled, or the FIFO is full: dropped without a wait
+            return False
         if self.torn:
-            if not self._may_write():
-                return False
-            if self._put(_NEWLINE) != 1:
-                self._stall()
+            if not self._put_byte(10):
                 return False
             self.torn = False
-        if not self._may_write():
+        if not self.bytewise:
+            n = self._put(line)
+            if n < len(line):
+                self.torn = n > 0
+                self._stall()
+                return False
+            return True
+        for i in range(len(line)):
+            if not self._put_byte(line[i]):
+                self.torn = i > 0
+                return False
+        return True
+
+    def _put_byte(self, value):
+        if self.stalled:
             return False
-        n = self._put(line)
-        if n < len(line):
-            self.torn = n > 0
+        self.byte[0] = value
+        if self._put(self.byte) != 1:  # it waited 500 ms for room, in vain
             self._stall()
             return False
         return True
