@@ -52,7 +52,7 @@ MOUNTING_HOLES = [
     (X0 + 280, Y0 + 40),
     (X0 + 40, Y0 + 280),
     (X0 + 280, Y0 + 280),
-    (X0 - 7, Y0 + 7),
+    (X0 - 10, Y0 + 4),
     (X0 - 7, S + 35),
     (X0 + 316, S + STRIP - 5),
 ]
@@ -222,23 +222,18 @@ def add_ground_zones(board) -> None:
 # ── the matrix, by construction ──────────────────────────────────────────────────────────
 def lay_out_matrix(lo: Layout, sensor: str) -> None:
     F, B = pcbnew.F_Cu, pcbnew.B_Cu
+    hall = sensor == "hall"
+    ret_x, ret_y = (18, -18) if hall else (16, -17)  # the data's way back, in the h square
     for rank in range(1, 9):
         for f in range(8):
             sq = f"{FILES[f]}{rank}"
             cx, cy = square_centre(f, rank)
             lo.place(f"LED_{sq}", cx, cy, 180, show_ref=False)
             lo.place(f"C_{sq}", cx + 6, cy + 4.5, 90, show_ref=False)
-            lo.place(f"D_{sq}", cx - 10, cy - 1.88, 90, show_ref=False)
-            if sensor == "switch":
-                lo.place(f"SW_{sq}", cx - 3.25, cy - 14, 0, show_ref=False)
-                col_pad = lo.xy(lo.pad(f"SW_{sq}", 1, (cx + 3, cy - 14)))
-                lo.track((cx - 3.25, cy - 14), (cx + 12, cy - 14), f"COL{FILES[f].upper()}", B)
-                lo.track((cx + 3.25, cy - 9.5), (cx - 10, cy - 9.5), f"SQ_{sq}", F)
-            else:  # reed: 20.32 mm between its pads, COL on the right
-                lo.place(f"SW_{sq}", cx + 10.32, cy - 15, 180, show_ref=False)
-                col_pad = lo.xy(lo.pad(f"SW_{sq}", 1))
-                lo.track(col_pad, (cx + 12, cy - 15), f"COL{FILES[f].upper()}", B)
-                lo.track((cx - 10, cy - 15), (cx - 10, cy - 9.5), f"SQ_{sq}", F)
+            if hall:
+                hall_square(lo, f, rank)
+            else:
+                switch_square(lo, f, rank, sensor)
             lo.text(sq, cx - 14, cy + 17, 2.5)
             # LED pads (rotated 180): 1 VDD bottom right, 2 DOUT top right, 3 VSS top left,
             # 4 DIN bottom left
@@ -253,10 +248,6 @@ def lay_out_matrix(lo: Layout, sensor: str) -> None:
             lo.track(c_plus, (c_plus[0], cy + 8), "+5V_LED", F, 0.8)
             lo.track(c_gnd, (c_gnd[0] + 1.6, c_gnd[1]), "GND", F, 0.5)
             lo.via((c_gnd[0] + 1.6, c_gnd[1]), "GND")
-            # the diode: cathode down to the row lane on the bottom layer, a via onto the lane
-            row = f"ROW{rank}"
-            lo.track((cx - 10, cy - 1.88), (cx - 10, cy + 13), row, B)
-            lo.via((cx - 10, cy + 13), row)
             # data out: to the next LED of the rank, or back to the a-file of the next rank
             nxt = lo.nl.net_of(f"LED_{sq}", 2)
             if f < 7:
@@ -268,28 +259,101 @@ def lay_out_matrix(lo: Layout, sensor: str) -> None:
             elif rank < 8:
                 ax, _ = square_centre(0, rank)
                 ny = cy - PITCH + 1.65
-                lo.path([dout, (cx + 16, dout[1]), (cx + 16, cy - 17), (X0 + 4, cy - 17)], nxt, F)
-                lo.via((X0 + 4, cy - 17), nxt)
-                lo.track((X0 + 4, cy - 17), (X0 + 4, ny), nxt, B)
+                back = [dout, (cx + ret_x, dout[1]), (cx + ret_x, cy + ret_y), (X0 + 4, cy + ret_y)]
+                lo.path(back, nxt, F)
+                lo.via((X0 + 4, cy + ret_y), nxt)
+                lo.track((X0 + 4, cy + ret_y), (X0 + 4, ny), nxt, B)
                 lo.via((X0 + 4, ny), nxt)
                 lo.track((X0 + 4, ny), (ax - 2.45, ny), nxt, F)
-        # the rank's supply rail and its row lane, from the left margin
+        # the rank's supply rail, from the left margin
         _, cy = square_centre(0, rank)
         hx, _ = square_centre(7, rank)
         lo.track((X0 - 12, cy + 8), (hx + 6, cy + 8), "+5V_LED", F, RAIL_W)
         for dx in (-12.0, -10.5):
             lo.via((X0 + dx, cy + 8), "+5V_LED", POWER_VIA)
-        rx = X0 - 8 + (rank - 1)
-        lo.track((rx, cy + 13), (hx - 10, cy + 13), f"ROW{rank}", F)
-        lo.via((rx, cy + 13), f"ROW{rank}")
-        lo.track((rx, cy + 13), (rx, S + 2), f"ROW{rank}", B)
+        if hall:
+            hall_rank(lo, rank)
+        else:  # the row lane, into the left margin and down to the strip
+            rx = X0 - 8 + (rank - 1)
+            lo.track((rx, cy + 13), (hx - 10, cy + 13), f"ROW{rank}", F)
+            lo.via((rx, cy + 13), f"ROW{rank}")
+            lo.track((rx, cy + 13), (rx, S + 2), f"ROW{rank}", B)
     top = square_centre(0, 8)[1] + 8
     lo.track((X0 - 11, top), (X0 - 11, S + 4), "+5V_LED", B, BUS_W)
     for f in range(8):
         cx, cy = square_centre(f, 8)
-        y_top = cy - (14 if sensor == "switch" else 15)
-        lo.track((cx + 12, y_top), (cx + 12, S + 2), f"COL{FILES[f].upper()}", B)
-    lo.text("a", X0 + 20, S - 2, 2.5)
+        for name, dx, y_top in column_tops(sensor, f):
+            lo.track((cx + dx, cy + y_top), (cx + dx, S + 2), name, B)
+
+
+def column_tops(sensor: str, f: int) -> list[tuple[str, float, float]]:
+    """(net, x from the square's centre, top end in rank 8) of file f's column lines."""
+    col = f"COL{FILES[f].upper()}"
+    if sensor == "hall":
+        return [(col, 12, -13.5), (f"COLB{FILES[f].upper()}", 16, -16.5)]
+    return [(col, 12, -14 if sensor == "switch" else -15)]
+
+
+def switch_square(lo: Layout, f: int, rank: int, sensor: str) -> None:
+    """Tact switch (or reed) above the LED, its diode on the left, cathode to the row lane."""
+    F, B = pcbnew.F_Cu, pcbnew.B_Cu
+    sq = f"{FILES[f]}{rank}"
+    cx, cy = square_centre(f, rank)
+    lo.place(f"D_{sq}", cx - 10, cy - 1.88, 90, show_ref=False)
+    if sensor == "switch":
+        lo.place(f"SW_{sq}", cx - 3.25, cy - 14, 0, show_ref=False)
+        lo.track((cx - 3.25, cy - 14), (cx + 12, cy - 14), f"COL{FILES[f].upper()}", B)
+        lo.track((cx + 3.25, cy - 9.5), (cx - 10, cy - 9.5), f"SQ_{sq}", F)
+    else:  # reed: 20.32 mm between its pads, COL on the right
+        lo.place(f"SW_{sq}", cx + 10.32, cy - 15, 180, show_ref=False)
+        col_pad = lo.xy(lo.pad(f"SW_{sq}", 1))
+        lo.track(col_pad, (cx + 12, cy - 15), f"COL{FILES[f].upper()}", B)
+        lo.track((cx - 10, cy - 15), (cx - 10, cy - 9.5), f"SQ_{sq}", F)
+    row = f"ROW{rank}"
+    lo.track((cx - 10, cy - 1.88), (cx - 10, cy + 13), row, B)
+    lo.via((cx - 10, cy + 13), row)
+
+
+def hall_square(lo: Layout, f: int, rank: int) -> None:
+    """Two hall switches side by side above the LED (1 VCC, 2 GND, 3 OUT, 1.27 mm apart),
+    VCC up to the rank's switched supply lane, GND to a via, OUT up on the bottom layer to its
+    Schottky's cathode; the anodes run on the top layer to a via onto their column."""
+    F, B = pcbnew.F_Cu, pcbnew.B_Cu
+    sq = f"{FILES[f]}{rank}"
+    cx, cy = square_centre(f, rank)
+    vcc = f"HALL_VCC_{rank}"
+    for plane, hx, dy, col_dx in (("A", -14.0, -13.5, 12.0), ("B", -4.0, -16.5, 16.0)):
+        lo.place(f"H{plane}_{sq}", cx + hx, cy - 8, 0, show_ref=False)
+        lo.place(f"D{plane}_{sq}", cx + hx + 2.54, cy + dy, 0, show_ref=False)
+        lo.track((cx + hx, cy - 8), (cx + hx, cy - 11), vcc, F)
+        lo.track((cx + hx + 1.27, cy - 8), (cx + hx + 1.27, cy - 5.5), "GND", F)
+        lo.via((cx + hx + 1.27, cy - 5.5), "GND")
+        out = f"OUT{plane}_{sq}"
+        lo.track((cx + hx + 2.54, cy - 8), (cx + hx + 2.54, cy + dy), out, B)
+        col = f"COL{plane.replace('A', '')}{FILES[f].upper()}"
+        lo.track((cx + hx + 2.54 + 7.62, cy + dy), (cx + col_dx, cy + dy), col, F)
+        lo.via((cx + col_dx, cy + dy), col)
+
+
+def hall_rank(lo: Layout, rank: int) -> None:
+    """The rank's P-MOSFET and gate pull-up in the left margin (the router joins them to the
+    row and the Pico's 3.3 V), its switched supply lane, and its bypass capacitor at mid-rank."""
+    F = pcbnew.F_Cu
+    _, cy = square_centre(0, rank)
+    hx, _ = square_centre(7, rank)
+    vcc = f"HALL_VCC_{rank}"
+    lo.place(f"Q_ROW{rank}", X0 - 4, cy - 11, 0, show_ref=False)
+    lo.place(f"R_ROW{rank}", X0 - 4, cy - 15, 0, show_ref=False)
+    drain = lo.xy(lo.pad(f"Q_ROW{rank}", 3))
+    lo.track(drain, (hx - 4, cy - 11), vcc, F)
+    dx, _ = square_centre(3, rank)
+    lo.place(f"C_ROW{rank}", dx + 20, cy - 13, 90, show_ref=False)
+    c_vcc = lo.xy(lo.pad(f"C_ROW{rank}", 1))
+    c_gnd = lo.xy(lo.pad(f"C_ROW{rank}", 2))
+    lo.track(c_vcc, (c_vcc[0], cy - 11), vcc, F)
+    lo.track(c_gnd, (c_gnd[0], cy - 15.5), "GND", F, 0.5)
+    lo.via((c_gnd[0], cy - 15.5), "GND")
+    lo.text(f"rank {rank}", X0 - 7, cy + 3, 1.2)
 
 
 # ── the controller strip ─────────────────────────────────────────────────────────────────
@@ -318,7 +382,7 @@ def place_strip(lo: Layout) -> None:
     if "U4" in parts:
         lo.place("U4", X0 + 256, S + 50, 90)
     lo.place("BZ1", X0 + 300, S + 40, 0)
-    lo.text("J1: 5 V LED supply (+ left)", X0 - 12, S + 44.5, 1.5)
+    lo.text("J1: 5 V LED supply (+ left)", X0 + 4, S + 58, 1.5)
     lo.text("J2: to the Pi's header, pin 1 at the key", X0 + 172, S + 43, 1.5)
     lo.text("Binaryon " + lo.title, X0 + 200, S + 4, 2.0)
 
@@ -553,17 +617,20 @@ class Router:
         self.add("seg", code, (layers[a[0]],), (*pa, *pb, width / 2))
 
 
-def route_strip(lo: Layout, first: tuple[str, ...] = ()) -> list[str]:
+def route_strip(lo: Layout, sensor: str, first: tuple[str, ...] = ()) -> list[str]:
     """Route every net's pads in the strip, joined to what the matrix already laid down."""
     r = Router(lo)
     strip_refs = {ref for ref, fp in lo.fp.items() if pcbnew.ToMM(fp.GetPosition().y) > S - 1}
     ends: dict[str, list[set]] = {}
     for f in range(8):
-        col = f"COL{FILES[f].upper()}"
         cx, _ = square_centre(f, 1)
-        ends[col] = [{r.cell(cx + 12, S + 2, 1)}]
-    for rank in range(1, 9):
-        ends[f"ROW{rank}"] = [{r.cell(X0 - 8 + rank - 1, S + 2, 1)}]
+        for name, dx, _top in column_tops(sensor, f):
+            ends[name] = [{r.cell(cx + dx, S + 2, 1)}]
+    if sensor != "hall":
+        for rank in range(1, 9):
+            ends[f"ROW{rank}"] = [{r.cell(X0 - 8 + rank - 1, S + 2, 1)}]
+    else:  # the row switches in the margin: routed to the Pico like the strip's parts
+        strip_refs |= {f"{k}_ROW{rank}" for k in ("Q", "R") for rank in range(1, 9)}
     ends["+5V_LED"] = [{r.cell(X0 - 11, y, 1) for y in (S + 3, S + 3.5, S + 4)}]
     problems = []
     order = sorted(
@@ -605,7 +672,7 @@ def build(nl, title: str, sensor: str, tries: int = 4) -> tuple[Layout, list[str
         lo.outline()
         lay_out_matrix(lo, sensor)
         place_strip(lo)
-        problems = route_strip(lo, first)
+        problems = route_strip(lo, sensor, first)
         if not problems:
             break
         first = tuple(dict.fromkeys(first + tuple(p.split(":")[0] for p in problems)))
