@@ -650,7 +650,7 @@ def route_strip(lo: Layout, sensor: str, first: tuple[str, ...] = ()) -> list[st
         problems += r.route(net, terminals, width)
     # the pads of a footprint that share a number (the tact switches' pairs) are joined by
     # their part; KiCad still wants copper between them
-    for ref in strip_refs:
+    for ref in sorted(strip_refs):
         fp = lo.fp[ref]
         by_num: dict[str, list] = {}
         for pad in fp.Pads():

@@ -162,6 +162,51 @@ def test_the_up_to_date_check_sees_a_changed_netlist(tmp_path):
     assert f"hardware/fab/{BUILDS[0]} is out of date" in r.stdout
 
 
+def _kicad_version() -> str:
+    r = subprocess.run(
+        [SYSTEM_PYTHON, "-c", "import pcbnew; print(pcbnew.Version())"],
+        capture_output=True,
+        text=True,
+    )
+    return r.stdout.strip()
+
+
+@needs_kicad
+def test_regenerating_a_board_gives_the_committed_files_byte_for_byte(tmp_path):
+    build = "pico-reed"
+    made_with = (HW / "fab" / build / "checks.txt").read_text().splitlines()[1]
+    if made_with != f"made with: KiCad {_kicad_version()}":
+        pytest.skip(f"the boards were made with another KiCad ({made_with})")
+    if not Path("/usr/share/kicad/footprints/LED_SMD.pretty").is_dir():
+        pytest.skip(
+            "KiCad's footprint libraries are not installed (apt-get install kicad-footprints)"
+        )
+    hw = tmp_path / "hardware"
+    hw.mkdir()
+    for name in ("make-fab", "pcb_layout.py", "schematic.py", "build_guide.py", "drawings.py"):
+        shutil.copy(HW / name, hw / name)
+    for net in HW.glob("*.net"):
+        shutil.copy(net, hw / net.name)
+    shutil.copytree(HW / "footprints", hw / "footprints")
+    r = subprocess.run(
+        [SYSTEM_PYTHON, str(hw / "make-fab"), build],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO), "HOME": str(tmp_path)},
+        timeout=600,
+    )
+    assert r.returncode == 0, r.stdout + r.stderr[-2000:]
+    committed = HW / "fab" / build
+    made = hw / "fab" / build
+    names = sorted(p.relative_to(committed) for p in committed.rglob("*") if p.is_file())
+    assert names == sorted(p.relative_to(made) for p in made.rglob("*") if p.is_file())
+    for name in names:
+        assert (made / name).read_bytes() == (committed / name).read_bytes(), name
+    for side in ("top", "bottom"):
+        png = f"pcb-{build}-{side}.png"
+        assert (tmp_path / "docs" / png).read_bytes() == (REPO / "docs" / png).read_bytes()
+
+
 @pytest.mark.parametrize("build", BUILDS)
 def test_every_fabrication_file_is_there(build):
     fab = HW / "fab" / build
