@@ -383,7 +383,7 @@ def place_strip(lo: Layout) -> None:
         lo.place("U4", X0 + 256, S + 50, 90)
     lo.place("BZ1", X0 + 300, S + 40, 0)
     lo.text("J1: 5 V LED supply (+ left)", X0 + 4, S + 58, 1.5)
-    lo.text("J2: to the Pi's header, pin 1 at the key", X0 + 172, S + 43, 1.5)
+    lo.text("J2 (keyed box header): to the Pi's header, pin 1 = square pad", X0 + 180, S + 43, 1.5)
     lo.text("Binaryon " + lo.title, X0 + 200, S + 4, 2.0)
     if "HA_a1" in parts:
         lo.text("hall: HA marked face up, HB marked face down", X0 + 200, S + 8, 1.5)
