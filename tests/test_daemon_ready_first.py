@@ -63,6 +63,9 @@ def test_the_first_frame_comes_before_the_pages_and_the_club_link_are_loaded(tmp
     assert "aiohttp" not in seen["first"] and "paho" not in seen["first"]
     assert "companion.views.web.server" not in seen["ours"]
     assert "companion.club.board_link" not in seen["ours"]
+    # no engine opponent: the search is loaded by the first hint that asks it, not at start
+    assert "companion.engines.search" not in seen["ours"]
+    assert "companion.engines.explain" not in seen["ours"]
     assert seen["port"] and seen["club"]  # and then they came
     started_at_once = probe(tmp_path, later=False)  # what a terminal's run does
     assert "aiohttp" in started_at_once["first"] and "paho" in started_at_once["first"]

@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 
-from companion.engines.search import LEVELS
+from companion.engines.levels import LEVELS
 from companion.games import game_names
 
 

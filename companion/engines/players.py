@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.engines.search import LEVELS, Adapter, choose
+from companion.engines.levels import LEVELS
+
+if TYPE_CHECKING:
+    from companion.engines.search import Adapter
 
 Player = Callable[[Any], Any]
 
@@ -47,6 +50,8 @@ def greedy_player(adapter: Adapter, rng: random.Random) -> Player:
 def engine_player(
     adapter: Adapter, rng: random.Random, level: str = "default", seconds: float = 1.0
 ) -> Player:
+    from companion.engines.search import choose
+
     def play(state: Any) -> Any:
         return choose(adapter, state, level, seconds, rng).move
 

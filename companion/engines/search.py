@@ -229,9 +229,7 @@ def search(
 
 
 # ---------------------------------------------------------------------------------------------
-# Levels
-
-LEVELS: Final = ("beginner", "casual", "default", "strongest")
+# Levels (their names: engines/levels.py)
 
 
 @dataclass(frozen=True)

@@ -11,27 +11,30 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion import PROGRAM
-from companion.engines.search import Result, choose
 from companion.service.host import Host
+
+if TYPE_CHECKING:
+    from companion.engines.search import Result
 
 log = logging.getLogger(PROGRAM)
 
 THINK_SECONDS = 1.0
 SHOW_AFTER = 0.5  # a search longer than this shows "thinking" with a progress bar
 
-Search = Callable[..., Result]  # choose(adapter, state, level, seconds, nodes=...)
+Search = Callable[..., "Result"]  # choose(adapter, state, level, seconds, nodes=...)
 
 
 class BackgroundSearch:
     """One search at a time. ``search`` is ``engines.search.choose`` unless a test gives
-    another (one it can hold back, to press something while it thinks)."""
+    another (one it can hold back, to press something while it thinks); the engine is loaded
+    when the first search starts, not before (a game nobody asks a hint of never loads it)."""
 
-    def __init__(self, host: Host, search: Search = choose):
+    def __init__(self, host: Host, search: Search | None = None):
         self.host = host
-        self.search = search
+        self.search: Search | None = search
         self.asked: tuple[Any, ...] | None = None  # the position being thought about
         self._serial = 0  # which search an answer belongs to (older answers are dropped)
         self._started = 0.0
@@ -59,6 +62,11 @@ class BackgroundSearch:
         """Search the game's state at ``level``; ``done(state, result)`` runs in the loop's
         thread when the answer still applies (result None: the engine failed)."""
         self.cancel()
+        if self.search is None:
+            from companion.engines.search import choose
+
+            self.search = choose
+        search = self.search
         state = self.host.session.state
         self.asked = self.position()
         self._serial += 1
@@ -71,7 +79,7 @@ class BackgroundSearch:
             from companion.engines.adapters import adapter_for
 
             try:
-                result: Result | None = self.search(
+                result: Result | None = search(
                     adapter_for(state.game), state, level, seconds, nodes=nodes
                 )
             except Exception:  # an engine fault must never stop the referee

@@ -8,15 +8,16 @@ thinking time.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.engines.explain import hint_line
-from companion.engines.search import Result, choose
 from companion.games.base import Hint
 from companion.referee.verdict import Verdict
 from companion.service.background_search import THINK_SECONDS, BackgroundSearch, Search
 from companion.service.host import Host
 from companion.service.opponent import Opponent
+
+if TYPE_CHECKING:
+    from companion.engines.search import Result
 
 
 class EngineHint:
@@ -26,7 +27,7 @@ class EngineHint:
         self,
         host: Host,
         opponent: Opponent | None = None,
-        search: Search = choose,
+        search: Search | None = None,  # engines.search.choose, loaded at the first search
         seconds: float | None = THINK_SECONDS,
         nodes: int | None = None,
     ):
@@ -66,4 +67,6 @@ class EngineHint:
             self.host.tell(Verdict(hint=Hint((), "no hint: engine fault")))
             return
         cells = () if result.move is None else result.move.cells
+        from companion.engines.explain import hint_line
+
         self.host.tell(Verdict(hint=Hint(cells, hint_line(state, result))))

@@ -11,15 +11,17 @@ The source is small: where the move comes from, and what this board's moves mean
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from companion.engines.search import Result
 from companion.games.base import Pending, Refusal
 from companion.referee.session import Session
 from companion.referee.verdict import Verdict
 from companion.service.background_search import BackgroundSearch
 from companion.service.engine_time import engine_seconds
 from companion.service.host import Host
+
+if TYPE_CHECKING:
+    from companion.engines.search import Result
 
 Deliver = Callable[[Any], None]  # the opponent's move, in the loop's thread
 

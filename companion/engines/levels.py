@@ -1,0 +1,8 @@
+"""The engine's levels by name: what a config or a command line may say, known without
+loading the search (a daemon that never asks the engine never imports it)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+LEVELS: Final = ("beginner", "casual", "default", "strongest")
