@@ -27,3 +27,26 @@ def test_the_config_example_is_a_valid_config():
     config = check_config(Config.from_dict(tomllib.loads(block), source="README"), "README")
     assert config.game.players == {"on": "Ana", "off": "Ben"}
     assert rule_options(config)["first"] == "on"
+
+
+def test_the_first_hour_comes_first_and_the_figures_live_in_docs_performance():
+    first = "\n".join(README.splitlines()[:150])
+    for heading in (
+        "## The first hour",
+        "### Set-up",
+        "### The games",
+        "### The pages",
+        "### The clock",
+        "### Club night, quick start",
+        "### Where to read more",
+    ):
+        assert f"\n{heading}\n" in first, heading
+    assert "binaryon club setup" in first and "binaryon club --broker" in first
+    counts = r"[\d,]+ passed, \d+ skipped, \d+ xfailed"  # the x86 run's
+    assert re.search(counts, " ".join(first.split()))
+    assert "## Benchmarks" not in README and "](docs/performance.md" in first
+    assert not re.search(r"^\|.*\d (ms|MB|µs) ", README, re.M)  # no table of figures here
+    performance = (Path(__file__).resolve().parent.parent / "docs" / "performance.md").read_text()
+    for script in re.findall(r"benchmarks/(bench_\w+\.py)", README):
+        assert script in performance
+    assert "benchmarks/bench_startup.py" in performance and "| Measure |" in performance
