@@ -4,8 +4,7 @@ The processes put in it get ``share`` of one core: SHARE_OF_A_CORE = 0.1, since 
 Pi Zero 2 W's Cortex-A53 at 1 GHz runs about 10x slower per core than on the development
 machine (an in-order core at a third of the clock, about a third of the work per cycle;
 docs/performance.md's figures use the same factor, the slow end of the usual 8-10x). The quota
-is a
-control group's CPU bandwidth: cgroup v2's ``cpu.max`` where the cpu controller is there,
+is a control group's CPU bandwidth: cgroup v2's ``cpu.max`` where the cpu controller is there,
 else cgroup v1's ``cpu.cfs_quota_us`` / ``cpu.cfs_period_us`` (the same CFS bandwidth
 control). The period is short (10 ms: 1 ms of CPU in every 10 ms) so a throttled process
 waits at most about 9 ms for its next turn, rather than 90 ms with the default 100 ms period:
