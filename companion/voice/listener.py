@@ -34,7 +34,7 @@ class Heard:
 
 # the wake word's spotting threshold (pocketsphinx's kws_threshold): lower hears it more
 # often, in commands and, falsely, in other talk; bench_voice.py measures both
-WAKE_THRESHOLD = 1e-40
+WAKE_THRESHOLD = 1e-60
 WAKE_WITHIN = 60  # frames (10 ms): the wake word starts the line, not somewhere in a sentence
 PAD = quiet(0.3)
 LONGEST_LINE = 5 * RATE * 2  # bytes: a command is a few words; a longer line is other talk
