@@ -120,3 +120,38 @@ def test_push_to_talk_hears_only_while_held(tmp_path):
     assert listen(tmp_path, FULL, wake="") == []  # the button was not held
     heard = listen(tmp_path, FULL, wake="", pushed=True)
     assert [h.command for h in heard] == [Command("score"), Command("moves")]
+
+
+def tone(seconds: float, amplitude: int = 6000) -> bytes:
+    import math
+    from array import array
+
+    n = int(seconds * 16000)
+    return array("h", (int(amplitude * math.sin(i / 5)) for i in range(n))).tobytes()
+
+
+def test_the_loudness_cuts_a_stream_into_its_lines():
+    from companion.voice.microphone import quiet
+    from companion.voice.segmenter import FRAME, Segmenter
+
+    stream = quiet(1) + tone(0.6) + quiet(1) + tone(0.9) + quiet(0.2)
+    cutter = Segmenter()
+    lines = []
+    for i in range(0, len(stream) - 2 * FRAME + 1, 2 * FRAME):
+        if (line := cutter.feed(stream[i : i + 2 * FRAME])) is not None:
+            lines.append(line)
+    if (last := cutter.flush()) is not None:  # the stream ended mid-line
+        lines.append(last)
+    seconds = [len(line) / 32000 for line in lines]
+    assert len(lines) == 2
+    assert 0.6 <= seconds[0] <= 0.6 + 0.3 + 0.6  # the tone, what came before, the tail
+    assert 0.9 <= seconds[1] <= 0.9 + 0.3 + 0.3
+
+
+def test_a_line_not_understood_is_said_back_and_not_acted_on():
+    from companion.voice.listener import Heard
+
+    assert Heard("companion what", None, True).reply == "Not understood: what."
+    assert Heard("", None, True).reply == "Not understood."
+    assert Heard("companion help", Command("help"), True).reply == ""
+    assert Heard("", None, False).reply == ""  # talk not addressed to it: silence

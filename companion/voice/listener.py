@@ -31,6 +31,15 @@ class Heard:
     # said to the companion (its wake word): only then is a line not understood said back
     addressed: bool = False
 
+    @property
+    def reply(self) -> str:
+        """What is said back, once, for a line said to the companion that is not a command
+        (never acted on); '' otherwise."""
+        if self.command is not None or not self.addressed:
+            return ""
+        words = " ".join(self.words.split()[1:]) if self.words else ""
+        return f"Not understood: {words}." if words else "Not understood."
+
 
 # the wake word's spotting threshold (pocketsphinx's kws_threshold): lower hears it more
 # often, in commands and, falsely, in other talk; bench_voice.py measures both
