@@ -88,9 +88,9 @@ def test_every_command_said_by_three_voices_comes_back(tmp_path):
     right = [h.command == c for h, c in zip(heard, expected, strict=True)]
     wrong = [(c, h.words) for h, c in zip(heard, expected, strict=True)
              if h.command is not None and h.command != c]  # fmt: skip
-    assert sum(right) >= 0.9 * len(expected), [h.words for h in heard]
+    assert sum(right) >= 0.95 * len(expected), [h.words for h in heard]
     # a line heard as another command: digits are the weak point (README, "Voice")
-    assert len(wrong) <= 2, wrong
+    assert len(wrong) <= 1, wrong
     per_command = Counter(str(c) for c, ok in zip(expected, right, strict=True) if ok)
     assert set(per_command) == {str(c) for c in every_command(FULL)}  # each, by some voice
     assert all(h.addressed for h, ok in zip(heard, right, strict=True) if ok)

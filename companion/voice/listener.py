@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import threading
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -46,7 +47,17 @@ class Heard:
 WAKE_THRESHOLD = 1e-60
 WAKE_WITHIN = 60  # frames (10 ms): the wake word starts the line, not somewhere in a sentence
 PAD = quiet(0.3)
+HISS = array("h", quiet(1.0, seed=7))
 LONGEST_LINE = 5 * RATE * 2  # bytes: a command is a few words; a longer line is other talk
+
+
+def hissed(pcm: bytes) -> bytes:
+    """``pcm`` with the quiet hiss of ``microphone.quiet`` added (clipped to 16 bits)."""
+    samples = array("h", pcm)
+    noise = HISS * (len(samples) // len(HISS) + 1)
+    for i, (s, n) in enumerate(zip(samples, noise, strict=False)):
+        samples[i] = max(-32768, min(32767, s + n))
+    return samples.tobytes()
 
 
 class Recogniser:
@@ -76,7 +87,9 @@ class Recogniser:
         """One line's samples (16-bit mono, 16 kHz) -> what was heard. With a wake word, the
         line must start with it (spotted alone first) and be short, else it is not a command:
         the grammar would match any talk to its nearest command."""
-        pcm = PAD + pcm + PAD  # the model's silence around the words: the cut is tight
+        # the model's silence around the words (the cut is tight), and a room's hiss under
+        # them: a file's digital silence between words spoils the features
+        pcm = hissed(PAD + pcm + PAD)
         if self.wake and not (len(pcm) <= LONGEST_LINE and self._wake_starts(pcm)):
             return Heard("", None, False)
         words = self._decode(pcm, "companion")
