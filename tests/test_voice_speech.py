@@ -153,3 +153,19 @@ def test_the_folder_sink_writes_the_format_it_was_given(tmp_path):
     sink.end(True)
     with wave.open(str(tmp_path / "0001.wav")) as w:
         assert (w.getframerate(), w.getnframes()) == (16000, 1600)
+
+
+def test_a_very_long_line_is_cut_to_what_the_pipe_holds_and_never_hangs(tmp_path):
+    from companion.voice.speech import LONGEST
+
+    cut = threading.Event()
+
+    class Stopping(NullSink):
+        def write(self, pcm: bytes) -> None:
+            super().write(pcm)
+            cut.set()  # heard enough: the rest is cut
+
+    sink = Stopping()
+    assert not Speaker(sink).say("é " * 40_000, cut)  # 120 kB of UTF-8 given
+    assert len(sink.said[0]) == 80_000 and LONGEST * 4 <= 64 * 1024
+    assert sink.samples > 0

@@ -14,6 +14,9 @@ from companion.voice.audio import read_wav_header
 from companion.voice.sinks import Sink
 
 PIECE = 2048  # bytes handed to the sink at a time: 46 ms at 22050 Hz
+# the longest line said: its text fits the pipe to espeak-ng whole (64 KiB), so writing it
+# never waits for espeak-ng's audio to be read
+LONGEST = 8000
 
 
 @dataclass(frozen=True)
@@ -77,7 +80,7 @@ class Speaker:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )  # fmt: skip
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-        proc.stdin.write(text.encode("utf-8"))
+        proc.stdin.write(text[:LONGEST].encode("utf-8"))
         proc.stdin.close()
         try:
             fmt = read_wav_header(proc.stdout)
