@@ -181,3 +181,9 @@ def test_binome_chaired_by_voice():
     assert re.search(r"^Postulate: [A-Z][^,]+, for (\d+ points|one point|as many points)", text,
                      re.M)  # fmt: skip
     assert "Scores: " in text and "Game over: " in text
+
+
+def test_binary_says_a_placement_as_a_player_places_it():
+    spec = get_spec("binary")
+    before, move, after = next(play_out("binary", 5))
+    assert move_words(spec, before, move, after) == f"black places {move.name}."
