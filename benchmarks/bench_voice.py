@@ -201,6 +201,12 @@ def main() -> None:
                         help="also time the first sample under the Pi Zero CPU quota")  # fmt: skip
     parser.add_argument("--latency-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    from companion.voice.listener import pocketsphinx_missing
+    from companion.voice.speech import espeak_missing
+
+    if why := espeak_missing() or pocketsphinx_missing():
+        print(f"voice: not measured ({why})")
+        return
     print(latency_line(first_sample_ms(args.lines)), flush=True)
     if args.latency_only:
         return
