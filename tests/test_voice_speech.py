@@ -9,6 +9,8 @@ import wave
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.voice.audio import AudioFormat
 from companion.voice.queue import CHAT, MOVE, REFUSAL, URGENT, SpeechQueue
@@ -169,3 +171,41 @@ def test_a_very_long_line_is_cut_to_what_the_pipe_holds_and_never_hangs(tmp_path
     assert not Speaker(sink).say("é " * 40_000, cut)  # 120 kB of UTF-8 given
     assert len(sink.said[0]) == 80_000 and LONGEST * 4 <= 64 * 1024
     assert sink.samples > 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    bound=st.integers(1, 6),
+    lines=st.lists(st.integers(CHAT, URGENT), min_size=1, max_size=30),
+)
+def test_the_queue_never_outgrows_its_bound_and_keeps_the_most_urgent(bound, lines):
+    """Lines queued while the voice is held: at most ``bound`` wait, none dropped is more
+    urgent than one kept, and every line is said, waiting, or dropped."""
+    gate, holding = threading.Event(), threading.Event()
+    heard: list[str] = []
+
+    def say(text: str, cut: threading.Event) -> bool:
+        holding.set()
+        gate.wait(30)
+        heard.append(text)
+        return True
+
+    queue = SpeechQueue(say, bound=bound)
+    try:
+        queue.say("held", CHAT)
+        assert holding.wait(30)
+        for i, priority in enumerate(lines):
+            queue.say(f"{priority}:{i}", priority)
+            assert len(queue.pending()) <= bound
+        waiting = queue.pending()
+        kept = [int(t.split(":")[0]) for t in waiting]
+        assert kept == sorted(kept, reverse=True)  # the most urgent first
+        for text in queue.dropped:
+            assert int(text.split(":")[0]) <= min(kept)
+        assert sorted(waiting + queue.dropped) == sorted(f"{p}:{i}" for i, p in enumerate(lines))
+        gate.set()
+        assert queue.wait_idle(30)
+    finally:
+        gate.set()
+        queue.close()
+    assert heard == ["held", *waiting]
