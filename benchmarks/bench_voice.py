@@ -114,13 +114,17 @@ def make_noise(kind: str, seconds: float, out: Path, work: Path) -> None:
     sox("-m", *parts, str(out))
 
 
-def mixed(speech: Path, kind: str, snr_db: float, work: Path) -> Path:
-    """``speech`` with noise at ``snr_db`` (RMS over the whole file), mixed by sox."""
+def mixed(speech: Path, kind: str, snr_db: float, work: Path, lead: float = 5.0) -> Path:
+    """``speech`` (after ``lead`` seconds of silence) with noise at ``snr_db``: the RMS of
+    the words against the noise's, mixed by sox."""
     with wave.open(str(speech)) as w:
         seconds = w.getnframes() / w.getframerate()
     noise = work / f"noise-{kind}.wav"
     make_noise(kind, seconds, noise, work)
-    gain = rms(speech) / (max(rms(noise), 1.0) * 10 ** (snr_db / 20))
+    with wave.open(str(speech)) as w:
+        total = w.getnframes()
+    words = rms(speech) * math.sqrt(total / max(1, total - int(lead * RATE)))
+    gain = words / (max(rms(noise), 1.0) * 10 ** (snr_db / 20))
     out = work / f"mix-{kind}-{snr_db:g}.wav"
     sox("-m", "-v", "1", str(speech), "-v", f"{gain:.5f}", str(noise), str(out))
     return out
@@ -139,8 +143,12 @@ def accuracy(work: Path, snrs: list[float], kinds: list[str], limit: int) -> Non
                     subprocess.run(["espeak-ng", "-v", voice, "-w", str(raw),
                                     spoken(command, "companion")], check=True)  # fmt: skip
                     speech = work / "say-16k.wav"
-                    sox(str(raw), "-r", str(RATE), str(speech))
-                    path = speech if snr is None else mixed(speech, kind, snr, work)
+                    if snr is None:
+                        sox(str(raw), "-r", str(RATE), str(speech))
+                        path = speech
+                    else:  # the noise runs on before the words, as a fan or a crowd does
+                        sox(str(raw), "-r", str(RATE), str(speech), "pad", "5", "0.5")
+                        path = mixed(speech, kind, snr, work)
                     heard: list = []  # through the microphone's stream, as it is used
                     t0 = time.process_time()
                     Listener(recogniser, WavSource.of(path), heard.append).run()

@@ -1,6 +1,7 @@
 """Cuts a stream of samples into lines of speech by their loudness against the room's own
-level (a slow average of the quiet between lines): a line starts after a tenth of a second
-above it, keeps a little of what came before, and ends after half a second of quiet. Pure."""
+level (the quietest moment of the last few seconds: a fan or a crowd raises it within
+``ROOM_FRAMES``, the pauses between words keep it down): a line starts after a tenth of a
+second above it, keeps a little of what came before, and ends after half a second below. Pure."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ END_FRAMES = 17  # 510 ms quiet: the line ends
 BEFORE_FRAMES = 10  # 300 ms kept from before the start
 LONGEST_FRAMES = 400  # 12 s: a line cut there whatever it is
 FLOOR_LEVEL = 60.0  # the quietest room level assumed (RMS of 16-bit samples)
+ROOM_FRAMES = 100  # 3 s: the room's level is the quietest frame of these
 
 
 def level(frame: bytes) -> float:
@@ -26,9 +28,9 @@ def level(frame: bytes) -> float:
 class Segmenter:
     """Feed frames of ``FRAME`` samples; ``feed`` returns a finished line's samples or None."""
 
-    def __init__(self, ratio: float = 4.0) -> None:
+    def __init__(self, ratio: float = 3.0) -> None:
         self.ratio = ratio  # loud: this many times the room's level
-        self.room = FLOOR_LEVEL
+        self._levels: deque[float] = deque(maxlen=ROOM_FRAMES)
         self._before: deque[bytes] = deque(maxlen=BEFORE_FRAMES)
         self._line: list[bytes] = []
         self._loud = 0
@@ -38,11 +40,15 @@ class Segmenter:
     def in_speech(self) -> bool:
         return bool(self._line)
 
+    @property
+    def room(self) -> float:
+        return max(FLOOR_LEVEL, min(self._levels, default=FLOOR_LEVEL))
+
     def feed(self, frame: bytes) -> bytes | None:
-        loud = level(frame) > self.ratio * self.room
+        now = level(frame)
+        self._levels.append(now)
+        loud = now > self.ratio * self.room
         if not self._line:
-            if not loud:
-                self.room = max(FLOOR_LEVEL, 0.95 * self.room + 0.05 * level(frame))
             self._loud = self._loud + 1 if loud else 0
             self._before.append(frame)
             if self._loud >= START_FRAMES:
