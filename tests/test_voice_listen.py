@@ -155,3 +155,25 @@ def test_a_line_not_understood_is_said_back_and_not_acted_on():
     assert Heard("", None, True).reply == "Not understood."
     assert Heard("companion help", Command("help"), True).reply == ""
     assert Heard("", None, False).reply == ""  # talk not addressed to it: silence
+
+
+def test_a_steady_noise_raises_the_rooms_level_and_words_stand_out_of_it():
+    import random
+    from array import array
+
+    from companion.voice.segmenter import FRAME, Segmenter
+
+    rng = random.Random(3)
+
+    def noise(seconds: float) -> bytes:
+        return array("h", (rng.randint(-700, 700) for _ in range(int(seconds * 16000)))).tobytes()
+
+    stream = noise(5) + tone(0.8, 8000) + noise(1.5)
+    cutter = Segmenter()
+    lines = []
+    for i in range(0, len(stream) - 2 * FRAME + 1, 2 * FRAME):
+        if (line := cutter.feed(stream[i : i + 2 * FRAME])) is not None:
+            lines.append(len(line) / 32000)
+    # the fan is the room's level, not a line; the words alone are one
+    assert cutter.room > 300 and len(lines) == 1
+    assert 0.8 <= lines[0] <= 0.8 + 0.3 + 0.6
