@@ -15,7 +15,8 @@ END_FRAMES = 17  # 510 ms quiet: the line ends
 BEFORE_FRAMES = 10  # 300 ms kept from before the start
 LONGEST_FRAMES = 400  # 12 s: a line cut there whatever it is
 FLOOR_LEVEL = 60.0  # the quietest room level assumed (RMS of 16-bit samples)
-ROOM_FRAMES = 100  # 3 s: the room's level is the quietest frame of these
+ROOM_FRAMES = 100  # 3 s: the room's level is the quietest of these frames...
+ROOM_SHARE = 5  # ...leaving out the quietest fifth (a crowd's rare hush)
 
 
 def level(frame: bytes) -> float:
@@ -42,7 +43,10 @@ class Segmenter:
 
     @property
     def room(self) -> float:
-        return max(FLOOR_LEVEL, min(self._levels, default=FLOOR_LEVEL))
+        if not self._levels:
+            return FLOOR_LEVEL
+        quietest = sorted(self._levels)[len(self._levels) // ROOM_SHARE]
+        return max(FLOOR_LEVEL, quietest)
 
     def feed(self, frame: bytes) -> bytes | None:
         now = level(frame)
