@@ -57,6 +57,23 @@ RUNS = [
         r"3 spectators: move -> last spectator median +[\d.]+ ms(.|\n)*web server adds",
     ),
     (
+        "bench_voice.py",
+        [
+            "--lines",
+            "2",
+            "--commands",
+            "1",
+            "--noise",
+            "brown",
+            "--snr",
+            "10",
+            "--talk-minutes",
+            "0.02",
+        ],
+        r"text -> first audio sample: p50 [\d.]+ ms[\s\S]*commands, clean: [\d.]+ % right"
+        r"|voice: not measured",
+    ),
+    (
         "bench_club.py",
         ["--boards", "5", "--seconds", "2", "--interval", "0.5", "--per-process", "2"],
         r"5 boards: move -> hub page p50 [\d.]+ ms, p99 [\d.]+ ms \(\d+ moves, 0 missed\)"

@@ -100,6 +100,24 @@ def core_imports_above(root: Path) -> list[str]:
     return found
 
 
+# what a view (views/, voice/) may not import: the layers above it and club/ beside service/
+ABOVE_VIEWS = ("service", "cli", "club")
+
+
+def views_importing_above(root: Path) -> list[str]:
+    """views/ and voice/ (the voice is a view) import neither the service, the commands nor
+    club night: the daemon feeds them."""
+    found = []
+    for rel, tree in modules(root):
+        if not rel.startswith(("companion/views/", "companion/voice/")):
+            continue
+        for line, name in imported(tree):
+            top = name.split(".")
+            if top[0] == "companion" and len(top) > 1 and top[1] in ABOVE_VIEWS:
+                found.append(f"{rel}:{line}: {name}")
+    return found
+
+
 def product_imports_of_test_aids(root: Path) -> list[str]:
     found = []
     for rel, tree in modules(root):
@@ -147,6 +165,7 @@ CHECKS = {
     "strings naming a game": strings_naming_a_game,
     "modules named after a game": modules_named_after_a_game,
     "core importing above it": core_imports_above,
+    "views importing above them": views_importing_above,
     "product importing test aids": product_imports_of_test_aids,
     "tests reading privates": private_reads_in_tests,
 }
@@ -167,6 +186,10 @@ PLANTED = {
     "strings naming a game": ("companion/views/x.py", 'GAME = "latent_binaries"\n'),
     "modules named after a game": ("companion/views/wythe/__init__.py", ""),
     "core importing above it": ("companion/core/x.py", "def f():\n    import companion.games\n"),
+    "views importing above them": (
+        "companion/voice/x.py",
+        "def f():\n    from companion.service import daemon\n",
+    ),
     "product importing test aids": (
         "companion/service/x.py",
         "from companion.testing.fake_gpio import FakeGpio\n",

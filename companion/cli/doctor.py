@@ -313,6 +313,10 @@ def run_checks(
         from companion.cli.doctor_club import club_checks
 
         checks += club_checks(probe, config, SERVICE_STATE)
+    if config is not None:
+        from companion.cli.doctor_voice import voice_checks
+
+        checks += voice_checks(config.voice)
     if not on_pi:
         return checks
 

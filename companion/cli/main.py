@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sim": ("companion.cli.sim", "play on simulated hardware in this terminal"),
     "score": ("companion.cli.score", "score a position (file or - for stdin)"),
     "legal": ("companion.cli.legal", "list the legal moves in a position or after a record"),
+    "say": ("companion.cli.say", "speak one line with the [voice] settings (--to DIR: a WAV)"),
     "doctor": (
         "companion.cli.doctor",
         "check the Pi's hardware and say how to fix what is missing",

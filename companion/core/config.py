@@ -152,6 +152,23 @@ class FirmwareConfig:
 
 
 @dataclass(frozen=True)
+class VoiceConfig:
+    """Speech out (espeak-ng) and commands by voice (pocketsphinx): docs in README, "Voice"."""
+
+    speak: str = "off"  # "off", "moves" (moves, refusals, results) or "all"
+    voice: str = "en-us"  # an espeak-ng voice (`espeak-ng --voices`)
+    rate: int = 165  # words per minute
+    volume: int = 100  # espeak-ng's amplitude, 0..200
+    device: str = "default"  # the ALSA output device (`aplay -L`)
+    listen: bool = False  # commands by voice
+    microphone: str = "default"  # the ALSA capture device (`arecord -L`)
+    wake: str = "companion"  # the word before a command; "" : push-to-talk on the menu button
+
+
+VOICE_SPEAK = ("off", "moves", "all")
+
+
+@dataclass(frozen=True)
 class Config:
     game: GameConfig = field(default_factory=GameConfig)
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # game -> option values
@@ -164,6 +181,7 @@ class Config:
     firmware: FirmwareConfig = field(default_factory=FirmwareConfig)
     clock: ClockConfig = field(default_factory=ClockConfig)
     club: ClubConfig = field(default_factory=ClubConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
 
     @classmethod
     def default(cls) -> Config:
@@ -300,6 +318,8 @@ class Config:
             raise bad(f"[journal] path {self.journal.path!r}: {problem}")
         if problem := club_problem(self.club):
             raise bad(problem)
+        if problem := voice_problem(self.voice):
+            raise bad(problem)
 
 
 def club_problem(club: ClubConfig) -> str | None:
@@ -320,6 +340,23 @@ def club_problem(club: ClubConfig) -> str | None:
         return "[club] password without a user"
     if club.ca_file and not address.tls:
         return "[club] ca_file is for mqtts:// brokers (TLS)"
+    return None
+
+
+def voice_problem(voice: VoiceConfig) -> str | None:
+    """What is wrong with [voice], in one line; None when nothing is."""
+    if voice.speak not in VOICE_SPEAK:
+        return f"[voice] speak {voice.speak!r} is not one of {', '.join(VOICE_SPEAK)}"
+    if not 80 <= voice.rate <= 450:
+        return f"[voice] rate {voice.rate} must be 80..450 words a minute"
+    if not 0 <= voice.volume <= 200:
+        return f"[voice] volume {voice.volume} must be 0..200"
+    for key in ("voice", "device", "microphone"):
+        value = getattr(voice, key)
+        if not value or not all(c.isalnum() or c in "-_+:.,=/@" for c in value):
+            return f"[voice] {key} {value!r}: use a name of letters, digits and -_+:.,=/@"
+    if voice.wake and not all(c.isalpha() or c == " " for c in voice.wake):
+        return f'[voice] wake {voice.wake!r}: use words of letters, or "" for push-to-talk'
     return None
 
 

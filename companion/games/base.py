@@ -697,6 +697,12 @@ class GameSpec(ABC):
         a guess answered), shown for a few seconds; '' for nothing. Public: no secrets."""
         return ""
 
+    def spoken(self, before: GameState, move: Move, after: GameState) -> str:
+        """What the voice says to the whole table for ``move`` (``before`` -> ``after``), in
+        the game's own words ("the die shows six"); '' for the voice's plain words from the
+        move's public name (``companion/voice/words.py``). Public: no secrets."""
+        return ""
+
     def hint(self, state: GameState, step: int) -> Hint:
         """What the menu button shows; ``step`` counts presses, so a game can cycle."""
         return Hint((), "")

@@ -230,6 +230,13 @@ class BinarySpec(GameSpec):
     def move_words(self, before: GameState, move: Move) -> str:
         return move_words(before, move)  # type: ignore[arg-type]
 
+    def spoken(self, before: GameState, move: Move, after: GameState) -> str:
+        """The voice: "black places c2" (a pass and the end in the voice's plain words)."""
+        player = before.actor(move)
+        if move.is_pass or not move.cells or player is None or after.is_over():
+            return ""
+        return f"{player} places {move.name}."
+
     def position_state(self, text: str, mover: str, last: str | None = None) -> BinaryState:
         """The mover is at the start of a turn; hands are what the board leaves."""
         n, cells = parse_position(text)

@@ -37,6 +37,7 @@ from companion.games.binome.moves import Claim, Decline, Write
 from companion.games.binome.options import OPTIONS, resolve_game_options
 from companion.games.binome.postulates import BY_ID, number_text
 from companion.games.binome.resolution import X, join_names
+from companion.games.binome.spoken import spoken as chair_line
 
 OLED_CHARS: Final = 21  # characters per OLED line; a hint has two lines
 BOARD: Final = 8  # the LEDs are drawn for the usual 8x8 board (one colour per square)
@@ -231,6 +232,10 @@ class BinomeSpec(GameSpec):
         if done == len(before.history):  # type: ignore[attr-defined]
             return ""
         return after.history[-1].explanation  # type: ignore[attr-defined]
+
+    def spoken(self, before: GameState, move: Move, after: GameState) -> str:
+        """The chair's line (``spoken.py``)."""
+        return chair_line(before, move, after)  # type: ignore[arg-type]
 
     def explanation(self, st: BinomeState) -> list[str]:
         """The table's account: the step now, the last resolution, the scores, the deck."""

@@ -1,0 +1,251 @@
+"""The voice's figures: text -> first audio sample handed to the sink (here, and with
+--pi-zero under the Pi Zero CPU quota of cpu_quota.py), command recognition on three espeak-ng
+voices with pink, brown (a fan) and babble noise mixed in by sox at 10 dB and 0 dB SNR, and
+false actions over minutes of read text that is not a command.
+
+    python benchmarks/bench_voice.py [--lines 30] [--talk-minutes 3] [--pi-zero]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import wave
+from array import array
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+from companion.voice.audio import AudioFormat  # noqa: E402
+from companion.voice.grammar import Context, every_command, spoken  # noqa: E402
+from companion.voice.listener import Listener, Recogniser  # noqa: E402
+from companion.voice.microphone import RATE, WavSource  # noqa: E402
+from companion.voice.speech import Speaker  # noqa: E402
+
+VOICES = ("en-us", "en-us+f2", "en-us+f3")
+BABBLE = ("en-us+m3", "en-gb-x-rp", "en-us+f4", "en")
+CTX = Context(ranks=8, numbers=True, next=True, clock=True, confirm=True, pass_move=True)
+LINES = (
+    "white a5 to b5.",
+    "No: e4 is not in line with d5.",
+    "The die shows six.",
+    "Postulate: Contains 5, for 3 points. Claim or pass.",
+    "black places c2 and d3.",
+    "ten seconds, black.",
+)
+
+
+class FirstSample:
+    """A sink that notes when the first samples of each line arrive."""
+
+    def __init__(self) -> None:
+        self.first: float | None = None
+
+    def begin(self, text: str, fmt: AudioFormat) -> None:
+        self.first = None
+
+    def write(self, pcm: bytes) -> None:
+        if self.first is None:
+            self.first = time.perf_counter()
+
+    def end(self, completed: bool) -> None:
+        pass
+
+
+def first_sample_ms(lines: int) -> list[float]:
+    sink = FirstSample()
+    speaker = Speaker(sink)
+    out = []
+    for i in range(lines):
+        t0 = time.perf_counter()
+        speaker.say(LINES[i % len(LINES)], threading.Event())
+        assert sink.first is not None
+        out.append((sink.first - t0) * 1000)
+    return out
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(p / 100 * len(values)))]
+
+
+def latency_line(values: list[float]) -> str:
+    return (
+        f"text -> first audio sample: p50 {statistics.median(values):.1f} ms, "
+        f"p95 {pct(values, 95):.1f} ms, max {max(values):.1f} ms ({len(values)} lines)"
+    )
+
+
+def rms(path: Path) -> float:
+    with wave.open(str(path)) as w:
+        s = array("h", w.readframes(w.getnframes()))
+    return math.sqrt(sum(x * x for x in s) / max(1, len(s)))
+
+
+def sox(*args: str) -> None:
+    subprocess.run(["sox", *args], check=True, stderr=subprocess.DEVNULL)
+
+
+def make_noise(kind: str, seconds: float, out: Path, work: Path) -> None:
+    """pink or brown noise from sox's synth; babble: several espeak-ng voices mixed."""
+    if kind in ("pink", "brown"):
+        sox("-n", "-r", str(RATE), "-b", "16", "-c", "1", str(out), "synth", f"{seconds:.2f}",
+            f"{kind}noise")  # fmt: skip
+        return
+    parts = []
+    text = (ROOT / "README.md").read_text(encoding="utf-8").split(".")
+    for i, voice in enumerate(BABBLE):
+        raw = work / f"babble-{i}.wav"
+        line = " ".join(text[20 + 7 * i : 26 + 7 * i]).replace("companion", "")
+        subprocess.run(["espeak-ng", "-v", voice, "-w", str(raw), line[:600]], check=True)
+        part = work / f"babble-{i}-16k.wav"
+        sox(str(raw), "-r", str(RATE), str(part), "trim", "0", f"{seconds:.2f}",
+            "pad", "0", f"{seconds:.2f}", "trim", "0", f"{seconds:.2f}")  # fmt: skip
+        parts.append(str(part))
+    sox("-m", *parts, str(out))
+
+
+def mixed(speech: Path, kind: str, snr_db: float, work: Path, lead: float = 5.0) -> Path:
+    """``speech`` (after ``lead`` seconds of silence) with noise at ``snr_db``: the RMS of
+    the words against the noise's, mixed by sox."""
+    with wave.open(str(speech)) as w:
+        seconds = w.getnframes() / w.getframerate()
+    noise = work / f"noise-{kind}.wav"
+    make_noise(kind, seconds, noise, work)
+    with wave.open(str(speech)) as w:
+        total = w.getnframes()
+    words = rms(speech) * math.sqrt(total / max(1, total - int(lead * RATE)))
+    gain = words / (max(rms(noise), 1.0) * 10 ** (snr_db / 20))
+    out = work / f"mix-{kind}-{snr_db:g}.wav"
+    sox("-m", "-v", "1", str(speech), "-v", f"{gain:.5f}", str(noise), str(out))
+    return out
+
+
+def accuracy(work: Path, snrs: list[float], kinds: list[str], limit: int) -> None:
+    recogniser = Recogniser(CTX, "companion")
+    commands = every_command(CTX)[:limit]
+    for kind in ["clean", *kinds]:
+        for snr in [None] if kind == "clean" else snrs:
+            right = wrong = total = 0
+            spent = 0.0
+            for voice in VOICES:
+                for command in commands:
+                    raw = work / "say.wav"
+                    subprocess.run(["espeak-ng", "-v", voice, "-w", str(raw),
+                                    spoken(command, "companion")], check=True)  # fmt: skip
+                    speech = work / "say-16k.wav"
+                    if snr is None:
+                        sox(str(raw), "-r", str(RATE), str(speech))
+                        path = speech
+                    else:  # the noise runs on before the words, as a fan or a crowd does
+                        sox(str(raw), "-r", str(RATE), str(speech), "pad", "5", "0.5")
+                        path = mixed(speech, kind, snr, work)
+                    heard: list = []  # through the microphone's stream, as it is used
+                    t0 = time.process_time()
+                    Listener(recogniser, WavSource.of(path), heard.append).run()
+                    spent += time.process_time() - t0
+                    total += 1
+                    got = [h.command for h in heard if h.command is not None]
+                    right += got == [command]
+                    wrong += any(c != command for c in got)
+            where = "clean" if snr is None else f"{kind} noise at {snr:g} dB SNR"
+            print(
+                f"commands, {where}: {100 * right / total:.1f} % right, {wrong} wrong actions "
+                f"({total} lines, {len(VOICES)} voices; {1000 * spent / total:.0f} ms CPU a line)",
+                flush=True,
+            )
+
+
+def false_actions(work: Path, minutes: float) -> None:
+    """Read text that is not a command (the docs, the wake word taken out), through the
+    microphone's stream, and count what would have been acted on."""
+    text = []
+    for doc in sorted((ROOT / "docs").glob("*.md")):
+        for sentence in doc.read_text(encoding="utf-8").replace("\n", " ").split(". "):
+            words = [w for w in sentence.replace("`", "").split() if w.isalpha()]
+            if len(words) >= 4:
+                text.append(" ".join(words).replace("companion", "").replace("Companion", ""))
+    folder = work / "talk"
+    folder.mkdir()
+    seconds = 0.0
+    for i, line in enumerate(text):
+        if seconds >= minutes * 60:
+            break
+        path = folder / f"{i:05d}.wav"
+        voice = VOICES[i % len(VOICES)]
+        subprocess.run(["espeak-ng", "-v", voice, "-w", str(path), line], check=True)
+        with wave.open(str(path)) as w:
+            seconds += w.getnframes() / w.getframerate()
+    heard = []
+    Listener(Recogniser(CTX, "companion"), WavSource.of(folder), heard.append).run()
+    acted = [h for h in heard if h.command is not None]
+    said_back = [h for h in heard if h.command is None and h.addressed]
+    print(
+        f"read text, not commands: {seconds / 60:.1f} minutes, {len(heard)} lines heard, "
+        f"{len(acted)} false actions, {len(said_back)} said back as not understood",
+        flush=True,
+    )
+    for h in acted:
+        print(f"  acted on: {h.words!r}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lines", type=int, default=30, help="lines timed to the first sample")
+    parser.add_argument("--commands", type=int, default=100, help="commands per voice (at most)")
+    parser.add_argument("--snr", type=float, nargs="+", default=[10.0, 0.0])
+    parser.add_argument("--noise", nargs="+", default=["pink", "brown", "babble"])
+    parser.add_argument("--talk-minutes", type=float, default=3.0)
+    parser.add_argument("--pi-zero", action="store_true",
+                        help="also time the first sample under the Pi Zero CPU quota")  # fmt: skip
+    parser.add_argument("--latency-only", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    from companion.voice.listener import pocketsphinx_missing
+    from companion.voice.speech import espeak_missing
+
+    if why := espeak_missing() or pocketsphinx_missing():
+        print(f"voice: not measured ({why})")
+        return
+    print(latency_line(first_sample_ms(args.lines)), flush=True)
+    if args.latency_only:
+        return
+    if args.pi_zero:
+        from cpu_quota import SHARE_OF_A_CORE, CpuQuota
+
+        why = CpuQuota.unavailable()
+        if why:
+            print(f"under the Pi Zero quota: not measured ({why})")
+        else:
+            launcher = (
+                "import os, sys; sys.stdin.readline(); os.execv(sys.executable, sys.argv[1:])"
+            )
+            with CpuQuota(SHARE_OF_A_CORE) as quota:
+                proc = subprocess.Popen(
+                    [sys.executable, "-c", launcher, sys.executable, __file__, "--latency-only",
+                     "--lines", str(args.lines)],
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                )  # fmt: skip
+                quota.add(proc.pid)  # espeak-ng, started by it, runs in the quota too
+                assert proc.stdin is not None and proc.stdout is not None
+                proc.stdin.write("go\n")
+                proc.stdin.close()
+                out = proc.stdout.read().strip()
+                proc.wait()
+            print(f"under the Pi Zero quota ({SHARE_OF_A_CORE:g} of a core): {out}", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        accuracy(work, args.snr, args.noise, args.commands)
+        false_actions(work, args.talk_minutes)
+
+
+if __name__ == "__main__":
+    main()

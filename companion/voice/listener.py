@@ -1,0 +1,161 @@
+"""Commands by voice: pocketsphinx (its US English model from the wheel) with the grammar of
+``grammar`` for the game's state. A line is one stretch of speech cut by its loudness
+(``segmenter``); it acts only with the wake word before it, or while push-to-talk is held."""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from array import array
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from companion.voice.grammar import Command, Context, command_of, jsgf
+from companion.voice.microphone import RATE, Microphone, quiet
+from companion.voice.segmenter import FRAME, Segmenter
+
+
+def pocketsphinx_missing() -> str | None:
+    """Why nothing can be heard (one line), or None."""
+    if importlib.util.find_spec("pocketsphinx") is None:
+        return "pocketsphinx not installed (pip install 'binaryon[voice]')"
+    return None
+
+
+@dataclass(frozen=True)
+class Heard:
+    """One line heard: the recogniser's words ('' for nothing it could match) and the command
+    they stand for (None: not understood, never acted on)."""
+
+    words: str
+    command: Command | None
+    # said to the companion (its wake word): only then is a line not understood said back
+    addressed: bool = False
+
+    @property
+    def reply(self) -> str:
+        """What is said back, once, for a line said to the companion that is not a command
+        (never acted on); '' otherwise."""
+        if self.command is not None or not self.addressed:
+            return ""
+        words = " ".join(self.words.split()[1:]) if self.words else ""
+        return f"Not understood: {words}." if words else "Not understood."
+
+
+# the wake word's spotting threshold (pocketsphinx's kws_threshold): lower hears it more
+# often, in commands and, falsely, in other talk; bench_voice.py measures both
+WAKE_THRESHOLD = 1e-60
+WAKE_WITHIN = 60  # frames (10 ms): the wake word starts the line, not somewhere in a sentence
+PAD = quiet(0.3)
+HISS = array("h", quiet(1.0, seed=7))
+LONGEST_LINE = 5 * RATE * 2  # bytes: a command is a few words; a longer line is other talk
+
+
+def hissed(pcm: bytes) -> bytes:
+    """``pcm`` with the quiet hiss of ``microphone.quiet`` added (clipped to 16 bits)."""
+    samples = array("h", pcm)
+    noise = HISS * (len(samples) // len(HISS) + 1)
+    for i, (s, n) in enumerate(zip(samples, noise, strict=False)):
+        samples[i] = max(-32768, min(32767, s + n))
+    return samples.tobytes()
+
+
+class Recogniser:
+    """A pocketsphinx decoder with the grammar for one context at a time."""
+
+    def __init__(self, ctx: Context | None = None, wake: str = "companion") -> None:
+        from pocketsphinx import Decoder  # the voice extra: imported only to listen
+
+        # dither: espeak-ng's and a quiet room's exact zeros otherwise spoil the features;
+        # a fixed seed keeps a file's result the same every time
+        self._decoder = Decoder(
+            lm=None, samprate=RATE, dither=True, seed=1, loglevel="FATAL",
+            kws_threshold=WAKE_THRESHOLD,
+        )  # fmt: skip
+        self.wake = wake
+        if wake:
+            self._decoder.add_keyphrase("wake", wake)
+        self.ctx = Context()
+        self.set_context(ctx or Context())
+
+    def set_context(self, ctx: Context) -> None:
+        """Listen for what ``ctx`` allows (the game's state changed)."""
+        self._decoder.add_jsgf_string("companion", jsgf(ctx, self.wake))
+        self.ctx = ctx
+
+    def hear(self, pcm: bytes) -> Heard:
+        """One line's samples (16-bit mono, 16 kHz) -> what was heard. With a wake word, the
+        line must start with it (spotted alone first) and be short, else it is not a command:
+        the grammar would match any talk to its nearest command."""
+        # the model's silence around the words (the cut is tight), and a room's hiss under
+        # them: a file's digital silence between words spoils the features
+        pcm = hissed(PAD + pcm + PAD)
+        if self.wake and not (len(pcm) <= LONGEST_LINE and self._wake_starts(pcm)):
+            return Heard("", None, False)
+        words = self._decode(pcm, "companion")
+        return Heard(words, command_of(words, self.ctx, self.wake), True)
+
+    def _wake_starts(self, pcm: bytes) -> bool:
+        if not self._decode(pcm, "wake"):
+            return False
+        return any(s.start_frame <= WAKE_WITHIN for s in self._decoder.seg() or ())
+
+    def _decode(self, pcm: bytes, search: str) -> str:
+        d = self._decoder
+        d.activate_search(search)
+        d.start_utt()
+        d.process_raw(pcm, full_utt=True)
+        d.end_utt()
+        hyp = d.hyp()
+        return hyp.hypstr if hyp is not None else ""
+
+
+class Listener:
+    """Reads a microphone in its own thread and hands each line heard to ``on_heard`` (the
+    daemon's loop acts on a command and says back once a line it did not understand)."""
+
+    def __init__(
+        self,
+        recogniser: Recogniser,
+        source: Microphone,
+        on_heard: Callable[[Heard], None],
+    ) -> None:
+        self.recogniser = recogniser
+        self.source = source
+        self.on_heard = on_heard
+        self.talking = threading.Event()  # push-to-talk held (without a wake word)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self.run, name="listen", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.source.close()
+        if self._thread is not None:
+            self._thread.join(5)
+
+    def run(self) -> None:
+        """Until the stream ends or ``stop``: cut the stream into lines and hear each."""
+        cutter = Segmenter()
+        pushed = False
+        while not self._stop.is_set():
+            frame = self.source.read(FRAME * 2)
+            if len(frame) < FRAME * 2:
+                line = cutter.flush()
+                if line:
+                    self._heard(line, pushed)
+                return
+            was = cutter.in_speech
+            line = cutter.feed(frame)
+            if not was and cutter.in_speech:
+                pushed = self.talking.is_set()
+            if line is not None:
+                self._heard(line, pushed or self.talking.is_set())
+
+    def _heard(self, pcm: bytes, pushed: bool) -> None:
+        if not self.recogniser.wake and not pushed:
+            return  # push-to-talk: nothing counts unless the button was held
+        self.on_heard(self.recogniser.hear(pcm))

@@ -1,0 +1,116 @@
+"""The voice's queue: ``say`` never blocks the caller; one thread speaks. A more urgent line
+(higher priority) cuts the one being said; the queue holds at most ``bound`` lines, dropping
+the least urgent, oldest first, so it never grows without bound."""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from companion import PROGRAM
+
+log = logging.getLogger(PROGRAM)
+
+# priorities: the larger, the more urgent
+CHAT = 0  # answers, hints, whose turn
+MOVE = 1  # a move played
+REFUSAL = 2  # a refusal, the clock's ten seconds
+URGENT = 3  # a flag, the result
+
+
+@dataclass(order=True)
+class _Item:
+    key: tuple[int, int]  # (-priority, arrival): the most urgent, then the oldest first
+    text: str = field(compare=False)
+    priority: int = field(compare=False)
+
+
+class SpeechQueue:
+    """Lines for a ``say(text, cut)`` function (``Speaker.say``) spoken in its own thread."""
+
+    def __init__(self, say: Callable[[str, threading.Event], bool], bound: int = 8) -> None:
+        if bound < 1:
+            raise ValueError("the queue must hold at least one line")
+        self._say = say
+        self.bound = bound
+        self._heap: list[_Item] = []
+        self._arrival = itertools.count()
+        self._cond = threading.Condition()
+        self._speaking: _Item | None = None
+        self._cut = threading.Event()
+        self._closed = False
+        self.dropped: list[str] = []  # lines never said: the queue was full of more urgent ones
+        self.cut: list[str] = []  # lines stopped partway by a more urgent one
+        self._thread = threading.Thread(target=self._run, name="voice", daemon=True)
+        self._thread.start()
+
+    def say(self, text: str, priority: int = CHAT) -> None:
+        """Queue ``text``; returns at once."""
+        text = text.strip()
+        if not text:
+            return
+        with self._cond:
+            if self._closed:
+                return
+            item = _Item((-priority, next(self._arrival)), text, priority)
+            heapq.heappush(self._heap, item)
+            if len(self._heap) > self.bound:
+                least = max(self._heap)  # the least urgent; among equals, the newest
+                least = min(
+                    (i for i in self._heap if i.priority == least.priority),
+                    key=lambda i: i.key[1],
+                )  # the oldest of the least urgent
+                self._heap.remove(least)
+                heapq.heapify(self._heap)
+                self.dropped.append(least.text)
+            speaking = self._speaking
+            if speaking is not None and priority > speaking.priority:
+                self._cut.set()
+            self._cond.notify_all()
+
+    def pending(self) -> list[str]:
+        """The lines waiting, in the order they will be said."""
+        with self._cond:
+            return [i.text for i in sorted(self._heap)]
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Block until nothing is queued or being said (tests, ``binaryon say``)."""
+        with self._cond:
+            return self._cond.wait_for(
+                lambda: not self._heap and self._speaking is None, timeout=timeout
+            )
+
+    def close(self, timeout: float | None = 5.0) -> None:
+        """Stop after the line being said is cut; what is queued is dropped."""
+        with self._cond:
+            self._closed = True
+            self._heap.clear()
+            self._cut.set()
+            self._cond.notify_all()
+        self._thread.join(timeout)
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: self._heap or self._closed)
+                if self._closed:
+                    self._speaking = None
+                    self._cond.notify_all()
+                    return
+                item = heapq.heappop(self._heap)
+                self._speaking = item
+                self._cut.clear()
+            try:
+                whole = self._say(item.text, self._cut)
+            except (OSError, ValueError) as e:
+                log.warning("voice: cannot say %r: %s", item.text, e)
+                whole = True
+            with self._cond:
+                if not whole:
+                    self.cut.append(item.text)
+                self._speaking = None
+                self._cond.notify_all()

@@ -1,0 +1,179 @@
+"""Commands by voice with real audio: espeak-ng says each command of the grammar on three
+voices into WAV files, the files go through the same stream the microphone uses (WavSource),
+the loudness cuts them into lines and pocketsphinx hears them back. Talk without the wake
+word never acts; push-to-talk hears only what was said while it was held."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.voice.grammar import Command, Context, command_of, commands, every_command, jsgf
+from companion.voice.grammar import spoken as said_for
+from companion.voice.microphone import WavSource
+from tests.voice_tools import needs_espeak, needs_pocketsphinx, speak_to
+
+FULL = Context(ranks=8, numbers=True, next=True, clock=True, confirm=True, pass_move=True)
+VOICES = ("en-us", "en-us+f2", "en-us+f3")
+
+
+contexts = st.builds(
+    Context,
+    ranks=st.integers(0, 16),
+    numbers=st.booleans(),
+    next=st.booleans(),
+    clock=st.booleans(),
+    confirm=st.booleans(),
+    pass_move=st.booleans(),
+)
+
+
+@given(ctx=contexts, wake=st.sampled_from(["", "companion", "hey board"]))
+def test_every_command_read_back_from_its_words_is_itself(ctx, wake):
+    for command in every_command(ctx):
+        assert command_of(said_for(command, wake), ctx, wake) == command
+    assert command_of("", ctx, wake) is None
+
+
+def test_what_a_state_does_not_allow_is_not_a_command():
+    bare = Context()
+    assert command_of("companion read rank three", bare, "companion") is None
+    assert command_of("companion claim four two", bare, "companion") is None
+    assert command_of("companion pause the clock", bare, "companion") is None
+    assert command_of("read rank nine", Context(ranks=8), "") is None
+    assert command_of("score", Context(), "companion") is None  # no wake word
+    assert command_of("claim oh five", Context(numbers=True), "") == Command("claim", 5)
+    assert "read rank" not in jsgf(bare, "companion") and "claim" not in jsgf(bare)
+    assert set(commands(FULL)) >= {"repeat", "score", "turn", "time", "hint", "undo", "pause",
+                                   "resume", "next", "pass", "new game", "help", "moves",
+                                   "changed"}  # fmt: skip
+
+
+def test_a_missing_or_bad_source_is_one_line(tmp_path):
+    with pytest.raises(ValueError, match="no such file"):
+        WavSource.of(tmp_path / "nothing.wav")
+    with pytest.raises(ValueError, match="no .wav files"):
+        WavSource.of(tmp_path)
+    (tmp_path / "x.wav").write_text("not audio")
+    with pytest.raises(ValueError, match="not a WAV file") as e:
+        WavSource.of(tmp_path).read(64_000)
+    assert "\n" not in str(e.value)
+
+
+def listen(folder: Path, ctx: Context, wake: str = "companion", pushed: bool = False) -> list:
+    from companion.voice.listener import Listener, Recogniser
+
+    heard: list = []
+    listener = Listener(Recogniser(ctx, wake), WavSource.of(folder), heard.append)
+    if pushed:
+        listener.talking.set()
+    listener.run()
+    return heard
+
+
+@needs_espeak
+@needs_pocketsphinx
+def test_every_command_said_by_three_voices_comes_back(tmp_path):
+    expected = []
+    for v, voice in enumerate(VOICES):
+        for i, command in enumerate(every_command(FULL)):
+            speak_to(tmp_path / f"{v}-{i:03d}.wav", said_for(command, "companion"), voice)
+            expected.append(command)
+    heard = listen(tmp_path, FULL)
+    assert len(heard) == len(expected)  # one line per file: the loudness cut them right
+    right = [h.command == c for h, c in zip(heard, expected, strict=True)]
+    wrong = [(c, h.words) for h, c in zip(heard, expected, strict=True)
+             if h.command is not None and h.command != c]  # fmt: skip
+    assert sum(right) >= 0.95 * len(expected), [h.words for h in heard]
+    # a line heard as another command: digits are the weak point (README, "Voice")
+    assert len(wrong) <= 1, wrong
+    per_command = Counter(str(c) for c, ok in zip(expected, right, strict=True) if ok)
+    assert set(per_command) == {str(c) for c in every_command(FULL)}  # each, by some voice
+    assert all(h.addressed for h, ok in zip(heard, right, strict=True) if ok)
+
+
+TALK = (
+    "The board sits beside the players and watches every square.",
+    "Each turn the die is rolled and everybody writes the digit on the sheet.",
+    "When the game is over the score is shown for a few seconds.",
+)
+
+
+@needs_espeak
+@needs_pocketsphinx
+def test_talk_without_the_wake_word_never_acts(tmp_path):
+    for i, line in enumerate(TALK):
+        speak_to(tmp_path / f"{i}.wav", line)
+    heard = listen(tmp_path, FULL)
+    assert heard and all(h.command is None and not h.addressed for h in heard)
+
+
+@needs_espeak
+@needs_pocketsphinx
+def test_push_to_talk_hears_only_while_held(tmp_path):
+    speak_to(tmp_path / "0.wav", "what is the score")
+    speak_to(tmp_path / "1.wav", "where can i move")
+    assert listen(tmp_path, FULL, wake="") == []  # the button was not held
+    heard = listen(tmp_path, FULL, wake="", pushed=True)
+    assert [h.command for h in heard] == [Command("score"), Command("moves")]
+
+
+def tone(seconds: float, amplitude: int = 6000) -> bytes:
+    import math
+    from array import array
+
+    n = int(seconds * 16000)
+    return array("h", (int(amplitude * math.sin(i / 5)) for i in range(n))).tobytes()
+
+
+def test_the_loudness_cuts_a_stream_into_its_lines():
+    from companion.voice.microphone import quiet
+    from companion.voice.segmenter import FRAME, Segmenter
+
+    stream = quiet(1) + tone(0.6) + quiet(1) + tone(0.9) + quiet(0.2)
+    cutter = Segmenter()
+    lines = []
+    for i in range(0, len(stream) - 2 * FRAME + 1, 2 * FRAME):
+        if (line := cutter.feed(stream[i : i + 2 * FRAME])) is not None:
+            lines.append(line)
+    if (last := cutter.flush()) is not None:  # the stream ended mid-line
+        lines.append(last)
+    seconds = [len(line) / 32000 for line in lines]
+    assert len(lines) == 2
+    assert 0.6 <= seconds[0] <= 0.6 + 0.3 + 0.6  # the tone, what came before, the tail
+    assert 0.9 <= seconds[1] <= 0.9 + 0.3 + 0.3
+
+
+def test_a_line_not_understood_is_said_back_and_not_acted_on():
+    from companion.voice.listener import Heard
+
+    assert Heard("companion what", None, True).reply == "Not understood: what."
+    assert Heard("", None, True).reply == "Not understood."
+    assert Heard("companion help", Command("help"), True).reply == ""
+    assert Heard("", None, False).reply == ""  # talk not addressed to it: silence
+
+
+def test_a_steady_noise_raises_the_rooms_level_and_words_stand_out_of_it():
+    import random
+    from array import array
+
+    from companion.voice.segmenter import FRAME, Segmenter
+
+    rng = random.Random(3)
+
+    def noise(seconds: float) -> bytes:
+        return array("h", (rng.randint(-700, 700) for _ in range(int(seconds * 16000)))).tobytes()
+
+    stream = noise(5) + tone(0.8, 8000) + noise(1.5)
+    cutter = Segmenter()
+    lines = []
+    for i in range(0, len(stream) - 2 * FRAME + 1, 2 * FRAME):
+        if (line := cutter.feed(stream[i : i + 2 * FRAME])) is not None:
+            lines.append(len(line) / 32000)
+    # the fan is the room's level, not a line; the words alone are one
+    assert cutter.room > 300 and len(lines) == 1
+    assert 0.8 <= lines[0] <= 0.8 + 0.3 + 0.6
