@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion import PROGRAM
@@ -468,14 +469,7 @@ class RemoteChecks:
         if s.game_id is None or self.is_disputed():
             return
         self._timer = game = s.game_id
-        loop = getattr(self.host, "loop", None)
-        if loop is None:
-            return
-
-        def due() -> None:
-            self.host.post_call(lambda: self._unverified(game))  # type: ignore[attr-defined]
-
-        loop.call_later(self.reveal_timeout, due)
+        self._after_timeout(lambda: self._unverified(game))  # type: ignore[attr-defined]
 
     def time_answer(self: RemoteSource) -> None:
         """While the game here waits for the peer's facts (its board answers at once, no
@@ -486,14 +480,14 @@ class RemoteChecks:
         if s.masked is None or not s.state.waiting or self._answer_timer == at:
             return
         self._answer_timer = at
+        self._after_timeout(lambda: self._not_answered(at))
+
+    def _after_timeout(self: RemoteSource, act: Callable[[], None]) -> None:
+        """``act`` in the loop's thread once ``reveal_timeout`` seconds have passed (a host
+        without a loop, a test's, times nothing)."""
         loop = getattr(self.host, "loop", None)
-        if loop is None:
-            return
-
-        def due() -> None:
-            self.host.post_call(lambda: self._not_answered(at))  # type: ignore[attr-defined]
-
-        loop.call_later(self.reveal_timeout, due)
+        if loop is not None:
+            loop.call_later(self.reveal_timeout, lambda: self.host.post_call(act))
 
     def _not_answered(self: RemoteSource, at: tuple[int | None, int]) -> None:
         s = self.host.session
