@@ -196,12 +196,14 @@ class EventDesk:
     async def pair_next_off_loop(self) -> list[Game]:
         """``pair_next`` with the pairing computed in the background (when the desk has
         one): the loop serves pages and takes results meanwhile."""
-        if self.background is None or self.tournament.pairing_job().quick:
+        if self.background is None:
             return self.pair_next()
         self.refresh()
         if self.pairing is not None:
             raise EventStateError("a round is being paired already")
         job = self.tournament.pairing_job()
+        if job.quick:  # a table look-up: at once
+            return self._place(job, job.run())
         generation = self._generation
         self.pairing = self.background(job)
         try:
