@@ -19,22 +19,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 
+from companion.cli.doctor_check import INFO, MISSING, OK, Check
 from companion.firmware_location import firmware_dir
 from companion.hardware import pinout
 from companion.hardware.interfaces import IDLE_READING
-
-OK, MISSING, INFO, SKIP = "ok", "missing", "info", "skip"
-
-
-@dataclass
-class Check:
-    name: str
-    status: str  # ok | missing | info | skip
-    detail: str
-    fix: str = ""
 
 
 class Probe:

@@ -16,7 +16,7 @@ BROKER_FIX = (
 def club_checks(probe: Any, config: Any, service_state: str) -> list:
     """``probe``: doctor's Probe (pid_alive, web_answers: a TCP connection); ``service_state``
     the service's journal, looked at too when the config names none."""
-    from companion.cli.doctor import INFO, MISSING, OK, Check
+    from companion.cli.doctor_check import INFO, MISSING, OK, Check
     from companion.core.broker_url import parse_broker_url
     from companion.service.app import club_state_file
 

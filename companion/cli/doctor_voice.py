@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 
-from companion.cli.doctor import INFO, MISSING, OK, Check
+from companion.cli.doctor_check import INFO, MISSING, OK, Check
 from companion.core.config import VoiceConfig
 from companion.voice.listener import pocketsphinx_missing
 from companion.voice.speech import voice_problem
