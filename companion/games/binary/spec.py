@@ -24,7 +24,7 @@ from companion.games.base import (
 )
 from companion.games.binary.adapter import BinaryAdapter, effect
 from companion.games.binary.board import BLACK, EMPTY, PLAYERS, WHITE, other, square_owner
-from companion.games.binary.engine import END, PASS, BinaryState, _new_game
+from companion.games.binary.engine import END, PASS, BinaryState, new_game
 from companion.games.binary.input import OLED_WIDTH, BinaryInput
 from companion.games.binary.options import OPTIONS
 from companion.games.binary.territories import compare, score_cells, score_of, territory_sizes
@@ -104,7 +104,7 @@ class BinarySpec(GameSpec):
         )
 
     def new(self, **options: Any) -> BinaryState:
-        return _new_game(**options)
+        return new_game(**options)
 
     def view(self, state: GameState, viewer: str | None = None) -> View:
         """Binary has no secrets: every viewer sees the same."""

@@ -31,7 +31,7 @@ from companion.games.base import (
     Refusal,
     View,
 )
-from companion.games.binome.engine import CLAIM, OVER, ROLLS, SLOTS, WRITE, BinomeState, _new_game
+from companion.games.binome.engine import CLAIM, OVER, ROLLS, SLOTS, WRITE, BinomeState, new_game
 from companion.games.binome.input import BinomeInput
 from companion.games.binome.moves import Claim, Decline, Write
 from companion.games.binome.options import OPTIONS, resolve_game_options
@@ -158,7 +158,7 @@ class BinomeSpec(GameSpec):
         return resolve_game_options(given)
 
     def new(self, **options: Any) -> BinomeState:
-        return _new_game(**options)
+        return new_game(**options)
 
     def layout(self, options: dict[str, Any]) -> Layout | None:
         return None

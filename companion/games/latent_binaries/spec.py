@@ -26,7 +26,7 @@ from companion.games.base import (
     PanelRow,
     View,
 )
-from companion.games.latent_binaries.engine import GAME, LatentState, _new_game
+from companion.games.latent_binaries.engine import GAME, LatentState, new_game
 from companion.games.latent_binaries.facts import STASH
 from companion.games.latent_binaries.geometry import (
     BETWEEN,
@@ -105,7 +105,7 @@ class LatentSpec(GameSpec):
         return resolve(given)
 
     def new(self, **options: Any) -> LatentState:
-        return _new_game(**options)
+        return new_game(**options)
 
     def layout(self, options: dict[str, Any]) -> Layout:
         """The 5x7 frame on files b-f, ranks 1-7 of the 8x8 board."""
