@@ -40,6 +40,7 @@ SCORE = CLI | {
     "companion.games.base",
     "companion.games.engine_api",
     "companion.games.options",
+    "companion.games.positions",
 }
 NEVER = ("aiohttp", "paho", "luma", "PIL", "gpiozero", "serial", "sqlite3", "importlib.metadata")
 

@@ -1,4 +1,4 @@
-"""``binaryon score FILE|-``: score a position (``GameSpec.score_position``) or a record's
+"""``binaryon score FILE|-``: score a position (``GameSpec.positions().score``) or a record's
 final state (``score_record``, else its final position, else its result) and say why."""
 
 from __future__ import annotations
@@ -62,13 +62,13 @@ def run(args: argparse.Namespace) -> int:
             if args.game and args.game != rec.game:
                 return fail(f"--game {args.game}, but {args.record} is a {rec.game} game")
             spec = get_spec(rec.game)
-            if args.json:  # a game that scores its own state (``GameSpec.score_record``)
-                scored = spec.score_record(state)
+            if args.json:  # a game that scores its own state (``Positions.score_record``)
+                scored = spec.positions().score_record(state)
                 if scored is not None:
                     print(json.dumps(scored))
                     return 0
             else:
-                words = spec.describe_record(state)
+                words = spec.positions().describe_record(state)
                 if words is not None:
                     sys.stdout.write(words.rstrip("\n") + "\n")
                     return 0
@@ -90,11 +90,11 @@ def run(args: argparse.Namespace) -> int:
         if text is None:
             text = read_text(args.file)
         if args.json:
-            result = spec.score_position(text, given)
+            result = spec.positions().score(text, given)
             if result is not None:
                 print(json.dumps(result))
         else:
-            result = spec.describe_score(text, given)
+            result = spec.positions().describe_score(text, given)
             if result is not None:
                 sys.stdout.write(result)
     except ValueError as exc:

@@ -31,6 +31,7 @@ from companion.games.options import Option, resolve_options
 
 if TYPE_CHECKING:
     from companion.games.engine_api import Adapter
+    from companion.games.positions import Positions
 
 
 @dataclass(frozen=True)
@@ -551,6 +552,41 @@ class Hint:
     colour: RGB | None = None  # None: the usual highlight colour
 
 
+class ClockRules:
+    """What a game gives the game clock (``GameSpec.clock_rules()``): the control its rules
+    page suggests, the result when a player's time runs out, and a per-step timer for a game
+    that times its steps (Binøme). The defaults suit most games: no control suggested, every
+    other player wins on time, no step timer."""
+
+    # the game clock this game's rules page suggests (``--clock default``, ``[clock] control
+    # = "default"``), as typed ("5:00+3"); "": none suggested
+    default: ClassVar[str] = ""
+
+    def __init__(self, spec: GameSpec):
+        self.spec = spec
+
+    def on_time(self, state: GameState, flagged: str) -> Outcome:
+        """The result when ``flagged``'s time runs out in ``state`` (a game in progress):
+        by default every other player wins (shared by several). A game overrides it where
+        its rules page says otherwise (the others cannot win: a draw, or the score decides)."""
+        others = tuple(p for p in state.players if p != flagged)
+        label = self.spec.player_label(flagged)
+        if len(others) == 1:
+            summary = f"{self.spec.player_label(others[0])} wins on time"
+        else:
+            summary = f"{label} lost on time"
+        return Outcome(others, summary, {"on_time": flagged}, f"{label}'s time ran out")
+
+    def step_seconds(self, options: dict[str, Any]) -> int:
+        """Seconds a player has for each step, when the game times its steps (Binøme's
+        ``step_seconds``); 0: none. The daemon plays ``timed_out`` for who did not act."""
+        return 0
+
+    def timed_out(self, state: GameState, player: str) -> Move | None:
+        """What is played for ``player`` whose step time ran out (None: nothing)."""
+        return None
+
+
 class GameSpec(ABC):
     """Everything the daemon needs to host one game; registered in companion.games."""
 
@@ -572,9 +608,21 @@ class GameSpec(ABC):
     # can it be played across two boards although it has secrets? (``GameState.masked``)
     remote_secrets: ClassVar[bool] = False
 
-    # the game clock this game's rules page suggests (``--clock default``, ``[clock] control
-    # = "default"``), as typed ("5:00+3"); "" : none suggested
-    clock_default: ClassVar[str] = ""
+    def clock_rules(self) -> ClockRules:
+        """The game clock's rules (``ClockRules``: the control suggested, the result on time,
+        a step timer): the defaults unless the game overrides this."""
+        return ClockRules(self)
+
+    def on_time(self, state: GameState, flagged: str) -> Outcome:
+        """``clock_rules().on_time``: the result when ``flagged``'s time runs out."""
+        return self.clock_rules().on_time(state, flagged)
+
+    def positions(self) -> Positions:
+        """Positions for the command line (``companion.games.positions.Positions``: `score`,
+        `legal`, `bestmove`): by default the game reads none."""
+        from companion.games.positions import Positions
+
+        return Positions(self)
 
     def heading(self) -> str:
         """The game's name on the pages (``long_title``)."""
@@ -582,27 +630,6 @@ class GameSpec(ABC):
 
     def resolve(self, given: dict[str, Any]) -> dict[str, Any]:
         return resolve_options(self.options, given)
-
-    def step_seconds(self, options: dict[str, Any]) -> int:
-        """Seconds a player has for each step, when the game times its steps (Binøme's
-        ``step_seconds``); 0: none. The daemon plays ``timed_out`` for who did not act."""
-        return 0
-
-    def timed_out(self, state: GameState, player: str) -> Move | None:
-        """What is played for ``player`` whose step time ran out (None: nothing)."""
-        return None
-
-    def on_time(self, state: GameState, flagged: str) -> Outcome:
-        """The result when ``flagged``'s time runs out in ``state`` (a game in progress):
-        by default every other player wins (shared by several). A game overrides it where
-        its rules page says otherwise (the others cannot win: a draw, or the score decides)."""
-        others = tuple(p for p in state.players if p != flagged)
-        label = self.player_label(flagged)
-        if len(others) == 1:
-            summary = f"{self.player_label(others[0])} wins on time"
-        else:
-            summary = f"{label} lost on time"
-        return Outcome(others, summary, {"on_time": flagged}, f"{label}'s time ran out")
 
     @abstractmethod
     def new(self, **options: Any) -> GameState:
@@ -707,18 +734,17 @@ class GameSpec(ABC):
         """What the menu button shows; ``step`` counts presses, so a game can cycle."""
         return Hint((), "")
 
-    # ------------------------------------------ engines, hints and the CLI (optional hooks)
-    # Generic code (engines/, the engine hint, the opponent, the `legal`, `score`, `bestmove`,
-    # `solve` and `match` commands) calls these; a game overrides what it offers.
+    # ------------------------------------------ engines and hints (optional hooks)
+    # Generic code (engines/, the engine hint, the opponent, the `bestmove`, `solve` and
+    # `match` commands) calls these; a game overrides what it offers. The command line's
+    # positions are a facet of their own (``positions()``), as the clock's rules are
+    # (``clock_rules()``).
 
     # the game's own hint steps (``hint``) before the menu shows the engine's move; the
     # cycle then starts again (only games with an ``engine()``)
     hint_steps: ClassVar[int] = 0
     # options `binaryon match` plays the game with, under the command line's own
     match_options: ClassVar[dict[str, Any]] = {}
-    # the players a position file may name as the mover (``--mover`` of `legal FILE` and
-    # `bestmove`); () when the game reads no position files
-    position_movers: ClassVar[tuple[str, ...]] = ()
 
     def engine(self) -> Adapter | None:
         """A new search adapter for engine play (``companion.games.engine_api.Adapter``): the
@@ -742,57 +768,6 @@ class GameSpec(ABC):
         """What ``move`` does, said plainly ("turns it white"): the engine hint's reason when
         nothing clearer is found; '' for none."""
         return ""
-
-    def legal_record(self, state: GameState) -> dict[str, list[str]]:
-        """`binaryon legal --record FILE --json`: the legal moves after a record's moves. By
-        default the names of ``legal_moves()``, each once."""
-        return {"moves": list(dict.fromkeys(m.name for m in state.legal_moves()))}
-
-    def score_record(self, state: GameState) -> dict[str, Any] | None:
-        """`binaryon score --record FILE --json` for a game that scores its own state (Wythe's
-        stacks); None (the default): the final position's text is scored
-        (``score_position``), or, for a game with no board position, the result."""
-        return None
-
-    def describe_record(self, state: GameState) -> str | None:
-        """`binaryon score --record FILE` in words; None as for ``score_record``."""
-        return None
-
-    def score_position(self, text: str, options: Mapping[str, Any]) -> dict[str, Any] | None:
-        """`binaryon score FILE --json`: a position file scored with the ``options`` given
-        (ValueError with a one-line reason for a bad one); None: the game scores no
-        positions (the default)."""
-        return None
-
-    def describe_score(self, text: str, options: Mapping[str, Any]) -> str | None:
-        """`binaryon score FILE` in words; None as for ``score_position``."""
-        return None
-
-    def legal_position(
-        self,
-        text: str,
-        mover: str,
-        options: Mapping[str, Any] | None = None,
-        last: str | None = None,
-    ) -> dict[str, list[str]] | None:
-        """`binaryon legal FILE --json`: ``{"moves": [...], ...}`` for ``mover`` (one of
-        ``position_movers``) in a position file; ``last`` is what `--last` gave. ValueError
-        with a one-line reason for bad input; None: the game reads no positions (the
-        default)."""
-        return None
-
-    def describe_legal(self, result: dict[str, list[str]], mover: str) -> str:
-        """`binaryon legal FILE` in words: the moves on one line (or that there are none),
-        then one line for each other non-empty list of ``result``."""
-        lines = [" ".join(result["moves"]) if result["moves"] else f"{mover} has no legal move"]
-        lines += [f"{key}: {' '.join(v)}" for key, v in result.items() if key != "moves" and v]
-        return "\n".join(lines)
-
-    def position_state(self, text: str, mover: str, last: str | None = None) -> GameState | None:
-        """`binaryon bestmove`: a position file as a state with ``mover`` (one of
-        ``position_movers``) to play (ValueError with a one-line reason for bad input); None:
-        the game reads no positions for the engine (the default)."""
-        return None
 
     def cell_name(self, cell: int, options: dict[str, Any]) -> str:
         from companion.core.squares import FILES

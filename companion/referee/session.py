@@ -596,7 +596,7 @@ class Session:
 
     def flag_fall(self) -> str | None:
         """When the running player's time is gone: the game ends on time (the game's
-        ``GameSpec.on_time`` says the result), journaled as a flag event and the game's
+        ``ClockRules.on_time`` says the result), journaled as a flag event and the game's
         finish. Returns the player whose flag fell, or None."""
         clock, state = self.clock, self.state
         if clock is None or state.is_over() or self.game_id is None:
@@ -605,7 +605,7 @@ class Session:
         flagged = clock.flagged(now)
         if flagged is None:
             return None
-        outcome = self.credited(state, self.spec.on_time(state, flagged))
+        outcome = self.credited(state, self.spec.clock_rules().on_time(state, flagged))
         clock.switch(None, now)  # nothing runs any more
         clock.add(flagged, -min(0.0, clock.left(flagged, now)))  # shown as 0, not below
         self.clock_event("flag", flagged)

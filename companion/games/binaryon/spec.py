@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from companion.core.position_text import format_position, parse_position
-from companion.core.squares import parse_square, square_name
+from companion.core.squares import square_name
 from companion.games.base import (
     RGB,
     Cell,
+    ClockRules,
     GameSpec,
     GameState,
     Hint,
@@ -21,12 +20,11 @@ from companion.games.base import (
     View,
 )
 from companion.games.binaryon.adapter import BinaryonAdapter, effect
-from companion.games.binaryon.board import cells_to_white
-from companion.games.binaryon.engine import PLAYERS, BinaryonState, legal_squares
+from companion.games.binaryon.engine import PLAYERS, BinaryonState
 from companion.games.binaryon.input import BinaryonInput
 from companion.games.binaryon.options import OPTIONS, resolve
-from companion.games.binaryon.scoring import Score, line_names, score_bitboard, tie_reason
-from companion.games.binaryon.tables import rules
+from companion.games.binaryon.positions import BinaryonPositions, line_path
+from companion.games.binaryon.scoring import tie_reason
 from companion.games.binaryon.words import line_effect, move_words
 
 _SIZE_OPTION = next(o for o in OPTIONS if o.name == "size")
@@ -40,8 +38,8 @@ def _state(state: GameState) -> BinaryonState:
     return state
 
 
-def _path(line: Sequence[int], n: int) -> str:
-    return "-".join(line_names(line, n))
+class BinaryonClock(ClockRules):
+    default: ClassVar[str] = "5:00+3"  # docs/rules/binaryon.md, "Time"
 
 
 class BinaryonSpec(GameSpec):
@@ -50,8 +48,12 @@ class BinaryonSpec(GameSpec):
     options: ClassVar[tuple[Option, ...]] = OPTIONS
     sensor_kinds: ClassVar[tuple[str, ...]] = ("switch", "polarity")
     hint_steps: ClassVar[int] = 2  # the mover's moves, then their best line
-    position_movers: ClassVar[tuple[str, ...]] = ("on", "off")
-    clock_default: ClassVar[str] = "5:00+3"  # docs/rules/binaryon.md, "Time"
+
+    def clock_rules(self) -> ClockRules:
+        return BinaryonClock(self)
+
+    def positions(self) -> BinaryonPositions:
+        return BinaryonPositions(self)
 
     def players(self, options: dict[str, Any]) -> tuple[str, ...]:
         return PLAYERS  # the same whatever the options: no rules tables built to ask
@@ -66,8 +68,8 @@ class BinaryonSpec(GameSpec):
         """Binaryon has no secrets: every viewer sees the same."""
         st = _state(state)
         sc = st.score()
-        on = f"ON: {sc.bits(sc.on_best)} on {_path(sc.on_line, st.n)}"
-        off = f"OFF: {sc.bits(sc.off_best)} on {_path(sc.off_line, st.n)}"
+        on = f"ON: {sc.bits(sc.on_best)} on {line_path(sc.on_line, st.n)}"
+        off = f"OFF: {sc.bits(sc.off_best)} on {line_path(sc.off_line, st.n)}"
         explanation = [on, off]
         if sc.tied:
             explanation.append(tie_reason(sc) if sc.winner or st.is_over() else "tied")
@@ -150,80 +152,6 @@ class BinaryonSpec(GameSpec):
 
     def move_words(self, before: GameState, move: Move) -> str:
         return move_words(_state(before), move)
-
-    def position_state(self, text: str, mover: str, last: str | None = None) -> BinaryonState:
-        """``last``: the square turned last (None: the opening move is to be made)."""
-        n, cells = parse_position(text)
-        last_sq = None if last is None else parse_square(last, n)
-        return BinaryonState.from_cells(cells, n, mover, last_sq)
-
-    def legal_position(
-        self,
-        text: str,
-        mover: str,
-        options: Mapping[str, Any] | None = None,
-        last: str | None = None,
-    ) -> dict[str, list[str]]:
-        """The squares ``mover`` may turn; the size comes from the text (a given size must
-        match it), ``last`` None: the opening move."""
-        options = options or {}
-        n, cells = parse_position(text)
-        if "size" in options and resolve({"size": options["size"]})["size"] != n:
-            raise ValueError(f"position is {n}x{n} but size is {options['size']}")
-        resolved = resolve({**options, "size": n})
-        try:
-            last_sq = None if last is None else parse_square(last, n)
-        except ValueError as exc:
-            raise ValueError(f"--last {exc}") from None
-        moves = legal_squares(cells, n, mover, last_sq, resolved)
-        return {"moves": [square_name(s, n) for s in moves]}
-
-    def describe_legal(self, result: dict[str, list[str]], mover: str) -> str:
-        if result["moves"]:
-            return " ".join(result["moves"])
-        return f"{mover.upper()} has no legal move: pass"
-
-    # --- scoring a position given as text (the `score` command) ---
-    def _score_text(self, text: str, options: Mapping[str, Any]) -> tuple[list[str], int, Score]:
-        """Parse and score. ``options`` are the ones the user gave; the size comes from the text
-        (a given size must match it). Raises ValueError with a one-line reason."""
-        n, cells = parse_position(text)
-        given = {k: v for k, v in options.items() if v is not None}
-        if "size" in given:
-            size = _SIZE_OPTION.parse(given["size"])
-            if size != n:
-                raise ValueError(f"position is {n}x{n} but size is {size}")
-        given["size"] = n
-        r = rules(self.resolve(given))
-        return cells, n, score_bitboard(cells_to_white(cells, n), r)
-
-    def score_position(self, text: str, options: Mapping[str, Any]) -> dict[str, Any]:
-        _, n, sc = self._score_text(text, options)
-        return {
-            "game": self.name,
-            "on": {"best": sc.bits(sc.on_best), "line": line_names(sc.on_line, n)},
-            "off": {"best": sc.bits(sc.off_best), "line": line_names(sc.off_line, n)},
-            "winner": sc.winner or "draw",
-        }
-
-    def describe_score(self, text: str, options: Mapping[str, Any]) -> str:
-        cells, n, sc = self._score_text(text, options)
-        out = [format_position(cells, n).rstrip("\n"), ""]
-        out.append(f"ON  best {sc.bits(sc.on_best)} on {_path(sc.on_line, n)}")
-        out.append(f"OFF best {sc.bits(sc.off_best)} on {_path(sc.off_line, n)}")
-        if sc.tied:
-            rem = sc.remaining()
-            if rem is None:
-                out.append("Every number cancels: draw")
-            else:
-                out.append(f"Tie at {sc.bits(sc.on_best)}: identical numbers cancel")
-                for p in ("on", "off"):
-                    v, line = rem[p]
-                    label = p.upper().ljust(3)
-                    out.append(f"{label} largest left {sc.bits(v)} on {_path(line, n)}")
-        if sc.winner:
-            out.append(f"{sc.winner.upper()} wins")
-        return "\n".join(out) + "\n"
 
 
 SPEC = BinaryonSpec()
