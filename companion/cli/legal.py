@@ -10,10 +10,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from companion.cli.rule_args import add_legacy_rule_flags, add_rule_argument, given_rules
-from companion.cli.score import fail, read_text
+from companion.cli.score import fail, print_json, read_text
 from companion.games import game_names, get_spec
 
 _RESERVED = {"file", "mover", "last", "json", "rule", "game", "record"}
@@ -50,7 +49,7 @@ def _record(args: argparse.Namespace) -> int:
         return fail(f"--game {args.game}, but {args.record} is a {rec.game} game")
     result = get_spec(rec.game).positions().legal_record(state)
     if args.json:
-        print(json.dumps(result))
+        print_json(result)
     elif result["moves"]:
         print(" ".join(result["moves"]))
     else:
@@ -81,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     if result is None:
         return fail(f"legal FILE reads no {game} positions; use --record for {game}")
     if args.json:
-        print(json.dumps(result))
+        print_json(result)
     else:
         print(positions.describe_legal(result, args.mover))
     return 0

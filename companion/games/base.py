@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Refusal:
+    """Why a move is refused: a stable code and a short reason that fits the OLED."""
+
     code: str  # stable, machine-readable, e.g. "not-in-line"
     reason: str  # short, human, fits two OLED lines, e.g. "e4: not in line with d5"
     # a move that does it anyway once the player confirms (their page offers it), e.g. a
@@ -437,6 +439,8 @@ class Play:
 
 @dataclass(frozen=True)
 class Refuse:
+    """The input is refused (``cell``: where, for the LEDs)."""
+
     refusal: Refusal
     cell: int | None = None
 
@@ -506,6 +510,8 @@ class Interpreter:
 
 @dataclass(frozen=True)
 class PanelRow:
+    """One player's row on the OLED panel."""
+
     label: str  # the player as shown, e.g. "ON"
     value: str  # their live score as shown, e.g. "11111001"
     to_move: bool = False
@@ -547,6 +553,8 @@ class View:
 
 @dataclass(frozen=True)
 class Hint:
+    """What the menu button shows: cells to light and a line."""
+
     cells: tuple[int, ...]
     text: str
     colour: RGB | None = None  # None: the usual highlight colour

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.games.base import (
     RGB,
@@ -21,14 +21,15 @@ from companion.games.base import (
     PanelRow,
     View,
 )
-from companion.games.binary.adapter import BinaryAdapter, effect
 from companion.games.binary.board import BLACK, EMPTY, PLAYERS, WHITE, other, square_owner
 from companion.games.binary.engine import END, PASS, BinaryState, new_game
 from companion.games.binary.input import OLED_WIDTH, BinaryInput
 from companion.games.binary.options import OPTIONS
 from companion.games.binary.positions import BinaryPositions
 from companion.games.binary.territories import compare, score_of, territory_sizes
-from companion.games.binary.words import line_effect, move_words
+
+if TYPE_CHECKING:
+    from companion.games.binary.adapter import BinaryAdapter
 
 PIECE_RGB: dict[str, RGB] = {BLACK: (0, 70, 255), WHITE: (255, 190, 110)}
 TERRITORY_RGB: dict[str, RGB] = {BLACK: (0, 20, 90), WHITE: (110, 70, 20)}
@@ -226,16 +227,25 @@ class BinarySpec(GameSpec):
         return BinaryInput(kind)
 
     # ----------------------------------------------------------------- the engines
+    # (the adapter and the words are imported when first asked for: `score` needs neither)
     def engine(self) -> BinaryAdapter:
+        from companion.games.binary.adapter import BinaryAdapter
+
         return BinaryAdapter()
 
     def move_effect(self, before: GameState, after: GameState) -> list[str]:
+        from companion.games.binary.adapter import effect
+
         return effect(before, after)  # type: ignore[arg-type]
 
     def line_effect(self, before: GameState, end: GameState) -> list[str]:
+        from companion.games.binary.words import line_effect
+
         return line_effect(before, end)  # type: ignore[arg-type]
 
     def move_words(self, before: GameState, move: Move) -> str:
+        from companion.games.binary.words import move_words
+
         return move_words(before, move)  # type: ignore[arg-type]
 
     def spoken(self, before: GameState, move: Move, after: GameState) -> str:

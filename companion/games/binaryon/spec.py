@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.core.squares import square_name
 from companion.games.base import (
@@ -19,15 +19,15 @@ from companion.games.base import (
     PanelRow,
     View,
 )
-from companion.games.binaryon.adapter import BinaryonAdapter, effect
 from companion.games.binaryon.engine import PLAYERS, BinaryonState
-from companion.games.binaryon.input import BinaryonInput
 from companion.games.binaryon.options import OPTIONS, resolve
 from companion.games.binaryon.positions import BinaryonPositions, line_path
 from companion.games.binaryon.scoring import tie_reason
-from companion.games.binaryon.words import line_effect, move_words
 
 _SIZE_OPTION = next(o for o in OPTIONS if o.name == "size")
+if TYPE_CHECKING:
+    from companion.games.binaryon.adapter import BinaryonAdapter
+
 LIT: RGB = (160, 140, 100)
 DARK: RGB = (0, 0, 0)
 
@@ -138,19 +138,31 @@ class BinaryonSpec(GameSpec):
         return Hint(sc.off_line, f"{who}'s best line: {sc.bits(sc.off_best)}")
 
     def interpreter(self, kind: str) -> Interpreter:
+        from companion.games.binaryon.input import BinaryonInput
+
         return BinaryonInput(kind)
 
     # --- the engines ---
+    # (the adapter, the input and the words are imported when first asked for: `score`,
+    # `legal` and the pages need none of them)
     def engine(self) -> BinaryonAdapter:
+        from companion.games.binaryon.adapter import BinaryonAdapter
+
         return BinaryonAdapter()
 
     def move_effect(self, before: GameState, after: GameState) -> list[str]:
+        from companion.games.binaryon.adapter import effect
+
         return effect(_state(before), _state(after))
 
     def line_effect(self, before: GameState, end: GameState) -> list[str]:
+        from companion.games.binaryon.words import line_effect
+
         return line_effect(_state(before), _state(end))
 
     def move_words(self, before: GameState, move: Move) -> str:
+        from companion.games.binaryon.words import move_words
+
         return move_words(_state(before), move)
 
 
