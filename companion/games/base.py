@@ -31,7 +31,10 @@ from companion.games.options import Option, resolve_options
 
 if TYPE_CHECKING:
     from companion.games.engine_api import Adapter
+    from companion.games.interpreter import Interpreter
+    from companion.games.layout import Layout
     from companion.games.positions import Positions
+    from companion.games.view import Hint, View
 
 
 @dataclass(frozen=True)
@@ -375,189 +378,30 @@ class Step(NamedTuple):
     before: GameState
 
 
-RGB = tuple[int, int, int]
+# Moved to leaf modules, loaded when first named (``from companion.games.base import View``
+# still works): a command that reads no board and draws nothing never builds them.
+_ELSEWHERE = {
+    **dict.fromkeys(("RGB", "PanelRow", "Panel", "Cell", "View", "Hint"), "view"),
+    **dict.fromkeys(
+        ("Play", "Refuse", "Differ", "Pending", "Action", "Interpreter"), "interpreter"
+    ),
+    "Layout": "layout",
+}
 
 
-# --------------------------------------------------------------------------- the board
-
-
-@dataclass(frozen=True)
-class Layout:
-    """The game's cells (``files`` x ``ranks``, cell index = rank * files + file, a1 = 0)
-    and where they sit on a square physical board: at ``origin`` (file, rank) when given,
-    else centred. ``board`` is the physical size a simulated board takes for this game."""
-
-    files: int
-    ranks: int
-    origin: tuple[int, int] | None = None
-    board: int | None = None
-
-    @classmethod
-    def square(cls, n: int) -> Layout:
-        return cls(n, n)
-
-    @property
-    def cells(self) -> int:
-        return self.files * self.ranks
-
-    @property
-    def natural_board(self) -> int:
-        return self.board or max(self.files, self.ranks)
-
-    def fits(self, board: int) -> bool:
-        f0, r0 = self.offset(board)
-        return f0 >= 0 and r0 >= 0 and f0 + self.files <= board and r0 + self.ranks <= board
-
-    def offset(self, board: int) -> tuple[int, int]:
-        if self.origin is not None:
-            return self.origin
-        return (board - self.files) // 2, (board - self.ranks) // 2
-
-    def to_board(self, board: int) -> list[int]:
-        """The physical square of every cell, in cell order."""
-        f0, r0 = self.offset(board)
-        return [(r0 + r) * board + f0 + f for r in range(self.ranks) for f in range(self.files)]
-
-    def from_board(self, board: int) -> dict[int, int]:
-        """Physical square -> cell, for the squares the game uses."""
-        return {sq: cell for cell, sq in enumerate(self.to_board(board))}
-
-    def describe(self) -> str:
-        return f"{self.files}x{self.ranks}"
-
-
-# --------------------------------------------------------------------------- input
-
-
-@dataclass(frozen=True)
-class Play:
-    """The input amounts to this move (by ``player`` when several may act)."""
-
-    move: Move
-    player: str | None = None
-
-
-@dataclass(frozen=True)
-class Refuse:
-    """The input is refused (``cell``: where, for the LEDs)."""
-
-    refusal: Refusal
-    cell: int | None = None
-
-
-@dataclass(frozen=True)
-class Differ:
-    """The board does not match the game: these cells need fixing. ``hint`` fits the OLED."""
-
-    cells: tuple[int, ...]
-    hint: str
-
-
-@dataclass(frozen=True)
-class Pending:
-    """Input in progress (e.g. the first half of a piece): the cells to light and a line
-    that says what comes next."""
-
-    cells: tuple[int, ...]
-    text: str
-
-
-Action = Play | Refuse | Differ | Pending | None
-
-
-class Interpreter:
-    """What the board's sensors and the buttons mean for one game on one kind of board.
-
-    Cells are the game's own (the daemon maps the physical board through the layout). The
-    interpreter may keep input state across calls (``reset`` clears it); the rules never do.
-    Games whose moves are cells read a press as the move of that cell (``press``); sensor
-    boards need ``board`` and ``expected``.
-    """
-
-    def __init__(self, kind: str):
-        self.kind = kind
-
-    def reset(self) -> None:
-        """The game changed under the input (a move, a takeback, a new game)."""
-
-    def press(self, state: GameState, cell: int) -> Action:
-        """What a press on ``cell`` means (by default nothing)."""
-        return None
-
-    def board(self, state: GameState, readings: Sequence[str]) -> Action:
-        """A settled reading of every cell (presence '1'/'0', polarity 'x'/'o'/'.')."""
-        return None
-
-    def button(self, state: GameState, name: str) -> Action:
-        return None
-
-    def expected(self, state: GameState) -> list[str]:
-        """What a board of this kind reads, cell by cell, when it matches ``state``."""
-        cells = state.cells()  # type: ignore[attr-defined]
-        if self.kind == "polarity":
-            return list(cells)
-        if self.kind == "presence":
-            return ["0" if c == "." else "1" for c in cells]
-        return ["0"] * len(cells)
-
-    def pending(self) -> Pending | None:
-        """Input in progress, to show on the LEDs and the OLED."""
-        return None
-
-
-# --------------------------------------------------------------------------- views
-
-
-@dataclass(frozen=True)
-class PanelRow:
-    """One player's row on the OLED panel."""
-
-    label: str  # the player as shown, e.g. "ON"
-    value: str  # their live score as shown, e.g. "11111001"
-    to_move: bool = False
-
-
-@dataclass(frozen=True)
-class Panel:
-    """What the OLED shows for a game in play; the renderer lays it out."""
-
-    title: str
-    move: int
-    rows: tuple[PanelRow, ...]
-    note: str = ""  # one optional extra line, e.g. territory sizes
-    corner: str = ""  # top-right text instead of the move number
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One cell as a viewer sees it. ``piece``: 'x' black, 'o' white, '' empty, or a short
-    game-specific token; ``text`` a label drawn on it (a stack height, a marker)."""
-
-    piece: str = ""
-    text: str = ""
-    colour: RGB | None = None
-    height: int = 0
-
-
-@dataclass(frozen=True)
-class View:
-    """What one viewer (the table, or one player) may see of a game."""
-
-    panel: Panel
-    cells: tuple[Cell, ...] = ()  # in layout order; empty for a game with no board
-    leds: tuple[RGB, ...] = ()  # per cell
-    explanation: tuple[str, ...] = ()  # the live score in words
-    private: tuple[str, ...] = ()  # only in a player's own view
-    actions: tuple[tuple[str, str], ...] = ()  # (move name, label) this viewer may choose
-
-
-@dataclass(frozen=True)
-class Hint:
-    """What the menu button shows: cells to light and a line."""
-
-    cells: tuple[int, ...]
-    text: str
-    colour: RGB | None = None  # None: the usual highlight colour
+def __getattr__(name: str) -> Any:
+    module = _ELSEWHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if module == "view":
+        from companion.games import view as found
+    elif module == "interpreter":
+        from companion.games import interpreter as found
+    else:
+        from companion.games import layout as found
+    value = getattr(found, name)
+    globals()[name] = value
+    return value
 
 
 class ClockRules:
@@ -693,6 +537,8 @@ class GameSpec(ABC):
     def layout(self, options: dict[str, Any]) -> Layout | None:
         """Where the game's cells are (None: a game with no board)."""
         size = options.get("size")
+        from companion.games.layout import Layout
+
         return Layout.square(int(size)) if size else None
 
     def players(self, options: dict[str, Any]) -> tuple[str, ...]:
@@ -707,6 +553,8 @@ class GameSpec(ABC):
         return None
 
     def interpreter(self, kind: str) -> Interpreter:
+        from companion.games.interpreter import Interpreter
+
         return Interpreter(kind)
 
     @abstractmethod
@@ -740,6 +588,8 @@ class GameSpec(ABC):
 
     def hint(self, state: GameState, step: int) -> Hint:
         """What the menu button shows; ``step`` counts presses, so a game can cycle."""
+        from companion.games.view import Hint
+
         return Hint((), "")
 
     # ------------------------------------------ engines and hints (optional hooks)

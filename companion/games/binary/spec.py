@@ -7,29 +7,28 @@ from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from companion.games.base import (
-    RGB,
-    Cell,
-    ClockRules,
-    GameSpec,
-    GameState,
-    Hint,
-    Interpreter,
-    Move,
-    Outcome,
-    Panel,
-    PanelRow,
-    View,
+from companion.games.base import ClockRules, GameSpec, GameState, Move, Outcome
+from companion.games.binary.board import (
+    BLACK,
+    EMPTY,
+    OLED_WIDTH,
+    PLAYERS,
+    WHITE,
+    other,
+    square_owner,
 )
-from companion.games.binary.board import BLACK, EMPTY, PLAYERS, WHITE, other, square_owner
 from companion.games.binary.engine import END, PASS, BinaryState, new_game
-from companion.games.binary.input import OLED_WIDTH, BinaryInput
 from companion.games.binary.options import OPTIONS
 from companion.games.binary.positions import BinaryPositions
 from companion.games.binary.territories import compare, score_of, territory_sizes
 
 if TYPE_CHECKING:
     from companion.games.binary.adapter import BinaryAdapter
+    from companion.games.interpreter import Interpreter
+    from companion.games.view import RGB, Cell, Hint, Panel, View
+
+# The views are imported by the methods that draw (companion/games/view.py): `score` draws
+# nothing.
 
 PIECE_RGB: dict[str, RGB] = {BLACK: (0, 70, 255), WHITE: (255, 190, 110)}
 TERRITORY_RGB: dict[str, RGB] = {BLACK: (0, 20, 90), WHITE: (110, 70, 20)}
@@ -40,17 +39,29 @@ HINT_WIDTH = 2 * OLED_WIDTH - 2  # a hint is a message: two OLED lines (one brea
 MID_TURN = "2nd piece or confirm"  # the note while the mover may add a piece or end the turn
 
 
-# One shared Cell per kind of square (Cells are frozen): a view builds no Cell per square.
-_CELL = {"x": Cell(piece="x"), "o": Cell(piece="o"), EMPTY: Cell(piece="")}
+# The usual contents of a square, each drawn with one shared Cell (``_cell_of``)
+_USUAL = frozenset(("x", "o", EMPTY))
 # A piece's LED colour (an empty square's depends on the square: _empty_leds)
 _PIECE_LED = {"x": PIECE_RGB[BLACK], "o": PIECE_RGB[WHITE]}
 
 
+@cache
+def _cell_of() -> dict[str, Cell]:
+    """One shared Cell per kind of square (Cells are frozen): a view builds no Cell per
+    square."""
+    from companion.games.view import Cell
+
+    return {"x": Cell(piece="x"), "o": Cell(piece="o"), EMPTY: Cell(piece="")}
+
+
 def _cells(cells: Sequence[str]) -> tuple[Cell, ...]:
+    shared = _cell_of()
     try:
-        return tuple(map(_CELL.__getitem__, cells))
+        return tuple(map(shared.__getitem__, cells))
     except KeyError:  # a cell that is none of x, o and .
-        return tuple(_CELL.get(c) or Cell(piece=c) for c in cells)
+        from companion.games.view import Cell
+
+        return tuple(shared.get(c) or Cell(piece=c) for c in cells)
 
 
 @cache
@@ -117,6 +128,8 @@ class BinarySpec(GameSpec):
 
     def view(self, state: GameState, viewer: str | None = None) -> View:
         """Binary has no secrets: every viewer sees the same."""
+        from companion.games.view import View
+
         st: BinaryState = state  # type: ignore[assignment]
         sizes = _sizes_of(st)
         scores = (score_of(sizes[0]), score_of(sizes[1]))
@@ -149,6 +162,8 @@ class BinarySpec(GameSpec):
     def _panel(
         self, state: BinaryState, sizes: tuple[list[int], list[int]], scores: tuple[int, int]
     ) -> Panel:
+        from companion.games.view import Panel, PanelRow
+
         turn = state.turn
         rows = (
             PanelRow("BLACK", str(scores[0]), turn == BLACK),
@@ -173,7 +188,7 @@ class BinarySpec(GameSpec):
 
     def leds(self, state: BinaryState) -> list[RGB]:  # type: ignore[override]
         cells, empty = state.cells, _empty_leds(state.n)
-        if _CELL.keys() >= set(cells):  # the usual x, o and .: one dict look-up a square
+        if set(cells) <= _USUAL:  # the usual x, o and .: one dict look-up a square
             return list(map(_PIECE_LED.get, cells, empty))
         black, white = PIECE_RGB[BLACK], PIECE_RGB[WHITE]
         return [
@@ -193,6 +208,8 @@ class BinarySpec(GameSpec):
     def hint(self, state: BinaryState, step: int) -> Hint:  # type: ignore[override]
         """Menu presses cycle: the mover's territories, the opponent's, where the mover may
         place (after the game: Black's and White's territories)."""
+        from companion.games.view import Hint
+
         if state.turn is None:
             order, cycle = PLAYERS, 2
         else:
@@ -224,6 +241,8 @@ class BinarySpec(GameSpec):
         return tuple(sorted({i for terr in result[winner]["squares"] for i in terr}))
 
     def interpreter(self, kind: str) -> Interpreter:
+        from companion.games.binary.input import BinaryInput
+
         return BinaryInput(kind)
 
     # ----------------------------------------------------------------- the engines

@@ -5,28 +5,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.core.squares import square_name
-from companion.games.base import (
-    RGB,
-    Cell,
-    ClockRules,
-    GameSpec,
-    GameState,
-    Hint,
-    Interpreter,
-    Move,
-    Option,
-    Panel,
-    PanelRow,
-    View,
-)
+from companion.games.base import ClockRules, GameSpec, GameState, Move, Option
 from companion.games.binaryon.engine import PLAYERS, BinaryonState
 from companion.games.binaryon.options import OPTIONS, resolve
 from companion.games.binaryon.positions import BinaryonPositions, line_path
 from companion.games.binaryon.scoring import tie_reason
 
-_SIZE_OPTION = next(o for o in OPTIONS if o.name == "size")
 if TYPE_CHECKING:
     from companion.games.binaryon.adapter import BinaryonAdapter
+    from companion.games.interpreter import Interpreter
+    from companion.games.view import RGB, Hint, Panel, View
+
+# The views are imported by the methods that draw (companion/games/view.py): `score` and
+# `legal` draw nothing.
 
 LIT: RGB = (160, 140, 100)
 DARK: RGB = (0, 0, 0)
@@ -66,6 +57,8 @@ class BinaryonSpec(GameSpec):
 
     def view(self, state: GameState, viewer: str | None = None) -> View:
         """Binaryon has no secrets: every viewer sees the same."""
+        from companion.games.view import Cell, View
+
         st = _state(state)
         sc = st.score()
         on = f"ON: {sc.bits(sc.on_best)} on {line_path(sc.on_line, st.n)}"
@@ -84,6 +77,8 @@ class BinaryonSpec(GameSpec):
         )
 
     def panel(self, state: GameState) -> Panel:
+        from companion.games.view import Panel, PanelRow
+
         st = _state(state)
         sc = st.score()
         over = st.is_over()
@@ -122,6 +117,8 @@ class BinaryonSpec(GameSpec):
 
     def hint(self, state: GameState, step: int) -> Hint:
         """Even presses: the squares the mover may turn; odd presses: the mover's best line."""
+        from companion.games.view import Hint
+
         st = _state(state)
         if st.is_over():
             outcome = st.outcome()
