@@ -16,7 +16,13 @@ A game is three things, each in its own module of ``companion/games/<game>/``:
   nest). The rules never hold interface state.
 - a **spec** (``GameSpec``): options, where the game's cells sit on the physical board
   (``Layout``), and what each viewer sees (``View``): the public table (OLED, LEDs, the
-  table web page) or one player's private view.
+  table web page) or one player's private view. What only some parts of the companion need
+  comes in facets, each an object the spec returns with defaults: ``engine()`` (the search's
+  adapter, engine_api.py), ``positions()`` (the command line's, positions.py) and
+  ``clock_rules()`` (``ClockRules``, below).
+
+``View`` and its parts, ``Interpreter`` and its actions, and ``Layout`` live in the leaf
+modules view.py, interpreter.py and layout.py; this module gives their names too.
 """
 
 from __future__ import annotations
