@@ -198,10 +198,9 @@ ALLOWED = {
 
 
 def is_type_checking(node: ast.If) -> bool:
+    """``if TYPE_CHECKING:`` or ``if typing.TYPE_CHECKING:``"""
     test = node.test
-    return getattr(test, "id", None) == "TYPE_CHECKING" or getattr(test, "attr", "") == (
-        "TYPE_CHECKING"
-    )
+    return "TYPE_CHECKING" in (getattr(test, "id", ""), getattr(test, "attr", ""))
 
 
 def run_time_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
