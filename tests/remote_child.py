@@ -140,7 +140,7 @@ def main() -> None:
             "acting": playing in s.state.to_act,
             "mine": [m.name for m in s.state.legal_moves(playing)],
             "waiting": sorted(s.state.waiting),
-            "masked": s.masked is not None,
+            "masked": s.seat_knowledge is not None,
             "summary": outcome.summary if outcome is not None else None,
             "disputed": daemon.remote.is_disputed(),
             "clock": clock_state(),

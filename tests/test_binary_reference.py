@@ -97,7 +97,7 @@ def test_what_the_pages_and_the_cli_show_equals_the_reference(position):
     n, cells, empty_joins = position
     black, white, b_sizes, w_sizes, winner = naive.result(cells, n, empty_joins)
     text = "\n".join(cells[r * n : r * n + n] for r in range(n - 1, -1, -1))
-    scored = SPEC.score_position(text, {"empty_joins": empty_joins})
+    scored = SPEC.positions().score(text, {"empty_joins": empty_joins})
     assert scored[BLACK] == {"score": black, "territories": b_sizes}
     assert scored[WHITE] == {"score": white, "territories": w_sizes}
     assert scored["winner"] == (winner or "draw")

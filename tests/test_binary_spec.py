@@ -412,7 +412,7 @@ def test_presence_game_with_a_lifted_piece():
 
 
 def test_score_position_exact_dict():
-    out = SPEC.score_position(FIG3, {})
+    out = SPEC.positions().score(FIG3, {})
     assert out == {
         "game": "binary",
         "black": {"score": 49, "territories": [22, 3, 2]},
@@ -420,21 +420,21 @@ def test_score_position_exact_dict():
         "winner": "black",
     }
     json.dumps(out)  # JSON-able
-    assert SPEC.score_position(TIE_6X6)["winner"] == "black"
-    assert SPEC.score_position(". . . .\no . . .\n. . . .\n. x . .\n")["winner"] == "draw"
+    assert SPEC.positions().score(TIE_6X6)["winner"] == "black"
+    assert SPEC.positions().score(". . . .\no . . .\n. . . .\n. x . .\n")["winner"] == "draw"
 
 
 def test_score_position_options():
     two_groups = ". . . .\n. . . .\n. . . .\n. x . x\n"
-    assert SPEC.score_position(two_groups, {"empty_joins": "false"})["black"] == {
+    assert SPEC.positions().score(two_groups, {"empty_joins": "false"})["black"] == {
         "score": 11,
         "territories": [4, 3],
     }
-    assert SPEC.score_position(two_groups, {"empty_joins": True})["black"]["score"] == 12
+    assert SPEC.positions().score(two_groups, {"empty_joins": True})["black"]["score"] == 12
     # the size comes from the position itself; one given on purpose must agree
-    assert SPEC.score_position(two_groups, {"size": "4"})["black"]["score"] == 12
+    assert SPEC.positions().score(two_groups, {"size": "4"})["black"]["score"] == 12
     with pytest.raises(ValueError, match="expected 8 ranks, found 4"):
-        SPEC.score_position(two_groups, {"size": 8})
+        SPEC.positions().score(two_groups, {"size": 8})
 
 
 @pytest.mark.parametrize(
@@ -449,12 +449,12 @@ def test_score_position_options():
 )
 def test_score_position_errors_are_one_line(text, options, message):
     with pytest.raises(ValueError, match=message) as err:
-        SPEC.score_position(text, options)
+        SPEC.positions().score(text, options)
     assert "\n" not in str(err.value)
 
 
 def test_describe_score_marks_territories():
-    text = SPEC.describe_score(FIG3, {})
+    text = SPEC.positions().describe_score(FIG3, {})
     lines = text.splitlines()
     assert "BLACK 49 = 2x22 + 3 + 2: A=22 B=3 C=2" in lines
     assert "WHITE 42 = 2x15 + 5 + 4 + 3: a=15 b=5 c=4 d=3" in lines
@@ -466,11 +466,13 @@ def test_describe_score_marks_territories():
 
 
 def test_describe_score_tie_break_and_shared_squares():
-    text = SPEC.describe_score(TIE_6X6)
+    text = SPEC.positions().describe_score(TIE_6X6)
     assert text.splitlines()[-2:] == [
         "BLACK wins 15-15",
         "tie 15-15: black's largest territory 6 > 5",
     ]
-    shared = SPEC.describe_score(". . . .\n. . . .\n. . . .\n. x . x\n", {"empty_joins": False})
+    shared = SPEC.positions().describe_score(
+        ". . . .\n. . . .\n. . . .\n. x . x\n", {"empty_joins": False}
+    )
     assert " 1 . x . x  A A + B" in shared.splitlines()
     assert "+ = empty square counted in two or more territories" in shared

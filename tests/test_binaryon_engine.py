@@ -502,7 +502,7 @@ def test_spec_on_board_readings():
 
 def test_score_position_shapes_and_errors():
     spec = get_spec("binaryon")
-    result = spec.score_position(START, {})
+    result = spec.positions().score(START, {})
     assert result == {
         "game": "binaryon",
         "on": {"best": "11111111", "line": ["a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1"]},
@@ -510,10 +510,10 @@ def test_score_position_shapes_and_errors():
         "winner": "draw",
     }
     with pytest.raises(ValueError, match="size is 6"):
-        spec.score_position(START, {"size": "6"})
+        spec.positions().score(START, {"size": "6"})
     with pytest.raises(ValueError, match="empty"):
-        spec.score_position(START.replace("| x | x | x | x | x | x | x | x | 8", "." * 8), {})
-    text = spec.describe_score(START, {})
+        spec.positions().score(START.replace("| x | x | x | x | x | x | x | x | 8", "." * 8), {})
+    text = spec.positions().describe_score(START, {})
     assert "| o | o | o | o | o | o | o | o | 1" in text
     assert "Every number cancels: draw" in text
 

@@ -395,8 +395,8 @@ def test_remote_play_is_for_two_boards_with_their_own_pages():
     with pytest.raises(ValueError, match="already masked"):
         a.masked("Bob")
     b = SPEC.new(players="Ann,Bob").masked("Bob").play(a.parse_move("roll 3"))
-    assert SPEC.timed_out(b, P0) is None  # Ann's board times Ann
-    assert SPEC.timed_out(b, P1).name == "Bob write 1a"
+    assert SPEC.clock_rules().timed_out(b, P0) is None  # Ann's board times Ann
+    assert SPEC.clock_rules().timed_out(b, P1).name == "Bob write 1a"
 
 
 def test_moves_made_at_once_may_come_in_either_order():

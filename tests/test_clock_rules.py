@@ -1,5 +1,5 @@
 """The clock's rules per game and its options: flag fall as each game's rules page says
-(``GameSpec.on_time``), the suggested controls (``clock_default``, ``--clock default``),
+(``ClockRules.on_time``), the suggested controls (``ClockRules.default``, ``--clock default``),
 ``--clock`` and ``[clock] control`` read with one line for a bad value, and the session's
 clock arithmetic held by a property test (undo gives back the times of the ply it returns
 to, whatever was thought)."""
@@ -39,7 +39,7 @@ def test_flag_fall_loses_to_the_opponent(game):
     spec = get_spec(game)
     state = played(game, 4).state
     flagged, other = state.players
-    outcome = spec.on_time(state, flagged)
+    outcome = spec.clock_rules().on_time(state, flagged)
     assert outcome.winners == (other,) and "on time" in outcome.summary
     assert outcome.detail["on_time"] == flagged
 
@@ -49,11 +49,11 @@ def test_binary_scores_the_board_when_the_opponent_has_no_pieces_left():
     state = played("binary", 12, size=6).state
     assert not state.is_over()
     # White still holds pieces: Black's flag loses to White
-    assert spec.on_time(state, "black").winners == ("white",)
+    assert spec.clock_rules().on_time(state, "black").winners == ("white",)
     # White has placed all: the board as it stands decides, even for the flagged player
     spent = dataclasses.replace(state, hands=(state.hands[0], 0))
     scored = dataclasses.replace(spent, mover=None, placed=()).outcome()
-    outcome = spec.on_time(spent, "black")
+    outcome = spec.clock_rules().on_time(spent, "black")
     assert outcome.winners == scored.winners and outcome.summary.endswith("on time")
     assert "board scored" in outcome.reason
 
@@ -62,17 +62,19 @@ def test_binome_puts_the_flagged_player_out_and_the_others_points_decide():
     spec = get_spec("binome")
     state = Session("binome", {"players": "Ann,Bob,Cy"}).state
     scored = dataclasses.replace(state, scores=(9, 4, 4))
-    outcome = spec.on_time(scored, "Ann")  # Ann leads, but her time ran out
+    outcome = spec.clock_rules().on_time(scored, "Ann")  # Ann leads, but her time ran out
     assert outcome.winners == ("Bob", "Cy") and "on time" in outcome.summary
-    assert spec.on_time(dataclasses.replace(state, scores=(9, 4, 6)), "Ann").winners == ("Cy",)
+    assert spec.clock_rules().on_time(
+        dataclasses.replace(state, scores=(9, 4, 6)), "Ann"
+    ).winners == ("Cy",)
 
 
 @pytest.mark.parametrize("game", game_names())
 def test_each_game_suggests_a_clock_and_its_rules_page_says_why(game):
     spec = get_spec(game)
-    control = TimeControl.parse(spec.clock_default)
+    control = TimeControl.parse(spec.clock_rules().default)
     page = (RULES / f"{game}.md").read_text(encoding="utf-8")
-    assert "## Time" in page and f"`{spec.clock_default}`" in page
+    assert "## Time" in page and f"`{spec.clock_rules().default}`" in page
     config = Config.default().with_overrides(game={"name": game}, clock={"control": "default"})
     assert time_control(config, game) == control
 
@@ -161,6 +163,6 @@ def test_a_flagged_player_never_wins_on_time_unless_the_board_says_so(game):
     spec = get_spec(game)
     state = played(game, 6).state
     for flagged in state.players:
-        outcome = spec.on_time(state, flagged)
+        outcome = spec.clock_rules().on_time(state, flagged)
         assert set(outcome.winners) <= set(state.players) and "on time" in outcome.summary
         assert outcome.detail["on_time"] == flagged and flagged not in outcome.winners

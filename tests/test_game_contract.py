@@ -2,7 +2,8 @@
 the shapes the protocol must host (no board and 5 players; hidden information; a board
 smaller than the physical one, not square): random games to the end, notation round trips,
 replay from move names, views of the right shape, and no secret on the table or on another
-player's page before the game reveals it."""
+player's page before the game reveals it; each game's facets (the command line's positions,
+the clock's rules) with their defaults, and a remote game with secrets played masked."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from dataclasses import asdict
 import pytest
 
 from companion.games import game_names, get_spec
-from companion.games.base import GameSpec, GameState, Outcome
+from companion.games.base import ClockRules, GameSpec, GameState, Outcome
+from companion.games.positions import Positions
+from companion.referee.clock import TimeControl
 
 from .stub_games import STUBS, stubs_registered
 
@@ -151,3 +154,104 @@ def test_the_stub_shapes_are_what_they_say():
     hidden = get_spec("hidden")
     s = hidden.new()
     assert s.to_act == {"left", "right"}  # both hide at once
+
+
+# ----------------------------------------------------------------- the facets
+# Each game's facets (``spec.engine()``'s adapter is checked by the engines' tests): the
+# command line's positions and the clock's rules, defaults included, over a random game.
+
+
+def mid_game(spec: GameSpec, seed: int = 7) -> list[GameState]:
+    """The states of one random game, the start first and the end last."""
+    return [state for state, _, _ in playout(spec, seed)]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_positions_facet_keeps_the_contract(name):
+    spec = get_spec(name)
+    positions = spec.positions()
+    assert isinstance(positions, Positions) and positions.spec is spec
+    options = spec.resolve({})
+    assert set(positions.movers) <= set(spec.players(options))
+    states = mid_game(spec)
+    for state in states[:: max(1, len(states) // 12)] + [states[-1]]:
+        listed = positions.legal_record(state)["moves"]
+        assert len(set(listed)) == len(listed)
+        for text in listed:  # each a legal move's name
+            move = state.parse_move(text)
+            assert move.name == text and state.check(move, state.actor(move)) is None
+        if state.is_over():
+            assert listed == []
+    end = states[-1]
+    scored, words = positions.score_record(end), positions.describe_record(end)
+    assert (scored is None) == (words is None)
+    if scored is not None:
+        assert json.loads(json.dumps(scored)) == scored and words.strip()
+    # a text that is no position: one ValueError (a game that reads none: None)
+    movers = positions.movers or ("?",)
+    for bad in ("", "no position\n", "x x\nx\n"):
+        calls = [
+            (positions.score, (bad, {})),
+            (positions.describe_score, (bad, {})),
+            *((positions.legal, (bad, m, {})) for m in movers),
+            *((positions.state, (bad, m)) for m in movers),
+        ]
+        for call, args in calls:
+            try:
+                assert call(*args) is None
+            except ValueError as e:
+                assert str(e) and "\n" not in str(e).strip()
+    assert positions.describe_legal({"moves": []}, "left").strip()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_clock_rules_facet_keeps_the_contract(name):
+    spec = get_spec(name)
+    rules = spec.clock_rules()
+    assert isinstance(rules, ClockRules) and rules.spec is spec
+    if rules.default:
+        TimeControl.parse(rules.default)  # a control the clock reads
+    options = spec.resolve({})
+    assert rules.step_seconds(options) >= 0
+    states = [s for s in mid_game(spec) if not s.is_over()]
+    for state in states[:: max(1, len(states) // 8)]:
+        for flagged in state.players:
+            outcome = rules.on_time(state, flagged)
+            assert isinstance(outcome, Outcome) and outcome.summary and outcome.reason
+            assert set(outcome.winners) <= set(state.players) - {flagged}
+            assert outcome.detail["on_time"] == flagged
+            assert spec.on_time(state, flagged) == outcome
+            late = rules.timed_out(state, flagged)
+            assert late is None or state.check(late, flagged) is None
+
+
+@pytest.mark.parametrize("name", [g for g in game_names() if get_spec(g).remote_secrets])
+@pytest.mark.parametrize("seed", range(2))
+def test_masked_play_keeps_the_contract(name, seed):
+    """A remote game with secrets at the state level: the board of the first seat holds the
+    game masked, hears the other seats' moves by their public names and their facts as the
+    full game discloses them, and ends as the full game does; the clock's rules give it the
+    same result on time at every step (nothing in them needs a secret)."""
+    spec = get_spec(name)
+    rules = spec.clock_rules()
+    seat = spec.new(**spec.resolve({})).players[0]
+    masked = None
+    for state, move, player in playout(spec, 200 + seed):
+        if masked is None:
+            masked = state.masked(seat)
+            assert masked.masked_for == seat
+        for other in state.players:
+            if other != seat:
+                masked = masked.learn(other, state.disclosed(other))
+        assert not masked.waiting
+        if move is None:
+            break
+        if not state.is_over() and state.to_act:
+            flagged = sorted(state.to_act)[0]
+            here = rules.on_time(masked, flagged)
+            assert here.winners == rules.on_time(state, flagged).winners
+        mine = player in (seat, None)
+        name_ = move.name if mine else state.public_name(move)
+        masked = masked.play(masked.parse_move(name_), player)
+    assert masked is not None and masked.is_over()
+    assert masked.outcome().winners == state.outcome().winners

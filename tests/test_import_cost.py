@@ -38,8 +38,8 @@ SCORE = CLI | {
     "companion.core.squares",
     "companion.core.text_input",
     "companion.games.base",
-    "companion.games.engine_api",
     "companion.games.options",
+    "companion.games.positions",
 }
 NEVER = ("aiohttp", "paho", "luma", "PIL", "gpiozero", "serial", "sqlite3", "importlib.metadata")
 
@@ -83,6 +83,8 @@ def test_a_score_loads_only_the_game_it_scores(game, position):
     folder = f"companion.games.{game}"
     assert {m for m in ours(modules) if not m.startswith(folder)} == SCORE
     assert f"{folder}.spec" in modules and f"{folder}.engine" in modules
+    # neither the engine's adapter and words (engine play) nor json (for --json only)
+    assert not {f"{folder}.adapter", f"{folder}.words", "json"} & set(modules)
     assert outside_the_standard_library(modules) == set()
     assert not [m for m in modules if m.startswith(NEVER)]
 

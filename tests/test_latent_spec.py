@@ -241,14 +241,14 @@ def test_views_cover_the_layout(seed):
 
 def test_the_spec_answers_the_legal_command():
     text = "gg...\n..X..\n.....\n..R..\n.....\n.....\n...gg\n"
-    assert SPEC.legal_position(text, R) == {
+    assert SPEC.positions().legal(text, R) == {
         "moves": ["c4-c3", "c4-b4", "c4-d4", "c4-c5"],
         "winning": ["c4-b4", "c4-d4", "c4-c5"],
     }
     with pytest.raises(ValueError, match="expected 7 ranks"):
-        SPEC.legal_position("R....\n", R)
+        SPEC.positions().legal("R....\n", R)
     with pytest.raises(ValueError, match="mover must be rainbow or xeno"):
-        SPEC.legal_position(text, "on")
+        SPEC.positions().legal(text, "on")
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -25,7 +25,7 @@ def boards(tmp_path, journals: bool = True) -> dict[str, Session]:
     out = {}
     for seat in SEATS:
         journal = SqliteJournal.open(tmp_path / f"{seat}.sqlite") if journals else None
-        out[seat] = Session(GAME, journal=journal, masking=lambda spec, o, s=seat: s)
+        out[seat] = Session(GAME, journal=journal, local_seat=lambda spec, o, s=seat: s)
     return out
 
 
@@ -72,7 +72,7 @@ def test_the_facts_are_learned_journaled_and_replayed_after_a_restart(tmp_path):
     sessions = boards(tmp_path)
     play_to(sessions, random.Random(3), plies=12)
     a = sessions["rainbow"]
-    assert a.masked is not None and "stash" in a.masked.told["xeno"]
+    assert a.seat_knowledge is not None and "stash" in a.seat_knowledge.told["xeno"]
     secret = [p.name for p in sessions["xeno"].played if p.name != p.public]
     journal = a.journal
     journal.close()
@@ -83,9 +83,9 @@ def test_the_facts_are_learned_journaled_and_replayed_after_a_restart(tmp_path):
     with SqliteJournal.open(tmp_path / "rainbow.sqlite") as again:
         assert again.recovery is None  # its public moves are not taken for damage
         saved = again.current()
-        assert saved is not None and saved.masked == a.masked
+        assert saved is not None and saved.masked == a.seat_knowledge
         back = Session.resume(saved, again)
-        assert back.moves == a.moves and back.masked == a.masked
+        assert back.moves == a.moves and back.seat_knowledge == a.seat_knowledge
         assert back.spec.view(back.state, None) == a.spec.view(a.state, None)
         assert back.spec.view(back.state, "rainbow") == a.spec.view(a.state, "rainbow")
         assert [from_seat(back, k, "xeno") for k in range(len(back.played))] == [
@@ -97,13 +97,13 @@ def test_facts_that_contradict_the_game_are_refused_and_change_nothing(tmp_path)
     sessions = boards(tmp_path)
     play_to(sessions, random.Random(3), plies=8)
     a = sessions["rainbow"]
-    told = a.masked.told["xeno"]["stash"]
-    before = (a.moves, a.masked, a.spec.view(a.state, None))
+    told = a.seat_knowledge.told["xeno"]["stash"]
+    before = (a.moves, a.seat_knowledge, a.spec.view(a.state, None))
     with pytest.raises(ValueError) as refused:
         a.learn("xeno", {"stash": [9 for _ in told]})
     assert "\n" not in str(refused.value)
-    assert (a.moves, a.masked, a.spec.view(a.state, None)) == before
-    assert a.journal.load(a.game_id).masked == a.masked
+    assert (a.moves, a.seat_knowledge, a.spec.view(a.state, None)) == before
+    assert a.journal.load(a.game_id).masked == a.seat_knowledge
 
 
 def test_the_end_rebuilds_the_whole_game_from_the_other_boards_names(tmp_path):
@@ -113,7 +113,7 @@ def test_the_end_rebuilds_the_whole_game_from_the_other_boards_names(tmp_path):
     assert a.state.is_over() and b.state.is_over()
     full = whole(sessions)
     assert a.reveal(full) is None and b.reveal(full) is None
-    assert a.moves == b.moves == full and a.masked is None and b.masked is None
+    assert a.moves == b.moves == full and a.seat_knowledge is None and b.seat_knowledge is None
     assert a.outcome() == b.outcome() and a.outcome().detail  # every nest's pawns
     for s in (a, b):
         entry = s.journal.load(s.game_id)
@@ -134,18 +134,18 @@ def test_names_that_do_not_fit_the_game_are_refused_and_change_nothing(tmp_path)
         full[:-1],  # a move short
         [*full[:k], f"setup {square} bogus/colour", *full[k + 1 :]],
     ):
-        before = (a.moves, a.masked)
+        before = (a.moves, a.seat_knowledge)
         problem = a.reveal(wrong)
         assert problem and "\n" not in problem
-        assert (a.moves, a.masked) == before
-        assert a.journal.load(a.game_id).masked == a.masked
+        assert (a.moves, a.seat_knowledge) == before
+        assert a.journal.load(a.game_id).masked == a.seat_knowledge
 
 
 def test_a_damaged_file_is_salvaged_with_its_remote_game(tmp_path):
     sessions = boards(tmp_path)
     play_to(sessions, random.Random(3), plies=14)
     a = sessions["rainbow"]
-    masked, moves = a.masked, a.moves
+    masked, moves = a.seat_knowledge, a.moves
     public = next(k for k in stream(a, "xeno"))  # the first of xeno's setups, public here
     lie = Dispute("disputed", "t4 told answer 9 wrong", {"lie": {"fact": "answer 9"}})
     a.journal.dispute(a.game_id, lie)
@@ -164,7 +164,7 @@ def test_a_damaged_file_is_salvaged_with_its_remote_game(tmp_path):
         assert saved is not None and saved.masked == masked
         assert len(saved.moves) > public + 1 and saved.moves == moves[: len(saved.moves)]
         back = Session.resume(saved, again)
-        assert back.masked == masked
+        assert back.seat_knowledge == masked
         assert again.load(saved.game_id).dispute == lie  # the lie caught is kept too
 
 
@@ -183,6 +183,6 @@ def test_a_game_ended_but_not_yet_revealed_is_closed_as_finished_by_the_next(tmp
 
 def test_a_board_without_a_remote_game_keeps_everything(tmp_path):
     s = Session(GAME, journal=SqliteJournal.open(tmp_path / "j.sqlite"))
-    assert s.masked is None and s.state.masked_for is None
+    assert s.seat_knowledge is None and s.state.masked_for is None
     assert s.journal.load(s.game_id).masked is None
     assert Masked("rainbow") == Masked("rainbow", {})

@@ -238,7 +238,7 @@ def test_final_position_text_scores_like_the_session(tmp_path):
     game, options, text = final_position_text(path)
     assert game == "binaryon" and options == s.options
     spec = get_spec(game)
-    scored = spec.score_position(text, options)
+    scored = spec.positions().score(text, options)
     assert scored["winner"] == (s.state.outcome().winner or "draw")
 
 

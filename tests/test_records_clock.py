@@ -462,7 +462,7 @@ def test_a_flag_after_any_position_reads_back_as_the_games_on_time_result(game, 
     rec = Record(game, dict(options), list(names), time_control=TimeControl.parse("1:00+1"),
                  clock_notes={len(names): [f"clock: {flagged} out of time"]})  # fmt: skip
     ended = validate(rec)
-    expected = spec.on_time(state, flagged)
+    expected = spec.clock_rules().on_time(state, flagged)
     assert on_time(ended) == expected and ended.outcome() == expected
     assert rec.status == "finished" and rec.result == (expected.winner or "draw")
     text = format_record(rec)

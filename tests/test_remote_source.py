@@ -378,9 +378,9 @@ def test_facts_are_learned_only_signed_by_the_peer_and_within_bounds(t3, peer):
     peer.send(told({f"answer {k}": "right" for k in range(200)}))
     wait_until(lambda: "facts for" in t3.message, 20, "the refusal")
     assert t3.message.endswith("200 facts for 0 moves")
-    assert t3.call(lambda: t3.session.masked.told, render=False) == {}
+    assert t3.call(lambda: t3.session.seat_knowledge.told, render=False) == {}
     peer.send(told({"answer 3": "wrong"}))
-    wait_until(lambda: t3.call(lambda: t3.session.masked.told, render=False), 20, "learned")
+    wait_until(lambda: t3.call(lambda: t3.session.seat_knowledge.told, render=False), 20, "learned")
     assert t3.journal.load(game).masked.told == {"xeno": {"answer 3": "wrong"}}
     # a third party that heard them: the same key with another answer, or a key made up
     peer.send(told({"answer 3": "right"}))

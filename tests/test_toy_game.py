@@ -17,10 +17,12 @@ from hypothesis import strategies as st
 from companion.cli.main import main
 from companion.core.config import Config
 from companion.core.events import ButtonEvent
-from companion.games import game_names, register, unregister
+from companion.games import game_names, get_spec, register, unregister
 from companion.hardware.simulated.mock_board import MockBoard
+from companion.referee.clock import TimeControl
 from companion.service.daemon import Daemon
 
+from . import test_game_contract as contract
 from .conftest import step, wait_until
 from .live_daemon import call_api, start_daemon, stop_daemon
 
@@ -230,3 +232,28 @@ def test_its_table_and_player_pages(tmp_path):
         assert status == 200 and "you play NOUGHT" in json.dumps(me)
     finally:
         stop_daemon(d, closers)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_its_facets_keep_the_contract(seed):
+    """The generic contract's facet checks, on the toy game too (it is registered here only)."""
+    contract.test_the_positions_facet_keeps_the_contract(GAME)
+    contract.test_the_clock_rules_facet_keeps_the_contract(GAME)
+    contract.test_random_games_keep_the_contract(GAME, seed)
+
+
+def test_its_clock_rules_draw_when_the_opponent_can_no_longer_win(capsys):
+    """Its own result on time: the opponent wins while a row is still open to them, else a
+    draw; and ``--clock default`` takes its suggested control."""
+    spec = get_spec(GAME)
+    rules = spec.clock_rules()
+    assert TimeControl.parse(rules.default) and rules.step_seconds({}) == 0
+    # cross to move; nought's marks block every row but one cross cannot use either
+    open_row = spec.positions().state("x . .\n. . .\n. . .\n", "nought")
+    assert rules.on_time(open_row, "nought").winners == ("cross",)
+    assert rules.on_time(open_row, "cross").winners == ("nought",)
+    blocked = spec.positions().state("x o x\nx o o\no x .\n", "nought")
+    assert not blocked.is_over()
+    outcome = rules.on_time(blocked, "nought")
+    assert outcome.winners == () and outcome.summary == "draw on time"
+    assert outcome.detail == {"on_time": "nought"}

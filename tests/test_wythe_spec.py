@@ -218,6 +218,6 @@ def test_end_of_game_highlight_and_result():
 
 def test_record_outputs():
     s = play(start(size=4), BLOCKED)
-    assert SPEC.score_record(s)["winner"] == "white"
-    assert SPEC.describe_record(s).endswith("White leads 8-4.\n")
-    assert SPEC.legal_record(s) == {"moves": ["pass"]}
+    assert SPEC.positions().score_record(s)["winner"] == "white"
+    assert SPEC.positions().describe_record(s).endswith("White leads 8-4.\n")
+    assert SPEC.positions().legal_record(s) == {"moves": ["pass"]}

@@ -1,5 +1,5 @@
 """``binaryon bestmove FILE|- --mover M``: the engine's move in a position file of a game that
-reads them (``GameSpec.position_state``), its value for the mover and the line it expects."""
+reads them (``GameSpec.positions().state``), its value for the mover and the line it expects."""
 
 from __future__ import annotations
 

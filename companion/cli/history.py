@@ -12,12 +12,12 @@ from collections.abc import Callable, Iterable, Iterator
 
 from companion.cli.journal_args import (
     MAX_GAME_ID,
-    _exists,
     add_journal_argument,
     fail,
     journal_path,
     loss_status,
     open_journal,
+    path_exists,
 )
 from companion.core.terminal_text import display_width, for_terminal, pad
 from companion.games import game_names
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
             args.limit = min(args.limit, MAX_GAME_ID)  # more than any journal holds
         since = _since(args.since)
         path = journal_path(args)
-        if not _exists(path):
+        if not path_exists(path):
             return _empty(args)
         with open_journal(args) as journal:
 

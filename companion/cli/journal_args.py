@@ -29,7 +29,7 @@ ACCESS_FIX = (
 )
 
 
-def _exists(path: Path) -> bool:
+def path_exists(path: Path) -> bool:
     try:
         return path.exists()
     except OSError:  # a directory that may not be searched
@@ -48,7 +48,7 @@ def default_journal_path(service_journal: Path = SERVICE_JOURNAL) -> Path:
         raise JournalError(f"{e} (or give --journal PATH)") from None
     if path is None:
         raise JournalError("the config file turns the journal off ([journal] path = none)")
-    if not _exists(path) and _exists(service_journal):
+    if not path_exists(path) and path_exists(service_journal):
         return service_journal
     return path
 
@@ -125,7 +125,7 @@ def open_journal(
     log_to_stderr()
     path = journal_path(args)
     check_readable(path)
-    if not create and not _exists(path):
+    if not create and not path_exists(path):
         raise JournalError(f"no journal at {path} (no games played yet?)")
     if not (create or write):
         journal = SqliteJournal.open(path, read_only=True)

@@ -1,19 +1,18 @@
 """``binaryon legal``: the legal moves of the side to move.
 
 - ``legal FILE --mover M [--game G] [--last SQUARE]``: a position file of a game that reads
-  them (``GameSpec.legal_position``; the first registered game by default), e.g. the squares
+  them (``GameSpec.positions().legal``; the first registered game by default), e.g. the squares
   to turn, or the nest moves and those that win;
-- ``legal --record RECORD``: any game, after the record's moves (``GameSpec.legal_record``:
+- ``legal --record RECORD``: any game, after the record's moves (``Positions.legal_record``:
   placements, ``swap``, ``["pass"]`` when only a pass is left, ``[]`` once the game is over).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 
 from companion.cli.rule_args import add_legacy_rule_flags, add_rule_argument, given_rules
-from companion.cli.score import fail, read_text
+from companion.cli.score import fail, print_json, read_text
 from companion.games import game_names, get_spec
 
 _RESERVED = {"file", "mover", "last", "json", "rule", "game", "record"}
@@ -48,9 +47,9 @@ def _record(args: argparse.Namespace) -> int:
         return fail(str(exc))
     if args.game and args.game != rec.game:
         return fail(f"--game {args.game}, but {args.record} is a {rec.game} game")
-    result = get_spec(rec.game).legal_record(state)
+    result = get_spec(rec.game).positions().legal_record(state)
     if args.json:
-        print(json.dumps(result))
+        print_json(result)
     elif result["moves"]:
         print(" ".join(result["moves"]))
     else:
@@ -66,21 +65,22 @@ def run(args: argparse.Namespace) -> int:
         spec = get_spec(game)
     except ValueError as exc:
         return fail(str(exc))
-    if not spec.position_movers:
+    positions = spec.positions()
+    if not positions.movers:
         return fail(f"legal FILE reads no {game} positions; use --record for {game}")
     if not args.file:
         return fail("give a position FILE (or - for stdin), or --record RECORD")
-    if args.mover not in spec.position_movers:
-        return fail("--mover " + " or --mover ".join(spec.position_movers))
+    if args.mover not in positions.movers:
+        return fail("--mover " + " or --mover ".join(positions.movers))
     try:
         given = given_rules(args)
-        result = spec.legal_position(read_text(args.file), args.mover, given, args.last)
+        result = positions.legal(read_text(args.file), args.mover, given, args.last)
     except ValueError as exc:
         return fail(str(exc).splitlines()[0] if str(exc) else "bad input")
     if result is None:
         return fail(f"legal FILE reads no {game} positions; use --record for {game}")
     if args.json:
-        print(json.dumps(result))
+        print_json(result)
     else:
-        print(spec.describe_legal(result, args.mover))
+        print(positions.describe_legal(result, args.mover))
     return 0

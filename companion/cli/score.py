@@ -1,10 +1,9 @@
-"""``binaryon score FILE|-``: score a position (``GameSpec.score_position``) or a record's
+"""``binaryon score FILE|-``: score a position (``GameSpec.positions().score``) or a record's
 final state (``score_record``, else its final position, else its result) and say why."""
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -20,6 +19,13 @@ def fail(reason: str) -> int:
     """Report a one-line error on stderr; the exit status for bad input."""
     print(f"binaryon: {reason}", file=sys.stderr)
     return 2
+
+
+def print_json(value: Any) -> None:
+    """``value`` as one line of JSON (json is imported only for ``--json``)."""
+    import json
+
+    print(json.dumps(value))
 
 
 def read_text(path: str, limit: int = POSITION_LIMIT) -> str:
@@ -62,13 +68,13 @@ def run(args: argparse.Namespace) -> int:
             if args.game and args.game != rec.game:
                 return fail(f"--game {args.game}, but {args.record} is a {rec.game} game")
             spec = get_spec(rec.game)
-            if args.json:  # a game that scores its own state (``GameSpec.score_record``)
-                scored = spec.score_record(state)
+            if args.json:  # a game that scores its own state (``Positions.score_record``)
+                scored = spec.positions().score_record(state)
                 if scored is not None:
-                    print(json.dumps(scored))
+                    print_json(scored)
                     return 0
             else:
-                words = spec.describe_record(state)
+                words = spec.positions().describe_record(state)
                 if words is not None:
                     sys.stdout.write(words.rstrip("\n") + "\n")
                     return 0
@@ -90,11 +96,11 @@ def run(args: argparse.Namespace) -> int:
         if text is None:
             text = read_text(args.file)
         if args.json:
-            result = spec.score_position(text, given)
+            result = spec.positions().score(text, given)
             if result is not None:
-                print(json.dumps(result))
+                print_json(result)
         else:
-            result = spec.describe_score(text, given)
+            result = spec.positions().describe_score(text, given)
             if result is not None:
                 sys.stdout.write(result)
     except ValueError as exc:
@@ -109,12 +115,12 @@ def _score_outcome(state: Any, as_json: bool) -> int:
     result the moves give, with why."""
     outcome = state.outcome() if state.is_over() else None
     if as_json:
-        print(json.dumps({
+        print_json({
             "over": outcome is not None,
             "winners": list(outcome.winners) if outcome else [],
             "summary": outcome.summary if outcome else "not finished",
             "reason": outcome.reason if outcome else "",
-        }))  # fmt: skip
+        })  # fmt: skip
     elif outcome is None:
         print("not finished")
     else:

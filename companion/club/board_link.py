@@ -362,7 +362,9 @@ class BoardLink:
             if over:
                 self._check_results()
                 self.pairings.game_over()
-        if self._held is not None and (session.masked is None or session.game_id != self._held):
+        if self._held is not None and (
+            session.seat_knowledge is None or session.game_id != self._held
+        ):
             self._held = None  # the remote game with secrets is whole now (or left)
             self._check_results()
         self._publish_table()
@@ -463,7 +465,7 @@ class BoardLink:
                 continue
             session = self.host.session
             held = entry.masked is not None and entry.dispute is None
-            if held and game_id == session.game_id and session.masked:
+            if held and game_id == session.game_id and session.seat_knowledge:
                 self._held = game_id  # a remote game with secrets: sent once it is whole
                 continue
             pairing = pairing_of(journal, game_id)

@@ -96,8 +96,8 @@ def local_seat(players: tuple[str, ...], remote_side: str) -> str:
     return next(p for p in players if p != remote)
 
 
-def masking(remote_side: str) -> Callable[[GameSpec, dict[str, Any]], str | None]:
-    """The session's ``masking`` in a remote game: the seat this board knows alone."""
+def local_seat_of(remote_side: str) -> Callable[[GameSpec, dict[str, Any]], str | None]:
+    """The session's ``local_seat`` in a remote game: the seat this board knows alone."""
 
     def seat(spec: GameSpec, options: dict[str, Any]) -> str | None:
         players = tuple(spec.players(options))
@@ -170,8 +170,8 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
         s = self.host.session
         mine, theirs = self.seats(s.state)
         have, own = len(stream(s, theirs)), len(stream(s, mine))
-        told = len(s.masked.told.get(theirs, {})) if s.masked is not None else 0
-        named = s.masked is None and s.state.is_over()  # the peer's names are known here
+        told = len(s.seat_knowledge.told.get(theirs, {})) if s.seat_knowledge is not None else 0
+        named = s.seat_knowledge is None and s.state.is_over()  # the peer's names are known here
         self._send({**self.identity(), "kind": "ask", "after": len(s.played), "have": have,
                     "mine": own, "told": told, "named": named})  # fmt: skip
 

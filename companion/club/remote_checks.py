@@ -252,7 +252,11 @@ class RemoteChecks:
         and a few more (a stash, a sheet): more than that is a flood, not learned (each fact
         learned is a write to the journal). Said once a game."""
         s = self.host.session
-        known = s.masked.told.get(self.seats(s.state)[1], {}) if s.masked is not None else {}
+        known = (
+            s.seat_knowledge.told.get(self.seats(s.state)[1], {})
+            if s.seat_knowledge is not None
+            else {}
+        )
         count = len(known) + sum(1 for k in facts if k not in known)
         if count <= len(s.played) + MORE_FACTS:
             return True
@@ -391,7 +395,9 @@ class RemoteChecks:
         if entry is None or entry.dispute is None:
             return
         if not broken:
-            told = dict(s.masked.told.get(theirs, {})) if s.masked is not None else {}
+            told = (
+                dict(s.seat_knowledge.told.get(theirs, {})) if s.seat_knowledge is not None else {}
+            )
             refused = entry.dispute.evidence.get("facts")  # the facts the dispute refused
             told.update(refused if isinstance(refused, dict) else {})
             lie = told_lie(self.peer, told, plain(state.disclosed(theirs)))
@@ -453,7 +459,7 @@ class RemoteChecks:
         except ValueError as e:
             self.dispute(f"{self.peer}'s revealed moves do not replay ({e})", {"moves": full})
             return False
-        told = s.masked.told.get(theirs, {}) if s.masked is not None else {}
+        told = s.seat_knowledge.told.get(theirs, {}) if s.seat_knowledge is not None else {}
         lie = told_lie(self.peer, told, plain(end.disclosed(theirs)))
         if lie is not None:
             self.dispute(lie[1], {"lie": lie[0], "moves": full})
@@ -464,7 +470,7 @@ class RemoteChecks:
         """Once the game here is over and still masked: the peer's names are awaited for
         ``reveal_timeout`` seconds, then the result is ``unverified``."""
         s = self.host.session
-        if s.masked is None or not s.state.is_over() or self._timer == s.game_id:
+        if s.seat_knowledge is None or not s.state.is_over() or self._timer == s.game_id:
             return
         if s.game_id is None or self.is_disputed():
             return
@@ -477,7 +483,7 @@ class RemoteChecks:
         players know to leave the game to the arbiter (a new game) rather than wait on."""
         s = self.host.session
         at = (s.game_id, len(s.played))
-        if s.masked is None or not s.state.waiting or self._answer_timer == at:
+        if s.seat_knowledge is None or not s.state.waiting or self._answer_timer == at:
             return
         self._answer_timer = at
         self._after_timeout(lambda: self._not_answered(at))
@@ -503,7 +509,7 @@ class RemoteChecks:
 
     def _unverified(self: RemoteSource, game: int) -> None:
         s = self.host.session
-        if s.game_id != game or s.masked is None or self.is_disputed():
+        if s.game_id != game or s.seat_knowledge is None or self.is_disputed():
             return
         why = f"{self.peer} never revealed its secret moves"
         try:

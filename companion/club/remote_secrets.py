@@ -48,7 +48,7 @@ class RemoteSecrets:
         if self.named == s.game_id and not again:
             return
         mine, theirs = self.seats(s.state)
-        if mine == s.state.players[0] and s.masked is not None and not self.is_disputed():
+        if mine == s.state.players[0] and s.seat_knowledge is not None and not self.is_disputed():
             return  # the second seat's board reveals first; this one once it checked those
         names = [s.played[k].name for k in stream(s, mine)]
         self.named = s.game_id
@@ -67,7 +67,7 @@ class RemoteSecrets:
         try:
             learned = s.learn(theirs, facts)
         except ValueError as e:  # a lie caught: it contradicts what this board knows
-            known = s.masked.told.get(theirs, {}) if s.masked is not None else {}
+            known = s.seat_knowledge.told.get(theirs, {}) if s.seat_knowledge is not None else {}
             self.dispute(f"{self.peer}'s answer cannot be taken: {e}",
                          {"facts": facts, "known": known, "moves": s.moves})  # fmt: skip
             return
@@ -85,7 +85,7 @@ class RemoteSecrets:
         """The peer's full names at the end: the whole game, every secret in it, in the
         first seat's board's order."""
         s = self.host.session
-        if s.masked is None:
+        if s.seat_knowledge is None:
             return  # revealed already
         if not s.state.is_over():  # the peer's last move is still to be made here
             self.peer_names = (s.game_id, message)

@@ -33,6 +33,8 @@ def _is_file_footer(tokens: list[str]) -> bool:
 
 @dataclass(frozen=True)
 class _Line:
+    """One line of a position text, read."""
+
     number: int
     cells: str = ""  # the squares of a rank line
     bad: str = ""  # the first character that is not a square, on a line that is not a rank

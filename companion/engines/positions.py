@@ -1,5 +1,5 @@
 """States for analysis from a game's plain-text position file (``bestmove``): the game's
-``GameSpec.position_state``."""
+``GameSpec.positions().state``."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from companion.games import game_names, get_spec
 
 def position_games() -> list[str]:
     """The games whose position files an engine analyses."""
-    return [g for g in game_names() if has_engine(g) and get_spec(g).position_movers]
+    return [g for g in game_names() if has_engine(g) and get_spec(g).positions().movers]
 
 
 def state_from_text(game: str, text: str, mover: str, last: str | None = None) -> Any:
@@ -21,9 +21,10 @@ def state_from_text(game: str, text: str, mover: str, last: str | None = None) -
     if game not in readers:
         raise ValueError(f"{game}: bestmove reads {' or '.join(readers)} positions")
     spec = get_spec(game)
-    if mover not in spec.position_movers:
-        raise ValueError(f"--mover must be {' or '.join(spec.position_movers)} for {game}")
-    state = spec.position_state(text, mover, last)
+    positions = spec.positions()
+    if mover not in positions.movers:
+        raise ValueError(f"--mover must be {' or '.join(positions.movers)} for {game}")
+    state = positions.state(text, mover, last)
     if state is None:
         raise ValueError(f"{game}: bestmove reads {' or '.join(readers)} positions")
     return state

@@ -16,7 +16,13 @@ A game is three things, each in its own module of ``companion/games/<game>/``:
   nest). The rules never hold interface state.
 - a **spec** (``GameSpec``): options, where the game's cells sit on the physical board
   (``Layout``), and what each viewer sees (``View``): the public table (OLED, LEDs, the
-  table web page) or one player's private view.
+  table web page) or one player's private view. What only some parts of the companion need
+  comes in facets, each an object the spec returns with defaults: ``engine()`` (the search's
+  adapter, engine_api.py), ``positions()`` (the command line's, positions.py) and
+  ``clock_rules()`` (``ClockRules``, below).
+
+``View`` and its parts, ``Interpreter`` and its actions, and ``Layout`` live in the leaf
+modules view.py, interpreter.py and layout.py; this module gives their names too.
 """
 
 from __future__ import annotations
@@ -31,10 +37,16 @@ from companion.games.options import Option, resolve_options
 
 if TYPE_CHECKING:
     from companion.games.engine_api import Adapter
+    from companion.games.interpreter import Interpreter
+    from companion.games.layout import Layout
+    from companion.games.positions import Positions
+    from companion.games.view import Hint, View
 
 
 @dataclass(frozen=True)
 class Refusal:
+    """Why a move is refused: a stable code and a short reason that fits the OLED."""
+
     code: str  # stable, machine-readable, e.g. "not-in-line"
     reason: str  # short, human, fits two OLED lines, e.g. "e4: not in line with d5"
     # a move that does it anyway once the player confirms (their page offers it), e.g. a
@@ -372,183 +384,65 @@ class Step(NamedTuple):
     before: GameState
 
 
-RGB = tuple[int, int, int]
+# Moved to leaf modules, loaded when first named (``from companion.games.base import View``
+# still works): a command that reads no board and draws nothing never builds them.
+_ELSEWHERE = {
+    **dict.fromkeys(("RGB", "PanelRow", "Panel", "Cell", "View", "Hint"), "view"),
+    **dict.fromkeys(
+        ("Play", "Refuse", "Differ", "Pending", "Action", "Interpreter"), "interpreter"
+    ),
+    "Layout": "layout",
+}
 
 
-# --------------------------------------------------------------------------- the board
+def __getattr__(name: str) -> Any:
+    module = _ELSEWHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if module == "view":
+        from companion.games import view as found
+    elif module == "interpreter":
+        from companion.games import interpreter as found
+    else:
+        from companion.games import layout as found
+    value = getattr(found, name)
+    globals()[name] = value
+    return value
 
 
-@dataclass(frozen=True)
-class Layout:
-    """The game's cells (``files`` x ``ranks``, cell index = rank * files + file, a1 = 0)
-    and where they sit on a square physical board: at ``origin`` (file, rank) when given,
-    else centred. ``board`` is the physical size a simulated board takes for this game."""
+class ClockRules:
+    """What a game gives the game clock (``GameSpec.clock_rules()``): the control its rules
+    page suggests, the result when a player's time runs out, and a per-step timer for a game
+    that times its steps (Binøme). The defaults suit most games: no control suggested, every
+    other player wins on time, no step timer."""
 
-    files: int
-    ranks: int
-    origin: tuple[int, int] | None = None
-    board: int | None = None
+    # the game clock this game's rules page suggests (``--clock default``, ``[clock] control
+    # = "default"``), as typed ("5:00+3"); "": none suggested
+    default: ClassVar[str] = ""
 
-    @classmethod
-    def square(cls, n: int) -> Layout:
-        return cls(n, n)
+    def __init__(self, spec: GameSpec):
+        self.spec = spec
 
-    @property
-    def cells(self) -> int:
-        return self.files * self.ranks
+    def on_time(self, state: GameState, flagged: str) -> Outcome:
+        """The result when ``flagged``'s time runs out in ``state`` (a game in progress):
+        by default every other player wins (shared by several). A game overrides it where
+        its rules page says otherwise (the others cannot win: a draw, or the score decides)."""
+        others = tuple(p for p in state.players if p != flagged)
+        label = self.spec.player_label(flagged)
+        if len(others) == 1:
+            summary = f"{self.spec.player_label(others[0])} wins on time"
+        else:
+            summary = f"{label} lost on time"
+        return Outcome(others, summary, {"on_time": flagged}, f"{label}'s time ran out")
 
-    @property
-    def natural_board(self) -> int:
-        return self.board or max(self.files, self.ranks)
+    def step_seconds(self, options: dict[str, Any]) -> int:
+        """Seconds a player has for each step, when the game times its steps (Binøme's
+        ``step_seconds``); 0: none. The daemon plays ``timed_out`` for who did not act."""
+        return 0
 
-    def fits(self, board: int) -> bool:
-        f0, r0 = self.offset(board)
-        return f0 >= 0 and r0 >= 0 and f0 + self.files <= board and r0 + self.ranks <= board
-
-    def offset(self, board: int) -> tuple[int, int]:
-        if self.origin is not None:
-            return self.origin
-        return (board - self.files) // 2, (board - self.ranks) // 2
-
-    def to_board(self, board: int) -> list[int]:
-        """The physical square of every cell, in cell order."""
-        f0, r0 = self.offset(board)
-        return [(r0 + r) * board + f0 + f for r in range(self.ranks) for f in range(self.files)]
-
-    def from_board(self, board: int) -> dict[int, int]:
-        """Physical square -> cell, for the squares the game uses."""
-        return {sq: cell for cell, sq in enumerate(self.to_board(board))}
-
-    def describe(self) -> str:
-        return f"{self.files}x{self.ranks}"
-
-
-# --------------------------------------------------------------------------- input
-
-
-@dataclass(frozen=True)
-class Play:
-    """The input amounts to this move (by ``player`` when several may act)."""
-
-    move: Move
-    player: str | None = None
-
-
-@dataclass(frozen=True)
-class Refuse:
-    refusal: Refusal
-    cell: int | None = None
-
-
-@dataclass(frozen=True)
-class Differ:
-    """The board does not match the game: these cells need fixing. ``hint`` fits the OLED."""
-
-    cells: tuple[int, ...]
-    hint: str
-
-
-@dataclass(frozen=True)
-class Pending:
-    """Input in progress (e.g. the first half of a piece): the cells to light and a line
-    that says what comes next."""
-
-    cells: tuple[int, ...]
-    text: str
-
-
-Action = Play | Refuse | Differ | Pending | None
-
-
-class Interpreter:
-    """What the board's sensors and the buttons mean for one game on one kind of board.
-
-    Cells are the game's own (the daemon maps the physical board through the layout). The
-    interpreter may keep input state across calls (``reset`` clears it); the rules never do.
-    Games whose moves are cells read a press as the move of that cell (``press``); sensor
-    boards need ``board`` and ``expected``.
-    """
-
-    def __init__(self, kind: str):
-        self.kind = kind
-
-    def reset(self) -> None:
-        """The game changed under the input (a move, a takeback, a new game)."""
-
-    def press(self, state: GameState, cell: int) -> Action:
-        """What a press on ``cell`` means (by default nothing)."""
+    def timed_out(self, state: GameState, player: str) -> Move | None:
+        """What is played for ``player`` whose step time ran out (None: nothing)."""
         return None
-
-    def board(self, state: GameState, readings: Sequence[str]) -> Action:
-        """A settled reading of every cell (presence '1'/'0', polarity 'x'/'o'/'.')."""
-        return None
-
-    def button(self, state: GameState, name: str) -> Action:
-        return None
-
-    def expected(self, state: GameState) -> list[str]:
-        """What a board of this kind reads, cell by cell, when it matches ``state``."""
-        cells = state.cells()  # type: ignore[attr-defined]
-        if self.kind == "polarity":
-            return list(cells)
-        if self.kind == "presence":
-            return ["0" if c == "." else "1" for c in cells]
-        return ["0"] * len(cells)
-
-    def pending(self) -> Pending | None:
-        """Input in progress, to show on the LEDs and the OLED."""
-        return None
-
-
-# --------------------------------------------------------------------------- views
-
-
-@dataclass(frozen=True)
-class PanelRow:
-    label: str  # the player as shown, e.g. "ON"
-    value: str  # their live score as shown, e.g. "11111001"
-    to_move: bool = False
-
-
-@dataclass(frozen=True)
-class Panel:
-    """What the OLED shows for a game in play; the renderer lays it out."""
-
-    title: str
-    move: int
-    rows: tuple[PanelRow, ...]
-    note: str = ""  # one optional extra line, e.g. territory sizes
-    corner: str = ""  # top-right text instead of the move number
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One cell as a viewer sees it. ``piece``: 'x' black, 'o' white, '' empty, or a short
-    game-specific token; ``text`` a label drawn on it (a stack height, a marker)."""
-
-    piece: str = ""
-    text: str = ""
-    colour: RGB | None = None
-    height: int = 0
-
-
-@dataclass(frozen=True)
-class View:
-    """What one viewer (the table, or one player) may see of a game."""
-
-    panel: Panel
-    cells: tuple[Cell, ...] = ()  # in layout order; empty for a game with no board
-    leds: tuple[RGB, ...] = ()  # per cell
-    explanation: tuple[str, ...] = ()  # the live score in words
-    private: tuple[str, ...] = ()  # only in a player's own view
-    actions: tuple[tuple[str, str], ...] = ()  # (move name, label) this viewer may choose
-
-
-@dataclass(frozen=True)
-class Hint:
-    cells: tuple[int, ...]
-    text: str
-    colour: RGB | None = None  # None: the usual highlight colour
 
 
 class GameSpec(ABC):
@@ -572,9 +466,21 @@ class GameSpec(ABC):
     # can it be played across two boards although it has secrets? (``GameState.masked``)
     remote_secrets: ClassVar[bool] = False
 
-    # the game clock this game's rules page suggests (``--clock default``, ``[clock] control
-    # = "default"``), as typed ("5:00+3"); "" : none suggested
-    clock_default: ClassVar[str] = ""
+    def clock_rules(self) -> ClockRules:
+        """The game clock's rules (``ClockRules``: the control suggested, the result on time,
+        a step timer): the defaults unless the game overrides this."""
+        return ClockRules(self)
+
+    def on_time(self, state: GameState, flagged: str) -> Outcome:
+        """``clock_rules().on_time``: the result when ``flagged``'s time runs out."""
+        return self.clock_rules().on_time(state, flagged)
+
+    def positions(self) -> Positions:
+        """Positions for the command line (``companion.games.positions.Positions``: `score`,
+        `legal`, `bestmove`): by default the game reads none."""
+        from companion.games.positions import Positions
+
+        return Positions(self)
 
     def heading(self) -> str:
         """The game's name on the pages (``long_title``)."""
@@ -582,27 +488,6 @@ class GameSpec(ABC):
 
     def resolve(self, given: dict[str, Any]) -> dict[str, Any]:
         return resolve_options(self.options, given)
-
-    def step_seconds(self, options: dict[str, Any]) -> int:
-        """Seconds a player has for each step, when the game times its steps (Binøme's
-        ``step_seconds``); 0: none. The daemon plays ``timed_out`` for who did not act."""
-        return 0
-
-    def timed_out(self, state: GameState, player: str) -> Move | None:
-        """What is played for ``player`` whose step time ran out (None: nothing)."""
-        return None
-
-    def on_time(self, state: GameState, flagged: str) -> Outcome:
-        """The result when ``flagged``'s time runs out in ``state`` (a game in progress):
-        by default every other player wins (shared by several). A game overrides it where
-        its rules page says otherwise (the others cannot win: a draw, or the score decides)."""
-        others = tuple(p for p in state.players if p != flagged)
-        label = self.player_label(flagged)
-        if len(others) == 1:
-            summary = f"{self.player_label(others[0])} wins on time"
-        else:
-            summary = f"{label} lost on time"
-        return Outcome(others, summary, {"on_time": flagged}, f"{label}'s time ran out")
 
     @abstractmethod
     def new(self, **options: Any) -> GameState:
@@ -658,6 +543,8 @@ class GameSpec(ABC):
     def layout(self, options: dict[str, Any]) -> Layout | None:
         """Where the game's cells are (None: a game with no board)."""
         size = options.get("size")
+        from companion.games.layout import Layout
+
         return Layout.square(int(size)) if size else None
 
     def players(self, options: dict[str, Any]) -> tuple[str, ...]:
@@ -672,6 +559,8 @@ class GameSpec(ABC):
         return None
 
     def interpreter(self, kind: str) -> Interpreter:
+        from companion.games.interpreter import Interpreter
+
         return Interpreter(kind)
 
     @abstractmethod
@@ -705,20 +594,21 @@ class GameSpec(ABC):
 
     def hint(self, state: GameState, step: int) -> Hint:
         """What the menu button shows; ``step`` counts presses, so a game can cycle."""
+        from companion.games.view import Hint
+
         return Hint((), "")
 
-    # ------------------------------------------ engines, hints and the CLI (optional hooks)
-    # Generic code (engines/, the engine hint, the opponent, the `legal`, `score`, `bestmove`,
-    # `solve` and `match` commands) calls these; a game overrides what it offers.
+    # ------------------------------------------ engines and hints (optional hooks)
+    # Generic code (engines/, the engine hint, the opponent, the `bestmove`, `solve` and
+    # `match` commands) calls these; a game overrides what it offers. The command line's
+    # positions are a facet of their own (``positions()``), as the clock's rules are
+    # (``clock_rules()``).
 
     # the game's own hint steps (``hint``) before the menu shows the engine's move; the
     # cycle then starts again (only games with an ``engine()``)
     hint_steps: ClassVar[int] = 0
     # options `binaryon match` plays the game with, under the command line's own
     match_options: ClassVar[dict[str, Any]] = {}
-    # the players a position file may name as the mover (``--mover`` of `legal FILE` and
-    # `bestmove`); () when the game reads no position files
-    position_movers: ClassVar[tuple[str, ...]] = ()
 
     def engine(self) -> Adapter | None:
         """A new search adapter for engine play (``companion.games.engine_api.Adapter``): the
@@ -742,57 +632,6 @@ class GameSpec(ABC):
         """What ``move`` does, said plainly ("turns it white"): the engine hint's reason when
         nothing clearer is found; '' for none."""
         return ""
-
-    def legal_record(self, state: GameState) -> dict[str, list[str]]:
-        """`binaryon legal --record FILE --json`: the legal moves after a record's moves. By
-        default the names of ``legal_moves()``, each once."""
-        return {"moves": list(dict.fromkeys(m.name for m in state.legal_moves()))}
-
-    def score_record(self, state: GameState) -> dict[str, Any] | None:
-        """`binaryon score --record FILE --json` for a game that scores its own state (Wythe's
-        stacks); None (the default): the final position's text is scored
-        (``score_position``), or, for a game with no board position, the result."""
-        return None
-
-    def describe_record(self, state: GameState) -> str | None:
-        """`binaryon score --record FILE` in words; None as for ``score_record``."""
-        return None
-
-    def score_position(self, text: str, options: Mapping[str, Any]) -> dict[str, Any] | None:
-        """`binaryon score FILE --json`: a position file scored with the ``options`` given
-        (ValueError with a one-line reason for a bad one); None: the game scores no
-        positions (the default)."""
-        return None
-
-    def describe_score(self, text: str, options: Mapping[str, Any]) -> str | None:
-        """`binaryon score FILE` in words; None as for ``score_position``."""
-        return None
-
-    def legal_position(
-        self,
-        text: str,
-        mover: str,
-        options: Mapping[str, Any] | None = None,
-        last: str | None = None,
-    ) -> dict[str, list[str]] | None:
-        """`binaryon legal FILE --json`: ``{"moves": [...], ...}`` for ``mover`` (one of
-        ``position_movers``) in a position file; ``last`` is what `--last` gave. ValueError
-        with a one-line reason for bad input; None: the game reads no positions (the
-        default)."""
-        return None
-
-    def describe_legal(self, result: dict[str, list[str]], mover: str) -> str:
-        """`binaryon legal FILE` in words: the moves on one line (or that there are none),
-        then one line for each other non-empty list of ``result``."""
-        lines = [" ".join(result["moves"]) if result["moves"] else f"{mover} has no legal move"]
-        lines += [f"{key}: {' '.join(v)}" for key, v in result.items() if key != "moves" and v]
-        return "\n".join(lines)
-
-    def position_state(self, text: str, mover: str, last: str | None = None) -> GameState | None:
-        """`binaryon bestmove`: a position file as a state with ``mover`` (one of
-        ``position_movers``) to play (ValueError with a one-line reason for bad input); None:
-        the game reads no positions for the engine (the default)."""
-        return None
 
     def cell_name(self, cell: int, options: dict[str, Any]) -> str:
         from companion.core.squares import FILES

@@ -307,8 +307,8 @@ class Referee:
 
     def take_up(self, session: Session) -> Verdict:
         """Referee ``session`` from now on (a new game, or a paused one taken up again)."""
-        if session.masking is None:  # a remote game's boards keep to their seats
-            session.masking = self.session.masking
+        if session.local_seat is None:  # a remote game's boards keep to their seats
+            session.local_seat = self.session.local_seat
         self.session = session
         self.interpreter = session.spec.interpreter(self.kind)
         title = session.spec.heading().lower()  # "latent binaries", not "latent"

@@ -14,7 +14,7 @@ import dataclasses
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,10 +29,20 @@ from companion.games.base import (
     Refusal,
     credited,
 )
-from companion.journal.api import GameClosed, Journal, JournalError, NullJournal, SavedGame
+from companion.journal.api import (
+    GameClosed,
+    Journal,
+    JournalError,
+    Masked,
+    MoveEntry,
+    NullJournal,
+    SavedGame,
+)
+from companion.referee import masked_play
 from companion.referee.clock import Clock, TimeControl
-from companion.referee.masked_play import MaskedPlay, Masking
+from companion.referee.masked_play import LocalSeat
 from companion.referee.on_time import as_it_stood, ended_on_time, on_time
+from companion.referee.played import Played, played_move, replayed_move
 
 log = logging.getLogger(PROGRAM)
 
@@ -40,24 +50,7 @@ log = logging.getLogger(PROGRAM)
 CLOCK_PAUSED = Refusal("clock-paused", "clock paused: confirm resumes")
 
 
-@dataclass(frozen=True)
-class Played:
-    """One journaled action: its full notation, what other players see of it until the
-    game reveals its secrets, who played it (None: the referee) and whether the referee
-    played it by itself (a forced pass, a die roll)."""
-
-    name: str
-    public: str
-    player: str | None
-    forced: bool = False
-    reveals: bool = False  # its answer told something hidden (a guess, a die): see undo_floor
-    passed: bool = False  # a pass: the player had nothing to play (``Move.is_pass``)
-    # the game clock's snapshot right after this move's switch (everyone's time left as the
-    # next turn begins; ``Clock.snapshot``), None in a game without a clock
-    clock: dict[str, Any] | None = None
-
-
-def _not_replayed(saved: SavedGame, k: int, error: ValueError) -> str:
+def _notreplayed_move(saved: SavedGame, k: int, error: ValueError) -> str:
     """Why move ``k`` of a saved game does not replay, without its secret: a move that holds
     one is named by its public name, without the reason (which may quote the secret)."""
     entry = saved.entries[k] if k < len(saved.entries) else None
@@ -84,7 +77,7 @@ class Submitted:
         return [p.public for p in self.played]
 
 
-class Session(MaskedPlay):
+class Session:
     """One game in progress. With a time control (``time_control``) it keeps the game clock
     (``clock``): the clock switches when a player's move ends their turn (see
     ``_clock_after``), each move is journaled with the clock's snapshot, and ``timer`` (a
@@ -97,6 +90,11 @@ class Session(MaskedPlay):
     time_control: TimeControl | None = None
     first_move_free = True
     timer: Callable[[], float] = staticmethod(time.monotonic)
+    # a remote game with secrets (referee/masked_play.py): the seat a new game's board knows
+    # alone, set by the daemon; and what this board knows of the game in progress (the
+    # journal's row: the seat, the facts the other board told), None: all of it
+    local_seat: LocalSeat | None = None
+    seat_knowledge: Masked | None = None
 
     def __init__(
         self,
@@ -107,11 +105,11 @@ class Session(MaskedPlay):
         rng: random.Random | None = None,
         time_control: TimeControl | None = None,
         timer: Callable[[], float] | None = None,
-        masking: Masking | None = None,
+        local_seat: LocalSeat | None = None,
         first_move_free: bool = True,
     ):
         self.journal: Journal = journal or NullJournal()
-        self.masking = masking  # a remote game: the seat this board knows alone
+        self.local_seat = local_seat
         self.people = dict(players or {})
         self.rng = rng or random.Random()
         self.drawn: dict[int, str] = {}  # ply -> a chance step's outcome drawn there before
@@ -125,7 +123,10 @@ class Session(MaskedPlay):
     def _start(self, spec: GameSpec, options: dict[str, Any]) -> None:
         self.spec = spec
         self.options = spec.resolve(options)
-        self.states: list[GameState] = [self._masked_first(spec, spec.new(**self.options))]
+        first, self.seat_knowledge = masked_play.first_state(
+            spec, self.options, spec.new(**self.options), self.local_seat
+        )
+        self.states: list[GameState] = [first]
         self.played: list[Played] = []
         self._scan = (0, 0, False)  # undo_floor's work so far: (moves seen, floor, secret)
         self.closed_elsewhere = False
@@ -217,7 +218,7 @@ class Session(MaskedPlay):
         self.blocked = None
         self._scan = (0, 0, False)
         self.options = self.spec.resolve(saved.options)
-        self.masked = saved.masked
+        self.seat_knowledge = saved.masked
         if saved.masked is not None:  # a remote game with secrets, as this board knows it
             told = saved.masked.told
             self.states = [self.spec.masked_start(self.options, saved.masked.seat, told)]
@@ -233,10 +234,10 @@ class Session(MaskedPlay):
                 # a chance step drawn at the other board of a remote game: the referee's
                 drawn = saved.masked is not None and entry is not None and entry.player is None
                 snap = entry.clock if entry is not None else None
-                p = _replayed(before, move, drawn)
+                p = replayed_move(before, move, drawn)
                 self.played.append(dataclasses.replace(p, clock=snap))
         except ValueError as e:
-            raise ValueError(_not_replayed(saved, len(self.played), e)) from None
+            raise ValueError(_notreplayed_move(saved, len(self.played), e)) from None
         self.time_control, self.clock = None, None
         self.first_move_free = True  # unless the clock saved says otherwise
         if saved.time_control:
@@ -314,7 +315,7 @@ class Session(MaskedPlay):
         except IllegalMove as e:  # check() and play() disagree: trust play()
             return Submitted(False, e.refusal)
         try:
-            pending = [(_played(state, move, False, player), after)]
+            pending = [(played_move(state, move, False, player), after)]
         except ValueError as e:  # a move the game cannot name: refused, never a traceback
             return Submitted(False, Refusal("bad-notation", str(e)))
         try:
@@ -353,7 +354,7 @@ class Session(MaskedPlay):
             if move is None:
                 break
             after = state.play(move)
-            out.append((_played(state, move, True), after))
+            out.append((played_move(state, move, True), after))
             state = after
         return out
 
@@ -595,7 +596,7 @@ class Session(MaskedPlay):
 
     def flag_fall(self) -> str | None:
         """When the running player's time is gone: the game ends on time (the game's
-        ``GameSpec.on_time`` says the result), journaled as a flag event and the game's
+        ``ClockRules.on_time`` says the result), journaled as a flag event and the game's
         finish. Returns the player whose flag fell, or None."""
         clock, state = self.clock, self.state
         if clock is None or state.is_over() or self.game_id is None:
@@ -604,7 +605,7 @@ class Session(MaskedPlay):
         flagged = clock.flagged(now)
         if flagged is None:
             return None
-        outcome = self.credited(state, self.spec.on_time(state, flagged))
+        outcome = self.credited(state, self.spec.clock_rules().on_time(state, flagged))
         clock.switch(None, now)  # nothing runs any more
         clock.add(flagged, -min(0.0, clock.left(flagged, now)))  # shown as 0, not below
         self.clock_event("flag", flagged)
@@ -697,6 +698,68 @@ class Session(MaskedPlay):
         self.drawn = dict(enumerate(names))
         self._start(self.spec, self.options)
 
+    # ------------------------------------------------------------------ masked play
+    def _keep_masked(self) -> None:
+        if self.seat_knowledge is not None and self.game_id is not None:
+            self.journal.keep_masked(self.game_id, self.seat_knowledge)
+
+    def learn(self, seat: str, facts: Mapping[str, Any]) -> bool:
+        """Facts the board of ``seat`` disclosed about its secrets: kept, journaled and
+        learned (a waiting state goes on; the forced moves and chance steps that follow are
+        played). True when something new was learned. ValueError (one line): facts that
+        contradict the game here; JournalError: they could not be kept (nothing changes)."""
+        if self.seat_knowledge is None or self.game_id is None:
+            return False
+        was_over = self.state.is_over()
+        found = masked_play.learned(self.state, self.seat_knowledge, seat, facts)
+        if found is None:
+            return False
+        state, known = found
+        self.journal.keep_masked(self.game_id, known)
+        self.seat_knowledge = known
+        self.states[-1] = state
+        with contextlib.suppress(JournalError):  # the next move tries again
+            self._save(self._referee_steps())
+        if not was_over:
+            self._finish_if_over()
+        return True
+
+    def reveal(self, full: Sequence[str]) -> str | None:
+        """The whole game with every full name, at the end (``masked_play.revealed_game``):
+        then it is the game, and the journal reads it so. Why not, in one line, or None."""
+        if self.seat_knowledge is None or not self.state.is_over():
+            return None
+        game = masked_play.revealed_game(
+            self.spec, self.options, full, self.state, len(self.played)
+        )
+        if isinstance(game, str):
+            return game
+        entries = [MoveEntry(k, p.name, p.player, p.public) for k, p in enumerate(game.played)]
+        end = game.states[-1]
+        self.journal.reveal(self.game_id or 0, entries, self.credited(end, game.outcome))
+        self.played, self.states, self.seat_knowledge = game.played, game.states, None
+        return None
+
+    def play_drawn(self, move: Move) -> bool:
+        """A chance step drawn at the other board (only the first seat's board draws), played
+        here as the referee's, with the forced moves after it. False: not its turn here."""
+        step = masked_play.drawn_step(self.state, move)
+        if step is None:
+            return False
+        self._save([step, *self._referee_steps(step[1], len(self.played) + 1)])
+        return True
+
+    def _finish_if_over(self) -> None:
+        """Journal the finish of a game that is over (learning ended it, or a restart found it
+        over); a move that ends the game journals it in its own commit."""
+        state = self.state
+        if self.game_id is None or not state.is_over() or (outcome := state.outcome()) is None:
+            return
+        with contextlib.suppress(JournalError):
+            self.journal.commit_turn(
+                self.game_id, len(self.played), [], self.credited(state, outcome)
+            )
+
     def abandon(self) -> None:
         """File the game in progress as abandoned (a finished one stays finished)."""
         if self.game_id is not None and not self.state.is_over():
@@ -720,20 +783,6 @@ def _as_player(move: Move, player: str | None) -> Move:
     """A move typed without its player (``move claim 69 as Cy``) is the entering player's,
     for games whose moves name their player (Binøme)."""
     return move if player is None else move.by(player)
-
-
-def _played(state: GameState, move: Move, referee: bool, player: str | None = None) -> Played:
-    """How ``move``, played in ``state``, is journaled and shown."""
-    who = None if referee else (state.actor(move) or player)  # the chair may enter for another
-    reveals = (referee and state.chance() is not None) or state.reveals(move)
-    return Played(move.name, state.public_name(move), who, referee, reveals, move.is_pass)
-
-
-def _replayed(before: GameState, move: Move, referee: bool = False) -> Played:
-    """How a move replayed from names is journaled: the referee's when ``before`` forced it
-    or drew it (or ``referee`` says so)."""
-    referee = referee or before.forced_move() is not None or before.chance() is not None
-    return _played(before, move, referee)
 
 
 def _drawn_before(journal: Journal, game_id: int) -> dict[int, str]:

@@ -141,16 +141,16 @@ def check_config(config: Config, source: str = "", club: bool = True) -> Config:
 def time_control(config: Config, game: str, control: str | None = None) -> TimeControl | None:
     """The game clock ``game`` is played with: ``[clock] control`` (``--clock``) as typed,
     or ``control`` when given (an event's pairing), the game's suggestion for "default"
-    (``GameSpec.clock_default``), None for none. ValueError (one line) for a control that
+    (``ClockRules.default``), None for none. ValueError (one line) for a control that
     cannot be read or does not suit the game (an hourglass needs two players)."""
     text = (config.clock.control if control is None else control).strip()
     if text.lower() in ("", "none", "off"):
         return None
     spec = get_spec(game)
     if text.lower() == "default":
-        if not spec.clock_default:
+        if not spec.clock_rules().default:
             raise ValueError(f"'default': {game}'s rules suggest no clock")
-        text = spec.clock_default
+        text = spec.clock_rules().default
     control = TimeControl.parse(text)
     players = player_ids(game, config.rules.get(game))
     if control.kind == HOURGLASS and len(players) != 2:

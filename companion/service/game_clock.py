@@ -133,7 +133,7 @@ class ClockKeeper:
         card) or when the turn passes to the next claimant: it gets ``step_seconds``. A
         paused clock stops it; it starts again in full when the clock resumes."""
         session = self.session
-        seconds = session.spec.step_seconds(session.options)
+        seconds = session.spec.clock_rules().step_seconds(session.options)
         state = session.state
         paused = session.clock is not None and session.clock.paused
         if self._step is not None:
@@ -157,7 +157,7 @@ class ClockKeeper:
 
     def _on_step(self) -> None:
         """The step's time ran out: what the game plays for each player who did not act
-        (``GameSpec.timed_out``), as if they had entered it."""
+        (``ClockRules.timed_out``), as if they had entered it."""
         self._step = None
         session = self.session
         spec, key = session.spec, self._step_key
@@ -166,7 +166,7 @@ class ClockKeeper:
             state = session.state
             if state.is_over() or player not in state.to_act:
                 continue
-            move = spec.timed_out(state, player)
+            move = spec.clock_rules().timed_out(state, player)
             if move is None:
                 continue
             self.host.submit(move.name, player)

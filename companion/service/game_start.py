@@ -14,7 +14,7 @@ from companion.core.config import Config
 from companion.games import get_spec
 from companion.games.base import GameSpec
 from companion.journal.api import Journal, JournalError
-from companion.referee.masked_play import Masking
+from companion.referee.masked_play import LocalSeat
 from companion.referee.session import Session
 from companion.service.config_check import REMOTE, game_name, rule_options, time_control
 from companion.views.oled import CHARS
@@ -58,7 +58,7 @@ def first_session(
     if saved is not None:
         try:
             session = Session.resume(saved, journal, rng, timer)
-            session.masking = remote_masking(config)
+            session.local_seat = remote_local_seat(config)
             say("resumed")
         except ValueError as e:
             log.error("cannot resume game %s: %s", saved.game_id, e)
@@ -80,7 +80,7 @@ def first_session(
             rng,
             time_control=time_control(config, wanted),
             timer=timer,
-            masking=remote_masking(config),
+            local_seat=remote_local_seat(config),
             first_move_free=first_move_free(config),
         )
     return session
@@ -93,13 +93,13 @@ def first_move_free(config: Config) -> bool:
     return config.clock.first_move == "free" or config.game.opponent.startswith(REMOTE)
 
 
-def remote_masking(config: Config) -> Masking | None:
+def remote_local_seat(config: Config) -> LocalSeat | None:
     """In a remote game (``remote:BOARD``), the seat a new game's board knows alone."""
     if not config.game.opponent.startswith(REMOTE):
         return None
-    from companion.club.remote import masking
+    from companion.club.remote import local_seat_of
 
-    return masking(config.game.opponent_side)
+    return local_seat_of(config.game.opponent_side)
 
 
 def asks_for_another(config: Config, options: dict[str, Any], session: Session) -> str:

@@ -295,7 +295,7 @@ def replay_frames(
         if k >= first:
             shown = tuple(played[-MOVES_SHOWN:])
             fell = flagged if k == total and flagged in state.players else None
-            at = ended_on_time(state, spec.on_time(state, fell)) if fell else state
+            at = ended_on_time(state, spec.clock_rules().on_time(state, fell)) if fell else state
             table = Table(spec, at, options, layout, board, shown, game_id, {}, k - len(shown))
             if time_control:
                 face = replay_clock(time_control, state.players, clocks, k)

@@ -126,6 +126,11 @@ class NoughtsState(GameState):
     def cells(self) -> list[str]:
         return [v or "." for v in self.board]
 
+    def can_still_win(self, player: str) -> bool:
+        """Is there a row without the other player's mark (one ``player`` could still make)?"""
+        theirs = MARKS[other(player)]
+        return any(all(self.board[c] != theirs for c in line) for line in lines_of(self.n))
+
     def open_twos(self, player: str) -> int:
         """Rows with two of ``player``'s marks and an empty cell: threats to win."""
         mark, b = MARKS[player], self.board

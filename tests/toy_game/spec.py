@@ -1,4 +1,5 @@
-"""Hosting Noughts: options, the views, hints, and every optional hook of ``GameSpec``."""
+"""Hosting Noughts: options, the views, hints, and every optional hook of ``GameSpec`` and
+each facet (the engine's adapter, positions, the clock's rules)."""
 
 from __future__ import annotations
 
@@ -9,18 +10,21 @@ from companion.games.base import (
     RGB,
     Action,
     Cell,
+    ClockRules,
     GameSpec,
     GameState,
     Hint,
     Interpreter,
     Layout,
     Option,
+    Outcome,
     Panel,
     PanelRow,
     Play,
     View,
     places,
 )
+from companion.games.positions import Positions
 from tests.toy_game.adapter import NoughtsAdapter, effect
 from tests.toy_game.engine import (
     GAME,
@@ -47,6 +51,79 @@ class NoughtsInput(Interpreter):
         return Play(places(_state(state).n)[cell])
 
 
+class NoughtsPositions(Positions):
+    """`binaryon score`, `legal` and `bestmove` on a noughts diagram or record."""
+
+    movers: ClassVar[tuple[str, ...]] = PLAYERS
+
+    def state(self, text: str, mover: str, last: str | None = None) -> NoughtsState:
+        if last is not None:
+            raise ValueError("--last: a noughts position has no last move")
+        n, cells = parse_text(text)
+        return NoughtsState.from_cells(cells, n, mover)
+
+    def legal(
+        self,
+        text: str,
+        mover: str,
+        options: Mapping[str, Any] | None = None,
+        last: str | None = None,
+    ) -> dict[str, list[str]]:
+        """The free cells, and those that make a row of three."""
+        st = self.state(text, mover, last)
+        moves = st.legal_moves()
+        winning = [m for m in moves if st.play(m).winner() == mover]
+        return {
+            "moves": [m.name for m in moves],
+            "winning": [m.name for m in winning],
+        }
+
+    def score(self, text: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        n, cells = parse_text(text)
+        return self.scored(NoughtsState.from_cells(cells, n, "cross"))
+
+    def describe_score(self, text: str, options: Mapping[str, Any]) -> str:
+        return self.words(self.score(text, options)) + "\n"
+
+    def score_record(self, state: GameState) -> dict[str, Any]:
+        return self.scored(_state(state))
+
+    def describe_record(self, state: GameState) -> str:
+        return self.words(self.scored(_state(state)))
+
+    def scored(self, st: NoughtsState) -> dict[str, Any]:
+        line = st.winning_line() or ()
+        return {
+            "game": self.spec.name,
+            "winner": st.winner() or ("draw" if st.is_over() else None),
+            "line": [cell_name(c, st.n) for c in line],
+            "threats": {p: st.open_twos(p) for p in PLAYERS},
+        }
+
+    def words(self, scored: dict[str, Any]) -> str:
+        if scored["winner"] is None:
+            return "not finished"
+        if scored["winner"] == "draw":
+            return "draw"
+        return f"{scored['winner'].upper()} wins on {'-'.join(scored['line'])}"
+
+
+class NoughtsClock(ClockRules):
+    """A quick game's clock; on time the opponent wins, unless they have no row left to
+    make (every row holds both marks): then it is a draw, as the board could end no other
+    way."""
+
+    default: ClassVar[str] = "1:00+1"
+
+    def on_time(self, state: GameState, flagged: str) -> Outcome:
+        st = _state(state)
+        opponent = next(p for p in PLAYERS if p != flagged)
+        if st.can_still_win(opponent):
+            return super().on_time(state, flagged)
+        label = flagged.upper()
+        return Outcome((), "draw on time", {"on_time": flagged}, f"{label}'s time ran out")
+
+
 class NoughtsSpec(GameSpec):
     name: ClassVar[str] = GAME
     title: ClassVar[str] = "NOUGHTS"
@@ -54,7 +131,13 @@ class NoughtsSpec(GameSpec):
     sensor_kinds: ClassVar[tuple[str, ...]] = ("switch",)
     hint_steps: ClassVar[int] = 1  # the free cells; then the engine's move
     match_options: ClassVar[dict[str, Any]] = {"size": 3}
-    position_movers: ClassVar[tuple[str, ...]] = PLAYERS
+
+    # --- the facets: the engine's adapter (below), positions, the clock's rules ---
+    def positions(self) -> NoughtsPositions:
+        return NoughtsPositions(self)
+
+    def clock_rules(self) -> NoughtsClock:
+        return NoughtsClock(self)
 
     def new(self, **options: Any) -> NoughtsState:
         return NoughtsState.start(self.resolve(options)["size"])
@@ -99,58 +182,6 @@ class NoughtsSpec(GameSpec):
 
     def move_effect(self, before: GameState, after: GameState) -> list[str]:
         return effect(_state(before), _state(after))
-
-    def position_state(self, text: str, mover: str, last: str | None = None) -> NoughtsState:
-        if last is not None:
-            raise ValueError("--last: a noughts position has no last move")
-        n, cells = parse_text(text)
-        return NoughtsState.from_cells(cells, n, mover)
-
-    # --- the commands ---
-    def legal_position(
-        self,
-        text: str,
-        mover: str,
-        options: Mapping[str, Any] | None = None,
-        last: str | None = None,
-    ) -> dict[str, list[str]]:
-        """The free cells, and those that make a row of three."""
-        st = self.position_state(text, mover, last)
-        moves = st.legal_moves()
-        winning = [m for m in moves if st.play(m).winner() == mover]
-        return {
-            "moves": [m.name for m in moves],
-            "winning": [m.name for m in winning],
-        }
-
-    def score_position(self, text: str, options: Mapping[str, Any]) -> dict[str, Any]:
-        n, cells = parse_text(text)
-        return self._score(NoughtsState.from_cells(cells, n, "cross"))
-
-    def describe_score(self, text: str, options: Mapping[str, Any]) -> str:
-        return self._words(self.score_position(text, options)) + "\n"
-
-    def score_record(self, state: GameState) -> dict[str, Any]:
-        return self._score(_state(state))
-
-    def describe_record(self, state: GameState) -> str:
-        return self._words(self._score(_state(state)))
-
-    def _score(self, st: NoughtsState) -> dict[str, Any]:
-        line = st.winning_line() or ()
-        return {
-            "game": self.name,
-            "winner": st.winner() or ("draw" if st.is_over() else None),
-            "line": [cell_name(c, st.n) for c in line],
-            "threats": {p: st.open_twos(p) for p in PLAYERS},
-        }
-
-    def _words(self, scored: dict[str, Any]) -> str:
-        if scored["winner"] is None:
-            return "not finished"
-        if scored["winner"] == "draw":
-            return "draw"
-        return f"{scored['winner'].upper()} wins on {'-'.join(scored['line'])}"
 
 
 SPEC = NoughtsSpec()

@@ -6,6 +6,7 @@ BLACK, WHITE = "black", "white"
 PLAYERS = (BLACK, WHITE)
 PIECE = {BLACK: "x", WHITE: "o"}
 EMPTY = "."
+OLED_WIDTH = 21  # characters per OLED line
 
 
 def other(player: str) -> str:

@@ -45,8 +45,8 @@ from companion.games.binary.board import (
 )
 from companion.games.binary.options import OPTIONS
 from companion.games.binary.territories import (  # score_cells: importable from here too
-    _deciding,
     compare,
+    deciding,
     score_cells,  # noqa: F401
     scores,
 )
@@ -244,7 +244,7 @@ class BinaryState(GameState):
         if winner is None:
             summary = f"draw {scores}"
         elif tie_break:  # say why, in two OLED lines: "BLACK wins 15-15:" "largest territory 6>5"
-            summary = f"{winner.upper()} wins {scores}: {_deciding(tie_break)}"
+            summary = f"{winner.upper()} wins {scores}: {deciding(tie_break)}"
         else:
             summary = f"{winner.upper()} wins {scores}"
         name = square_names(self.n).__getitem__
@@ -312,7 +312,7 @@ def square_names(n: int) -> tuple[str, ...]:
     return tuple(square_name(i, n) for i in range(n * n))
 
 
-def _new_game(**options: Any) -> BinaryState:
+def new_game(**options: Any) -> BinaryState:
     """A new game; options as in OPTIONS (validated, ValueError naming the option)."""
     opts = resolve_options(OPTIONS, options)
     n = opts["size"]

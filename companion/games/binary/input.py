@@ -8,10 +8,8 @@ from itertools import permutations
 
 from companion.core.squares import square_name
 from companion.games.base import Action, Differ, GameState, Interpreter, Play, Refusal, places
-from companion.games.binary.board import EMPTY, PIECE
+from companion.games.binary.board import EMPTY, OLED_WIDTH, PIECE
 from companion.games.binary.engine import END, PASS, BinaryState
-
-OLED_WIDTH = 21  # characters per OLED line
 
 # Reading values: switch/presence "1"/"0", polarity "x"/"o"/".". "?" = a piece, colour unknown.
 _READING = {"1": "?", "0": EMPTY, "x": "x", "o": "o", ".": EMPTY}

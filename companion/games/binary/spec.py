@@ -2,33 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from companion.core.position_text import parse_position
-from companion.core.squares import FILES
-from companion.games.base import (
-    RGB,
-    Cell,
-    GameSpec,
-    GameState,
-    Hint,
-    Interpreter,
-    Move,
-    Outcome,
-    Panel,
-    PanelRow,
-    View,
+from companion.games.base import ClockRules, GameSpec, GameState, Move, Outcome
+from companion.games.binary.board import (
+    BLACK,
+    EMPTY,
+    OLED_WIDTH,
+    PLAYERS,
+    WHITE,
+    other,
+    square_owner,
 )
-from companion.games.binary.adapter import BinaryAdapter, effect
-from companion.games.binary.board import BLACK, EMPTY, PLAYERS, WHITE, other, square_owner
-from companion.games.binary.engine import END, PASS, BinaryState, _new_game
-from companion.games.binary.input import OLED_WIDTH, BinaryInput
+from companion.games.binary.engine import END, PASS, BinaryState, new_game
 from companion.games.binary.options import OPTIONS
-from companion.games.binary.territories import compare, score_cells, score_of, territory_sizes
-from companion.games.binary.words import line_effect, move_words
+from companion.games.binary.positions import BinaryPositions
+from companion.games.binary.territories import compare, score_of, territory_sizes
+
+if TYPE_CHECKING:
+    from companion.games.binary.adapter import BinaryAdapter
+    from companion.games.interpreter import Interpreter
+    from companion.games.view import RGB, Cell, Hint, Panel, View
+
+# The views are imported by the methods that draw (companion/games/view.py): `score` draws
+# nothing.
 
 PIECE_RGB: dict[str, RGB] = {BLACK: (0, 70, 255), WHITE: (255, 190, 110)}
 TERRITORY_RGB: dict[str, RGB] = {BLACK: (0, 20, 90), WHITE: (110, 70, 20)}
@@ -39,17 +39,29 @@ HINT_WIDTH = 2 * OLED_WIDTH - 2  # a hint is a message: two OLED lines (one brea
 MID_TURN = "2nd piece or confirm"  # the note while the mover may add a piece or end the turn
 
 
-# One shared Cell per kind of square (Cells are frozen): a view builds no Cell per square.
-_CELL = {"x": Cell(piece="x"), "o": Cell(piece="o"), EMPTY: Cell(piece="")}
+# The usual contents of a square, each drawn with one shared Cell (``_cell_of``)
+_USUAL = frozenset(("x", "o", EMPTY))
 # A piece's LED colour (an empty square's depends on the square: _empty_leds)
 _PIECE_LED = {"x": PIECE_RGB[BLACK], "o": PIECE_RGB[WHITE]}
 
 
+@cache
+def _cell_of() -> dict[str, Cell]:
+    """One shared Cell per kind of square (Cells are frozen): a view builds no Cell per
+    square."""
+    from companion.games.view import Cell
+
+    return {"x": Cell(piece="x"), "o": Cell(piece="o"), EMPTY: Cell(piece="")}
+
+
 def _cells(cells: Sequence[str]) -> tuple[Cell, ...]:
+    shared = _cell_of()
     try:
-        return tuple(map(_CELL.__getitem__, cells))
+        return tuple(map(shared.__getitem__, cells))
     except KeyError:  # a cell that is none of x, o and .
-        return tuple(_CELL.get(c) or Cell(piece=c) for c in cells)
+        from companion.games.view import Cell
+
+        return tuple(shared.get(c) or Cell(piece=c) for c in cells)
 
 
 @cache
@@ -77,15 +89,8 @@ def _sizes(sizes: Sequence[int], room: int) -> str:
     return f"{cut}+"
 
 
-class BinarySpec(GameSpec):
-    name = "binary"
-    title = "BINARY"
-    paired_moves = False  # a turn: one piece or two
-    options = OPTIONS
-    sensor_kinds = ("switch", "presence", "polarity")
-    hint_steps = 3  # the mover's territories, the opponent's, where the mover may place
-    position_movers = PLAYERS
-    clock_default = "10:00+5"  # docs/rules/binary.md, "Time"
+class BinaryClock(ClockRules):
+    default: ClassVar[str] = "10:00+5"  # docs/rules/binary.md, "Time"
 
     def on_time(self, state: GameState, flagged: str) -> Outcome:
         """The opponent wins, unless they have no pieces left to place (they can no longer
@@ -103,11 +108,28 @@ class BinarySpec(GameSpec):
             f"{flagged.upper()}'s time ran out: board scored",
         )
 
+
+class BinarySpec(GameSpec):
+    name = "binary"
+    title = "BINARY"
+    paired_moves = False  # a turn: one piece or two
+    options = OPTIONS
+    sensor_kinds = ("switch", "presence", "polarity")
+    hint_steps = 3  # the mover's territories, the opponent's, where the mover may place
+
+    def clock_rules(self) -> BinaryClock:
+        return BinaryClock(self)
+
+    def positions(self) -> BinaryPositions:
+        return BinaryPositions(self)
+
     def new(self, **options: Any) -> BinaryState:
-        return _new_game(**options)
+        return new_game(**options)
 
     def view(self, state: GameState, viewer: str | None = None) -> View:
         """Binary has no secrets: every viewer sees the same."""
+        from companion.games.view import View
+
         st: BinaryState = state  # type: ignore[assignment]
         sizes = _sizes_of(st)
         scores = (score_of(sizes[0]), score_of(sizes[1]))
@@ -140,6 +162,8 @@ class BinarySpec(GameSpec):
     def _panel(
         self, state: BinaryState, sizes: tuple[list[int], list[int]], scores: tuple[int, int]
     ) -> Panel:
+        from companion.games.view import Panel, PanelRow
+
         turn = state.turn
         rows = (
             PanelRow("BLACK", str(scores[0]), turn == BLACK),
@@ -164,7 +188,7 @@ class BinarySpec(GameSpec):
 
     def leds(self, state: BinaryState) -> list[RGB]:  # type: ignore[override]
         cells, empty = state.cells, _empty_leds(state.n)
-        if _CELL.keys() >= set(cells):  # the usual x, o and .: one dict look-up a square
+        if set(cells) <= _USUAL:  # the usual x, o and .: one dict look-up a square
             return list(map(_PIECE_LED.get, cells, empty))
         black, white = PIECE_RGB[BLACK], PIECE_RGB[WHITE]
         return [
@@ -184,6 +208,8 @@ class BinarySpec(GameSpec):
     def hint(self, state: BinaryState, step: int) -> Hint:  # type: ignore[override]
         """Menu presses cycle: the mover's territories, the opponent's, where the mover may
         place (after the game: Black's and White's territories)."""
+        from companion.games.view import Hint
+
         if state.turn is None:
             order, cycle = PLAYERS, 2
         else:
@@ -215,19 +241,30 @@ class BinarySpec(GameSpec):
         return tuple(sorted({i for terr in result[winner]["squares"] for i in terr}))
 
     def interpreter(self, kind: str) -> Interpreter:
+        from companion.games.binary.input import BinaryInput
+
         return BinaryInput(kind)
 
     # ----------------------------------------------------------------- the engines
+    # (the adapter and the words are imported when first asked for: `score` needs neither)
     def engine(self) -> BinaryAdapter:
+        from companion.games.binary.adapter import BinaryAdapter
+
         return BinaryAdapter()
 
     def move_effect(self, before: GameState, after: GameState) -> list[str]:
+        from companion.games.binary.adapter import effect
+
         return effect(before, after)  # type: ignore[arg-type]
 
     def line_effect(self, before: GameState, end: GameState) -> list[str]:
+        from companion.games.binary.words import line_effect
+
         return line_effect(before, end)  # type: ignore[arg-type]
 
     def move_words(self, before: GameState, move: Move) -> str:
+        from companion.games.binary.words import move_words
+
         return move_words(before, move)  # type: ignore[arg-type]
 
     def spoken(self, before: GameState, move: Move, after: GameState) -> str:
@@ -236,73 +273,6 @@ class BinarySpec(GameSpec):
         if move.is_pass or not move.cells or player is None or after.is_over():
             return ""
         return f"{player} places {move.name}."
-
-    def position_state(self, text: str, mover: str, last: str | None = None) -> BinaryState:
-        """The mover is at the start of a turn; hands are what the board leaves."""
-        n, cells = parse_position(text)
-        if last is not None:
-            raise ValueError("--last is for binaryon only")
-        return BinaryState.from_position(cells, n, mover)
-
-    # ----------------------------------------------------------------- scoring a position
-    def _scoring(self, text: str, options: Mapping[str, Any] | None) -> tuple[int, list[str], Any]:
-        given = dict(options or {})
-        opts = self.resolve(given)
-        # the text sets the size; a size given on purpose must agree with it
-        n, cells = parse_position(text, opts["size"] if "size" in given else None)
-        return n, cells, score_cells(cells, n, opts)
-
-    def score_position(self, text: str, options: Mapping[str, Any] | None = None) -> dict:
-        """Score a position text: {"game", "black", "white", "winner"} (see the CLI)."""
-        _, _, result = self._scoring(text, options)
-        winner, _ = compare(result[BLACK]["territories"], result[WHITE]["territories"])
-        out: dict[str, Any] = {"game": self.name}
-        for p in PLAYERS:
-            out[p] = {"score": result[p]["score"], "territories": list(result[p]["territories"])}
-        out["winner"] = winner or "draw"
-        return out
-
-    def describe_score(self, text: str, options: Mapping[str, Any] | None = None) -> str:
-        """The position beside a map of the territories (Black A, B, ..; White a, b, ..),
-        then each player's score and the result with its tie-break."""
-        n, cells, result = self._scoring(text, options)
-        marks: list[list[str]] = [[] for _ in range(n * n)]
-        for p, letters in (
-            (BLACK, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
-            (WHITE, "abcdefghijklmnopqrstuvwxyz"),
-        ):
-            for k, terr in enumerate(result[p]["squares"]):
-                for i in terr:
-                    marks[i].append(letters[k] if k < len(letters) else "#")
-        shared = any(len(m) > 1 for m in marks)
-        lines = [f"   {'position':<{2 * n + 1}}territories"]
-        for rank in range(n - 1, -1, -1):
-            row = range(rank * n, rank * n + n)
-            left = " ".join(cells[i] for i in row)
-            right = " ".join(
-                (marks[i][0] if len(marks[i]) == 1 else "+") if marks[i] else cells[i] for i in row
-            )
-            lines.append(f"{rank + 1:>2} {left}  {right}")
-        files = " ".join(FILES[:n])
-        lines.append(f"   {files}  {files}")
-        if shared:
-            lines.append("+ = empty square counted in two or more territories")
-        for p, letters in (
-            (BLACK, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
-            (WHITE, "abcdefghijklmnopqrstuvwxyz"),
-        ):
-            sizes = result[p]["territories"]
-            parts = [f"{letters[k] if k < 26 else '#'}={s}" for k, s in enumerate(sizes)]
-            formula = f" = 2x{sizes[0]}" + "".join(f" + {s}" for s in sizes[1:]) if sizes else ""
-            lines.append(f"{p.upper()} {result[p]['score']}{formula}: {' '.join(parts) or 'none'}")
-        winner, tie_break = compare(result[BLACK]["territories"], result[WHITE]["territories"])
-        scores = f"{result[BLACK]['score']}-{result[WHITE]['score']}"
-        if winner == WHITE:  # the winner's score first
-            scores = f"{result[WHITE]['score']}-{result[BLACK]['score']}"
-        lines.append("draw " + scores if winner is None else f"{winner.upper()} wins {scores}")
-        if tie_break:
-            lines.append(tie_break)
-        return "\n".join(lines) + "\n"
 
 
 SPEC = BinarySpec()

@@ -112,7 +112,7 @@ def compare(
     return None, f"tie {sb}-{sw}: same territories, draw"
 
 
-def _deciding(tie_break: str) -> str:
+def deciding(tie_break: str) -> str:
     """'tie 15-15: black's largest territory 6 > 5' -> 'largest territory 6>5' (one OLED
     line; 'none' is 0 there)."""
     words = tie_break.split(": ", 1)[-1].split()  # black's largest territory 6 > 5

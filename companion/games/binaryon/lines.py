@@ -69,7 +69,7 @@ def _walk(n: int, start: int, dr: int, df: int) -> tuple[int, ...] | None:
 
 
 @cache
-def _lines(n: int) -> tuple[tuple[int, ...], ...]:
+def board_lines(n: int) -> tuple[tuple[int, ...], ...]:
     seen: dict[tuple[int, ...], None] = {}
     for start in range(n * n):
         for dr, df in _DIRECTIONS:
@@ -85,8 +85,8 @@ def _is_orthogonal(line: Sequence[int], n: int) -> bool:
 
 
 @cache
-def _scoring_lines(n: int, scoring: str, through: str) -> tuple[tuple[int, ...], ...]:
-    lines = _lines(n)
+def scoring_lines(n: int, scoring: str, through: str) -> tuple[tuple[int, ...], ...]:
+    lines = board_lines(n)
     if scoring == "orthogonal":
         lines = tuple(ln for ln in lines if _is_orthogonal(ln, n))
     if through:
@@ -102,10 +102,10 @@ def all_lines(n: int, options: Mapping[str, Any] | None = None) -> list[tuple[in
     SE, SW. The best-line tie rule ("the first line listed") refers to this order.
     """
     opts = resolve({**(options or {}), "size": n})
-    return list(_scoring_lines(n, opts["scoring"], opts["through"]))
+    return list(scoring_lines(n, opts["scoring"], opts["through"]))
 
 
-def _ray_reach(n: int, start: int) -> int:
+def ray_reach(n: int, start: int) -> int:
     """Squares an unbounded ray from ``start`` hits (rays reflect; stop at a corner or repeat)."""
     mask = 0
     r0, f0 = divmod(start, n)

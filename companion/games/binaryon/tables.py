@@ -23,7 +23,7 @@ from typing import Any
 
 from companion.core.squares import neighbours
 from companion.games.base import places
-from companion.games.binaryon.lines import _lines, _ray_reach, _scoring_lines
+from companion.games.binaryon.lines import board_lines, ray_reach, scoring_lines
 from companion.games.binaryon.options import resolve
 
 Counts = tuple[int, int, int, int]
@@ -58,9 +58,9 @@ class Rules:
         self.neighbours = tuple(sum(1 << t for t in neighbours(s, n)) for s in range(n * n))
         self.squares = _square_lister(n * n)
         self.places = _square_lister(n * n, places(n))  # the same, as moves
-        self.lines = _lines(n)
+        self.lines = board_lines(n)
         if opts["reach"] == "ray":
-            self.reach = tuple(_ray_reach(n, s) for s in range(n * n))
+            self.reach = tuple(ray_reach(n, s) for s in range(n * n))
         else:
             reach = [0] * (n * n)
             for line in self.lines:
@@ -70,7 +70,7 @@ class Rules:
                 for s in line:
                     reach[s] |= m
             self.reach = tuple(m & ~(1 << s) for s, m in enumerate(reach))
-        self._build_scoring(_scoring_lines(n, opts["scoring"], opts["through"]))
+        self._build_scoring(scoring_lines(n, opts["scoring"], opts["through"]))
 
     def _build_scoring(self, lines: tuple[tuple[int, ...], ...]) -> None:
         n = self.n

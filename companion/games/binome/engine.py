@@ -29,14 +29,15 @@ journal keeps them like any other move.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final
 
 from ..base import Chance, GameState, IllegalMove, Refusal
+from . import masked as masking
 from . import solo
 from .deck import Deck, parse_deck_text
-from .masked import HIDDEN, BinomeMasking
+from .masked import HIDDEN
 from .moves import BinomeMove, Claim, Decline, Draw, Roll, Veiled, Write, cell_name
 from .notation import BinomeNotation
 from .options import resolve_game_options, seat_order
@@ -61,7 +62,7 @@ def _rotate(names: Sequence[str], first: str) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, eq=True)
-class BinomeState(BinomeMasking, BinomeNotation, BinomeResult, GameState):
+class BinomeState(BinomeNotation, BinomeResult, GameState):
     """One moment of a Binøme game. Build one with ``SPEC.new(**options)`` or ``SPEC.replay``."""
 
     game: ClassVar[str] = GAME
@@ -87,6 +88,33 @@ class BinomeState(BinomeMasking, BinomeNotation, BinomeResult, GameState):
     # facts heard about the other seats' secrets, (seat, key, value) sorted by seat and key
     mask: str | None = None
     learned: tuple[tuple[str, str, Any], ...] = ()
+
+    # ------------------------------------------------------------------ remote play
+    # (masked.py: functions over this state)
+    def masked(self, seat: str) -> BinomeState:
+        return masking.masked_for_seat(self, seat)
+
+    @property
+    def masked_for(self) -> str | None:
+        return self.mask
+
+    @property
+    def waiting(self) -> frozenset[str]:
+        return masking.waiting(self)
+
+    def disclosed(self, seat: str) -> dict[str, Any]:
+        return masking.disclosed(self, seat)
+
+    def learn(self, seat: str, facts: Mapping[str, Any]) -> BinomeState:
+        return masking.learn(self, seat, facts)
+
+    def veils(self, player: str) -> bool:
+        """Are ``player``'s secrets unknown to this state (another seat's, when masked)?"""
+        return masking.veils(self, player)
+
+    def fact(self, seat: str, key: str) -> Any | None:
+        """The fact learned about ``seat`` under ``key`` (None: not heard)."""
+        return masking.fact(self, seat, key)
 
     # ------------------------------------------------------------------ basic views
     @property
@@ -260,7 +288,7 @@ class BinomeState(BinomeMasking, BinomeNotation, BinomeResult, GameState):
         if self.mask is not None and self.waiting:  # only the drawn chance step may come
             drawn = isinstance(move, Roll) if phase == ROLL else isinstance(move, Draw)
             if self.card is not None or not drawn:
-                return Refusal("remote-waiting", self.waiting_reason())
+                return Refusal("remote-waiting", masking.waiting_reason(self))
         if isinstance(move, Roll):
             if player is not None:
                 return Refusal("referee-only", "the referee rolls")
@@ -294,7 +322,7 @@ class BinomeState(BinomeMasking, BinomeNotation, BinomeResult, GameState):
             return Refusal("wrong-player", f"not {move.player}'s page")
         if who not in self.names:
             return Refusal("unknown-player", f"{who}: not playing")
-        if self.mask is not None and (refusal := self.remote_refusal(move, who)):
+        if self.mask is not None and (refusal := masking.remote_refusal(self, move, who)):
             return refusal
         writes = isinstance(move, Write) or (isinstance(move, Veiled) and move.verb == "write")
         if writes:
@@ -367,14 +395,14 @@ class BinomeState(BinomeMasking, BinomeNotation, BinomeResult, GameState):
         if isinstance(move, Veiled):
             if move.verb == "write":
                 return replace(self, wrote=self.wrote | {who}, _ply=ply)
-            return replace(self, decided=(*self.decided, (who, HIDDEN)), _ply=ply).settle()
+            return masking.settle(replace(self, decided=(*self.decided, (who, HIDDEN)), _ply=ply))
         if isinstance(move, Write):
             sheet = list(self.sheets[i])
             sheet[move.cell] = self.rolls[-1]
             sheets = (*self.sheets[:i], tuple(sheet), *self.sheets[i + 1 :])
             return replace(self, sheets=sheets, wrote=self.wrote | {who}, _ply=ply)
         number = move.number if isinstance(move, Claim) else None
-        return replace(self, decided=(*self.decided, (who, number)), _ply=ply).settle()
+        return masking.settle(replace(self, decided=(*self.decided, (who, number)), _ply=ply))
 
     def reveals(self, move: Any) -> bool:
         """The last choice of a turn: it resolves the turn, so every claim is shown."""
@@ -383,11 +411,11 @@ class BinomeState(BinomeMasking, BinomeNotation, BinomeResult, GameState):
         )
         return chooses and len(self.decided) + 1 == len(self.names)
 
-    def _resolve_turn(self) -> BinomeState:
+    def resolve_turn(self) -> BinomeState:
         """Everybody has chosen: resolve, score, pass the chair, mark numbers used."""
         assert self.card is not None
         opts = self.options
-        chosen = self.choices()
+        chosen = masking.choices(self)
         claims = [(p, n) for p in self.claim_order() if (n := chosen[p]) is not None]
         res = resolve(
             self.card,
@@ -472,7 +500,7 @@ class BinomeState(BinomeMasking, BinomeNotation, BinomeResult, GameState):
         )
 
 
-def _new_game(**options: Any) -> BinomeState:
+def new_game(**options: Any) -> BinomeState:
     """A game at its first roll. Options: see OPTIONS (``players`` names or a count...)."""
     opts = resolve_game_options(options)
     names = seat_order(opts)

@@ -34,7 +34,7 @@ from .moves import Claim, Decline, Veiled, Write
 from .postulates import BY_ID, number_text
 from .resolution import join_names
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the state these functions read; engine.py calls them
     from .engine import BinomeState
 
 HIDDEN: Final = -1  # another seat's choice this turn, not known yet (a claim's number)
@@ -66,221 +66,223 @@ def parse_choice(seat: str, key: str, value: Any) -> Choice:
     return int(text), burn == "burn"
 
 
-class BinomeMasking:
-    """Remote play for ``engine.BinomeState`` (mixed into it; reads its fields ``mask`` and
-    ``learned`` and the game's)."""
+# Functions over ``engine.BinomeState`` (its fields ``mask`` and ``learned`` and the game's):
+# the state's remote-play hooks call them.
 
-    # ------------------------------------------------------------- the interface
-    def masked(self, seat: str) -> BinomeState:
-        """This new game as the board of ``seat`` holds it. Remote play is for players who
-        each have their own board and page: no solo mode, nobody without a phone."""
-        if self.mask is not None:
-            raise ValueError(f"already masked for {self.mask}")
-        if seat not in self.names:
-            raise ValueError(f"{seat!r}: not playing")
-        if self._ply:
-            raise ValueError("only a new game is masked")
-        if int(self.options["solo"]):
-            raise ValueError("remote play has no solo mode")
-        if self.phoneless:
-            raise ValueError("remote play has no players without a phone")
-        return replace(self, mask=seat)
 
-    @property
-    def masked_for(self) -> str | None:
-        return self.mask
+def masked_for_seat(state: BinomeState, seat: str) -> BinomeState:
+    """This new game as the board of ``seat`` holds it. Remote play is for players who
+    each have their own board and page: no solo mode, nobody without a phone."""
+    if state.mask is not None:
+        raise ValueError(f"already masked for {state.mask}")
+    if seat not in state.names:
+        raise ValueError(f"{seat!r}: not playing")
+    if state.ply:
+        raise ValueError("only a new game is masked")
+    if int(state.options["solo"]):
+        raise ValueError("remote play has no solo mode")
+    if state.phoneless:
+        raise ValueError("remote play has no players without a phone")
+    return replace(state, mask=seat)
 
-    def veils(self, player: str) -> bool:
-        """Are ``player``'s secrets unknown to this state (another seat's, when masked)?"""
-        return self.mask is not None and player != self.mask
 
-    def fact(self, seat: str, key: str) -> Any | None:
-        """The fact learned about ``seat`` under ``key`` (None: not heard)."""
-        for s, k, value in self.learned:
-            if s == seat and k == key:
-                return value
-        return None
+def veils(state: BinomeState, player: str) -> bool:
+    """Are ``player``'s secrets unknown to this state (another seat's, when masked)?"""
+    return state.mask is not None and player != state.mask
 
-    @property
-    def waiting(self) -> frozenset[str]:
-        """The first seat, while a chance step is due on another seat's board; the seats whose
-        choice is not known yet, once every player has chosen this turn."""
-        if self.mask is None or self.over:
-            return frozenset()
-        if self.card is None:  # a roll, a digit to write, or a draw
-            if self.mask != self.names[0] and self.phase in ("roll", "draw"):
-                return frozenset((self.names[0],))
-            return frozenset()
-        if len(self.decided) < len(self.names):
-            return frozenset()
-        key = f"claim {len(self.history)}"
-        return frozenset(p for p, n in self.decided if n == HIDDEN and self.fact(p, key) is None)
 
-    def waiting_reason(self) -> str:
-        """'wait for Ann's roll' (or draw, or claims): what a waiting state refuses with."""
-        seats = [p for p in self.names if p in self.waiting]
-        if self.card is not None:
-            what = "choice" if len(seats) == 1 else "choices"
-        else:
-            what = "draw" if self.phase == "draw" else "roll"
-        return f"wait for {join_names(seats)}'s {what}"
+def fact(state: BinomeState, seat: str, key: str) -> Any | None:
+    """The fact learned about ``seat`` under ``key`` (None: not heard)."""
+    for s, k, value in state.learned:
+        if s == seat and k == key:
+            return value
+    return None
 
-    def disclosed(self, seat: str) -> dict[str, Any]:
-        """What the game has revealed of ``seat``'s secrets by now: its choice in every turn
-        whose choosing is complete, and its sheet once the game is over."""
-        if seat not in self.names:
-            raise ValueError(f"{seat!r}: not playing")
-        out: dict[str, Any] = {}
-        for t, res in enumerate(self.history):
-            out[f"claim {t}"] = choice_text(res.postulate, dict(res.claims).get(seat))
-        if self.card is not None and len(self.decided) == len(self.names):
-            number = dict(self.decided)[seat]
-            if number != HIDDEN:
-                out[f"claim {len(self.history)}"] = choice_text(self.card, number)
-        if self.over and None not in self.sheet(seat):
-            out["sheet"] = list(self.numbers(seat))
-        return out
 
-    def learn(self, seat: str, facts: Mapping[str, Any]) -> BinomeState:
-        """This masked state told ``facts`` (``seat``'s board's ``disclosed``): kept, checked
-        against what the state knows (ValueError, one line), used when play reaches them; a
-        state waiting for them goes on. A full state knows every secret: itself."""
-        if self.mask is None:
-            return self
-        if seat not in self.names:
-            raise ValueError(f"{seat!r}: not playing")
-        if seat == self.mask:
-            raise ValueError(f"{seat}: this board's own seat")
-        if not isinstance(facts, Mapping):
-            raise ValueError(f"{seat}: facts are a mapping, not {type(facts).__name__}")
-        new: dict[str, Any] = {}
-        for key, value in facts.items():
-            norm = self._checked_fact(seat, key, value)
-            old = self.fact(seat, key)
-            if old is not None and old != norm:
-                raise ValueError(f"{seat}: {key}: was {_show(old)}, now {_show(norm)}")
-            if old is None:
-                new[key] = norm
-        if not new:
-            return self
-        learned = sorted(
-            [*self.learned, *((seat, k, v) for k, v in new.items())], key=lambda f: f[:2]
-        )
-        return replace(self, learned=tuple(learned)).settle()
+def waiting(state: BinomeState) -> frozenset[str]:
+    """The first seat, while a chance step is due on another seat's board; the seats whose
+    choice is not known yet, once every player has chosen this turn."""
+    if state.mask is None or state.over:
+        return frozenset()
+    if state.card is None:  # a roll, a digit to write, or a draw
+        if state.mask != state.names[0] and state.phase in ("roll", "draw"):
+            return frozenset((state.names[0],))
+        return frozenset()
+    if len(state.decided) < len(state.names):
+        return frozenset()
+    key = f"claim {len(state.history)}"
+    return frozenset(p for p, n in state.decided if n == HIDDEN and fact(state, p, key) is None)
 
-    # ------------------------------------------------------------- for the engine
-    def settle(self) -> BinomeState:
-        """Resolve a turn whose every choice is now known; show the sheets learned at the
-        end."""
-        state = self
-        if (
-            state.card is not None
-            and len(state.decided) == len(state.names)
-            and not state.waiting
-            and not state.over
-        ):
-            state = state._resolve_turn()
-        if state.over and state.mask is not None:
-            state = state._reveal_sheets()
+
+def waiting_reason(state: BinomeState) -> str:
+    """'wait for Ann's roll' (or draw, or claims): what a waiting state refuses with."""
+    seats = [p for p in state.names if p in waiting(state)]
+    if state.card is not None:
+        what = "choice" if len(seats) == 1 else "choices"
+    else:
+        what = "draw" if state.phase == "draw" else "roll"
+    return f"wait for {join_names(seats)}'s {what}"
+
+
+def disclosed(state: BinomeState, seat: str) -> dict[str, Any]:
+    """What the game has revealed of ``seat``'s secrets by now: its choice in every turn
+    whose choosing is complete, and its sheet once the game is over."""
+    if seat not in state.names:
+        raise ValueError(f"{seat!r}: not playing")
+    out: dict[str, Any] = {}
+    for t, res in enumerate(state.history):
+        out[f"claim {t}"] = choice_text(res.postulate, dict(res.claims).get(seat))
+    if state.card is not None and len(state.decided) == len(state.names):
+        number = dict(state.decided)[seat]
+        if number != HIDDEN:
+            out[f"claim {len(state.history)}"] = choice_text(state.card, number)
+    if state.over and None not in state.sheet(seat):
+        out["sheet"] = list(state.numbers(seat))
+    return out
+
+
+def learn(state: BinomeState, seat: str, facts: Mapping[str, Any]) -> BinomeState:
+    """This masked state told ``facts`` (``seat``'s board's ``disclosed``): kept, checked
+    against what the state knows (ValueError, one line), used when play reaches them; a
+    state waiting for them goes on. A full state knows every secret: itself."""
+    if state.mask is None:
         return state
+    if seat not in state.names:
+        raise ValueError(f"{seat!r}: not playing")
+    if seat == state.mask:
+        raise ValueError(f"{seat}: this board's own seat")
+    if not isinstance(facts, Mapping):
+        raise ValueError(f"{seat}: facts are a mapping, not {type(facts).__name__}")
+    new: dict[str, Any] = {}
+    for key, value in facts.items():
+        norm = checked_fact(state, seat, key, value)
+        old = fact(state, seat, key)
+        if old is not None and old != norm:
+            raise ValueError(f"{seat}: {key}: was {_show(old)}, now {_show(norm)}")
+        if old is None:
+            new[key] = norm
+    if not new:
+        return state
+    learned = sorted([*state.learned, *((seat, k, v) for k, v in new.items())], key=lambda f: f[:2])
+    return settle(replace(state, learned=tuple(learned)))
 
-    def choices(self) -> dict[str, int | None]:
-        """This turn's choices (every player has chosen), the hidden ones from the facts."""
-        key = f"claim {len(self.history)}"
-        out: dict[str, int | None] = {}
-        for p, n in self.decided:
-            out[p] = parse_choice(p, key, self.fact(p, key))[0] if n == HIDDEN else n
-        return out
 
-    def remote_refusal(self, move: Any, who: str) -> Refusal | None:
-        """Why a masked state refuses a player's move that the rules might take: its own
-        seat's moves come by full name, the others' secret ones by their public names."""
-        secrets = bool(self.options["secrets"])
-        if isinstance(move, Veiled):
-            if not self.veils(who):
-                return Refusal("remote-own", f"{who}: by full name here")
-            if move.verb == "claim" and secrets:
-                return Refusal("remote-public", f"{who} chose: secrets")
-            if move.verb == "chose" and not secrets:
-                return Refusal("remote-public", f"{who} claims or passes")
-        elif self.veils(who) and (isinstance(move, Write | Claim) or secrets):
-            return Refusal("remote-secret", f"{who}'s move: by public name")
-        if not self.veils(who) or self.card is None or secrets:
-            return None
-        told = self.fact(who, f"claim {len(self.history)}")
-        if told is not None:  # heard before (a restart): the move must agree with it
-            passed = told == "pass"
-            if isinstance(move, Decline) and not passed:
-                return Refusal("remote-contradiction", f"{who} claimed this turn")
-            if isinstance(move, Veiled) and move.verb == "claim" and passed:
-                return Refusal("remote-contradiction", f"{who} passed this turn")
+def settle(state: BinomeState) -> BinomeState:
+    """Resolve a turn whose every choice is now known; show the sheets learned at the
+    end."""
+    state = state
+    if (
+        state.card is not None
+        and len(state.decided) == len(state.names)
+        and not waiting(state)
+        and not state.over
+    ):
+        state = state.resolve_turn()
+    if state.over and state.mask is not None:
+        state = reveal_sheets(state)
+    return state
+
+
+def choices(state: BinomeState) -> dict[str, int | None]:
+    """This turn's choices (every player has chosen), the hidden ones from the facts."""
+    key = f"claim {len(state.history)}"
+    out: dict[str, int | None] = {}
+    for p, n in state.decided:
+        out[p] = parse_choice(p, key, fact(state, p, key))[0] if n == HIDDEN else n
+    return out
+
+
+def remote_refusal(state: BinomeState, move: Any, who: str) -> Refusal | None:
+    """Why a masked state refuses a player's move that the rules might take: its own
+    seat's moves come by full name, the others' secret ones by their public names."""
+    secrets = bool(state.options["secrets"])
+    if isinstance(move, Veiled):
+        if not veils(state, who):
+            return Refusal("remote-own", f"{who}: by full name here")
+        if move.verb == "claim" and secrets:
+            return Refusal("remote-public", f"{who} chose: secrets")
+        if move.verb == "chose" and not secrets:
+            return Refusal("remote-public", f"{who} claims or passes")
+    elif veils(state, who) and (isinstance(move, Write | Claim) or secrets):
+        return Refusal("remote-secret", f"{who}'s move: by public name")
+    if not veils(state, who) or state.card is None or secrets:
         return None
+    told = fact(state, who, f"claim {len(state.history)}")
+    if told is not None:  # heard before (a restart): the move must agree with it
+        passed = told == "pass"
+        if isinstance(move, Decline) and not passed:
+            return Refusal("remote-contradiction", f"{who} claimed this turn")
+        if isinstance(move, Veiled) and move.verb == "claim" and passed:
+            return Refusal("remote-contradiction", f"{who} passed this turn")
+    return None
 
-    # ------------------------------------------------------------- helpers
-    def _checked_fact(self, seat: str, key: Any, value: Any) -> Any:
-        """The fact in the form kept (tuples), after checking it; ValueError, one line."""
-        if key == "sheet":
-            if not isinstance(value, list | tuple) or len(value) != SLOTS:
-                raise ValueError(f"{seat}: sheet: eight numbers, not {value!r}")
-            if not all(isinstance(v, str) and _NUMBER.fullmatch(v) for v in value):
-                raise ValueError(f"{seat}: sheet: {value!r}: two-digit numbers")
-            problem = self._sheet_problem(seat, tuple(value))
-            if problem:
-                raise ValueError(f"{seat}: sheet: {problem}")
-            return tuple(value)
-        if not isinstance(key, str) or not _CLAIM_KEY.fullmatch(key):
-            raise ValueError(f"{seat}: {key!r}: not a Binøme fact")
-        t = int(key.split()[1])
-        if t >= CARDS:
-            raise ValueError(f"{seat}: {key}: there are {CARDS} turns")
-        number, burn = parse_choice(seat, key, value)
-        done = len(self.history)
-        card = self.history[t].postulate if t < done else self.card if t == done else None
-        if card is not None and number is not None and burn == BY_ID[card].eligible(number):
-            said = "burned" if burn else "claimed"
-            raise ValueError(f"{seat}: {key}: {number_text(number)} {said} on {card}")
-        if t < done:
-            was = dict(self.history[t].claims).get(seat)
-            if was != number:
-                raise ValueError(f"{seat}: {key}: {value!r}, but it was {choice_text(card, was)}")  # type: ignore[arg-type]
-        elif t == done and card is not None and seat in dict(self.decided):
-            was = dict(self.decided)[seat]
-            if was is None and number is not None:
-                raise ValueError(f"{seat}: {key}: {value!r}, but {seat} passed")
-            if was == HIDDEN and number is None and not self.options["secrets"]:
-                raise ValueError(f"{seat}: {key}: 'pass', but {seat} claimed")
-        return value
 
-    def _sheet_problem(self, seat: str, numbers: tuple[str, ...]) -> str:
-        """'' when ``numbers`` may be ``seat``'s sheet: the digits rolled, every claim on it."""
-        digits = Counter(int(d) for n in numbers for d in n)
-        if len(self.rolls) == 2 * SLOTS and digits != Counter(self.rolls):
-            return "its digits are not the ones rolled"
-        have = Counter(int(n) for n in numbers)
-        claimed = Counter(n for res in self.history for p, n in res.claims if p == seat)
-        missing = [number_text(n) for n, k in claimed.items() if have[n] < k]
-        return f"{', '.join(missing)} claimed, not on it" if missing else ""
+def checked_fact(state: BinomeState, seat: str, key: Any, value: Any) -> Any:
+    """The fact in the form kept (tuples), after checking it; ValueError, one line."""
+    if key == "sheet":
+        if not isinstance(value, list | tuple) or len(value) != SLOTS:
+            raise ValueError(f"{seat}: sheet: eight numbers, not {value!r}")
+        if not all(isinstance(v, str) and _NUMBER.fullmatch(v) for v in value):
+            raise ValueError(f"{seat}: sheet: {value!r}: two-digit numbers")
+        problem = sheet_problem(state, seat, tuple(value))
+        if problem:
+            raise ValueError(f"{seat}: sheet: {problem}")
+        return tuple(value)
+    if not isinstance(key, str) or not _CLAIM_KEY.fullmatch(key):
+        raise ValueError(f"{seat}: {key!r}: not a Binøme fact")
+    t = int(key.split()[1])
+    if t >= CARDS:
+        raise ValueError(f"{seat}: {key}: there are {CARDS} turns")
+    number, burn = parse_choice(seat, key, value)
+    done = len(state.history)
+    card = state.history[t].postulate if t < done else state.card if t == done else None
+    if card is not None and number is not None and burn == BY_ID[card].eligible(number):
+        said = "burned" if burn else "claimed"
+        raise ValueError(f"{seat}: {key}: {number_text(number)} {said} on {card}")
+    if t < done:
+        was = dict(state.history[t].claims).get(seat)
+        if was != number:
+            raise ValueError(f"{seat}: {key}: {value!r}, but it was {choice_text(card, was)}")  # type: ignore[arg-type]
+    elif t == done and card is not None and seat in dict(state.decided):
+        was = dict(state.decided)[seat]
+        if was is None and number is not None:
+            raise ValueError(f"{seat}: {key}: {value!r}, but {seat} passed")
+        if was == HIDDEN and number is None and not state.options["secrets"]:
+            raise ValueError(f"{seat}: {key}: 'pass', but {seat} claimed")
+    return value
 
-    def _reveal_sheets(self) -> BinomeState:
-        """At the end: the other seats' sheets learned, their used slots redone from their
-        claims as the full game marks them. A sheet that does not fit stays unknown (the
-        session rebuilds the full game from every move's full name at the end anyway)."""
-        sheets, used = list(self.sheets), list(self.used)
-        for i, p in enumerate(self.names):
-            told = self.fact(p, "sheet") if self.veils(p) else None
-            if told is None or None not in sheets[i] or self._sheet_problem(p, told):
-                continue
-            sheets[i] = tuple(int(d) for n in told for d in n)
-            marks = [False] * SLOTS
-            for res in self.history:
-                for q, n in res.claims:
-                    if q == p:
-                        slot = next(s for s in range(SLOTS) if not marks[s] and int(told[s]) == n)
-                        marks[slot] = True
-            used[i] = tuple(marks)
-        if sheets == list(self.sheets):
-            return self
-        return replace(self, sheets=tuple(sheets), used=tuple(used))
+
+def sheet_problem(state: BinomeState, seat: str, numbers: tuple[str, ...]) -> str:
+    """'' when ``numbers`` may be ``seat``'s sheet: the digits rolled, every claim on it."""
+    digits = Counter(int(d) for n in numbers for d in n)
+    if len(state.rolls) == 2 * SLOTS and digits != Counter(state.rolls):
+        return "its digits are not the ones rolled"
+    have = Counter(int(n) for n in numbers)
+    claimed = Counter(n for res in state.history for p, n in res.claims if p == seat)
+    missing = [number_text(n) for n, k in claimed.items() if have[n] < k]
+    return f"{', '.join(missing)} claimed, not on it" if missing else ""
+
+
+def reveal_sheets(state: BinomeState) -> BinomeState:
+    """At the end: the other seats' sheets learned, their used slots redone from their
+    claims as the full game marks them. A sheet that does not fit stays unknown (the
+    session rebuilds the full game from every move's full name at the end anyway)."""
+    sheets, used = list(state.sheets), list(state.used)
+    for i, p in enumerate(state.names):
+        told = fact(state, p, "sheet") if veils(state, p) else None
+        if told is None or None not in sheets[i] or sheet_problem(state, p, told):
+            continue
+        sheets[i] = tuple(int(d) for n in told for d in n)
+        marks = [False] * SLOTS
+        for res in state.history:
+            for q, n in res.claims:
+                if q == p:
+                    slot = next(s for s in range(SLOTS) if not marks[s] and int(told[s]) == n)
+                    marks[slot] = True
+        used[i] = tuple(marks)
+    if sheets == list(state.sheets):
+        return state
+    return replace(state, sheets=tuple(sheets), used=tuple(used))
 
 
 def _show(value: Any) -> str:

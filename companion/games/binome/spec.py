@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import re
 import textwrap
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from companion.games.base import (
     RGB,
+    ClockRules,
     GameSpec,
     GameState,
     Hint,
@@ -31,7 +32,7 @@ from companion.games.base import (
     Refusal,
     View,
 )
-from companion.games.binome.engine import CLAIM, OVER, ROLLS, SLOTS, WRITE, BinomeState, _new_game
+from companion.games.binome.engine import CLAIM, OVER, ROLLS, SLOTS, WRITE, BinomeState, new_game
 from companion.games.binome.input import BinomeInput
 from companion.games.binome.moves import Claim, Decline, Write
 from companion.games.binome.options import OPTIONS, resolve_game_options
@@ -98,15 +99,8 @@ def cell_label(cell: int) -> str:
     return f"number {slot + 1}, {'first' if half == 0 else 'second'} digit"
 
 
-class BinomeSpec(GameSpec):
-    name = "binome"
-    title = "BINOME"
-    long_title = "Binøme"
-    options = OPTIONS
-    sensor_kinds = ()
-    secret_options = ("seed",)  # the virtual players' sheets follow from it
-    clock_default = "3:00+5"  # docs/rules/binome.md, "Time"
-    remote_secrets = True  # masked.py: each board knows only its own seat's sheet and claims
+class BinomeClock(ClockRules):
+    default: ClassVar[str] = "3:00+5"  # docs/rules/binome.md, "Time"
 
     def step_seconds(self, options: dict[str, Any]) -> int:
         return int(options.get("step_seconds", 0) or 0)
@@ -122,19 +116,6 @@ class BinomeSpec(GameSpec):
         if st.phase == CLAIM:
             return Decline(player)
         return None
-
-    def recorded_move(
-        self, state: GameState, move: Move, refusal: Refusal
-    ) -> tuple[Move, str] | None:
-        """A record from a real table (or an older companion) where a player claimed with no
-        eligible number: the printed rules eliminate a number chosen by mistake from the
-        turn, so the claim is read as confirmed (``burn``): eliminated, its number used up."""
-        if refusal.code != "no-eligible" or not isinstance(move, Claim) or move.burn:
-            return None
-        mended = Claim(move.number, move.player, burn=True)
-        if state.check(mended) is not None:
-            return None
-        return mended, "a number chosen by mistake is eliminated from the turn"
 
     def on_time(self, state: GameState, flagged: str) -> Outcome:
         """The flagged player is out; the others' points decide, equal top scores sharing
@@ -153,12 +134,38 @@ class BinomeSpec(GameSpec):
         detail = {"on_time": flagged, "scores": dict(zip(st.names, st.scores, strict=True))}
         return Outcome(winners, summary, detail, f"{flagged}'s time ran out")
 
+
+class BinomeSpec(GameSpec):
+    name = "binome"
+    title = "BINOME"
+    long_title = "Binøme"
+    options = OPTIONS
+    sensor_kinds = ()
+    secret_options = ("seed",)  # the virtual players' sheets follow from it
+    remote_secrets = True  # masked.py: each board knows only its own seat's sheet and claims
+
+    def clock_rules(self) -> BinomeClock:
+        return BinomeClock(self)
+
+    def recorded_move(
+        self, state: GameState, move: Move, refusal: Refusal
+    ) -> tuple[Move, str] | None:
+        """A record from a real table (or an older companion) where a player claimed with no
+        eligible number: the printed rules eliminate a number chosen by mistake from the
+        turn, so the claim is read as confirmed (``burn``): eliminated, its number used up."""
+        if refusal.code != "no-eligible" or not isinstance(move, Claim) or move.burn:
+            return None
+        mended = Claim(move.number, move.player, burn=True)
+        if state.check(mended) is not None:
+            return None
+        return mended, "a number chosen by mistake is eliminated from the turn"
+
     def resolve(self, given: dict[str, Any]) -> dict[str, Any]:
         """The options checked together; the deck file is read here (once, at the start)."""
         return resolve_game_options(given)
 
     def new(self, **options: Any) -> BinomeState:
-        return _new_game(**options)
+        return new_game(**options)
 
     def layout(self, options: dict[str, Any]) -> Layout | None:
         return None

@@ -20,11 +20,12 @@ the other player's hidden pawns unknown, learned only as the game shows them (``
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final
 
 from ..base import GameState, IllegalMove, Outcome, Refusal
+from . import masked as masking
 from .board import marker_jumps, step_moves, winning_line
 from .facts import (
     RIGHT,
@@ -38,7 +39,6 @@ from .geometry import (
     HEIGHT,
     square_name,
 )
-from .masked import RemotePlay
 from .moves import (
     END,
     PASS,
@@ -54,7 +54,7 @@ from .moves import (
 )
 from .nest import UNKNOWN, Nest
 from .options import PLAYERS, Rules, other, rules
-from .phases import CHALLENGE, MARKER, MOVE, OVER, PROMPTS, SETUP, _phase_of
+from .phases import CHALLENGE, MARKER, MOVE, OVER, PROMPTS, SETUP, phase_of
 from .queries import PositionQueries
 from .refusals import guess_refusal, marker_refusal, setup_refusal, step_refusal
 
@@ -72,7 +72,7 @@ def make_outcome(
 
 
 @dataclass(frozen=True, slots=True)
-class LatentState(PositionQueries, RemotePlay, GameState):
+class LatentState(PositionQueries, GameState):
     """One moment of a game, secrets included."""
 
     game: ClassVar[str] = GAME
@@ -132,6 +132,24 @@ class LatentState(PositionQueries, RemotePlay, GameState):
     def chance(self) -> None:
         """Latent Binaries has no random step."""
         return None
+
+    # ----- remote play (masked.py: functions over this state)
+    def masked(self, seat: str) -> LatentState:
+        return masking.masked_for_seat(self, seat)
+
+    @property
+    def masked_for(self) -> str | None:
+        return self.seat
+
+    @property
+    def waiting(self) -> frozenset[str]:
+        return masking.waiting(self)
+
+    def disclosed(self, seat: str) -> dict[str, Any]:
+        return masking.disclosed(self, seat)
+
+    def learn(self, seat: str, facts: Mapping[str, Any]) -> LatentState:
+        return masking.learn(self, seat, facts)
 
     # ----- legal moves
     def legal_moves(self, player: str | None = None) -> list[LatentMove]:
@@ -198,7 +216,7 @@ class LatentState(PositionQueries, RemotePlay, GameState):
             return Refusal("game-over", "game over")
         if self.awaiting:
             return Refusal("remote-waiting", waiting_reason(other(self.seat or ""), self.awaiting))
-        expected = _phase_of(move)
+        expected = phase_of(move)
         if expected is None:
             return Refusal("not-a-move", f"{move!r}"[:24] + ": not a move")
         if player is not None and player not in PLAYERS:
@@ -214,7 +232,7 @@ class LatentState(PositionQueries, RemotePlay, GameState):
             if player is not None and player != owner:
                 return Refusal("not-yours", f"{square_name(move.square)}: not {player}'s nest")
             if isinstance(move, PublicSetup):
-                return self._public_setup_refusal(owner, move)
+                return masking.public_setup_refusal(self, owner, move)
             if self.seat not in (None, owner):
                 return Refusal("remote-secret", f"{owner} sets up on their board")
             return setup_refusal(self, owner, move)
@@ -255,7 +273,7 @@ class LatentState(PositionQueries, RemotePlay, GameState):
             case Step():
                 return s._after_step(move)
             case Challenge() | Order():
-                return s._guessed(move)
+                return masking.guessed(s, move)
             case Marker():
                 return s._after_marker(move)
         if move == PASS:
@@ -304,7 +322,9 @@ class LatentState(PositionQueries, RemotePlay, GameState):
         if self.seat is None:
             return s
         return (
-            s._resume_stash() if heard(s, other(self.seat), STASH) else replace(s, awaiting=STASH)
+            masking.resume_stash(s)
+            if heard(s, other(self.seat), STASH)
+            else replace(s, awaiting=STASH)
         )
 
     def _start_turn(self, player: str) -> LatentState:
@@ -341,7 +361,7 @@ class LatentState(PositionQueries, RemotePlay, GameState):
         s = replace(self, phase=CHALLENGE)
         return s if s._guesses() else replace(s, phase=MARKER)
 
-    def _answered(self, move: Challenge | Order, value: Hashable) -> LatentState:
+    def answered(self, move: Challenge | Order, value: Hashable) -> LatentState:
         if isinstance(move, Challenge):
             return self._after_challenge(move, value == RIGHT)
         return self._after_order(move, value)
@@ -446,7 +466,7 @@ class LatentState(PositionQueries, RemotePlay, GameState):
         )
 
 
-def _new_game(**options: Any) -> LatentState:
+def new_game(**options: Any) -> LatentState:
     """A new game at the start of the hidden setup; options as in options.OPTIONS."""
     r = rules(options)
     nests = tuple(

@@ -18,7 +18,7 @@ PROMPTS: Final = {
 }
 
 
-def _phase_of(move: Any) -> str | None:
+def phase_of(move: Any) -> str | None:
     """The phase in which ``move`` may be played, or None for something that is no move."""
     if isinstance(move, Setup | PublicSetup):
         return SETUP

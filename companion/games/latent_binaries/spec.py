@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from companion.games.base import (
     RGB,
     Cell,
+    ClockRules,
     GameSpec,
     GameState,
     Hint,
@@ -26,7 +27,7 @@ from companion.games.base import (
     PanelRow,
     View,
 )
-from companion.games.latent_binaries.engine import GAME, LatentState, _new_game
+from companion.games.latent_binaries.engine import GAME, LatentState, new_game
 from companion.games.latent_binaries.facts import STASH
 from companion.games.latent_binaries.geometry import (
     BETWEEN,
@@ -41,6 +42,7 @@ from companion.games.latent_binaries.moves import END, PASS, Challenge, Marker, 
 from companion.games.latent_binaries.options import OPTIONS, PLAYERS, other, resolve
 from companion.games.latent_binaries.phases import CHALLENGE, MARKER, MOVE, OVER, PROMPTS, SETUP
 from companion.games.latent_binaries.position import legal, parse_position
+from companion.games.positions import Positions
 
 NEST_RGB: dict[str, RGB] = {"rainbow": (220, 70, 0), "xeno": (0, 110, 220)}
 MARKER_RGB: RGB = (110, 110, 110)
@@ -90,6 +92,25 @@ def _guess_label(move: Any) -> str:
     return {END: "end the challenge", PASS: "pass"}.get(move, str(move))
 
 
+class LatentClock(ClockRules):
+    default: ClassVar[str] = "15:00+10"  # docs/rules/latent-binaries.md, "Time"
+
+
+class LatentPositions(Positions):
+    movers: ClassVar[tuple[str, ...]] = PLAYERS  # `legal FILE` (no engine)
+
+    def legal(
+        self,
+        text: str,
+        mover: str,
+        options: Mapping[str, Any] | None = None,
+        last: str | None = None,
+    ) -> dict[str, list[str]]:
+        """``binaryon legal --game latent-binaries``: {"moves": [...], "winning": [...]} for
+        a public position text; ValueError (one line) for a bad position or mover."""
+        return legal(parse_position(text), mover)
+
+
 class LatentSpec(GameSpec):
     name: ClassVar[str] = GAME
     title: ClassVar[str] = "LATENT"
@@ -97,15 +118,19 @@ class LatentSpec(GameSpec):
     paired_moves: ClassVar[bool] = False  # a turn: a move, a challenge, a marker
     options: ClassVar[tuple[Option, ...]] = OPTIONS
     sensor_kinds: ClassVar[tuple[str, ...]] = ("switch", "presence")
-    position_movers: ClassVar[tuple[str, ...]] = PLAYERS  # `legal FILE` (no engine)
-    clock_default: ClassVar[str] = "15:00+10"  # docs/rules/latent-binaries.md, "Time"
     remote_secrets: ClassVar[bool] = True  # masked states: masked.py, "Remote play" in the rules
+
+    def clock_rules(self) -> LatentClock:
+        return LatentClock(self)
+
+    def positions(self) -> LatentPositions:
+        return LatentPositions(self)
 
     def resolve(self, given: dict[str, Any]) -> dict[str, Any]:
         return resolve(given)
 
     def new(self, **options: Any) -> LatentState:
-        return _new_game(**options)
+        return new_game(**options)
 
     def layout(self, options: dict[str, Any]) -> Layout:
         """The 5x7 frame on files b-f, ranks 1-7 of the 8x8 board."""
@@ -255,18 +280,6 @@ class LatentSpec(GameSpec):
 
     def player_label(self, player: str) -> str:
         return player.upper()
-
-    # ----------------------------------------------------------------- the legal command
-    def legal_position(
-        self,
-        text: str,
-        mover: str,
-        options: Mapping[str, Any] | None = None,
-        last: str | None = None,
-    ) -> dict[str, list[str]]:
-        """``binaryon legal --game latent-binaries``: {"moves": [...], "winning": [...]} for
-        a public position text; ValueError (one line) for a bad position or mover."""
-        return legal(parse_position(text), mover)
 
 
 SPEC = LatentSpec()

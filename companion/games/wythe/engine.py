@@ -36,7 +36,7 @@ from typing import Any, ClassVar, Final
 from ..base import GameState, IllegalMove, Outcome, Refusal
 from .moves import BLACK, PASS, PLAYERS, SWAP, WHITE, Piece, Placement, WytheMove, parse_move
 from .options import resolve
-from .refusals import PlacementRefusals, _refuse
+from .refusals import PlacementRefusals, refuse
 from .scoring import Score, reason_line, result_reason, score_masks
 from .stacks import StackReading
 from .tables import Rules, rules
@@ -264,26 +264,26 @@ class WytheState(StackReading, PlacementRefusals, GameState):
 
     def check(self, move: Any, player: str | None = None) -> Refusal | None:
         if self.passes >= 2:
-            return _refuse("game-over", "game over")
+            return refuse("game-over", "game over")
         if player is not None and player != self.mover:
-            return _refuse("not-your-turn", f"{player}: not your turn")
+            return refuse("not-your-turn", f"{player}: not your turn")
         if move == PASS:
             if self.has_placement():
-                return _refuse("must-place", "pass: a piece still fits")
+                return refuse("must-place", "pass: a piece still fits")
             return None
         if move == SWAP:
             if not self.pie:
-                return _refuse("no-pie", "swap: pie rule is off")
+                return refuse("no-pie", "swap: pie rule is off")
             if self._ply != 1:
-                return _refuse("swap-too-late", "swap: only White's 1st turn")
+                return refuse("swap-too-late", "swap: only White's 1st turn")
             return None
         if type(move) is not Placement or move.size != self.n:
-            return _refuse("not-a-move", f"{move!r}: not a move")
+            return refuse("not-a-move", f"{move!r}: not a move")
         b, w = move.black, move.white
         n2 = self.n * self.n
         for s in (b, w):
             if not 0 <= s < n2:
-                return _refuse("not-a-square", f"{s}: not a square")
+                return refuse("not-a-square", f"{s}: not a square")
         if self._is_legal_placement(b, w):
             return None
         return self._placement_refusal(b, w)

@@ -10,7 +10,7 @@ from ..base import Refusal
 from .moves import BLACK, WHITE
 
 
-def _refuse(code: str, reason: str) -> Refusal:
+def refuse(code: str, reason: str) -> Refusal:
     return Refusal(code, reason)
 
 
@@ -32,18 +32,18 @@ class PlacementRefusals:
         n = self.n
         bn, wn = square_name(b, n), square_name(w, n)
         if b == w:
-            return _refuse("same-square", f"{bn}: both halves on one square")
+            return refuse("same-square", f"{bn}: both halves on one square")
         if w not in _orthogonal(n)[b]:
-            return _refuse("not-adjacent", f"{wn}: not next to {bn}")
+            return refuse("not-adjacent", f"{wn}: not next to {bn}")
         hb, hw = self.height(b), self.height(w)
         if hb != hw:
-            return _refuse("unequal-heights", f"heights differ: {bn} {hb}, {wn} {hw}")
+            return refuse("unequal-heights", f"heights differ: {bn} {hb}, {wn} {hw}")
         refusal = self.half_blocked(b, BLACK) or self.half_blocked(w, WHITE)
         if refusal is not None:
             return refusal
         tb = self.top_piece(b)
         if tb is not None and tb == self.top_piece(w):
-            return _refuse("covers-piece", f"{bn}-{wn}: would bury {self.piece_name(tb)}")
+            return refuse("covers-piece", f"{bn}-{wn}: would bury {self.piece_name(tb)}")
         raise AssertionError(f"{bn}-{wn} refused for no reason")  # the masks disagree
 
     def half_blocked(self, square: int, colour: str) -> Refusal | None:
@@ -52,14 +52,14 @@ class PlacementRefusals:
         name = square_name(square, self.n)
         top = self.top(square)
         if top == colour:
-            return _refuse("like-colour", f"{name}: {colour} on {colour}")
+            return refuse("like-colour", f"{name}: {colour} on {colour}")
         if top is not None:
             tid = self.top_piece(square)
             assert tid is not None
             p = self.pieces[tid]
             partner = p.white if p.black == square else p.black
             if self.height(partner) != p.level + 1:
-                return _refuse("covers-piece", f"{name}: would bury {self.piece_name(tid)}")
+                return refuse("covers-piece", f"{name}: would bury {self.piece_name(tid)}")
         return None
 
     def completions(self, square: int, colour: str = BLACK) -> list[int]:
@@ -74,12 +74,12 @@ class PlacementRefusals:
         """None if some legal placement puts the ``colour`` half on ``square`` (a first press),
         else why not."""
         if self.passes >= 2:
-            return _refuse("game-over", "game over")
+            return refuse("game-over", "game over")
         if not 0 <= square < self.n * self.n:
-            return _refuse("not-a-square", f"{square}: not a square")
+            return refuse("not-a-square", f"{square}: not a square")
         if self.completions(square, colour):
             return None
         refusal = self.half_blocked(square, colour)
         if refusal is not None:
             return refusal
-        return _refuse("no-fit", f"{square_name(square, self.n)}: no piece fits here")
+        return refuse("no-fit", f"{square_name(square, self.n)}: no piece fits here")

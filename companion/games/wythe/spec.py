@@ -3,13 +3,12 @@ hints, the cells the pages draw, and the score of a record (``binaryon score --r
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from companion.core.position_text import parse_position
 from companion.games.base import (
     RGB,
     Cell,
+    ClockRules,
     GameSpec,
     GameState,
     Hint,
@@ -25,20 +24,14 @@ from companion.games.wythe.engine import MAX_HEIGHT, WytheState
 from companion.games.wythe.input import OLED_WIDTH, WytheInput
 from companion.games.wythe.moves import BLACK, PASS, PLAYERS, SWAP, WHITE, other
 from companion.games.wythe.options import OPTIONS
+from companion.games.wythe.positions import WythePositions
 from companion.games.wythe.report import (
     deciding_groups,
-    diagram_json,
-    diagram_score,
-    diagram_text,
     groups_words,
     lead_line,
-    legal_json,
     result_sentence,
-    score_json,
-    score_text,
     turn_note,
 )
-from companion.games.wythe.scoring import Score
 from companion.games.wythe.words import line_effect, move_words
 
 TOP_RGB: dict[str, RGB] = {BLACK: (0, 70, 255), WHITE: (255, 190, 110)}
@@ -89,6 +82,10 @@ def lead_note(state: WytheState) -> str:
     return note if len(note) <= OLED_WIDTH else f"{who}: {mine}x{s} to {theirs}"
 
 
+class WytheClock(ClockRules):
+    default: ClassVar[str] = "10:00+5"  # docs/rules/wythe.md, "Time"
+
+
 class WytheSpec(GameSpec):
     name: ClassVar[str] = "wythe"
     title: ClassVar[str] = "WYTHE"
@@ -96,10 +93,15 @@ class WytheSpec(GameSpec):
     sensor_kinds: ClassVar[tuple[str, ...]] = ("switch", "presence")
     # where a piece fits, the mover's groups that make their score, the opponent's
     hint_steps: ClassVar[int] = 3
-    clock_default: ClassVar[str] = "10:00+5"  # docs/rules/wythe.md, "Time"
     # (none: a match plays with the pie rule, since the engine's players are seats, which
     # a swap moves to the other colour)
     match_options: ClassVar[dict[str, Any]] = {}
+
+    def clock_rules(self) -> WytheClock:
+        return WytheClock(self)
+
+    def positions(self) -> WythePositions:
+        return WythePositions(self)
 
     def new(self, **options: Any) -> WytheState:
         return WytheState._start(options)  # checks the options
@@ -222,34 +224,6 @@ class WytheSpec(GameSpec):
 
         tag = swap_tag(state, people)  # type: ignore[arg-type]
         return {} if tag is None else {tag[0]: tag[1]}
-
-    def score_record(self, state: GameState) -> dict[str, Any]:
-        """``binaryon score --record FILE --json`` for a Wythe record."""
-        return score_json(_state(state))
-
-    def describe_record(self, state: GameState) -> str:
-        """``binaryon score --record FILE`` in words."""
-        return score_text(_state(state)) + "\n"
-
-    def _diagram(self, text: str, options: Mapping[str, Any] | None) -> Score:
-        """A position file read as the top colours (``x`` Black, ``o`` White, ``.`` empty);
-        its size is the diagram's, and a size given on purpose must agree."""
-        given = dict(options or {})
-        opts = self.resolve(given)
-        n, cells = parse_position(text, opts["size"] if "size" in given else None)
-        return diagram_score(cells, n)
-
-    def score_position(self, text: str, options: Mapping[str, Any] | None = None) -> dict:
-        """``binaryon score FILE --json``: the top colours of a diagram, scored."""
-        return diagram_json(self._diagram(text, options))
-
-    def describe_score(self, text: str, options: Mapping[str, Any] | None = None) -> str:
-        """``binaryon score FILE`` in words."""
-        return diagram_text(self._diagram(text, options))
-
-    def legal_record(self, state: GameState) -> dict[str, list[str]]:
-        """``binaryon legal --record FILE --json``: the legal actions in square order."""
-        return legal_json(_state(state))
 
 
 SPEC = WytheSpec()

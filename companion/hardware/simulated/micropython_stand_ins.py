@@ -2,7 +2,7 @@
 modules, for running the real firmware under CPython (see ``pico_sim``).
 
 ``install_stand_ins`` puts them into ``sys.modules``; they route every pin, LED and watchdog
-call to the simulated Pico that owns the calling thread (``_current.pico``).
+call to the simulated Pico that owns the calling thread (``current.pico``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ PWRON_RESET, WDT_RESET = 1, 3  # the values MicroPython's rp2 port uses
 SIO_GPIO_IN = 0xD0000004
 WDT_REASON = 0x40058008  # the RP2040 watchdog's record: 1 timer ran out, 2 forced (reset())
 
-_current = threading.local()
+current = threading.local()
 
 
 class SimReset(BaseException):  # noqa: N818 - a control-flow signal, not an error
@@ -40,7 +40,7 @@ class PicoHardware(Protocol):
 
 
 def _pico() -> PicoHardware:
-    pico = getattr(_current, "pico", None)
+    pico = getattr(current, "pico", None)
     if pico is None:
         raise RuntimeError("MicroPython stand-in used outside a SimulatedPico thread")
     return pico

@@ -21,7 +21,7 @@ class PicoWire(Protocol):
     def _filter_outgoing(self, data: bytes) -> bytes: ...
 
 
-class _PtyPort:
+class PtyPort:
     """The firmware's side of the cable: non-blocking reads/writes on the pty master, with the
     interface of boardfw.usbio.UsbPort (read_into, write -> sent?, drain)."""
 

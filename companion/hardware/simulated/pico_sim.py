@@ -34,11 +34,11 @@ from companion.hardware.simulated.micropython_stand_ins import (
     PWRON_RESET,
     WDT_RESET,
     SimReset,
-    _current,
+    current,
 )
 from companion.hardware.simulated.pico_firmware import firmware_config, load_firmware
 from companion.hardware.simulated.pico_key_matrix import KeyMatrixModel
-from companion.hardware.simulated.pico_pty_port import _PtyPort
+from companion.hardware.simulated.pico_pty_port import PtyPort
 from companion.hardware.simulated.pico_wire_damage import WireDamage
 
 IDLE = IDLE_READING
@@ -95,7 +95,7 @@ class SimulatedPico(KeyMatrixModel, WireDamage):
         self._corrupts: list[bytes | None] = []
         self._command_drops: list[bytes | None] = []
         self._partial_in = b""
-        self._port: _PtyPort | None = None
+        self._port: PtyPort | None = None
         self._injected_input = b""
         self._fw = None
         self._pixels: list[tuple[int, ...]] = [(0, 0, 0)] * n2
@@ -132,7 +132,7 @@ class SimulatedPico(KeyMatrixModel, WireDamage):
             self._reset_cause = PWRON_RESET
             self._wdt_reason = 0
             self._stop = threading.Event()
-            self._port = _PtyPort(self, master)
+            self._port = PtyPort(self, master)
             self._fw = None
             if self.autorun:
                 self._thread = threading.Thread(
@@ -299,9 +299,9 @@ class SimulatedPico(KeyMatrixModel, WireDamage):
     def own_this_thread(self) -> None:
         """Route this thread's pin, LED and watchdog calls (the MicroPython stand-ins) to this
         Pico: the firmware's thread does it, and so must one that calls the firmware directly."""
-        _current.pico = self
+        current.pico = self
 
-    def new_firmware(self, port: _PtyPort | None = None):
+    def new_firmware(self, port: PtyPort | None = None):
         """The firmware as this Pico boots it (its port, clock, config and pins), not started:
         its watchdog is armed by its loop (``start_watchdog``)."""
         # Boards larger than a Pico can wire get virtual pin numbers: any GPIO is accepted.
@@ -309,7 +309,7 @@ class SimulatedPico(KeyMatrixModel, WireDamage):
         port = port if port is not None else self._port
         return self._app.Firmware(port, self.cfg, ticks_ms=self._ticks, gpios=gpios)
 
-    def _boot(self, port: _PtyPort) -> None:
+    def _boot(self, port: PtyPort) -> None:
         with self._lock:
             self.boots += 1
             self._out.clear()
@@ -317,7 +317,7 @@ class SimulatedPico(KeyMatrixModel, WireDamage):
         fw.start_watchdog()  # as Firmware.run() does before its loop
         self._fw = fw
 
-    def _main(self, stop: threading.Event, port: _PtyPort) -> None:
+    def _main(self, stop: threading.Event, port: PtyPort) -> None:
         self.own_this_thread()
         self.crashed = None
         try:
@@ -329,7 +329,7 @@ class SimulatedPico(KeyMatrixModel, WireDamage):
             self.crashed = e
             raise
 
-    def _one_step(self, port: _PtyPort) -> None:
+    def _one_step(self, port: PtyPort) -> None:
         with self._lock:
             cause, self._reset_request = self._reset_request, None
             self._advance_queues()
