@@ -46,7 +46,39 @@ def pair_swiss(
     """The round's pairs as (white, black) indexes into ``players`` (starting rank order);
     black None: the pairing-allocated bye. ``met``: index pairs (a < b) that played;
     ``initial_colour``: the top-ranked player's colour in round 1 (drawn by lot, C.04.3 E)."""
+    import os
+
+    if os.environ.get("BINARYON_SWISS_LIBRARY"):
+        return _pair_library(players, met, round_number, total_rounds, initial_colour)
+    from companion.club.event.dutch import Entrant, Unpairable, pair_round
+
+    entrants = [
+        Entrant(
+            score2=round(h.score * 2),
+            colours="".join("w" if c == WHITE else "b" for c in h.colours),
+            floats=tuple(h.floats),
+            bye_eligible=not h.byes and not h.forfeit_wins,
+        )
+        for h in players
+    ]
+    try:
+        found = pair_round(entrants, met, round_number - 1, total_rounds)
+    except Unpairable as e:
+        raise PairingError(f"round {round_number} cannot be paired: {e}") from None
+    pairs = [(a, None) if b is None else colours(players, a, b, initial_colour) for a, b in found]
+    _check(pairs, players, met, round_number)
+    return board_order(players, pairs)
+
+
+def _pair_library(
+    players: Sequence[History],
+    met: set[tuple[int, int]],
+    round_number: int,
+    total_rounds: int,
+    initial_colour: str = WHITE,
+) -> list[tuple[int, int | None]]:
     from caissify_pairings import MissingFloatHistoryWarning, generate_pairings
+
 
     state = [
         {

@@ -1,0 +1,465 @@
+"""Who meets whom in a Swiss round by the FIDE Dutch system (C.04.3, the 2017 rules), the
+project's own engine: by weighted matching, one score bracket at a time from the top.
+
+Each pair of players gets a weight whose binary digits are the criteria in their order (as
+the published descriptions of the Dutch system by weighted matching lay them out): the
+highest digits that the whole round stays pairable with the bye to someone eligible (C.1-C.4),
+then the most pairs and the highest scores paired in the bracket (C.5-C.6) and in the next
+(C.7), the bye assignee's unplayed games (C.9), the colour criteria (C.10-C.13), the floats of
+the last two rounds (C.14-C.19); the lowest digits are left for the bracket's order (S1, S2,
+transpositions, exchanges), which is then fixed pair by pair, each time keeping the best
+weight. The criteria and their order are FIDE's; bbpPairings (the FIDE-endorsed program)
+pairs by the same principle, and ``benchmarks/event_crosscheck.py`` compares the two.
+
+The matchings are networkx's (exact on integers of any size). Players are ``Entrant``s in any
+order; the answer is the pairs, each (higher-ranked, lower-ranked), and the bye as
+(player, None). Colours and the board order are ``swiss``'s."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from companion.club.event.matching import Matcher
+
+DOWN, UP, NONE = "down", "up", "none"
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """What the pairing needs of a player: score in half points, their played games' colours
+    (``w``/``b``), floats per round (``up``, ``down``, ``none``, oldest first), whether they may
+    have the bye (no bye yet, no win without playing)."""
+
+    score2: int
+    colours: str
+    floats: tuple[str, ...]
+    bye_eligible: bool
+
+
+class Unpairable(ValueError):
+    """No pairing satisfies the absolute criteria."""
+
+
+@dataclass(frozen=True)
+class _Colour:
+    """A player's colour preference in the terms the criteria use (C.04.3 A.6)."""
+
+    preference: str | None
+    imbalance: int
+    repeated: str | None  # the colour of the last two games when they had one
+
+    @property
+    def absolute(self) -> bool:
+        return self.imbalance > 1 or self.repeated is not None
+
+    @property
+    def strong(self) -> bool:
+        return not self.absolute and self.imbalance > 0
+
+
+def _colour(colours: str) -> _Colour:
+    whites, blacks = colours.count("w"), colours.count("b")
+    lower = "b" if whites > blacks else "w"
+    imbalance = abs(whites - blacks)
+    run = 0
+    for c in reversed(colours):
+        if c != colours[-1]:
+            break
+        run += 1
+    last = colours[-1] if colours else None
+    other = {"w": "b", "b": "w", None: None}[last]
+    if imbalance > 1:
+        preference = lower
+    elif run > 1:
+        preference = other
+    elif imbalance > 0:
+        preference = lower
+    else:
+        preference = other
+    return _Colour(preference, imbalance, last if run > 1 else None)
+
+
+def pair_round(
+    entrants: Sequence[Entrant],
+    met: set[tuple[int, int]],
+    rounds_played: int,
+    total_rounds: int,
+) -> list[tuple[int, int | None]]:
+    """The round's pairs by index into ``entrants`` (pairing-number order), each
+    (higher-ranked, lower-ranked), the bye as (player, None). ``met``: index pairs (a < b)
+    that played. Raises ``Unpairable`` when the absolute criteria leave no pairing."""
+    return _Round(entrants, met, rounds_played, total_rounds).pair()
+
+
+class _Round:
+    """One round's pairing; players are numbered by rank (score, then pairing number)."""
+
+    def __init__(
+        self,
+        entrants: Sequence[Entrant],
+        met: set[tuple[int, int]],
+        rounds_played: int,
+        total_rounds: int,
+    ) -> None:
+        self.order = sorted(range(len(entrants)), key=lambda i: (-entrants[i].score2, i))
+        rank = {p: v for v, p in enumerate(self.order)}
+        self.e = [entrants[p] for p in self.order]
+        self.score = [x.score2 for x in self.e]
+        self.col = [_colour(x.colours) for x in self.e]
+        self.met = {(min(rank[a], rank[b]), max(rank[a], rank[b])) for a, b in met}
+        self.played = rounds_played
+        # C.3's exception: in the last round a player above half the points may meet one with
+        # the same absolute preference
+        self.last_round = rounds_played >= total_rounds - 1
+        n = len(self.e)
+        self.n = n
+        # the digits each score group takes: its size's bits, the lowest group lowest
+        self.shift: dict[int, int] = {}
+        total, biggest, i = 0, 0, n
+        while i > 0:
+            j = i
+            while j > 0 and self.score[j - 1] == self.score[i - 1]:
+                j -= 1
+            self.shift[self.score[i - 1]] = total
+            total += (i - j).bit_length()
+            biggest = max(biggest, i - j)
+            i = j
+        self.S = total
+        self.B = biggest.bit_length()
+        self.bye_score = 0
+        self.single = False
+        self.unplayed_rank: dict[int, int] = {}
+        digits = self.B * 12 + self.S * 4 + 1
+        if self.played:
+            digits += 2 * self.B + 2 * self.S
+        if self.played > 1:
+            digits += 2 * self.B + 2 * self.S
+        self.fixed = (1 << (digits + 2)) - 1  # a pair fixed: more than any open one
+
+    # ------------------------------------------------------------------ the criteria
+
+    def compatible(self, a: int, b: int) -> bool:
+        """C.1 and C.3: not met before; not both with one absolute colour preference (but
+        for a top scorer in the last round)."""
+        if (min(a, b), max(a, b)) in self.met:
+            return False
+        ca, cb = self.col[a], self.col[b]
+        return (
+            not ca.absolute
+            or not cb.absolute
+            or ca.preference != cb.preference
+            or (
+                self.last_round
+                and (self.score[a] > self.played or self.score[b] > self.played)
+            )
+        )
+
+    def bye_candidate(self, v: int) -> bool:
+        return self.e[v].bye_eligible and self.score[v] <= self.bye_score
+
+    def float_of(self, v: int, back: int) -> str:
+        floats = self.e[v].floats
+        return floats[-back] if len(floats) >= back else NONE
+
+    def weight(self, h: int, lo: int, current: bool, nxt: bool) -> int:
+        """The pair's weight, ``h`` ranked above ``lo``: ``current``: ``lo`` is in the bracket
+        being paired; ``nxt``: in the next score group."""
+        if not self.compatible(h, lo):
+            return 0
+        B, S, sh, sc = self.B, self.S, self.shift, self.score
+        w = 1 + (not self.bye_candidate(h)) + (not self.bye_candidate(lo))
+        # C.5/C.6: pairs and the scores paired in this bracket; C.7: in the next
+        w = (w << B) + current
+        w <<= S
+        if current:
+            w += 1 << sh[sc[h]]
+        w = (w << B) + nxt
+        w <<= S
+        if nxt:
+            w += 1 << sh[sc[h]]
+        # C.9: the bye assignee's unplayed games
+        w <<= 2 * B
+        if self.single:
+            if sc[h] == self.bye_score:
+                w += self.unplayed_rank[len(self.e[h].colours)]
+            if sc[lo] == self.bye_score:
+                w += self.unplayed_rank[len(self.e[lo].colours)]
+        # C.10-C.13: colours
+        p, o = self.col[lo], self.col[h]
+        differ = p.preference != o.preference
+        w = (w << B) + (current and (p.imbalance < 2 or o.imbalance < 2 or differ))
+        if p.imbalance == o.imbalance:
+            repeat = p.repeated is None or p.repeated != o.repeated
+        else:
+            narrower = o if p.imbalance > o.imbalance else p
+            repeat = narrower.repeated != {"w": "b", "b": "w", None: None}[p.preference]
+        w = (w << B) + (current and (not p.absolute or not o.absolute or differ or repeat))
+        w = (w << B) + (
+            current and (differ or p.preference is None or o.preference is None)
+        )
+        w = (w << B) + (
+            current
+            and (
+                (not p.strong and not p.absolute)
+                or (not o.strong and not o.absolute)
+                or (p.absolute and o.absolute)
+                or differ
+            )
+        )
+        # C.14-C.19: floats one and two rounds back
+        for back in (1, 2)[: min(self.played, 2)]:
+            w <<= B
+            if current:
+                w += self.float_of(lo, back) == DOWN
+                w += sc[h] <= sc[lo] and self.float_of(h, back) == DOWN
+            w <<= B
+            if current:
+                w += not (sc[h] > sc[lo] and self.float_of(lo, back) == UP)
+        for back in (1, 2)[: min(self.played, 2)]:
+            w <<= S
+            if current:
+                w += (self.float_of(lo, back) == DOWN) << sh[sc[lo]]
+                w += (self.float_of(h, back) == DOWN) << sh[sc[h]]
+            w <<= S
+            if current and not (self.float_of(lo, back) == UP and sc[h] > sc[lo]):
+                w += 1 << sh[sc[h]]
+        # room for the bracket's order
+        return w << (3 * B + 1)
+
+    # ------------------------------------------------------------------ the procedure
+
+    def pair(self) -> list[tuple[int, int | None]]:
+        n, sc = self.n, self.score
+        if n == 0:
+            return []
+        m = Matcher(n)
+        self.m = m
+        if n % 2:
+            for p in range(n):
+                for o in range(p):
+                    w = 0
+                    if self.compatible(p, o):
+                        w = 1 + (not self.e[p].bye_eligible) + (not self.e[o].bye_eligible)
+                        w = (w << self.S) + self.shift[sc[p]] + self.shift[sc[o]]
+                        w = (w << self.B) + (sc[p] >= sc[0])
+                    m.set(p, o, w)
+        else:
+            for p in range(n):
+                for o in range(p):
+                    m.set(p, o, self.weight(o, p, False, False))
+        mate = m.solve()
+        alone = [v for v in range(n) if mate[v] == v]
+        if len(alone) > 1 or any(not self.e[v].bye_eligible for v in alone):
+            raise Unpairable("no pairing meets the absolute criteria")
+        if n % 2:
+            self.bye_score = sc[alone[0]]
+            top = sc[0]
+            self.single = self.bye_score >= top and all(
+                sc[mate[v]] >= top for v in range(n) if sc[v] >= top
+            )
+            counts = sorted((len(self.e[v].colours) for v in range(n) if sc[v] == self.bye_score),
+                            reverse=True)  # fmt: skip
+            for r, c in enumerate(counts):
+                self.unplayed_rank[c] = r
+            for p in range(n):
+                for o in range(p):
+                    m.set(p, o, self.weight(o, p, False, False))
+        partner = self._brackets(m)
+        out: list[tuple[int, int | None]] = []
+        for v in range(n):
+            u = partner.get(v)
+            if u is None:
+                out.append((self.order[v], None))
+            elif v < u:
+                out.append((self.order[v], self.order[u]))
+        return out
+
+    def _brackets(self, m: Matcher) -> dict[int, int]:
+        """The brackets from the top, each fixed before the next: moved-down players paired
+        where they can be (the highest first), then the rest as S1 against S2 with the fewest
+        and smallest exchanges."""
+        n, sc, B = self.n, self.score, self.B
+        partner: dict[int, int] = {}
+        group = [v for v in range(n) if sc[v] >= sc[0]]
+        nxt_at = len(group)
+        matched = [False] * n
+        begin = 0  # moved-down players in the bracket
+        begin_v = 0  # the first vertex of the bracket's own score group
+        while len(group) > 1 or nxt_at < n:
+            end = len(group)  # the bracket is group[:end]; the next score group after it
+            end_v = begin_v + (end - begin)
+            sg_at = nxt_at
+            while nxt_at < n and sc[nxt_at] >= sc[sg_at]:
+                group.append(nxt_at)
+                nxt_at += 1
+            base: dict[tuple[int, int], int] = {}
+            for big in range(begin, len(group)):
+                for small in range(big):
+                    w = self.weight(group[small], group[big], big < end, big >= end)
+                    base[big, small] = w
+                    m.set(group[big], group[small], w)
+
+            def order_weight(small: int, big: int, s1_index: int, s1_size: int) -> int:
+                w = base[big, small]
+                if w:
+                    w += (((s1_index < s1_size) << (2 * B)) - s1_index) << 1
+                return w
+
+            def in_own(u: int) -> bool:
+                return begin_v <= u < end_v
+
+            mate = m.solve()
+            # the moved-down players to pair here, the highest first (C.5, C.6)
+            left = left_paired = 0
+            md_score = None
+            for i in range(begin):
+                v = group[i]
+                if md_score is None or sc[v] < md_score:
+                    md_score = sc[v]
+                    left = left_paired = 0
+                    j = i
+                    while j < len(group) and sc[group[j]] >= md_score:
+                        left += 1
+                        left_paired += in_own(mate[group[j]])
+                        j += 1
+                if not left_paired:
+                    continue
+                if left <= left_paired:
+                    matched[v] = True
+                    continue
+                left -= 1
+                if not in_own(mate[v]):
+                    for k in range(begin, end):
+                        if base[k, i]:
+                            m.set(v, group[k], base[k, i] | 1)
+                    mate = m.solve()
+                if in_own(mate[v]):
+                    matched[v] = True
+                    left_paired -= 1
+                    for k in range(begin, end):
+                        if base[k, i]:
+                            m.set(v, group[k], (base[k, i] | (end - begin)) + 1)
+            # their opponents: the highest possible for the highest moved-down player
+            for i in range(begin):
+                v = group[i]
+                if not matched[v]:
+                    continue
+                bonus = len(group)
+                for k in range(end - 1, begin - 1, -1):
+                    u = group[k]
+                    if not matched[u] and base[k, i]:
+                        m.set(v, u, base[k, i] + bonus)
+                        bonus += 1
+                mate = m.solve()
+                matched[mate[v]] = True
+                self._fix(m, v, mate[v])
+            # the remainder: S1 the first as many as it makes pairs
+            rest: list[int] = []
+            s1 = 0
+            for k in range(begin, end):
+                v = group[k]
+                if mate[v] < begin_v:
+                    continue
+                rest.append(k)
+                s1 += mate[v] < v
+            for b_at, big in enumerate(rest):
+                for a_at, small in enumerate(rest[:b_at]):
+                    m.set(group[small], group[big], order_weight(small, big, a_at, s1))
+            mate = m.solve()
+
+            def in_s2_pair(v: int) -> bool:
+                return v < mate[v] < end_v
+
+            exchanges = sum(not in_s2_pair(group[k]) for k in rest[:s1])
+            # the exchanges from S1: its lowest players first
+            todo = exchanges
+            for at in range(s1 - 1, -1, -1):
+                if not todo:
+                    break
+                v = group[rest[at]]
+                if in_s2_pair(v):
+                    for k in rest[at + 1 :]:
+                        w = order_weight(rest[at], k, at, s1)
+                        if w:
+                            m.set(v, group[k], w - 1)
+                    mate = m.solve()
+                out = not in_s2_pair(v)
+                todo -= out
+                for k in rest[at + 1 :]:
+                    if out:
+                        base[k, rest[at]] = 0
+                    m.set(v, group[k], order_weight(rest[at], k, at, s1))
+            # the exchanges from S2: its highest players first
+            todo = exchanges
+            for at in range(s1, len(rest)):
+                if todo <= 1:
+                    break
+                v = group[rest[at]]
+                already = in_s2_pair(v)
+                if not already:
+                    for k in rest[at + 1 :]:
+                        w = order_weight(rest[at], k, at, s1)
+                        if w:
+                            m.set(v, group[k], w + 1)
+                    mate = m.solve()
+                if in_s2_pair(v):
+                    todo -= 1
+                    for k in rest[:at]:
+                        base[rest[at], k] = 0
+                        m.set(v, group[k], 0)
+                    for k in range(end, len(group)):
+                        base[k, rest[at]] = 0
+                        m.set(v, group[k], 0)
+                if not already:
+                    for k in rest[at + 1 :]:
+                        m.set(v, group[k], order_weight(rest[at], k, at, s1))
+            for a_at, small in enumerate(rest):
+                v = group[small]
+                for big in rest[a_at + 1 :]:
+                    u = group[big]
+                    if not in_s2_pair(v) or in_s2_pair(u):
+                        base[big, small] = 0
+                    m.set(v, u, base[big, small])
+            # S1's opponents, each the highest possible in S2 (transpositions)
+            for small in rest:
+                v = group[small]
+                if not in_s2_pair(v):
+                    continue
+                bonus = 0
+                for big in reversed(rest):
+                    u = group[big]
+                    if big <= small or matched[u]:
+                        continue
+                    if base[big, small]:
+                        m.set(v, u, base[big, small] + bonus)
+                    bonus += 1
+                mate = m.solve()
+                matched[v] = matched[mate[v]] = True
+                self._fix(m, v, mate[v])
+            # the next bracket: who is left here comes down
+            moved: list[int] = []
+            begin = 0
+            self.single = bool(
+                n % 2 and sg_at < n and self.bye_score >= sc[sg_at]
+            )  # fmt: skip
+            for k, v in enumerate(group):
+                if k < end and matched[v]:
+                    partner[v] = mate[v]
+                    partner[mate[v]] = v
+                    continue
+                moved.append(v)
+                begin += k < end
+                if self.single and sc[mate[v]] < sc[sg_at]:
+                    self.single = False
+            group = moved
+            begin_v = end_v
+        return partner
+
+    def _fix(self, m: Matcher, a: int, b: int) -> None:
+        """``a`` and ``b`` are a pair from now on."""
+        for u in range(self.n):
+            if u != a:
+                m.set(a, u, self.fixed if u == b else 0)
+            if u != b:
+                m.set(b, u, self.fixed if u == a else 0)
