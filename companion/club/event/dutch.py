@@ -20,9 +20,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from companion.club.event.matching import Matcher
+from companion.club.event.matching import Matcher, complete
 
 DOWN, UP, NONE = "down", "up", "none"
+SMALL = 24  # up to this many players left, every matching takes them all
 
 
 @dataclass(frozen=True)
@@ -149,10 +150,7 @@ class _Round:
             not ca.absolute
             or not cb.absolute
             or ca.preference != cb.preference
-            or (
-                self.last_round
-                and (self.score[a] > self.played or self.score[b] > self.played)
-            )
+            or (self.last_round and (self.score[a] > self.played or self.score[b] > self.played))
         )
 
     def bye_candidate(self, v: int) -> bool:
@@ -162,7 +160,27 @@ class _Round:
         floats = self.e[v].floats
         return floats[-back] if len(floats) >= back else NONE
 
-    def weight(self, h: int, lo: int, current: bool, nxt: bool) -> int:
+    def colour_fields(self, h: int, lo: int) -> tuple[bool, bool, bool, bool]:
+        """C.10-C.13 met by the pair: no colour difference beyond 2 (C.10), no colour three
+        times running (C.11), no preference left unmet (C.12), no strong one (C.13)."""
+        p, o = self.col[lo], self.col[h]
+        differ = p.preference != o.preference
+        if p.imbalance == o.imbalance:
+            repeat = p.repeated is None or p.repeated != o.repeated
+        else:
+            narrower = o if p.imbalance > o.imbalance else p
+            repeat = narrower.repeated != {"w": "b", "b": "w", None: None}[p.preference]
+        return (
+            p.imbalance < 2 or o.imbalance < 2 or differ,
+            not p.absolute or not o.absolute or differ or repeat,
+            differ or p.preference is None or o.preference is None,
+            (not p.strong and not p.absolute)
+            or (not o.strong and not o.absolute)
+            or (p.absolute and o.absolute)
+            or differ,
+        )
+
+    def weight(self, h: int, lo: int, current: bool, nxt: bool, single: bool) -> int:
         """The pair's weight, ``h`` ranked above ``lo``: ``current``: ``lo`` is in the bracket
         being paired; ``nxt``: in the next score group."""
         if not self.compatible(h, lo):
@@ -180,33 +198,14 @@ class _Round:
             w += 1 << sh[sc[h]]
         # C.9: the bye assignee's unplayed games
         w <<= 2 * B
-        if self.single:
+        if single:
             if sc[h] == self.bye_score:
                 w += self.unplayed_rank[len(self.e[h].colours)]
             if sc[lo] == self.bye_score:
                 w += self.unplayed_rank[len(self.e[lo].colours)]
         # C.10-C.13: colours
-        p, o = self.col[lo], self.col[h]
-        differ = p.preference != o.preference
-        w = (w << B) + (current and (p.imbalance < 2 or o.imbalance < 2 or differ))
-        if p.imbalance == o.imbalance:
-            repeat = p.repeated is None or p.repeated != o.repeated
-        else:
-            narrower = o if p.imbalance > o.imbalance else p
-            repeat = narrower.repeated != {"w": "b", "b": "w", None: None}[p.preference]
-        w = (w << B) + (current and (not p.absolute or not o.absolute or differ or repeat))
-        w = (w << B) + (
-            current and (differ or p.preference is None or o.preference is None)
-        )
-        w = (w << B) + (
-            current
-            and (
-                (not p.strong and not p.absolute)
-                or (not o.strong and not o.absolute)
-                or (p.absolute and o.absolute)
-                or differ
-            )
-        )
+        for ok in self.colour_fields(h, lo) if current else (False,) * 4:
+            w = (w << B) + ok
         # C.14-C.19: floats one and two rounds back
         for back in (1, 2)[: min(self.played, 2)]:
             w <<= B
@@ -230,41 +229,17 @@ class _Round:
     # ------------------------------------------------------------------ the procedure
 
     def pair(self) -> list[tuple[int, int | None]]:
-        n, sc = self.n, self.score
+        n = self.n
         if n == 0:
             return []
-        m = Matcher(n)
-        self.m = m
-        if n % 2:
-            for p in range(n):
-                for o in range(p):
-                    w = 0
-                    if self.compatible(p, o):
-                        w = 1 + (not self.e[p].bye_eligible) + (not self.e[o].bye_eligible)
-                        w = (w << self.S) + self.shift[sc[p]] + self.shift[sc[o]]
-                        w = (w << self.B) + (sc[p] >= sc[0])
-                    m.set(p, o, w)
+        everyone = list(range(n))
+        if n % 2 == 0:
+            if not complete(everyone, self.compatible, lambda v: False):
+                raise Unpairable("no pairing meets the absolute criteria")
         else:
-            for p in range(n):
-                for o in range(p):
-                    m.set(p, o, self.weight(o, p, False, False))
-        mate = m.solve()
-        alone = [v for v in range(n) if mate[v] == v]
-        if len(alone) > 1 or any(not self.e[v].bye_eligible for v in alone):
-            raise Unpairable("no pairing meets the absolute criteria")
-        if n % 2:
-            self.bye_score = sc[alone[0]]
-            top = sc[0]
-            self.single = self.bye_score >= top and all(
-                sc[mate[v]] >= top for v in range(n) if sc[v] >= top
-            )
-            counts = sorted((len(self.e[v].colours) for v in range(n) if sc[v] == self.bye_score),
-                            reverse=True)  # fmt: skip
-            for r, c in enumerate(counts):
-                self.unplayed_rank[c] = r
-            for p in range(n):
-                for o in range(p):
-                    m.set(p, o, self.weight(o, p, False, False))
+            self._bye_score()
+        single = self.single
+        m = Matcher(lambda a, b: self.weight(a, b, False, False, single))
         partner = self._brackets(m)
         out: list[tuple[int, int | None]] = []
         for v in range(n):
@@ -275,11 +250,72 @@ class _Round:
                 out.append((self.order[v], self.order[u]))
         return out
 
+    def _bye_score(self) -> None:
+        """The score of the bye (the lowest score group that can give it with the rest all
+        paired) and what C.9 needs of it."""
+        n, sc = self.n, self.score
+        found = None
+        for v in range(n - 1, -1, -1):
+            rest = [u for u in range(n) if u != v]
+            if self.e[v].bye_eligible and complete(rest, self.compatible, lambda u: False):
+                found = sc[v]
+                break
+        if found is None:
+            raise Unpairable("no pairing meets the absolute criteria")
+        self.bye_score = found
+        top = sc[0]
+        if found >= top:
+            # the bye from the top score group: C.9 applies to it when it can be paired
+            # within itself (the matching says)
+            m = Matcher(lambda a, b: 0)
+            for p in range(n):
+                for o in range(p):
+                    w = 0
+                    if self.compatible(p, o):
+                        w = 1 + (not self.e[p].bye_eligible) + (not self.e[o].bye_eligible)
+                        w = (w << self.S) + self.shift[sc[p]] + self.shift[sc[o]]
+                        w = (w << self.B) + (sc[p] >= top)
+                    m.set(p, o, w)
+            mate = m.solve(range(n))
+            self.single = all(sc[mate[v]] >= top for v in range(n) if sc[v] >= top)
+        counts = sorted((len(self.e[v].colours) for v in range(n) if sc[v] == found), reverse=True)
+        for r, c in enumerate(counts):
+            self.unplayed_rank[c] = r
+
+    def _active(self, group: list[int], end: int, below: list[int]) -> list[int]:
+        """The players the bracket's matchings need: the bracket alone when it pairs within
+        itself and the rest pairs too (then every best pairing does so); else the next score
+        group with enough players below it to take the floaters, the rest pairing alone;
+        else everyone left."""
+        rest_of = group[end:] + below
+        everyone = group + below
+        if len(everyone) <= SMALL or (self.n % 2 and self.bye_score >= self.score[group[-1]]):
+            return everyone
+        bracket = group[:end]
+        nobody = lambda v: False  # noqa: E731
+        if (
+            len(bracket) % 2 == 0
+            and complete(bracket, self.compatible, nobody)
+            and complete(rest_of, self.compatible, self.bye_candidate)
+        ):
+            return bracket
+        take = max(len(group), SMALL // 2)
+        if (len(group) + take) % 2:
+            take += 1
+        near, far = below[:take], below[take:]
+        if (
+            far
+            and (self.n % 2 == 0 or self.bye_score < self.score[near[-1] if near else group[-1]])
+            and complete(far, self.compatible, self.bye_candidate)
+        ):
+            return group + near
+        return everyone
+
     def _brackets(self, m: Matcher) -> dict[int, int]:
         """The brackets from the top, each fixed before the next: moved-down players paired
         where they can be (the highest first), then the rest as S1 against S2 with the fewest
         and smallest exchanges."""
-        n, sc, B = self.n, self.score, self.B
+        n, sc = self.n, self.score
         partner: dict[int, int] = {}
         group = [v for v in range(n) if sc[v] >= sc[0]]
         nxt_at = len(group)
@@ -293,156 +329,19 @@ class _Round:
             while nxt_at < n and sc[nxt_at] >= sc[sg_at]:
                 group.append(nxt_at)
                 nxt_at += 1
+            active = self._active(group, end, list(range(nxt_at, n)))
+            reach = len(group) if len(active) > end else end
             base: dict[tuple[int, int], int] = {}
-            for big in range(begin, len(group)):
+            for big in range(begin, reach):
                 for small in range(big):
-                    w = self.weight(group[small], group[big], big < end, big >= end)
+                    w = self.weight(group[small], group[big], big < end, big >= end, self.single)
                     base[big, small] = w
                     m.set(group[big], group[small], w)
-
-            def order_weight(small: int, big: int, s1_index: int, s1_size: int) -> int:
-                w = base[big, small]
-                if w:
-                    w += (((s1_index < s1_size) << (2 * B)) - s1_index) << 1
-                return w
-
-            def in_own(u: int) -> bool:
-                return begin_v <= u < end_v
-
-            mate = m.solve()
-            # the moved-down players to pair here, the highest first (C.5, C.6)
-            left = left_paired = 0
-            md_score = None
-            for i in range(begin):
-                v = group[i]
-                if md_score is None or sc[v] < md_score:
-                    md_score = sc[v]
-                    left = left_paired = 0
-                    j = i
-                    while j < len(group) and sc[group[j]] >= md_score:
-                        left += 1
-                        left_paired += in_own(mate[group[j]])
-                        j += 1
-                if not left_paired:
-                    continue
-                if left <= left_paired:
-                    matched[v] = True
-                    continue
-                left -= 1
-                if not in_own(mate[v]):
-                    for k in range(begin, end):
-                        if base[k, i]:
-                            m.set(v, group[k], base[k, i] | 1)
-                    mate = m.solve()
-                if in_own(mate[v]):
-                    matched[v] = True
-                    left_paired -= 1
-                    for k in range(begin, end):
-                        if base[k, i]:
-                            m.set(v, group[k], (base[k, i] | (end - begin)) + 1)
-            # their opponents: the highest possible for the highest moved-down player
-            for i in range(begin):
-                v = group[i]
-                if not matched[v]:
-                    continue
-                bonus = len(group)
-                for k in range(end - 1, begin - 1, -1):
-                    u = group[k]
-                    if not matched[u] and base[k, i]:
-                        m.set(v, u, base[k, i] + bonus)
-                        bonus += 1
-                mate = m.solve()
-                matched[mate[v]] = True
-                self._fix(m, v, mate[v])
-            # the remainder: S1 the first as many as it makes pairs
-            rest: list[int] = []
-            s1 = 0
-            for k in range(begin, end):
-                v = group[k]
-                if mate[v] < begin_v:
-                    continue
-                rest.append(k)
-                s1 += mate[v] < v
-            for b_at, big in enumerate(rest):
-                for a_at, small in enumerate(rest[:b_at]):
-                    m.set(group[small], group[big], order_weight(small, big, a_at, s1))
-            mate = m.solve()
-
-            def in_s2_pair(v: int) -> bool:
-                return v < mate[v] < end_v
-
-            exchanges = sum(not in_s2_pair(group[k]) for k in rest[:s1])
-            # the exchanges from S1: its lowest players first
-            todo = exchanges
-            for at in range(s1 - 1, -1, -1):
-                if not todo:
-                    break
-                v = group[rest[at]]
-                if in_s2_pair(v):
-                    for k in rest[at + 1 :]:
-                        w = order_weight(rest[at], k, at, s1)
-                        if w:
-                            m.set(v, group[k], w - 1)
-                    mate = m.solve()
-                out = not in_s2_pair(v)
-                todo -= out
-                for k in rest[at + 1 :]:
-                    if out:
-                        base[k, rest[at]] = 0
-                    m.set(v, group[k], order_weight(rest[at], k, at, s1))
-            # the exchanges from S2: its highest players first
-            todo = exchanges
-            for at in range(s1, len(rest)):
-                if todo <= 1:
-                    break
-                v = group[rest[at]]
-                already = in_s2_pair(v)
-                if not already:
-                    for k in rest[at + 1 :]:
-                        w = order_weight(rest[at], k, at, s1)
-                        if w:
-                            m.set(v, group[k], w + 1)
-                    mate = m.solve()
-                if in_s2_pair(v):
-                    todo -= 1
-                    for k in rest[:at]:
-                        base[rest[at], k] = 0
-                        m.set(v, group[k], 0)
-                    for k in range(end, len(group)):
-                        base[k, rest[at]] = 0
-                        m.set(v, group[k], 0)
-                if not already:
-                    for k in rest[at + 1 :]:
-                        m.set(v, group[k], order_weight(rest[at], k, at, s1))
-            for a_at, small in enumerate(rest):
-                v = group[small]
-                for big in rest[a_at + 1 :]:
-                    u = group[big]
-                    if not in_s2_pair(v) or in_s2_pair(u):
-                        base[big, small] = 0
-                    m.set(v, u, base[big, small])
-            # S1's opponents, each the highest possible in S2 (transpositions)
-            for small in rest:
-                v = group[small]
-                if not in_s2_pair(v):
-                    continue
-                bonus = 0
-                for big in reversed(rest):
-                    u = group[big]
-                    if big <= small or matched[u]:
-                        continue
-                    if base[big, small]:
-                        m.set(v, u, base[big, small] + bonus)
-                    bonus += 1
-                mate = m.solve()
-                matched[v] = matched[mate[v]] = True
-                self._fix(m, v, mate[v])
+            mate = self._bracket(m, group, begin, end, begin_v, end_v, base, matched, active)
             # the next bracket: who is left here comes down
             moved: list[int] = []
             begin = 0
-            self.single = bool(
-                n % 2 and sg_at < n and self.bye_score >= sc[sg_at]
-            )  # fmt: skip
+            self.single = bool(n % 2 and sg_at < n and self.bye_score >= sc[sg_at])
             for k, v in enumerate(group):
                 if k < end and matched[v]:
                     partner[v] = mate[v]
@@ -450,16 +349,192 @@ class _Round:
                     continue
                 moved.append(v)
                 begin += k < end
-                if self.single and sc[mate[v]] < sc[sg_at]:
+                if self.single and sc[mate.get(v, v)] < sc[sg_at]:
                     self.single = False
             group = moved
             begin_v = end_v
         return partner
 
-    def _fix(self, m: Matcher, a: int, b: int) -> None:
-        """``a`` and ``b`` are a pair from now on."""
-        for u in range(self.n):
-            if u != a:
-                m.set(a, u, self.fixed if u == b else 0)
-            if u != b:
-                m.set(b, u, self.fixed if u == a else 0)
+    def _bracket(
+        self,
+        m: Matcher,
+        group: list[int],
+        begin: int,
+        end: int,
+        begin_v: int,
+        end_v: int,
+        base: dict[tuple[int, int], int],
+        matched: list[bool],
+        active: list[int],
+    ) -> dict[int, int]:
+        """One bracket, ``group[:end]`` (``group[:begin]`` moved down into it), paired and
+        fixed; the last matching's mates."""
+        B = self.B
+
+        def order_weight(small: int, big: int, s1_index: int, s1_size: int) -> int:
+            w = base.get((big, small), 0)
+            if w:
+                w += (((s1_index < s1_size) << (2 * B)) - s1_index) << 1
+            return w
+
+        def in_own(u: int) -> bool:
+            return begin_v <= u < end_v
+
+        def fix(a: int, b: int) -> None:
+            matched[a] = matched[b] = True
+            active[:] = [u for u in active if u != a and u != b]
+            fixed[a], fixed[b] = b, a
+
+        fixed: dict[int, int] = {}
+        sc = self.score
+        half = end // 2
+        if (
+            not begin
+            and end % 2 == 0
+            and len(active) == end
+            and all(
+                self.compatible(group[k], group[k + half])
+                and all(self.colour_fields(group[k], group[k + half]))
+                for k in range(half)
+            )
+        ):
+            # a homogeneous bracket that pairs within itself, S1 against S2 in order
+            # meeting every colour criterion: no pairing is better, and this one comes first
+            for k in range(half):
+                fix(group[k], group[k + half])
+            return dict(fixed)
+        mate = m.solve(active)
+        # the moved-down players to pair here, the highest first (C.5, C.6)
+        left = left_paired = 0
+        md_score = None
+        for i in range(begin):
+            v = group[i]
+            if md_score is None or sc[v] < md_score:
+                md_score = sc[v]
+                left = left_paired = 0
+                j = i
+                while j < len(group) and sc[group[j]] >= md_score:
+                    left += 1
+                    left_paired += in_own(mate[group[j]])
+                    j += 1
+            if not left_paired:
+                continue
+            if left <= left_paired:
+                matched[v] = True
+                continue
+            left -= 1
+            if not in_own(mate[v]):
+                for k in range(begin, end):
+                    if base[k, i]:
+                        m.set(v, group[k], base[k, i] | 1)
+                mate = m.solve(active)
+            if in_own(mate[v]):
+                matched[v] = True
+                left_paired -= 1
+                for k in range(begin, end):
+                    if base[k, i]:
+                        m.set(v, group[k], (base[k, i] | (end - begin)) + 1)
+        # their opponents: the highest possible for each, the highest moved-down first
+        downs = [i for i in range(begin) if matched[group[i]]]
+        if downs:
+            bits = (end - begin + 1).bit_length()
+            extra: dict[tuple[int, int], int] = {}
+            for at, i in enumerate(downs):
+                v, bonus = group[i], 0
+                for k in range(end - 1, begin - 1, -1):
+                    if base[k, i]:
+                        u = group[k]
+                        extra[min(u, v), max(u, v)] = bonus << (bits * (len(downs) - 1 - at))
+                        bonus += 1
+            mate = m.solve(active, bits * len(downs), extra)
+            for i in downs:
+                fix(group[i], mate[group[i]])
+        # the remainder: S1 the first as many as it makes pairs
+        rest: list[int] = []
+        s1 = 0
+        for k in range(begin, end):
+            v = group[k]
+            if mate[v] < begin_v:
+                continue
+            rest.append(k)
+            s1 += mate[v] < v
+        for b_at, big in enumerate(rest):
+            for a_at, small in enumerate(rest[:b_at]):
+                m.set(group[small], group[big], order_weight(small, big, a_at, s1))
+        mate = m.solve(active)
+        mate.update(fixed)
+
+        def in_s2_pair(v: int) -> bool:
+            return v < mate[v] < end_v
+
+        exchanges = sum(not in_s2_pair(group[k]) for k in rest[:s1])
+        # the exchanges from S1: its lowest players first
+        todo = exchanges
+        for at in range(s1 - 1, -1, -1):
+            if not todo:
+                break
+            v = group[rest[at]]
+            if in_s2_pair(v):
+                for k in rest[at + 1 :]:
+                    w = order_weight(rest[at], k, at, s1)
+                    if w:
+                        m.set(v, group[k], w - 1)
+                mate = m.solve(active)
+                mate.update(fixed)
+            out = not in_s2_pair(v)
+            todo -= out
+            for k in rest[at + 1 :]:
+                if out:
+                    base[k, rest[at]] = 0
+                m.set(v, group[k], order_weight(rest[at], k, at, s1))
+        # the exchanges from S2: its highest players first
+        todo = exchanges
+        for at in range(s1, len(rest)):
+            if todo <= 1:
+                break
+            v = group[rest[at]]
+            already = in_s2_pair(v)
+            if not already:
+                for k in rest[at + 1 :]:
+                    w = order_weight(rest[at], k, at, s1)
+                    if w:
+                        m.set(v, group[k], w + 1)
+                mate = m.solve(active)
+                mate.update(fixed)
+            if in_s2_pair(v):
+                todo -= 1
+                for k in rest[:at]:
+                    base[rest[at], k] = 0
+                    m.set(v, group[k], 0)
+                for k in range(end, len(group)):
+                    base[k, rest[at]] = 0
+                    m.set(v, group[k], 0)
+            if not already:
+                for k in rest[at + 1 :]:
+                    m.set(v, group[k], order_weight(rest[at], k, at, s1))
+        for a_at, small in enumerate(rest):
+            v = group[small]
+            for big in rest[a_at + 1 :]:
+                u = group[big]
+                if not in_s2_pair(v) or in_s2_pair(u):
+                    base[big, small] = 0
+                m.set(v, u, base[big, small])
+        # S1's opponents, each the highest possible in S2 (transpositions), S1 from the top
+        firsts = [k for k in rest if in_s2_pair(group[k])]
+        if firsts:
+            bits = len(rest).bit_length()
+            extra = {}
+            for at, small in enumerate(firsts):
+                v, bonus = group[small], 0
+                for big in reversed(rest):
+                    if big <= small:
+                        continue
+                    if base[big, small]:
+                        u = group[big]
+                        extra[v, u] = bonus << (bits * (len(firsts) - 1 - at))
+                    bonus += 1
+            mate = m.solve(active, bits * len(firsts), extra)
+            for small in firsts:
+                fix(group[small], mate[group[small]])
+        mate.update(fixed)
+        return mate

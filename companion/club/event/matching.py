@@ -1,31 +1,88 @@
-"""The maximum-weight matching the Dutch engine asks for again and again, each time after
-changing a few weights: networkx's (exact on integer weights of any size)."""
+"""The matchings the Dutch engine asks for: a maximum-weight matching over some of the
+players, asked again and again after a few weights change (networkx's, exact on integer
+weights of any size), and whether some players can all be paired (greedily first, the
+matching only when the greedy way leaves someone out)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 
 class Matcher:
-    """Weights on the pairs of ``n`` vertices (0: no edge) and a maximum-weight matching."""
+    """Weights on the pairs of players: ``default(a, b)`` (a < b) unless set (0: no edge)."""
 
-    def __init__(self, n: int) -> None:
-        self.n = n
+    def __init__(self, default: Callable[[int, int], int]) -> None:
+        self.default = default
         self.w: dict[tuple[int, int], int] = {}
 
     def set(self, a: int, b: int, weight: int) -> None:
+        self.w[(a, b) if a < b else (b, a)] = weight
+
+    def get(self, a: int, b: int) -> int:
         key = (a, b) if a < b else (b, a)
-        if weight:
-            self.w[key] = weight
+        w = self.w.get(key)
+        if w is None:
+            w = self.w[key] = self.default(*key)
+        return w
+
+    def solve(
+        self,
+        vertices: Sequence[int],
+        scale: int = 0,
+        extra: dict[tuple[int, int], int] | None = None,
+    ) -> dict[int, int]:
+        """A maximum-weight matching of ``vertices``: each one's mate, itself when unmatched.
+        With ``scale``, each weight is shifted up that many bits and ``extra`` (by pair,
+        a < b) added below, to choose among the best matchings."""
+        edges = []
+        for i, a in enumerate(vertices):
+            for b in vertices[i + 1 :]:
+                w = self.get(a, b)
+                if w:
+                    if scale:
+                        w = (w << scale) + extra.get((a, b) if a < b else (b, a), 0)
+                    edges.append((a, b, w))
+        return best_matching(vertices, edges)
+
+
+def best_matching(
+    vertices: Sequence[int], edges: list[tuple[int, int, int]], most: bool = False
+) -> dict[int, int]:
+    """networkx's maximum-weight matching (``most``: among those with the most pairs)."""
+    import networkx as nx
+
+    g = nx.Graph()
+    g.add_nodes_from(vertices)
+    g.add_weighted_edges_from(edges)
+    mate = {v: v for v in vertices}
+    for a, b in nx.max_weight_matching(g, maxcardinality=most):
+        mate[a], mate[b] = b, a
+    return mate
+
+
+def complete(
+    vertices: Sequence[int], ok: Callable[[int, int], bool], alone_ok: Callable[[int], bool]
+) -> bool:
+    """Whether ``vertices`` can all be paired by ``ok``, but one ``alone_ok`` when they are
+    odd in number."""
+    left = list(vertices)
+    free: list[int] = []
+    while left:
+        v = left.pop(0)
+        for k, u in enumerate(left):
+            if ok(v, u):
+                del left[k]
+                break
         else:
-            self.w.pop(key, None)
-
-    def solve(self) -> list[int]:
-        """Each vertex's mate, itself when unmatched."""
-        import networkx as nx
-
-        g = nx.Graph()
-        g.add_nodes_from(range(self.n))
-        g.add_weighted_edges_from((a, b, w) for (a, b), w in self.w.items())
-        mate = list(range(self.n))
-        for a, b in nx.max_weight_matching(g):
-            mate[a], mate[b] = b, a
-        return mate
+            free.append(v)
+    if not free or (len(free) == 1 and len(vertices) % 2 and alone_ok(free[0])):
+        return True
+    edges = [
+        (a, b, 1 + (not alone_ok(a)) + (not alone_ok(b)))
+        for i, a in enumerate(vertices)
+        for b in vertices[i + 1 :]
+        if ok(a, b)
+    ]
+    mate = best_matching(vertices, edges, most=True)
+    alone = [v for v in vertices if mate[v] == v]
+    return not alone or (len(alone) == 1 and alone_ok(alone[0]))

@@ -79,7 +79,6 @@ def _pair_library(
 ) -> list[tuple[int, int | None]]:
     from caissify_pairings import MissingFloatHistoryWarning, generate_pairings
 
-
     state = [
         {
             "id": i + 1,
