@@ -299,7 +299,7 @@ class _Round:
             and complete(rest_of, self.compatible, self.bye_candidate)
         ):
             return bracket
-        take = max(len(group), SMALL // 2)
+        take = SMALL // 2
         if (len(group) + take) % 2:
             take += 1
         near, far = below[:take], below[take:]
@@ -403,6 +403,27 @@ class _Round:
             for k in range(half):
                 fix(group[k], group[k + half])
             return dict(fixed)
+        if not begin:
+            # a homogeneous bracket: first as if it made all the pairs it can, with no
+            # exchange, S1's opponents chosen in the same matching
+            bits = end.bit_length()
+            extra = {}
+            for b_at in range(end):
+                for a_at in range(b_at):
+                    m.set(group[a_at], group[b_at], order_weight(a_at, b_at, a_at, half))
+            for at in range(half):
+                for bonus, big in enumerate(range(end - 1, at, -1)):
+                    if base[big, at]:
+                        extra[group[at], group[big]] = bonus << (bits * (half - 1 - at))
+            mate = m.solve(active, bits * half, extra)
+            if all(group[k] < mate[group[k]] < end_v for k in range(half)):
+                for k in range(half):
+                    fix(group[k], mate[group[k]])
+                mate.update(fixed)
+                return mate
+            for b_at in range(end):
+                for a_at in range(b_at):
+                    m.set(group[a_at], group[b_at], base[b_at, a_at])
         mate = m.solve(active)
         # the moved-down players to pair here, the highest first (C.5, C.6)
         left = left_paired = 0
@@ -436,7 +457,10 @@ class _Round:
                         m.set(v, group[k], (base[k, i] | (end - begin)) + 1)
         # their opponents: the highest possible for each, the highest moved-down first
         downs = [i for i in range(begin) if matched[group[i]]]
-        if downs:
+        if downs and not _greedy(
+            [(group[i], [group[k] for k in range(begin, end) if base[k, i]]) for i in downs],
+            mate,
+        ):
             bits = (end - begin + 1).bit_length()
             extra: dict[tuple[int, int], int] = {}
             for at, i in enumerate(downs):
@@ -447,8 +471,8 @@ class _Round:
                         extra[min(u, v), max(u, v)] = bonus << (bits * (len(downs) - 1 - at))
                         bonus += 1
             mate = m.solve(active, bits * len(downs), extra)
-            for i in downs:
-                fix(group[i], mate[group[i]])
+        for i in downs:
+            fix(group[i], mate[group[i]])
         # the remainder: S1 the first as many as it makes pairs
         rest: list[int] = []
         s1 = 0
@@ -461,7 +485,9 @@ class _Round:
         for b_at, big in enumerate(rest):
             for a_at, small in enumerate(rest[:b_at]):
                 m.set(group[small], group[big], order_weight(small, big, a_at, s1))
-        mate = m.solve(active)
+        if not all(group[k] < mate[group[k]] < end_v for k in rest[:s1]):
+            # some of S1 are not paired in S2: the fewest and smallest exchanges
+            mate = m.solve(active)
         mate.update(fixed)
 
         def in_s2_pair(v: int) -> bool:
@@ -521,7 +547,10 @@ class _Round:
                 m.set(v, u, base[big, small])
         # S1's opponents, each the highest possible in S2 (transpositions), S1 from the top
         firsts = [k for k in rest if in_s2_pair(group[k])]
-        if firsts:
+        if firsts and not _greedy(
+            [(group[a], [group[b] for b in rest if b > a and base[b, a]]) for a in firsts],
+            mate,
+        ):
             bits = len(rest).bit_length()
             extra = {}
             for at, small in enumerate(firsts):
@@ -534,7 +563,19 @@ class _Round:
                         extra[v, u] = bonus << (bits * (len(firsts) - 1 - at))
                     bonus += 1
             mate = m.solve(active, bits * len(firsts), extra)
-            for small in firsts:
-                fix(group[small], mate[group[small]])
+        for small in firsts:
+            fix(group[small], mate[group[small]])
         mate.update(fixed)
         return mate
+
+
+def _greedy(choosers: list[tuple[int, list[int]]], mate: dict[int, int]) -> bool:
+    """Whether ``mate`` gives each chooser, in order, the first of their candidates (best
+    first) that an earlier one did not take: then no matching does better for them."""
+    taken: set[int] = set()
+    for v, candidates in choosers:
+        first = next((u for u in candidates if u not in taken), None)
+        if first is None or mate[v] != first:
+            return False
+        taken.add(first)
+    return True
