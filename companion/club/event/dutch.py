@@ -235,7 +235,7 @@ class _Round:
         everyone = list(range(n))
         if n % 2 == 0:
             if not complete(everyone, self.compatible, lambda v: False):
-                raise Unpairable("no pairing meets the absolute criteria")
+                raise Unpairable("only with a rematch or a colour beyond its limits")
         else:
             self._bye_score()
         single = self.single
@@ -261,7 +261,9 @@ class _Round:
                 found = sc[v]
                 break
         if found is None:
-            raise Unpairable("no pairing meets the absolute criteria")
+            if not any(x.bye_eligible for x in self.e):
+                raise Unpairable("only with the bye for a player who had it or won by forfeit")
+            raise Unpairable("only with a rematch, a colour beyond its limits or a second bye")
         self.bye_score = found
         top = sc[0]
         if found >= top:
