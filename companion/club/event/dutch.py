@@ -387,6 +387,17 @@ class _Round:
             active[:] = [u for u in active if u != a and u != b]
             fixed[a], fixed[b] = b, a
 
+        def settle(rest: list[int], mate: dict[int, int]) -> None:
+            # S1 and S2 as the matching made them: no pair within S1, none within S2
+            for a_at, small in enumerate(rest):
+                v = group[small]
+                forward = v < mate[v] < end_v
+                for big in rest[a_at + 1 :]:
+                    u = group[big]
+                    if not forward or u < mate[u] < end_v:
+                        base[big, small] = 0
+                    m.set(v, u, base[big, small])
+
         fixed: dict[int, int] = {}
         sc = self.score
         half = end // 2
@@ -419,6 +430,7 @@ class _Round:
                         extra[group[at], group[big]] = bonus << (bits * (half - 1 - at))
             mate = m.solve(active, bits * half, extra)
             if all(group[k] < mate[group[k]] < end_v for k in range(half)):
+                settle(list(range(end)), mate)
                 for k in range(half):
                     fix(group[k], mate[group[k]])
                 mate.update(fixed)
@@ -426,7 +438,18 @@ class _Round:
             for b_at in range(end):
                 for a_at in range(b_at):
                     m.set(group[a_at], group[b_at], base[b_at, a_at])
-        mate = m.solve(active)
+        if begin:
+            # among the best matchings, one that pairs the moved-down players from the top,
+            # each with the highest opponent it can: what the steps below look for
+            bits = (end - begin + 1).bit_length()
+            extra = {}
+            for i in range(begin):
+                for bonus, k in enumerate(range(end - 1, begin - 1, -1), 1):
+                    if base[k, i]:
+                        extra[group[i], group[k]] = bonus << (bits * (begin - 1 - i))
+            mate = m.solve(active, bits * begin, extra)
+        else:
+            mate = m.solve(active)
         # the moved-down players to pair here, the highest first (C.5, C.6)
         left = left_paired = 0
         md_score = None
@@ -487,6 +510,21 @@ class _Round:
         for b_at, big in enumerate(rest):
             for a_at, small in enumerate(rest[:b_at]):
                 m.set(group[small], group[big], order_weight(small, big, a_at, s1))
+        if s1:
+            # first as if no exchange were needed, S1's opponents chosen in the same matching
+            bits = len(rest).bit_length()
+            extra = {}
+            for at, small in enumerate(rest[:s1]):
+                for bonus, big in enumerate(reversed(rest)):
+                    if big > small and base[big, small]:
+                        extra[group[small], group[big]] = bonus << (bits * (s1 - 1 - at))
+            tried = m.solve(active, bits * s1, extra)
+            if all(group[k] < tried[group[k]] < end_v for k in rest[:s1]):
+                settle(rest, tried)
+                for k in rest[:s1]:
+                    fix(group[k], tried[group[k]])
+                tried.update(fixed)
+                return tried
         if not all(group[k] < mate[group[k]] < end_v for k in rest[:s1]):
             # some of S1 are not paired in S2: the fewest and smallest exchanges
             mate = m.solve(active)
@@ -540,13 +578,7 @@ class _Round:
             if not already:
                 for k in rest[at + 1 :]:
                     m.set(v, group[k], order_weight(rest[at], k, at, s1))
-        for a_at, small in enumerate(rest):
-            v = group[small]
-            for big in rest[a_at + 1 :]:
-                u = group[big]
-                if not in_s2_pair(v) or in_s2_pair(u):
-                    base[big, small] = 0
-                m.set(v, u, base[big, small])
+        settle(rest, mate)
         # S1's opponents, each the highest possible in S2 (transpositions), S1 from the top
         firsts = [k for k in rest if in_s2_pair(group[k])]
         if firsts and not _greedy(

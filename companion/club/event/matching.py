@@ -66,15 +66,49 @@ def complete(
     """Whether ``vertices`` can all be paired by ``ok``, but one ``alone_ok`` when they are
     odd in number."""
     left = list(vertices)
+    mate: dict[int, int] = {}
     free: list[int] = []
     while left:
         v = left.pop(0)
         for k, u in enumerate(left):
             if ok(v, u):
                 del left[k]
+                mate[u], mate[v] = v, u
                 break
         else:
             free.append(v)
+    # mend the greedy pairing: a free player takes a paired one whose partner can take
+    # another free player (or, the last one, whose partner may stay alone)
+    mended = True
+    while free and mended:
+        mended = False
+        for u in free:
+            last = len(free) == 1 and len(vertices) % 2
+            if last and alone_ok(u):
+                return True
+            for a in list(mate):
+                if not ok(u, a):
+                    continue
+                b = mate[a]
+                w = (
+                    b
+                    if last and alone_ok(b)
+                    else next((w for w in free if w != u and ok(b, w)), None)
+                )
+                if w is None:
+                    continue
+                del mate[b]
+                mate[u], mate[a] = a, u
+                free.remove(u)
+                if w != b:
+                    mate[b], mate[w] = w, b
+                    free.remove(w)
+                else:
+                    free.append(b)
+                mended = True
+                break
+            if mended:
+                break
     if not free or (len(free) == 1 and len(vertices) % 2 and alone_ok(free[0])):
         return True
     edges = [
