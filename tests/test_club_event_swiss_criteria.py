@@ -154,3 +154,26 @@ def test_the_engine_pairs_when_the_absolute_criteria_allow_and_only_then(case):
     if byes:
         lowest = min(entrants[a].score2 for p in valid_ones for a, b in p if b is None)
         assert entrants[byes[0]].score2 == lowest
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    n=st.integers(min_value=0, max_value=9),
+    data=st.data(),
+)
+def test_the_pairability_check_agrees_with_every_pairing(n, data):
+    """``matching.complete`` (greedy, mended, a matching last) says a group can be paired,
+    one player left alone who may be when they are odd, exactly when some pairing does."""
+    from companion.club.event.matching import complete
+
+    pairs = [(a, b) for a in range(n) for b in range(a + 1, n)]
+    allowed = set(data.draw(st.lists(st.sampled_from(pairs), unique=True))) if pairs else set()
+    alone = set(data.draw(st.lists(st.integers(0, max(n - 1, 0)), max_size=n)))
+
+    def ok(a: int, b: int) -> bool:
+        return (min(a, b), max(a, b)) in allowed
+
+    exists = any(
+        all(a in alone if b is None else ok(a, b) for a, b in p) for p in _pairings(list(range(n)))
+    )
+    assert complete(list(range(n)), ok, lambda v: v in alone) == exists
