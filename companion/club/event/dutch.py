@@ -266,7 +266,8 @@ class _Round:
             raise Unpairable("only with a rematch, a colour beyond its limits or a second bye")
         self.bye_score = found
         top = sc[0]
-        if found >= top:
+        self.single = found >= top  # one score group: it pairs within itself
+        if found >= top and sc[-1] < top:
             # the bye from the top score group: C.9 applies to it when it can be paired
             # within itself (the matching says)
             m = Matcher(lambda a, b: 0)
@@ -291,7 +292,9 @@ class _Round:
         else everyone left."""
         rest_of = group[end:] + below
         everyone = group + below
-        if len(everyone) <= SMALL or (self.n % 2 and self.bye_score >= self.score[group[-1]]):
+        odd = self.n % 2
+        if len(everyone) <= SMALL or (odd and below and self.bye_score >= self.score[group[-1]]):
+            # (with the bye in the next score group, C.9 needs its pairing when more follow)
             return everyone
         bracket = group[:end]
         nobody = lambda v: False  # noqa: E731
@@ -307,7 +310,7 @@ class _Round:
         near, far = below[:take], below[take:]
         if (
             far
-            and (self.n % 2 == 0 or self.bye_score < self.score[near[-1] if near else group[-1]])
+            and (not odd or self.bye_score < self.score[group[end]])
             and complete(far, self.compatible, self.bye_candidate)
         ):
             return group + near
@@ -413,6 +416,25 @@ class _Round:
         ):
             # a homogeneous bracket that pairs within itself, S1 against S2 in order
             # meeting every colour criterion: no pairing is better, and this one comes first
+            for k in range(half):
+                fix(group[k], group[k + half])
+            return dict(fixed)
+        last = group[end - 1]
+        if (
+            not begin
+            and end % 2
+            and len(active) == end
+            and self.bye_candidate(last)
+            and len(self.e[last].colours) == max(len(self.e[v].colours) for v in group[:end])
+            and DOWN not in self.e[last].floats[-2:]
+            and all(
+                self.compatible(group[k], group[k + half])
+                and all(self.colour_fields(group[k], group[k + half]))
+                for k in range(half)
+            )
+        ):
+            # the last bracket, odd: the same with its lowest player left for the bye when
+            # that costs no criterion (C.9: no fewer games played; no float down again)
             for k in range(half):
                 fix(group[k], group[k + half])
             return dict(fixed)
