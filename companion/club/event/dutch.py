@@ -403,6 +403,8 @@ class _Round:
 
         fixed: dict[int, int] = {}
         sc = self.score
+        guessed = -1  # S1's size the first matching was asked with, if it was
+        chosen = None  # the first matching, when it chose the moved-down players' opponents
         half = end // 2
         if (
             not begin
@@ -457,21 +459,22 @@ class _Round:
                     fix(group[k], mate[group[k]])
                 mate.update(fixed)
                 return mate
-            for b_at in range(end):
-                for a_at in range(b_at):
-                    m.set(group[a_at], group[b_at], base[b_at, a_at])
+            # still a best matching (the order's digits lie below the criteria's), and the
+            # one the order asks for when S1 is as guessed
+            guessed = half
         if begin:
             # among the best matchings, one that pairs the moved-down players from the top,
             # each with the highest opponent it can: what the steps below look for
+            # (first who is paired, the highest first; then their opponents, in that order)
             bits = (end - begin + 1).bit_length()
             extra = {}
             for i in range(begin):
-                for bonus, k in enumerate(range(end - 1, begin - 1, -1), 1):
+                paired = 1 << (begin - 1 - i + bits * begin)
+                for bonus, k in enumerate(range(end - 1, begin - 1, -1)):
                     if base[k, i]:
-                        extra[group[i], group[k]] = bonus << (bits * (begin - 1 - i))
-            mate = m.solve(active, bits * begin, extra)
-        else:
-            mate = m.solve(active)
+                        extra[group[i], group[k]] = paired + (bonus << (bits * (begin - 1 - i)))
+            mate = m.solve(active, bits * begin + begin, extra)
+            chosen = mate
         # the moved-down players to pair here, the highest first (C.5, C.6)
         left = left_paired = 0
         md_score = None
@@ -504,9 +507,13 @@ class _Round:
                         m.set(v, group[k], (base[k, i] | (end - begin)) + 1)
         # their opponents: the highest possible for each, the highest moved-down first
         downs = [i for i in range(begin) if matched[group[i]]]
-        if downs and not _greedy(
-            [(group[i], [group[k] for k in range(begin, end) if base[k, i]]) for i in downs],
-            mate,
+        if (
+            downs
+            and mate is not chosen
+            and not _greedy(
+                [(group[i], [group[k] for k in range(begin, end) if base[k, i]]) for i in downs],
+                mate,
+            )
         ):
             bits = (end - begin + 1).bit_length()
             extra: dict[tuple[int, int], int] = {}
@@ -532,7 +539,9 @@ class _Round:
         for b_at, big in enumerate(rest):
             for a_at, small in enumerate(rest[:b_at]):
                 m.set(group[small], group[big], order_weight(small, big, a_at, s1))
-        if s1:
+        if s1 and s1 == guessed:
+            pass  # the matching above was this one, S1 as guessed; exchanges are needed
+        elif s1:
             # first as if no exchange were needed, S1's opponents chosen in the same matching
             bits = len(rest).bit_length()
             extra = {}
@@ -547,7 +556,7 @@ class _Round:
                     fix(group[k], tried[group[k]])
                 tried.update(fixed)
                 return tried
-        if not all(group[k] < mate[group[k]] < end_v for k in rest[:s1]):
+        if s1 != guessed and not all(group[k] < mate[group[k]] < end_v for k in rest[:s1]):
             # some of S1 are not paired in S2: the fewest and smallest exchanges
             mate = m.solve(active)
         mate.update(fixed)
