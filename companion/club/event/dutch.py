@@ -11,8 +11,8 @@ transpositions, exchanges), which is then fixed pair by pair, each time keeping 
 weight. The criteria and their order are FIDE's; bbpPairings (the FIDE-endorsed program)
 pairs by the same principle, and ``benchmarks/event_crosscheck.py`` compares the two.
 
-The matchings are networkx's (exact on integers of any size). Players are ``Entrant``s in any
-order; the answer is the pairs, each (higher-ranked, lower-ranked), and the bye as
+The matchings are networkx's (exact on integers of any size). Players are ``Entrant``s in
+pairing-number order; the answer is the pairs, each (higher-ranked, lower-ranked), and the bye as
 (player, None). Colours and the board order are ``swiss``'s."""
 
 from __future__ import annotations
