@@ -70,3 +70,110 @@ def test_every_round_keeps_the_absolute_criteria(n, data):
                 players[x].floats.append(
                     "none" if before[x] == before[y] else "down" if before[x] > before[y] else "up"
                 )
+
+
+# The engine itself (``dutch.pair_round``) on random histories, checked against every pairing
+# of the players (brute force, up to 9 of them): it pairs whenever the absolute criteria allow
+# a pairing, refuses only when none does, keeps C.1-C.3, and gives the bye to the lowest
+# score any valid pairing gives it to (C.2, C.4: the bye as low as the rest can be paired).
+
+
+def _absolute(colours: str) -> str | None:
+    """The colour a player must have next (A.6: difference beyond 1, or two alike running)."""
+    diff = colours.count("w") - colours.count("b")
+    if diff > 1:
+        return "b"
+    if diff < -1:
+        return "w"
+    return {"ww": "b", "bb": "w"}.get(colours[-2:])
+
+
+def _pairings(players: list[int]):
+    """Every way to pair ``players`` (one left alone when odd)."""
+    if not players:
+        yield []
+        return
+    if len(players) % 2:
+        for k, alone in enumerate(players):
+            for rest in _pairings(players[:k] + players[k + 1 :]):
+                yield [(alone, None), *rest]
+        return
+    first, others = players[0], players[1:]
+    for k, other in enumerate(others):
+        for rest in _pairings(others[:k] + others[k + 1 :]):
+            yield [(first, other), *rest]
+
+
+@st.composite
+def _histories(draw):
+    from companion.club.event.dutch import Entrant
+
+    n = draw(st.integers(min_value=2, max_value=9))
+    played = draw(st.integers(min_value=0, max_value=5))
+    total = draw(st.integers(min_value=played + 1, max_value=played + 3))
+    entrants = []
+    for _ in range(n):
+        colours = draw(st.text("wb", max_size=played))
+        score2 = draw(st.integers(min_value=0, max_value=2 * played))
+        floats = tuple(draw(st.lists(st.sampled_from(["up", "down", "none"]), max_size=played)))
+        entrants.append(Entrant(score2, colours, floats, draw(st.booleans())))
+    pairs = [(a, b) for a in range(n) for b in range(a + 1, n)]
+    met = set(draw(st.lists(st.sampled_from(pairs), max_size=len(pairs)))) if pairs else set()
+    return entrants, met, played, total
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=_histories())
+def test_the_engine_pairs_when_the_absolute_criteria_allow_and_only_then(case):
+    from companion.club.event.dutch import Unpairable, pair_round
+
+    entrants, met, played, total = case
+    n = len(entrants)
+
+    def allowed(a: int, b: int) -> bool:
+        if (min(a, b), max(a, b)) in met:
+            return False
+        ca, cb = _absolute(entrants[a].colours), _absolute(entrants[b].colours)
+        top = played >= total - 1 and max(entrants[a].score2, entrants[b].score2) > played
+        return ca is None or ca != cb or top
+
+    def valid(pairing) -> bool:
+        return all(entrants[a].bye_eligible if b is None else allowed(a, b) for a, b in pairing)
+
+    valid_ones = [p for p in _pairings(list(range(n))) if valid(p)]
+    try:
+        got = pair_round(entrants, met, played, total)
+    except Unpairable:
+        assert not valid_ones, "refused, yet a pairing keeps the absolute criteria"
+        return
+    assert valid_ones, "paired, yet no pairing keeps the absolute criteria"
+    assert sorted(x for pair in got for x in pair if x is not None) == list(range(n))
+    assert valid(got), got
+    byes = [a for a, b in got if b is None]
+    assert len(byes) == n % 2
+    if byes:
+        lowest = min(entrants[a].score2 for p in valid_ones for a, b in p if b is None)
+        assert entrants[byes[0]].score2 == lowest
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    n=st.integers(min_value=0, max_value=9),
+    data=st.data(),
+)
+def test_the_pairability_check_agrees_with_every_pairing(n, data):
+    """``matching.complete`` (greedy, mended, a matching last) says a group can be paired,
+    one player left alone who may be when they are odd, exactly when some pairing does."""
+    from companion.club.event.matching import complete
+
+    pairs = [(a, b) for a in range(n) for b in range(a + 1, n)]
+    allowed = set(data.draw(st.lists(st.sampled_from(pairs), unique=True))) if pairs else set()
+    alone = set(data.draw(st.lists(st.integers(0, max(n - 1, 0)), max_size=n)))
+
+    def ok(a: int, b: int) -> bool:
+        return (min(a, b), max(a, b)) in allowed
+
+    exists = any(
+        all(a in alone if b is None else ok(a, b) for a, b in p) for p in _pairings(list(range(n)))
+    )
+    assert complete(list(range(n)), ok, lambda v: v in alone) == exists

@@ -1,17 +1,11 @@
-"""Swiss pairing by the FIDE Dutch system (Handbook C.04.3), through caissify-pairings'
-Dutch engine (checked by its authors against the FIDE-endorsed bbpPairings; built on
-networkx's weighted matching). This module turns an event's history into what the engine
-asks for and its answer back into pairs: the engine chooses who meets whom (score groups,
-S1/S2, transpositions and exchanges, floaters, the absolute criteria: no rematch, at most
-one bye per player, the bye to the lowest).
-
-Who has white in each pair and the order of the boards are this module's, by the published
-rules, because the engine's differ: colours by C.04.3 E (``colours``), boards by C.04.2
-(``board_order``)."""
+"""Swiss pairing by the FIDE Dutch system (Handbook C.04.3). The project's Dutch engine
+(``dutch``) chooses who meets whom (score brackets, S1/S2, transpositions and exchanges,
+floaters, the absolute criteria: no rematch, at most one bye per player, the bye to the
+lowest); this module turns an event's history into what the engine asks for, then gives each
+pair its colours by C.04.3 E (``colours``) and orders the boards by C.04.2 (``board_order``)."""
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -46,45 +40,25 @@ def pair_swiss(
     """The round's pairs as (white, black) indexes into ``players`` (starting rank order);
     black None: the pairing-allocated bye. ``met``: index pairs (a < b) that played;
     ``initial_colour``: the top-ranked player's colour in round 1 (drawn by lot, C.04.3 E)."""
-    from caissify_pairings import MissingFloatHistoryWarning, generate_pairings
+    from companion.club.event.dutch import Entrant, Unpairable, pair_round
 
-    state = [
-        {
-            "id": i + 1,
-            "name": str(i + 1),
-            "score": h.score,
-            "rating": h.rating or 0,
-            "starting_number": i + 1,
-            "color_hist": list(h.colours),
-            "float_history": list(h.floats),
-            "bye_count": h.byes,
-            "forfeit_win_count": h.forfeit_wins,
-        }
-        for i, h in enumerate(players)
+    entrants = [
+        Entrant(
+            score2=round(h.score * 2),
+            colours="".join("w" if c == WHITE else "b" for c in h.colours),
+            floats=tuple(h.floats),
+            bye_eligible=not h.byes and not h.forfeit_wins,
+        )
+        for h in players
     ]
-    previous = {(a + 1, b + 1) for a, b in met}
-    with warnings.catch_warnings():
-        # a round after rounds of byes and forfeits only has no floats: that is right here
-        warnings.simplefilter("ignore", MissingFloatHistoryWarning)
-        try:
-            out = generate_pairings(
-                "dutch",
-                state,
-                previous,
-                round_number,
-                total_rounds,
-                max_byes_per_player=1,
-                initial_color=initial_colour,
-            )
-        except (ValueError, RuntimeError) as e:
-            raise PairingError(f"round {round_number} cannot be paired: {e}") from None
-    pairs: list[tuple[int, int | None]] = []
-    for p in out:
-        a, b = p["white_id"] - 1, p.get("black_id")
-        if b is None:
-            pairs.append((a, None))
-        else:
-            pairs.append(colours(players, a, b - 1, initial_colour))
+    try:
+        found = pair_round(entrants, met, round_number - 1, total_rounds)
+    except Unpairable as e:
+        raise PairingError(
+            f"round {round_number} cannot be paired by the Dutch system's absolute criteria "
+            f"({e}): fewer rounds suit these players"
+        ) from None
+    pairs = [(a, None) if b is None else colours(players, a, b, initial_colour) for a, b in found]
     _check(pairs, players, met, round_number)
     return board_order(players, pairs)
 
@@ -187,9 +161,9 @@ def _check(
     met: set[tuple[int, int]],
     round_number: int,
 ) -> None:
-    """The absolute criteria, on what the engine gave (when no pairing meets them it falls
-    back to one that does not): everyone once, no rematch, one bye at most, only for an odd
-    number of players and only to a player who has had none and won no game by forfeit."""
+    """The absolute criteria, checked once more on what the engine gave: everyone once, no
+    rematch, one bye at most, only for an odd number of players and only to a player who has
+    had none and won no game by forfeit."""
     seen = [x for pair in pairs for x in pair if x is not None]
     byes = [w for w, b in pairs if b is None]
     if sorted(seen) != list(range(len(players))):
