@@ -18,7 +18,8 @@ With CLOCK (a time control) the game is played on a clock: ``state`` has its tim
 
 A dishonest board (docs/club.md, "A dishonest peer"), by the environment: ``REMOTE_LIE=flip``
 tells the other board each guess's answer turned over, ``REMOTE_LIE=silent`` never reveals
-its secret moves at the end, ``REMOTE_LIE=rename`` reveals a setup with its two pawns
+its secret moves at the end, ``REMOTE_LIE=late`` reveals them 5 s late,
+``REMOTE_LIE=rename`` reveals a setup with its two pawns
 swapped (Latent Binaries) or a digit in another slot (Binøme), ``REMOTE_LIE=mute`` never
 tells a fact.
 ``REMOTE_REVEAL_TIMEOUT``: ``[club] reveal_timeout``.
@@ -48,6 +49,20 @@ def lie(how: str) -> None:
             return None
 
         RemoteSource.send_names = silent  # type: ignore[method-assign]
+    elif how == "late":  # reveals its secret moves, but 5 s after it would
+        reveal = RemoteSource.send_names
+
+        def late(self, again: bool = False) -> None:
+            s = self.host.session
+            if not s.state.is_over():
+                return reveal(self, again)
+            if getattr(self, "late_for", None) != s.game_id:
+                self.late_for = s.game_id
+                later = lambda: self.host.post_call(lambda: reveal(self, again=True))  # noqa: E731
+                self.host.loop.call_later(5.0, later)
+            return None
+
+        RemoteSource.send_names = late  # type: ignore[method-assign]
     elif how == "rename":  # reveals another setup than the one it made (and committed to)
         from companion.club.transport import LinkTransport
 

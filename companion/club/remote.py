@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 from companion import PROGRAM
 from companion.club import topics
-from companion.club.remote_checks import RemoteChecks
+from companion.club.remote_checks import CONTROL_KINDS, RemoteChecks
 from companion.club.remote_clock import RemoteClock
 from companion.club.remote_secrets import RemoteSecrets
 from companion.club.remote_stream import plain, stream
@@ -130,8 +130,8 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
         self.said = ""  # the last problem said (each is said once)
         self._checked: tuple[Any, str | None] = (None, None)  # (game and options, problem)
         self.online = False  # the broker was there at the last look
-        self.clock_sync = RemoteClock(lambda m: self._send({**self.identity(), **m}))
-        self.takeback = RemoteTakeback(lambda m: self._send({**self.identity(), **m}), peer)
+        self.clock_sync = RemoteClock(self._send_control)
+        self.takeback = RemoteTakeback(self._send_control, peer)
         self.plies: tuple[int | None, int] = (None, 0)  # (game id, moves) at the last look
 
     # --- the broker ---
@@ -157,12 +157,19 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
             "game_id": s.game_id,
             "over": s.state.is_over(),
             "anchor": self.own_keys().anchor,  # remote_commit.py: its moves' keys hash to it
+            "control": self.own_keys().control.anchor,  # and its control messages' keys
             "journal": self.journal_uid(),  # its game ids grow in this journal
         }
 
     def _send(self, message: dict[str, Any]) -> None:
         if self.transport is not None:
             self.transport.publish(topics.remote(self.board, self.peer), message)
+
+    def _send_control(self, message: dict[str, Any]) -> None:
+        """A clock change, a flag or a takeback's word, signed (``signed_control``)."""
+        signed = self.signed_control({**self.identity(), **message})
+        if signed is not None:
+            self._send(signed)
 
     def _ask(self) -> None:
         """Ask for the peer's moves after those this board has, saying how many of its own
@@ -271,6 +278,8 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
             return
         kind = message.get("kind")
         if kind == "names" and not self.checked_names(message):
+            return
+        if kind in CONTROL_KINDS and not self.checked_control(message):
             return
         if self.is_disputed():
             if kind == "names":

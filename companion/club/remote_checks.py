@@ -12,6 +12,10 @@
 - A peer that never reveals its secret moves after the end is said after
   ``[club] reveal_timeout`` seconds, and the result goes to the hub ``unverified``; a fact
   it owes during the game and never tells is said after as long.
+- A clock change, a flag and a takeback's question or answer carry the next key of the
+  peer's second chain (``Keys.control``) and its number (``cseq``): each number is taken once
+  and only above the last one taken (kept in the journal), so a third party cannot stop a
+  clock, flag a player or take back a move, with a message of its own or one it heard.
 - Questions (``ask``) are answered at most ``ASK_BURST`` at once and one every
   ``ASK_EVERY`` seconds after that: a flood of them costs the board almost nothing; so do
   moves numbered far ahead (``AHEAD``: refused unhashed) and more facts than moves
@@ -21,6 +25,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import time
@@ -52,6 +57,9 @@ MORE_FACTS = 16  # facts about the peer beyond one a move played here: a flood, 
 EVIDENCE = 32_000  # bytes of JSON of a dispute's evidence kept in the journal
 DISPUTED, UNVERIFIED = "disputed", "unverified"
 SEED, PEER, COMMITS, PAST = "remote.seed.", "remote.peer.", "remote.commits.", "remote.past."
+SENT, TAKEN = "remote.control.sent.", "remote.control.taken."  # control messages' numbers
+CONTROL_AHEAD = 512  # a control message numbered further past the last one taken: unhashed
+CONTROL_KINDS = frozenset({"clock", "flag", "undo"})
 
 
 class Bucket:
@@ -75,6 +83,10 @@ class RemoteChecks:
     reveal_timeout: float = 120.0  # [club] reveal_timeout
     _keys: tuple[int | None, Keys | None] = (None, None)  # (game id here, its keys)
     _chain: tuple[int | None, Any, Chain | None] = (None, None, None)  # (here, peer's game, chain)
+    _control: Chain | None = None  # the peer's control chain, for the game in ``_chain``
+    _control_taken: tuple[int | None, int] = (None, -1)  # (game here, last number taken)
+    _control_heard: dict[int, str] | None = None  # number -> digest of the message taken
+    _control_sent: tuple[int | None, int] = (None, 0)  # (game here, next number to send)
     _commits: tuple[int | None, dict[int, str]] | None = None  # the peer's, by its move number
     disputed: int | None = None  # the game here disputed (it stops)
     _asks: Bucket | None = None
@@ -122,33 +134,110 @@ class RemoteChecks:
 
     # --- the peer's ---
     def peer_chain(self: RemoteSource, message: dict[str, Any]) -> Chain | None:
-        """The peer's chain for the game here, bound to the first anchor heard for its game
-        (kept in the journal, so a restart keeps it); None (said once): a message with
-        another anchor, which is not from the peer's board."""
+        """The peer's chain for the game here, bound to the first anchors heard for its game
+        (its moves' and its control messages', kept in the journal, so a restart keeps
+        them); None (said once): a message with other anchors, which is not from the peer's
+        board."""
         s = self.host.session
-        anchor, game = message.get("anchor"), message.get("game_id")
-        if not is_digest(anchor):
+        anchor, control = message.get("anchor"), message.get("control")
+        game = message.get("game_id")
+        if not is_digest(anchor) or not is_digest(control):
             self._refused("it carries no key (both boards need this version)")
             return None
         here, peer_game, chain = self._chain
         if here != s.game_id or peer_game != game or chain is None:
             stored = _json(s.journal.meta(f"{PEER}{s.game_id}"))
-            chain = None
+            chain, self._control = None, None
             if stored.get("game") == game and is_digest(stored.get("anchor")):
                 chain = Chain(str(stored["anchor"]))
-        if chain is not None and chain.anchor != anchor:
+                if is_digest(stored.get("control")):
+                    self._control = Chain(str(stored["control"]))
+        bound = self._control
+        if chain is not None and (
+            chain.anchor != anchor or (bound is not None and bound.anchor != control)
+        ):
             self._refused("another key than the one its game began with")
             return None
-        if chain is None:  # the first message of the peer's game here
-            chain = Chain(str(anchor))
-            record = json.dumps({"game": game, "anchor": anchor})
+        if chain is None or self._control is None:  # the first message of the peer's game here
+            fresh = chain is None
+            chain, self._control = chain or Chain(str(anchor)), Chain(str(control))
+            record = json.dumps({"game": game, "anchor": anchor, "control": control})
+            kept: dict[str, str | None] = {f"{PEER}{s.game_id}": record}
+            if fresh:
+                kept[f"{COMMITS}{s.game_id}"] = None
+                self._commits = (s.game_id, {})
             try:
-                s.journal.set_meta({f"{PEER}{s.game_id}": record, f"{COMMITS}{s.game_id}": None})
+                s.journal.set_meta(kept)
             except JournalError as e:
                 log.warning("remote play: the peer's key not kept: %s", e)
-            self._commits = (s.game_id, {})
         self._chain = (s.game_id, game, chain)
         return chain
+
+    # --- control messages: a clock, a flag, a takeback ---
+    def signed_control(self: RemoteSource, message: dict[str, Any]) -> dict[str, Any] | None:
+        """``message`` with this board's next control number and its key (the number kept
+        in the journal first, so a restart never uses one again); None: the game has used
+        every key of the chain."""
+        s = self.host.session
+        game, n = self._control_sent
+        if game != s.game_id:
+            n = _int(s.journal.meta(f"{SENT}{s.game_id}")) or 0
+        keys = self.own_keys().control
+        try:
+            key = keys.key(n)
+        except ValueError as e:
+            log.warning("remote play: %s not sent: %s", message.get("kind"), e)
+            return None
+        self._control_sent = (s.game_id, n + 1)
+        try:
+            s.journal.set_meta({f"{SENT}{s.game_id}": str(n + 1)})
+        except JournalError as e:
+            log.warning("remote play: a message's number not kept: %s", e)
+        return {**message, "cseq": n, "ckey": key}
+
+    def checked_control(self: RemoteSource, message: dict[str, Any]) -> bool:
+        """Is the peer's clock, flag or takeback message signed by its board, under a number
+        above the last one taken? The same message again (the broker may deliver one twice)
+        is dropped in silence; one heard before, as it was or changed, made-up keys and
+        numbers are refused in one line."""
+        kind = str(message.get("kind"))
+        if self.peer_chain(message) is None or self._control is None:
+            return False
+        s = self.host.session
+        n, key = message.get("cseq"), message.get("ckey")
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            self._refused(f"its {kind} message carries no number")
+            return False
+        last = self._last_control()
+        digest = hashlib.sha256(json.dumps(message, sort_keys=True).encode()).hexdigest()
+        heard = self._control_heard if self._control_heard is not None else {}
+        if n <= last:
+            if heard.get(n) != digest:
+                self._refused(f"its {kind} message {n + 1} was heard before")
+            return False
+        if n > last + CONTROL_AHEAD:  # no hashing for a number that far ahead
+            self._refused(f"its {kind} message {n + 1} is far past its message {last + 1}")
+            return False
+        if not self._control.check(n, key):
+            self._refused(f"its {kind} message does not carry {self.peer}'s key")
+            return False
+        self._control_taken = (s.game_id, n)
+        self._control_heard = {k: v for k, v in heard.items() if k > n - 64} | {n: digest}
+        try:
+            s.journal.set_meta({f"{TAKEN}{s.game_id}": str(n)})
+        except JournalError as e:
+            log.warning("remote play: a message's number not kept: %s", e)
+        return True
+
+    def _last_control(self: RemoteSource) -> int:
+        """The number of the peer's last control message taken in the game here (-1: none)."""
+        s = self.host.session
+        game, last = self._control_taken
+        if game != s.game_id:
+            stored = _int(s.journal.meta(f"{TAKEN}{s.game_id}"))
+            last = -1 if stored is None else stored
+            self._control_taken, self._control_heard = (s.game_id, last), {}
+        return last
 
     def checked_move(self: RemoteSource, message: dict[str, Any], n: int) -> bool:
         """Is the peer's move ``n`` signed by its board? Its commitment, if any, is kept."""
@@ -511,6 +600,31 @@ class RemoteChecks:
         except JournalError as e:
             log.warning("remote play: not kept: %s", e)
         line = f"{why}: result unverified"
+        log.warning("remote play: %s", line)
+        self.said = line
+        self.host.say(line, lasting=True)
+        self._results_changed()
+
+    def revealed_late(self: RemoteSource) -> None:
+        """The peer's names came after the game here was marked unverified, and they check
+        out (its commitments, the facts it told): the mark stays (its result went to the hub
+        as the arbiter's, and an event may have gone on from it), and says so, for the
+        arbiter to take the result with ``event correct``."""
+        s = self.host.session
+        if s.game_id is None:
+            return
+        entry = s.journal.load(s.game_id)
+        if entry is None or entry.dispute is None or entry.dispute.status != UNVERIFIED:
+            return
+        why = (
+            f"{self.peer} revealed its secret moves after {self.reveal_timeout:g} s; they check out"
+        )
+        evidence = {**entry.dispute.evidence, "revealed_late": True}
+        try:
+            s.journal.dispute(s.game_id, Dispute(UNVERIFIED, why, evidence))
+        except JournalError as e:
+            log.warning("remote play: not kept: %s", e)
+        line = f"{why}: the result stays unverified, the arbiter's"
         log.warning("remote play: %s", line)
         self.said = line
         self.host.say(line, lasting=True)

@@ -11,6 +11,11 @@ From it come:
   checked), but nobody who only heard the keys sent so far can make the next one: a third
   party that copies a move's identity fields cannot add a move (or a fact) of its own to
   the peer's.
+- **a second chain for the messages that are not moves** (``Keys.control``, from the seed
+  by HMAC): a clock change, a flag, a takeback's question or answer. The board numbers them
+  (``cseq``, 0, 1, ...) and signs its ``k``-th with that chain's ``key(k)``; the receiver takes
+  each number once and only above the last it took, so a sniffed one cannot be sent again,
+  changed or not, and nobody else can make the next one.
 - **commitments**: a secret move (its full name differs from its public one: a Latent
   Binaries setup, a Binøme digit or choice) goes with ``commit(n, name)``, SHA-256 over a
   32-byte salt of its own and the canonical text ``"<n>\\n<full name>"``. At the end the
@@ -65,6 +70,7 @@ class Keys:
 
     seed: str
     _chain: list[bytes] = field(default_factory=list, repr=False)
+    _control: Keys | None = field(default=None, repr=False)
 
     def _links(self) -> list[bytes]:
         """H^0(seed) .. H^LINKS(seed), made once (4,096 hashes: a few milliseconds)."""
@@ -93,6 +99,15 @@ class Keys:
 
     def commit(self, n: int, name: str) -> str:
         return commitment(self.salt(n), n, name)
+
+    @property
+    def control(self) -> Keys:
+        """The chain of this board's messages that are not moves (a clock, a flag, a
+        takeback): its own seed, so its keys say nothing of the moves' keys."""
+        if self._control is None:
+            seed = hmac.new(bytes.fromhex(self.seed), b"control", "sha256").hexdigest()
+            self._control = Keys(seed)
+        return self._control
 
 
 def commitment(salt: str, n: int, name: str) -> str:

@@ -111,6 +111,7 @@ class RemoteSecrets:
         if problem:
             self.dispute(f"{self.peer}'s moves at the end: {problem}", {"names": message})
             return
+        self.revealed_late()
         self.send_names()  # the first seat's board reveals once it checked the other's
 
     def _say_waiting(self: RemoteSource) -> None:
