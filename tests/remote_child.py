@@ -41,28 +41,28 @@ from companion.service.app import build_daemon  # noqa: E402
 
 def lie(how: str) -> None:
     """Make this board a dishonest one (the real companion, with one thing turned)."""
-    from companion.club.remote import RemoteSource
+    from companion.club.remote_secrets import SecretExchange
 
     if how == "silent":  # never reveals its secret moves
 
         def silent(self, again: bool = False) -> None:
             return None
 
-        RemoteSource.send_names = silent  # type: ignore[method-assign]
+        SecretExchange.send_names = silent  # type: ignore[method-assign]
     elif how == "late":  # reveals its secret moves, but 5 s after it would
-        reveal = RemoteSource.send_names
+        reveal = SecretExchange.send_names
 
         def late(self, again: bool = False) -> None:
-            s = self.host.session
+            s = self.link.host.session
             if not s.state.is_over():
                 return reveal(self, again)
             if getattr(self, "late_for", None) != s.game_id:
                 self.late_for = s.game_id
-                later = lambda: self.host.post_call(lambda: reveal(self, again=True))  # noqa: E731
-                self.host.loop.call_later(5.0, later)
+                later = lambda: self.link.host.post_call(lambda: reveal(self, again=True))  # noqa: E731
+                self.link.host.loop.call_later(5.0, later)
             return None
 
-        RemoteSource.send_names = late  # type: ignore[method-assign]
+        SecretExchange.send_names = late  # type: ignore[method-assign]
     elif how == "rename":  # reveals another setup than the one it made (and committed to)
         from companion.club.transport import LinkTransport
 
