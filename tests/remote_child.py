@@ -154,7 +154,7 @@ def main() -> None:
             "message": daemon.message,
             "acting": playing in s.state.to_act,
             "mine": [m.name for m in s.state.legal_moves(playing)],
-            "waiting": sorted(s.state.waiting),
+            "waiting": sorted(s.spec.remote().waiting(s.state)),
             "masked": s.masked is not None,
             "summary": outcome.summary if outcome is not None else None,
             "disputed": daemon.remote.is_disputed(),
@@ -176,7 +176,8 @@ def main() -> None:
 
     def make(name: str, on_board: bool) -> None:
         move = daemon.session.state.parse_move(name)
-        if on_board and daemon.session.spec.on_board(move) and daemon.session.spec.sensor_kinds:
+        spec = daemon.session.spec
+        if on_board and spec.remote().on_board(move) and spec.sensor_kinds:
             play(name)
         else:
             daemon.submit(name, local_player())

@@ -14,6 +14,7 @@ import pytest
 
 from companion.games import game_names, get_spec
 from companion.games.base import GameSpec, GameState, Outcome
+from companion.games.remote_api import Remote
 
 from .stub_games import STUBS, stubs_registered
 
@@ -100,6 +101,38 @@ def test_random_games_keep_the_contract(name, seed):
         again = again.play(again.parse_move(n))
     assert again.ply == last.ply and again.is_over()
     assert spec.view(again) == spec.view(last)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_remote_facet_says_what_the_game_hides(name):
+    """Every game's remote facet (``spec.remote()``, defaults in ``Remote``): a game that
+    hides something (a move with a public name of its own, a chance step, a secret option)
+    says so (``hidden``), one that hides nothing does not; a masked facet masks a new game
+    for each seat (a state that knows that seat alone), any other leaves every state as it
+    is, with nothing disclosed and nobody waited for."""
+    spec = get_spec(name)
+    remote = spec.remote()
+    assert isinstance(remote, Remote)
+    assert not remote.masked or remote.hidden
+    hides = bool(spec.secret_options)
+    for seed in range(2):
+        for state, move, _player in playout(spec, 200 + seed):
+            if move is None:
+                break
+            hides = hides or state.chance() is not None or state.public_name(move) != move.name
+            assert remote.on_board(move) in (True, False)
+    assert remote.hidden == hides, f"{name}: hides {hides}, its remote facet says {remote.hidden}"
+    new = spec.new(**spec.resolve({}))
+    for seat in new.players:
+        masked = remote.mask(new, seat)
+        if remote.masked:
+            assert remote.masked_for(masked) == seat and masked.players == new.players
+            assert remote.waiting(masked) <= set(new.players)
+            assert isinstance(remote.disclosed(new, seat), dict)
+        else:
+            assert masked is new and remote.masked_for(new) is None
+            assert remote.disclosed(new, seat) == {} and remote.waiting(new) == frozenset()
+            assert remote.learn(new, seat, {"any": 1}) is new
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -14,6 +14,7 @@ from companion.club import remote_checks, topics
 from companion.club.remote_commit import Chain, Keys, facts_link, move_link
 from companion.core.config import Config
 from companion.games import get_spec
+from companion.games.remote_api import Hidden
 from companion.service.app import build_daemon
 
 from .conftest import wait_until
@@ -211,7 +212,7 @@ def test_a_game_with_secrets_never_reaches_the_broker(t3, peer, monkeypatch):
     Binaries as if it had no masked states) in a remote game: it is said that it cannot be
     played remotely, and nothing of it goes on the broker (heard on ``#``) while it is played
     here."""
-    monkeypatch.setattr(type(get_spec("latent-binaries")), "remote_secrets", False)
+    monkeypatch.setattr(type(get_spec("latent-binaries")), "remote", lambda self: Hidden())
     wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
     settled(t3, peer)
     t3.call(lambda: t3.new_game("latent-binaries"))

@@ -57,18 +57,17 @@ def parse_remote(text: str) -> str:
 def remote_problem(spec: GameSpec, options: dict[str, Any]) -> str | None:
     """Why a game cannot be played across two boards, or None. A game with secrets (a move
     with a public name of its own, a secret option, a chance step) needs a masked state on
-    each board (``GameSpec.remote_secrets``)."""
+    each board (its remote facet, ``GameSpec.remote()``, says so)."""
     state = spec.new(**options)
     if len(state.players) != 2 or state.virtual:
         return f"{spec.name}: remote play is for two players, one at each board"
-    hidden = type(state).public_name is not GameState.public_name or spec.secret_options
-    chance = type(state).chance is not GameState.chance and state.chance() is not None
-    if (hidden or chance) and not spec.remote_secrets:
+    remote = spec.remote()
+    if remote.hidden and not remote.masked:
         return f"{spec.name} has hidden information: it cannot be played remotely"
-    if spec.remote_secrets:
+    if remote.masked:
         for seat in state.players:
             try:
-                state.masked(seat)
+                remote.mask(state, seat)
             except ValueError as e:  # e.g. Binøme's players without a phone
                 return f"{spec.name} cannot be played remotely: {e}"
     return None
@@ -277,7 +276,8 @@ class RemoteSource:
                 return  # a flood of questions: answered at the bucket's pace
             have, more = int(message["have"]), int(message["mine"])
             self._send_moves(max(0, have))
-            if int(message.get("told", 0)) < len(s.state.disclosed(self.seats(s.state)[0])):
+            told = s.spec.remote().disclosed(s.state, self.seats(s.state)[0])
+            if int(message.get("told", 0)) < len(told):
                 self.secrets.send_facts(again=True)
             if not message.get("named"):
                 self.secrets.send_names(again=True)
@@ -353,7 +353,7 @@ class RemoteSource:
 
     # --- takebacks both players agree to (remote_takeback.py) ---
     def _takes_back(self, session: Session) -> bool:
-        return not self.problem(session) and not session.spec.remote_secrets
+        return not self.problem(session) and not session.spec.remote().masked
 
     def undo_button(self) -> Verdict | None:
         """The undo button here: agree to the peer's takeback, or ask for one (None: this
@@ -465,7 +465,8 @@ class RemoteSource:
             if self._their_time(player):
                 self._cannot_play(name, seq, why)
             return  # else it came early (its turn is still to come here)
-        page = not s.spec.on_board(move) and s.spec.remote_secrets
+        remote = s.spec.remote()
+        page = not remote.on_board(move) and remote.masked
         if player is None or s.state.turn != player or page:
             verdict = self.host.play_remote(move, player)
             if verdict.refusal is not None:
@@ -496,9 +497,10 @@ class RemoteSource:
         """Is it the peer's time to act here (its player may act, or the game waits for
         its drawn chance step)? A move of the peer refused then is a disagreement, not a
         move come early."""
-        state = self.host.session.state
+        s = self.host.session
+        state = s.state
         if player is None:
-            return bool(state.waiting) and state.chance() is None
+            return bool(s.spec.remote().waiting(state)) and state.chance() is None
         return player in state.to_act
 
     def _cannot_play(self, name: str, seq: int, why: str) -> None:

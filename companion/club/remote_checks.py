@@ -481,7 +481,7 @@ class PeerChecks:
         commitments, and the facts it told against the game they make, as far as it goes
         here. What shows a lie is added to the evidence and said."""
         s = self.link.host.session
-        if s.game_id is None or not s.spec.remote_secrets:
+        if s.game_id is None or not s.spec.remote().masked:
             return
         theirs = self.link.seats(s.state)[1]
         plies = stream(s, theirs)
@@ -511,7 +511,7 @@ class PeerChecks:
             told = dict(s.masked.told.get(theirs, {})) if s.masked is not None else {}
             refused = entry.dispute.evidence.get("facts")  # the facts the dispute refused
             told.update(refused if isinstance(refused, dict) else {})
-            lie = told_lie(self.link.peer, told, plain(state.disclosed(theirs)))
+            lie = told_lie(self.link.peer, told, plain(s.spec.remote().disclosed(state, theirs)))
             if lie is None:
                 return
             finding, line = lie
@@ -571,7 +571,7 @@ class PeerChecks:
             self.dispute(f"{self.link.peer}'s revealed moves do not replay ({e})", {"moves": full})
             return False
         told = s.masked.told.get(theirs, {}) if s.masked is not None else {}
-        lie = told_lie(self.link.peer, told, plain(end.disclosed(theirs)))
+        lie = told_lie(self.link.peer, told, plain(s.spec.remote().disclosed(end, theirs)))
         if lie is not None:
             self.dispute(lie[1], {"lie": lie[0], "moves": full})
             return False
@@ -594,7 +594,8 @@ class PeerChecks:
         players know to leave the game to the arbiter (a new game) rather than wait on."""
         s = self.link.host.session
         at = (s.game_id, len(s.played))
-        if s.masked is None or not s.state.waiting or self._answer_timer == at:
+        waiting = s.spec.remote().waiting(s.state)
+        if s.masked is None or not waiting or self._answer_timer == at:
             return
         self._answer_timer = at
         self._after_timeout(lambda: self._not_answered(at))
@@ -608,7 +609,8 @@ class PeerChecks:
 
     def _not_answered(self, at: tuple[int | None, int]) -> None:
         s = self.link.host.session
-        if (s.game_id, len(s.played)) != at or not s.state.waiting or self.is_disputed():
+        waiting = s.spec.remote().waiting(s.state)
+        if (s.game_id, len(s.played)) != at or not waiting or self.is_disputed():
             return
         line = (
             f"{self.link.peer} has not answered in {self.reveal_timeout:g} s: "

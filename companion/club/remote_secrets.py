@@ -1,4 +1,5 @@
-"""Remote play of a game with secrets (``GameSpec.remote_secrets``: Latent Binaries, Binøme):
+"""Remote play of a game with secrets (a masked remote facet, ``GameSpec.remote()``: Latent
+Binaries, Binøme):
 ``SecretExchange``, held by the move source (``remote.py``), carries them (docs/club.md,
 "Hidden information").
 
@@ -38,9 +39,10 @@ class SecretExchange:
         """What the game has revealed of this board's secrets, when it is more than was sent
         (``again``: whatever was sent, the peer asked)."""
         s = self.link.host.session
-        if not s.spec.remote_secrets:
+        remote = s.spec.remote()
+        if not remote.masked:
             return
-        facts = plain(s.state.disclosed(self.link.seats(s.state)[0]))
+        facts = plain(remote.disclosed(s.state, self.link.seats(s.state)[0]))
         if not facts or (not again and self.told == (s.game_id, facts)):
             return
         self.told = (s.game_id, facts)
@@ -58,7 +60,8 @@ class SecretExchange:
         moves, and its order of the whole game, which the first seat's board's makes the
         game's on both boards (``remote_stream.canonical``)."""
         s = self.link.host.session
-        if not s.spec.remote_secrets or not (s.state.is_over() or self.checks.is_disputed()):
+        over = s.state.is_over() or self.checks.is_disputed()
+        if not s.spec.remote().masked or not over:
             return
         if self.named == s.game_id and not again:
             return
@@ -135,6 +138,6 @@ class SecretExchange:
         """Say once that the game here waits for the peer (a guess's answer, a drawn die)."""
         s = self.link.host.session
         at = (s.game_id, len(s.played))
-        if s.state.waiting and self.waited != at:
+        if s.spec.remote().waiting(s.state) and self.waited != at:
             self.waited = at
             self.link.host.say(f"waiting for {self.link.peer}")  # the panel says it while it lasts

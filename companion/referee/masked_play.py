@@ -1,8 +1,9 @@
 """A remote game with secrets, as one board plays it (docs/club.md, "Remote play"): a mixin of
 ``Session``.
 
-Each board knows only its own seat's secrets: its session keeps a masked state
-(``GameState.masked``). The other board's secret moves are journaled by their public names;
+Each board knows only its own seat's secrets: its session keeps a masked state (the game's
+remote facet masks it: ``GameSpec.remote()``). The other board's secret moves are journaled
+by their public names;
 what that board discloses as the game reveals it (a guess's answer, a turn's claims) is
 learned (``learn``) and kept in the journal, so a restart learns it again before replaying the
 moves. At the end each board tells the full names of its own moves; with them the other
@@ -35,10 +36,11 @@ class MaskedPlay:
         """A new game's first state: masked when the board plays a remote game with secrets."""
         seat = self.masking(spec, self.options) if self.masking is not None else None
         self.masked = None
-        if seat is None or not spec.remote_secrets or seat not in state.players:
+        remote = spec.remote()
+        if seat is None or not remote.masked or seat not in state.players:
             return state
         try:
-            masked = state.masked(seat)
+            masked = remote.mask(state, seat)
         except ValueError:  # options that cannot be masked: not played remotely (it says so)
             return state
         self.masked = Masked(seat, {})
@@ -60,7 +62,7 @@ class MaskedPlay:
         if not new:
             return False
         was_over = self.state.is_over()
-        state = self.state.learn(seat, new)
+        state = self.spec.remote().learn(self.state, seat, new)
         told = {**self.masked.told, seat: {**known, **new}}
         masked = Masked(self.masked.seat, told)
         self.journal.keep_masked(self.game_id, masked)

@@ -220,7 +220,8 @@ class Session(MaskedPlay):
         self.masked = saved.masked
         if saved.masked is not None:  # a remote game with secrets, as this board knows it
             told = saved.masked.told
-            self.states = [self.spec.masked_start(self.options, saved.masked.seat, told)]
+            start = self.spec.remote().start(self.spec, self.options, saved.masked.seat, told)
+            self.states = [start]
         else:
             self.states = [self.spec.new(**self.options)]
         self.played = []

@@ -21,6 +21,7 @@ from companion.games.base import (
     View,
     places,
 )
+from companion.games.remote_api import Remote
 from tests.toy_game.adapter import NoughtsAdapter, effect
 from tests.toy_game.engine import (
     GAME,
@@ -94,6 +95,11 @@ class NoughtsSpec(GameSpec):
         return Hint(free, f"{len(free)} cells for {st.mover.upper()}")
 
     # --- the engines ---
+    def remote(self) -> Remote:
+        """Open information, no chance: both boards play the whole game (the facet's
+        defaults; a move with cells is made on the board)."""
+        return Remote()
+
     def engine(self) -> NoughtsAdapter:
         return NoughtsAdapter()
 

@@ -38,6 +38,7 @@ from companion.games.binome.options import OPTIONS, resolve_game_options
 from companion.games.binome.postulates import BY_ID, number_text
 from companion.games.binome.resolution import X, join_names
 from companion.games.binome.spoken import spoken as chair_line
+from companion.games.remote_api import MaskedRemote, Remote
 
 OLED_CHARS: Final = 21  # characters per OLED line; a hint has two lines
 BOARD: Final = 8  # the LEDs are drawn for the usual 8x8 board (one colour per square)
@@ -106,7 +107,10 @@ class BinomeSpec(GameSpec):
     sensor_kinds = ()
     secret_options = ("seed",)  # the virtual players' sheets follow from it
     clock_default = "3:00+5"  # docs/rules/binome.md, "Time"
-    remote_secrets = True  # masked.py: each board knows only its own seat's sheet and claims
+
+    def remote(self) -> Remote:
+        """Masked states (masked.py): each board knows only its own seat's sheet and claims."""
+        return MaskedRemote()
 
     def step_seconds(self, options: dict[str, Any]) -> int:
         return int(options.get("step_seconds", 0) or 0)

@@ -41,6 +41,7 @@ from companion.games.latent_binaries.moves import END, PASS, Challenge, Marker, 
 from companion.games.latent_binaries.options import OPTIONS, PLAYERS, other, resolve
 from companion.games.latent_binaries.phases import CHALLENGE, MARKER, MOVE, OVER, PROMPTS, SETUP
 from companion.games.latent_binaries.position import legal, parse_position
+from companion.games.remote_api import MaskedRemote, Remote
 
 NEST_RGB: dict[str, RGB] = {"rainbow": (220, 70, 0), "xeno": (0, 110, 220)}
 MARKER_RGB: RGB = (110, 110, 110)
@@ -99,7 +100,6 @@ class LatentSpec(GameSpec):
     sensor_kinds: ClassVar[tuple[str, ...]] = ("switch", "presence")
     position_movers: ClassVar[tuple[str, ...]] = PLAYERS  # `legal FILE` (no engine)
     clock_default: ClassVar[str] = "15:00+10"  # docs/rules/latent-binaries.md, "Time"
-    remote_secrets: ClassVar[bool] = True  # masked states: masked.py, "Remote play" in the rules
 
     def resolve(self, given: dict[str, Any]) -> dict[str, Any]:
         return resolve(given)
@@ -114,10 +114,9 @@ class LatentSpec(GameSpec):
     def players(self, options: dict[str, Any]) -> tuple[str, ...]:
         return PLAYERS
 
-    def on_board(self, move: Any) -> bool:
-        """Only a nest's step and a marker's jump are made on the board: setups and guesses
-        are made on the pages (their cells are for hints)."""
-        return isinstance(move, Step | Marker)
+    def remote(self) -> Remote:
+        """Masked states (masked.py, "Remote play" in the rules)."""
+        return LatentRemote()
 
     def interpreter(self, kind: str) -> Interpreter:
         return LatentInput(kind)
@@ -270,3 +269,10 @@ class LatentSpec(GameSpec):
 
 
 SPEC = LatentSpec()
+
+
+class LatentRemote(MaskedRemote):
+    def on_board(self, move: Any) -> bool:
+        """Only a nest's step and a marker's jump are made on the board: setups and guesses
+        are made on the pages (their cells are for hints)."""
+        return isinstance(move, Step | Marker)
