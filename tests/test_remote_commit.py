@@ -9,6 +9,7 @@ import sqlite3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.cli.main import main
 from companion.club.hub.store import ResultStore, parse_result
 from companion.club.remote_checks import Bucket, bounded
 from companion.club.remote_commit import (
@@ -117,6 +118,28 @@ def test_a_version_5_journal_gets_its_disputes_and_keeps_a_lie_caught(tmp_path):
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
     db.close()
+
+
+def test_history_says_disputed_or_unverified_in_one_word(tmp_path, capsys):
+    """``history``: a remote game left to the arbiter says ``disputed`` or ``unverified`` in
+    its status column, and ``--json`` has ``dispute`` beside the game's own ``status``; a
+    version-5 journal (no disputes yet) lists its games with none."""
+    path = tmp_path / "v5.sqlite"
+    version_5_journal(path)
+    assert main(["history", "--json", "--journal", str(path)]) == 0
+    assert [g["dispute"] for g in json.loads(capsys.readouterr().out)] == [None]
+    with SqliteJournal.open(path) as j:
+        j.begin("binaryon", {"size": 4}, {})
+        j.begin("binaryon", {"size": 4}, {})
+        j.dispute(1, Dispute("unverified", "t4 never revealed its secret moves"))
+        j.dispute(2, Dispute("disputed", "t4 told answer 3 right"))
+    assert main(["history", "--json", "--journal", str(path)]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [g["dispute"] for g in listed] == ["unverified", "disputed", None]
+    assert main(["history", "--journal", str(path)]) == 0
+    _header, *rows = capsys.readouterr().out.splitlines()
+    words = [row.split()[5] for row in rows]  # id, date, time, game, moves, then the status
+    assert words[:2] == ["unverified", "disputed"] and words[2] != "disputed"
 
 
 def payload(**rest) -> dict:
