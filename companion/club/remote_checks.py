@@ -35,7 +35,14 @@ from typing import Any
 
 from companion import PROGRAM
 from companion.club.remote_commit import (
+    AGAIN,
+    FAR,
+    HEARD,
+    NO_NUMBER,
+    NOT_KEYED,
+    TAKEN,
     Chain,
+    ControlTaken,
     Keys,
     broken_commitments,
     facts_link,
@@ -57,8 +64,7 @@ MORE_FACTS = 16  # facts about the peer beyond one a move played here: a flood, 
 EVIDENCE = 32_000  # bytes of JSON of a dispute's evidence kept in the journal
 DISPUTED, UNVERIFIED = "disputed", "unverified"
 SEED, PEER, COMMITS, PAST = "remote.seed.", "remote.peer.", "remote.commits.", "remote.past."
-SENT, TAKEN = "remote.control.sent.", "remote.control.taken."  # control messages' numbers
-CONTROL_AHEAD = 512  # a control message numbered further past the last one taken: unhashed
+SENT, TAKEN_KEY = "remote.control.sent.", "remote.control.taken."  # control messages' numbers
 CONTROL_KINDS = frozenset({"clock", "flag", "undo"})
 
 
@@ -92,8 +98,7 @@ class PeerChecks:
         # (game here, the peer's game, its chain) and its control chain for the same game
         self._chain: tuple[int | None, Any, Chain | None] = (None, None, None)
         self._control: Chain | None = None
-        self._control_taken: tuple[int | None, int] = (None, -1)  # (game here, last taken)
-        self._control_heard: dict[int, str] | None = None  # number -> digest of the message
+        self._control_taken: tuple[int | None, ControlTaken] | None = None  # (game here, ...)
         self._control_sent: tuple[int | None, int] = (None, 0)  # (game here, next to send)
         self._commits: tuple[int | None, dict[int, str]] | None = None  # by the peer's move
         self.disputed: int | None = None  # the game here disputed (it stops)
@@ -222,47 +227,45 @@ class PeerChecks:
 
     def checked_control(self, message: dict[str, Any]) -> bool:
         """Is the peer's clock, flag or takeback message signed by its board, under a number
-        above the last one taken? The same message again (the broker may deliver one twice)
-        is dropped in silence; one heard before, as it was or changed, made-up keys and
-        numbers are refused in one line."""
+        above the last one taken (``ControlTaken``)? The same message again (the broker may
+        deliver one twice) is dropped in silence; one heard before, as it was or changed,
+        made-up keys and numbers are refused in one line. The number taken is kept in the
+        journal: a restart takes none of them again."""
         kind = str(message.get("kind"))
         if self.peer_chain(message) is None or self._control is None:
             return False
-        s = self.link.host.session
-        n, key = message.get("cseq"), message.get("ckey")
-        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            self.refused(f"its {kind} message carries no number")
-            return False
-        last = self._last_control()
+        s = self.link.session
+        taken = self._taken_here(self._control)
+        n, last = message.get("cseq"), taken.last
         digest = hashlib.sha256(json.dumps(message, sort_keys=True).encode()).hexdigest()
-        heard = self._control_heard if self._control_heard is not None else {}
-        if n <= last:
-            if heard.get(n) != digest:
-                self.refused(f"its {kind} message {n + 1} was heard before")
+        verdict = taken.take(n, message.get("ckey"), digest)
+        if verdict == AGAIN:
             return False
-        if n > last + CONTROL_AHEAD:  # no hashing for a number that far ahead
-            self.refused(f"its {kind} message {n + 1} is far past its message {last + 1}")
+        if verdict != TAKEN:
+            numbered = f"its {kind} message {n + 1 if isinstance(n, int) else n}"
+            self.refused({
+                NO_NUMBER: f"its {kind} message carries no number",
+                HEARD: f"{numbered} was heard before",
+                FAR: f"{numbered} is far past its message {last + 1}",
+                NOT_KEYED: f"its {kind} message does not carry {self.link.peer}'s key",
+            }[verdict])  # fmt: skip
             return False
-        if not self._control.check(n, key):
-            self.refused(f"its {kind} message does not carry {self.link.peer}'s key")
-            return False
-        self._control_taken = (s.game_id, n)
-        self._control_heard = {k: v for k, v in heard.items() if k > n - 64} | {n: digest}
         try:
-            s.journal.set_meta({f"{TAKEN}{s.game_id}": str(n)})
+            s.journal.set_meta({f"{TAKEN_KEY}{s.game_id}": str(taken.last)})
         except JournalError as e:
             log.warning("remote play: a message's number not kept: %s", e)
         return True
 
-    def _last_control(self) -> int:
-        """The number of the peer's last control message taken in the game here (-1: none)."""
-        s = self.link.host.session
-        game, last = self._control_taken
-        if game != s.game_id:
-            stored = _int(s.journal.meta(f"{TAKEN}{s.game_id}"))
-            last = -1 if stored is None else stored
-            self._control_taken, self._control_heard = (s.game_id, last), {}
-        return last
+    def _taken_here(self, chain: Chain) -> ControlTaken:
+        """The peer's control messages taken in the game here (the last number read from the
+        journal once a game)."""
+        s = self.link.session
+        here = self._control_taken
+        if here is None or here[0] != s.game_id or here[1].chain is not chain:
+            stored = _int(s.journal.meta(f"{TAKEN_KEY}{s.game_id}"))
+            here = (s.game_id, ControlTaken(chain, -1 if stored is None else stored))
+            self._control_taken = here
+        return here[1]
 
     def checked_move(self, message: dict[str, Any], n: int) -> bool:
         """Is the peer's move ``n`` signed by its board? Its commitment, if any, is kept."""

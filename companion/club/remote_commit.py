@@ -148,6 +148,42 @@ class Chain:
         return True
 
 
+CONTROL_AHEAD = 512  # a control message numbered further past the last one taken: unhashed
+CONTROL_KEPT = 64  # the digests of the last control messages taken, to know them again
+# what ``ControlTaken.take`` says of a message
+TAKEN, AGAIN, NO_NUMBER = "taken", "again", "no number"
+HEARD, FAR, NOT_KEYED = "heard", "far", "not keyed"
+
+
+class ControlTaken:
+    """The peer's control messages (a clock, a flag, a takeback) taken so far in one game,
+    checked against its control chain: each number once, and only above the last one taken
+    (``last``: kept by the caller across a restart). A message is known by its ``digest``."""
+
+    def __init__(self, chain: Chain, last: int = -1):
+        self.chain = chain
+        self.last = last
+        self.digests: dict[int, str] = {}
+
+    def take(self, n: object, key: object, digest: str) -> str:
+        """``TAKEN``; ``AGAIN``: the same message again (the broker delivers one twice): drop
+        it in silence; else why it is refused: ``NO_NUMBER``, ``HEARD`` (a number taken
+        before, with other content, or one passed), ``FAR`` (too far ahead to hash) or
+        ``NOT_KEYED`` (its key is not the chain's)."""
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            return NO_NUMBER
+        if n <= self.last:
+            return AGAIN if self.digests.get(n) == digest else HEARD
+        if n > self.last + CONTROL_AHEAD:
+            return FAR
+        if not self.chain.check(n, key):
+            return NOT_KEYED
+        self.last = n
+        kept = {k: v for k, v in self.digests.items() if k > n - CONTROL_KEPT}
+        self.digests = {**kept, n: digest}
+        return TAKEN
+
+
 def broken_commitments(
     commits: Mapping[int, str], salts: Sequence[object], names: Sequence[str]
 ) -> list[int]:
