@@ -1,8 +1,9 @@
 """The game protocol's contract, checked over every registered game and three stub games of
 the shapes the protocol must host (no board and 5 players; hidden information; a board
 smaller than the physical one, not square): random games to the end, notation round trips,
-replay from move names, views of the right shape, and no secret on the table or on another
-player's page before the game reveals it."""
+replay from move names, views of the right shape, no secret on the table or on another
+player's page before the game reveals it, and the remote facet (``spec.remote()``): what a
+game hides, and for a masked one two boards playing whole games each with its own secrets."""
 
 from __future__ import annotations
 
@@ -133,6 +134,54 @@ def test_the_remote_facet_says_what_the_game_hides(name):
             assert masked is new and remote.masked_for(new) is None
             assert remote.disclosed(new, seat) == {} and remote.waiting(new) == frozenset()
             assert remote.learn(new, seat, {"any": 1}) is new
+
+
+MASKED = [g for g in game_names() if get_spec(g).remote().masked]
+
+
+@pytest.mark.parametrize("name", MASKED)
+@pytest.mark.parametrize("seed", range(3))
+def test_two_masked_boards_play_the_whole_game(name, seed):
+    """The masked-play contract, through the remote facet: a random game played on two
+    masked boards (each seat's move by its full name on its own board and by its public name
+    on the other, a chance step by its name on both; after each move each board learns what
+    the other discloses, until nothing changes) is accepted move by move on both and ends on
+    both when the full game ends. A fact, once disclosed, keeps its value."""
+    spec = get_spec(name)
+    remote = spec.remote()
+    options = spec.resolve({"players": "Ann,Bob"} if name == "binome" else {})
+    full = spec.new(**options)
+    seats = tuple(full.players)
+    boards = {seat: remote.mask(full, seat) for seat in seats}
+    heard: dict[str, dict] = {seat: {} for seat in seats}
+    rng = random.Random(300 + seed)
+    for _ in range(3000):
+        if full.is_over():
+            break
+        move, player = step(full, rng)
+        actor = full.actor(move) if player is not None else None
+        for seat, board in boards.items():
+            said = move.name if actor in (None, seat) else full.public_name(move)
+            mine = board.parse_move(said)
+            assert board.check(mine, player) is None, (seat, said, board.check(mine, player))
+            boards[seat] = board.play(mine, player)
+        full = full.play(move, player)
+        changed = True
+        while changed:
+            changed = False
+            for seat in seats:
+                for other in seats:
+                    if other == seat:
+                        continue
+                    facts = remote.disclosed(boards[other], other)
+                    for key, value in facts.items():
+                        assert heard[seat].setdefault(key, value) == value, (key, value)
+                    learned = remote.learn(boards[seat], other, facts)
+                    changed = changed or learned != boards[seat]
+                    boards[seat] = learned
+    assert full.is_over()
+    assert all(board.is_over() for board in boards.values())
+    assert all(remote.masked_for(boards[seat]) == seat for seat in seats)
 
 
 @pytest.mark.parametrize("name", GAMES)
