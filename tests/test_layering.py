@@ -1,6 +1,7 @@
 """The package's layers, read from the source: games are named only in companion/games/,
 core/ imports nothing above it, the product never imports the test aids (companion/testing/),
-and the tests go through public names (no ``obj._private`` but their own ``self``'s).
+and the tests go through public names (no ``obj._private`` but their own ``self``'s); in
+companion/club/ no modules import each other and none imports another's private name.
 
 Each check is a function of a source tree, run on the checkout and on a tree with a violation
 planted, so a check that could never fail is caught too."""
@@ -161,6 +162,59 @@ def private_reads_in_tests(root: Path) -> list[str]:
     return found
 
 
+def club_imports(root: Path) -> dict[str, set[str]]:
+    """Each module of companion/club/ -> the modules of companion/club/ it imports (at any
+    depth of its code, type-checking imports too), by dotted name."""
+    found = [(rel, tree) for rel, tree in modules(root) if rel.startswith("companion/club/")]
+    names = {rel.removesuffix(".py").removesuffix("/__init__").replace("/", "."): tree
+             for rel, tree in found}  # fmt: skip
+    graph: dict[str, set[str]] = {name: set() for name in names}
+    for name, tree in names.items():
+        for node in ast.walk(tree):
+            targets = []
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                targets = [f"{node.module}.{a.name}" for a in node.names] + [node.module]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            graph[name] |= {t for t in targets if t in names}
+    return graph
+
+
+def club_import_circles(root: Path) -> list[str]:
+    """Modules of companion/club/ that import each other, through any number of others."""
+    graph = club_imports(root)
+
+    def reach(start: str) -> set[str]:
+        seen, todo = set(), list(graph[start])
+        while todo:
+            name = todo.pop()
+            if name not in seen:
+                seen.add(name)
+                todo.extend(graph[name])
+        return seen
+
+    path = {name: name.replace(".", "/") + ".py" for name in graph}
+    for rel, _tree in modules(root):
+        if rel.endswith("/__init__.py"):
+            path[rel.removesuffix("/__init__.py").replace("/", ".")] = rel
+    return sorted(f"{path[name]}: imports itself through {sorted(reach(name) & set(graph))}"
+                  for name in graph if name in reach(name))  # fmt: skip
+
+
+def club_private_imports(root: Path) -> list[str]:
+    """``from companion.X import _name`` in companion/club/: another module's insides."""
+    found = []
+    for rel, tree in modules(root):
+        if not rel.startswith("companion/club/"):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("companion"):
+                for alias in node.names:
+                    if alias.name.startswith("_") and not alias.name.startswith("__"):
+                        found.append(f"{rel}:{node.lineno}: {node.module}.{alias.name}")
+    return found
+
+
 CHECKS = {
     "strings naming a game": strings_naming_a_game,
     "modules named after a game": modules_named_after_a_game,
@@ -168,6 +222,8 @@ CHECKS = {
     "views importing above them": views_importing_above,
     "product importing test aids": product_imports_of_test_aids,
     "tests reading privates": private_reads_in_tests,
+    "import circles in club": club_import_circles,
+    "club importing privates": club_private_imports,
 }
 
 
@@ -195,6 +251,11 @@ PLANTED = {
         "from companion.testing.fake_gpio import FakeGpio\n",
     ),
     "tests reading privates": ("tests/test_x.py", "def test_x(board):\n    board._thread\n"),
+    "import circles in club": (  # a module that needs itself: a circle of one
+        "companion/club/x.py",
+        "import typing\n\nif typing.TYPE_CHECKING:\n    from companion.club.x import X\n",
+    ),
+    "club importing privates": ("companion/club/x.py", "from companion.club.topics import _x\n"),
 }
 
 
