@@ -77,7 +77,8 @@ class Peer:
     def identity(self, **rest) -> dict:
         options = get_spec(GAME).resolve(RULES)
         return {"board": "t4", "sent": 0, "game": GAME, "options": options, "seat": "off",
-                "game_id": 1, "over": False, "anchor": self.keys.anchor, **rest}  # fmt: skip
+                "game_id": 1, "over": False, "anchor": self.keys.anchor,
+                "control": self.keys.control.anchor, **rest}  # fmt: skip
 
     def send(self, message: dict, wait: bool = True):
         info = self.client.publish(topics.remote("t4", "t3"), json.dumps(message), qos=1)

@@ -18,7 +18,8 @@ With CLOCK (a time control) the game is played on a clock: ``state`` has its tim
 
 A dishonest board (docs/club.md, "A dishonest peer"), by the environment: ``REMOTE_LIE=flip``
 tells the other board each guess's answer turned over, ``REMOTE_LIE=silent`` never reveals
-its secret moves at the end, ``REMOTE_LIE=rename`` reveals a setup with its two pawns
+its secret moves at the end, ``REMOTE_LIE=late`` reveals them 5 s late,
+``REMOTE_LIE=rename`` reveals a setup with its two pawns
 swapped (Latent Binaries) or a digit in another slot (Binøme), ``REMOTE_LIE=mute`` never
 tells a fact.
 ``REMOTE_REVEAL_TIMEOUT``: ``[club] reveal_timeout``.
@@ -40,14 +41,28 @@ from companion.service.app import build_daemon  # noqa: E402
 
 def lie(how: str) -> None:
     """Make this board a dishonest one (the real companion, with one thing turned)."""
-    from companion.club.remote import RemoteSource
+    from companion.club.remote_secrets import SecretExchange
 
     if how == "silent":  # never reveals its secret moves
 
         def silent(self, again: bool = False) -> None:
             return None
 
-        RemoteSource.send_names = silent  # type: ignore[method-assign]
+        SecretExchange.send_names = silent  # type: ignore[method-assign]
+    elif how == "late":  # reveals its secret moves, but 5 s after it would
+        reveal = SecretExchange.send_names
+
+        def late(self, again: bool = False) -> None:
+            s = self.link.host.session
+            if not s.state.is_over():
+                return reveal(self, again)
+            if getattr(self, "late_for", None) != s.game_id:
+                self.late_for = s.game_id
+                later = lambda: self.link.host.post_call(lambda: reveal(self, again=True))  # noqa: E731
+                self.link.host.loop.call_later(5.0, later)
+            return None
+
+        SecretExchange.send_names = late  # type: ignore[method-assign]
     elif how == "rename":  # reveals another setup than the one it made (and committed to)
         from companion.club.transport import LinkTransport
 
@@ -139,7 +154,7 @@ def main() -> None:
             "message": daemon.message,
             "acting": playing in s.state.to_act,
             "mine": [m.name for m in s.state.legal_moves(playing)],
-            "waiting": sorted(s.state.waiting),
+            "waiting": sorted(s.spec.remote().waiting(s.state)),
             "masked": s.seat_knowledge is not None,
             "summary": outcome.summary if outcome is not None else None,
             "disputed": daemon.remote.is_disputed(),
@@ -161,7 +176,8 @@ def main() -> None:
 
     def make(name: str, on_board: bool) -> None:
         move = daemon.session.state.parse_move(name)
-        if on_board and daemon.session.spec.on_board(move) and daemon.session.spec.sensor_kinds:
+        spec = daemon.session.spec
+        if on_board and spec.remote().on_board(move) and spec.sensor_kinds:
             play(name)
         else:
             daemon.submit(name, local_player())

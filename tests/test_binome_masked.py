@@ -378,7 +378,7 @@ def test_the_end_shows_the_sheets_once_told():
 def test_remote_play_is_for_two_boards_with_their_own_pages():
     from companion.club.remote import remote_problem
 
-    assert SPEC.remote_secrets is True
+    assert SPEC.remote().masked is True
     assert remote_problem(SPEC, SPEC.resolve({"players": "Ann,Bob"})) is None
     solo = SPEC.resolve({"players": "Ann", "solo": 1})
     assert remote_problem(SPEC, solo) == "binome: remote play is for two players, one at each board"

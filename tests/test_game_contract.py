@@ -1,9 +1,10 @@
 """The game protocol's contract, checked over every registered game and three stub games of
 the shapes the protocol must host (no board and 5 players; hidden information; a board
 smaller than the physical one, not square): random games to the end, notation round trips,
-replay from move names, views of the right shape, and no secret on the table or on another
+replay from move names, views of the right shape, no secret on the table or on another
 player's page before the game reveals it; each game's facets (the command line's positions,
-the clock's rules) with their defaults, and a remote game with secrets played masked."""
+the clock's rules, remote play's ``spec.remote()``) with their defaults, and for a game with
+secrets two masked boards playing whole games each with its own secrets."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 from companion.games import game_names, get_spec
 from companion.games.base import ClockRules, GameSpec, GameState, Outcome
 from companion.games.positions import Positions
+from companion.games.remote_api import Remote
 from companion.referee.clock import TimeControl
 
 from .stub_games import STUBS, stubs_registered
@@ -103,6 +105,86 @@ def test_random_games_keep_the_contract(name, seed):
         again = again.play(again.parse_move(n))
     assert again.ply == last.ply and again.is_over()
     assert spec.view(again) == spec.view(last)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_remote_facet_says_what_the_game_hides(name):
+    """Every game's remote facet (``spec.remote()``, defaults in ``Remote``): a game that
+    hides something (a move with a public name of its own, a chance step, a secret option)
+    says so (``hidden``), one that hides nothing does not; a masked facet masks a new game
+    for each seat (a state that knows that seat alone), any other leaves every state as it
+    is, with nothing disclosed and nobody waited for."""
+    spec = get_spec(name)
+    remote = spec.remote()
+    assert isinstance(remote, Remote)
+    assert not remote.masked or remote.hidden
+    hides = bool(spec.secret_options)
+    for seed in range(2):
+        for state, move, _player in playout(spec, 200 + seed):
+            if move is None:
+                break
+            hides = hides or state.chance() is not None or state.public_name(move) != move.name
+            assert remote.on_board(move) in (True, False)
+    assert remote.hidden == hides, f"{name}: hides {hides}, its remote facet says {remote.hidden}"
+    new = spec.new(**spec.resolve({}))
+    for seat in new.players:
+        masked = remote.mask(new, seat)
+        if remote.masked:
+            assert remote.masked_for(masked) == seat and masked.players == new.players
+            assert remote.waiting(masked) <= set(new.players)
+            assert isinstance(remote.disclosed(new, seat), dict)
+        else:
+            assert masked is new and remote.masked_for(new) is None
+            assert remote.disclosed(new, seat) == {} and remote.waiting(new) == frozenset()
+            assert remote.learn(new, seat, {"any": 1}) is new
+
+
+MASKED = [g for g in game_names() if get_spec(g).remote().masked]
+
+
+@pytest.mark.parametrize("name", MASKED)
+@pytest.mark.parametrize("seed", range(3))
+def test_two_masked_boards_play_the_whole_game(name, seed):
+    """The masked-play contract, through the remote facet: a random game played on two
+    masked boards (each seat's move by its full name on its own board and by its public name
+    on the other, a chance step by its name on both; after each move each board learns what
+    the other discloses, until nothing changes) is accepted move by move on both and ends on
+    both when the full game ends. A fact, once disclosed, keeps its value."""
+    spec = get_spec(name)
+    remote = spec.remote()
+    options = spec.resolve({"players": "Ann,Bob"} if name == "binome" else {})
+    full = spec.new(**options)
+    seats = tuple(full.players)
+    boards = {seat: remote.mask(full, seat) for seat in seats}
+    heard: dict[str, dict] = {seat: {} for seat in seats}
+    rng = random.Random(300 + seed)
+    for _ in range(3000):
+        if full.is_over():
+            break
+        move, player = step(full, rng)
+        actor = full.actor(move) if player is not None else None
+        for seat, board in boards.items():
+            said = move.name if actor in (None, seat) else full.public_name(move)
+            mine = board.parse_move(said)
+            assert board.check(mine, player) is None, (seat, said, board.check(mine, player))
+            boards[seat] = board.play(mine, player)
+        full = full.play(move, player)
+        changed = True
+        while changed:
+            changed = False
+            for seat in seats:
+                for other in seats:
+                    if other == seat:
+                        continue
+                    facts = remote.disclosed(boards[other], other)
+                    for key, value in facts.items():
+                        assert heard[seat].setdefault(key, value) == value, (key, value)
+                    learned = remote.learn(boards[seat], other, facts)
+                    changed = changed or learned != boards[seat]
+                    boards[seat] = learned
+    assert full.is_over()
+    assert all(board.is_over() for board in boards.values())
+    assert all(remote.masked_for(boards[seat]) == seat for seat in seats)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -225,7 +307,7 @@ def test_the_clock_rules_facet_keeps_the_contract(name):
             assert late is None or state.check(late, flagged) is None
 
 
-@pytest.mark.parametrize("name", [g for g in game_names() if get_spec(g).remote_secrets])
+@pytest.mark.parametrize("name", MASKED)
 @pytest.mark.parametrize("seed", range(2))
 def test_masked_play_keeps_the_contract(name, seed):
     """A remote game with secrets at the state level: the board of the first seat holds the
@@ -233,17 +315,17 @@ def test_masked_play_keeps_the_contract(name, seed):
     full game discloses them, and ends as the full game does; the clock's rules give it the
     same result on time at every step (nothing in them needs a secret)."""
     spec = get_spec(name)
-    rules = spec.clock_rules()
+    rules, remote = spec.clock_rules(), spec.remote()
     seat = spec.new(**spec.resolve({})).players[0]
     masked = None
     for state, move, player in playout(spec, 200 + seed):
         if masked is None:
-            masked = state.masked(seat)
-            assert masked.masked_for == seat
+            masked = remote.mask(state, seat)
+            assert remote.masked_for(masked) == seat
         for other in state.players:
             if other != seat:
-                masked = masked.learn(other, state.disclosed(other))
-        assert not masked.waiting
+                masked = remote.learn(masked, other, remote.disclosed(state, other))
+        assert not remote.waiting(masked)
         if move is None:
             break
         if not state.is_over() and state.to_act:

@@ -222,8 +222,11 @@ def played(names: tuple[str, ...], **options: Any) -> Boards:
     return boards
 
 
-def test_the_spec_says_remote_secrets():
-    assert SPEC.remote_secrets is True
+def test_the_spec_gives_a_masked_remote_facet():
+    remote = SPEC.remote()
+    assert remote.masked and remote.hidden
+    setup = SPEC.new(**SPEC.resolve({})).legal_moves()[0]
+    assert setup.cells and not remote.on_board(setup)  # a setup is made on its page
 
 
 def test_only_a_new_games_full_state_is_masked():

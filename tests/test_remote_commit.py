@@ -9,11 +9,15 @@ import sqlite3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.cli.main import main
 from companion.club.hub.store import ResultStore, parse_result
 from companion.club.remote_checks import Bucket, bounded
 from companion.club.remote_commit import (
+    AGAIN,
     LINKS,
+    TAKEN,
     Chain,
+    ControlTaken,
     Keys,
     broken_commitments,
     commitment,
@@ -83,6 +87,69 @@ def test_a_revealed_name_matches_its_commitment_only_if_it_is_the_one(seed, name
     assert commitment(keys.salt(k + 1), k, names[k]) != commits[k]  # another salt
 
 
+# what a third party does after each real control message it heard: send one it heard again,
+# changed or not, or make up a number and a key
+forgeries = st.lists(
+    st.tuples(
+        st.sampled_from(["again", "changed", "made-up", "old number"]),
+        st.integers(0, 40),
+    ),
+    max_size=4,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seeds, st.lists(forgeries, min_size=1, max_size=12), st.integers(0, 3))
+def test_only_the_peers_control_messages_are_taken_each_once(seed, rounds, gap):
+    """The peer sends its control messages 0, 1, 2, ... (a few lost on the way: ``gap``);
+    after each, a third party that heard them all sends one again (as it was, or changed), or
+    one with a number of its own and a made-up key. Every real message that arrives is taken,
+    once; nothing else ever is, and the numbers taken only grow."""
+    keys = Keys(seed).control
+    taken = ControlTaken(Chain(keys.anchor))
+    real: dict[int, str] = {}
+    accepted: list[tuple[int, str]] = []
+    n = 0
+    for forged in rounds:
+        n += gap if n % 3 == 2 else 0  # some of the peer's messages never arrive
+        real[n] = f"real {n}"
+        assert taken.take(n, keys.key(n), real[n]) == TAKEN
+        accepted.append((n, real[n]))
+        for how, k in forged:
+            heard = sorted(real)[k % len(real)]
+            if how == "again":
+                verdict = taken.take(heard, keys.key(heard), real[heard])
+                assert verdict != TAKEN
+                if heard == n:
+                    assert verdict == AGAIN  # the broker's second delivery: said nothing of
+            elif how == "changed":
+                verdict = taken.take(heard, keys.key(heard), f"forged {k}")
+            elif how == "made-up":
+                verdict = taken.take(n + 1 + k, "ab" * 32, f"forged {k}")
+            else:
+                verdict = taken.take(heard, "cd" * 32, f"forged {k}")
+            if verdict == TAKEN:
+                accepted.append((-1, "forged"))
+        n += 1
+    assert all(real.get(k) == digest for k, digest in accepted)  # nothing forged was taken
+    numbers = [k for k, _ in accepted]
+    assert numbers == sorted(set(numbers)) == sorted(real)
+
+
+def test_control_numbers_taken_survive_a_restart_and_bound_the_work():
+    """Taken up to 5 before a restart (the caller keeps ``last``): 5 and below are refused
+    however they are signed; a number far past the last one is refused before any hashing."""
+    keys = Keys(new_seed()).control
+    again = ControlTaken(Chain(keys.anchor), last=5)
+    assert again.take(5, keys.key(5), "m5") == "heard"
+    assert again.take(3, keys.key(3), "m3") == "heard"
+    assert again.take(6, keys.key(6), "m6") == TAKEN
+    assert again.take(6 + 513, keys.key(6 + 513), "far") == "far"
+    for n in (-1, True, "7", None):
+        assert again.take(n, keys.key(7), "x") == "no number"
+    assert again.take(7, Keys(new_seed()).control.key(7), "x") == "not keyed"
+
+
 def test_salts_do_not_give_the_keys_away():
     keys = Keys(new_seed())
     chain = Chain(keys.anchor)
@@ -117,6 +184,28 @@ def test_a_version_5_journal_gets_its_disputes_and_keeps_a_lie_caught(tmp_path):
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
     db.close()
+
+
+def test_history_says_disputed_or_unverified_in_one_word(tmp_path, capsys):
+    """``history``: a remote game left to the arbiter says ``disputed`` or ``unverified`` in
+    its status column, and ``--json`` has ``dispute`` beside the game's own ``status``; a
+    version-5 journal (no disputes yet) lists its games with none."""
+    path = tmp_path / "v5.sqlite"
+    version_5_journal(path)
+    assert main(["history", "--json", "--journal", str(path)]) == 0
+    assert [g["dispute"] for g in json.loads(capsys.readouterr().out)] == [None]
+    with SqliteJournal.open(path) as j:
+        j.begin("binaryon", {"size": 4}, {})
+        j.begin("binaryon", {"size": 4}, {})
+        j.dispute(1, Dispute("unverified", "t4 never revealed its secret moves"))
+        j.dispute(2, Dispute("disputed", "t4 told answer 3 right"))
+    assert main(["history", "--json", "--journal", str(path)]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [g["dispute"] for g in listed] == ["unverified", "disputed", None]
+    assert main(["history", "--journal", str(path)]) == 0
+    _header, *rows = capsys.readouterr().out.splitlines()
+    words = [row.split()[5] for row in rows]  # id, date, time, game, moves, then the status
+    assert words[:2] == ["unverified", "disputed"] and words[2] != "disputed"
 
 
 def payload(**rest) -> dict:

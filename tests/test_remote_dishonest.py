@@ -1,7 +1,8 @@
 """Remote play against a dishonest peer (docs/club.md, "A dishonest peer"): two real
 companions (each in its own process with its own journal, tests/remote_child.py) on a real
-Mosquitto, and a third party: a paho client forging a move, or one of the two boards turned
-dishonest (it turns over its answers, or never reveals its secret moves)."""
+Mosquitto, and a third party: a paho client forging a move, a clock change, a flag or a
+takeback, or one of the two boards turned dishonest (it turns over its answers, or reveals
+its secret moves late or never)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import sqlite3
 import pytest
 
 from companion import PROGRAM
+from companion.cli.main import main
 from companion.club import topics
 from tests.conftest import wait_until
 from tests.remote_boards import Board
@@ -152,6 +154,35 @@ def test_a_peer_that_never_reveals_is_said_and_the_hub_gets_unverified(boards, b
     listener.close()
 
 
+def test_names_that_come_after_the_timeout_leave_the_game_unverified_and_say_so(boards, capsys):
+    """t4 reveals its secret moves 5 s after the end, past t3's ``reveal_timeout`` (2 s):
+    t3 has marked the game unverified; the names check out, t3 takes the whole game, the mark
+    stays ``unverified`` (the hub has the result as the arbiter's) and its reason says the
+    names came late and check out; ``history`` says ``unverified`` in one word."""
+    t3, t4 = boards("latent-binaries", {}, {"REMOTE_LIE": "late"}, timeout="2")
+    seats = seated(t3, t4)
+    drive(seats, random.Random(11))
+    t3.wait(lambda s: "never revealed" in s["message"], "the peer's silence said")
+    late = t3.wait(lambda s: not s["masked"], "the whole game, revealed late", 60)
+    assert late["message"] == (
+        "t4 revealed its secret moves after 2 s; they check out: the result stays"
+        " unverified, the arbiter's"
+    )
+    [(status, why, evidence)] = disputes(t3)
+    assert status == "unverified"
+    assert why == "t4 revealed its secret moves after 2 s; they check out"
+    assert evidence["revealed_late"] is True and evidence["peer"] == "t4"
+    t4.wait(lambda s: not s["masked"], "t3's names checked on t4 too")
+    t3.stop()
+    capsys.readouterr()
+    assert main(["history", "--json", "--journal", str(t3.journal)]) == 0
+    [game] = json.loads(capsys.readouterr().out)
+    assert game["dispute"] == "unverified" and game["status"] == "finished"
+    assert main(["history", "--journal", str(t3.journal)]) == 0
+    [row] = capsys.readouterr().out.splitlines()[1:]
+    assert row.split()[5] == "unverified"  # id, date, time, game, moves, then the status
+
+
 @pytest.mark.parametrize(
     "game, rules", [("latent-binaries", {}), ("binome", {"players": "Ann,Bob"})]
 )
@@ -190,3 +221,61 @@ def test_a_peer_that_never_answers_is_said_after_the_timeout(boards):
     )
     t3.ask("new")
     assert t3.state()["moves"] == []
+
+
+def sniffed(listener, sender: str, receiver: str) -> list[dict]:
+    return [json.loads(h.payload) for h in listener.messages(topics.remote(sender, receiver))]
+
+
+@pytest.mark.parametrize("kind", ["clock", "flag", "undo"])
+def test_a_third_partys_clock_flag_or_takeback_is_refused_and_the_game_goes_on(
+    timed_pair, broker, kind
+):
+    """A client that heard the peer's messages sends a clock change (the clock paused), a
+    flag (the running player's time gone) or a takeback's ``done`` (the move taken back on
+    one board) under the peer's identity, once with the number and key it heard, once with
+    the next number and a made-up key: each is refused in one line, nothing changes on the
+    board, and the game goes on to the same end on both."""
+    from tests.mosquitto import Listener
+
+    listener = Listener(broker.url)
+    t3, t4 = timed_pair("5:00+3")
+    seats = seated(t3, t4)
+    rng = random.Random(5)
+    moves = play(seats, rng, plies=3, refuse=False)
+    # the board whose player made the last move is the one attacked (it asks for a takeback)
+    victim = next(b for b in (t3, t4) if b.state()["turn"] != b.state()["playing"])
+    peer = t4 if victim is t3 else t3
+    if kind == "undo":
+        victim.ask("undo")
+        peer.wait(lambda s: "asks to take back" in s["message"], "the request", 30)
+    heard = sniffed(listener, peer.name, victim.name)
+    identity = {k: v for k, v in heard[-1].items() if k not in ("kind", "seq", "ply", "move")}
+    last = [m for m in heard if m["kind"] == "clock"][-1]  # sent at the game's start
+    cseq, ckey = last.get("cseq", 0), last.get("ckey", "ab" * 32)
+    before = victim.state()
+    running = before["clock"]["running"]
+    forged = {
+        "clock": {"ply": len(moves), "clock": {**(last.get("clock") or {}), "paused": True}},
+        "flag": {"ply": len(moves), "player": running},
+        "undo": {"done": len(moves) - 1, "moves": len(moves), "clock": last.get("clock")},
+    }[kind]
+    topic = topics.remote(peer.name, victim.name)
+    for n, key in ((cseq, ckey), (cseq + 1, "ab" * 32)):
+        message = {**identity, "kind": kind, **forged, "cseq": n, "ckey": key}
+        listener.client.publish(topic, json.dumps(message), qos=1).wait_for_publish(10)
+    said = victim.wait(lambda s: "was refused" in s["message"], "the forgery refused")
+    assert f"said to be {peer.name}'s" in said["message"] and "\n" not in said["message"]
+    after = victim.state()
+    assert after["moves"] == moves and not after["over"]
+    assert not after["clock"]["paused"] and after["clock"]["running"] == running
+    assert min(after["clock"]["times"].values()) > 200  # no flag fell
+    if kind == "undo":  # the request still stands: the peer's player agrees, on both boards
+        peer.ask("undo")
+        for board in (t3, t4):
+            board.wait(lambda s: s["moves"] == moves[:-1], "taken back on both", 30)
+        moves = moves[:-1]
+    end = play(seats, rng, refuse=False)
+    assert end[: len(moves)] == moves and len(end) > len(moves)
+    assert t3.state()["moves"] == t4.state()["moves"] == end and t3.state()["over"]
+    listener.close()

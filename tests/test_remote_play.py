@@ -159,11 +159,12 @@ def test_another_game_on_the_peer_is_refused_with_one_line(tmp_path, broker):
 
 
 def test_games_with_secrets_are_played_remotely_but_not_solo_or_by_three():
-    """Latent Binaries and Binøme have masked states (``remote_secrets``): allowed. Binøme
+    """Latent Binaries and Binøme have masked states (their remote facet): allowed. Binøme
     solo or with three players is refused in one line; so is a game with secrets that cannot
     be masked."""
     from companion.club.remote import remote_problem
     from companion.games import get_spec
+    from companion.games.remote_api import Hidden
 
     for game in ("latent-binaries", "binome"):
         check_config(remote_config(game, {}))
@@ -174,7 +175,8 @@ def test_games_with_secrets_are_played_remotely_but_not_solo_or_by_three():
         check_config(remote_config("binome", {"players": "Ann,Bob", "phoneless": "Bob"}))
 
     class Unmasked(type(get_spec("latent-binaries"))):
-        remote_secrets = False
+        def remote(self) -> Hidden:
+            return Hidden()
 
     problem = remote_problem(Unmasked(), {})
     assert problem == "latent-binaries has hidden information: it cannot be played remotely"

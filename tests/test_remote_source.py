@@ -4,15 +4,17 @@ of order, twice, garbage, another board's, questions for the moves after a ply."
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 
 import pytest
 
 from companion.club import remote_checks, topics
-from companion.club.remote_commit import Keys, facts_link, move_link
+from companion.club.remote_commit import Chain, Keys, facts_link, move_link
 from companion.core.config import Config
 from companion.games import get_spec
+from companion.games.remote_api import Hidden
 from companion.service.app import build_daemon
 
 from .conftest import wait_until
@@ -80,12 +82,19 @@ def identity(**rest) -> dict:
     """A message of t4's, its move signed with t4's key."""
     options = get_spec("binaryon").resolve({"size": 4})
     message = {"board": "t4", "sent": 0, "kind": "move", "game": "binaryon", "options": options,
-               "seat": "off", "game_id": 1, "anchor": KEYS.anchor, **rest}  # fmt: skip
+               "seat": "off", "game_id": 1, "anchor": KEYS.anchor,
+               "control": KEYS.control.anchor, **rest}  # fmt: skip
     if message["kind"] == "move" and "key" not in rest:
         message["key"] = KEYS.key(move_link(message["seq"]))
     if message["kind"] == "told" and "key" not in rest:
         message["key"] = KEYS.key(facts_link(len(message["facts"])))
+    if message["kind"] in ("clock", "flag", "undo") and "cseq" not in rest:
+        n = next(CONTROLS)  # each of t4's control messages its own number and key
+        message |= {"cseq": n, "ckey": KEYS.control.key(n)}
     return message
+
+
+CONTROLS = itertools.count()
 
 
 def line_of_play(n: int) -> list[str]:
@@ -203,7 +212,7 @@ def test_a_game_with_secrets_never_reaches_the_broker(t3, peer, monkeypatch):
     Binaries as if it had no masked states) in a remote game: it is said that it cannot be
     played remotely, and nothing of it goes on the broker (heard on ``#``) while it is played
     here."""
-    monkeypatch.setattr(type(get_spec("latent-binaries")), "remote_secrets", False)
+    monkeypatch.setattr(type(get_spec("latent-binaries")), "remote", lambda self: Hidden())
     wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
     settled(t3, peer)
     t3.call(lambda: t3.new_game("latent-binaries"))
@@ -463,3 +472,47 @@ def test_the_peers_takeback_is_taken_back_here_only_when_the_player_here_agrees(
         assert t3.call(lambda: t3.journal.load(t3.session.game_id).takebacks, render=False) == 1
     else:
         assert answer["declined"] == 1 and moves(t3) == m
+
+
+def test_control_messages_are_numbered_signed_and_each_number_taken_once(t3, peer, caplog):
+    """t3's takeback request carries its number and a key of its control chain (hashing down
+    to the ``control`` anchor every message carries). t4's request sent twice by the broker is
+    taken once and said nothing of; the same number again with other content, a number
+    already passed and a message without one are refused in one line each; the number taken
+    is kept in the journal (a restart takes none of them again)."""
+    wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
+    m = line_of_play(2)
+    press(t3, m[0])
+    peer.send(identity(seq=0, ply=1, move=m[1]))
+    wait_until(lambda: t3.opponent.wanted is not None, 20, "t4's move lit")
+    press(t3, m[1])
+    t3.call(lambda: t3.undo(False))  # t3 asks t4
+    wait_until(lambda: peer.heard("undo"), 20, "the request sent")
+    asked = peer.heard("undo")[-1]
+    chain = Chain(asked["control"])
+    assert isinstance(asked["cseq"], int) and chain.check(asked["cseq"], asked["ckey"])
+    t3.call(lambda: t3.referee.answer_undo("off", False))  # t4's player says no (as if heard)
+    caplog.clear()
+    n = next(CONTROLS) + 10
+    request = identity(kind="undo", ask=1, moves=2, cseq=n, ckey=KEYS.control.key(n))
+    peer.send(request)
+    peer.send(request)  # the broker delivers it twice: taken once, nothing said
+    wait_until(lambda: t3.referee.undo_view() is not None, 20, "the request on the pages")
+    t3.wait_idle()
+    assert not [r for r in caplog.records if "was refused" in r.getMessage()]
+    game = t3.session.game_id
+    assert t3.journal.meta(f"remote.control.taken.{game}") == str(n)
+    t3.call(lambda: t3.answer_undo("on", False))
+    for forged, why in (
+        ({**request, "ask": 0}, "was heard before"),  # its number, other content
+        ({**request, "cseq": n - 1, "ckey": KEYS.control.key(n - 1)}, "was heard before"),
+        ({k: v for k, v in request.items() if k not in ("cseq", "ckey")}, "carries no number"),
+        ({**request, "cseq": n + 1, "ckey": "ab" * 32}, "does not carry t4's key"),
+        ({**request, "control": "cd" * 32}, "another key"),
+    ):
+        caplog.clear()
+        peer.send(forged)
+        wait_until(lambda: "was refused" in t3.message, 20, "the refusal")
+        assert why in t3.message and "\n" not in t3.message
+        assert t3.referee.undo_view() is None and moves(t3) == m
+        t3.call(lambda: t3.say(""), render=False)

@@ -118,6 +118,18 @@ def test_its_own_command_is_a_binaryon_subcommand(capsys):
     assert "noughts-rows" in out and GAME in out
 
 
+def test_it_is_played_across_two_boards():
+    """Its remote facet: open information, so remote play takes it (a game that hid
+    something would need masked states), and its moves are made on the board."""
+    from companion.club.remote import remote_problem
+    from companion.games import get_spec
+
+    spec = get_spec(GAME)
+    assert remote_problem(spec, spec.resolve({})) is None
+    state = spec.new(**spec.resolve({}))
+    assert not spec.remote().hidden and spec.remote().on_board(state.legal_moves()[0])
+
+
 def test_unregistered_it_is_gone(capsys):
     unregister(GAME)
     assert GAME not in game_names()

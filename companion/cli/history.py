@@ -45,7 +45,7 @@ SPOOL = 1 << 20
 CHUNK = 256  # lines written at once
 
 
-def as_dict(entry: GameEntry) -> dict:
+def as_dict(entry: GameEntry, disputes: dict[int, str] | None = None) -> dict:
     return {
         "id": entry.id,
         "game": entry.game,
@@ -58,6 +58,8 @@ def as_dict(entry: GameEntry) -> dict:
         "started": iso(entry.started),
         "ended": iso(entry.ended),
         "status": entry.status,
+        # a remote game whose result is the arbiter's: "disputed" or "unverified" (else None)
+        "dispute": (disputes or {}).get(entry.id),
         "result": entry.result,
         "summary": entry.summary,
         "moves": entry.move_count,
@@ -67,11 +69,12 @@ def as_dict(entry: GameEntry) -> dict:
     }
 
 
-def cells(entry: GameEntry) -> tuple[str, ...]:
+def cells(entry: GameEntry, disputes: dict[int, str] | None = None) -> tuple[str, ...]:
     """One game's row, each cell one line of terminal-safe text (names, notes and results are
-    user text: no terminal escapes)."""
+    user text: no terminal escapes). A remote game whose result is the arbiter's says so in
+    its status: ``disputed`` or ``unverified``."""
     started = (iso(entry.started) or "?")[:16].replace("T", " ")
-    status = entry.status.replace("_", " ")
+    status = (disputes or {}).get(entry.id) or entry.status.replace("_", " ")
     result = entry.result_words() or ("-" if entry.status != "finished" else entry.result or "")
     players = " ".join(f"{k}={_one_line(v)}" for k, v in entry.seated().items())
     said = (entry.game, status, result, players)  # from the file: made one safe line each
@@ -121,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
                 limit = None if args.limit is None else min(args.limit + extra, MAX_GAME_ID)
                 return journal.iter_games(limit=limit, game=args.game, since=since)
 
-            return _print(args, games) or loss_status(journal)
+            return _print(args, games, journal.disputes()) or loss_status(journal)
     except JournalError as e:
         return fail(str(e))
 
@@ -131,7 +134,11 @@ def _empty(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print(args: argparse.Namespace, games: Callable[[int], Iterator[GameEntry]]) -> int:
+def _print(
+    args: argparse.Namespace,
+    games: Callable[[int], Iterator[GameEntry]],
+    disputes: dict[int, str] | None = None,
+) -> int:
     """The games in one pass, memory flat in their number: JSON as they come; the table's rows
     kept aside (in a temporary file past SPOOL bytes) while the columns' widths are found,
     then printed. Output goes out in chunks of CHUNK lines (stdout may be unbuffered)."""
@@ -141,8 +148,8 @@ def _print(args: argparse.Namespace, games: Callable[[int], Iterator[GameEntry]]
         return _empty(args)
     if args.json:
         lines = itertools.chain(
-            ("[\n" + json.dumps(as_dict(first)),),
-            (",\n" + json.dumps(as_dict(entry)) for entry in listed),
+            ("[\n" + json.dumps(as_dict(first, disputes)),),
+            (",\n" + json.dumps(as_dict(entry, disputes)) for entry in listed),
             ("\n]\n",),
         )
         _write(lines)
@@ -152,7 +159,7 @@ def _print(args: argparse.Namespace, games: Callable[[int], Iterator[GameEntry]]
     widths = [display_width(name) for name in COLUMNS]
     with tempfile.SpooledTemporaryFile(SPOOL, mode="w+", encoding="utf-8") as kept:
         for entry in itertools.chain((first,), listed):
-            row = cells(entry)
+            row = cells(entry, disputes)
             widths = [max(w, display_width(c)) for w, c in zip(widths, row, strict=True)]
             kept.write("\t".join(row) + "\n")  # a cell is one line with no tab (cells)
         kept.seek(0)

@@ -11,7 +11,9 @@ answers from its game, as its journal holds it, and asks back when it is the one
 
 Each board numbers its own moves (``remote_stream.py``), so the moves both players make at
 once may come in either order. Moves travel by their public names; a game with secrets is
-played with a masked state on each board (``remote_secrets.py``). A move made on a page (a
+played with a masked state on each board (``remote_secrets.py``), and the peer is held to
+what it said (``remote_checks.py``): both are parts the source holds, sharing its
+``RemoteLink`` (``remote_link.py``). A move made on a page (a
 setup, a guess, a claim), one everybody makes at once and a chance step drawn by the other
 board are played here at once; a move on the board is lit for the player here to make.
 """
@@ -20,20 +22,19 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
 from companion import PROGRAM
 from companion.club import topics
-from companion.club.remote_checks import RemoteChecks
+from companion.club.remote_checks import CONTROL_KINDS, PeerChecks
 from companion.club.remote_clock import RemoteClock
-from companion.club.remote_secrets import RemoteSecrets
+from companion.club.remote_link import RemoteHost, RemoteLink, local_seat
+from companion.club.remote_secrets import SecretExchange
 from companion.club.remote_stream import plain, stream
 from companion.club.remote_takeback import RemoteTakeback
 from companion.club.transport import Transport
 from companion.games.base import GameSpec, GameState, Refusal
-from companion.referee.referee import Referee
 from companion.referee.session import Session, carried_options
 from companion.referee.verdict import Verdict
 
@@ -41,22 +42,6 @@ log = logging.getLogger(PROGRAM)
 
 PREFIX = "remote:"
 NO_TAKEBACKS = "no takebacks in a remote game"
-
-
-class RemoteHost(Protocol):
-    @property
-    def session(self) -> Session: ...
-
-    @property
-    def referee(self) -> Referee: ...
-
-    def say(self, text: str, lasting: bool = False) -> None: ...
-
-    def tell(self, verdict: Verdict) -> None: ...
-
-    def play_remote(self, move: Any, player: str | None) -> Verdict:
-        """Play the peer's move here at once (no gate); None ``player``: a drawn chance step."""
-        ...
 
 
 def parse_remote(text: str) -> str:
@@ -72,28 +57,20 @@ def parse_remote(text: str) -> str:
 def remote_problem(spec: GameSpec, options: dict[str, Any]) -> str | None:
     """Why a game cannot be played across two boards, or None. A game with secrets (a move
     with a public name of its own, a secret option, a chance step) needs a masked state on
-    each board (``GameSpec.remote_secrets``)."""
+    each board (its remote facet, ``GameSpec.remote()``, says so)."""
     state = spec.new(**options)
     if len(state.players) != 2 or state.virtual:
         return f"{spec.name}: remote play is for two players, one at each board"
-    hidden = type(state).public_name is not GameState.public_name or spec.secret_options
-    chance = type(state).chance is not GameState.chance and state.chance() is not None
-    if (hidden or chance) and not spec.remote_secrets:
+    remote = spec.remote()
+    if remote.hidden and not remote.masked:
         return f"{spec.name} has hidden information: it cannot be played remotely"
-    if spec.remote_secrets:
+    if remote.masked:
         for seat in state.players:
             try:
-                state.masked(seat)
+                remote.mask(state, seat)
             except ValueError as e:  # e.g. Binøme's players without a phone
                 return f"{spec.name} cannot be played remotely: {e}"
     return None
-
-
-def local_seat(players: tuple[str, ...], remote_side: str) -> str:
-    """The seat played at this board: the one the peer does not play (``remote_side``, or
-    the second player when it names none of them)."""
-    remote = remote_side if remote_side in players else players[1]
-    return next(p for p in players if p != remote)
 
 
 def local_seat_of(remote_side: str) -> Callable[[GameSpec, dict[str, Any]], str | None]:
@@ -106,63 +83,78 @@ def local_seat_of(remote_side: str) -> Callable[[GameSpec, dict[str, Any]], str 
     return seat
 
 
-class RemoteSource(RemoteSecrets, RemoteChecks):
-    """The moves of the seat played at board ``peer``; this board is ``board``."""
+class RemoteSource:
+    """The moves of the seat played at board ``peer``; this board is ``board``. Made of
+    parts: the peer's checks and this board's keys (``checks``), the secrets of a masked
+    game (``secrets``), the clock (``clock_sync``) and takebacks (``takeback``)."""
 
     moved = "remote-move"
     no_takebacks = NO_TAKEBACKS
 
     def __init__(self, host: RemoteHost, board: str, peer: str, side: str = ""):
-        self.host = host
-        self.board = board
-        self.peer = peer
-        self.side_wanted = side  # the seat the peer plays ("" = the second player)
+        self.link = RemoteLink(host, board, peer, side)
         self.whose = f"{peer}'s"
         self.by = peer
-        self.waiting = Refusal("remote-waiting", f"wait for {peer}'s move")
-        self.transport: Transport | None = None
+        self.unknown_move = Refusal("remote-waiting", f"wait for {peer}'s move")
         self.peer_games: dict[int | None, Any] = {}  # this board's game id -> the peer's
         # the peer's stream (remote_stream.py): its n-th move -> (public name, player)
         self.heard: dict[int, tuple[str, str | None]] = {}
         self.heard_for: int | None = None  # this board's game that ``heard`` is about
         self.deliver: Callable[[Any], None] | None = None  # the opponent waits for a move
         self.sent: tuple[int | None, int] | None = None  # (game id, own moves) sent the peer
-        self.said = ""  # the last problem said (each is said once)
         self._checked: tuple[Any, str | None] = (None, None)  # (game and options, problem)
         self.online = False  # the broker was there at the last look
-        self.clock_sync = RemoteClock(lambda m: self._send({**self.identity(), **m}))
-        self.takeback = RemoteTakeback(lambda m: self._send({**self.identity(), **m}), peer)
+        self.checks = PeerChecks(self.link)
+        self.checks.on_dispute = self._stopped
+        self.secrets = SecretExchange(self.link, self.checks, self._offer)
+        self.clock_sync = RemoteClock(self._send_control)
+        self.takeback = RemoteTakeback(self._send_control, peer)
         self.plies: tuple[int | None, int] = (None, 0)  # (game id, moves) at the last look
+
+    @property
+    def host(self) -> RemoteHost:
+        return self.link.host
+
+    @property
+    def peer(self) -> str:
+        return self.link.peer
+
+    @property
+    def side_wanted(self) -> str:
+        """The seat the peer plays ("": the second player)."""
+        return self.link.side_wanted
+
+    @property
+    def reveal_timeout(self) -> float:
+        return self.checks.reveal_timeout
+
+    @reveal_timeout.setter
+    def reveal_timeout(self, seconds: float) -> None:
+        self.checks.reveal_timeout = seconds
+
+    def is_disputed(self) -> bool:
+        return self.checks.is_disputed()
+
+    def _stopped(self) -> None:
+        """The game here stopped on a dispute: nothing more is played, and this board's
+        secrets go to the peer (they show who lied)."""
+        self.deliver = None
+        self.secrets.send_names(again=True)
 
     # --- the broker ---
     def connect(self, transport: Transport) -> None:
-        self.transport = transport
-        transport.subscribe(topics.remote(self.peer, self.board), self.heard_message)
+        self.link.transport = transport
+        transport.subscribe(topics.remote(self.peer, self.link.board), self.heard_message)
 
-    # --- seats and identity ---
     def seats(self, state: GameState) -> tuple[str, str]:
         """(the seat played here, the seat played at the peer)."""
-        players = tuple(state.players)
-        mine = local_seat(players, self.side_wanted)
-        return mine, next(p for p in players if p != mine)
+        return self.link.seats(state)
 
-    def identity(self) -> dict[str, Any]:
-        s = self.host.session
-        return {
-            "board": self.board,
-            "sent": time.time(),
-            "game": s.spec.name,
-            "options": plain(carried_options(s.spec, s.options)),
-            "seat": self.seats(s.state)[0],
-            "game_id": s.game_id,
-            "over": s.state.is_over(),
-            "anchor": self.own_keys().anchor,  # remote_commit.py: its moves' keys hash to it
-            "journal": self.journal_uid(),  # its game ids grow in this journal
-        }
-
-    def _send(self, message: dict[str, Any]) -> None:
-        if self.transport is not None:
-            self.transport.publish(topics.remote(self.board, self.peer), message)
+    def _send_control(self, message: dict[str, Any]) -> None:
+        """A clock change, a flag or a takeback's word, signed (``signed_control``)."""
+        signed = self.checks.signed_control({**self.checks.identity(), **message})
+        if signed is not None:
+            self.link.publish(signed)
 
     def _ask(self) -> None:
         """Ask for the peer's moves after those this board has, saying how many of its own
@@ -172,8 +164,8 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
         have, own = len(stream(s, theirs)), len(stream(s, mine))
         told = len(s.seat_knowledge.told.get(theirs, {})) if s.seat_knowledge is not None else 0
         named = s.seat_knowledge is None and s.state.is_over()  # the peer's names are known here
-        self._send({**self.identity(), "kind": "ask", "after": len(s.played), "have": have,
-                    "mine": own, "told": told, "named": named})  # fmt: skip
+        question = {"kind": "ask", "after": len(s.played), "have": have, "mine": own}
+        self.link.publish({**self.checks.identity(), **question, "told": told, "named": named})
 
     def _send_moves(self, first: int) -> None:
         """This board's own moves from its ``first`` on (its stream), by their public names:
@@ -184,11 +176,11 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
         for n in range(first, len(own)):
             ply = own[n]
             p = s.played[ply]
-            message = {**self.identity(), "kind": "move", "seq": n, "ply": ply}
+            message = {**self.checks.identity(), "kind": "move", "seq": n, "ply": ply}
             if (clock := self.clock_sync.stamp(s, ply)) is not None:
                 message["clock"] = clock  # the time the move used, stamped here
-            signed = self.signed(n, p.name, p.public)
-            self._send({**message, "move": p.public, "player": p.player, **signed})
+            signed = self.checks.signed(n, p.name, p.public)
+            self.link.publish({**message, "move": p.public, "player": p.player, **signed})
 
     # --- the opponent's source ---
     def problem(self, session: Session) -> str | None:
@@ -201,7 +193,7 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
     def plays(self, session: Session) -> bool:
         problem = self.problem(session)
         if problem:
-            self._problem(problem)
+            self.link.problem(problem)
         return problem is None
 
     def ask(self, deliver: Callable[[Any], None]) -> None:
@@ -218,13 +210,13 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
     def follow(self) -> None:
         """After every event: send the peer this board's new moves; a new game (or a
         reconnection) asks the peer for its moves after ours."""
-        if self.transport is None:
+        if self.link.transport is None:
             return
-        online, self.online = self.online, self.transport.connected
+        online, self.online = self.online, self.link.transport.connected
         if self.online and not online:
             self.sent = None  # back on the broker: ask for what was missed
         s = self.host.session
-        if self.problem(s) or self.is_disputed():
+        if self.problem(s) or self.checks.is_disputed():
             return  # nothing of a game with secrets leaves the board; a disputed game stops
         self._taken_back()
         own = len(stream(s, self.seats(s.state)[0]))
@@ -236,16 +228,16 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
         if own > self.sent[1]:
             self._send_moves(self.sent[1])
         self.sent = (s.game_id, own)
-        self.send_facts()
-        self.send_names()
+        self.secrets.send_facts()
+        self.secrets.send_names()
         self.clock_sync.follow(s, again=False)
         self.takeback.follow(self.host.referee, lambda: _clock_now(s))
         self._offer()
-        self._say_waiting()
-        if self.peer_names is not None and self.peer_names[0] == s.game_id:
-            self._reveal(self.peer_names[1])
-        self.time_reveal()
-        self.time_answer()
+        self.secrets.say_waiting()
+        if self.secrets.peer_names is not None and self.secrets.peer_names[0] == s.game_id:
+            self.secrets.reveal(self.secrets.peer_names[1])
+        self.checks.time_reveal()
+        self.checks.time_answer()
 
     # --- the peer's messages (the loop's thread) ---
     def heard_message(self, message: dict[str, Any] | None) -> None:
@@ -261,47 +253,50 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
             return
         s = self.host.session
         if problem := self._mismatch(message):
-            self._problem(problem)
+            self.link.problem(problem)
             return
-        if self.past_game(message):
+        if self.checks.past_game(message):
             return  # one line in the log: a replay of an old message
         if not self._bound(message):
             return
-        if self.peer_chain(message) is None:
+        if self.checks.peer_chain(message) is None:
             return
         kind = message.get("kind")
-        if kind == "names" and not self.checked_names(message):
+        if kind == "names" and not self.checks.checked_names(message):
             return
-        if self.is_disputed():
+        if kind in CONTROL_KINDS and not self.checks.checked_control(message):
+            return
+        if self.checks.is_disputed():
             if kind == "names":
-                self.disputed_names(message)
+                self.checks.disputed_names(message)
             return
         theirs = self.seats(s.state)[1]
         if kind == "ask":
-            if not self.ask_allowed():
+            if not self.checks.ask_allowed():
                 return  # a flood of questions: answered at the bucket's pace
             have, more = int(message["have"]), int(message["mine"])
             self._send_moves(max(0, have))
-            if int(message.get("told", 0)) < len(s.state.disclosed(self.seats(s.state)[0])):
-                self.send_facts(again=True)
+            told = s.spec.remote().disclosed(s.state, self.seats(s.state)[0])
+            if int(message.get("told", 0)) < len(told):
+                self.secrets.send_facts(again=True)
             if not message.get("named"):
-                self.send_names(again=True)
+                self.secrets.send_names(again=True)
             if len(stream(s, theirs)) < more:
                 self._ask()  # the peer has moves this board has not
         elif kind == "move":
             n, name = int(message["seq"]), str(message["move"])
             player = message.get("player", s.state.player_of(theirs))  # None: a chance step
-            if not self.checked_move(message, n):
+            if not self.checks.checked_move(message, n):
                 return
             heard = (name, None if player is None else str(player))
             known = stream(s, theirs)
             if n < len(known):
                 here = s.played[known[n]].public
                 if here != name:  # the peer's board never sends two moves under one number
-                    self._refused(f"{name} as its move {n + 1}, which was {here}")
+                    self.checks.refused(f"{name} as its move {n + 1}, which was {here}")
                 return
             if self.heard.get(n, heard) != heard:
-                self._refused(f"{name} as its move {n + 1}, which was {self.heard[n][0]}")
+                self.checks.refused(f"{name} as its move {n + 1}, which was {self.heard[n][0]}")
                 return
             fresh = n == len(known) and n not in self.heard
             self.heard[n] = heard
@@ -318,12 +313,12 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
         elif kind == "flag":
             self.clock_sync.heard_flag(s, message)
         elif kind == "told":
-            if self.checked_facts(message):
-                self._learn(message["facts"])
+            if self.checks.checked_facts(message):
+                self.secrets.learn(message["facts"])
         elif kind == "names":
-            self._reveal(message)
+            self.secrets.reveal(message)
         elif kind == "dispute":
-            self.disputed_by_peer(message)
+            self.checks.disputed_by_peer(message)
 
     def may_flag(self) -> bool:
         """May the flag of the running player fall here? Only on their own board (or when
@@ -358,7 +353,7 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
 
     # --- takebacks both players agree to (remote_takeback.py) ---
     def _takes_back(self, session: Session) -> bool:
-        return not self.problem(session) and not session.spec.remote_secrets
+        return not self.problem(session) and not session.spec.remote().masked
 
     def undo_button(self) -> Verdict | None:
         """The undo button here: agree to the peer's takeback, or ask for one (None: this
@@ -432,14 +427,14 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
         if bound == peer_game:
             return True
         if over and not s.played:  # a fresh game here is not the peer's finished one
-            self._problem(f"{self.peer} has not started the new game yet")
+            self.link.problem(f"{self.peer} has not started the new game yet")
             return False
         if bound is None or not s.played:
             self.peer_games[s.game_id] = peer_game
             self.heard = {}
-            self.bound_to(message)
+            self.checks.bound_to(message)
             return True
-        self._problem(f"{self.peer} plays another game: start a new game on both boards")
+        self.link.problem(f"{self.peer} plays another game: start a new game on both boards")
         return False
 
     def _offer(self) -> None:
@@ -449,7 +444,7 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
         handed to the opponent waiting for it, to be lit (a move with no square: "press
         confirm", as for the engine's)."""
         s = self.host.session
-        if self.heard_for != s.game_id or s.state.is_over() or self.is_disputed():
+        if self.heard_for != s.game_id or s.state.is_over() or self.checks.is_disputed():
             return
         seq = len(stream(s, self.seats(s.state)[1]))
         heard = self.heard.get(seq)
@@ -470,18 +465,19 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
             if self._their_time(player):
                 self._cannot_play(name, seq, why)
             return  # else it came early (its turn is still to come here)
-        page = not s.spec.on_board(move) and s.spec.remote_secrets
+        remote = s.spec.remote()
+        page = not remote.on_board(move) and remote.masked
         if player is None or s.state.turn != player or page:
             verdict = self.host.play_remote(move, player)
             if verdict.refusal is not None:
                 self._cannot_play(name, seq, verdict.refusal.reason)
             else:
-                self.said = ""
+                self.link.said = ""
             return
         if self.deliver is None:
             return
         deliver, self.deliver = self.deliver, None
-        self.said = ""
+        self.link.said = ""
         deliver(move)
 
     def _not_theirs(self, move: Any, player: str | None) -> Refusal | None:
@@ -501,9 +497,10 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
         """Is it the peer's time to act here (its player may act, or the game waits for
         its drawn chance step)? A move of the peer refused then is a disagreement, not a
         move come early."""
-        state = self.host.session.state
+        s = self.host.session
+        state = s.state
         if player is None:
-            return bool(state.waiting) and state.chance() is None
+            return bool(s.spec.remote().waiting(state)) and state.chance() is None
         return player in state.to_act
 
     def _cannot_play(self, name: str, seq: int, why: str) -> None:
@@ -511,13 +508,7 @@ class RemoteSource(RemoteSecrets, RemoteChecks):
         about a secret earlier, or a broken board), a dispute."""
         line = f"{self.peer}'s move {name} cannot be played here: {why}"
         moves = self.host.session.moves
-        self.dispute(line, {"move": name, "seq": seq, "refusal": why, "moves": moves})
-
-    def _problem(self, line: str) -> None:
-        if line != self.said:
-            self.said = line
-            log.warning("remote play: %s", line)
-            self.host.say(line, lasting=True)
+        self.checks.dispute(line, {"move": name, "seq": seq, "refusal": why, "moves": moves})
 
 
 def _clock_now(session: Session) -> dict[str, Any] | None:

@@ -1,5 +1,6 @@
-"""Remote play against a dishonest peer (docs/club.md, "A dishonest peer"): the part of
-``RemoteSource`` (a mixin) that holds the peer to what it said.
+"""Remote play against a dishonest peer (docs/club.md, "A dishonest peer"): ``PeerChecks``,
+held by the move source (``remote.py``), holds the peer to what it said, and signs what this
+board says (its identity and keys).
 
 - Each board's moves carry the keys of its hash chain and its secret moves a commitment
   (``remote_commit.py``); a move whose key does not hash down to the peer's anchor is not
@@ -12,6 +13,10 @@
 - A peer that never reveals its secret moves after the end is said after
   ``[club] reveal_timeout`` seconds, and the result goes to the hub ``unverified``; a fact
   it owes during the game and never tells is said after as long.
+- A clock change, a flag and a takeback's question or answer carry the next key of the
+  peer's second chain (``Keys.control``) and its number (``cseq``): each number is taken once
+  and only above the last one taken (kept in the journal), so a third party cannot stop a
+  clock, flag a player or take back a move, with a message of its own or one it heard.
 - Questions (``ask``) are answered at most ``ASK_BURST`` at once and one every
   ``ASK_EVERY`` seconds after that: a flood of them costs the board almost nothing; so do
   moves numbered far ahead (``AHEAD``: refused unhashed) and more facts than moves
@@ -21,15 +26,23 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion import PROGRAM
 from companion.club.remote_commit import (
+    AGAIN,
+    FAR,
+    HEARD,
+    NO_NUMBER,
+    NOT_KEYED,
+    TAKEN,
     Chain,
+    ControlTaken,
     Keys,
     broken_commitments,
     facts_link,
@@ -37,11 +50,10 @@ from companion.club.remote_commit import (
     move_link,
     new_seed,
 )
+from companion.club.remote_link import RemoteLink
 from companion.club.remote_stream import plain, stream
 from companion.journal.api import Dispute, JournalError
-
-if TYPE_CHECKING:
-    from companion.club.remote import RemoteSource
+from companion.referee.session import carried_options
 
 log = logging.getLogger(PROGRAM)
 
@@ -52,6 +64,8 @@ MORE_FACTS = 16  # facts about the peer beyond one a move played here: a flood, 
 EVIDENCE = 32_000  # bytes of JSON of a dispute's evidence kept in the journal
 DISPUTED, UNVERIFIED = "disputed", "unverified"
 SEED, PEER, COMMITS, PAST = "remote.seed.", "remote.peer.", "remote.commits.", "remote.past."
+SENT, TAKEN_KEY = "remote.control.sent.", "remote.control.taken."  # control messages' numbers
+CONTROL_KINDS = frozenset({"clock", "flag", "undo"})
 
 
 class Bucket:
@@ -71,27 +85,55 @@ class Bucket:
         return True
 
 
-class RemoteChecks:
-    reveal_timeout: float = 120.0  # [club] reveal_timeout
-    _keys: tuple[int | None, Keys | None] = (None, None)  # (game id here, its keys)
-    _chain: tuple[int | None, Any, Chain | None] = (None, None, None)  # (here, peer's game, chain)
-    _commits: tuple[int | None, dict[int, str]] | None = None  # the peer's, by its move number
-    disputed: int | None = None  # the game here disputed (it stops)
-    _asks: Bucket | None = None
-    _timer: int | None = None  # the game whose reveal is timed
-    _answer_timer: tuple[int | None, int] | None = None  # (game, ply) whose answer is timed
-    _said_past: Any = None
-    _refusals: tuple[float, int] = (float("-inf"), 0)  # (last said, refused since)
-    _said_facts: int | None = None  # the game whose flood of facts was said
-    # (game, how many) -> the facts heard, (game, -1) -> the names heard at the end
-    _facts_heard: dict[tuple[int | None, int], str] | None = None
-    _latest: tuple[str, int | None] | None = None  # (its key, the peer's latest game bound)
-    _uid: str = ""
+class PeerChecks:
+    """The peer's keys, commitments, past games and questions checked; disputes and the
+    timeouts of a peer that does not answer. ``on_dispute`` is called when the game here
+    stops on a dispute (the source: nothing more is played, the secrets are revealed)."""
+
+    def __init__(self, link: RemoteLink):
+        self.link = link
+        self.on_dispute: Callable[[], None] = lambda: None
+        self.reveal_timeout = 120.0  # [club] reveal_timeout
+        self._keys: tuple[int | None, Keys | None] = (None, None)  # (game id here, its keys)
+        # (game here, the peer's game, its chain) and its control chain for the same game
+        self._chain: tuple[int | None, Any, Chain | None] = (None, None, None)
+        self._control: Chain | None = None
+        self._control_taken: tuple[int | None, ControlTaken] | None = None  # (game here, ...)
+        self._control_sent: tuple[int | None, int] = (None, 0)  # (game here, next to send)
+        self._commits: tuple[int | None, dict[int, str]] | None = None  # by the peer's move
+        self.disputed: int | None = None  # the game here disputed (it stops)
+        self._asks: Bucket | None = None
+        self._timer: int | None = None  # the game whose reveal is timed
+        self._answer_timer: tuple[int | None, int] | None = None  # (game, ply) timed
+        self._said_past: Any = None
+        self._refusals: tuple[float, int] = (float("-inf"), 0)  # (last said, refused since)
+        self._said_facts: int | None = None  # the game whose flood of facts was said
+        # (game, how many) -> the facts heard, (game, -1) -> the names heard at the end
+        self._facts_heard: dict[tuple[int | None, int], str] | None = None
+        self._latest: tuple[str, int | None] | None = None  # (key, the peer's latest game)
+        self._uid: str = ""
+
+    def identity(self) -> dict[str, Any]:
+        """What every message of this board's carries: the game, its public options, the
+        seat played here, its game id, whether it is over, and the ends of its chains."""
+        s = self.link.session
+        return {
+            "board": self.link.board,
+            "sent": time.time(),
+            "game": s.spec.name,
+            "options": plain(carried_options(s.spec, s.options)),
+            "seat": self.link.seats(s.state)[0],
+            "game_id": s.game_id,
+            "over": s.state.is_over(),
+            "anchor": self.own_keys().anchor,  # remote_commit.py: its moves' keys hash to it
+            "control": self.own_keys().control.anchor,  # and its control messages' keys
+            "journal": self.journal_uid(),  # its game ids grow in this journal
+        }
 
     # --- this board's keys ---
-    def own_keys(self: RemoteSource) -> Keys:
+    def own_keys(self) -> Keys:
         """This board's keys for the game in progress, from its seed in the journal."""
-        s = self.host.session
+        s = self.link.host.session
         if self._keys[0] == s.game_id and self._keys[1] is not None:
             return self._keys[1]
         journal = s.journal
@@ -107,7 +149,7 @@ class RemoteChecks:
         self._keys = (s.game_id, keys)
         return keys
 
-    def signed(self: RemoteSource, n: int, name: str, public: str) -> dict[str, Any]:
+    def signed(self, n: int, name: str, public: str) -> dict[str, Any]:
         """The fields that bind this board's ``n``-th own move: its key, and for a secret
         move the commitment to its full name."""
         keys = self.own_keys()
@@ -116,78 +158,155 @@ class RemoteChecks:
             out["commit"] = keys.commit(n, name)
         return out
 
-    def salts(self: RemoteSource, count: int) -> list[str]:
+    def salts(self, count: int) -> list[str]:
         keys = self.own_keys()
         return [keys.salt(n) for n in range(count)]
 
     # --- the peer's ---
-    def peer_chain(self: RemoteSource, message: dict[str, Any]) -> Chain | None:
-        """The peer's chain for the game here, bound to the first anchor heard for its game
-        (kept in the journal, so a restart keeps it); None (said once): a message with
-        another anchor, which is not from the peer's board."""
-        s = self.host.session
-        anchor, game = message.get("anchor"), message.get("game_id")
-        if not is_digest(anchor):
-            self._refused("it carries no key (both boards need this version)")
+    def peer_chain(self, message: dict[str, Any]) -> Chain | None:
+        """The peer's chain for the game here, bound to the first anchors heard for its game
+        (its moves' and its control messages', kept in the journal, so a restart keeps
+        them); None (said once): a message with other anchors, which is not from the peer's
+        board."""
+        s = self.link.host.session
+        anchor, control = message.get("anchor"), message.get("control")
+        game = message.get("game_id")
+        if not is_digest(anchor) or not is_digest(control):
+            self.refused("it carries no key (both boards need this version)")
             return None
         here, peer_game, chain = self._chain
         if here != s.game_id or peer_game != game or chain is None:
             stored = _json(s.journal.meta(f"{PEER}{s.game_id}"))
-            chain = None
+            chain, self._control = None, None
             if stored.get("game") == game and is_digest(stored.get("anchor")):
                 chain = Chain(str(stored["anchor"]))
-        if chain is not None and chain.anchor != anchor:
-            self._refused("another key than the one its game began with")
+                if is_digest(stored.get("control")):
+                    self._control = Chain(str(stored["control"]))
+        bound = self._control
+        if chain is not None and (
+            chain.anchor != anchor or (bound is not None and bound.anchor != control)
+        ):
+            self.refused("another key than the one its game began with")
             return None
-        if chain is None:  # the first message of the peer's game here
-            chain = Chain(str(anchor))
-            record = json.dumps({"game": game, "anchor": anchor})
+        if chain is None or self._control is None:  # the first message of the peer's game here
+            fresh = chain is None
+            chain, self._control = chain or Chain(str(anchor)), Chain(str(control))
+            record = json.dumps({"game": game, "anchor": anchor, "control": control})
+            kept: dict[str, str | None] = {f"{PEER}{s.game_id}": record}
+            if fresh:
+                kept[f"{COMMITS}{s.game_id}"] = None
+                self._commits = (s.game_id, {})
             try:
-                s.journal.set_meta({f"{PEER}{s.game_id}": record, f"{COMMITS}{s.game_id}": None})
+                s.journal.set_meta(kept)
             except JournalError as e:
                 log.warning("remote play: the peer's key not kept: %s", e)
-            self._commits = (s.game_id, {})
         self._chain = (s.game_id, game, chain)
         return chain
 
-    def checked_move(self: RemoteSource, message: dict[str, Any], n: int) -> bool:
+    # --- control messages: a clock, a flag, a takeback ---
+    def signed_control(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        """``message`` with this board's next control number and its key (the number kept
+        in the journal first, so a restart never uses one again); None: the game has used
+        every key of the chain."""
+        s = self.link.host.session
+        game, n = self._control_sent
+        if game != s.game_id:
+            n = _int(s.journal.meta(f"{SENT}{s.game_id}")) or 0
+        keys = self.own_keys().control
+        try:
+            key = keys.key(n)
+        except ValueError as e:
+            log.warning("remote play: %s not sent: %s", message.get("kind"), e)
+            return None
+        self._control_sent = (s.game_id, n + 1)
+        try:
+            s.journal.set_meta({f"{SENT}{s.game_id}": str(n + 1)})
+        except JournalError as e:
+            log.warning("remote play: a message's number not kept: %s", e)
+        return {**message, "cseq": n, "ckey": key}
+
+    def checked_control(self, message: dict[str, Any]) -> bool:
+        """Is the peer's clock, flag or takeback message signed by its board, under a number
+        above the last one taken (``ControlTaken``)? The same message again (the broker may
+        deliver one twice) is dropped in silence; one heard before, as it was or changed,
+        made-up keys and numbers are refused in one line. The number taken is kept in the
+        journal: a restart takes none of them again."""
+        kind = str(message.get("kind"))
+        if self.peer_chain(message) is None or self._control is None:
+            return False
+        s = self.link.session
+        taken = self._taken_here(self._control)
+        n, last = message.get("cseq"), taken.last
+        digest = hashlib.sha256(json.dumps(message, sort_keys=True).encode()).hexdigest()
+        verdict = taken.take(n, message.get("ckey"), digest)
+        if verdict == AGAIN:
+            return False
+        if verdict != TAKEN:
+            numbered = f"its {kind} message {n + 1 if isinstance(n, int) else n}"
+            self.refused({
+                NO_NUMBER: f"its {kind} message carries no number",
+                HEARD: f"{numbered} was heard before",
+                FAR: f"{numbered} is far past its message {last + 1}",
+                NOT_KEYED: f"its {kind} message does not carry {self.link.peer}'s key",
+            }[verdict])  # fmt: skip
+            return False
+        try:
+            s.journal.set_meta({f"{TAKEN_KEY}{s.game_id}": str(taken.last)})
+        except JournalError as e:
+            log.warning("remote play: a message's number not kept: %s", e)
+        return True
+
+    def _taken_here(self, chain: Chain) -> ControlTaken:
+        """The peer's control messages taken in the game here (the last number read from the
+        journal once a game)."""
+        s = self.link.session
+        here = self._control_taken
+        if here is None or here[0] != s.game_id or here[1].chain is not chain:
+            stored = _int(s.journal.meta(f"{TAKEN_KEY}{s.game_id}"))
+            here = (s.game_id, ControlTaken(chain, -1 if stored is None else stored))
+            self._control_taken = here
+        return here[1]
+
+    def checked_move(self, message: dict[str, Any], n: int) -> bool:
         """Is the peer's move ``n`` signed by its board? Its commitment, if any, is kept."""
         chain = self.peer_chain(message)
         if chain is None:
             return False
-        s = self.host.session
-        known = max([len(stream(s, self.seats(s.state)[1])) - 1, *(k // 2 for k in chain.known)])
+        s = self.link.host.session
+        known = max(
+            [len(stream(s, self.link.seats(s.state)[1])) - 1, *(k // 2 for k in chain.known)]
+        )
         if n > known + AHEAD:  # no hashing for a number that far ahead
-            self._refused(f"its move {n + 1} is far ahead of its move {known + 1}")
+            self.refused(f"its move {n + 1} is far ahead of its move {known + 1}")
             return False
         if not chain.check(move_link(n), message.get("key")):
-            self._refused(f"its move {n + 1} does not carry {self.peer}'s key")
+            self.refused(f"its move {n + 1} does not carry {self.link.peer}'s key")
             return False
         commit = message.get("commit")
         if is_digest(commit):
             commits = self.peer_commits()
             if n not in commits:
                 commits[n] = str(commit)
-                s = self.host.session
+                s = self.link.host.session
                 try:
                     s.journal.set_meta({f"{COMMITS}{s.game_id}": json.dumps(commits)})
                 except JournalError as e:
                     log.warning("remote play: a commitment not kept: %s", e)
         return True
 
-    def peer_commits(self: RemoteSource) -> dict[int, str]:
-        s = self.host.session
+    def peer_commits(self) -> dict[int, str]:
+        s = self.link.host.session
         if self._commits is None or self._commits[0] != s.game_id:
             stored = _json(s.journal.meta(f"{COMMITS}{s.game_id}"))
             commits = {int(k): str(v) for k, v in stored.items() if k.isdigit() and is_digest(v)}
             self._commits = (s.game_id, commits)
         return self._commits[1]
 
-    def _refused(self: RemoteSource, why: str) -> None:
+    def refused(self, why: str) -> None:
         """A message said to be the peer's that is not: one line, the game goes on. A flood
         of them is one line a second in the log (with how many more were refused)."""
-        line = f"a message said to be {self.peer}'s was refused: {why}"
-        self.host.say(line)
+        line = f"a message said to be {self.link.peer}'s was refused: {why}"
+        self.link.host.say(line)
         now = time.monotonic()
         last, more = self._refusals
         if now - last < 1.0:
@@ -197,19 +316,19 @@ class RemoteChecks:
         log.warning("remote play: %s%s", line, f" ({more} more refused)" if more else "")
 
     # --- past games ---
-    def journal_uid(self: RemoteSource) -> str:
+    def journal_uid(self) -> str:
         """This board's journal's random id (the board link's ``uid``; "" before it has
         one): the peer keeps its game ids apart from those of another journal of this board."""
         if not self._uid:
-            self._uid = self.host.session.journal.meta("uid") or ""
+            self._uid = self.link.host.session.journal.meta("uid") or ""
         return self._uid
 
-    def _past_key(self: RemoteSource, message: dict[str, Any]) -> str:
+    def _past_key(self, message: dict[str, Any]) -> str:
         uid = message.get("journal")
         ok = isinstance(uid, str) and 0 < len(uid) <= 32 and uid.isalnum()
-        return f"{PAST}{self.peer}.{uid if ok else ''}"
+        return f"{PAST}{self.link.peer}.{uid if ok else ''}"
 
-    def past_game(self: RemoteSource, message: dict[str, Any]) -> bool:
+    def past_game(self, message: dict[str, Any]) -> bool:
         """Is the message's game older than a game of the same journal of the peer already
         bound here (a journal's game ids only grow)? Refused in one line, once per game."""
         peer_game = message.get("game_id")
@@ -222,19 +341,19 @@ class RemoteChecks:
             self._said_past = peer_game
             log.warning(
                 "remote play: a message of %s's past game %s refused (it plays game %s)",
-                self.peer,
+                self.link.peer,
                 peer_game,
                 latest,
             )
         return True
 
-    def _latest_game(self: RemoteSource, key: str) -> int | None:
+    def _latest_game(self, key: str) -> int | None:
         """The peer's latest game bound here (kept in the journal; read once)."""
         if self._latest is None or self._latest[0] != key:
-            self._latest = (key, _int(self.host.session.journal.meta(key)))
+            self._latest = (key, _int(self.link.host.session.journal.meta(key)))
         return self._latest[1]
 
-    def bound_to(self: RemoteSource, message: dict[str, Any]) -> None:
+    def bound_to(self, message: dict[str, Any]) -> None:
         peer_game = message.get("game_id")
         if not isinstance(peer_game, int):
             return
@@ -243,17 +362,17 @@ class RemoteChecks:
         if latest is None or peer_game > latest:
             self._latest = (key, peer_game)
             try:
-                self.host.session.journal.set_meta({key: str(peer_game)})
+                self.link.host.session.journal.set_meta({key: str(peer_game)})
             except JournalError as e:
                 log.warning("remote play: the peer's game not kept: %s", e)
 
-    def facts_bounded(self: RemoteSource, facts: dict[str, Any]) -> bool:
+    def facts_bounded(self, facts: dict[str, Any]) -> bool:
         """Facts about the peer number about one a move (a guess's answer, a turn's claim)
         and a few more (a stash, a sheet): more than that is a flood, not learned (each fact
         learned is a write to the journal). Said once a game."""
-        s = self.host.session
+        s = self.link.host.session
         known = (
-            s.seat_knowledge.told.get(self.seats(s.state)[1], {})
+            s.seat_knowledge.told.get(self.link.seats(s.state)[1], {})
             if s.seat_knowledge is not None
             else {}
         )
@@ -262,13 +381,13 @@ class RemoteChecks:
             return True
         if self._said_facts != s.game_id:
             self._said_facts = s.game_id
-            self._refused(f"{count} facts for {len(s.played)} moves")
+            self.refused(f"{count} facts for {len(s.played)} moves")
         return False
 
-    def signed_facts(self: RemoteSource, facts: dict[str, Any]) -> dict[str, Any]:
+    def signed_facts(self, facts: dict[str, Any]) -> dict[str, Any]:
         return {"key": self.own_keys().key(facts_link(len(facts)))}
 
-    def checked_facts(self: RemoteSource, message: dict[str, Any]) -> bool:
+    def checked_facts(self, message: dict[str, Any]) -> bool:
         """Are the peer's facts signed by its board (the key of as many facts), and the same
         as any heard before with as many? (A third party that heard them cannot change them.)
         Within bounds (``facts_bounded``)?"""
@@ -280,19 +399,19 @@ class RemoteChecks:
             return False
         count = len(facts)
         if not chain.check(facts_link(count), message.get("key")):
-            self._refused(f"its {count} facts do not carry {self.peer}'s key")
+            self.refused(f"its {count} facts do not carry {self.link.peer}'s key")
             return False
-        s = self.host.session
+        s = self.link.host.session
         digest = json.dumps(plain(facts), sort_keys=True)
         if self._facts_heard is None:
             self._facts_heard = {}
         heard = self._facts_heard.setdefault((s.game_id, count), digest)
         if heard != digest:
-            self._refused(f"its {count} facts differ from those it told before")
+            self.refused(f"its {count} facts differ from those it told before")
             return False
         return True
 
-    def checked_names(self: RemoteSource, message: dict[str, Any]) -> bool:
+    def checked_names(self, message: dict[str, Any]) -> bool:
         """Are the peer's names at the end signed by its board (the key of the move it
         would make next: it makes none now), and the same as any heard before?"""
         names = message.get("stream")
@@ -300,54 +419,53 @@ class RemoteChecks:
         if not isinstance(names, list) or chain is None:
             return False
         if not chain.check(move_link(len(names)), message.get("key")):
-            self._refused(f"its names at the end do not carry {self.peer}'s key")
+            self.refused(f"its names at the end do not carry {self.link.peer}'s key")
             return False
-        s = self.host.session
+        s = self.link.host.session
         if self._facts_heard is None:
             self._facts_heard = {}
         digest = json.dumps(plain({k: message.get(k) for k in ("stream", "order", "theirs")}))
         if self._facts_heard.setdefault((s.game_id, -1), digest) != digest:
-            self._refused("its names differ from those it told before")
+            self.refused("its names differ from those it told before")
             return False
         return True
 
     # --- questions ---
-    def ask_allowed(self: RemoteSource) -> bool:
+    def ask_allowed(self) -> bool:
         """``ASK_BURST`` questions answered at once, then one every ``ASK_EVERY`` seconds."""
         if self._asks is None:
             self._asks = Bucket(ASK_BURST, ASK_EVERY)
         return self._asks.take(time.monotonic())
 
     # --- disputes ---
-    def is_disputed(self: RemoteSource) -> bool:
-        return self.disputed is not None and self.disputed == self.host.session.game_id
+    def is_disputed(self) -> bool:
+        return self.disputed is not None and self.disputed == self.link.host.session.game_id
 
-    def dispute(self: RemoteSource, why: str, evidence: dict[str, Any], tell: bool = True) -> None:
+    def dispute(self, why: str, evidence: dict[str, Any], tell: bool = True) -> None:
         """A lie caught: journaled with its evidence, said, told the peer (``tell``); the
         game stops here and its result is left to the arbiter."""
-        s = self.host.session
+        s = self.link.host.session
         if s.game_id is None or self.is_disputed():
             return
         self.disputed = s.game_id
-        self.deliver = None
-        evidence = bounded(plain({"game_id": s.game_id, "peer": self.peer, **evidence}))
+        evidence = bounded(plain({"game_id": s.game_id, "peer": self.link.peer, **evidence}))
         try:
             s.journal.dispute(s.game_id, Dispute(DISPUTED, why, evidence))
         except JournalError as e:
             log.warning("remote play: the dispute not kept: %s", e)
         line = f"game disputed: {why}; the result is the arbiter's"
         log.warning("remote play: %s (evidence %s)", line, json.dumps(evidence)[:2000])
-        self.said = line
-        self.host.say(line, lasting=True)
+        self.link.said = line
+        self.link.host.say(line, lasting=True)
         if tell:  # signed with the next key of its moves (the game has no next move now)
-            n = len(stream(s, self.seats(s.state)[0]))
+            n = len(stream(s, self.link.seats(s.state)[0]))
             signed = {"seq": n, "key": self.own_keys().key(move_link(n))}
             message = {**self.identity(), "kind": "dispute", "why": why, "evidence": evidence}
-            self._send({**message, **signed})
-        self.send_names(again=True)  # the game stops: its secrets show who lied
-        self._results_changed()
+            self.link.publish({**message, **signed})
+        self.on_dispute()  # the game stops: its secrets show who lied
+        self.results_changed()
 
-    def disputed_by_peer(self: RemoteSource, message: dict[str, Any]) -> None:
+    def disputed_by_peer(self, message: dict[str, Any]) -> None:
         """The peer caught a lie here, it says: signed with its next key, so only the peer's
         board can say it."""
         seq = message.get("seq")
@@ -356,21 +474,23 @@ class RemoteChecks:
         if chain is None or not isinstance(seq, int) or seq < 0:
             key = None
         if key is None or chain is None or not chain.check(move_link(int(seq)), key):
-            self._refused(f"a dispute that does not carry {self.peer}'s key")
+            self.refused(f"a dispute that does not carry {self.link.peer}'s key")
             return
         why = str(message.get("why", ""))[:200] or "no reason given"
         evidence = message.get("evidence")
         given = evidence if isinstance(evidence, dict) else {}
-        self.dispute(f"{self.peer} says {why}", {"by": self.peer, "theirs": given}, tell=False)
+        self.dispute(
+            f"{self.link.peer} says {why}", {"by": self.link.peer, "theirs": given}, tell=False
+        )
 
-    def disputed_names(self: RemoteSource, message: dict[str, Any]) -> None:
+    def disputed_names(self, message: dict[str, Any]) -> None:
         """The peer's secret moves, revealed after a dispute: checked against their
         commitments, and the facts it told against the game they make, as far as it goes
         here. What shows a lie is added to the evidence and said."""
-        s = self.host.session
-        if s.game_id is None or not s.spec.remote_secrets:
+        s = self.link.host.session
+        if s.game_id is None or not s.spec.remote().masked:
             return
-        theirs = self.seats(s.state)[1]
+        theirs = self.link.seats(s.state)[1]
         plies = stream(s, theirs)
         names = [str(n) for n in message.get("stream", [])][: len(plies)]
         salts = message.get("salts")
@@ -380,7 +500,7 @@ class RemoteChecks:
             n = broken[0]
             said = names[n] if n < len(names) else None
             finding = {"move": n, "revealed": said, "commit": commits.get(n)}
-            line = f"{self.peer}'s move {n + 1} revealed is not the one it committed to"
+            line = f"{self.link.peer}'s move {n + 1} revealed is not the one it committed to"
         else:
             full = list(s.moves)
             for n, k in enumerate(plies[: len(names)]):
@@ -400,7 +520,7 @@ class RemoteChecks:
             )
             refused = entry.dispute.evidence.get("facts")  # the facts the dispute refused
             told.update(refused if isinstance(refused, dict) else {})
-            lie = told_lie(self.peer, told, plain(state.disclosed(theirs)))
+            lie = told_lie(self.link.peer, told, plain(s.spec.remote().disclosed(state, theirs)))
             if lie is None:
                 return
             finding, line = lie
@@ -415,22 +535,22 @@ class RemoteChecks:
             log.warning("remote play: the lie not kept: %s", e)
         said = f"game disputed: {line}; the result is the arbiter's"
         log.warning("remote play: %s", said)
-        self.said = said
-        self.host.say(said, lasting=True)
-        self._results_changed()
+        self.link.said = said
+        self.link.host.say(said, lasting=True)
+        self.results_changed()
 
-    def _results_changed(self) -> None:
-        club = getattr(self.host, "club", None)  # type: ignore[attr-defined]
+    def results_changed(self) -> None:
+        club = getattr(self.link.host, "club", None)  # type: ignore[attr-defined]
         if club is not None and hasattr(club, "results_changed"):
             club.results_changed()
 
     # --- the end ---
     def check_reveal(
-        self: RemoteSource, theirs: str, stream_names: list[str], salts: Any, full: list[str]
+        self, theirs: str, stream_names: list[str], salts: Any, full: list[str]
     ) -> bool:
         """The peer's revealed names against their commitments, and the facts it told
         against the whole game they make; a lie is a dispute (False)."""
-        s = self.host.session
+        s = self.link.host.session
         plies = stream(s, theirs)
         commits = self.peer_commits()
         salts = salts if isinstance(salts, list) else []
@@ -443,7 +563,7 @@ class RemoteChecks:
             n = min(broken)
             said = stream_names[n] if n < len(stream_names) else None
             self.dispute(
-                f"{self.peer}'s move {n + 1} revealed is not the one it committed to",
+                f"{self.link.peer}'s move {n + 1} revealed is not the one it committed to",
                 {
                     "move": n,
                     "revealed": said,
@@ -457,70 +577,96 @@ class RemoteChecks:
             for after, _move, _before in s.spec.steps_from(end, full):
                 end = after
         except ValueError as e:
-            self.dispute(f"{self.peer}'s revealed moves do not replay ({e})", {"moves": full})
+            self.dispute(f"{self.link.peer}'s revealed moves do not replay ({e})", {"moves": full})
             return False
         told = s.seat_knowledge.told.get(theirs, {}) if s.seat_knowledge is not None else {}
-        lie = told_lie(self.peer, told, plain(end.disclosed(theirs)))
+        lie = told_lie(self.link.peer, told, plain(s.spec.remote().disclosed(end, theirs)))
         if lie is not None:
             self.dispute(lie[1], {"lie": lie[0], "moves": full})
             return False
         return True
 
-    def time_reveal(self: RemoteSource) -> None:
+    def time_reveal(self) -> None:
         """Once the game here is over and still masked: the peer's names are awaited for
         ``reveal_timeout`` seconds, then the result is ``unverified``."""
-        s = self.host.session
+        s = self.link.host.session
         if s.seat_knowledge is None or not s.state.is_over() or self._timer == s.game_id:
             return
         if s.game_id is None or self.is_disputed():
             return
         self._timer = game = s.game_id
-        self._after_timeout(lambda: self._unverified(game))  # type: ignore[attr-defined]
+        self._after_timeout(lambda: self._unverified(game))
 
-    def time_answer(self: RemoteSource) -> None:
+    def time_answer(self) -> None:
         """While the game here waits for the peer's facts (its board answers at once, no
         person is asked): after ``reveal_timeout`` seconds of it, said in one line, so the
         players know to leave the game to the arbiter (a new game) rather than wait on."""
-        s = self.host.session
+        s = self.link.host.session
         at = (s.game_id, len(s.played))
-        if s.seat_knowledge is None or not s.state.waiting or self._answer_timer == at:
+        waiting = s.spec.remote().waiting(s.state)
+        if s.seat_knowledge is None or not waiting or self._answer_timer == at:
             return
         self._answer_timer = at
         self._after_timeout(lambda: self._not_answered(at))
 
-    def _after_timeout(self: RemoteSource, act: Callable[[], None]) -> None:
+    def _after_timeout(self, act: Callable[[], None]) -> None:
         """``act`` in the loop's thread once ``reveal_timeout`` seconds have passed (a host
         without a loop, a test's, times nothing)."""
-        loop = getattr(self.host, "loop", None)
+        loop = getattr(self.link.host, "loop", None)
         if loop is not None:
-            loop.call_later(self.reveal_timeout, lambda: self.host.post_call(act))
+            loop.call_later(self.reveal_timeout, lambda: self.link.host.post_call(act))
 
-    def _not_answered(self: RemoteSource, at: tuple[int | None, int]) -> None:
-        s = self.host.session
-        if (s.game_id, len(s.played)) != at or not s.state.waiting or self.is_disputed():
+    def _not_answered(self, at: tuple[int | None, int]) -> None:
+        s = self.link.host.session
+        waiting = s.spec.remote().waiting(s.state)
+        if (s.game_id, len(s.played)) != at or not waiting or self.is_disputed():
             return
         line = (
-            f"{self.peer} has not answered in {self.reveal_timeout:g} s: "
+            f"{self.link.peer} has not answered in {self.reveal_timeout:g} s: "
             "a new game leaves this one to the arbiter"
         )
         log.warning("remote play: %s", line)
-        self.said = line
-        self.host.say(line, lasting=True)
+        self.link.said = line
+        self.link.host.say(line, lasting=True)
 
-    def _unverified(self: RemoteSource, game: int) -> None:
-        s = self.host.session
+    def _unverified(self, game: int) -> None:
+        s = self.link.host.session
         if s.game_id != game or s.seat_knowledge is None or self.is_disputed():
             return
-        why = f"{self.peer} never revealed its secret moves"
+        why = f"{self.link.peer} never revealed its secret moves"
         try:
-            s.journal.dispute(game, Dispute(UNVERIFIED, why, {"peer": self.peer}))
+            s.journal.dispute(game, Dispute(UNVERIFIED, why, {"peer": self.link.peer}))
         except JournalError as e:
             log.warning("remote play: not kept: %s", e)
         line = f"{why}: result unverified"
         log.warning("remote play: %s", line)
-        self.said = line
-        self.host.say(line, lasting=True)
-        self._results_changed()
+        self.link.said = line
+        self.link.host.say(line, lasting=True)
+        self.results_changed()
+
+    def revealed_late(self) -> None:
+        """The peer's names came after the game here was marked unverified, and they check
+        out (its commitments, the facts it told): the mark stays (its result went to the hub
+        as the arbiter's, and an event may have gone on from it), and says so, for the
+        arbiter to take the result with ``event correct``."""
+        s = self.link.host.session
+        if s.game_id is None:
+            return
+        entry = s.journal.load(s.game_id)
+        if entry is None or entry.dispute is None or entry.dispute.status != UNVERIFIED:
+            return
+        peer, after = self.link.peer, self.reveal_timeout
+        why = f"{peer} revealed its secret moves after {after:g} s; they check out"
+        evidence = {**entry.dispute.evidence, "revealed_late": True}
+        try:
+            s.journal.dispute(s.game_id, Dispute(UNVERIFIED, why, evidence))
+        except JournalError as e:
+            log.warning("remote play: not kept: %s", e)
+        line = f"{why}: the result stays unverified, the arbiter's"
+        log.warning("remote play: %s", line)
+        self.link.said = line
+        self.link.host.say(line, lasting=True)
+        self.results_changed()
 
 
 def bounded(evidence: dict[str, Any], limit: int = EVIDENCE) -> dict[str, Any]:

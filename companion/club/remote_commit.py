@@ -11,6 +11,11 @@ From it come:
   checked), but nobody who only heard the keys sent so far can make the next one: a third
   party that copies a move's identity fields cannot add a move (or a fact) of its own to
   the peer's.
+- **a second chain for the messages that are not moves** (``Keys.control``, from the seed
+  by HMAC): a clock change, a flag, a takeback's question or answer. The board numbers them
+  (``cseq``, 0, 1, ...) and signs its ``k``-th with that chain's ``key(k)``; the receiver takes
+  each number once and only above the last it took, so a sniffed one cannot be sent again,
+  changed or not, and nobody else can make the next one.
 - **commitments**: a secret move (its full name differs from its public one: a Latent
   Binaries setup, a Binøme digit or choice) goes with ``commit(n, name)``, SHA-256 over a
   32-byte salt of its own and the canonical text ``"<n>\\n<full name>"``. At the end the
@@ -65,6 +70,7 @@ class Keys:
 
     seed: str
     _chain: list[bytes] = field(default_factory=list, repr=False)
+    _control: Keys | None = field(default=None, repr=False)
 
     def _links(self) -> list[bytes]:
         """H^0(seed) .. H^LINKS(seed), made once (4,096 hashes: a few milliseconds)."""
@@ -93,6 +99,15 @@ class Keys:
 
     def commit(self, n: int, name: str) -> str:
         return commitment(self.salt(n), n, name)
+
+    @property
+    def control(self) -> Keys:
+        """The chain of this board's messages that are not moves (a clock, a flag, a
+        takeback): its own seed, so its keys say nothing of the moves' keys."""
+        if self._control is None:
+            seed = hmac.new(bytes.fromhex(self.seed), b"control", "sha256").hexdigest()
+            self._control = Keys(seed)
+        return self._control
 
 
 def commitment(salt: str, n: int, name: str) -> str:
@@ -131,6 +146,42 @@ class Chain:
                 return False
         self.known[n] = key
         return True
+
+
+CONTROL_AHEAD = 512  # a control message numbered further past the last one taken: unhashed
+CONTROL_KEPT = 64  # the digests of the last control messages taken, to know them again
+# what ``ControlTaken.take`` says of a message
+TAKEN, AGAIN, NO_NUMBER = "taken", "again", "no number"
+HEARD, FAR, NOT_KEYED = "heard", "far", "not keyed"
+
+
+class ControlTaken:
+    """The peer's control messages (a clock, a flag, a takeback) taken so far in one game,
+    checked against its control chain: each number once, and only above the last one taken
+    (``last``: kept by the caller across a restart). A message is known by its ``digest``."""
+
+    def __init__(self, chain: Chain, last: int = -1):
+        self.chain = chain
+        self.last = last
+        self.digests: dict[int, str] = {}
+
+    def take(self, n: object, key: object, digest: str) -> str:
+        """``TAKEN``; ``AGAIN``: the same message again (the broker delivers one twice): drop
+        it in silence; else why it is refused: ``NO_NUMBER``, ``HEARD`` (a number taken
+        before, with other content, or one passed), ``FAR`` (too far ahead to hash) or
+        ``NOT_KEYED`` (its key is not the chain's)."""
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            return NO_NUMBER
+        if n <= self.last:
+            return AGAIN if self.digests.get(n) == digest else HEARD
+        if n > self.last + CONTROL_AHEAD:
+            return FAR
+        if not self.chain.check(n, key):
+            return NOT_KEYED
+        self.last = n
+        kept = {k: v for k, v in self.digests.items() if k > n - CONTROL_KEPT}
+        self.digests = {**kept, n: digest}
+        return TAKEN
 
 
 def broken_commitments(

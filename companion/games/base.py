@@ -28,7 +28,7 @@ modules view.py, interpreter.py and layout.py; this module gives their names too
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from companion.games.interpreter import Interpreter
     from companion.games.layout import Layout
     from companion.games.positions import Positions
+    from companion.games.remote_api import Remote
     from companion.games.view import Hint, View
 
 
@@ -331,42 +332,6 @@ class GameState(ABC):
         count too, without the game saying so."""
         return False
 
-    # ----- remote play: each board knows only its own seat's secrets (docs/club.md)
-    def masked(self, seat: str) -> GameState:
-        """This new game's state as the board that plays only ``seat`` holds it in a remote
-        game: every other seat's secrets unknown (their secret moves come by their public
-        names, ``parse_move("setup c2")``, and are journaled so). A masked state draws a
-        chance step only for the first seat's board (``players[0]``); the others wait for
-        the drawn move (``waiting``) and play it when it comes. A game with secrets can be
-        played remotely once its spec says ``remote_secrets``. Default: itself."""
-        return self
-
-    @property
-    def masked_for(self) -> str | None:
-        """The seat whose secrets a masked state knows (None: a state that knows all)."""
-        return None
-
-    def disclosed(self, seat: str) -> dict[str, Any]:
-        """On the board that plays ``seat``: the facts about ``seat``'s secrets that the game
-        has made public by now and that a masked state of another seat needs to go on (a
-        guess answered, the stash once the setups are done, the claims of a resolved turn).
-        A flat dict, string keys, JSON values; a key once given keeps its value (the boards
-        merge what they hear). Never anything the game has not revealed. Default: none."""
-        return {}
-
-    def learn(self, seat: str, facts: Mapping[str, Any]) -> GameState:
-        """A masked state told ``facts`` about ``seat``'s secrets (that board's
-        ``disclosed``). They are kept and used when the game reaches them, so a restart may
-        learn every fact heard before replaying the moves. ValueError (one line) for facts
-        that contradict what this state knows. Default: itself."""
-        return self
-
-    @property
-    def waiting(self) -> frozenset[str]:
-        """Seats whose facts (or drawn chance step) a masked state needs before anyone can
-        act; ``to_act`` is empty meanwhile. Default: none."""
-        return frozenset()
-
     def own_turn(self, player: str | None) -> Refusal | None:
         """A refusal when ``player`` is given and may not act now (a helper for ``check``)."""
         if player is None or player in self.to_act:
@@ -463,8 +428,6 @@ class GameSpec(ABC):
     # the virtual players' sheets follow): left out of history, records and the pages
     # before then, and drawn afresh for each new game unless the config sets them
     secret_options: ClassVar[tuple[str, ...]] = ()
-    # can it be played across two boards although it has secrets? (``GameState.masked``)
-    remote_secrets: ClassVar[bool] = False
 
     def clock_rules(self) -> ClockRules:
         """The game clock's rules (``ClockRules``: the control suggested, the result on time,
@@ -507,17 +470,6 @@ class GameSpec(ABC):
         does not replay comes when its step is asked for (the steps before it are kept)."""
         yield from self.steps_from(self.new(**options), names)
 
-    def masked_start(
-        self, options: dict[str, Any], seat: str, told: Mapping[str, Mapping[str, Any]]
-    ) -> GameState:
-        """A remote game's first state as the board of ``seat`` knows it, every fact heard
-        (``told``: seat -> facts) learned up front: replaying the moves from it rebuilds the
-        game as it was (a state uses each fact only when play reaches it)."""
-        state = self.new(**options).masked(seat)
-        for who, facts in told.items():
-            state = state.learn(who, facts)
-        return state
-
     def recorded_move(
         self, state: GameState, move: Move, refusal: Refusal
     ) -> tuple[Move, str] | None:
@@ -527,18 +479,12 @@ class GameSpec(ABC):
         return None
 
     def steps_from(self, state: GameState, names: Iterable[str]) -> Iterator[Step]:
-        """``steps`` from ``state`` (a masked start: ``masked_start``)."""
+        """``steps`` from ``state`` (a masked start: ``remote().start``)."""
         for name in names:
             move = state.parse_move(name)
             after = state.play(move)
             yield Step(after, move, state)
             state = after
-
-    def on_board(self, move: Move) -> bool:
-        """Is ``move`` made on the board (pressed, placed, lifted) rather than on a player's
-        page? Remote play lights the other board's moves made on the board for the player
-        here to make (docs/club.md). By default: a move with cells."""
-        return bool(move.cells)
 
     def layout(self, options: dict[str, Any]) -> Layout | None:
         """Where the game's cells are (None: a game with no board)."""
@@ -609,6 +555,14 @@ class GameSpec(ABC):
     hint_steps: ClassVar[int] = 0
     # options `binaryon match` plays the game with, under the command line's own
     match_options: ClassVar[dict[str, Any]] = {}
+
+    def remote(self) -> Remote:
+        """How the game is played across two boards (``companion.games.remote_api``): by
+        default a game of open information (``Remote``); a game that hides something gives
+        ``Hidden``, or ``MaskedRemote`` when its states can be masked for one seat."""
+        from companion.games.remote_api import Remote
+
+        return Remote()
 
     def engine(self) -> Adapter | None:
         """A new search adapter for engine play (``companion.games.engine_api.Adapter``): the

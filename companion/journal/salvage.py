@@ -423,6 +423,6 @@ def masked_first(spec: Any, options: dict[str, Any], seat: str, told: dict[str, 
     """A remote game's first state as the board of ``seat`` knew it, for a replay that checks
     its moves: facts that do not fit are left out (the moves then say what they can)."""
     try:
-        return spec.masked_start(options, seat, told)
+        return spec.remote().start(spec, options, seat, told)
     except ValueError:
-        return spec.new(**options).masked(seat)
+        return spec.remote().mask(spec.new(**options), seat)

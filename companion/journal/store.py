@@ -842,7 +842,7 @@ def _outcome(
             state = spec.replay(moves, **options)
         else:
             resolved = spec.resolve(options)
-            start = spec.masked_start(resolved, masked.seat, masked.told)
+            start = spec.remote().start(spec, resolved, masked.seat, masked.told)
             state = start
             for step in spec.steps_from(start, moves):
                 state = step.after

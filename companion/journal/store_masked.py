@@ -74,6 +74,20 @@ class JournalMasked:
                      "at": self._now()}  # type: ignore[attr-defined]  # fmt: skip
             db.execute("UPDATE games SET dispute = ? WHERE id = ?", (to_json(value), game_id))
 
+    def disputes(self) -> dict[int, str]:
+        """Each remote game disputed or unverified, by id: its status (``history``'s word; a
+        few games, not one a game played)."""
+        with self._read() as db:  # type: ignore[attr-defined]
+            if not has_disputes(db):
+                return {}
+            rows = db.execute("SELECT id, dispute FROM games WHERE dispute IS NOT NULL")
+            marks = {gid: from_json(text, None) for gid, text in rows if isinstance(text, str)}
+        return {
+            gid: str(mark["status"])
+            for gid, mark in marks.items()
+            if isinstance(mark, dict) and mark.get("status") in (DISPUTED, UNVERIFIED)
+        }
+
     def _dispute(self, db: sqlite3.Connection, game_id: int) -> Dispute | None:
         """A remote game's dispute (none before version 6: a journal opened for reading
         keeps its older version)."""

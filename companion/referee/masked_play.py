@@ -1,14 +1,14 @@
 """A remote game with secrets, as one board plays it (docs/club.md, "Remote play"): the
 session's part, as functions over states and the journal's ``Masked`` row.
 
-Each board knows only its own seat's secrets: its session keeps a masked state
-(``GameState.masked``) and the journal's row of what it knows (``Session.seat_knowledge``:
-the seat, the facts told). The other board's secret moves are journaled by their public
-names; what that board discloses as the game reveals it (a guess's answer, a turn's claims)
-is learned (``learned``) and kept in the journal, so a restart learns it again before
-replaying the moves. At the end each board tells the full names of its own moves; with them
-the other rebuilds the whole game from an unmasked start (``revealed_game``), so both
-journals end with the same game, every secret in it.
+Each board knows only its own seat's secrets: its session keeps a masked state (masked by
+the game's remote facet, ``GameSpec.remote()``) and the journal's row of what it knows
+(``Session.seat_knowledge``: the seat, the facts told). The other board's secret moves are
+journaled by their public names; what that board discloses as the game reveals it (a
+guess's answer, a turn's claims) is learned (``learned``) and kept in the journal, so a
+restart learns it again before replaying the moves. At the end each board tells the full
+names of its own moves; with them the other rebuilds the whole game from an unmasked start
+(``revealed_game``), so both journals end with the same game, every secret in it.
 """
 
 from __future__ import annotations
@@ -31,17 +31,18 @@ def first_state(
     """A new game's first state, masked when the board plays a remote game with secrets,
     with the journal's row of what this board knows (None: all of it)."""
     seat = local_seat(spec, options) if local_seat is not None else None
-    if seat is None or not spec.remote_secrets or seat not in state.players:
+    remote = spec.remote()
+    if seat is None or not remote.masked or seat not in state.players:
         return state, None
     try:
-        masked = state.masked(seat)
+        masked = remote.mask(state, seat)
     except ValueError:  # options that cannot be masked: not played remotely (it says so)
         return state, None
     return masked, Masked(seat, {})
 
 
 def learned(
-    state: GameState, known: Masked, seat: str, facts: Mapping[str, Any]
+    spec: GameSpec, state: GameState, known: Masked, seat: str, facts: Mapping[str, Any]
 ) -> tuple[GameState, Masked] | None:
     """The state told ``facts`` about ``seat``'s secrets and the row that keeps them; None
     when nothing is new (or ``seat`` is this board's own). ValueError (one line): facts
@@ -52,7 +53,7 @@ def learned(
     new = {k: v for k, v in facts.items() if told.get(k) != v}
     if not new:
         return None
-    after = state.learn(seat, new)
+    after = spec.remote().learn(state, seat, new)
     return after, Masked(known.seat, {**known.told, seat: {**told, **new}})
 
 

@@ -221,7 +221,8 @@ class Session:
         self.seat_knowledge = saved.masked
         if saved.masked is not None:  # a remote game with secrets, as this board knows it
             told = saved.masked.told
-            self.states = [self.spec.masked_start(self.options, saved.masked.seat, told)]
+            start = self.spec.remote().start(self.spec, self.options, saved.masked.seat, told)
+            self.states = [start]
         else:
             self.states = [self.spec.new(**self.options)]
         self.played = []
@@ -711,7 +712,7 @@ class Session:
         if self.seat_knowledge is None or self.game_id is None:
             return False
         was_over = self.state.is_over()
-        found = masked_play.learned(self.state, self.seat_knowledge, seat, facts)
+        found = masked_play.learned(self.spec, self.state, self.seat_knowledge, seat, facts)
         if found is None:
             return False
         state, known = found

@@ -31,7 +31,7 @@ class MoveSource(Protocol):
 
     whose: str  # "my" (the companion), "t4's" (a remote board): "press e5 for my move"
     by: str  # "the companion", "t4": "xeno is played by t4"
-    waiting: Refusal  # the refusal while its move is not known yet
+    unknown_move: Refusal  # the refusal while its move is not known yet
     moved: str  # the refusal code for a move other than its own
 
     def plays(self, session: Session) -> bool:
@@ -134,7 +134,7 @@ class Opponent:
                 return Refusal(self.source.moved, f"{playing} is played by {self.source.by}")
             return None
         if self.wanted is None:
-            return self.source.waiting
+            return self.source.unknown_move
         if move != self.wanted:
             name = self.wanted.name
             how = f"{self._verb()} {name}" if self.wanted.cells else f"press confirm ({name})"
@@ -147,7 +147,7 @@ class EngineSource:
 
     whose = "my"
     by = "the companion"
-    waiting = Refusal("engine-thinking", "wait: I am thinking")
+    unknown_move = Refusal("engine-thinking", "wait: I am thinking")
     moved = "engine-move"
 
     def __init__(self, host: Host, level: str):

@@ -27,6 +27,7 @@ from companion.games.base import (
     parse_place,
     places,
 )
+from companion.games.remote_api import Hidden, Remote
 
 PLAYERS = ("left", "right")
 
@@ -154,6 +155,10 @@ class HiddenSpec(GameSpec):
     title = "HIDDEN"
     options = ()
     sensor_kinds = ("switch",)
+
+    def remote(self) -> Remote:
+        """Secrets and no masked states: not played across two boards."""
+        return Hidden()
 
     def new(self, **options: Any) -> HiddenState:
         return HiddenState()

@@ -20,6 +20,7 @@ from companion.games.base import (
     Refusal,
     View,
 )
+from companion.games.remote_api import Hidden, Remote
 
 OPTIONS = (
     Option("players", 5, "number of players", kind=int, minimum=1, maximum=7),
@@ -147,6 +148,10 @@ class PartySpec(GameSpec):
     title = "PARTY"
     options = OPTIONS
     sensor_kinds = ()
+
+    def remote(self) -> Remote:
+        """Secrets and no masked states: not played across two boards."""
+        return Hidden()
 
     def new(self, **options: Any) -> PartyState:
         o = self.resolve(options)

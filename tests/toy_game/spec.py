@@ -25,6 +25,7 @@ from companion.games.base import (
     places,
 )
 from companion.games.positions import Positions
+from companion.games.remote_api import Remote
 from tests.toy_game.adapter import NoughtsAdapter, effect
 from tests.toy_game.engine import (
     GAME,
@@ -177,6 +178,11 @@ class NoughtsSpec(GameSpec):
         return Hint(free, f"{len(free)} cells for {st.mover.upper()}")
 
     # --- the engines ---
+    def remote(self) -> Remote:
+        """Open information, no chance: both boards play the whole game (the facet's
+        defaults; a move with cells is made on the board)."""
+        return Remote()
+
     def engine(self) -> NoughtsAdapter:
         return NoughtsAdapter()
 

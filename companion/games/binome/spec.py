@@ -39,6 +39,7 @@ from companion.games.binome.options import OPTIONS, resolve_game_options
 from companion.games.binome.postulates import BY_ID, number_text
 from companion.games.binome.resolution import X, join_names
 from companion.games.binome.spoken import spoken as chair_line
+from companion.games.remote_api import MaskedRemote, Remote
 
 OLED_CHARS: Final = 21  # characters per OLED line; a hint has two lines
 BOARD: Final = 8  # the LEDs are drawn for the usual 8x8 board (one colour per square)
@@ -142,10 +143,13 @@ class BinomeSpec(GameSpec):
     options = OPTIONS
     sensor_kinds = ()
     secret_options = ("seed",)  # the virtual players' sheets follow from it
-    remote_secrets = True  # masked.py: each board knows only its own seat's sheet and claims
 
     def clock_rules(self) -> BinomeClock:
         return BinomeClock(self)
+
+    def remote(self) -> Remote:
+        """Masked states (masked.py): each board knows only its own seat's sheet and claims."""
+        return MaskedRemote()
 
     def recorded_move(
         self, state: GameState, move: Move, refusal: Refusal

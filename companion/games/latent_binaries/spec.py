@@ -43,6 +43,7 @@ from companion.games.latent_binaries.options import OPTIONS, PLAYERS, other, res
 from companion.games.latent_binaries.phases import CHALLENGE, MARKER, MOVE, OVER, PROMPTS, SETUP
 from companion.games.latent_binaries.position import legal, parse_position
 from companion.games.positions import Positions
+from companion.games.remote_api import MaskedRemote, Remote
 
 NEST_RGB: dict[str, RGB] = {"rainbow": (220, 70, 0), "xeno": (0, 110, 220)}
 MARKER_RGB: RGB = (110, 110, 110)
@@ -118,7 +119,6 @@ class LatentSpec(GameSpec):
     paired_moves: ClassVar[bool] = False  # a turn: a move, a challenge, a marker
     options: ClassVar[tuple[Option, ...]] = OPTIONS
     sensor_kinds: ClassVar[tuple[str, ...]] = ("switch", "presence")
-    remote_secrets: ClassVar[bool] = True  # masked states: masked.py, "Remote play" in the rules
 
     def clock_rules(self) -> LatentClock:
         return LatentClock(self)
@@ -139,10 +139,9 @@ class LatentSpec(GameSpec):
     def players(self, options: dict[str, Any]) -> tuple[str, ...]:
         return PLAYERS
 
-    def on_board(self, move: Any) -> bool:
-        """Only a nest's step and a marker's jump are made on the board: setups and guesses
-        are made on the pages (their cells are for hints)."""
-        return isinstance(move, Step | Marker)
+    def remote(self) -> Remote:
+        """Masked states (masked.py, "Remote play" in the rules)."""
+        return LatentRemote()
 
     def interpreter(self, kind: str) -> Interpreter:
         return LatentInput(kind)
@@ -283,3 +282,10 @@ class LatentSpec(GameSpec):
 
 
 SPEC = LatentSpec()
+
+
+class LatentRemote(MaskedRemote):
+    def on_board(self, move: Any) -> bool:
+        """Only a nest's step and a marker's jump are made on the board: setups and guesses
+        are made on the pages (their cells are for hints)."""
+        return isinstance(move, Step | Marker)
