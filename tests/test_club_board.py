@@ -8,7 +8,7 @@ import json
 
 from companion import PROGRAM
 from companion.club import topics
-from companion.journal.records import format_record, record_from_entry
+from companion.records.format import format_record, record_from_entry
 from tests.club_boards import (
     Acker,
     BoardProcess,

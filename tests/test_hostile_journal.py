@@ -25,7 +25,6 @@ from companion.cli.main import main
 from companion.games import get_spec
 from companion.journal.api import GameClosed, JournalError, MoveEntry, NullJournal
 from companion.journal.lock import acquire_lock, holder
-from companion.journal.records import RecordError, format_record, parse_record, read_text
 from companion.journal.rows import APPLICATION_ID
 from companion.journal.store import (
     ABANDONED,
@@ -35,6 +34,8 @@ from companion.journal.store import (
     SqliteJournal,
     closed_cleanly,
 )
+from companion.records.format import RecordError, format_record
+from companion.records.read import parse_record, read_text
 from companion.referee.session import Session
 
 from .test_journal_review import play_and_die, wal_of
@@ -85,7 +86,7 @@ def record_text(folder: Path, game_id: int = 1, players=None) -> str:
     if not journal.exists():
         journal_with(journal, finished=1, in_progress=0, players=players)
     with SqliteJournal.open(journal, read_only=True) as j:
-        from companion.journal.records import record_from_entry
+        from companion.records.format import record_from_entry
 
         return format_record(record_from_entry(j.load(game_id)))
 
@@ -542,7 +543,7 @@ def test_import_takes_many_files_and_folders_and_sums_up(tmp_path, capsys):
     for i in range(3):
         with SqliteJournal.open(tmp_path / f"src{i}.sqlite", clock=Clock()) as j:
             play(j, players={"on": f"P{i}"})
-            from companion.journal.records import record_from_entry
+            from companion.records.format import record_from_entry
 
             (folder / f"g{i}.txt").write_text(format_record(record_from_entry(j.load(1))))
     (folder / "bad.txt").write_text('[Game "binaryon"]\n\n1. z9\n')

@@ -24,10 +24,12 @@ from companion.cli.main import main
 from companion.core.squares import parse_square
 from companion.games.base import Outcome
 from companion.journal.api import GameClosed, JournalError, MoveEntry
-from companion.journal.records import format_record, parse_record, record_from_entry, validate
 from companion.journal.repair import examine
 from companion.journal.store import ABANDONED, FINISHED, IN_PROGRESS, SqliteJournal
 from companion.journal.wal import scan_wal
+from companion.records.check import validate
+from companion.records.format import format_record, record_from_entry
+from companion.records.read import parse_record
 from companion.referee.session import Session
 
 from .conftest import daemon_on_journal

@@ -8,15 +8,10 @@ from hypothesis import strategies as st
 
 from companion.cli.main import main
 from companion.journal.api import NullJournal
-from companion.journal.records import (
-    Record,
-    add_tags,
-    format_record,
-    parse_record,
-    split_records,
-    validate,
-)
 from companion.journal.store import SqliteJournal
+from companion.records.check import validate
+from companion.records.format import Record, format_record
+from companion.records.read import add_tags, parse_record, split_records
 from companion.referee.session import Session
 
 
@@ -118,7 +113,7 @@ def test_a_file_read_as_it_goes_is_cut_as_the_whole_text_is(lines, newline, bom)
     """file_lines + cut_records (import's streaming path) give what split_records gives."""
     import io
 
-    from companion.journal.records import cut_records, file_lines
+    from companion.records.read import cut_records, file_lines
 
     text = newline.join(lines)
     raw = (b"\xef\xbb\xbf" if bom else b"") + text.encode()
@@ -129,7 +124,7 @@ def test_a_file_read_as_it_goes_is_cut_as_the_whole_text_is(lines, newline, bom)
 def test_a_record_over_the_limit_in_a_streamed_file_is_refused_alone():
     import io
 
-    from companion.journal.records import cut_records, file_lines
+    from companion.records.read import cut_records, file_lines
 
     good = _record(4, 2)
     huge = good.replace("1. ", "{" + "x" * 5000 + "} 1. ")
@@ -184,7 +179,7 @@ def test_import_memory_does_not_grow_with_the_records(tmp_path, monkeypatch, cap
 )
 def test_a_file_said_to_be_one_record_is_one_record(lines, newline):
     """The import's shortcut for the usual file never takes two records for one."""
-    from companion.journal.records import surely_one_record
+    from companion.records.read import surely_one_record
 
     text = newline.join(lines)
     if surely_one_record(text):
@@ -192,7 +187,7 @@ def test_a_file_said_to_be_one_record_is_one_record(lines, newline):
 
 
 def test_the_usual_record_is_seen_as_one_without_cutting_it():
-    from companion.journal.records import surely_one_record
+    from companion.records.read import surely_one_record
 
     one = _record(4, 6, tags={"Round": "1"})
     assert surely_one_record(one) and not surely_one_record(one + one)

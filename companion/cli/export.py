@@ -19,7 +19,7 @@ from companion.cli.journal_args import (
     parse_game_id,
 )
 from companion.journal.api import JournalError
-from companion.journal.records import format_record, record_from_entry
+from companion.records.format import format_record, record_from_entry
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

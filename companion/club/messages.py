@@ -79,7 +79,7 @@ def result(
 ) -> dict[str, Any]:
     """A finished game from the journal, with its record as ``binaryon export`` writes it
     (a finished game shows what it revealed, as its export does)."""
-    from companion.journal.records import format_record, record_from_entry
+    from companion.records.format import format_record, record_from_entry
 
     try:
         record = format_record(record_from_entry(entry))

@@ -37,7 +37,7 @@ class MoveEntry:
     is what others may see while the game goes on, when the move holds a secret (None: the
     full name is public). ``at``: milliseconds since the epoch, set by the journal.
     ``clock``: the game clock's snapshot right after this move's switch (everyone's time
-    left as the next turn begins; ``companion.referee.clock.Clock.snapshot``), or None."""
+    left as the next turn begins; ``companion.timing.clock.Clock.snapshot``), or None."""
 
     ply: int
     name: str

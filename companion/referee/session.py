@@ -30,9 +30,9 @@ from companion.games.base import (
     credited,
 )
 from companion.journal.api import GameClosed, Journal, JournalError, NullJournal, SavedGame
-from companion.referee.clock import Clock, TimeControl
 from companion.referee.masked_play import MaskedPlay, Masking
-from companion.referee.on_time import as_it_stood, ended_on_time, on_time
+from companion.timing.clock import Clock, TimeControl
+from companion.timing.on_time import as_it_stood, ended_on_time, on_time
 
 log = logging.getLogger(PROGRAM)
 

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any
 from companion.core.squares import FILES
 from companion.games import get_spec
 from companion.games.base import GameState
-from companion.referee.clock import Clock, ClockFace, TimeControl
-from companion.referee.on_time import ended_on_time
 from companion.referee.session import Played
+from companion.timing.clock import Clock, ClockFace, TimeControl
+from companion.timing.on_time import ended_on_time
 from companion.views.presenter import MOVES_SHOWN, Frame, Notices, Table, web_view
 from companion.views.web.backend import Listeners
 
