@@ -547,7 +547,7 @@ def test_a_second_companion_on_one_journal_is_told_to_use_its_own(tmp_path, caps
     path = tmp_path / "j.sqlite"
     holding = (
         "import sys, time\n"
-        "from companion.journal.lock import acquire_lock\n"
+        "from companion.journal.files import acquire_lock\n"
         "acquire_lock(sys.argv[1])\n"
         "print('held', flush=True)\n"
         "time.sleep(60)\n"

@@ -25,7 +25,7 @@ from companion.games import get_spec
 from companion.games.binome.deck import DeckError, load_deck
 from companion.games.binome.options import resolve_game_options
 from companion.journal.api import MoveEntry, NullJournal, SavedGame
-from companion.journal.salvage import RecoveryReport
+from companion.journal.api import RecoveryReport
 from companion.journal.store import SqliteJournal
 from companion.records.check import read_record
 from companion.records.format import MAX_RECORD_MOVES, Record, RecordError, format_record

@@ -17,7 +17,7 @@ from pathlib import Path
 from companion import PROGRAM
 from companion.core.terminal_text import for_terminal
 from companion.journal.api import JournalError
-from companion.journal.lock import holder
+from companion.journal.files import holder
 from companion.journal.store import SqliteJournal, check_journal_path
 
 MAX_GAME_ID = 2**63 - 1
@@ -151,7 +151,7 @@ def loss_status(journal: SqliteJournal) -> int:
 def output_path(args: argparse.Namespace, target: str, streams: bool = False) -> Path:
     """Where to write an output file (``-o``, ``backup``): links resolved, never one of the
     journal's own files, never replacing what is not a regular file (JournalError)."""
-    from companion.journal.identity import check_output, journal_identity
+    from companion.journal.files import check_output, journal_identity
 
     return check_output(target, journal_identity(journal_path(args)), streams=streams)
 

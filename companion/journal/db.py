@@ -6,6 +6,7 @@ short reasons."""
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 from pathlib import Path
 from urllib.parse import quote
@@ -19,9 +20,10 @@ from companion.journal.rows import (
     UPGRADE_COLUMNS,
     fold,
 )
-from companion.journal.wal import DB_MAGIC
 
 log = logging.getLogger(PROGRAM)
+
+DB_MAGIC = b"SQLite format 3\0"  # a database file's first bytes
 
 
 class NotAJournal(JournalError):
@@ -216,3 +218,23 @@ def memory_db(image: bytes) -> sqlite3.Connection:
             db.close()
             raise
     return db
+
+
+def full_error(e: sqlite3.Error, path: Path | None = None) -> str | None:
+    """'disk full' for SQLite's own error, or for an I/O error (making the -shm file) on a
+    file system with no free block left."""
+    reason = describe_error(e)
+    if reason == "disk full":
+        return reason
+    if reason == "disk I/O error" and path is not None:
+        try:
+            if os.statvfs(path.parent).f_bavail == 0:
+                return "disk full"
+        except OSError:
+            return None
+    return None
+
+
+def read_only_error(e: sqlite3.Error) -> str | None:
+    name = getattr(e, "sqlite_errorname", "") or ""
+    return "read-only" if name.startswith("SQLITE_READONLY") else None

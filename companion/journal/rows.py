@@ -14,9 +14,143 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, NamedTuple
 
-from companion.journal.api import ClockState, Dispute, Masked, MoveEntry, SavedGame
+
+@dataclass(frozen=True)
+class MoveEntry:
+    """One move as journalled. ``name`` is the full move name (a secret included); ``public``
+    is what others may see while the game goes on, when the move holds a secret (None: the
+    full name is public). ``at``: milliseconds since the epoch, set by the journal.
+    ``clock``: the game clock's snapshot right after this move's switch (everyone's time
+    left as the next turn begins; ``companion.timing.clock.Clock.snapshot``), or None."""
+
+    ply: int
+    name: str
+    player: str | None = None
+    public: str | None = None
+    at: int | None = None
+    clock: dict[str, Any] | None = None
+
+    def shown(self, revealed: bool) -> str:
+        """The name to show: the full one once the game has ended, else the public one."""
+        return self.name if revealed or self.public is None else self.public
+
+
+@dataclass
+class SavedGame:
+    """A game as the journal holds it: enough to rebuild it by replaying ``moves`` (the full
+    names); ``entries`` gives each move's player and public name too."""
+
+    game_id: int
+    game: str
+    options: dict[str, Any]
+    moves: list[str]
+    players: dict[str, str] = field(default_factory=dict)
+    entries: list[MoveEntry] = field(default_factory=list)
+    time_control: str | None = None  # the clock's control as typed ("5:00+3"); None: no clock
+    clock: ClockState | None = None  # the clock's last journaled state (a tick, an event)
+    # a remote game with secrets not yet revealed: the seat this board knows, and the facts
+    # heard about the other seats' secrets (``Masked``); None: a game that knows everything
+    masked: Masked | None = None
+
+
+@dataclass(frozen=True)
+class Masked:
+    """A remote game with secrets as this board knows it (docs/club.md, "Remote play"):
+    ``seat``'s secrets, and ``told``, seat -> the facts its board disclosed so far."""
+
+    seat: str
+    told: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Dispute:
+    """A remote game whose result is left to the arbiter (docs/club.md, "A dishonest
+    peer"): ``status`` 'disputed' (a lie was caught: ``why`` in one line, ``evidence`` what
+    was said and what shows otherwise) or 'unverified' (the peer never revealed)."""
+
+    status: str
+    why: str
+    evidence: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ClockState:
+    """The running clock as last journaled (the ``clocks`` row): ``ply`` live moves then,
+    ``state`` its snapshot, ``at`` ms since the epoch."""
+
+    ply: int
+    state: dict[str, Any]
+    at: int | None = None
+
+
+@dataclass(frozen=True)
+class ClockEvent:
+    """A clock's own event: ``kind`` 'pause', 'resume', 'add' (``seconds`` to ``player``,
+    ``why`` 'penalty' or 'correction') or 'flag' (``player``'s time ran out), at ``ply``
+    live moves, with the clock's snapshot after it (``state``)."""
+
+    kind: str
+    ply: int
+    player: str | None = None
+    seconds: float | None = None
+    why: str | None = None
+    state: dict[str, Any] | None = None
+    at: int | None = None
+
+
+
+@dataclass
+class RecoveryReport:
+    """What opening a damaged journal did."""
+
+    path: Path
+    problem: str
+    copies: list[Path]
+    games: int = 0
+    events: int = 0
+    lost: list[str] = field(default_factory=list)
+    expected: dict[int, set[int]] | None = None  # event ids per game, from the index
+    unsure: bool = False  # part of the events table unreadable and the index too
+    loss: bool = False  # committed changes lost from the WAL (kept in the journal's meta)
+    # the game clock's rows as read (version 4): game id -> its time control, and the
+    # running clocks' rows (game_id, ply, state, at); what cannot be read is left out
+    time_controls: dict[int, str] = field(default_factory=dict)
+    clocks: list[tuple] = field(default_factory=list)
+    # remote games with secrets (version 5): the masked rows (game_id, seat, told) and the
+    # revealed rows (game_id, ply, move, player, public) that can be read
+    masked: list[tuple] = field(default_factory=list)
+    revealed: list[tuple] = field(default_factory=list)
+    # remote games disputed or unverified (version 6): game id -> its games.dispute
+    disputes: dict[int, str] = field(default_factory=dict)
+
+    def line(self) -> str:
+        lost = "; ".join(self.lost) if self.lost else "nothing"
+        if self.loss:  # nothing was damaged: a WAL went missing; its leftovers are kept
+            kept = ", ".join(str(c) for c in self.copies) or "nothing left to keep"
+            return (
+                f"journal {self.path}: {self.problem}; the WAL and its index as found kept as "
+                f"{kept}; lost: {lost}"
+            )
+        return (
+            f"journal {self.path} was damaged ({self.problem}); {self.copies_text()}; "
+            f"recovered {self.games} games, {self.events} events; lost: {lost}"
+        )
+
+    def copies_text(self) -> str:
+        """Which copies of the damaged files were kept, said as they are (none, the main
+        file with or without its WAL, or only the WAL)."""
+        wals = [c for c in self.copies if c.name.endswith("-wal")]
+        mains = [c for c in self.copies if not c.name.endswith(("-wal", "-shm"))]
+        if mains:
+            return f"damaged file kept as {mains[0]}" + (" (and its -wal)" if wals else "")
+        if wals:
+            return f"no copy of the damaged file could be kept, only of its WAL: {wals[0]}"
+        return "no copy of the damaged file could be kept"
+
+
 
 IN_PROGRESS, FINISHED, ABANDONED = "in_progress", "finished", "abandoned"
 STATUSES = (IN_PROGRESS, FINISHED, ABANDONED)  # what the status column holds

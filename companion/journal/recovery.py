@@ -1,0 +1,714 @@
+"""Damage found when a journal is opened, and what is done about it.
+
+After an unclean stop the check reads the WAL by its format (companion.journal.wal) and the
+main file through a read-only connection, never writing the live files. A damaged journal is
+never overwritten silently: the bytes as found are first kept, durably, as
+``<name>.corrupt-<UTC time>`` (and ``-wal``), then every row SQLite can still read (the main
+file with the WAL as SQLite replays it) is checked and written into a fresh file that
+replaces it, and one line says what could not be recovered. Commits after damage in the
+middle of the WAL are not rebuilt: they survive only in the kept copy, and the line says so.
+A WAL that lost committed frames (deleted, zeroed, cut short: SQLite's ``-shm`` index says
+how many) is said, its leftovers kept. A last write that did not complete is no damage; if
+it may have been a damaged commit its WAL is kept as ``<name>.cut-<time>-wal``. A WAL beside
+a file in rollback mode (a backup restored over a crashed journal) is set aside, never
+applied.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import logging
+import os
+import sqlite3
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from companion import PROGRAM
+from companion.journal.api import JournalError
+from companion.journal.db import (
+    check_version,
+    connect,
+    describe_error,
+    lenient_text,
+    memory_db,
+)
+from companion.journal.files import (
+    clean_mark,
+    fsync_dir,
+    has_data,
+    header,
+    header_mode,
+    keep_copies,
+    sidecars,
+    sidecars_as_found,
+    snapshot,
+    stale_line,
+    wal_bytes,
+    write_durably,
+)
+from companion.journal.rows import (
+    ABANDONED,
+    FINISHED,
+    GAME_COLUMNS,
+    IN_PROGRESS,
+    STATUSES,
+    RecoveryReport,
+    entry_from_row,
+    fold,
+    from_json,
+)
+from companion.journal.wal import WalScan, db_image, db_page_size, read_shm, scan_wal, wal_lost
+
+log = logging.getLogger(PROGRAM)
+
+
+
+class RepairFailed(JournalError):
+    """A damaged journal that could not be repaired (no room for its copy or the salvage):
+    nothing was changed. ``full``: for lack of room."""
+
+    full = False
+
+
+def wal_as_found(path: Path) -> WalScan:
+    """The WAL beside ``path`` as it is on disk, read by its format (no connection)."""
+    return scan_wal(wal_bytes(path) or b"", db_page_size(header(path)))
+
+
+def examine(
+    path: Path, tries: int = 3, in_place: bool = True
+) -> tuple[dict[str, bytes], str | None, WalScan]:
+    """(bytes as found, the damage or None, the WAL as read). A snapshot taken while another
+    process writes can look torn, so damage must be seen ``tries`` times running.
+
+    Memory stays bounded whatever the journal's size: the WAL (bounded by SQLite's automatic
+    checkpoints) is read by its format here; when it holds no damage, the main file is
+    checked in place through a read-only connection (SQLite then sees exactly the commits
+    this check accepts, and can write neither file). Only a damaged journal is read whole
+    into memory, for its copy and its salvage; ``found`` then holds the main file too (key
+    ""), else only the WAL. ``in_place=False``: never a connection to the file (SQLite's
+    read-only connection still writes the ``-shm`` index): a copy in memory."""
+    problem = None
+    for attempt in range(tries):
+        if attempt:
+            time.sleep(0.05)
+        data = wal_bytes(path)
+        wal = scan_wal(data or b"", db_page_size(header(path)))
+        found = {} if data is None else {"-wal": data}
+        problem = wal.problem()
+        if problem is None:
+            problem = _problem_in_place(path) if in_place else _CANNOT
+            if problem is _CANNOT:  # no read-only access in place: a copy in memory
+                found = snapshot(path)
+                problem = _problem(db_image(found.get("", b""), wal))
+        if problem is None:
+            break
+    if problem is not None:
+        found = snapshot(path)
+        wal = scan_wal(found.get("-wal", b""), db_page_size(found.get("", b"")))
+    return found, problem, wal
+
+
+_CANNOT = "cannot check in place"
+
+
+def _problem_in_place(path: Path) -> str | None:
+    """The damage of the journal as SQLite reads it (main file and WAL), through a read-only
+    connection; _CANNOT when such a connection cannot be had (a read-only folder)."""
+    from urllib.parse import quote
+
+    try:
+        db = sqlite3.connect(f"file:{quote(str(path.absolute()))}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return _CANNOT
+    try:
+        db.text_factory = lenient_text
+        return _check(db)
+    except sqlite3.Error as e:
+        if describe_error(e) in ("cannot open the journal file", "journal is read-only"):
+            return _CANNOT
+        return str(e)
+    finally:
+        db.close()
+
+
+def _problem(image: bytes) -> str | None:
+    """None if the database image reads cleanly, else a short description of the damage."""
+    try:
+        db = memory_db(image)
+    except sqlite3.Error as e:
+        return str(e)
+    try:
+        return _check(db)
+    except sqlite3.Error as e:
+        return str(e)
+    finally:
+        db.close()
+
+
+def _check(db: sqlite3.Connection) -> str | None:
+    rows = db.execute("PRAGMA quick_check").fetchall()
+    if rows != [("ok",)]:
+        return f"integrity check: {str(rows[0][0]).splitlines()[0]}"
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if tables and not {"games", "events"} <= tables:
+        return "not a binaryon journal"
+    if tables:
+        db.execute("SELECT count(*), max(id) FROM events").fetchone()
+        db.execute("SELECT count(*), max(id) FROM games").fetchone()
+    return None
+
+
+def cut_short_line(
+    path: Path, found: dict[str, bytes], wal: WalScan, clock: Callable[[], float]
+) -> str:
+    """The log line for a last write that did not complete. Frames that are all sound are
+    surely one never committed; a damaged one may also be a confirmed commit hit by damage
+    (the two look the same), so then the WAL is kept as <name>.cut-<time>-wal."""
+    frames = wal.frames[wal.replayed :]
+    line = f"journal {path}: the last write before the stop did not complete ({len(frames)} WAL "
+    if all(f.fits for f in frames):
+        return line + "frames, no commit among them); left out"
+    stamp = datetime.fromtimestamp(clock(), UTC).strftime("%Y%m%dT%H%M%SZ")
+    copy = path.with_name(f"{path.name}.cut-{stamp}-wal")
+    try:
+        write_durably(copy, found["-wal"])
+        fsync_dir(path.parent)
+        kept = f"WAL kept as {copy}"
+    except OSError as e:
+        kept = f"WAL copy not kept: {e.strerror or e}"
+    return line + f"frames, damaged or cut short); left out; {kept}"
+
+
+def repair(
+    path: Path,
+    problem: str,
+    found: dict[str, bytes],
+    wal: WalScan,
+    clock: Callable[[], float],
+) -> RecoveryReport:
+    stamp = datetime.fromtimestamp(clock(), UTC).strftime("%Y%m%dT%H%M%SZ")
+    base = path.with_name(f"{path.name}.corrupt-{stamp}")
+    n = 1
+    while base.exists():
+        n += 1
+        base = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+    copies = []
+    try:  # 1. keep the damaged bytes, durably, before anything else
+        for key, data in found.items():
+            target = base.with_name(base.name + key)
+            write_durably(target, data)
+            copies.append(target)
+        fsync_dir(path.parent)
+    except OSError as e:
+        for made in copies:  # no half set of copies left behind (a full disk)
+            with contextlib.suppress(OSError):
+                made.unlink()
+        failed = RepairFailed(
+            f"journal {path} is damaged ({problem}) and a copy cannot be kept: "
+            f"{e.strerror or e}; nothing changed"
+        )
+        failed.full = e.errno in (errno.ENOSPC, errno.EDQUOT)
+        raise failed from None
+    report, games, events = salvage_rows(path, problem, copies, found, wal)
+    fresh = path.with_name(path.name + ".salvage")
+    try:  # 2. build the salvaged file beside it, then swap it in
+        for p in (fresh, *sidecars(fresh)):
+            p.unlink(missing_ok=True)
+        write_salvage(fresh, games, events, report)
+        for p in sidecars(path):
+            p.unlink(missing_ok=True)  # their bytes are in the kept copy
+        os.replace(fresh, path)
+        fsync_dir(path.parent)
+    except (OSError, sqlite3.Error, JournalError) as e:
+        failed = RepairFailed(
+            f"journal {path} is damaged ({problem}); copy kept at {base}, but repair failed: "
+            f"{getattr(e, 'strerror', None) or e}"
+        )
+        failed.full = getattr(e, "errno", None) in (errno.ENOSPC, errno.EDQUOT) or (
+            "disk full" in str(e)
+        )
+        raise failed from None
+    return report
+
+
+def wal_loss_problem(
+    path: Path, wal: WalScan, sidecars: tuple[bool, bool, bytes | None]
+) -> tuple[str, int] | None:
+    """(the problem, committed frames lost or -1 when unknown) for a WAL that lost committed
+    frames (deleted, zeroed, cut short, replaced; the ``-shm`` index says how many), or a
+    journal stopped uncleanly that has no WAL at all (the main file copied alone while the
+    service ran); None when nothing is lost. Reads only: nothing is written."""
+    if header_mode(path) == 1:
+        return None  # a file in rollback mode: its sidecars are stale (see stale_wal)
+    if wal.problem() is not None:
+        return None  # a damaged WAL: the damage check keeps it and salvages it
+    had_wal, had_shm, head = sidecars
+    shm = read_shm(head) if head else None
+    lost = wal_lost(shm, wal if had_wal else None)
+    if lost:
+        return f"its WAL lost {lost} committed frames (deleted, zeroed or cut short)", lost
+    if not had_wal and not had_shm and clean_mark(path) == "0":
+        return "stopped without a clean close and its WAL file is missing", -1
+    return None
+
+
+def wal_loss(
+    path: Path, wal: WalScan, sidecars: tuple[bool, bool, bytes | None], clock: Callable[[], float]
+) -> RecoveryReport | None:
+    """A lost WAL (see wal_loss_problem) as a report; the WAL and index as found are kept,
+    and the stale index is removed (it describes frames that are gone)."""
+    found = wal_loss_problem(path, wal, sidecars)
+    if found is None:
+        return None
+    problem, lost = found
+    wal_path = path.with_name(path.name + "-wal")
+    shm_path = path.with_name(path.name + "-shm")
+    copies = keep_copies(path, {k: p for k, p in (("-wal", wal_path), ("-shm", shm_path))}, clock)
+    report = RecoveryReport(path, problem, copies)
+    report.lost.append(
+        "every change since the last checkpoint"
+        if lost > 0
+        else "any change since the last checkpoint (a copy made while the service ran? "
+        "use binaryon backup)"
+    )
+    report.loss = True
+    with contextlib.suppress(OSError):
+        shm_path.unlink(missing_ok=True)  # stale: it describes the WAL that is gone
+    return report
+
+
+def set_aside_stale(path: Path, clock: Callable[[], float]) -> RecoveryReport:
+    """Keep the stale WAL and index as ``<name>.stale-<time>-wal`` / ``-shm``, then remove
+    them, so SQLite cannot apply them to this file."""
+    wal_path = path.with_name(path.name + "-wal")
+    shm_path = path.with_name(path.name + "-shm")
+    copies = keep_copies(path, {"-wal": wal_path, "-shm": shm_path}, clock, label="stale")
+    if not any(c.name.endswith("-wal") for c in copies):
+        for made in copies:
+            with contextlib.suppress(OSError):
+                made.unlink()
+        failed = RepairFailed(stale_line(path) + "; no copy of it could be kept: nothing changed")
+        with contextlib.suppress(OSError):
+            failed.full = os.statvfs(path.parent).f_bavail == 0
+        raise failed
+    for p in (wal_path, shm_path):
+        with contextlib.suppress(OSError):
+            p.unlink(missing_ok=True)
+    report = RecoveryReport(path, "a WAL that did not belong to it, set aside", copies)
+    report.lost.append("nothing (the WAL belongs to another copy of the journal)")
+    return report
+
+
+def open_read_only(path: Path, found: dict[str, bytes]) -> sqlite3.Connection:
+    """The journal as it is on disk (main file plus the committed part of its WAL), in
+    memory and query-only: sqlite cannot open a WAL file where it may not create its -shm."""
+    if "" not in found and has_data(path):
+        found = snapshot(path)
+    db = memory_db(db_image(found.get("", b""), scan_wal(found.get("-wal", b""))))
+    try:
+        check_version(db, path)
+        db.execute("PRAGMA query_only = ON")
+    except sqlite3.Error as e:
+        db.close()
+        raise JournalError(f"cannot open journal {path}: {describe_error(e)}") from None
+    except JournalError:
+        db.close()
+        raise
+    return db
+
+
+def salvage_rows(
+    path: Path, problem: str, copies: list[Path], found: dict[str, bytes], wal: WalScan
+) -> tuple[RecoveryReport, list[tuple], list[tuple]]:
+    """The rows SQLite can still read (the main file with the WAL as SQLite replays it), and
+    the report: what SQLite does not replay of a damaged WAL survives only in the copy."""
+    report = RecoveryReport(path, problem, copies)
+    dropped = wal.left_out()
+    if dropped is not None:
+        kept = next((c for c in copies if c.name.endswith("-wal")), None)
+        report.lost.append(f"{dropped} {kept}" if kept else dropped.replace("the kept", "no"))
+        report.unsure = True  # the tables cannot show which moves those commits held
+    tail = wal.frames[wal.replayed :]
+    if tail and not dropped:
+        how = "cut short before its commit" if all(f.fits for f in tail) else "unreadable"
+        report.lost.append(f"the last write ({len(tail)} WAL frames) {how}")
+    games, events = _read_damaged(db_image(found.get("", b""), wal), report)
+    return report, games, events
+
+
+_GAME_ROW = f"SELECT {GAME_COLUMNS} FROM games WHERE id BETWEEN ? AND ? ORDER BY id"
+
+
+_EVENT_ROW_V4 = (  # with each move's clock snapshot
+    "SELECT id, game_id, kind, ply, move, at, player, public, clock FROM events"
+    " WHERE id BETWEEN ? AND ? ORDER BY id"
+)
+
+
+_EVENT_ROW = (
+    "SELECT id, game_id, kind, ply, move, at, player, public FROM events"
+    " WHERE id BETWEEN ? AND ? ORDER BY id"
+)
+
+
+_EVENT_ROW_V1 = (  # a journal from before players and public names were kept
+    "SELECT id, game_id, kind, ply, move, at, NULL, NULL FROM events"
+    " WHERE id BETWEEN ? AND ? ORDER BY id"
+)
+
+
+def _read_damaged(image: bytes, report: RecoveryReport) -> tuple[list[tuple], list[tuple]]:
+    """Every row that can still be read, table by table, working round unreadable pages."""
+    cut = _pages_missing(image)
+    if cut:
+        report.lost.append(cut)
+    try:
+        db = memory_db(image)
+        db.execute("PRAGMA writable_schema = ON")  # read tables even if an index is damaged
+        db.execute("PRAGMA query_only = ON")
+    except sqlite3.Error as e:
+        report.lost.append(f"everything ({e})")
+        return [], []
+    upper = max(1000, len(image) // 8 + 1)
+    try:
+        games, games_failed = _rows(db, _GAME_ROW, upper)
+        event_sql = _EVENT_ROW_V1
+        for sql in (_EVENT_ROW_V4, _EVENT_ROW):
+            try:
+                db.execute(sql, (0, -1)).fetchall()
+            except sqlite3.Error:
+                continue
+            event_sql = sql
+            break
+        events, events_failed = _rows(db, event_sql, upper)
+        _read_clocks(db, report, upper)
+        _read_masked(db, report)
+        report.expected = _indexed_events(db)
+        report.unsure = report.unsure or (events_failed and report.expected is None)
+    except sqlite3.Error as e:  # not even the schema can be read
+        report.lost.append(f"everything ({e})")
+        return [], []
+    finally:
+        db.close()
+    good_games = [g for g in games if _good_game(g)]
+    good_events = [e for e in events if _good_event(e)]
+    dropped = len(games) - len(good_games) + len(events) - len(good_events)
+    if dropped:
+        report.lost.append(f"{dropped} garbled rows dropped")
+    games, events = good_games, good_events
+    for what, rows, failed in (("games", games, games_failed), ("events", events, events_failed)):
+        top = rows[-1][0] if rows else 0
+        gaps = top - len(rows)  # ids are dense: rows are never deleted
+        if gaps:
+            report.lost.append(f"{gaps} {what} unreadable")
+        elif failed:
+            report.lost.append(f"part of the {what} table unreadable")
+    return games, events
+
+
+def _read_masked(db: sqlite3.Connection, report: RecoveryReport) -> None:
+    """The rows of remote games with secrets that can be read (none before version 5), and
+    the disputes of remote games (none before version 6)."""
+    try:
+        rows = db.execute("SELECT id, dispute FROM games WHERE dispute IS NOT NULL").fetchall()
+        report.disputes = {g: d for g, d in rows if isinstance(g, int) and isinstance(d, str)}
+    except sqlite3.Error:
+        pass
+    for table, columns, good in (
+        ("masked", "game_id, seat, told", _good_masked),
+        ("revealed", "game_id, ply, move, player, public", _good_revealed),
+    ):
+        try:
+            rows = db.execute(f"SELECT {columns} FROM {table}").fetchall()
+        except sqlite3.Error:
+            continue
+        setattr(report, table, [r for r in rows if good(r)])
+
+
+def _good_masked(row: tuple) -> bool:
+    return isinstance(row[0], int) and isinstance(row[1], str) and isinstance(row[2], str)
+
+
+def _good_revealed(row: tuple) -> bool:
+    return isinstance(row[0], int) and isinstance(row[1], int) and isinstance(row[2], str)
+
+
+def _read_clocks(db: sqlite3.Connection, report: RecoveryReport, upper: int) -> None:
+    """The game clock's rows that can be read (a journal from before version 4 has none)."""
+    sql = "SELECT id, time_control FROM games WHERE id BETWEEN ? AND ? ORDER BY id"
+    try:
+        db.execute(sql, (0, -1)).fetchall()
+    except sqlite3.Error:
+        return
+    rows, _ = _rows(db, sql, upper)
+    report.time_controls = {g: tc for g, tc in rows if isinstance(g, int) and isinstance(tc, str)}
+    try:
+        clocks = db.execute("SELECT game_id, ply, state, at FROM clocks").fetchall()
+    except sqlite3.Error:
+        return
+    report.clocks = [
+        c
+        for c in clocks
+        if isinstance(c[0], int) and isinstance(c[1], int) and isinstance(c[2], str)
+    ]
+
+
+def _indexed_events(db: sqlite3.Connection) -> dict[int, set[int]] | None:
+    """Event ids per game as the index has them (the index lives on other pages than the
+    table, so it often tells what a damaged table lost). None if unreadable."""
+    try:
+        rows = db.execute("SELECT game_id, id FROM events INDEXED BY events_by_game").fetchall()
+    except sqlite3.Error:
+        return None
+    out: dict[int, set[int]] = {}
+    for gid, eid in rows:
+        if isinstance(gid, int) and isinstance(eid, int):
+            out.setdefault(gid, set()).add(eid)
+    return out
+
+
+def _pages_missing(image: bytes) -> str:
+    """'file cut short: ...' when the header promises more pages than the file holds."""
+    page = db_page_size(image)
+    if not page:
+        return ""
+    pages = int.from_bytes(image[28:32], "big")
+    have = len(image) // page
+    if pages and have < pages:
+        return f"file cut short: {pages - have} of {pages} pages missing"
+    return ""
+
+
+def _good_game(row: tuple) -> bool:
+    gid, game, options, players, _s, _e, status, *_ = row
+    return (
+        isinstance(gid, int)
+        and isinstance(game, str)
+        and isinstance(options, str)
+        and isinstance(players, str)
+        and status in STATUSES
+    )
+
+
+def _good_event(row: tuple) -> bool:
+    eid, gid, kind, ply, move, _at = row[:6]
+    return (
+        isinstance(eid, int)
+        and isinstance(gid, int)
+        and kind in ("move", "takeback", "finish", "abandon")
+        and isinstance(ply, int)
+        and ply >= 0
+        and (move is None or isinstance(move, str))
+    )
+
+
+def _rows(db: sqlite3.Connection, sql: str, upper: int, budget: int = 20000) -> tuple[list, bool]:
+    """Rows with ids 1..upper, bisecting round ranges that cannot be read. Returns (rows,
+    whether any part failed)."""
+    out: list[tuple] = []
+    failed = False
+    stack = [(1, upper)]
+    while stack:
+        lo, hi = stack.pop()
+        budget -= 1
+        try:
+            out.extend(db.execute(sql, (lo, hi)).fetchall())
+            continue
+        except sqlite3.Error:
+            failed = True
+        if lo < hi and budget > 0:
+            mid = (lo + hi) // 2
+            stack.append((mid + 1, hi))
+            stack.append((lo, mid))
+    out.sort(key=lambda r: r[0])
+    return out, failed
+
+
+def write_salvage(
+    fresh: Path, games: list[tuple], events: list[tuple], report: RecoveryReport
+) -> None:
+    from companion.games import get_spec
+
+    by_game: dict[int, list[tuple]] = {}
+    for row in events:
+        by_game.setdefault(row[1], []).append(row)
+    header_ids = {g[0] for g in games}
+    expected = report.expected or {}
+    orphans = sorted(gid for gid in set(by_game) | set(expected) if gid not in header_ids)
+    if orphans:
+        report.lost.append(f"games {', '.join(map(str, orphans))} (header unreadable)")
+    masked = {r[0]: r for r in report.masked}
+    revealed = {(r[0], r[1]): r[2] for r in report.revealed}  # (game, ply) -> its full name
+    whole = {r[0] for r in report.revealed}  # games revealed at their end
+    db = connect(fresh)
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        for g in games:
+            gid, game, _options, _players, _s, _e, status, *_ = g
+            kept, lost = _usable_events(by_game.get(gid, []))
+            over = None
+            try:
+                spec, options = get_spec(game), entry_from_row(g).options
+                state = _start(spec, options, masked.get(gid), gid in whole)
+                moves, _ = fold([r[2:6] for r in kept])
+                names = [revealed.get((gid, mv.ply), mv.name) for mv in moves]
+                played = 0
+                try:
+                    for step in spec.steps_from(state, names):
+                        state, played = step.after, played + 1
+                except ValueError:
+                    kept, lost = _cut_at_ply(kept, played), True
+                over = state.is_over() and not lost
+            except ValueError:
+                pass  # an unknown game or options: keep the rows as they are
+            note = None
+            header = list(g[:11])
+            unread = len(expected.get(gid, set()) - {e[0] for e in by_game.get(gid, [])})
+            if lost or unread or (status == FINISHED and over is False):
+                length = _live_length(kept)
+                note = f"recovered: moves after the first {length} lost"
+                more = f" ({unread} events unreadable)" if unread else ""
+                report.lost.append(f"game {gid}: moves after the first {length}{more}")
+                if status == FINISHED and not over:  # its result no longer follows
+                    status = ABANDONED
+                    header[7:10] = [None, None, None]
+                    note += f"; its result ({g[8] or g[7]}) no longer follows"
+                    kept = [e for e in kept if e[2] != "finish"]
+            elif report.unsure and status == IN_PROGRESS:
+                length = _live_length(kept)
+                note = f"recovered: moves after the first {length} may be lost"
+                report.lost.append(f"game {gid}: perhaps moves after the first {length}")
+            length, takebacks = _live_length(kept), _takebacks(kept)
+            db.execute(
+                f"INSERT INTO games ({GAME_COLUMNS}, ply, takebacks)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (*header[:6], status, *header[7:10], note or g[10], length, takebacks),
+            )
+            db.executemany(
+                "INSERT INTO events (id, game_id, kind, ply, move, at, player, public, clock)"
+                " VALUES (?,?,?,?,?,?,?,?,?)",
+                [
+                    (
+                        *e[:6],
+                        *(e[6:8] if len(e) >= 8 else (None, None)),
+                        e[8] if len(e) >= 9 and isinstance(e[8], str) else None,
+                    )
+                    for e in kept
+                ],
+            )
+            if gid in report.time_controls:
+                db.execute(
+                    "UPDATE games SET time_control = ? WHERE id = ?",
+                    (report.time_controls[gid], gid),
+                )
+            report.games += 1
+            report.events += len(kept)
+        written = {g[0] for g in games}
+        db.executemany(  # a clock's row is of the position it was written at: the resume
+            "INSERT INTO clocks (game_id, ply, state, at) VALUES (?, ?, ?, ?)",  # checks it
+            [c for c in report.clocks if c[0] in written],
+        )
+        db.executemany(
+            "INSERT INTO masked (game_id, seat, told) VALUES (?, ?, ?)",
+            [r for r in report.masked if r[0] in written],
+        )
+        db.executemany(
+            "INSERT INTO revealed (game_id, ply, move, player, public) VALUES (?, ?, ?, ?, ?)",
+            [r for r in report.revealed if r[0] in written],
+        )
+        db.executemany(
+            "UPDATE games SET dispute = ? WHERE id = ?",
+            [(d, g) for g, d in report.disputes.items() if g in written],
+        )
+        db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '0')")
+        db.execute("COMMIT")
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        db.close()
+
+
+def _usable_events(rows: list[tuple]) -> tuple[list[tuple], bool]:
+    """The events up to the first one that cannot follow the ones before (a move lost)."""
+    length = 0
+    for i, row in enumerate(rows):
+        kind, ply = row[2], row[3]
+        if kind == "move":
+            if ply > length:
+                return rows[:i], True
+            length = ply + 1
+        elif kind == "takeback":
+            length = min(length, ply)
+    return rows, False
+
+
+def _cut_at_ply(rows: list[tuple], ply: int) -> list[tuple]:
+    """The events before the one that put the live move number ``ply`` in place."""
+    origin: list[int] = []  # origin[k]: index of the event that made live move k
+    for i, row in enumerate(rows):
+        kind, p = row[2], row[3]
+        if kind == "move":
+            del origin[p:]
+            origin.append(i)
+        elif kind == "takeback":
+            del origin[p:]
+    return rows[: origin[ply]] if ply < len(origin) else rows
+
+
+def _live_length(rows: list[tuple]) -> int:
+    moves, _ = fold([r[2:6] for r in rows])
+    return len(moves)
+
+
+def _takebacks(rows: list[tuple]) -> int:
+    return sum(1 for r in rows if r[2] == "takeback")
+
+
+def _start(spec: Any, options: dict[str, Any], masked: tuple | None, revealed: bool) -> Any:
+    """A salvaged game's first state: a remote game with secrets not yet revealed starts as
+    the board knew it (its seat and the facts it was told), so its public moves replay."""
+    if masked is None or revealed:
+        return spec.new(**options)
+    told = from_json(masked[2], {})
+    return masked_first(spec, options, masked[1], told if isinstance(told, dict) else {})
+
+
+def masked_first(spec: Any, options: dict[str, Any], seat: str, told: dict[str, Any]) -> Any:
+    """A remote game's first state as the board of ``seat`` knew it, for a replay that checks
+    its moves: facts that do not fit are left out (the moves then say what they can)."""
+    try:
+        return spec.masked_start(options, seat, told)
+    except ValueError:
+        return spec.new(**options).masked(seat)
+
+
+def deep_check(
+    path: Path, recover: bool, clock: Callable[[], float], force: bool = False
+) -> tuple[RecoveryReport | None, dict[str, bytes]]:
+    """The check after an unclean stop: damage repaired (or JournalError without
+    ``recover``), a write cut short logged, a lost WAL said. (report, bytes as found)."""
+    sidecars = sidecars_as_found(path)
+    before = wal_loss(path, wal_as_found(path), sidecars, clock)  # copies kept as found,
+    found, problem, wal = examine(path)  # before a connection rewrites the index
+    if problem is None and force:
+        problem = "a page unreadable"
+    if problem is not None:
+        if not recover:
+            raise JournalError(
+                f"journal {path} is damaged ({problem}); start the daemon to repair it"
+            )
+        if before is not None:
+            log.warning(before.line())
+        report = repair(path, problem, found, wal, clock)
+        log.warning(report.line())
+        return report, {}
+    if recover and wal.cut_short():
+        log.warning(cut_short_line(path, found, wal, clock))
+    report = before  # kept and said, even by the tools
+    if report is not None:
+        log.warning(report.line())
+    return report, found
