@@ -24,8 +24,7 @@ from companion.core.terminal_text import for_terminal
 from companion.games import get_spec
 from companion.games.binome.deck import DeckError, load_deck
 from companion.games.binome.options import resolve_game_options
-from companion.journal.api import MoveEntry, NullJournal, SavedGame
-from companion.journal.api import RecoveryReport
+from companion.journal.api import MoveEntry, NullJournal, RecoveryReport, SavedGame
 from companion.journal.store import SqliteJournal
 from companion.records.check import read_record
 from companion.records.format import MAX_RECORD_MOVES, Record, RecordError, format_record

@@ -123,8 +123,9 @@ def test_a_damaged_wal_frame_is_said_and_the_commits_after_it_are_kept_in_the_co
     assert kept[0].read_bytes() == db_bytes and kept[1].read_bytes() == wal_bytes
     lines = [r.getMessage() for r in caplog.records if "was damaged" in r.getMessage()]
     assert len(lines) == 1 and str(kept[0]) in lines[0]
-    assert f"after WAL frame 12 (moves among them) survive only in the kept copy {kept[1]}" in (
-        lines[0]
+    assert (
+        f"after WAL frame 12 (moves among them) survive only in the kept copy {kept[1]}"
+        in (lines[0])
     )
     moves = j.current().moves
     assert moves == crashed[1][: len(moves)] and len(moves) < len(crashed[1])

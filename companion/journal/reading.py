@@ -29,8 +29,6 @@ from companion.journal.recovery import examine, open_read_only, wal_loss_problem
 ACCEPT_HINT = "binaryon accept-loss once dealt with"
 
 
-
-
 def open_for_reading(path: Path) -> tuple[sqlite3.Connection, Path | None, str | None]:
     """(a read-only connection, the private folder to remove at close or None, what the
     reader must be told: a lost WAL, or a WAL that does not belong to the file)."""

@@ -66,7 +66,6 @@ from companion.journal.wal import WalScan, db_image, db_page_size, read_shm, sca
 log = logging.getLogger(PROGRAM)
 
 
-
 class RepairFailed(JournalError):
     """A damaged journal that could not be repaired (no room for its copy or the salvage):
     nothing was changed. ``full``: for lack of room."""

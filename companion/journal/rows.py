@@ -101,7 +101,6 @@ class ClockEvent:
     at: int | None = None
 
 
-
 @dataclass
 class RecoveryReport:
     """What opening a damaged journal did."""
@@ -149,7 +148,6 @@ class RecoveryReport:
         if wals:
             return f"no copy of the damaged file could be kept, only of its WAL: {wals[0]}"
         return "no copy of the damaged file could be kept"
-
 
 
 IN_PROGRESS, FINISHED, ABANDONED = "in_progress", "finished", "abandoned"

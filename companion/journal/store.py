@@ -133,6 +133,8 @@ log = logging.getLogger(PROGRAM)
 BACKUP_MARK = "backup"
 # keys the journal itself uses; set_meta refuses them
 OWN_KEYS = ("clean", "opened", "lost")
+
+
 def _reads_well(path: Path, clock: Callable[[], float]) -> bool:
     """What a start reads (the game in progress) reads without damage, through a connection
     that writes nothing (the bytes stay as found for a copy)."""
@@ -182,6 +184,7 @@ def _outcome(
     except ValueError:
         return None
     return state.outcome() if state.is_over() else None
+
 
 class SqliteJournal:
     """Implements companion.journal.api.Journal. Safe to share between threads (one lock)."""
