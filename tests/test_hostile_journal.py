@@ -24,16 +24,10 @@ import companion.journal.recovery as recovery
 from companion.cli.main import main
 from companion.games import get_spec
 from companion.journal.api import GameClosed, JournalError, MoveEntry, NullJournal
-from companion.journal.files import acquire_lock, holder
-from companion.journal.rows import APPLICATION_ID
-from companion.journal.store import (
-    ABANDONED,
-    FINISHED,
-    IN_PROGRESS,
-    NotAJournal,
-    SqliteJournal,
-    closed_cleanly,
-)
+from companion.journal.db import NotAJournal
+from companion.journal.files import acquire_lock, closed_cleanly, holder
+from companion.journal.rows import ABANDONED, APPLICATION_ID, FINISHED, IN_PROGRESS
+from companion.journal.store import SqliteJournal
 from companion.records.format import RecordError, format_record
 from companion.records.read import parse_record, read_text
 from companion.referee.session import Session

@@ -13,7 +13,8 @@ import pytest
 
 from companion.core.squares import parse_square
 from companion.journal.api import JournalError, NullJournal
-from companion.journal.store import NotAJournal, SqliteJournal
+from companion.journal.db import NotAJournal
+from companion.journal.store import SqliteJournal
 from companion.referee.session import Session
 from companion.service.daemon import Daemon
 

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
+from companion.cli.journal_args import check_output
 from companion.cli.main import main
 from companion.journal.api import JournalError
 from companion.journal.files import (
-    check_output,
     journal_file,
     journal_identity,
     same_file,

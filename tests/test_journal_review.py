@@ -25,7 +25,8 @@ from companion.core.squares import parse_square
 from companion.games.base import Outcome
 from companion.journal.api import GameClosed, JournalError, MoveEntry
 from companion.journal.recovery import examine
-from companion.journal.store import ABANDONED, FINISHED, IN_PROGRESS, SqliteJournal
+from companion.journal.rows import ABANDONED, FINISHED, IN_PROGRESS
+from companion.journal.store import SqliteJournal
 from companion.journal.wal import scan_wal
 from companion.records.check import validate
 from companion.records.format import format_record, record_from_entry

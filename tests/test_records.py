@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from companion.cli.main import main
 from companion.games import get_spec
 from companion.journal.api import NullJournal
-from companion.journal.store import FINISHED, SqliteJournal
+from companion.journal.rows import FINISHED
+from companion.journal.store import SqliteJournal
 from companion.records.check import final_position_text, import_record, read_record, validate
 from companion.records.format import RecordError, format_record, record_from_entry
 from companion.records.read import parse_record

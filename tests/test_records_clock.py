@@ -321,7 +321,7 @@ ON_TIME = """[Game "binaryon"]
 
 
 def test_a_flag_after_the_last_move_ends_the_game_on_time():
-    from companion.journal.store import FINISHED
+    from companion.journal.rows import FINISHED
     from companion.timing.on_time import on_time
 
     rec = parse_record(ON_TIME.replace('"finished"', '"in progress"').replace('"on"]', '"*"]'))

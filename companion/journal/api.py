@@ -40,6 +40,7 @@ __all__ = [
     "Masked",
     "MoveEntry",
     "NullJournal",
+    "RepairFailed",
     "RecoveryReport",
     "SavedGame",
 ]
@@ -47,6 +48,13 @@ __all__ = [
 
 class JournalError(RuntimeError):
     """The journal cannot save (disk full, read-only, damaged); the message is one line."""
+
+
+class RepairFailed(JournalError):
+    """A damaged journal that could not be repaired (no room for its copy or the salvage):
+    nothing was changed. ``full``: for lack of room."""
+
+    full = False
 
 
 class GameClosed(JournalError):
@@ -151,8 +159,9 @@ class Journal(Protocol):
         marked so)."""
 
 
-class NullJournal:
-    """Keeps nothing; ids count up so sessions can tell games apart."""
+class NullJournal(Journal):
+    """Keeps nothing; ids count up so sessions can tell games apart. A write is the
+    protocol's own (it does nothing); a read finds nothing."""
 
     def __init__(self) -> None:
         self._next = 1
@@ -171,59 +180,17 @@ class NullJournal:
         self._next += 1
         return self._next - 1
 
-    def clock_tick(self, game_id: int, ply: int, state: dict[str, Any]) -> None:
-        pass
-
-    def clock_event(
-        self,
-        game_id: int,
-        ply: int,
-        kind: str,
-        state: dict[str, Any],
-        player: str | None = None,
-        seconds: float | None = None,
-        why: str | None = None,
-    ) -> None:
-        pass
-
     def clock_events(self, game_id: int) -> list[ClockEvent]:
         return []
 
-    def keep_masked(self, game_id: int, masked: Masked) -> None:
-        pass
-
-    def reveal(self, game_id: int, moves: list[MoveEntry], outcome: Outcome | None) -> None:
-        pass
-
-    def dispute(self, game_id: int, dispute: Dispute) -> None:
-        pass
-
-    def commit_turn(
-        self, game_id: int, first_ply: int, moves: list[MoveEntry], outcome: Outcome | None
-    ) -> None:
-        pass
-
-    def takeback(self, game_id: int, to_ply: int) -> None:
-        pass
-
-    def abandon(self, game_id: int) -> None:
-        pass
-
     def pause(self, game_id: int) -> bool:
-        self.abandon(game_id)
         return False  # nothing is kept to take up again
 
     def resume(self, game_id: int) -> int | None:
         raise JournalError("no journal: no paused game to take up")
 
-    def current(self) -> SavedGame | None:
-        return None
-
     def recent(self, limit: int, game: str | None = None) -> list[GameEntry]:
         return []
-
-    def load(self, game_id: int) -> GameEntry | None:
-        return None
 
     def data_version(self) -> int:
         return 0

@@ -24,7 +24,6 @@ import fcntl
 import logging
 import os
 import shlex
-import shutil
 import sqlite3
 import stat
 import sys
@@ -140,59 +139,6 @@ def check_one_name(identity: JournalIdentity, given: str | os.PathLike[str]) -> 
             "same file): each name would get its own WAL and moves would be lost; remove the "
             f"extra names (find / -xdev -samefile {identity.path}) and use one"
         )
-
-
-def check_output(
-    target: str | os.PathLike[str], journal: JournalIdentity, *, streams: bool = False
-) -> Path:
-    """Where to write an output file named ``target`` (``-o``, ``backup``): its real path
-    (a symlink is followed, never replaced). JournalError (one line) when it is one of the
-    journal's own files by any name, or an existing file that is not a regular file (a
-    device, a FIFO, a socket; with ``streams`` a character device or FIFO is allowed: the
-    caller writes into it, never replaces it)."""
-    given = os.fspath(target)
-    own = journal.own_file(target)
-    if own == journal.path:
-        return _refuse(f"{given} is the journal itself: give another file")
-    if own is not None:
-        what = _OWN[own.name[len(journal.path.name) :]]
-        return _refuse(f"{given} is the journal's {what}: give another file")
-    real = real_path(target)
-    try:
-        info = os.stat(target)  # follows every link, /proc's too
-    except FileNotFoundError:
-        return real
-    except OSError as e:
-        return _refuse(f"cannot write {given}: {e.strerror or e}")
-    mode = info.st_mode
-    if stat.S_ISREG(mode):
-        return real
-    if streams and (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
-        return real
-    kind = "a folder" if stat.S_ISDIR(mode) else _kind(mode)
-    return _refuse(f"{given} is {kind}, not a regular file: not replaced")
-
-
-_OWN = {
-    "-wal": "WAL (-wal)",
-    "-shm": "index (-shm)",
-    "-journal": "rollback journal",
-    LOCK_SUFFIX: "lock file",
-}
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "a special file"
-
-
-def _refuse(line: str) -> Path:
-    raise JournalError(line)
 
 
 def lock_error(lock: Path, e: OSError) -> JournalError:
@@ -576,21 +522,31 @@ def write_durably(path: Path, data: bytes) -> None:
         raise
 
 
+def copy_name(
+    path: Path, label: str, clock: Callable[[], float], suffixes: tuple[str, ...] = ("",)
+) -> Path:
+    """``<name>.<label>-<UTC time>`` beside the journal (``-2``, ``-3``... when taken), so
+    that no file with one of ``suffixes`` added exists yet."""
+    stamp = datetime.fromtimestamp(clock(), UTC).strftime("%Y%m%dT%H%M%SZ")
+    base, n = path.with_name(f"{path.name}.{label}-{stamp}"), 1
+    while any(base.with_name(base.name + k).exists() for k in suffixes):
+        n += 1
+        base = path.with_name(f"{path.name}.{label}-{stamp}-{n}")
+    return base
+
+
 def keep_copies(
     path: Path, files: dict[str, Path], clock: Callable[[], float], label: str = "corrupt"
 ) -> list[Path]:
     """Copy ``files`` (suffix -> file; missing ones skipped) to ``<name>.<label>-<time>`` +
     suffix, durably, streaming; the copies made (a failure is logged, not raised)."""
-    stamp = datetime.fromtimestamp(clock(), UTC).strftime("%Y%m%dT%H%M%SZ")
-    base = path.with_name(f"{path.name}.{label}-{stamp}")
-    n = 1
-    while any(base.with_name(base.name + k).exists() for k in ("", *files)):
-        n += 1
-        base = path.with_name(f"{path.name}.{label}-{stamp}-{n}")
+    base = copy_name(path, label, clock, ("", *files))
     copies = []
     for key, src in files.items():
         target = base.with_name(base.name + key)
         try:
+            import shutil
+
             with open(src, "rb") as f, open(target, "xb") as out:
                 shutil.copyfileobj(f, out, 1 << 20)
                 out.flush()

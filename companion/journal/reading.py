@@ -8,9 +8,7 @@ copy in memory when there is no room for it)."""
 from __future__ import annotations
 
 import errno
-import shutil
 import sqlite3
-import tempfile
 from pathlib import Path
 
 from companion.journal.api import JournalError
@@ -24,7 +22,6 @@ from companion.journal.files import (
     stale_line,
     stale_wal,
 )
-from companion.journal.recovery import examine, open_read_only, wal_loss_problem
 
 ACCEPT_HINT = "binaryon accept-loss once dealt with"
 
@@ -38,6 +35,8 @@ def open_for_reading(path: Path) -> tuple[sqlite3.Connection, Path | None, str |
         except sqlite3.Error as e:
             if not read_only_error(e) and "unable to open" not in str(e):
                 raise
+            from companion.journal.recovery import open_read_only
+
             return open_read_only(path, {}), None, None  # no access to its index
     if stale_wal(path):
         return open_ro(path, immutable=True), None, stale_line(path) + ": start the companion"
@@ -48,6 +47,11 @@ def open_for_reading(path: Path) -> tuple[sqlite3.Connection, Path | None, str |
 
 
 def _read_a_copy(path: Path) -> tuple[sqlite3.Connection, Path | None, str | None]:
+    import shutil
+    import tempfile
+
+    from companion.journal.recovery import examine, wal_loss_problem
+
     sidecars = sidecars_as_found(path)
     try:
         tmp = Path(tempfile.mkdtemp(prefix="binaryon-read-"))
@@ -79,6 +83,8 @@ def _read_in_memory(
     path: Path, sidecars: tuple[bool, bool, bytes | None]
 ) -> tuple[sqlite3.Connection, None, str | None]:
     """No room for a copy on disk: the bytes in memory (never a connection to the file)."""
+    from companion.journal.recovery import examine, open_read_only, wal_loss_problem
+
     found, problem, wal = examine(path, in_place=False)
     _refuse_damage(path, problem)
     loss = _loss_line(path, wal_loss_problem(path, wal, sidecars))

@@ -23,12 +23,11 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from companion import PROGRAM
-from companion.journal.api import JournalError
+from companion.journal.api import JournalError, RepairFailed
 from companion.journal.db import (
     check_version,
     connect,
@@ -38,6 +37,7 @@ from companion.journal.db import (
 )
 from companion.journal.files import (
     clean_mark,
+    copy_name,
     fsync_dir,
     has_data,
     header,
@@ -64,13 +64,6 @@ from companion.journal.rows import (
 from companion.journal.wal import WalScan, db_image, db_page_size, read_shm, scan_wal, wal_lost
 
 log = logging.getLogger(PROGRAM)
-
-
-class RepairFailed(JournalError):
-    """A damaged journal that could not be repaired (no room for its copy or the salvage):
-    nothing was changed. ``full``: for lack of room."""
-
-    full = False
 
 
 def wal_as_found(path: Path) -> WalScan:
@@ -172,8 +165,8 @@ def cut_short_line(
     line = f"journal {path}: the last write before the stop did not complete ({len(frames)} WAL "
     if all(f.fits for f in frames):
         return line + "frames, no commit among them); left out"
-    stamp = datetime.fromtimestamp(clock(), UTC).strftime("%Y%m%dT%H%M%SZ")
-    copy = path.with_name(f"{path.name}.cut-{stamp}-wal")
+    base = copy_name(path, "cut", clock, ("-wal",))
+    copy = base.with_name(base.name + "-wal")
     try:
         write_durably(copy, found["-wal"])
         fsync_dir(path.parent)
@@ -190,12 +183,7 @@ def repair(
     wal: WalScan,
     clock: Callable[[], float],
 ) -> RecoveryReport:
-    stamp = datetime.fromtimestamp(clock(), UTC).strftime("%Y%m%dT%H%M%SZ")
-    base = path.with_name(f"{path.name}.corrupt-{stamp}")
-    n = 1
-    while base.exists():
-        n += 1
-        base = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+    base = copy_name(path, "corrupt", clock)
     copies = []
     try:  # 1. keep the damaged bytes, durably, before anything else
         for key, data in found.items():

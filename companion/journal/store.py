@@ -27,20 +27,18 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import companion.journal.db as journal_db  # its open_rw looked up at each open
 from companion import PROGRAM
 from companion.journal import reads
-from companion.journal.api import GameClosed, JournalError
+from companion.journal.api import GameClosed, JournalError, RepairFailed
 from companion.journal.db import (
     NotAJournal,
     describe_error,
@@ -58,6 +56,7 @@ from companion.journal.files import (
     check_journal_path,
     check_one_name,
     closed_cleanly,
+    copy_name,
     file_id,
     has_data,
     holder,
@@ -70,18 +69,10 @@ from companion.journal.files import (
     stale_wal,
 )
 from companion.journal.reading import ACCEPT_HINT, open_for_reading
-from companion.journal.recovery import (
-    RepairFailed,
-    deep_check,
-    masked_first,
-    open_read_only,
-    set_aside_stale,
-)
 from companion.journal.rows import (
     ABANDONED,
     FINISHED,
     IN_PROGRESS,
-    PAUSED,
     PAUSED_WHERE,
     SCHEMA,
     SCHEMA_VERSION,
@@ -96,7 +87,6 @@ from companion.journal.rows import (
     detail_json,
     entry_from_row,
     fold,
-    from_iso,
     from_json,
     iso,
     paused_note,
@@ -107,25 +97,6 @@ from companion.journal.rows import (
 if TYPE_CHECKING:
     from companion.games.base import Outcome
 
-__all__ = [
-    "ABANDONED",
-    "FINISHED",
-    "IN_PROGRESS",
-    "PAUSED",
-    "SCHEMA",
-    "SCHEMA_VERSION",
-    "STATUSES",
-    "GameEntry",
-    "MoveEntry",
-    "NotAJournal",
-    "RecoveryReport",
-    "SqliteJournal",
-    "check_journal_path",
-    "describe_error",
-    "fold",
-    "from_iso",
-    "iso",
-]
 
 log = logging.getLogger(PROGRAM)
 
@@ -150,6 +121,15 @@ def _reads_well(path: Path, clock: Callable[[], float]) -> bool:
         return not journal.damage_seen
     finally:
         journal._db.close()
+
+
+def _deep_check(
+    path: Path, recover: bool, clock: Callable[[], float], force: bool = False
+) -> tuple[RecoveryReport | None, dict[str, bytes]]:
+    """companion.journal.recovery's check, imported only after an unclean stop."""
+    from companion.journal.recovery import deep_check
+
+    return deep_check(path, recover, clock, force)
 
 
 def _secret(move: Any) -> str | None:
@@ -270,6 +250,8 @@ class SqliteJournal:
                 raise JournalError(
                     stale_line(path) + ": start the companion to set it aside (a copy is kept)"
                 )
+            from companion.journal.recovery import set_aside_stale
+
             try:
                 stale = set_aside_stale(path, clock)
             except RepairFailed as e:  # no room to keep it: the main file alone, read-only
@@ -281,10 +263,10 @@ class SqliteJournal:
             roll_back_hot_journal(path)
         try:
             fast = live is not None or not has_data(path) or closed_cleanly(path)
-            report, found = (None, {}) if fast else deep_check(path, recover, clock)
+            report, found = (None, {}) if fast else _deep_check(path, recover, clock)
             if fast and live is None and has_data(path) and not _reads_well(path, clock):
                 # damage the header check cannot see (a page garbled after a clean stop)
-                report, found = deep_check(path, recover, clock, force=True)
+                report, found = _deep_check(path, recover, clock, force=True)
         except RepairFailed as e:  # the daemon starts read-only: never a restart loop
             log.warning(str(e))
             return cls._damaged_read_only(path, clock, e)
@@ -306,6 +288,8 @@ class SqliteJournal:
         """A damaged journal that cannot be repaired now (a full disk): read what SQLite
         reads of it (``main_only``: the main file without its WAL, which is not its own), in
         memory, and refuse every write; nothing on disk is touched."""
+        from companion.journal.recovery import open_read_only
+
         try:
             db = open_ro(path, immutable=True) if main_only else open_read_only(path, {})
         except (JournalError, sqlite3.Error):
@@ -334,6 +318,8 @@ class SqliteJournal:
             why = why or read_only_error(e) or full_error(e, path)
             if why is None:
                 raise JournalError(f"cannot open journal {path}: {describe_error(e)}") from None
+            from companion.journal.recovery import open_read_only
+
             db = open_read_only(path, found)
         journal = cls(db, path, clock)
         journal._file = file_id(path)
@@ -410,6 +396,8 @@ class SqliteJournal:
             self._marks = False
             self._db.close()
             if self._tmp is not None:
+                import shutil
+
                 shutil.rmtree(self._tmp, ignore_errors=True)
                 self._tmp = None
             if self.lock is not None:
@@ -1057,6 +1045,7 @@ class SqliteJournal:
 
     def _salvage_game(self, game_id: int) -> None:
         from companion.games import get_spec
+        from companion.journal.recovery import masked_first
 
         with self._read() as db:
             row = db.execute("SELECT game, options FROM games WHERE id = ?", (game_id,))
@@ -1120,12 +1109,7 @@ class SqliteJournal:
         log.warning(report.line())
 
     def _keep_copy(self) -> Path | None:
-        stamp = datetime.fromtimestamp(self._clock(), UTC).strftime("%Y%m%dT%H%M%SZ")
-        target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
-        n = 1
-        while target.exists():
-            n += 1
-            target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{n}")
+        target = copy_name(self.path, "corrupt", self._clock)
         try:
             self.backup(target)
         except (JournalError, OSError) as e:

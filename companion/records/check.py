@@ -3,7 +3,6 @@ result it claims, its fingerprint, and the validated record added to the journal
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -156,6 +155,8 @@ def outcome_of(rec: Record, state: GameState) -> Outcome | None:
 def digest(rec: Record) -> str:
     """A validated record's fingerprint: the same game (tags, moves, times) gives the same,
     however the file was laid out."""
+    import hashlib
+
     if rec.drawn:  # left out of the file, drawn when read: the same file, the same print
         rec = replace(rec, options={k: v for k, v in rec.options.items() if k not in rec.drawn})
     return hashlib.sha256(format_record(rec).encode()).hexdigest()[:32]

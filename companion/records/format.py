@@ -44,6 +44,8 @@ from companion.journal.rows import (
     GameEntry,
     iso,
 )
+from companion.records.said import result_said
+from companion.records.shown import shown_names, shown_options, shows_secrets
 from companion.timing.clock import TimeControl
 
 MAX_RECORD_BYTES = 4 << 20  # a 5,000-move game with times is about 100 kB
@@ -412,7 +414,7 @@ def record_from_entry(entry: GameEntry, clock_events: Sequence[ClockEvent] = ())
     its full name (marked revealed). A game with a clock: its control, each move's time left
     and the clock's events (``Journal.clock_events``)."""
     ended = entry.ended_for_all
-    revealed = entry.shows_secrets()  # a replay of the game: once for the whole record
+    revealed = shows_secrets(entry)  # a replay of the game: once for the whole record
     marks = {
         i: ("revealed" if revealed else "hidden")
         for i, m in enumerate(entry.moves)
@@ -428,7 +430,7 @@ def record_from_entry(entry: GameEntry, clock_events: Sequence[ClockEvent] = ())
             tags.update(spec.record_tags(state, dict(entry.players)))
         except ValueError:
             pass  # a salvaged game that no longer replays: its moves say what is known
-    said = entry.said()
+    said = result_said(entry)
     if said is not None:  # the result by name, in seat order: "Ben beat Dan"
         tags[SAID_TAG] = said[0]
     control, clocks, clock_notes = clock_of_entry(entry, clock_events)
@@ -437,8 +439,8 @@ def record_from_entry(entry: GameEntry, clock_events: Sequence[ClockEvent] = ())
         clocks=clocks,
         clock_notes=clock_notes,
         game=entry.game,
-        options=entry.shown_options(),
-        moves=entry.shown_names(revealed),
+        options=shown_options(entry),
+        moves=shown_names(entry, revealed),
         marks=marks,
         notes=taken_back_notes(entry, revealed),
         times=[m.at for m in entry.moves],

@@ -351,14 +351,16 @@ def replay_clock(
 def history_row(entry: GameEntry) -> dict[str, Any]:
     """One game of /api/history, from a journal entry (its moves not needed): who played each
     player as the game ended (a swap moves people between players)."""
+    from companion.records.said import result_said, result_words, seated
+
     return {
         "id": entry.id,
         "game": entry.game,
         "started": _iso(entry.started),
         "status": entry.status,
         "result": entry.summary or entry.status,
-        "said": entry.result_words() if entry.said() else None,  # "Dan beat Ben (OFF wins)"
-        "players": entry.seated(),  # in seat order, the first player first
+        "said": result_words(entry) if result_said(entry) else None,  # "Dan beat Ben (OFF wins)"
+        "players": seated(entry),  # in seat order, the first player first
         "moves": entry.move_count,
     }
 

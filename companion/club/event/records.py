@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.club.event.tournament import BYE, EventStateError, Game, Tournament
-from companion.journal.store import ABANDONED
+from companion.journal.rows import ABANDONED
 from companion.records.format import Record, format_record
 from companion.records.read import add_tags
 from companion.timing.clock import TimeControl
