@@ -219,3 +219,24 @@ def test_a_record_too_big_in_a_file_read_as_it_goes_is_refused_alone(tmp_path, m
     out, err = capsys.readouterr()
     assert out.strip() == "10 imported, 1 refused: see above"
     assert err.strip().endswith("larger than 0 MiB (game 6 of 11)")
+
+
+def test_records_of_one_start_are_not_each_compared_with_every_game_imported_before(
+    tmp_path, monkeypatch, capsys
+):
+    """An event's games often share a start time. A record is compared (exported again) only
+    with the games played in this journal that started then, never with the games imported
+    (those are found by their fingerprint), so an import of many records stays linear."""
+    started = '[Started "2025-03-01T14:00:00.000Z"]\n'
+    path = tmp_path / "event.txt"
+    names = [(f"P{i}", "Club") for i in range(6)]
+    path.write_text("\n".join(started + _record(4, 100, pair) for pair in names))
+    journal = tmp_path / "journal.sqlite"
+    loaded: list[int] = []
+    real = SqliteJournal.load
+    monkeypatch.setattr(SqliteJournal, "load", lambda j, gid: loaded.append(gid) or real(j, gid))
+    assert main(["import", str(path), "--journal", str(journal)]) == 0
+    assert capsys.readouterr().out == "6 imported\n"
+    assert loaded == []  # no game imported before was read back to compare
+    main(["import", str(path), "--journal", str(journal)])  # again: found by fingerprint
+    assert "already imported as game 1 " in capsys.readouterr().err

@@ -224,13 +224,15 @@ def events(db: sqlite3.Connection, game_id: int) -> list[tuple[str, int, str | N
 
 
 def started_at(db: sqlite3.Connection, game: str, started: int) -> list[int]:
-    """The ids of the games of ``game`` that started at ``started`` (ms), oldest first."""
+    """The ids of the games of ``game`` played in this journal (not imported from a record:
+    those are found by their fingerprint) that started at ``started`` (ms), oldest first."""
     try:
         when = iso(started)
     except ValueError:
         return []
     rows = db.execute(
-        "SELECT id FROM games WHERE game = ? AND started = ? ORDER BY id", (game, when)
+        "SELECT id FROM games WHERE game = ? AND started = ? AND digest IS NULL ORDER BY id",
+        (game, when),
     ).fetchall()
     return [r[0] for r in rows]
 

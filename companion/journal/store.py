@@ -4,23 +4,16 @@ Durability: WAL with ``synchronous=FULL``, one transaction per call, committed b
 returns, so a move the session shows as accepted is on disk; ``commit_turn`` records a whole
 press (the move, the passes it forced, the finish) in one transaction. History is
 append-only: moves, takebacks, finishes and abandons are rows in ``events`` (triggers refuse
-UPDATE and DELETE). The ``games`` row carries the header, the status (in_progress / finished
-/ abandoned; a paused game is abandoned with the note 'paused', see ``pause``) and the live
-move count, so a move costs the same whatever the game's length.
+UPDATE and DELETE). The ``games`` row carries the header, the status (a paused game is
+abandoned with the note 'paused', see ``pause``) and the live move count, so a move costs the
+same whatever the game's length.
 
-Start-up: a clean stop (``close``) records itself, checkpoints the WAL and leaves the file in
-rollback mode, so the next open checks only the header (its cost does not grow with the
-journal). After an unclean stop the deep check runs: a damaged file is never overwritten
-silently: the bytes as found are copied to ``<name>.corrupt-<UTC time>`` (and ``-wal``)
-first, whatever is readable is salvaged into a fresh file, and one log line says what could
-not be recovered (``journal.recovery`` keeps the details). The check reads the WAL itself
-(companion.journal.wal): SQLite alone would drop every commit after a bad frame; it also
-compares the WAL with SQLite's ``-shm`` index, so a WAL deleted, zeroed or cut short is said,
-never a silent rollback. A damaged row in the game in progress is cut there (a copy kept).
-A file that is not a binaryon journal (no SQLite header, or another program's database) is
-refused and left untouched. A journal that cannot be written (read-only file system, no
-permission, disk full) opens read-only. Write failures raise JournalError with a one-line
-reason; a write to a game ended elsewhere (``binaryon abandon``) raises GameClosed.
+A clean stop (``close``) records itself, checkpoints the WAL and leaves the file in rollback
+mode, so the next open checks only the header; after an unclean stop companion.journal.recovery
+checks the whole file (and a damaged row in the game in progress is cut there, a copy kept). A
+file that is not a binaryon journal is refused and left untouched; one that cannot be written
+(read-only file system, no permission, disk full) opens read-only. Write failures raise
+JournalError with a one-line reason; a write to a game ended elsewhere raises GameClosed.
 """
 
 from __future__ import annotations
@@ -198,21 +191,14 @@ class SqliteJournal:
         read_only: bool = False,
         lock: bool = False,
     ) -> SqliteJournal:
-        """Open (creating it if needed) the journal at ``path``.
-
-        After a clean stop only the header is checked. Else the damage check reads a copy of
-        the bytes (main file and WAL) and never opens the live files, so it cannot change
-        them. A damaged file is repaired as the module docstring says; with
-        ``recover=False`` (command-line tools, which must not move a file a running daemon
-        holds) it raises JournalError instead. While another process holds the journal's
-        lock (companion.journal.files: the daemon) the file is live: it is not checked here.
-        A journal on a read-only file system, without write permission or on a full disk
-        opens read-only: ``read_only`` says why, reading works and every write raises
-        JournalError. ``read_only=True`` (history, export) never writes the file at all.
-        NotAJournal (untouched) for a file that is not a binaryon journal; any other failure
-        to open raises JournalError. ``lock=True`` (the daemon) first takes the journal's
-        lock (companion.journal.files; JournalError naming the holder if another process has
-        it), held until ``close``.
+        """Open (creating it if needed) the journal at ``path``. After a clean stop only the
+        header is checked, else the whole file (module docstring); ``recover=False``
+        (command-line tools, which must not move a file a running daemon holds) raises
+        JournalError for damage instead of repairing it. A file the daemon holds (its lock)
+        is live: not checked here. ``read_only=True`` (history, export) never writes the file
+        at all; a journal that cannot be written opens read-only (``read_only`` says why).
+        NotAJournal (untouched) for another file; JournalError for any other failure.
+        ``lock=True`` (the daemon) takes the journal's lock first, held until ``close``.
         """
         given = check_journal_path(path)
         identity = journal_identity(given)  # the real file: links resolved or refused
@@ -1196,8 +1182,8 @@ class SqliteJournal:
             return reads.events(db, game_id)
 
     def started_at(self, game: str, started: int) -> list[int]:
-        """The ids of the games of ``game`` that started at ``started`` (ms since the epoch),
-        oldest first: a record exported from this journal names its game's start."""
+        """The ids of the games of ``game`` played here that started at ``started`` (ms since
+        the epoch), oldest first: a record exported from this journal names its game's start."""
         with self._read() as db:
             return reads.started_at(db, game, started)
 
