@@ -9,7 +9,6 @@ run`` finds it), or, when that file does not exist, the installed service's jour
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import stat
 import sys
@@ -18,6 +17,7 @@ from pathlib import Path
 from companion import PROGRAM
 from companion.core.terminal_text import for_terminal
 from companion.journal.api import JournalError
+from companion.journal.db import before_warning
 from companion.journal.files import JournalIdentity, check_journal_path, holder, real_path
 from companion.journal.store import SqliteJournal
 
@@ -88,6 +88,8 @@ def journal_path(args: argparse.Namespace) -> Path:
 def log_to_stderr() -> None:
     """Journal log lines (a read-only journal, a salvage) as ``binaryon: ...`` on stderr,
     like every other message of the command line tools."""
+    import logging
+
     log = logging.getLogger(PROGRAM)
     if not log.handlers and not logging.getLogger().handlers:
         handler = logging.StreamHandler(sys.stderr)
@@ -123,7 +125,7 @@ def open_journal(
     """The journal named by --journal (``create``: may be new; ``write``: must take writes;
     neither: read-only, the file is never written). Never repairs a damaged file (a running
     daemon may hold it): that is left to the daemon. Raises JournalError with one line."""
-    log_to_stderr()
+    before_warning(log_to_stderr)
     path = journal_path(args)
     check_readable(path)
     if not create and not _exists(path):

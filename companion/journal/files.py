@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import logging
 import os
 import shlex
 import sqlite3
@@ -34,11 +33,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
 
-from companion import PROGRAM
 from companion.journal.api import JournalError
-from companion.journal.db import DB_MAGIC, NotAJournal, check_identity
-
-log = logging.getLogger(PROGRAM)
+from companion.journal.db import DB_MAGIC, NotAJournal, check_identity, warn
 
 SIDECARS = ("-wal", "-shm", "-journal")  # SQLite's files beside the journal
 LOCK_SUFFIX = ".lock"
@@ -557,7 +553,7 @@ def keep_copies(
         except OSError as e:
             with contextlib.suppress(OSError):
                 target.unlink()
-            log.warning("journal %s: no copy of %s kept: %s", path, src, e.strerror or e)
+            warn("journal %s: no copy of %s kept: %s", path, src, e.strerror or e)
     fsync_dir(path.parent)
     return copies
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import logging
 import os
 import sqlite3
 import time
@@ -26,7 +25,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion import PROGRAM
 from companion.journal.api import JournalError, RepairFailed
 from companion.journal.db import (
     check_version,
@@ -34,6 +32,7 @@ from companion.journal.db import (
     describe_error,
     lenient_text,
     memory_db,
+    warn,
 )
 from companion.journal.files import (
     clean_mark,
@@ -62,8 +61,6 @@ from companion.journal.rows import (
     from_json,
 )
 from companion.journal.wal import WalScan, db_image, db_page_size, read_shm, scan_wal, wal_lost
-
-log = logging.getLogger(PROGRAM)
 
 
 def wal_as_found(path: Path) -> WalScan:
@@ -689,13 +686,13 @@ def deep_check(
                 f"journal {path} is damaged ({problem}); start the daemon to repair it"
             )
         if before is not None:
-            log.warning(before.line())
+            warn(before.line())
         report = repair(path, problem, found, wal, clock)
-        log.warning(report.line())
+        warn(report.line())
         return report, {}
     if recover and wal.cut_short():
-        log.warning(cut_short_line(path, found, wal, clock))
+        warn(cut_short_line(path, found, wal, clock))
     report = before  # kept and said, even by the tools
     if report is not None:
-        log.warning(report.line())
+        warn(report.line())
     return report, found

@@ -18,7 +18,6 @@ JournalError with a one-line reason; a write to a game ended elsewhere raises Ga
 
 from __future__ import annotations
 
-import logging
 import os
 import sqlite3
 import threading
@@ -29,7 +28,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import companion.journal.db as journal_db  # its open_rw looked up at each open
-from companion import PROGRAM
 from companion.journal import reads
 from companion.journal.api import GameClosed, JournalError, RepairFailed
 from companion.journal.db import (
@@ -41,6 +39,7 @@ from companion.journal.db import (
     open_ro,
     read_only_error,
     rollback,
+    warn,
 )
 from companion.journal.files import (
     JournalLock,
@@ -90,8 +89,6 @@ from companion.journal.rows import (
 if TYPE_CHECKING:
     from companion.games.base import Outcome
 
-
-log = logging.getLogger(PROGRAM)
 
 # meta key of a copy made by ``backup``: a journal that has it was restored from a backup
 BACKUP_MARK = "backup"
@@ -241,10 +238,10 @@ class SqliteJournal:
             try:
                 stale = set_aside_stale(path, clock)
             except RepairFailed as e:  # no room to keep it: the main file alone, read-only
-                log.warning(str(e))
+                warn(str(e))
                 return cls._damaged_read_only(path, clock, e, main_only=True)
             copies = ", ".join(str(c) for c in stale.copies)
-            log.warning("%s; kept as %s", stale_line(path), copies)
+            warn("%s; kept as %s", stale_line(path), copies)
         if live is None:
             roll_back_hot_journal(path)
         try:
@@ -254,7 +251,7 @@ class SqliteJournal:
                 # damage the header check cannot see (a page garbled after a clean stop)
                 report, found = _deep_check(path, recover, clock, force=True)
         except RepairFailed as e:  # the daemon starts read-only: never a restart loop
-            log.warning(str(e))
+            warn(str(e))
             return cls._damaged_read_only(path, clock, e)
         journal = cls._connect(path, clock, found, marks=live is None)
         journal.recovery = report or stale
@@ -262,7 +259,7 @@ class SqliteJournal:
             journal._keep_loss(report.line())
         journal.loss = journal._recorded_loss()
         if journal.loss and not (report is not None and report.loss):
-            log.warning("%s", journal.loss)
+            warn("%s", journal.loss)
         if not journal.read_only and recover:
             journal._salvage_live_games()
         return journal
@@ -313,7 +310,7 @@ class SqliteJournal:
             why = journal._mark_open()
         journal.read_only = why
         if why:
-            log.warning("journal %s is read-only (%s): new moves are refused", path, why)
+            warn("journal %s is read-only (%s): new moves are refused", path, why)
         return journal
 
     @classmethod
@@ -767,7 +764,7 @@ class SqliteJournal:
             with self._write() as db:
                 db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('lost', ?)", (line,))
         except JournalError as e:
-            log.warning("journal %s: the loss could not be recorded: %s", self.path, e)
+            warn("journal %s: the loss could not be recorded: %s", self.path, e)
 
     def accept_loss(self) -> str | None:
         """The user has dealt with a lost WAL: stop saying it. Returns what was said."""
@@ -806,7 +803,7 @@ class SqliteJournal:
                 f"cannot be made anew ({describe_error(e)}): restart the companion"
             ) from None
         self._wal = file_id(wal)
-        log.warning(
+        warn(
             "journal %s: its WAL was removed or replaced by another program; everything in it "
             "was saved into the journal and a new WAL made",
             self.path,
@@ -1027,7 +1024,7 @@ class SqliteJournal:
             for gid in ids:
                 self._salvage_game(gid)
         except JournalError as e:
-            log.warning("journal %s: the game in progress could not be checked: %s", self.path, e)
+            warn("journal %s: the game in progress could not be checked: %s", self.path, e)
 
     def _salvage_game(self, game_id: int) -> None:
         from companion.games import get_spec
@@ -1092,14 +1089,14 @@ class SqliteJournal:
         report.lost.append(f"game {game_id}: moves after the first {kept}")
         report.games = 1
         self.recovery = report
-        log.warning(report.line())
+        warn(report.line())
 
     def _keep_copy(self) -> Path | None:
         target = copy_name(self.path, "corrupt", self._clock)
         try:
             self.backup(target)
         except (JournalError, OSError) as e:
-            log.warning("journal %s: no copy kept before the salvage: %s", self.path, e)
+            warn("journal %s: no copy kept before the salvage: %s", self.path, e)
             return None
         return target
 
