@@ -846,37 +846,6 @@ class SqliteJournal:
             tmp.unlink(missing_ok=True)
             raise
 
-    def _import_clock(
-        self,
-        db: sqlite3.Connection,
-        game_id: int,
-        time_control: str,
-        moves: Sequence[tuple[Any, ...]],
-        events: Sequence[tuple[Any, ...]],
-    ) -> None:
-        """A timed game's moves with their clock snapshots, its control and clock events."""
-        db.execute("UPDATE games SET time_control = ? WHERE id = ?", (time_control, game_id))
-        db.executemany(
-            "INSERT INTO events (game_id, kind, ply, move, at, player, public, clock)"
-            " VALUES (?, 'move', ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    game_id,
-                    i,
-                    m[0],
-                    iso(m[1]),
-                    *(tuple(m[2:4]) + (None, None))[:2],
-                    to_json(m[4]) if len(m) > 4 and m[4] is not None else None,
-                )
-                for i, m in enumerate(moves)
-            ],  # fmt: skip
-        )
-        db.executemany(
-            "INSERT INTO clock_events (game_id, kind, ply, player, seconds, why, state)"
-            " VALUES (?, ?, ?, ?, ?, ?, NULL)",
-            [(game_id, kind, ply, who, secs, why) for ply, kind, who, secs, why in events],
-        )
-
     def import_game(
         self,
         game: str,
@@ -904,7 +873,8 @@ class SqliteJournal:
         with self._write() as db:
             cur = db.execute(
                 "INSERT INTO games (game, options, players, started, ended, status, result,"
-                " summary, detail, note, ply, digest) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                " summary, detail, note, ply, digest, time_control)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     game,
                     to_json(options),
@@ -918,21 +888,33 @@ class SqliteJournal:
                     note,
                     len(moves),
                     digest,
+                    time_control,
                 ),
             )
             game_id = int(cur.lastrowid or 0)
-            db.executemany(
-                "INSERT INTO events (game_id, kind, ply, move, at, player, public)"
-                " VALUES (?, 'move', ?, ?, ?, ?, ?)",
-                [  # (name, at) or (name, at, player, public name when secret)
-                    (game_id, i, m[0], iso(m[1]), *(tuple(m[2:4]) + (None, None))[:2])
+            db.executemany(  # (name, at[, player, public name when secret[, clock snapshot]])
+                "INSERT INTO events (game_id, kind, ply, move, at, player, public, clock)"
+                " VALUES (?, 'move', ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        game_id,
+                        i,
+                        m[0],
+                        iso(m[1]),
+                        *(tuple(m[2:4]) + (None, None))[:2],
+                        to_json(m[4]) if len(m) > 4 and m[4] is not None else None,
+                    )
                     for i, m in enumerate(moves)
-                ]
-                if time_control is None
-                else [],
+                ],  # fmt: skip
             )
-            if time_control is not None:
-                self._import_clock(db, game_id, time_control, moves, clock_events)
+            db.executemany(
+                "INSERT INTO clock_events (game_id, kind, ply, player, seconds, why, state)"
+                " VALUES (?, ?, ?, ?, ?, ?, NULL)",
+                [
+                    (game_id, kind, ply, who, secs, why)
+                    for ply, kind, who, secs, why in clock_events
+                ],
+            )
             if status != IN_PROGRESS:
                 kind = "finish" if status == FINISHED else "abandon"
                 db.execute(
