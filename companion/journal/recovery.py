@@ -315,7 +315,8 @@ def salvage_rows(
     dropped = wal.left_out()
     if dropped is not None:
         kept = next((c for c in copies if c.name.endswith("-wal")), None)
-        report.lost.append(f"{dropped} {kept}" if kept else dropped.replace("the kept", "no"))
+        where = f"survive only in the kept copy {kept}" if kept else "(no copy could be kept)"
+        report.lost.append(f"{dropped} {where}")
         report.unsure = True  # the tables cannot show which moves those commits held
     tail = wal.frames[wal.replayed :]
     if tail and not dropped:

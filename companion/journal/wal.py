@@ -89,7 +89,7 @@ class WalScan:
         if not later:
             return None
         where = f"after WAL frame {self.replayed}" if self.replayed else "in the WAL"
-        return f"{later} commits {where} (moves among them) survive only in the kept copy"
+        return f"{later} commits {where} (moves among them)"
 
 
 def scan_wal(data: bytes, page_size: int = 0) -> WalScan:
