@@ -15,7 +15,8 @@ import time
 import tracemalloc
 
 from companion.journal.api import NullJournal
-from companion.journal.records import MAX_RECORD_MOVES, RecordError, parse_record
+from companion.records.format import MAX_RECORD_MOVES, RecordError
+from companion.records.read import parse_record
 from companion.referee.session import Session
 from companion.service.web_backend import replay_frames
 

@@ -33,10 +33,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import companion.journal.db as journal_db  # noqa: E402
 from companion.games import get_spec  # noqa: E402
 from companion.journal.api import MoveEntry, NullJournal  # noqa: E402
-from companion.journal.records import format_record, record_from_entry  # noqa: E402
-from companion.journal.store import FINISHED, SqliteJournal  # noqa: E402
-from companion.referee.clock import Clock, TimeControl  # noqa: E402
+from companion.journal.rows import FINISHED
+from companion.journal.store import SqliteJournal  # noqa: E402
+from companion.records.format import format_record, record_from_entry  # noqa: E402
 from companion.referee.session import Session  # noqa: E402
+from companion.timing.clock import Clock, TimeControl  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 

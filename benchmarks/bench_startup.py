@@ -67,7 +67,7 @@ def commands(folder: Path) -> dict[str, list[str]]:
 def _journal_with_a_game(journal: Path) -> Path:
     """A journal holding one finished Binaryon game, and its record in a file."""
     from companion.journal.api import NullJournal
-    from companion.journal.records import Record, format_record
+    from companion.records.format import Record, format_record
     from companion.referee.session import Session
 
     s = Session("binaryon", {"size": 4}, NullJournal())

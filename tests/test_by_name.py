@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from companion.cli.main import main
 from companion.club.hub.store import ResultStore, parse_result
 from companion.club.messages import result as result_message
-from companion.journal.by_name import said, score_line
 from companion.journal.store import SqliteJournal
+from companion.records.said import result_said, said, score_line, seated
 from companion.referee.session import Session
 from companion.service.web_backend import history_row
 
@@ -49,8 +49,8 @@ def finished(tmp_path, game: str, players: dict, options: dict | None = None, wo
 
 def test_history_lists_the_first_player_first_and_says_who_beat_whom(tmp_path, capsys):
     path, entry = finished(tmp_path, "binaryon", {"on": "Dan", "off": "Ben"}, {"size": 4}, "off")
-    assert list(entry.seated()) == ["on", "off"]
-    assert entry.said() == ("Ben beat Dan", "Dan v Ben 0-1")
+    assert list(seated(entry)) == ["on", "off"]
+    assert result_said(entry) == ("Ben beat Dan", "Dan v Ben 0-1")
     assert main(["history", "--json", "--journal", str(path)]) == 0
     (row,) = json.loads(capsys.readouterr().out)
     assert list(row["seated"]) == ["on", "off"]
@@ -64,8 +64,8 @@ def test_history_lists_the_first_player_first_and_says_who_beat_whom(tmp_path, c
 
 def test_binome_players_keep_their_names(tmp_path):
     _, entry = finished(tmp_path, "binome", {}, {"players": "Ann,Bob"})
-    assert entry.seated() == {"Ann": "Ann", "Bob": "Bob"}
-    words, line = entry.said()
+    assert seated(entry) == {"Ann": "Ann", "Bob": "Bob"}
+    words, line = result_said(entry)
     assert "Ann" in words and "Bob" in words and line.startswith("Ann v Bob ")
 
 

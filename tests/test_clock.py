@@ -1,11 +1,11 @@
 """The pure game clock: time controls, their arithmetic, pauses, and snapshots that restore
-exactly (companion/referee/clock.py)."""
+exactly (companion/timing/clock.py)."""
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.referee.clock import (
+from companion.timing.clock import (
     BRONSTEIN,
     FISCHER,
     HOURGLASS,

@@ -13,8 +13,8 @@ from companion.core.events import ButtonEvent
 from companion.games import get_spec
 from companion.hardware.simulated.mock_board import MockBoard
 from companion.journal.store import SqliteJournal
-from companion.referee.on_time import on_time
 from companion.service.daemon import Daemon
+from companion.timing.on_time import on_time
 from companion.views.leds import GREEN
 from tests.conftest import FakeClock, step
 from tests.test_clock_journal import power_cut

@@ -17,10 +17,10 @@ from companion.club.event.records import export_event
 from companion.club.event.spec import parse_event
 from companion.club.event.tournament import Tournament
 from companion.core.config import ClockConfig, Config, ConfigError
-from companion.journal.records import parse_record
 from companion.journal.store import SqliteJournal
-from companion.referee.clock import Clock, TimeControl
+from companion.records.read import parse_record
 from companion.referee.session import Session
+from companion.timing.clock import Clock, TimeControl
 from tests.conftest import FakeClock
 from tests.test_clock_daemon import clocked_daemon, press_move
 from tests.test_clock_journal import power_cut

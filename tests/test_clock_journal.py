@@ -13,8 +13,8 @@ from companion.journal import db as journal_db
 from companion.journal.api import JournalError
 from companion.journal.rows import SCHEMA_VERSION
 from companion.journal.store import SqliteJournal
-from companion.referee.clock import TimeControl
 from companion.referee.session import Session
+from companion.timing.clock import TimeControl
 from tests.conftest import FakeClock
 
 

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from companion.cli.main import main
 from companion.core.config import Config
 from companion.games import game_names, get_spec
-from companion.referee.clock import TimeControl
-from companion.referee.on_time import on_time
 from companion.referee.session import Session
 from companion.service.config_check import time_control
+from companion.timing.clock import TimeControl
+from companion.timing.on_time import on_time
 from tests.conftest import FakeClock
 
 RULES = Path(__file__).resolve().parent.parent / "docs" / "rules"

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from companion.journal.store import SqliteJournal
-from companion.referee.clock import clock_text
+from companion.timing.clock import clock_text
 from companion.views.leds import WARN, edge
 from tests.conftest import FakeClock, step
 from tests.test_clock_daemon import button, clocked_daemon, press_move

@@ -8,7 +8,8 @@ import json
 
 from companion import PROGRAM
 from companion.club import topics
-from companion.journal.records import format_record, record_from_entry
+from companion.records.format import format_record, record_from_entry
+from companion.records.said import seated
 from tests.club_boards import (
     Acker,
     BoardProcess,
@@ -108,7 +109,7 @@ def test_the_table_each_move_and_the_result_are_published(tmp_path, broker):
     assert table["result"]["winners"] and table["game_id"] == entry.id
     result = acker.stored[uid]
     assert result["record"] == format_record(record_from_entry(entry))  # as export writes it
-    assert result["result"] == entry.summary and result["players"] == entry.seated()
+    assert result["result"] == entry.summary and result["players"] == seated(entry)
     assert result["game"] == "binaryon" and result["options"]["size"] == 4
     assert result["pairing"] is None and acker.heard == [uid]
     assert [h.retain for h in kept if h.topic == topics.table("t1")] == [True]

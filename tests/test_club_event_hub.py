@@ -16,7 +16,7 @@ import pytest
 from companion.cli.main import main
 from companion.club import topics
 from companion.journal.api import NullJournal
-from companion.journal.records import Record, format_record
+from companion.records.format import Record, format_record
 from companion.referee.session import Session
 from tests.club_hub import HubProcess
 from tests.mosquitto import Listener

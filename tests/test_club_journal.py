@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from companion.journal.api import NullJournal
-from companion.journal.records import digest, import_record, read_record
 from companion.journal.store import SqliteJournal
+from companion.records.check import digest, import_record, read_record
 from companion.referee.session import Session
 from tests.club_boards import moves_to_end
 
@@ -42,7 +42,7 @@ def test_only_games_finished_here_are_results(tmp_path):
     journal = SqliteJournal.open(tmp_path / "j.sqlite")
     first = finished_game(journal)
     record = tmp_path / "game.txt"
-    from companion.journal.records import format_record, record_from_entry
+    from companion.records.format import format_record, record_from_entry
 
     record.write_text(format_record(record_from_entry(journal.load(first))))
     rec, state = read_record(record)

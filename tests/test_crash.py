@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from companion.journal.api import NullJournal
-from companion.journal.store import FINISHED, IN_PROGRESS, SqliteJournal
+from companion.journal.rows import FINISHED, IN_PROGRESS
+from companion.journal.store import SqliteJournal
 from companion.referee.session import Session
 
 CHILD = Path(__file__).with_name("crash_child.py")

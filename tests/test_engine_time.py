@@ -16,7 +16,7 @@ from companion.engines.time_budget import (
     SAFETY,
     think_seconds,
 )
-from companion.referee.clock import Clock, TimeControl
+from companion.timing.clock import Clock, TimeControl
 
 controls = st.sampled_from(["0:12+2", "0:30+0", "1:00+3", "5:00", "5:00d2", "0:20d5", "1:00h"])
 
@@ -90,7 +90,7 @@ def engine_daemon(clock, control: str | None, engine_left: float | None = None):
     clock (the engine's time set to ``engine_left``); its search replaced by one that
     records the seconds it is given and answers at once with the first legal move."""
     from companion.engines.search import Result
-    from companion.referee.clock import Clock
+    from companion.timing.clock import Clock
 
     from .test_opponent import make
 

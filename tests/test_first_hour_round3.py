@@ -19,12 +19,14 @@ from companion.core.events import ButtonEvent, UserCommand
 from companion.games import get_spec
 from companion.games.base import Panel, PanelRow
 from companion.hardware.simulated.mock_board import MockBoard
-from companion.journal.records import Record, format_record, parse_record, validate
 from companion.journal.store import SqliteJournal
-from companion.referee.clock import TimeControl
+from companion.records.check import validate
+from companion.records.format import Record, format_record
+from companion.records.read import parse_record
 from companion.referee.session import Session
 from companion.service.daemon import Daemon
 from companion.service.simulator import Simulator
+from companion.timing.clock import TimeControl
 from companion.views.oled import Screen, screen_text
 from companion.views.terminal import board_lines
 
@@ -545,7 +547,7 @@ def test_a_second_companion_on_one_journal_is_told_to_use_its_own(tmp_path, caps
     path = tmp_path / "j.sqlite"
     holding = (
         "import sys, time\n"
-        "from companion.journal.lock import acquire_lock\n"
+        "from companion.journal.files import acquire_lock\n"
         "acquire_lock(sys.argv[1])\n"
         "print('held', flush=True)\n"
         "time.sleep(60)\n"

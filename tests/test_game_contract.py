@@ -18,7 +18,7 @@ from companion.games import game_names, get_spec
 from companion.games.base import ClockRules, GameSpec, GameState, Outcome
 from companion.games.positions import Positions
 from companion.games.remote_api import Remote
-from companion.referee.clock import TimeControl
+from companion.timing.clock import TimeControl
 
 from .stub_games import STUBS, stubs_registered
 

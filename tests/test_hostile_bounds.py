@@ -24,17 +24,11 @@ from companion.core.terminal_text import for_terminal
 from companion.games import get_spec
 from companion.games.binome.deck import DeckError, load_deck
 from companion.games.binome.options import resolve_game_options
-from companion.journal.api import MoveEntry, NullJournal, SavedGame
-from companion.journal.records import (
-    MAX_RECORD_MOVES,
-    Record,
-    RecordError,
-    format_record,
-    parse_record,
-    read_record,
-)
-from companion.journal.salvage import RecoveryReport
+from companion.journal.api import MoveEntry, NullJournal, RecoveryReport, SavedGame
 from companion.journal.store import SqliteJournal
+from companion.records.check import read_record
+from companion.records.format import MAX_RECORD_MOVES, Record, RecordError, format_record
+from companion.records.read import parse_record
 from companion.referee.session import Session
 from companion.service import web_backend
 from companion.service.config_check import check_config

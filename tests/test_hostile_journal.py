@@ -20,21 +20,16 @@ from pathlib import Path
 import pytest
 
 import companion.journal.db as journal_db
-import companion.journal.store as store
+import companion.journal.recovery as recovery
 from companion.cli.main import main
 from companion.games import get_spec
 from companion.journal.api import GameClosed, JournalError, MoveEntry, NullJournal
-from companion.journal.lock import acquire_lock, holder
-from companion.journal.records import RecordError, format_record, parse_record, read_text
-from companion.journal.rows import APPLICATION_ID
-from companion.journal.store import (
-    ABANDONED,
-    FINISHED,
-    IN_PROGRESS,
-    NotAJournal,
-    SqliteJournal,
-    closed_cleanly,
-)
+from companion.journal.db import NotAJournal
+from companion.journal.files import acquire_lock, closed_cleanly, holder
+from companion.journal.rows import ABANDONED, APPLICATION_ID, FINISHED, IN_PROGRESS
+from companion.journal.store import SqliteJournal
+from companion.records.format import RecordError, format_record
+from companion.records.read import parse_record, read_text
 from companion.referee.session import Session
 
 from .test_journal_review import play_and_die, wal_of
@@ -85,7 +80,7 @@ def record_text(folder: Path, game_id: int = 1, players=None) -> str:
     if not journal.exists():
         journal_with(journal, finished=1, in_progress=0, players=players)
     with SqliteJournal.open(journal, read_only=True) as j:
-        from companion.journal.records import record_from_entry
+        from companion.records.format import record_from_entry
 
         return format_record(record_from_entry(j.load(game_id)))
 
@@ -106,7 +101,7 @@ HOLD = textwrap.dedent(
     """
     import sys, time
     sys.path.insert(0, {root!r})
-    from companion.journal.lock import acquire_lock
+    from companion.journal.files import acquire_lock
     lock = acquire_lock(sys.argv[1])
     print("held", flush=True)
     time.sleep(60)
@@ -366,7 +361,7 @@ def test_disk_full_at_start_opens_read_only_and_plays_on_when_there_is_room(
 
 
 def test_a_copy_that_fails_for_lack_of_room_leaves_no_file(tmp_path, monkeypatch):
-    import companion.journal.repair as repair
+    import companion.journal.recovery as repair
 
     def no_room(fd):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
@@ -441,7 +436,7 @@ def test_an_undecodable_time_costs_only_that_time(tmp_path):
 
 
 def test_a_salvaged_game_no_longer_claims_a_result_its_moves_do_not_give(tmp_path):
-    from companion.journal.salvage import RecoveryReport, write_salvage
+    from companion.journal.recovery import RecoveryReport, write_salvage
 
     row = (1, "binaryon", '{"size": 8}', "{}", "2025-01-01T00:00:00.000Z", None, FINISHED)
     game = (*row, "on", "ON wins", None, None)
@@ -542,7 +537,7 @@ def test_import_takes_many_files_and_folders_and_sums_up(tmp_path, capsys):
     for i in range(3):
         with SqliteJournal.open(tmp_path / f"src{i}.sqlite", clock=Clock()) as j:
             play(j, players={"on": f"P{i}"})
-            from companion.journal.records import record_from_entry
+            from companion.records.format import record_from_entry
 
             (folder / f"g{i}.txt").write_text(format_record(record_from_entry(j.load(1))))
     (folder / "bad.txt").write_text('[Game "binaryon"]\n\n1. z9\n')
@@ -624,7 +619,7 @@ def test_after_a_clean_stop_the_deep_check_is_skipped(tmp_path, monkeypatch):
     def no_deep_check(*a, **k):
         raise AssertionError("deep check after a clean stop")
 
-    monkeypatch.setattr(store, "examine", no_deep_check)
+    monkeypatch.setattr(recovery, "examine", no_deep_check)
     j = SqliteJournal.open(path)
     assert j.current() is not None and not closed_cleanly(path)  # open: marked in use
     j.close()
@@ -634,8 +629,8 @@ def test_after_a_clean_stop_the_deep_check_is_skipped(tmp_path, monkeypatch):
 def test_after_an_unclean_stop_the_deep_check_runs(died, monkeypatch):
     path, _ = died
     calls = []
-    real = store.examine
-    monkeypatch.setattr(store, "examine", lambda p: calls.append(p) or real(p))
+    real = recovery.examine
+    monkeypatch.setattr(recovery, "examine", lambda p: calls.append(p) or real(p))
     SqliteJournal.open(path).close()
     assert calls == [path]
 
@@ -809,7 +804,7 @@ def test_a_write_cut_short_in_rollback_mode_is_undone_not_repaired(tmp_path):
 
 
 def test_a_full_disk_half_way_through_the_copies_leaves_none(died, monkeypatch):
-    import companion.journal.repair as repair
+    import companion.journal.recovery as repair
 
     path, _ = died
     wal = bytearray(wal_of(path).read_bytes())

@@ -111,3 +111,40 @@ def test_a_journal_command_loads_no_game_for_its_help(command):
 def test_history_of_a_journal_not_there_yet_loads_no_game(tmp_path):
     modules = imported("history", "--journal", str(tmp_path / "none.sqlite"))
     assert not [m for m in ours(modules) if m.startswith("companion.games.")]
+
+
+# what a journal command reading a cleanly closed journal never needs: the check and repair
+# after an unclean stop (the WAL read by its format), a temporary file, a fingerprint
+AFTER_A_CRASH = ("companion.journal.recovery", "companion.journal.wal", "tempfile", "hashlib")
+
+
+def journal_with_a_game(path: Path) -> None:
+    from companion.journal.store import SqliteJournal
+    from companion.referee.session import Session
+
+    with SqliteJournal.open(path) as journal:
+        session = Session("binary", journal=journal)
+        session.submit(session.state.legal_moves()[0])
+
+
+@pytest.mark.parametrize("argv", [("history",), ("history", "--json"), ("export", "last")])
+def test_reading_a_cleanly_closed_journal_loads_no_recovery(tmp_path, argv):
+    path = tmp_path / "journal.sqlite"
+    journal_with_a_game(path)
+    modules = imported(*argv, "--journal", str(path))
+    assert "companion.journal.store" in modules  # it did read the journal
+    assert not [m for m in modules if m in AFTER_A_CRASH]
+
+
+def test_importing_into_a_new_journal_loads_no_recovery(tmp_path):
+    journal_with_a_game(tmp_path / "journal.sqlite")
+    record = tmp_path / "game.txt"
+    from companion.cli.main import main
+
+    assert (
+        main(["export", "last", "--journal", str(tmp_path / "journal.sqlite"), "-o", str(record)])
+        == 0
+    )
+    modules = imported("import", str(record), "--journal", str(tmp_path / "new.sqlite"))
+    assert "companion.journal.store" in modules
+    assert not [m for m in modules if m in AFTER_A_CRASH[:3]]

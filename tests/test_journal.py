@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from companion.core.squares import parse_square
 from companion.games.binaryon.engine import PASS
 from companion.journal.api import JournalError, MoveEntry, NullJournal
-from companion.journal.store import ABANDONED, FINISHED, IN_PROGRESS, SqliteJournal, fold
+from companion.journal.rows import ABANDONED, FINISHED, IN_PROGRESS, fold
+from companion.journal.store import SqliteJournal
 from companion.referee.session import Session
 from companion.service.daemon import Daemon
 

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from companion.core.squares import MAX_SIZE, MIN_SIZE, parse_square, square_name
 from companion.games import player_ids
 from companion.games.base import parse_place, places
-from companion.journal import records
 from companion.journal.rows import MAX_MS, MIN_MS, from_iso, iso
+from companion.records import format as records
 
 
 def plain_iso(ms: int) -> str:

@@ -13,7 +13,8 @@ import pytest
 
 from companion.core.squares import parse_square
 from companion.journal.api import JournalError, NullJournal
-from companion.journal.store import NotAJournal, SqliteJournal
+from companion.journal.db import NotAJournal
+from companion.journal.store import SqliteJournal
 from companion.referee.session import Session
 from companion.service.daemon import Daemon
 
@@ -153,7 +154,7 @@ def test_tools_never_repair_behind_the_daemon(tmp_path):
 
 
 def test_no_room_for_the_copy_means_nothing_is_touched(tmp_path, monkeypatch):
-    import companion.journal.repair as journal_module
+    import companion.journal.recovery as journal_module
 
     path = tmp_path / "journal.sqlite"
     build_journal(path)

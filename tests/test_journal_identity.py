@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
+from companion.cli.journal_args import check_output
 from companion.cli.main import main
 from companion.journal.api import JournalError
-from companion.journal.identity import (
-    check_output,
+from companion.journal.files import (
     journal_file,
     journal_identity,
     same_file,
@@ -381,7 +381,7 @@ def test_a_write_command_beside_a_stale_wal_is_refused(tmp_path, capsys):
 
 def test_a_damaged_journal_on_a_full_disk_starts_read_only_with_one_oled_line(died, monkeypatch):
     """The service must not exit (systemd would restart it in a loop): it starts read-only."""
-    import companion.journal.repair as repair
+    import companion.journal.recovery as repair
     from companion.core.config import Config
     from companion.service.app import build_daemon
 
@@ -491,7 +491,7 @@ def test_a_wal_removed_under_the_companion_loses_nothing_at_the_next_crash(tmp_p
 def test_no_room_to_set_a_stale_wal_aside_starts_read_only_on_the_restored_file(
     tmp_path, capsys, monkeypatch
 ):
-    import companion.journal.checks as checks
+    import companion.journal.recovery as checks
 
     path = tmp_path / "journal.sqlite"
     journal_with(path, finished=2, in_progress=0)

@@ -6,7 +6,7 @@ Regenerate with ``UPDATE_GOLDEN=1`` and look at them."""
 from __future__ import annotations
 
 from companion.games import get_spec
-from companion.referee.clock import Clock, TimeControl
+from companion.timing.clock import Clock, TimeControl
 from companion.views.oled import screen_text
 from companion.views.presenter import Notices, Table, oled_screen
 

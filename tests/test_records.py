@@ -14,17 +14,11 @@ from hypothesis import strategies as st
 from companion.cli.main import main
 from companion.games import get_spec
 from companion.journal.api import NullJournal
-from companion.journal.records import (
-    RecordError,
-    final_position_text,
-    format_record,
-    import_record,
-    parse_record,
-    read_record,
-    record_from_entry,
-    validate,
-)
-from companion.journal.store import FINISHED, SqliteJournal
+from companion.journal.rows import FINISHED
+from companion.journal.store import SqliteJournal
+from companion.records.check import final_position_text, import_record, read_record, validate
+from companion.records.format import RecordError, format_record, record_from_entry
+from companion.records.read import parse_record
 from companion.referee.session import Session
 
 
@@ -98,7 +92,7 @@ def test_any_game_round_trips_through_the_text(size, first, reach, picks):
             break
         legal = s.state.legal_moves()
         s.submit(legal[k % len(legal)])
-    from companion.journal.records import Record
+    from companion.records.format import Record
 
     t0 = 1_700_000_000_000
     rec = Record(
@@ -135,7 +129,7 @@ def test_a_binary_game_round_trips_too():
         move = legal[(i * 7) % len(legal)]
         names.append(move.name)
         state = state.play(move)
-    from companion.journal.records import Record
+    from companion.records.format import Record
 
     rec = Record(game="binary", options=spec.resolve({}), moves=names)
     validate(rec)

@@ -11,15 +11,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.journal.records import (
-    clk_seconds,
-    clk_text,
-    counts_tenths,
-    format_record,
-    parse_record,
-    validate,
-)
-from companion.referee.clock import Clock, TimeControl
+from companion.records.check import validate
+from companion.records.format import clk_seconds, clk_text, counts_tenths, format_record
+from companion.records.read import parse_record
+from companion.timing.clock import Clock, TimeControl
 
 TIMED = """[Game "binaryon"]
 [Date "2025-03-01"]
@@ -326,8 +321,8 @@ ON_TIME = """[Game "binaryon"]
 
 
 def test_a_flag_after_the_last_move_ends_the_game_on_time():
-    from companion.journal.store import FINISHED
-    from companion.referee.on_time import on_time
+    from companion.journal.rows import FINISHED
+    from companion.timing.on_time import on_time
 
     rec = parse_record(ON_TIME.replace('"finished"', '"in progress"').replace('"on"]', '"*"]'))
     state = validate(rec)
@@ -445,8 +440,8 @@ def test_a_flag_after_any_position_reads_back_as_the_games_on_time_result(game, 
     """Whatever the position, a record that ends with the flag of the player on move reads
     as the game's on-time result (``GameSpec.on_time``) and writes back the same."""
     from companion.games import get_spec
-    from companion.journal.records import Record
-    from companion.referee.on_time import on_time
+    from companion.records.format import Record
+    from companion.timing.on_time import on_time
 
     spec = get_spec(game)
     options = spec.resolve({"size": 6} if game != "wythe" else {"size": 4})

@@ -8,15 +8,10 @@ from hypothesis import strategies as st
 
 from companion.cli.main import main
 from companion.journal.api import NullJournal
-from companion.journal.records import (
-    Record,
-    add_tags,
-    format_record,
-    parse_record,
-    split_records,
-    validate,
-)
 from companion.journal.store import SqliteJournal
+from companion.records.check import validate
+from companion.records.format import Record, format_record
+from companion.records.read import add_tags, parse_record, split_records
 from companion.referee.session import Session
 
 
@@ -118,7 +113,7 @@ def test_a_file_read_as_it_goes_is_cut_as_the_whole_text_is(lines, newline, bom)
     """file_lines + cut_records (import's streaming path) give what split_records gives."""
     import io
 
-    from companion.journal.records import cut_records, file_lines
+    from companion.records.read import cut_records, file_lines
 
     text = newline.join(lines)
     raw = (b"\xef\xbb\xbf" if bom else b"") + text.encode()
@@ -129,7 +124,7 @@ def test_a_file_read_as_it_goes_is_cut_as_the_whole_text_is(lines, newline, bom)
 def test_a_record_over_the_limit_in_a_streamed_file_is_refused_alone():
     import io
 
-    from companion.journal.records import cut_records, file_lines
+    from companion.records.read import cut_records, file_lines
 
     good = _record(4, 2)
     huge = good.replace("1. ", "{" + "x" * 5000 + "} 1. ")
@@ -184,7 +179,7 @@ def test_import_memory_does_not_grow_with_the_records(tmp_path, monkeypatch, cap
 )
 def test_a_file_said_to_be_one_record_is_one_record(lines, newline):
     """The import's shortcut for the usual file never takes two records for one."""
-    from companion.journal.records import surely_one_record
+    from companion.records.read import surely_one_record
 
     text = newline.join(lines)
     if surely_one_record(text):
@@ -192,7 +187,7 @@ def test_a_file_said_to_be_one_record_is_one_record(lines, newline):
 
 
 def test_the_usual_record_is_seen_as_one_without_cutting_it():
-    from companion.journal.records import surely_one_record
+    from companion.records.read import surely_one_record
 
     one = _record(4, 6, tags={"Round": "1"})
     assert surely_one_record(one) and not surely_one_record(one + one)
@@ -224,3 +219,24 @@ def test_a_record_too_big_in_a_file_read_as_it_goes_is_refused_alone(tmp_path, m
     out, err = capsys.readouterr()
     assert out.strip() == "10 imported, 1 refused: see above"
     assert err.strip().endswith("larger than 0 MiB (game 6 of 11)")
+
+
+def test_records_of_one_start_are_not_each_compared_with_every_game_imported_before(
+    tmp_path, monkeypatch, capsys
+):
+    """An event's games often share a start time. A record is compared (exported again) only
+    with the games played in this journal that started then, never with the games imported
+    (those are found by their fingerprint), so an import of many records stays linear."""
+    started = '[Started "2025-03-01T14:00:00.000Z"]\n'
+    path = tmp_path / "event.txt"
+    names = [(f"P{i}", "Club") for i in range(6)]
+    path.write_text("\n".join(started + _record(4, 100, pair) for pair in names))
+    journal = tmp_path / "journal.sqlite"
+    loaded: list[int] = []
+    real = SqliteJournal.load
+    monkeypatch.setattr(SqliteJournal, "load", lambda j, gid: loaded.append(gid) or real(j, gid))
+    assert main(["import", str(path), "--journal", str(journal)]) == 0
+    assert capsys.readouterr().out == "6 imported\n"
+    assert loaded == []  # no game imported before was read back to compare
+    main(["import", str(path), "--journal", str(journal)])  # again: found by fingerprint
+    assert "already imported as game 1 " in capsys.readouterr().err

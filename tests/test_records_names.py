@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from companion.cli.main import main
 from companion.games import get_spec
-from companion.journal.store import FINISHED, SqliteJournal
+from companion.journal.rows import FINISHED
+from companion.journal.store import SqliteJournal
 from companion.referee.session import Session
 
 LATENT = [

@@ -5,8 +5,8 @@ back gives the same live moves."""
 
 from __future__ import annotations
 
-from companion.journal.records import format_record, record_from_entry
 from companion.journal.store import SqliteJournal
+from companion.records.format import format_record, record_from_entry
 from companion.referee.session import Session
 from tests.test_records_names import quiet
 from tests.test_undo_reveals import SETUPS, WRONG, latent_to_the_wrong_guess, play, post, start

@@ -12,8 +12,8 @@ import time
 import pytest
 
 from companion.club.remote_clock import RemoteClock, clock_key
-from companion.referee.clock import TimeControl
 from companion.referee.session import Session
+from companion.timing.clock import TimeControl
 from tests.conftest import FakeClock
 from tests.remote_boards import Board
 

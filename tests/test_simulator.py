@@ -92,7 +92,7 @@ def test_a_piped_game_with_a_hundred_undo_redo_pairs_is_recorded_exactly(tmp_pat
     assert r.returncode == 0, r.stderr
     record = run_cli(["export", "last", "--journal", str(journal)], [], tmp_path)
     assert record.returncode == 0, record.stderr
-    from companion.journal.records import parse_record
+    from companion.records.read import parse_record
 
     assert parse_record(record.stdout).moves == moves
     assert record.stdout.count("{taken back: ") == 100  # each undo stays in the record

@@ -19,8 +19,8 @@ from companion.core.config import Config
 from companion.core.events import ButtonEvent
 from companion.games import game_names, get_spec, register, unregister
 from companion.hardware.simulated.mock_board import MockBoard
-from companion.referee.clock import TimeControl
 from companion.service.daemon import Daemon
+from companion.timing.clock import TimeControl
 
 from . import test_game_contract as contract
 from .conftest import step, wait_until

@@ -14,7 +14,7 @@ from companion.cli.journal_args import (
     refuse_while_daemon_runs,
 )
 from companion.journal.api import JournalError
-from companion.journal.store import IN_PROGRESS
+from companion.journal.rows import IN_PROGRESS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

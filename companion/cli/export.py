@@ -7,7 +7,6 @@ import argparse
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
 
 from companion.cli.journal_args import (
@@ -19,7 +18,7 @@ from companion.cli.journal_args import (
     parse_game_id,
 )
 from companion.journal.api import JournalError
-from companion.journal.records import format_record, record_from_entry
+from companion.records.format import format_record, record_from_entry
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,6 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def write_atomically(path: Path, text: str, mode: int | None = None) -> None:
     """Never leaves a half-written record: write beside it, then rename over. The file keeps
     ``mode`` (a new one gets the usual 666 less the umask, not mkstemp's 600)."""
+    import tempfile  # only with -o
+
     fd, tmp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.")
     try:
         if mode is None:

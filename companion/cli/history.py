@@ -5,6 +5,7 @@ those started since a date. Moves that hold a secret are never listed here."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import sys
@@ -22,7 +23,9 @@ from companion.cli.journal_args import (
 from companion.core.terminal_text import display_width, for_terminal, pad
 from companion.games import game_names
 from companion.journal.api import JournalError
-from companion.journal.store import GameEntry, from_iso, iso
+from companion.journal.rows import GameEntry, from_iso, iso
+from companion.records.said import result_said, result_words, seated, winner_names
+from companion.records.shown import shown_options
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,11 +52,11 @@ def as_dict(entry: GameEntry, disputes: dict[int, str] | None = None) -> dict:
     return {
         "id": entry.id,
         "game": entry.game,
-        "options": entry.shown_options(),  # a secret option only once the game has ended
+        "options": shown_options(entry),  # a secret option only once the game has ended
         "players": entry.players,
-        "seated": entry.seated(),  # in seat order, the first player first
-        "winner_names": entry.winner_names(),
-        "said": (said := entry.said()) and said[0],  # "Ann beat Bob" (None: not finished)
+        "seated": seated(entry),  # in seat order, the first player first
+        "winner_names": winner_names(entry),
+        "said": (said := result_said(entry)) and said[0],  # "Ann beat Bob" (None: not finished)
         "score_line": said and said[1],  # "Ann v Bob 1-0" (two players only)
         "started": iso(entry.started),
         "ended": iso(entry.ended),
@@ -75,8 +78,8 @@ def cells(entry: GameEntry, disputes: dict[int, str] | None = None) -> tuple[str
     its status: ``disputed`` or ``unverified``."""
     started = (iso(entry.started) or "?")[:16].replace("T", " ")
     status = (disputes or {}).get(entry.id) or entry.status.replace("_", " ")
-    result = entry.result_words() or ("-" if entry.status != "finished" else entry.result or "")
-    players = " ".join(f"{k}={_one_line(v)}" for k, v in entry.seated().items())
+    result = result_words(entry) or ("-" if entry.status != "finished" else entry.result or "")
+    players = " ".join(f"{k}={_one_line(v)}" for k, v in seated(entry).items())
     said = (entry.game, status, result, players)  # from the file: made one safe line each
     game, status, result, players = (for_terminal(_one_line(c)) for c in said)
     return (str(entry.id), started, game, str(entry.move_count), status, result, players)
@@ -154,17 +157,29 @@ def _print(
         )
         _write(lines)
         return 0
-    import tempfile  # only for the table
-
     widths = [display_width(name) for name in COLUMNS]
-    with tempfile.SpooledTemporaryFile(SPOOL, mode="w+", encoding="utf-8") as kept:
+    kept: list[str] = []  # the rows, in memory up to SPOOL characters, then in a file
+    size, spill = 0, None
+    with contextlib.ExitStack() as files:
         for entry in itertools.chain((first,), listed):
             row = cells(entry, disputes)
             widths = [max(w, display_width(c)) for w, c in zip(widths, row, strict=True)]
-            kept.write("\t".join(row) + "\n")  # a cell is one line with no tab (cells)
-        kept.seek(0)
+            text = "\t".join(row) + "\n"  # a cell is one line with no tab (cells)
+            if spill is not None:
+                spill.write(text)
+                continue
+            kept.append(text)
+            size += len(text)
+            if size > SPOOL:  # many games: kept aside in a temporary file
+                import tempfile
+
+                spill = files.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8"))
+                spill.writelines(kept)
+                kept = []
+        if spill is not None:
+            spill.seek(0)
         header = (line(COLUMNS, widths) + "\n",)
-        rows = (line(tuple(text.rstrip("\n").split("\t")), widths) + "\n" for text in kept)
+        rows = (line(tuple(t.rstrip("\n").split("\t")), widths) + "\n" for t in spill or kept)
         _write(itertools.chain(header, rows))
     return 0
 

@@ -26,22 +26,22 @@ from companion.cli.journal_args import (
 )
 from companion.core.terminal_text import for_terminal
 from companion.journal.api import JournalError
-from companion.journal.records import (
+from companion.records.check import digest, import_record, validate
+from companion.records.format import (
     MAX_FILE_BYTES,
     MAX_RECORD_BYTES,
     Record,
     RecordError,
-    cut_records,
-    digest,
-    file_lines,
     format_record,
-    import_record,
+    record_from_entry,
+)
+from companion.records.read import (
+    cut_records,
+    file_lines,
     lines_of,
     parse_record,
     read_text,
-    record_from_entry,
     surely_one_record,
-    validate,
 )
 
 BATCH = 200  # records per transaction

@@ -9,16 +9,17 @@ run`` finds it), or, when that file does not exist, the installed service's jour
 from __future__ import annotations
 
 import argparse
-import logging
 import os
+import stat
 import sys
 from pathlib import Path
 
 from companion import PROGRAM
 from companion.core.terminal_text import for_terminal
 from companion.journal.api import JournalError
-from companion.journal.lock import holder
-from companion.journal.store import SqliteJournal, check_journal_path
+from companion.journal.db import before_warning
+from companion.journal.files import JournalIdentity, check_journal_path, holder, real_path
+from companion.journal.store import SqliteJournal
 
 MAX_GAME_ID = 2**63 - 1
 
@@ -87,6 +88,8 @@ def journal_path(args: argparse.Namespace) -> Path:
 def log_to_stderr() -> None:
     """Journal log lines (a read-only journal, a salvage) as ``binaryon: ...`` on stderr,
     like every other message of the command line tools."""
+    import logging
+
     log = logging.getLogger(PROGRAM)
     if not log.handlers and not logging.getLogger().handlers:
         handler = logging.StreamHandler(sys.stderr)
@@ -122,7 +125,7 @@ def open_journal(
     """The journal named by --journal (``create``: may be new; ``write``: must take writes;
     neither: read-only, the file is never written). Never repairs a damaged file (a running
     daemon may hold it): that is left to the daemon. Raises JournalError with one line."""
-    log_to_stderr()
+    before_warning(log_to_stderr)
     path = journal_path(args)
     check_readable(path)
     if not create and not path_exists(path):
@@ -151,7 +154,7 @@ def loss_status(journal: SqliteJournal) -> int:
 def output_path(args: argparse.Namespace, target: str, streams: bool = False) -> Path:
     """Where to write an output file (``-o``, ``backup``): links resolved, never one of the
     journal's own files, never replacing what is not a regular file (JournalError)."""
-    from companion.journal.identity import check_output, journal_identity
+    from companion.journal.files import journal_identity
 
     return check_output(target, journal_identity(journal_path(args)), streams=streams)
 
@@ -159,3 +162,56 @@ def output_path(args: argparse.Namespace, target: str, streams: bool = False) ->
 def fail(reason: str) -> int:
     print(f"binaryon: {for_terminal(reason)}", file=sys.stderr)
     return 2
+
+
+def check_output(
+    target: str | os.PathLike[str], journal: JournalIdentity, *, streams: bool = False
+) -> Path:
+    """Where to write an output file named ``target`` (``-o``, ``backup``): its real path
+    (a symlink is followed, never replaced). JournalError (one line) when it is one of the
+    journal's own files by any name, or an existing file that is not a regular file (a
+    device, a FIFO, a socket; with ``streams`` a character device or FIFO is allowed: the
+    caller writes into it, never replaces it)."""
+    given = os.fspath(target)
+    own = journal.own_file(target)
+    if own == journal.path:
+        return _refuse(f"{given} is the journal itself: give another file")
+    if own is not None:
+        what = _OWN[own.name[len(journal.path.name) :]]
+        return _refuse(f"{given} is the journal's {what}: give another file")
+    real = real_path(target)
+    try:
+        info = os.stat(target)  # follows every link, /proc's too
+    except FileNotFoundError:
+        return real
+    except OSError as e:
+        return _refuse(f"cannot write {given}: {e.strerror or e}")
+    mode = info.st_mode
+    if stat.S_ISREG(mode):
+        return real
+    if streams and (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+        return real
+    kind = "a folder" if stat.S_ISDIR(mode) else _kind(mode)
+    return _refuse(f"{given} is {kind}, not a regular file: not replaced")
+
+
+_OWN = {
+    "-wal": "WAL (-wal)",
+    "-shm": "index (-shm)",
+    "-journal": "rollback journal",
+    ".lock": "lock file",
+}
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a special file"
+
+
+def _refuse(line: str) -> Path:
+    raise JournalError(line)

@@ -37,7 +37,8 @@ def add_arguments_for(parser: argparse.ArgumentParser, argv: list[str]) -> None:
 
 
 def _record(args: argparse.Namespace) -> int:
-    from companion.journal.records import RecordError, read_record
+    from companion.records.check import read_record
+    from companion.records.format import RecordError
 
     if args.file:
         return fail("give a position FILE or --record RECORD, not both")

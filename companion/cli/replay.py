@@ -16,9 +16,10 @@ from companion.cli.journal_args import fail
 from companion.core.terminal_text import for_terminal
 from companion.games import player_ids
 from companion.games.base import Outcome
-from companion.journal.records import Record, RecordError, read_record
-from companion.referee.clock import clock_text
-from companion.referee.on_time import on_time
+from companion.records.check import read_record
+from companion.records.format import Record, RecordError
+from companion.timing.clock import clock_text
+from companion.timing.on_time import on_time
 
 MAX_DELAY = 3600.0
 

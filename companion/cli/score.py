@@ -61,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
     if args.record:
         if args.file:
             return fail("give a position FILE or --record RECORD, not both")
-        from companion.journal.records import RecordError, final_position_text, read_record
+        from companion.records.check import final_position_text, read_record
+        from companion.records.format import RecordError
 
         try:
             rec, state = read_record(args.record)

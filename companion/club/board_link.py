@@ -39,7 +39,7 @@ from companion.core.config import ClubConfig, ConfigError
 from companion.core.log_throttle import LogThrottle
 from companion.core.wire_json import WireRefused
 from companion.journal.api import Journal, JournalError
-from companion.journal.store_import import BACKUP_MARK
+from companion.journal.store import BACKUP_MARK
 from companion.referee.session import Session
 
 log = logging.getLogger(PROGRAM)

@@ -13,6 +13,8 @@ from typing import Any
 from companion import PROGRAM
 from companion.core.wire_json import load_object
 from companion.journal.rows import GameEntry
+from companion.records.said import seated
+from companion.records.shown import shown_options
 from companion.referee.session import Played
 
 log = logging.getLogger(PROGRAM)
@@ -79,7 +81,7 @@ def result(
 ) -> dict[str, Any]:
     """A finished game from the journal, with its record as ``binaryon export`` writes it
     (a finished game shows what it revealed, as its export does)."""
-    from companion.journal.records import format_record, record_from_entry
+    from companion.records.format import format_record, record_from_entry
 
     try:
         record = format_record(record_from_entry(entry))
@@ -94,8 +96,8 @@ def result(
         "board": board,
         "game_uid": game_uid,
         "game": entry.game,
-        "options": entry.shown_options(),
-        "players": entry.seated(),
+        "options": shown_options(entry),
+        "players": seated(entry),
         "result": entry.summary or "",
         "winners": [str(w) for w in winners],
         "record": record,

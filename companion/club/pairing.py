@@ -11,7 +11,7 @@ from typing import Any
 from companion.core.names import name_problem
 from companion.games import game_names, get_spec, player_ids
 from companion.games.options import Option
-from companion.referee.clock import TimeControl
+from companion.timing.clock import TimeControl
 
 MAX_ID = 80  # characters of a pairing's id
 MAX_EVENT = 80  # characters of an event's name (as the event file allows)

@@ -20,11 +20,11 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from companion.referee.on_time import on_time
+from companion.timing.on_time import on_time
 
 if TYPE_CHECKING:
-    from companion.referee.clock import Clock
     from companion.referee.session import Session
+    from companion.timing.clock import Clock
 
 Send = Callable[[dict[str, Any]], None]
 MAX_LATE = 2.0  # seconds: a message's time on the way, counted when the boards' clocks agree

@@ -10,7 +10,7 @@ budget shrinks with the time left, so the engine speeds up instead of flagging.
 
 from __future__ import annotations
 
-from companion.referee.clock import BRONSTEIN, FISCHER, TimeControl
+from companion.timing.clock import BRONSTEIN, FISCHER, TimeControl
 
 MOVES_EXPECTED = 20  # the engine's moves still to come, as far as its budget is concerned
 GIVEN_BACK = 0.8  # the share of an increment (or a delay) it spends on the move

@@ -13,105 +13,53 @@ row about once a second, and ``clock_event`` records a pause, a resume, time add
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
+
+from companion.journal.rows import (
+    ClockEvent,
+    ClockState,
+    Dispute,
+    GameEntry,
+    Masked,
+    MoveEntry,
+    RecoveryReport,
+    SavedGame,
+)
 
 if TYPE_CHECKING:
     from companion.games.base import Outcome
-    from companion.journal.rows import GameEntry
-    from companion.journal.salvage import RecoveryReport
+
+__all__ = [
+    "ClockEvent",
+    "ClockState",
+    "Dispute",
+    "GameClosed",
+    "GameEntry",
+    "Journal",
+    "JournalError",
+    "Masked",
+    "MoveEntry",
+    "NullJournal",
+    "RepairFailed",
+    "RecoveryReport",
+    "SavedGame",
+]
 
 
 class JournalError(RuntimeError):
     """The journal cannot save (disk full, read-only, damaged); the message is one line."""
 
 
+class RepairFailed(JournalError):
+    """A damaged journal that could not be repaired (no room for its copy or the salvage):
+    nothing was changed. ``full``: for lack of room."""
+
+    full = False
+
+
 class GameClosed(JournalError):
     """The game is no longer in progress in the journal (finished or abandoned elsewhere,
     e.g. by ``binaryon abandon`` while the daemon runs)."""
-
-
-@dataclass(frozen=True)
-class MoveEntry:
-    """One move as journalled. ``name`` is the full move name (a secret included); ``public``
-    is what others may see while the game goes on, when the move holds a secret (None: the
-    full name is public). ``at``: milliseconds since the epoch, set by the journal.
-    ``clock``: the game clock's snapshot right after this move's switch (everyone's time
-    left as the next turn begins; ``companion.referee.clock.Clock.snapshot``), or None."""
-
-    ply: int
-    name: str
-    player: str | None = None
-    public: str | None = None
-    at: int | None = None
-    clock: dict[str, Any] | None = None
-
-    def shown(self, revealed: bool) -> str:
-        """The name to show: the full one once the game has ended, else the public one."""
-        return self.name if revealed or self.public is None else self.public
-
-
-@dataclass
-class SavedGame:
-    """A game as the journal holds it: enough to rebuild it by replaying ``moves`` (the full
-    names); ``entries`` gives each move's player and public name too."""
-
-    game_id: int
-    game: str
-    options: dict[str, Any]
-    moves: list[str]
-    players: dict[str, str] = field(default_factory=dict)
-    entries: list[MoveEntry] = field(default_factory=list)
-    time_control: str | None = None  # the clock's control as typed ("5:00+3"); None: no clock
-    clock: ClockState | None = None  # the clock's last journaled state (a tick, an event)
-    # a remote game with secrets not yet revealed: the seat this board knows, and the facts
-    # heard about the other seats' secrets (``Masked``); None: a game that knows everything
-    masked: Masked | None = None
-
-
-@dataclass(frozen=True)
-class Masked:
-    """A remote game with secrets as this board knows it (docs/club.md, "Remote play"):
-    ``seat``'s secrets, and ``told``, seat -> the facts its board disclosed so far."""
-
-    seat: str
-    told: dict[str, dict[str, Any]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Dispute:
-    """A remote game whose result is left to the arbiter (docs/club.md, "A dishonest
-    peer"): ``status`` 'disputed' (a lie was caught: ``why`` in one line, ``evidence`` what
-    was said and what shows otherwise) or 'unverified' (the peer never revealed)."""
-
-    status: str
-    why: str
-    evidence: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class ClockState:
-    """The running clock as last journaled (the ``clocks`` row): ``ply`` live moves then,
-    ``state`` its snapshot, ``at`` ms since the epoch."""
-
-    ply: int
-    state: dict[str, Any]
-    at: int | None = None
-
-
-@dataclass(frozen=True)
-class ClockEvent:
-    """A clock's own event: ``kind`` 'pause', 'resume', 'add' (``seconds`` to ``player``,
-    ``why`` 'penalty' or 'correction') or 'flag' (``player``'s time ran out), at ``ply``
-    live moves, with the clock's snapshot after it (``state``)."""
-
-    kind: str
-    ply: int
-    player: str | None = None
-    seconds: float | None = None
-    why: str | None = None
-    state: dict[str, Any] | None = None
-    at: int | None = None
 
 
 class Journal(Protocol):
@@ -211,8 +159,9 @@ class Journal(Protocol):
         marked so)."""
 
 
-class NullJournal:
-    """Keeps nothing; ids count up so sessions can tell games apart."""
+class NullJournal(Journal):
+    """Keeps nothing; ids count up so sessions can tell games apart. A write is the
+    protocol's own (it does nothing); a read finds nothing."""
 
     def __init__(self) -> None:
         self._next = 1
@@ -231,59 +180,17 @@ class NullJournal:
         self._next += 1
         return self._next - 1
 
-    def clock_tick(self, game_id: int, ply: int, state: dict[str, Any]) -> None:
-        pass
-
-    def clock_event(
-        self,
-        game_id: int,
-        ply: int,
-        kind: str,
-        state: dict[str, Any],
-        player: str | None = None,
-        seconds: float | None = None,
-        why: str | None = None,
-    ) -> None:
-        pass
-
     def clock_events(self, game_id: int) -> list[ClockEvent]:
         return []
 
-    def keep_masked(self, game_id: int, masked: Masked) -> None:
-        pass
-
-    def reveal(self, game_id: int, moves: list[MoveEntry], outcome: Outcome | None) -> None:
-        pass
-
-    def dispute(self, game_id: int, dispute: Dispute) -> None:
-        pass
-
-    def commit_turn(
-        self, game_id: int, first_ply: int, moves: list[MoveEntry], outcome: Outcome | None
-    ) -> None:
-        pass
-
-    def takeback(self, game_id: int, to_ply: int) -> None:
-        pass
-
-    def abandon(self, game_id: int) -> None:
-        pass
-
     def pause(self, game_id: int) -> bool:
-        self.abandon(game_id)
         return False  # nothing is kept to take up again
 
     def resume(self, game_id: int) -> int | None:
         raise JournalError("no journal: no paused game to take up")
 
-    def current(self) -> SavedGame | None:
-        return None
-
     def recent(self, limit: int, game: str | None = None) -> list[GameEntry]:
         return []
-
-    def load(self, game_id: int) -> GameEntry | None:
-        return None
 
     def data_version(self) -> int:
         return 0

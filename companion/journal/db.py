@@ -5,8 +5,9 @@ short reasons."""
 
 from __future__ import annotations
 
-import logging
+import os
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote
 
@@ -19,9 +20,28 @@ from companion.journal.rows import (
     UPGRADE_COLUMNS,
     fold,
 )
-from companion.journal.wal import DB_MAGIC
 
-log = logging.getLogger(PROGRAM)
+# run once before the first warning (the command line's stderr handler): logging itself is
+# imported only when there is something to say
+_BEFORE_WARNING: list[Callable[[], None]] = []
+
+
+def before_warning(prepare: Callable[[], None]) -> None:
+    """Run ``prepare`` (once) before the journal's first warning, if it ever has one."""
+    if prepare not in _BEFORE_WARNING:
+        _BEFORE_WARNING.append(prepare)
+
+
+def warn(message: str, *args: object) -> None:
+    """One warning line on the program's log."""
+    import logging
+
+    while _BEFORE_WARNING:
+        _BEFORE_WARNING.pop(0)()
+    logging.getLogger(PROGRAM).warning(message, *args)
+
+
+DB_MAGIC = b"SQLite format 3\0"  # a database file's first bytes
 
 
 class NotAJournal(JournalError):
@@ -77,7 +97,7 @@ def open_rw(path: Path) -> sqlite3.Connection:
         check_identity(db, path)
         mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
-            log.warning("journal %s: WAL not available, using %s", path, mode)
+            warn("journal %s: WAL not available, using %s", path, mode)
         db.execute("PRAGMA synchronous = FULL")
         db.execute("PRAGMA foreign_keys = ON")
         check_version(db, path)
@@ -216,3 +236,23 @@ def memory_db(image: bytes) -> sqlite3.Connection:
             db.close()
             raise
     return db
+
+
+def full_error(e: sqlite3.Error, path: Path | None = None) -> str | None:
+    """'disk full' for SQLite's own error, or for an I/O error (making the -shm file) on a
+    file system with no free block left."""
+    reason = describe_error(e)
+    if reason == "disk full":
+        return reason
+    if reason == "disk I/O error" and path is not None:
+        try:
+            if os.statvfs(path.parent).f_bavail == 0:
+                return "disk full"
+        except OSError:
+            return None
+    return None
+
+
+def read_only_error(e: sqlite3.Error) -> str | None:
+    name = getattr(e, "sqlite_errorname", "") or ""
+    return "read-only" if name.startswith("SQLITE_READONLY") else None

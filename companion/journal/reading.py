@@ -8,38 +8,22 @@ copy in memory when there is no room for it)."""
 from __future__ import annotations
 
 import errno
-import os
-import shutil
 import sqlite3
-import tempfile
 from pathlib import Path
 
 from companion.journal.api import JournalError
-from companion.journal.checks import (
-    _open_read_only,
-    _read_only_error,
-    _roll_back_hot_journal,
-    _sidecars_as_found,
+from companion.journal.db import open_ro, read_only_error
+from companion.journal.files import (
     closed_cleanly,
     header_mode,
+    holder,
+    roll_back_hot_journal,
+    sidecars_as_found,
     stale_line,
     stale_wal,
-    wal_loss_problem,
 )
-from companion.journal.db import open_ro
-from companion.journal.lock import holder
-from companion.journal.repair import examine
 
 ACCEPT_HINT = "binaryon accept-loss once dealt with"
-
-
-def file_id(path: Path) -> tuple[int, int] | None:
-    """(device, inode) of the file at ``path`` now, or None when there is none."""
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    return info.st_dev, info.st_ino
 
 
 def open_for_reading(path: Path) -> tuple[sqlite3.Connection, Path | None, str | None]:
@@ -49,9 +33,11 @@ def open_for_reading(path: Path) -> tuple[sqlite3.Connection, Path | None, str |
         try:
             return open_ro(path), None, None
         except sqlite3.Error as e:
-            if not _read_only_error(e) and "unable to open" not in str(e):
+            if not read_only_error(e) and "unable to open" not in str(e):
                 raise
-            return _open_read_only(path, {}), None, None  # no access to its index
+            from companion.journal.recovery import open_read_only
+
+            return open_read_only(path, {}), None, None  # no access to its index
     if stale_wal(path):
         return open_ro(path, immutable=True), None, stale_line(path) + ": start the companion"
     if closed_cleanly(path):
@@ -61,7 +47,12 @@ def open_for_reading(path: Path) -> tuple[sqlite3.Connection, Path | None, str |
 
 
 def _read_a_copy(path: Path) -> tuple[sqlite3.Connection, Path | None, str | None]:
-    sidecars = _sidecars_as_found(path)
+    import shutil
+    import tempfile
+
+    from companion.journal.recovery import examine, wal_loss_problem
+
+    sidecars = sidecars_as_found(path)
     try:
         tmp = Path(tempfile.mkdtemp(prefix="binaryon-read-"))
     except OSError:
@@ -78,7 +69,7 @@ def _read_a_copy(path: Path) -> tuple[sqlite3.Connection, Path | None, str | Non
                 raise JournalError(f"cannot read journal {path}: {e.strerror or e}") from None
             shutil.rmtree(tmp, ignore_errors=True)
             return _read_in_memory(path, sidecars)
-        _roll_back_hot_journal(copy)
+        roll_back_hot_journal(copy)
         _, problem, wal = examine(copy)
         _refuse_damage(path, problem)
         loss = _loss_line(path, wal_loss_problem(path, wal, sidecars))
@@ -92,10 +83,12 @@ def _read_in_memory(
     path: Path, sidecars: tuple[bool, bool, bytes | None]
 ) -> tuple[sqlite3.Connection, None, str | None]:
     """No room for a copy on disk: the bytes in memory (never a connection to the file)."""
+    from companion.journal.recovery import examine, open_read_only, wal_loss_problem
+
     found, problem, wal = examine(path, in_place=False)
     _refuse_damage(path, problem)
     loss = _loss_line(path, wal_loss_problem(path, wal, sidecars))
-    return _open_read_only(path, found), None, loss
+    return open_read_only(path, found), None, loss
 
 
 def _refuse_damage(path: Path, problem: str | None) -> None:

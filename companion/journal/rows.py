@@ -14,9 +14,141 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, NamedTuple
 
-from companion.journal.api import ClockState, Dispute, Masked, MoveEntry, SavedGame
+
+@dataclass(frozen=True)
+class MoveEntry:
+    """One move as journalled. ``name`` is the full move name (a secret included); ``public``
+    is what others may see while the game goes on, when the move holds a secret (None: the
+    full name is public). ``at``: milliseconds since the epoch, set by the journal.
+    ``clock``: the game clock's snapshot right after this move's switch (everyone's time
+    left as the next turn begins; ``companion.timing.clock.Clock.snapshot``), or None."""
+
+    ply: int
+    name: str
+    player: str | None = None
+    public: str | None = None
+    at: int | None = None
+    clock: dict[str, Any] | None = None
+
+    def shown(self, revealed: bool) -> str:
+        """The name to show: the full one once the game has ended, else the public one."""
+        return self.name if revealed or self.public is None else self.public
+
+
+@dataclass
+class SavedGame:
+    """A game as the journal holds it: enough to rebuild it by replaying ``moves`` (the full
+    names); ``entries`` gives each move's player and public name too."""
+
+    game_id: int
+    game: str
+    options: dict[str, Any]
+    moves: list[str]
+    players: dict[str, str] = field(default_factory=dict)
+    entries: list[MoveEntry] = field(default_factory=list)
+    time_control: str | None = None  # the clock's control as typed ("5:00+3"); None: no clock
+    clock: ClockState | None = None  # the clock's last journaled state (a tick, an event)
+    # a remote game with secrets not yet revealed: the seat this board knows, and the facts
+    # heard about the other seats' secrets (``Masked``); None: a game that knows everything
+    masked: Masked | None = None
+
+
+@dataclass(frozen=True)
+class Masked:
+    """A remote game with secrets as this board knows it (docs/club.md, "Remote play"):
+    ``seat``'s secrets, and ``told``, seat -> the facts its board disclosed so far."""
+
+    seat: str
+    told: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Dispute:
+    """A remote game whose result is left to the arbiter (docs/club.md, "A dishonest
+    peer"): ``status`` 'disputed' (a lie was caught: ``why`` in one line, ``evidence`` what
+    was said and what shows otherwise) or 'unverified' (the peer never revealed)."""
+
+    status: str
+    why: str
+    evidence: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ClockState:
+    """The running clock as last journaled (the ``clocks`` row): ``ply`` live moves then,
+    ``state`` its snapshot, ``at`` ms since the epoch."""
+
+    ply: int
+    state: dict[str, Any]
+    at: int | None = None
+
+
+@dataclass(frozen=True)
+class ClockEvent:
+    """A clock's own event: ``kind`` 'pause', 'resume', 'add' (``seconds`` to ``player``,
+    ``why`` 'penalty' or 'correction') or 'flag' (``player``'s time ran out), at ``ply``
+    live moves, with the clock's snapshot after it (``state``)."""
+
+    kind: str
+    ply: int
+    player: str | None = None
+    seconds: float | None = None
+    why: str | None = None
+    state: dict[str, Any] | None = None
+    at: int | None = None
+
+
+@dataclass
+class RecoveryReport:
+    """What opening a damaged journal did."""
+
+    path: Path
+    problem: str
+    copies: list[Path]
+    games: int = 0
+    events: int = 0
+    lost: list[str] = field(default_factory=list)
+    expected: dict[int, set[int]] | None = None  # event ids per game, from the index
+    unsure: bool = False  # part of the events table unreadable and the index too
+    loss: bool = False  # committed changes lost from the WAL (kept in the journal's meta)
+    # the game clock's rows as read (version 4): game id -> its time control, and the
+    # running clocks' rows (game_id, ply, state, at); what cannot be read is left out
+    time_controls: dict[int, str] = field(default_factory=dict)
+    clocks: list[tuple] = field(default_factory=list)
+    # remote games with secrets (version 5): the masked rows (game_id, seat, told) and the
+    # revealed rows (game_id, ply, move, player, public) that can be read
+    masked: list[tuple] = field(default_factory=list)
+    revealed: list[tuple] = field(default_factory=list)
+    # remote games disputed or unverified (version 6): game id -> its games.dispute
+    disputes: dict[int, str] = field(default_factory=dict)
+
+    def line(self) -> str:
+        lost = "; ".join(self.lost) if self.lost else "nothing"
+        if self.loss:  # nothing was damaged: a WAL went missing; its leftovers are kept
+            kept = ", ".join(str(c) for c in self.copies) or "nothing left to keep"
+            return (
+                f"journal {self.path}: {self.problem}; the WAL and its index as found kept as "
+                f"{kept}; lost: {lost}"
+            )
+        return (
+            f"journal {self.path} was damaged ({self.problem}); {self.copies_text()}; "
+            f"recovered {self.games} games, {self.events} events; lost: {lost}"
+        )
+
+    def copies_text(self) -> str:
+        """Which copies of the damaged files were kept, said as they are (none, the main
+        file with or without its WAL, or only the WAL)."""
+        wals = [c for c in self.copies if c.name.endswith("-wal")]
+        mains = [c for c in self.copies if not c.name.endswith(("-wal", "-shm"))]
+        if mains:
+            return f"damaged file kept as {mains[0]}" + (" (and its -wal)" if wals else "")
+        if wals:
+            return f"no copy of the damaged file could be kept, only of its WAL: {wals[0]}"
+        return "no copy of the damaged file could be kept"
+
 
 IN_PROGRESS, FINISHED, ABANDONED = "in_progress", "finished", "abandoned"
 STATUSES = (IN_PROGRESS, FINISHED, ABANDONED)  # what the status column holds
@@ -208,101 +340,6 @@ class GameEntry:
         """Finished or abandoned (not in progress or paused): its secret options may be shown."""
         return self.status in (FINISHED, ABANDONED)
 
-    def revealed(self) -> bool:
-        """Are the secrets of its moves public now? What the game says after its moves
-        (``GameState.revealed()``: by default once it is over); an abandoned game, which
-        nobody plays on, shows them too. A game that no longer replays (one this version does
-        not know, a salvaged one): once it has ended for all."""
-        if self.status == ABANDONED:
-            return True
-        from companion.games import get_spec
-
-        try:
-            spec = get_spec(self.game)
-            state = spec.replay((m.name for m in self.moves), **spec.resolve(dict(self.options)))
-        except ValueError:
-            return self.ended_for_all
-        return state.revealed()
-
-    def has_secrets(self) -> bool:
-        """Does a move hold a secret (a public name apart from its name)?"""
-        moves = (*self.moves, *(t.move for t in self.taken_back))
-        return any(m.public is not None and m.public != m.name for m in moves)
-
-    def seated(self) -> dict[str, str]:
-        """Who played each player at the end: the start's seats (``players``) unless people
-        changed players during the game (Wythe's swap), which a finished game's detail
-        records as ``seated``."""
-        detail = self.detail if isinstance(self.detail, dict) else {}
-        at_end = detail.get("seated")
-        if isinstance(at_end, dict) and at_end:
-            names = {str(k): str(v) for k, v in at_end.items()}
-        else:
-            names = dict(self.players)
-        return in_seat_order(self.game, self.options, names)
-
-    def winner_names(self) -> list[str]:
-        """The people who won a finished game, all of them when several share the win (empty
-        for a draw, or when nobody was named)."""
-        if self.status != FINISHED:
-            return []
-        detail = self.detail if isinstance(self.detail, dict) else {}
-        winners = detail.get("winners")
-        if isinstance(winners, list) and winners:
-            ids = [str(w) for w in winners]
-        elif self.result and self.result != "draw":
-            ids = [self.result]
-        else:
-            return []
-        people = self.seated()
-        return [people[w] for w in ids if people.get(w)]
-
-    def said(self) -> tuple[str, str | None] | None:
-        """A finished game's result by name, in seat order: (``Ann beat Bob``, ``Ann v Bob
-        1-0``; the second None for more than two players); None before its end or for a game
-        this version does not know."""
-        if self.status != FINISHED:
-            return None
-        return said_by_name(self.game, self.options, self.seated(), self._winner_ids())
-
-    def result_words(self) -> str | None:
-        """A list's result: by name, with the game's own summary after it (``Dan beat Ben
-        (OFF wins 34-30)``); the summary alone when the result cannot be said by name."""
-        words = self.said()
-        if words is None:
-            return self.summary
-        return f"{words[0]} ({self.summary})" if self.summary else words[0]
-
-    def _winner_ids(self) -> list[str]:
-        detail = self.detail if isinstance(self.detail, dict) else {}
-        winners = detail.get("winners")
-        if isinstance(winners, list):
-            return [str(w) for w in winners]
-        return [self.result] if self.result and self.result != "draw" else []
-
-    def shown_options(self) -> dict[str, Any]:
-        """The options as anyone may see them now: a game's secret options (the spec's
-        ``secret_options``, e.g. Binøme solo's seed) only once the game has ended."""
-        if self.ended_for_all:
-            return dict(self.options)
-        from companion.games import get_spec
-
-        try:
-            secret = get_spec(self.game).secret_options
-        except ValueError:  # a game this version does not know: nothing known to be public
-            return {}
-        return {k: v for k, v in self.options.items() if k not in secret}
-
-    def shows_secrets(self) -> bool:
-        """Does a move hold a secret that the game shows now? (``revealed`` replays the game:
-        ask once and pass the answer on.)"""
-        return self.has_secrets() and self.revealed()
-
-    def shown_names(self, revealed: bool) -> list[str]:
-        """The moves as anyone may see them now (``revealed``: ``shows_secrets()``): public
-        names while the game goes on."""
-        return [m.shown(revealed) for m in self.moves]
-
     def saved(self) -> SavedGame:
         return SavedGame(
             self.id,
@@ -467,50 +504,6 @@ def time_or_none(text: str | None) -> int | None:
         return from_iso(text)
     except (ValueError, TypeError, OverflowError):
         return None
-
-
-def in_seat_order(game: str, options: dict[str, Any], names: dict[str, str]) -> dict[str, str]:
-    """``names`` (seat -> person) in the game's seat order, the first player first (the
-    journal keeps them sorted by seat id: ``off`` before ``on``). A game whose players are
-    people by themselves (Binøme's ``Ann,Bob``) names every seat, named or not; seats the
-    game does not have come last."""
-    try:
-        seats, people = _seats(game, json.dumps(options, sort_keys=True, default=str))
-    except (ValueError, TypeError):  # a game this version does not know: as kept
-        return dict(names)
-    out = {s: names.get(s) or people.get(s, "") for s in seats if names.get(s) or people.get(s)}
-    out.update((s, n) for s, n in names.items() if s not in out)
-    return out
-
-
-def said_by_name(
-    game: str, options: dict[str, Any], players: dict[str, str], winners: list[str]
-) -> tuple[str, str | None] | None:
-    """A finished game's result by name, in seat order (``Ann beat Bob``, ``Ann v Bob 1-0``;
-    the second None for more than two players), from who sat where and the winning seats;
-    None for a game this version does not know."""
-    from companion.games import get_spec
-
-    from .by_name import people, said, score_line
-
-    try:
-        seats, _ = _seats(game, json.dumps(options, sort_keys=True, default=str))
-        spec = get_spec(game)
-    except (ValueError, TypeError):
-        return None
-    names = people(in_seat_order(game, options, players), seats, spec.player_label)
-    won = [names[seats.index(w)] for w in winners if w in seats]
-    return said(names, won), score_line(names, won)
-
-
-@lru_cache(maxsize=256)
-def _seats(game: str, options_json: str) -> tuple[tuple[str, ...], dict[str, str]]:
-    from companion.games import get_spec, player_ids
-
-    seats = player_ids(game, json.loads(options_json))
-    spec = get_spec(game)
-    people = {s: name for s in seats if (name := spec.person_of(s))}
-    return seats, people
 
 
 def to_json(value: Any) -> str:

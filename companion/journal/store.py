@@ -4,30 +4,21 @@ Durability: WAL with ``synchronous=FULL``, one transaction per call, committed b
 returns, so a move the session shows as accepted is on disk; ``commit_turn`` records a whole
 press (the move, the passes it forced, the finish) in one transaction. History is
 append-only: moves, takebacks, finishes and abandons are rows in ``events`` (triggers refuse
-UPDATE and DELETE). The ``games`` row carries the header, the status (in_progress / finished
-/ abandoned; a paused game is abandoned with the note 'paused', see ``pause``) and the live
-move count, so a move costs the same whatever the game's length.
+UPDATE and DELETE). The ``games`` row carries the header, the status (a paused game is
+abandoned with the note 'paused', see ``pause``) and the live move count, so a move costs the
+same whatever the game's length.
 
-Start-up: a clean stop (``close``) records itself, checkpoints the WAL and leaves the file in
-rollback mode, so the next open checks only the header (its cost does not grow with the
-journal). After an unclean stop the deep check runs: a damaged file is never overwritten
-silently: the bytes as found are copied to ``<name>.corrupt-<UTC time>`` (and ``-wal``)
-first, whatever is readable is salvaged into a fresh file, and one log line says what could
-not be recovered (``journal.recovery`` keeps the details). The check reads the WAL itself
-(companion.journal.wal): SQLite alone would drop every commit after a bad frame; it also
-compares the WAL with SQLite's ``-shm`` index, so a WAL deleted, zeroed or cut short is said,
-never a silent rollback. A damaged row in the game in progress is cut there (a copy kept).
-A file that is not a binaryon journal (no SQLite header, or another program's database) is
-refused and left untouched. A journal that cannot be written (read-only file system, no
-permission, disk full) opens read-only. Write failures raise JournalError with a one-line
-reason; a write to a game ended elsewhere (``binaryon abandon``) raises GameClosed.
+A clean stop (``close``) records itself, checkpoints the WAL and leaves the file in rollback
+mode, so the next open checks only the header; after an unclean stop companion.journal.recovery
+checks the whole file (and a damaged row in the game in progress is cut there, a copy kept). A
+file that is not a binaryon journal is refused and left untouched; one that cannot be written
+(read-only file system, no permission, disk full) opens read-only. Write failures raise
+JournalError with a one-line reason; a write to a game ended elsewhere raises GameClosed.
 """
 
 from __future__ import annotations
 
-import logging
 import os
-import shutil
 import sqlite3
 import threading
 import time
@@ -37,102 +28,72 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import companion.journal.db as journal_db  # its open_rw looked up at each open
-from companion import PROGRAM
-from companion.journal.api import GameClosed, JournalError, Masked, MoveEntry, SavedGame
-from companion.journal.checks import (
-    _check_identity_quietly,
-    _full_error,
-    _open_read_only,
-    _read_only_error,
-    _read_only_place,
-    _roll_back_hot_journal,
-    _sidecars_as_found,
-    _wal_loss,
-    check_journal_path,
-    closed_cleanly,
-    refuse_foreign,
-    set_aside_stale,
-    stale_line,
-    stale_wal,
-)
+from companion.journal import reads
+from companion.journal.api import GameClosed, JournalError, RepairFailed
 from companion.journal.db import (
     NotAJournal,
     describe_error,
+    full_error,
     is_damage,
     memory_db,
     open_ro,
+    read_only_error,
     rollback,
+    warn,
 )
-from companion.journal.identity import check_one_name, journal_identity
-from companion.journal.lock import JournalLock, acquire_lock, holder, lock_path
-from companion.journal.reading import file_id, open_for_reading
-from companion.journal.repair import (
-    RepairFailed,
-    cut_short_line,
-    examine,
+from companion.journal.files import (
+    JournalLock,
+    acquire_lock,
+    check_identity_quietly,
+    check_journal_path,
+    check_one_name,
+    closed_cleanly,
+    copy_name,
+    file_id,
     has_data,
-    repair,
-    wal_as_found,
+    holder,
+    journal_identity,
+    lock_path,
+    read_only_place,
+    refuse_foreign,
+    roll_back_hot_journal,
+    stale_line,
+    stale_wal,
 )
+from companion.journal.reading import ACCEPT_HINT, open_for_reading
 from companion.journal.rows import (
     ABANDONED,
     FINISHED,
     IN_PROGRESS,
-    LISTED_COLUMNS,
-    PAUSED,
     PAUSED_WHERE,
     SCHEMA,
     SCHEMA_VERSION,
     STATUSES,
-    TAGS_KEY,
+    ClockEvent,
+    Dispute,
     GameEntry,
+    Masked,
+    MoveEntry,
+    RecoveryReport,
+    SavedGame,
     detail_json,
     entry_from_row,
     fold,
-    from_iso,
     from_json,
     iso,
     paused_note,
     to_json,
     unpaused_note,
 )
-from companion.journal.salvage import RecoveryReport
-from companion.journal.store_files import JournalFiles
-from companion.journal.store_import import JournalImport
-from companion.journal.store_masked import EVENTS_REVEALED, JournalMasked
-from companion.journal.store_meta import JournalMeta
-from companion.journal.store_reads import JournalReads
-from companion.journal.store_salvage import JournalSalvage
 
 if TYPE_CHECKING:
     from companion.games.base import Outcome
 
-__all__ = [
-    "ABANDONED",
-    "FINISHED",
-    "IN_PROGRESS",
-    "PAUSED",
-    "SCHEMA",
-    "SCHEMA_VERSION",
-    "STATUSES",
-    "GameEntry",
-    "MoveEntry",
-    "NotAJournal",
-    "RecoveryReport",
-    "SqliteJournal",
-    "check_journal_path",
-    "describe_error",
-    "fold",
-    "from_iso",
-    "iso",
-]
 
-log = logging.getLogger(PROGRAM)
-
-_EVENTS = (
-    "SELECT kind, ply, move, at, player, public{} FROM events WHERE game_id = ?"
-    " AND id NOT BETWEEN ? AND ? ORDER BY id"
-)
+# meta key of a copy made by ``backup``: a journal that has it was restored from a backup
+BACKUP_MARK = "backup"
+# keys the journal itself uses; set_meta refuses them
+OWN_KEYS = ("clean", "opened", "lost")
 
 
 def _reads_well(path: Path, clock: Callable[[], float]) -> bool:
@@ -155,37 +116,47 @@ def _reads_well(path: Path, clock: Callable[[], float]) -> bool:
 def _deep_check(
     path: Path, recover: bool, clock: Callable[[], float], force: bool = False
 ) -> tuple[RecoveryReport | None, dict[str, bytes]]:
-    """The check after an unclean stop: damage repaired (or JournalError without
-    ``recover``), a write cut short logged, a lost WAL said. (report, bytes as found)."""
-    sidecars = _sidecars_as_found(path)
-    before = _wal_loss(path, wal_as_found(path), sidecars, clock)  # copies kept as found,
-    found, problem, wal = examine(path)  # before a connection rewrites the index
-    if problem is None and force:
-        problem = "a page unreadable"
-    if problem is not None:
-        if not recover:
-            raise JournalError(
-                f"journal {path} is damaged ({problem}); start the daemon to repair it"
-            )
-        if before is not None:
-            log.warning(before.line())
-        report = repair(path, problem, found, wal, clock)
-        log.warning(report.line())
-        return report, {}
-    if recover and wal.cut_short():
-        log.warning(cut_short_line(path, found, wal, clock))
-    report = before  # kept and said, even by the tools
-    if report is not None:
-        log.warning(report.line())
-    return report, found
+    """companion.journal.recovery's check, imported only after an unclean stop."""
+    from companion.journal.recovery import deep_check
+
+    return deep_check(path, recover, clock, force)
 
 
-# --------------------------------------------------------------------------- the journal
+def _secret(move: Any) -> str | None:
+    """The public name to keep: only when it differs from the full one (a secret)."""
+    public = getattr(move, "public", None)
+    return public if public is not None and public != move.name else None
 
 
-class SqliteJournal(
-    JournalSalvage, JournalReads, JournalImport, JournalFiles, JournalMeta, JournalMasked
-):
+def _clock(move: Any) -> str | None:
+    """A move's clock snapshot as the journal keeps it (JSON), or None."""
+    clock = getattr(move, "clock", None)
+    return to_json(clock) if clock is not None else None
+
+
+def _outcome(
+    game: str, options: dict[str, Any], moves: list[str], masked: Masked | None = None
+) -> Outcome | None:
+    """The result if replaying ``moves`` ends the game; None if not (or not replayable). A
+    remote game with secrets replays as this board knew it (``masked``)."""
+    from companion.games import get_spec
+
+    try:
+        spec = get_spec(game)
+        if masked is None:
+            state = spec.replay(moves, **options)
+        else:
+            resolved = spec.resolve(options)
+            start = spec.remote().start(spec, resolved, masked.seat, masked.told)
+            state = start
+            for step in spec.steps_from(start, moves):
+                state = step.after
+    except ValueError:
+        return None
+    return state.outcome() if state.is_over() else None
+
+
+class SqliteJournal:
     """Implements companion.journal.api.Journal. Safe to share between threads (one lock)."""
 
     def __init__(self, db: sqlite3.Connection, path: Path, clock: Callable[[], float]):
@@ -205,8 +176,7 @@ class SqliteJournal(
         self._file: tuple[int, int] | None = None  # (device, inode) of the file written
         self._wal: tuple[int, int] | None = None  # and of its WAL, for the one writer
         self._tmp: Path | None = None  # a private copy read instead of the live files
-        self._clock_schema: bool | None = None  # has the file the clock's columns (v4)?
-        self._masked_schema: bool | None = None  # has the file the remote tables (v5)?
+        self._file_schema: reads.Schema | None = None  # what the file has (its version)
 
     @classmethod
     def open(
@@ -218,21 +188,14 @@ class SqliteJournal(
         read_only: bool = False,
         lock: bool = False,
     ) -> SqliteJournal:
-        """Open (creating it if needed) the journal at ``path``.
-
-        After a clean stop only the header is checked. Else the damage check reads a copy of
-        the bytes (main file and WAL) and never opens the live files, so it cannot change
-        them. A damaged file is repaired as the module docstring says; with
-        ``recover=False`` (command-line tools, which must not move a file a running daemon
-        holds) it raises JournalError instead. While another process holds the journal's
-        lock (companion.journal.lock: the daemon) the file is live: it is not checked here.
-        A journal on a read-only file system, without write permission or on a full disk
-        opens read-only: ``read_only`` says why, reading works and every write raises
-        JournalError. ``read_only=True`` (history, export) never writes the file at all.
-        NotAJournal (untouched) for a file that is not a binaryon journal; any other failure
-        to open raises JournalError. ``lock=True`` (the daemon) first takes the journal's
-        lock (companion.journal.lock; JournalError naming the holder if another process has
-        it), held until ``close``.
+        """Open (creating it if needed) the journal at ``path``. After a clean stop only the
+        header is checked, else the whole file (module docstring); ``recover=False``
+        (command-line tools, which must not move a file a running daemon holds) raises
+        JournalError for damage instead of repairing it. A file the daemon holds (its lock)
+        is live: not checked here. ``read_only=True`` (history, export) never writes the file
+        at all; a journal that cannot be written opens read-only (``read_only`` says why).
+        NotAJournal (untouched) for another file; JournalError for any other failure.
+        ``lock=True`` (the daemon) takes the journal's lock first, held until ``close``.
         """
         given = check_journal_path(path)
         identity = journal_identity(given)  # the real file: links resolved or refused
@@ -262,7 +225,7 @@ class SqliteJournal(
     @classmethod
     def _open_writable(cls, path: Path, recover: bool, clock: Callable[[], float]) -> SqliteJournal:
         refuse_foreign(path)
-        _check_identity_quietly(path)
+        check_identity_quietly(path)
         live = holder(path)  # the daemon's: its file, checked by it
         stale = None
         if live is None and stale_wal(path):  # before any connection could apply it
@@ -270,15 +233,17 @@ class SqliteJournal(
                 raise JournalError(
                     stale_line(path) + ": start the companion to set it aside (a copy is kept)"
                 )
+            from companion.journal.recovery import set_aside_stale
+
             try:
                 stale = set_aside_stale(path, clock)
             except RepairFailed as e:  # no room to keep it: the main file alone, read-only
-                log.warning(str(e))
+                warn(str(e))
                 return cls._damaged_read_only(path, clock, e, main_only=True)
             copies = ", ".join(str(c) for c in stale.copies)
-            log.warning("%s; kept as %s", stale_line(path), copies)
+            warn("%s; kept as %s", stale_line(path), copies)
         if live is None:
-            _roll_back_hot_journal(path)
+            roll_back_hot_journal(path)
         try:
             fast = live is not None or not has_data(path) or closed_cleanly(path)
             report, found = (None, {}) if fast else _deep_check(path, recover, clock)
@@ -286,7 +251,7 @@ class SqliteJournal(
                 # damage the header check cannot see (a page garbled after a clean stop)
                 report, found = _deep_check(path, recover, clock, force=True)
         except RepairFailed as e:  # the daemon starts read-only: never a restart loop
-            log.warning(str(e))
+            warn(str(e))
             return cls._damaged_read_only(path, clock, e)
         journal = cls._connect(path, clock, found, marks=live is None)
         journal.recovery = report or stale
@@ -294,7 +259,7 @@ class SqliteJournal(
             journal._keep_loss(report.line())
         journal.loss = journal._recorded_loss()
         if journal.loss and not (report is not None and report.loss):
-            log.warning("%s", journal.loss)
+            warn("%s", journal.loss)
         if not journal.read_only and recover:
             journal._salvage_live_games()
         return journal
@@ -306,8 +271,10 @@ class SqliteJournal(
         """A damaged journal that cannot be repaired now (a full disk): read what SQLite
         reads of it (``main_only``: the main file without its WAL, which is not its own), in
         memory, and refuse every write; nothing on disk is touched."""
+        from companion.journal.recovery import open_read_only
+
         try:
-            db = open_ro(path, immutable=True) if main_only else _open_read_only(path, {})
+            db = open_ro(path, immutable=True) if main_only else open_read_only(path, {})
         except (JournalError, sqlite3.Error):
             db = memory_db(b"")  # not even readable: an empty journal, in memory only
             db.executescript(SCHEMA)
@@ -323,7 +290,7 @@ class SqliteJournal(
     def _connect(
         cls, path: Path, clock: Callable[[], float], found: dict[str, bytes], marks: bool
     ) -> SqliteJournal:
-        why = _read_only_place(path)
+        why = read_only_place(path)
         try:
             db = journal_db.open_rw(
                 path
@@ -331,17 +298,19 @@ class SqliteJournal(
         except NotAJournal:
             raise
         except sqlite3.Error as e:
-            why = why or _read_only_error(e) or _full_error(e, path)
+            why = why or read_only_error(e) or full_error(e, path)
             if why is None:
                 raise JournalError(f"cannot open journal {path}: {describe_error(e)}") from None
-            db = _open_read_only(path, found)
+            from companion.journal.recovery import open_read_only
+
+            db = open_read_only(path, found)
         journal = cls(db, path, clock)
         journal._file = file_id(path)
         if not why and marks:
             why = journal._mark_open()
         journal.read_only = why
         if why:
-            log.warning("journal %s is read-only (%s): new moves are refused", path, why)
+            warn("journal %s is read-only (%s): new moves are refused", path, why)
         return journal
 
     @classmethod
@@ -352,7 +321,7 @@ class SqliteJournal(
         if not path.exists():
             raise JournalError(f"no journal at {path} (no games played yet?)")
         refuse_foreign(path)
-        _check_identity_quietly(path)
+        check_identity_quietly(path)
         try:
             db, tmp, loss = open_for_reading(path)
             db = journal_db.as_current(db)  # an older journal or an empty file: read alike
@@ -410,6 +379,8 @@ class SqliteJournal(
             self._marks = False
             self._db.close()
             if self._tmp is not None:
+                import shutil
+
                 shutil.rmtree(self._tmp, ignore_errors=True)
                 self._tmp = None
             if self.lock is not None:
@@ -524,12 +495,6 @@ class SqliteJournal(
             raise JournalError(f"game {game_id} is not in the journal")
         return row[0], row[1]
 
-    def _tags(self, db: sqlite3.Connection, game_id: int) -> dict[str, str]:
-        row = db.execute("SELECT detail FROM games WHERE id = ?", (game_id,)).fetchone()
-        detail = from_json(row[0], None) if row else None
-        tags = detail.get(TAGS_KEY) if isinstance(detail, dict) else None
-        return tags if isinstance(tags, dict) else {}
-
     def _in_progress(
         self, db: sqlite3.Connection, game_id: int, allow: str = ""
     ) -> tuple[str, int]:
@@ -540,30 +505,12 @@ class SqliteJournal(
             raise GameClosed(f"game {game_id} was {status} elsewhere")
         return status, ply
 
-    def _events(self, db: sqlite3.Connection, game_id: int) -> list[tuple]:
-        cut = db.execute("SELECT cut_from, cut_to FROM games WHERE id = ?", (game_id,)).fetchone()
-        lo, hi = (cut[0], cut[1]) if cut and cut[0] is not None else (0, -1)
-        clock = ", clock" if self._has_clock(db) else ""  # a journal read as v3 wrote it
-        if self._has_masked(db):  # version 5: a remote game's revealed names in place
-            query = EVENTS_REVEALED.format(clock.replace("clock", "e.clock"))
-            return db.execute(query, (game_id, lo, hi)).fetchall()
-        return db.execute(_EVENTS.format(clock), (game_id, lo, hi)).fetchall()
-
-    def _has_clock(self, db: sqlite3.Connection) -> bool:
-        """Does the file have the clock's columns and tables (version 4)? A journal opened
-        for reading keeps its older version; a writable one was upgraded at open."""
-        if self._clock_schema is None:
-            cols = {r[1] for r in db.execute("PRAGMA table_info(events)").fetchall()}
-            self._clock_schema = "clock" in cols
-        return self._clock_schema
-
     def _live(self, db: sqlite3.Connection, game_id: int) -> tuple[list[MoveEntry], int]:
         try:
-            return fold(self._events(db, game_id))
+            return fold(reads.event_rows(db, game_id, self._schema(db)))
         except ValueError as e:
             raise JournalError(f"game {game_id}: {e}") from None
 
-    # --- the Journal protocol ---
     def begin(
         self,
         game: str,
@@ -609,7 +556,7 @@ class SqliteJournal(
                     now,
                     (outcome.winner or "draw") if outcome else None,
                     outcome.summary if outcome else None,
-                    detail_json(outcome.detail if outcome else None, self._tags(db, gid)),
+                    detail_json(outcome.detail if outcome else None, reads.tags_of(db, gid)),
                     "closed when the next game began",
                     gid,
                 ),
@@ -651,7 +598,6 @@ class SqliteJournal(
             )
             self._set_finished(db, game_id, outcome, now, ply)
 
-    # --- the game clock ---
     def _keep_clock(
         self, db: sqlite3.Connection, game_id: int, ply: int, state: str, now: str
     ) -> None:
@@ -703,7 +649,7 @@ class SqliteJournal(
                 now,
                 outcome.winner or "draw",
                 outcome.summary,
-                detail_json(outcome.detail, self._tags(db, game_id)),
+                detail_json(outcome.detail, reads.tags_of(db, game_id)),
                 ply,
                 game_id,
             ),
@@ -725,7 +671,7 @@ class SqliteJournal(
                 db.execute(
                     "UPDATE games SET status = ?, ended = NULL, result = NULL, summary = NULL,"
                     " detail = ? WHERE id = ?",
-                    (IN_PROGRESS, detail_json(None, self._tags(db, game_id)), game_id),
+                    (IN_PROGRESS, detail_json(None, reads.tags_of(db, game_id)), game_id),
                 )
 
     def abandon(self, game_id: int) -> None:
@@ -792,15 +738,6 @@ class SqliteJournal(
             )
         return current[-1][0] if current else None
 
-    def paused(self, limit: int = 20) -> list[GameEntry]:
-        """The paused games, latest first (their move counts, not their moves)."""
-        with self._read() as db:
-            rows = db.execute(
-                f"SELECT {LISTED_COLUMNS} FROM games WHERE {PAUSED_WHERE} ORDER BY id DESC LIMIT ?",
-                (max(0, limit),),
-            ).fetchall()
-        return [entry_from_row(r) for r in rows]
-
     def current(self) -> SavedGame | None:
         with self._read() as db:
             row = db.execute(
@@ -814,38 +751,437 @@ class SqliteJournal(
             raise JournalError(f"game {row[0]}: its row is unreadable")
         return entry.saved()
 
-    # --- the game in progress, checked at start ---
-
-
-def _secret(move: Any) -> str | None:
-    """The public name to keep: only when it differs from the full one (a secret)."""
-    public = getattr(move, "public", None)
-    return public if public is not None and public != move.name else None
-
-
-def _clock(move: Any) -> str | None:
-    """A move's clock snapshot as the journal keeps it (JSON), or None."""
-    clock = getattr(move, "clock", None)
-    return to_json(clock) if clock is not None else None
-
-
-def _outcome(
-    game: str, options: dict[str, Any], moves: list[str], masked: Masked | None = None
-) -> Outcome | None:
-    """The result if replaying ``moves`` ends the game; None if not (or not replayable). A
-    remote game with secrets replays as this board knew it (``masked``)."""
-    from companion.games import get_spec
-
-    try:
-        spec = get_spec(game)
-        if masked is None:
-            state = spec.replay(moves, **options)
-        else:
-            resolved = spec.resolve(options)
-            start = spec.remote().start(spec, resolved, masked.seat, masked.told)
-            state = start
-            for step in spec.steps_from(start, moves):
-                state = step.after
-    except ValueError:
+    def _recorded_loss(self) -> str | None:
+        """The loss kept in the journal's meta table by the start that found it."""
+        with suppress(sqlite3.Error):
+            row = self._db.execute("SELECT value FROM meta WHERE key = 'lost'").fetchone()
+            return f"{row[0]} ({ACCEPT_HINT})" if row and row[0] else None
         return None
-    return state.outcome() if state.is_over() else None
+
+    def _keep_loss(self, line: str) -> None:
+        """Record a loss in the journal itself, so every command says it until accepted."""
+        try:
+            with self._write() as db:
+                db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('lost', ?)", (line,))
+        except JournalError as e:
+            warn("journal %s: the loss could not be recorded: %s", self.path, e)
+
+    def accept_loss(self) -> str | None:
+        """The user has dealt with a lost WAL: stop saying it. Returns what was said."""
+        was = self._recorded_loss()
+        if was is not None:
+            with self._write() as db:
+                db.execute("DELETE FROM meta WHERE key = 'lost'")
+        self.loss = None
+        return was
+
+    def _check_file(self) -> None:
+        """JournalError when the journal's name no longer leads to the file this connection
+        writes (removed or replaced by another program): a move written now would be lost.
+        A WAL removed or replaced under the writer (SQLite goes on writing the removed one,
+        lost at the next crash) is checkpointed into the journal and made anew."""
+        if self._file is not None and file_id(self.path) != self._file:
+            raise JournalError(
+                f"the journal file {self.path} was removed or replaced by another program: "
+                "moves cannot be saved (restart the companion)"
+            )
+        wal = self.path.with_name(self.path.name + "-wal")
+        if self._wal is not None and file_id(wal) != self._wal:
+            self._new_wal(wal)
+
+    def _new_wal(self, wal: Path) -> None:
+        db = self._db
+        try:
+            busy = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            if busy:
+                raise sqlite3.OperationalError("database is locked")
+            db.execute("PRAGMA journal_mode = DELETE").fetchone()
+            db.execute("PRAGMA journal_mode = WAL").fetchone()
+        except sqlite3.Error as e:
+            raise JournalError(
+                f"the journal's WAL {wal} was removed or replaced by another program and "
+                f"cannot be made anew ({describe_error(e)}): restart the companion"
+            ) from None
+        self._wal = file_id(wal)
+        warn(
+            "journal %s: its WAL was removed or replaced by another program; everything in it "
+            "was saved into the journal and a new WAL made",
+            self.path,
+        )
+
+    def backup(self, target: str | os.PathLike[str]) -> None:
+        """A consistent copy of the journal at ``target`` (SQLite's online backup, safe while
+        the daemon writes), marked as cleanly closed and as a backup (``BACKUP_MARK``: put
+        back as the journal, it is known to be restored), in rollback mode. Written beside the
+        target and renamed over it, so a failed backup leaves no half copy."""
+        target = Path(target)
+        tmp = target.with_name(f".{target.name}.part-{os.getpid()}")
+        for p in (tmp, tmp.with_name(tmp.name + "-journal")):
+            p.unlink(missing_ok=True)
+        try:
+            dest = sqlite3.connect(tmp, isolation_level=None)
+            try:
+                with self._read() as db:
+                    db.backup(dest)
+                dest.execute("PRAGMA journal_mode = DELETE")
+                if dest.execute(
+                    "SELECT count(*) FROM sqlite_master WHERE name = 'meta'"
+                ).fetchone()[0]:
+                    dest.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '1')")
+                    # a journal started from this copy knows it was restored (docs/club.md)
+                    dest.execute(
+                        "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                        (BACKUP_MARK, str(int(time.time()))),
+                    )
+                dest.execute("PRAGMA synchronous = FULL")
+            finally:
+                dest.close()
+            with open(tmp, "rb+") as f:
+                os.fsync(f.fileno())
+            os.replace(tmp, target)
+        except sqlite3.Error as e:
+            tmp.unlink(missing_ok=True)
+            raise JournalError(f"backup to {target} failed: {describe_error(e)}") from None
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+
+    def import_game(
+        self,
+        game: str,
+        options: dict[str, Any],
+        players: dict[str, str],
+        moves: Sequence[tuple[Any, ...]],
+        *,
+        started: int | None,
+        ended: int | None,
+        status: str,
+        outcome: Outcome | None = None,
+        note: str | None = None,
+        tags: dict[str, str] | None = None,
+        digest: str | None = None,
+        time_control: str | None = None,
+        clock_events: Sequence[tuple[Any, ...]] = (),
+    ) -> int:
+        """Add a whole game (already validated) in one transaction: all of it or nothing.
+        ``moves``: (name, at) or (name, at, player, public name when it holds a secret), and
+        for a game with a clock (``time_control``, as typed) its snapshot after the move;
+        ``clock_events``: (ply, kind, player, seconds, why) of the clock's own events."""
+        if status not in STATUSES:
+            raise ValueError(f"status {status!r} is not one of {', '.join(STATUSES)}")
+        now = self._now()
+        with self._write() as db:
+            cur = db.execute(
+                "INSERT INTO games (game, options, players, started, ended, status, result,"
+                " summary, detail, note, ply, digest, time_control)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    game,
+                    to_json(options),
+                    to_json(players),
+                    iso(started) or now,
+                    iso(ended) if status != IN_PROGRESS else None,
+                    status,
+                    (outcome.winner or "draw") if outcome else None,
+                    outcome.summary if outcome else None,
+                    detail_json(outcome.detail if outcome else None, tags or {}),
+                    note,
+                    len(moves),
+                    digest,
+                    time_control,
+                ),
+            )
+            game_id = int(cur.lastrowid or 0)
+            db.executemany(  # (name, at[, player, public name when secret[, clock snapshot]])
+                "INSERT INTO events (game_id, kind, ply, move, at, player, public, clock)"
+                " VALUES (?, 'move', ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        game_id,
+                        i,
+                        m[0],
+                        iso(m[1]),
+                        *(tuple(m[2:4]) + (None, None))[:2],
+                        to_json(m[4]) if len(m) > 4 and m[4] is not None else None,
+                    )
+                    for i, m in enumerate(moves)
+                ],  # fmt: skip
+            )
+            db.executemany(
+                "INSERT INTO clock_events (game_id, kind, ply, player, seconds, why, state)"
+                " VALUES (?, ?, ?, ?, ?, ?, NULL)",
+                [
+                    (game_id, kind, ply, who, secs, why)
+                    for ply, kind, who, secs, why in clock_events
+                ],
+            )
+            if status != IN_PROGRESS:
+                kind = "finish" if status == FINISHED else "abandon"
+                db.execute(
+                    "INSERT INTO events (game_id, kind, ply, at) VALUES (?, ?, ?, ?)",
+                    (game_id, kind, len(moves), iso(ended) or now),
+                )
+            else:
+                self._close_others(db, game_id)
+        return game_id
+
+    def keep_masked(self, game_id: int, masked: Masked) -> None:
+        with self._write() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO masked (game_id, seat, told) VALUES (?, ?, ?)",
+                (game_id, masked.seat, to_json(masked.told)),
+            )
+
+    def reveal(self, game_id: int, moves: list[MoveEntry], outcome: Outcome | None) -> None:
+        with self._write() as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO revealed (game_id, ply, move, player, public)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [
+                    (game_id, m.ply, m.name, m.player, m.public if m.public != m.name else None)
+                    for m in moves
+                ],
+            )
+            if outcome is not None:
+                tags = reads.tags_of(db, game_id)
+                db.execute(
+                    "UPDATE games SET result = ?, summary = ?, detail = ? WHERE id = ?",
+                    (
+                        outcome.winner or "draw",
+                        outcome.summary,
+                        detail_json(outcome.detail, tags),
+                        game_id,
+                    ),
+                )
+
+    def dispute(self, game_id: int, dispute: Dispute) -> None:
+        with self._write() as db:
+            was = reads.dispute_of(db, game_id, self._schema(db))
+            disputed = was is not None and was.status == reads.DISPUTED
+            if disputed and dispute.status != reads.DISPUTED:
+                return  # a lie caught stays the game's story
+            value = {"status": dispute.status, "why": dispute.why, "evidence": dispute.evidence,
+                     "at": self._now()}  # fmt: skip
+            db.execute("UPDATE games SET dispute = ? WHERE id = ?", (to_json(value), game_id))
+
+    def disputes(self) -> dict[int, str]:
+        """Each remote game disputed or unverified, by id: its status (``history``'s word; a
+        few games, not one a game played)."""
+        with self._read() as db:
+            return reads.disputes(db, self._schema(db))
+
+    def meta(self, key: str) -> str | None:
+        with self._read() as db:
+            row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def meta_with_prefix(self, prefix: str) -> dict[str, str]:
+        with self._read() as db:
+            return reads.meta_with_prefix(db, prefix)
+
+    def set_meta(self, values: dict[str, str | None]) -> None:
+        """Set (None: delete) several keys in one durable transaction; JournalError."""
+        if any(key in OWN_KEYS for key in values):
+            raise ValueError(f"meta keys {', '.join(OWN_KEYS)} are the journal's own")
+        with self._write() as db:
+            for key, value in values.items():
+                if value is None:
+                    db.execute("DELETE FROM meta WHERE key = ?", (key,))
+                else:
+                    db.execute(
+                        "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value)
+                    )
+
+    def finished_since(self, first_id: int) -> list[int]:
+        """The ids of the games finished here (not imported from records) numbered
+        ``first_id`` or more, oldest first, and the remote games disputed or unverified
+        (their result is the arbiter's: it goes to the hub marked so)."""
+        with self._read() as db:
+            return reads.finished_since(db, first_id, self._schema(db))
+
+    def _salvage_live_games(self) -> None:
+        """A damaged row in a game in progress (a move number that cannot follow, a move that
+        does not replay, text that is not UTF-8) would stop every start: the game is cut
+        just before it, a copy of the journal kept first, and the loss said."""
+        try:
+            with self._read() as db:
+                ids = [
+                    r[0]
+                    for r in db.execute("SELECT id FROM games WHERE status = ?", (IN_PROGRESS,))
+                ]
+            for gid in ids:
+                self._salvage_game(gid)
+        except JournalError as e:
+            warn("journal %s: the game in progress could not be checked: %s", self.path, e)
+
+    def _salvage_game(self, game_id: int) -> None:
+        from companion.games import get_spec
+        from companion.journal.recovery import masked_first
+
+        with self._read() as db:
+            row = db.execute("SELECT game, options FROM games WHERE id = ?", (game_id,))
+            found = row.fetchone()
+            if found is None:  # the index names a game the table does not hold
+                self.damage_seen = True
+                raise JournalError(f"game {game_id}: its row is unreadable")
+            game, options = found
+            cut = db.execute(
+                "SELECT cut_from, cut_to FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            lo, hi = (cut[0], cut[1]) if cut[0] is not None else (0, -1)
+            rows = db.execute(
+                "SELECT id, kind, ply, move, public FROM events WHERE game_id = ?"
+                " AND id NOT BETWEEN ? AND ? ORDER BY id",
+                (game_id, lo, hi),
+            ).fetchall()
+            masked = self._masked(db, game_id)
+        try:
+            spec = get_spec(game)
+            resolved = spec.resolve(from_json(options, {}))
+            state = spec.new(**resolved)
+        except ValueError:
+            return  # an unknown game: nothing to replay it with
+        if masked is not None:  # a remote game with secrets: as this board knows it
+            state = masked_first(spec, resolved, masked.seat, masked.told)
+        states = [state]
+        bad = None
+        for eid, kind, ply, move, public in rows:
+            if kind == "move":
+                if ply >= len(states):
+                    bad = (eid, f"move {ply + 1} follows move {len(states) - 1}")
+                    break
+                del states[ply + 1 :]
+                try:
+                    st = states[-1]
+                    states.append(st.play(st.parse_move(move or "")))
+                except ValueError as e:
+                    bad = (eid, _not_replayed(ply, move, public, e))
+                    break
+            elif kind == "takeback":
+                del states[ply + 1 :]
+        if bad is None:
+            return
+        eid, why = bad
+        kept = len(states) - 1
+        copy = self._keep_copy()
+        with self._write() as db:
+            last = db.execute(
+                "SELECT max(id) FROM events WHERE game_id = ?", (game_id,)
+            ).fetchone()[0]
+            note = f"recovered: a damaged row ({why}); moves after the first {kept} lost"
+            db.execute(
+                "UPDATE games SET cut_from = ?, cut_to = ?, ply = ?, note = ? WHERE id = ?",
+                (eid, last, kept, note, game_id),
+            )
+        report = RecoveryReport(self.path, f"game {game_id}: {why}", [copy] if copy else [])
+        report.lost.append(f"game {game_id}: moves after the first {kept}")
+        report.games = 1
+        self.recovery = report
+        warn(report.line())
+
+    def _keep_copy(self) -> Path | None:
+        target = copy_name(self.path, "corrupt", self._clock)
+        try:
+            self.backup(target)
+        except (JournalError, OSError) as e:
+            warn("journal %s: no copy kept before the salvage: %s", self.path, e)
+            return None
+        return target
+
+    # --- reads (companion.journal.reads: functions over the connection) ---
+    def _schema(self, db: sqlite3.Connection) -> reads.Schema:
+        if self._file_schema is None:
+            self._file_schema = reads.schema_of(db)
+        return self._file_schema
+
+    def _masked(self, db: sqlite3.Connection, game_id: int) -> Masked | None:
+        return reads.masked_of(db, game_id, self._schema(db))
+
+    def load(self, game_id: int) -> GameEntry | None:
+        with self._read() as db:
+            return reads.load(db, game_id, self._schema(db))
+
+    def clock_events(self, game_id: int) -> list[ClockEvent]:
+        with self._read() as db:
+            return reads.clock_events(db, game_id, self._schema(db))
+
+    def recent(self, limit: int, game: str | None = None) -> list[GameEntry]:
+        with self._read() as db:
+            return reads.recent(db, limit, game)
+
+    def paused(self, limit: int = 20) -> list[GameEntry]:
+        """The paused games, latest first (their move counts, not their moves)."""
+        with self._read() as db:
+            return reads.paused(db, limit)
+
+    def data_version(self) -> int:
+        """A number that changes when another connection commits to the journal (SQLite's
+        ``PRAGMA data_version``; this connection's own commits leave it)."""
+        with self._read() as db:
+            return db.execute("PRAGMA data_version").fetchone()[0]
+
+    def last_id(self) -> int | None:
+        with self._read() as db:
+            return db.execute("SELECT max(id) FROM games").fetchone()[0]
+
+    def iter_games(
+        self,
+        *,
+        limit: int | None = None,
+        game: str | None = None,
+        since: int | None = None,
+        moves: bool = False,
+        batch: int = 500,
+    ) -> Iterator[GameEntry]:
+        """Games oldest first, read in batches (bounded memory whatever the journal's size).
+        ``limit``: only the last so many; ``game``: one kind of game; ``since``: started at
+        or after (ms). Without ``moves`` an entry has its move count (``move_count``) only."""
+        with self._read() as db:
+            found = reads.selection(db, limit, game, since) if reads.has_games(db) else None
+        if found is None:
+            return
+        cond, params, after = found
+        while True:
+            with self._read() as db:
+                rows = reads.listed_after(db, cond, params, after, batch)
+            if not rows:
+                return
+            for row in rows:
+                entry = entry_from_row(row)
+                if moves:
+                    with self._read() as db:
+                        try:
+                            events = reads.event_rows(db, entry.id, self._schema(db))
+                            entry.moves, entry.takebacks = fold(events)
+                        except ValueError as e:
+                            entry.note = f"moves unreadable: {e}"
+                yield entry
+            after = rows[-1][0]
+
+    def games(self) -> list[GameEntry]:
+        """Every game, oldest first, with its live moves (see iter_games to stream)."""
+        return list(self.iter_games(moves=True))
+
+    def events(self, game_id: int) -> list[tuple[str, int, str | None, int | None]]:
+        with self._read() as db:
+            return reads.events(db, game_id)
+
+    def started_at(self, game: str, started: int) -> list[int]:
+        """The ids of the games of ``game`` played here that started at ``started`` (ms since
+        the epoch), oldest first: a record exported from this journal names its game's start."""
+        with self._read() as db:
+            return reads.started_at(db, game, started)
+
+    def find_digest(self, digest: str) -> int | None:
+        """The id of a game imported from a record with this fingerprint, if any."""
+        with self._read() as db:
+            return reads.find_digest(db, digest)
+
+
+def _not_replayed(ply: int, move: object, public: object, error: ValueError) -> str:
+    """Why a row stops the replay, said without its secret: a move that holds one (it has a
+    public name) is named by its public name, and the reason (which may quote the secret
+    part) is left out; the game is still in progress, so the log and ``history`` are public."""
+    if public is not None:
+        return f"move {ply + 1} {str(public)!r} (a secret move) does not replay"
+    return f"move {ply + 1} {move!r} does not replay ({error})"

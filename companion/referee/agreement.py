@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games.base import Refusal
-from companion.referee.on_time import on_time
 from companion.referee.session import Session
+from companion.timing.on_time import on_time
 
 
 @dataclass

@@ -25,9 +25,9 @@ from companion.games.base import (
 )
 from companion.journal.api import GameClosed, JournalError
 from companion.referee.agreement import UndoAgreement
-from companion.referee.on_time import on_time
 from companion.referee.session import Played, Session, Submitted
 from companion.referee.verdict import NOTHING, Change, Verdict, said
+from companion.timing.on_time import on_time
 
 log = logging.getLogger(PROGRAM)
 

@@ -39,10 +39,10 @@ from companion.journal.api import (
     SavedGame,
 )
 from companion.referee import masked_play
-from companion.referee.clock import Clock, TimeControl
 from companion.referee.masked_play import LocalSeat
-from companion.referee.on_time import as_it_stood, ended_on_time, on_time
 from companion.referee.played import Played, played_move, replayed_move
+from companion.timing.clock import Clock, TimeControl
+from companion.timing.on_time import as_it_stood, ended_on_time, on_time
 
 log = logging.getLogger(PROGRAM)
 

@@ -134,7 +134,7 @@ def make_journal(config: Config):
     try:
         return SqliteJournal.open(path, lock=True)
     except JournalError as e:
-        from companion.journal.lock import holder
+        from companion.journal.files import holder
 
         if holder(path) is None:
             raise
@@ -273,7 +273,7 @@ def club_state_file(config: Config) -> Path | None:
     journal = config.journal_path()
     if journal is None:
         return None
-    from companion.journal.identity import journal_file
+    from companion.journal.files import journal_file
 
     return journal_file(journal, "club.json")
 
@@ -302,7 +302,7 @@ def web_files(config: Config) -> tuple[Path, Path]:
     if journal is None:
         folder = default_state_dir()
         return folder / "web-tokens.json", folder / "web.json"
-    from companion.journal.identity import journal_file
+    from companion.journal.files import journal_file
 
     return journal_file(journal, "web-tokens.json"), journal_file(journal, "web.json")
 

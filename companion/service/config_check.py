@@ -13,7 +13,7 @@ from typing import Any
 from companion.core.config import Config, ConfigError, club_without_broker
 from companion.core.sensors import SENSOR_KINDS
 from companion.games import DEFAULT_GAME, game_names, get_spec, player_ids
-from companion.referee.clock import HOURGLASS, TimeControl
+from companion.timing.clock import HOURGLASS, TimeControl
 
 REMOTE = "remote:"  # an opponent played at another board (``[game] opponent = "remote:t4"``)
 

@@ -30,7 +30,6 @@ from companion.games import game_names, get_spec
 from companion.hardware.interfaces import IDLE_READING, LedStrip, SensorBoard
 from companion.journal.api import Journal, JournalError, NullJournal
 from companion.journal.rows import PAUSED
-from companion.referee.clock import ClockFace
 from companion.referee.referee import Referee, result_line
 from companion.referee.session import Session
 from companion.referee.verdict import Change, Verdict
@@ -46,6 +45,7 @@ from companion.service.menu import NewGameMenu
 from companion.service.opponent import EngineOpponent, Opponent
 from companion.service.recovery import way_out
 from companion.service.table_feedback import TableFeedback
+from companion.timing.clock import ClockFace
 from companion.views.oled import OledView, Screen
 from companion.views.presenter import MOVES_SHOWN, Frame, Marks, Table, follows, marks
 

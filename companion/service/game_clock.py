@@ -22,8 +22,8 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from companion import PROGRAM
-from companion.referee.clock import clock_text
 from companion.referee.referee import result_line
+from companion.timing.clock import clock_text
 
 if TYPE_CHECKING:
     from companion.referee.session import Session
@@ -213,6 +213,6 @@ class ClockKeeper:
 
 
 def _mm_ss(seconds: float) -> str:
-    from companion.referee.clock import clock_text
+    from companion.timing.clock import clock_text
 
     return clock_text(seconds, tenths=False)

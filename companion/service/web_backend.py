@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any
 from companion.core.squares import FILES
 from companion.games import get_spec
 from companion.games.base import GameState
-from companion.referee.clock import Clock, ClockFace, TimeControl
-from companion.referee.on_time import ended_on_time
 from companion.referee.session import Played
+from companion.timing.clock import Clock, ClockFace, TimeControl
+from companion.timing.on_time import ended_on_time
 from companion.views.presenter import MOVES_SHOWN, Frame, Notices, Table, web_view
 from companion.views.web.backend import Listeners
 
@@ -351,14 +351,16 @@ def replay_clock(
 def history_row(entry: GameEntry) -> dict[str, Any]:
     """One game of /api/history, from a journal entry (its moves not needed): who played each
     player as the game ended (a swap moves people between players)."""
+    from companion.records.said import result_said, result_words, seated
+
     return {
         "id": entry.id,
         "game": entry.game,
         "started": _iso(entry.started),
         "status": entry.status,
         "result": entry.summary or entry.status,
-        "said": entry.result_words() if entry.said() else None,  # "Dan beat Ben (OFF wins)"
-        "players": entry.seated(),  # in seat order, the first player first
+        "said": result_words(entry) if result_said(entry) else None,  # "Dan beat Ben (OFF wins)"
+        "players": seated(entry),  # in seat order, the first player first
         "moves": entry.move_count,
     }
 

@@ -26,8 +26,8 @@ from companion.games.base import (
     PanelRow,
 )
 from companion.games.base import View as GameView
-from companion.referee.clock import ClockFace, clock_text
-from companion.referee.on_time import view_of, win_cells
+from companion.timing.clock import ClockFace, clock_text
+from companion.timing.on_time import view_of, win_cells
 from companion.views.leds import GREEN, OFF, clock_warning, led_frame, warning_lit
 from companion.views.oled import Screen, ScreenClock
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from companion.club.event.tournament import BYE, EventStateError, Game, Tournament
-from companion.journal.records import Record, add_tags, format_record
-from companion.journal.store import ABANDONED
-from companion.referee.clock import TimeControl
+from companion.journal.rows import ABANDONED
+from companion.records.format import Record, format_record
+from companion.records.read import add_tags
+from companion.timing.clock import TimeControl
 
 
 def game_tags(t: Tournament, g: Game) -> dict[str, str]:

@@ -24,7 +24,7 @@ from companion.club.topics import valid_board_name
 from companion.core import toml_text
 from companion.core.names import MAX_NAME, name_problem
 from companion.games import game_names, get_spec
-from companion.referee.clock import TimeControl
+from companion.timing.clock import TimeControl
 
 ROUND_ROBIN = "round-robin"
 SWISS = "swiss"

@@ -16,7 +16,7 @@ from typing import Any
 
 from companion.club import topics
 from companion.core.wire_json import WireRefused, load_object
-from companion.journal.by_name import said
+from companion.records.said import said
 
 MAX_TABLE = 256 * 1024  # bytes of a table message (a 16x16 board's view is ~40 KB)
 MAX_SMALL = 16 * 1024  # status and move messages

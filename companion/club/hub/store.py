@@ -20,7 +20,7 @@ from typing import Any
 
 from companion.club import topics
 from companion.core.config import default_state_dir
-from companion.journal.rows import in_seat_order, said_by_name
+from companion.records.said import in_seat_order, said_by_name
 
 from .state import Refused, text
 

@@ -227,7 +227,7 @@ const BV = (() => {
     return left;
   }
 
-  /* As a clock shows it (companion/referee/clock.py's clock_text): 1:02:03, 4:59, and
+  /* As a clock shows it (companion/timing/clock.py's clock_text): 1:02:03, 4:59, and
      tenths under 10 s; seconds rounded up, so 0.0 means the time is gone. */
   function clockText(seconds) {
     if (!(seconds > 0)) return "0.0";

@@ -1,103 +1,346 @@
-"""Salvage of a damaged journal: every row that can still be read from a database image,
-checked, written into a fresh file, and the report of what could not be recovered."""
+"""Damage found when a journal is opened, and what is done about it.
+
+After an unclean stop the check reads the WAL by its format (companion.journal.wal) and the
+main file through a read-only connection, never writing the live files. A damaged journal is
+never overwritten silently: the bytes as found are first kept, durably, as
+``<name>.corrupt-<UTC time>`` (and ``-wal``), then every row SQLite can still read (the main
+file with the WAL as SQLite replays it) is checked and written into a fresh file that
+replaces it, and one line says what could not be recovered. Commits after damage in the
+middle of the WAL are not rebuilt: they survive only in the kept copy, and the line says so.
+A WAL that lost committed frames (deleted, zeroed, cut short: SQLite's ``-shm`` index says
+how many) is said, its leftovers kept. A last write that did not complete is no damage; if
+it may have been a damaged commit its WAL is kept as ``<name>.cut-<time>-wal``. A WAL beside
+a file in rollback mode (a backup restored over a crashed journal) is set aside, never
+applied.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
 import sqlite3
-from dataclasses import dataclass, field
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.journal.db import connect, memory_db
+from companion.journal.api import JournalError, RepairFailed
+from companion.journal.db import (
+    check_version,
+    connect,
+    describe_error,
+    lenient_text,
+    memory_db,
+    warn,
+)
+from companion.journal.files import (
+    clean_mark,
+    copy_name,
+    fsync_dir,
+    has_data,
+    header,
+    header_mode,
+    keep_copies,
+    sidecars,
+    sidecars_as_found,
+    snapshot,
+    stale_line,
+    wal_bytes,
+    write_durably,
+)
 from companion.journal.rows import (
     ABANDONED,
     FINISHED,
     GAME_COLUMNS,
     IN_PROGRESS,
     STATUSES,
+    RecoveryReport,
     entry_from_row,
     fold,
     from_json,
 )
-from companion.journal.wal import WalScan, db_image, db_page_size
+from companion.journal.wal import WalScan, db_image, db_page_size, read_shm, scan_wal, wal_lost
 
 
-@dataclass
-class RecoveryReport:
-    """What opening a damaged journal did."""
+def wal_as_found(path: Path) -> WalScan:
+    """The WAL beside ``path`` as it is on disk, read by its format (no connection)."""
+    return scan_wal(wal_bytes(path) or b"", db_page_size(header(path)))
 
-    path: Path
-    problem: str
-    copies: list[Path]
-    games: int = 0
-    events: int = 0
-    lost: list[str] = field(default_factory=list)
-    expected: dict[int, set[int]] | None = None  # event ids per game, from the index
-    unsure: bool = False  # part of the events table unreadable and the index too
-    loss: bool = False  # committed changes lost from the WAL (kept in the journal's meta)
-    # the game clock's rows as read (version 4): game id -> its time control, and the
-    # running clocks' rows (game_id, ply, state, at); what cannot be read is left out
-    time_controls: dict[int, str] = field(default_factory=dict)
-    clocks: list[tuple] = field(default_factory=list)
-    # remote games with secrets (version 5): the masked rows (game_id, seat, told) and the
-    # revealed rows (game_id, ply, move, player, public) that can be read
-    masked: list[tuple] = field(default_factory=list)
-    revealed: list[tuple] = field(default_factory=list)
-    # remote games disputed or unverified (version 6): game id -> its games.dispute
-    disputes: dict[int, str] = field(default_factory=dict)
 
-    def line(self) -> str:
-        lost = "; ".join(self.lost) if self.lost else "nothing"
-        if self.loss:  # nothing was damaged: a WAL went missing; its leftovers are kept
-            kept = ", ".join(str(c) for c in self.copies) or "nothing left to keep"
-            return (
-                f"journal {self.path}: {self.problem}; the WAL and its index as found kept as "
-                f"{kept}; lost: {lost}"
-            )
-        return (
-            f"journal {self.path} was damaged ({self.problem}); {self.copies_text()}; "
-            f"recovered {self.games} games, {self.events} events; lost: {lost}"
+def examine(
+    path: Path, tries: int = 3, in_place: bool = True
+) -> tuple[dict[str, bytes], str | None, WalScan]:
+    """(bytes as found, the damage or None, the WAL as read). A snapshot taken while another
+    process writes can look torn, so damage must be seen ``tries`` times running.
+
+    Memory stays bounded whatever the journal's size: the WAL (bounded by SQLite's automatic
+    checkpoints) is read by its format here; when it holds no damage, the main file is
+    checked in place through a read-only connection (SQLite then sees exactly the commits
+    this check accepts, and can write neither file). Only a damaged journal is read whole
+    into memory, for its copy and its salvage; ``found`` then holds the main file too (key
+    ""), else only the WAL. ``in_place=False``: never a connection to the file (SQLite's
+    read-only connection still writes the ``-shm`` index): a copy in memory."""
+    problem = None
+    for attempt in range(tries):
+        if attempt:
+            time.sleep(0.05)
+        data = wal_bytes(path)
+        wal = scan_wal(data or b"", db_page_size(header(path)))
+        found = {} if data is None else {"-wal": data}
+        problem = wal.problem()
+        if problem is None:
+            problem = _problem_in_place(path) if in_place else _CANNOT
+            if problem is _CANNOT:  # no read-only access in place: a copy in memory
+                found = snapshot(path)
+                problem = _problem(db_image(found.get("", b""), wal))
+        if problem is None:
+            break
+    if problem is not None:
+        found = snapshot(path)
+        wal = scan_wal(found.get("-wal", b""), db_page_size(found.get("", b"")))
+    return found, problem, wal
+
+
+_CANNOT = "cannot check in place"
+
+
+def _problem_in_place(path: Path) -> str | None:
+    """The damage of the journal as SQLite reads it (main file and WAL), through a read-only
+    connection; _CANNOT when such a connection cannot be had (a read-only folder)."""
+    from urllib.parse import quote
+
+    try:
+        db = sqlite3.connect(f"file:{quote(str(path.absolute()))}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return _CANNOT
+    try:
+        db.text_factory = lenient_text
+        return _check(db)
+    except sqlite3.Error as e:
+        if describe_error(e) in ("cannot open the journal file", "journal is read-only"):
+            return _CANNOT
+        return str(e)
+    finally:
+        db.close()
+
+
+def _problem(image: bytes) -> str | None:
+    """None if the database image reads cleanly, else a short description of the damage."""
+    try:
+        db = memory_db(image)
+    except sqlite3.Error as e:
+        return str(e)
+    try:
+        return _check(db)
+    except sqlite3.Error as e:
+        return str(e)
+    finally:
+        db.close()
+
+
+def _check(db: sqlite3.Connection) -> str | None:
+    rows = db.execute("PRAGMA quick_check").fetchall()
+    if rows != [("ok",)]:
+        return f"integrity check: {str(rows[0][0]).splitlines()[0]}"
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if tables and not {"games", "events"} <= tables:
+        return "not a binaryon journal"
+    if tables:
+        db.execute("SELECT count(*), max(id) FROM events").fetchone()
+        db.execute("SELECT count(*), max(id) FROM games").fetchone()
+    return None
+
+
+def cut_short_line(
+    path: Path, found: dict[str, bytes], wal: WalScan, clock: Callable[[], float]
+) -> str:
+    """The log line for a last write that did not complete. Frames that are all sound are
+    surely one never committed; a damaged one may also be a confirmed commit hit by damage
+    (the two look the same), so then the WAL is kept as <name>.cut-<time>-wal."""
+    frames = wal.frames[wal.replayed :]
+    line = f"journal {path}: the last write before the stop did not complete ({len(frames)} WAL "
+    if all(f.fits for f in frames):
+        return line + "frames, no commit among them); left out"
+    base = copy_name(path, "cut", clock, ("-wal",))
+    copy = base.with_name(base.name + "-wal")
+    try:
+        write_durably(copy, found["-wal"])
+        fsync_dir(path.parent)
+        kept = f"WAL kept as {copy}"
+    except OSError as e:
+        kept = f"WAL copy not kept: {e.strerror or e}"
+    return line + f"frames, damaged or cut short); left out; {kept}"
+
+
+def repair(
+    path: Path,
+    problem: str,
+    found: dict[str, bytes],
+    wal: WalScan,
+    clock: Callable[[], float],
+) -> RecoveryReport:
+    base = copy_name(path, "corrupt", clock)
+    copies = []
+    try:  # 1. keep the damaged bytes, durably, before anything else
+        for key, data in found.items():
+            target = base.with_name(base.name + key)
+            write_durably(target, data)
+            copies.append(target)
+        fsync_dir(path.parent)
+    except OSError as e:
+        for made in copies:  # no half set of copies left behind (a full disk)
+            with contextlib.suppress(OSError):
+                made.unlink()
+        failed = RepairFailed(
+            f"journal {path} is damaged ({problem}) and a copy cannot be kept: "
+            f"{e.strerror or e}; nothing changed"
         )
+        failed.full = e.errno in (errno.ENOSPC, errno.EDQUOT)
+        raise failed from None
+    report, games, events = salvage_rows(path, problem, copies, found, wal)
+    fresh = path.with_name(path.name + ".salvage")
+    try:  # 2. build the salvaged file beside it, then swap it in
+        for p in (fresh, *sidecars(fresh)):
+            p.unlink(missing_ok=True)
+        write_salvage(fresh, games, events, report)
+        for p in sidecars(path):
+            p.unlink(missing_ok=True)  # their bytes are in the kept copy
+        os.replace(fresh, path)
+        fsync_dir(path.parent)
+    except (OSError, sqlite3.Error, JournalError) as e:
+        failed = RepairFailed(
+            f"journal {path} is damaged ({problem}); copy kept at {base}, but repair failed: "
+            f"{getattr(e, 'strerror', None) or e}"
+        )
+        failed.full = getattr(e, "errno", None) in (errno.ENOSPC, errno.EDQUOT) or (
+            "disk full" in str(e)
+        )
+        raise failed from None
+    return report
 
-    def copies_text(self) -> str:
-        """Which copies of the damaged files were kept, said as they are (none, the main
-        file with or without its WAL, or only the WAL)."""
-        wals = [c for c in self.copies if c.name.endswith("-wal")]
-        mains = [c for c in self.copies if not c.name.endswith(("-wal", "-shm"))]
-        if mains:
-            return f"damaged file kept as {mains[0]}" + (" (and its -wal)" if wals else "")
-        if wals:
-            return f"no copy of the damaged file could be kept, only of its WAL: {wals[0]}"
-        return "no copy of the damaged file could be kept"
+
+def wal_loss_problem(
+    path: Path, wal: WalScan, sidecars: tuple[bool, bool, bytes | None]
+) -> tuple[str, int] | None:
+    """(the problem, committed frames lost or -1 when unknown) for a WAL that lost committed
+    frames (deleted, zeroed, cut short, replaced; the ``-shm`` index says how many), or a
+    journal stopped uncleanly that has no WAL at all (the main file copied alone while the
+    service ran); None when nothing is lost. Reads only: nothing is written."""
+    if header_mode(path) == 1:
+        return None  # a file in rollback mode: its sidecars are stale (see stale_wal)
+    if wal.problem() is not None:
+        return None  # a damaged WAL: the damage check keeps it and salvages it
+    had_wal, had_shm, head = sidecars
+    shm = read_shm(head) if head else None
+    lost = wal_lost(shm, wal if had_wal else None)
+    if lost:
+        return f"its WAL lost {lost} committed frames (deleted, zeroed or cut short)", lost
+    if not had_wal and not had_shm and clean_mark(path) == "0":
+        return "stopped without a clean close and its WAL file is missing", -1
+    return None
+
+
+def wal_loss(
+    path: Path, wal: WalScan, sidecars: tuple[bool, bool, bytes | None], clock: Callable[[], float]
+) -> RecoveryReport | None:
+    """A lost WAL (see wal_loss_problem) as a report; the WAL and index as found are kept,
+    and the stale index is removed (it describes frames that are gone)."""
+    found = wal_loss_problem(path, wal, sidecars)
+    if found is None:
+        return None
+    problem, lost = found
+    wal_path = path.with_name(path.name + "-wal")
+    shm_path = path.with_name(path.name + "-shm")
+    copies = keep_copies(path, {k: p for k, p in (("-wal", wal_path), ("-shm", shm_path))}, clock)
+    report = RecoveryReport(path, problem, copies)
+    report.lost.append(
+        "every change since the last checkpoint"
+        if lost > 0
+        else "any change since the last checkpoint (a copy made while the service ran? "
+        "use binaryon backup)"
+    )
+    report.loss = True
+    with contextlib.suppress(OSError):
+        shm_path.unlink(missing_ok=True)  # stale: it describes the WAL that is gone
+    return report
+
+
+def set_aside_stale(path: Path, clock: Callable[[], float]) -> RecoveryReport:
+    """Keep the stale WAL and index as ``<name>.stale-<time>-wal`` / ``-shm``, then remove
+    them, so SQLite cannot apply them to this file."""
+    wal_path = path.with_name(path.name + "-wal")
+    shm_path = path.with_name(path.name + "-shm")
+    copies = keep_copies(path, {"-wal": wal_path, "-shm": shm_path}, clock, label="stale")
+    if not any(c.name.endswith("-wal") for c in copies):
+        for made in copies:
+            with contextlib.suppress(OSError):
+                made.unlink()
+        failed = RepairFailed(stale_line(path) + "; no copy of it could be kept: nothing changed")
+        with contextlib.suppress(OSError):
+            failed.full = os.statvfs(path.parent).f_bavail == 0
+        raise failed
+    for p in (wal_path, shm_path):
+        with contextlib.suppress(OSError):
+            p.unlink(missing_ok=True)
+    report = RecoveryReport(path, "a WAL that did not belong to it, set aside", copies)
+    report.lost.append("nothing (the WAL belongs to another copy of the journal)")
+    return report
+
+
+def open_read_only(path: Path, found: dict[str, bytes]) -> sqlite3.Connection:
+    """The journal as it is on disk (main file plus the committed part of its WAL), in
+    memory and query-only: sqlite cannot open a WAL file where it may not create its -shm."""
+    if "" not in found and has_data(path):
+        found = snapshot(path)
+    db = memory_db(db_image(found.get("", b""), scan_wal(found.get("-wal", b""))))
+    try:
+        check_version(db, path)
+        db.execute("PRAGMA query_only = ON")
+    except sqlite3.Error as e:
+        db.close()
+        raise JournalError(f"cannot open journal {path}: {describe_error(e)}") from None
+    except JournalError:
+        db.close()
+        raise
+    return db
 
 
 def salvage_rows(
     path: Path, problem: str, copies: list[Path], found: dict[str, bytes], wal: WalScan
 ) -> tuple[RecoveryReport, list[tuple], list[tuple]]:
-    """The readable rows, from the WAL view that yields the most: every commit whose own
-    frames are sound (even past a damaged frame), and, if some damaged frame is the only
-    copy of its page, also that page as found (the salvage checks every row it reads)."""
-    best: tuple[RecoveryReport, list[tuple], list[tuple]] | None = None
-    views = ["sound", "all"] if wal.usable("all") != wal.usable("sound") else ["sound"]
-    for view in views:
-        report = RecoveryReport(path, problem, copies)
-        report.lost, report.unsure = wal.losses(view)
-        games, events = _read_damaged(db_image(found.get("", b""), wal, view), report)
-        if best is None or (len(events), len(games)) > (len(best[2]), len(best[1])):
-            best = report, games, events
-    assert best is not None
-    return best
+    """The rows SQLite can still read (the main file with the WAL as SQLite replays it), and
+    the report: what SQLite does not replay of a damaged WAL survives only in the copy."""
+    report = RecoveryReport(path, problem, copies)
+    dropped = wal.left_out()
+    if dropped is not None:
+        kept = next((c for c in copies if c.name.endswith("-wal")), None)
+        where = f"survive only in the kept copy {kept}" if kept else "(no copy could be kept)"
+        report.lost.append(f"{dropped} {where}")
+        report.unsure = True  # the tables cannot show which moves those commits held
+    tail = wal.frames[wal.replayed :]
+    if tail and not dropped:
+        how = "cut short before its commit" if all(f.fits for f in tail) else "unreadable"
+        report.lost.append(f"the last write ({len(tail)} WAL frames) {how}")
+    games, events = _read_damaged(db_image(found.get("", b""), wal), report)
+    return report, games, events
 
 
 _GAME_ROW = f"SELECT {GAME_COLUMNS} FROM games WHERE id BETWEEN ? AND ? ORDER BY id"
+
+
 _EVENT_ROW_V4 = (  # with each move's clock snapshot
     "SELECT id, game_id, kind, ply, move, at, player, public, clock FROM events"
     " WHERE id BETWEEN ? AND ? ORDER BY id"
 )
+
+
 _EVENT_ROW = (
     "SELECT id, game_id, kind, ply, move, at, player, public FROM events"
     " WHERE id BETWEEN ? AND ? ORDER BY id"
 )
+
+
 _EVENT_ROW_V1 = (  # a journal from before players and public names were kept
     "SELECT id, game_id, kind, ply, move, at, NULL, NULL FROM events"
     " WHERE id BETWEEN ? AND ? ORDER BY id"
@@ -426,3 +669,31 @@ def masked_first(spec: Any, options: dict[str, Any], seat: str, told: dict[str, 
         return spec.remote().start(spec, options, seat, told)
     except ValueError:
         return spec.remote().mask(spec.new(**options), seat)
+
+
+def deep_check(
+    path: Path, recover: bool, clock: Callable[[], float], force: bool = False
+) -> tuple[RecoveryReport | None, dict[str, bytes]]:
+    """The check after an unclean stop: damage repaired (or JournalError without
+    ``recover``), a write cut short logged, a lost WAL said. (report, bytes as found)."""
+    sidecars = sidecars_as_found(path)
+    before = wal_loss(path, wal_as_found(path), sidecars, clock)  # copies kept as found,
+    found, problem, wal = examine(path)  # before a connection rewrites the index
+    if problem is None and force:
+        problem = "a page unreadable"
+    if problem is not None:
+        if not recover:
+            raise JournalError(
+                f"journal {path} is damaged ({problem}); start the daemon to repair it"
+            )
+        if before is not None:
+            warn(before.line())
+        report = repair(path, problem, found, wal, clock)
+        warn(report.line())
+        return report, {}
+    if recover and wal.cut_short():
+        warn(cut_short_line(path, found, wal, clock))
+    report = before  # kept and said, even by the tools
+    if report is not None:
+        warn(report.line())
+    return report, found
