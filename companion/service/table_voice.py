@@ -150,9 +150,12 @@ class TableVoice:
         self._clock_warning()
         self._result()
         lines, self.lines = self.lines, []
+        # one event's lines keep their order (a move, then the pass it forced, then the
+        # result): all go at the most urgent one's priority
+        priority = max((PRIORITY.get(line.kind, prio.CHAT) for line in lines), default=0)
         for line in lines:
             self.last = line.text
-            self.queue.say(line.text, PRIORITY.get(line.kind, prio.CHAT))
+            self.queue.say(line.text, priority)
 
     def _clock_warning(self) -> None:
         session = self.host.session
