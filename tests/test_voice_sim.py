@@ -119,8 +119,8 @@ def test_commands_heard_from_wavs_act_in_the_sim(tmp_path):
         ["sim", "--journal", str(journal), "--voice-to", str(out), "--listen-from", str(heard)],
         tmp_path,
     )
-    proc = subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    proc = subprocess.Popen(  # the terminal's drawing is not read: it goes nowhere
+        command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         text=True, env=env,
     )  # fmt: skip
     try:
@@ -132,11 +132,12 @@ def test_commands_heard_from_wavs_act_in_the_sim(tmp_path):
     finally:
         proc.kill()
     texts = [t for _, t in said(out)]
-    assert texts[0].startswith("Rank 5:") and "e5 white" in texts[0]  # ON's e5
-    assert texts[1] == "Take back the last move? Say yes, or press undo."
-    assert texts[2] == "took back d4"
-    assert texts[3].startswith("Not understood")
-    assert texts[4:] == ["off to play."]  # who plays after the takeback: OFF again
+    assert texts[0] == "on to play."  # the game taken up: whose turn
+    assert texts[1].startswith("Rank 5:") and "e5 white" in texts[1]  # ON's e5
+    assert texts[2] == "Take back the last move? Say yes, or press undo."
+    assert texts[3] == "took back d4"
+    assert texts[4].startswith("Not understood")
+    assert texts[5:] == ["off to play."]  # who plays after the takeback: OFF again
     assert proc.returncode == 0, err
     # the journal holds e5 alone: the undo acted, the talk did not
     h = subprocess.run(
@@ -146,3 +147,72 @@ def test_commands_heard_from_wavs_act_in_the_sim(tmp_path):
     assert h.returncode == 0, h.stderr
     (game,) = json.loads(h.stdout)
     assert (game["moves"], game["takebacks"]) == (1, 1)
+
+
+def listen_in_sim(args: list[str], lines: list[str], tmp_path: Path, until) -> list[str]:
+    """``sim`` with ``args`` hearing ``lines`` said by espeak-ng (through --listen-from) and
+    speaking into a folder; returns what it said once ``until(said lines)`` holds."""
+    heard = tmp_path / "heard"
+    heard.mkdir()
+    for i, line in enumerate(lines):
+        speak_to(heard / f"{i:03d}.wav", line)
+    out = tmp_path / "voice"
+    command, env = cli(
+        ["sim", "--journal", "none", "--voice-to", str(out), "--listen-from", str(heard), *args],
+        tmp_path,
+    )
+    proc = subprocess.Popen(  # the terminal's drawing is not read: it goes nowhere
+        command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        text=True, env=env,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while not until([t for _, t in said(out)]):
+            assert time.monotonic() < deadline, said(out)
+            time.sleep(0.2)
+        _, err = proc.communicate("quit\n", timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    return [t for _, t in said(out)]
+
+
+WRITTEN = ["companion next step"] * 16  # each digit written on the paper sheets
+
+
+@needs_espeak
+@needs_pocketsphinx
+def test_binome_on_paper_sheets_by_voice_alone(tmp_path):
+    texts = listen_in_sim(
+        ["--game", "binome", "--rule", "paper=true", "--rule", "players=Ann,Bob"],
+        [*WRITTEN, "companion i claim", "companion i pass", "companion claim four two"],
+        tmp_path,
+        lambda said: any(t.startswith("Ann: 42.") for t in said),
+    )
+    assert texts[0].startswith("The die shows")
+    assert sum(t.startswith("The die shows") for t in texts) == 16
+    assert texts.count("Ann wrote.") == 16 and texts.count("Bob wrote.") == 16
+    postulate = next(i for i, t in enumerate(texts) if t.startswith("Postulate: "))
+    assert texts[postulate + 1 : postulate + 3] == ["Ann claims.", "Bob passes. Ann, your number?"]
+    # the number is told only when asked, and the turn resolves from it
+    assert not any("42" in t for t in texts[: postulate + 3])
+    told = texts[postulate + 3]
+    assert told.startswith("Ann: 42. ") and "Scores: Ann " in told
+    assert "42 wins" in told or "42 not eligible" in told  # a wrong claim: out of the turn
+
+
+@needs_espeak
+@needs_pocketsphinx
+def test_binome_solo_on_paper_by_voice(tmp_path):
+    texts = listen_in_sim(
+        ["--game", "binome", "--rule", "paper=true", "--rule", "players=Ann",
+         "--rule", "solo=1"],
+        [*WRITTEN, "companion i claim", "companion i pass", "companion claim four two"],
+        tmp_path,
+        lambda said: any(t.startswith("Ann: 42.") for t in said),
+    )  # fmt: skip
+    assert texts.count("Ann wrote.") == 16 and "bot1 wrote." not in texts  # its sheet: inside
+    asked = next(i for i, t in enumerate(texts) if t.endswith("Ann, your number?"))
+    assert texts[asked + 1] == "No pass now."  # asked a number: a pass is no answer
+    told = texts[asked + 2]
+    assert told.startswith("Ann: 42. ") and "Scores: Ann " in told

@@ -117,6 +117,20 @@ class TableVoice:
         if not state.is_over() and not self.asked:
             self.add(turn_words(session.spec, state), "turn")
 
+    def started(self) -> None:
+        """The voice starts on a game already under way: the referee's steps since the last
+        person's move (a die rolled at the start) and whose turn it is."""
+        session = self.host.session
+        steps = 0
+        for played in reversed(session.played):
+            if not played.forced:
+                break
+            steps += 1
+        if steps:
+            self._played(Verdict(played=tuple(session.played[-steps:])))
+        elif not session.state.is_over():
+            self.add(turn_words(session.spec, session.state), "turn")
+
     def _opponent_line(self, told: str) -> str:
         """The engine's or the remote board's move for someone here to make."""
         opponent = getattr(self.host, "opponent", None)

@@ -33,6 +33,7 @@ SAID = {  # the phrase said for each command in "help"
     "resume": "resume the clock",
     "next": "next step",
     "pass": "i pass",
+    "claim": "i claim, then: claim four two",
     "moves": "where can i move",
     "changed": "what changed",
     "rank": "read rank three",
@@ -54,18 +55,15 @@ class VoiceCommands:
         session = self.host.session
         state = session.state
         layout = self.host.map.layout if self.host.map.squares else None
-        passes = False
-        if not state.is_over() and state.to_act:
-            try:
-                passes = any(m.is_pass for m in state.legal_moves(state.turn))
-            except ValueError:
-                passes = False
+        player = acting(state)
+        names = [m.name for m in state.legal_moves(player)] if player is not None else []
         return Context(
             ranks=layout.ranks if layout is not None else 0,
+            numbers=any(n.startswith(f"{player} claim") for n in names),
             next=layout is None,
             clock=session.clock is not None,
             confirm=self.undo_asked,
-            pass_move=passes,
+            pass_move=any(_passes(n) for n in names),
         )
 
     def moved(self) -> None:
@@ -109,6 +107,8 @@ class VoiceCommands:
             said = [SAID[n] for n in commands(ctx) if n in SAID]
             if ctx.ranks:
                 said.append(SAID["rank"])
+            if ctx.numbers:
+                said.append(SAID["claim"])
             lead = f"Say {self.wake}, then: " if self.wake else "Hold menu and say: "
             self._say(lead + ", ".join(said) + ".")
         elif name == "hint":
@@ -140,7 +140,9 @@ class VoiceCommands:
             else:
                 host.game_clock.toggle()
         elif name == "next":
-            host.button("confirm")
+            self._next()
+        elif name == "claim":
+            self._claim(c.number)
         elif name == "pass":
             self._pass()
         elif name == "moves":
@@ -156,11 +158,37 @@ class VoiceCommands:
 
     def _pass(self) -> None:
         state = self.host.session.state
-        passes = [m for m in state.legal_moves(state.turn) if m.is_pass] if state.turn else []
+        player = acting(state)
+        legal = state.legal_moves(player) if player is not None else []
+        passes = [m for m in legal if m.is_pass or _passes(m.name)]
         if not passes:
             self._say("No pass now.")
             return
-        self.host.submit(passes[0].name, state.turn)
+        self.host.submit(passes[0].name, player)
+
+    def _claim(self, number: int | None) -> None:
+        """'I claim' (the number is asked later: a paper sheet), or 'claim 4 2' (the number
+        itself), for the person to act, as their page would send it."""
+        state = self.host.session.state
+        player = acting(state)
+        if player is None:
+            self._say("Nobody claims now.")
+            return
+        self.host.submit(f"{player} claim" + ("" if number is None else f" {number:02d}"), player)
+
+    def _next(self) -> None:
+        """'Next step': every person to act who has one move only (a digit written on a paper
+        sheet) has made it; otherwise the confirm button's step."""
+        session = self.host.session
+        state = session.state
+        done = False
+        for player in [p for p in state.players if p in state.to_act - state.virtual]:
+            moves = session.state.legal_moves(player)
+            if len(moves) == 1 and not moves[0].is_pass:
+                self.host.submit(moves[0].name, player)
+                done = True
+        if not done:
+            self.host.button("confirm")
 
 
 def score_words(view: Any) -> str:
@@ -169,3 +197,18 @@ def score_words(view: Any) -> str:
         return ". ".join(view.explanation) + "."
     rows = [f"{r.label.lower()} {r.value}" for r in view.panel.rows if r.value]
     return ("Score: " + ", ".join(rows) + ".") if rows else "No score yet."
+
+
+def acting(state: Any) -> str | None:
+    """The person a command said aloud acts for: the one on turn, else the first person (not a
+    virtual player) in seat order who is to act."""
+    if state.is_over():
+        return None
+    if state.turn is not None and state.turn not in state.virtual:
+        return state.turn
+    people = [p for p in state.players if p in state.to_act and p not in state.virtual]
+    return people[0] if people else None
+
+
+def _passes(name: str) -> bool:
+    return name.split()[-1:] == ["pass"]

@@ -42,6 +42,7 @@ def start_voice(
     voice = TableVoice(daemon, speak, queue)
     daemon.voice = voice
     daemon.feedback.on_message = voice.message
+    voice.started()  # said with the first frame
     stop_listening: Callable[[], None] = lambda: None  # noqa: E731
     if v.listen or listen_from is not None:
         stop_listening = _listen(config, daemon, voice, listen_from)
@@ -103,6 +104,8 @@ def _listen(
             daemon.call(lambda: commands.act(line), timeout=30)
         except TimeoutError:
             log.warning("voice: the referee is busy: %r not acted on", line.words)
+        if listen_from is not None:  # files are said as a person would: after the answer
+            voice.queue.wait_idle(DRAIN_SECONDS)
 
     def run() -> None:
         try:

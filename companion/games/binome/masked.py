@@ -92,7 +92,7 @@ class BinomeMasking:
 
     def veils(self, player: str) -> bool:
         """Are ``player``'s secrets unknown to this state (another seat's, when masked)?"""
-        return self.mask is not None and player != self.mask
+        return (self.mask is not None and player != self.mask) or self.on_paper(player)
 
     def fact(self, seat: str, key: str) -> Any | None:
         """The fact learned about ``seat`` under ``key`` (None: not heard)."""
@@ -105,10 +105,10 @@ class BinomeMasking:
     def waiting(self) -> frozenset[str]:
         """The first seat, while a chance step is due on another seat's board; the seats whose
         choice is not known yet, once every player has chosen this turn."""
-        if self.mask is None or self.over:
+        if (self.mask is None and not self.paper) or self.over:
             return frozenset()
         if self.card is None:  # a roll, a digit to write, or a draw
-            if self.mask != self.names[0] and self.phase in ("roll", "draw"):
+            if self.mask not in (None, self.names[0]) and self.phase in ("roll", "draw"):
                 return frozenset((self.names[0],))
             return frozenset()
         if len(self.decided) < len(self.names):
