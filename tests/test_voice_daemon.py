@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 
 from companion.core.config import Config
-from companion.core.events import ButtonEvent
+from companion.core.events import ButtonEvent, LinkStatus
 from companion.hardware.simulated.mock_board import MockBoard
 from companion.service.daemon import Daemon
 from companion.service.table_voice import TableVoice
@@ -16,7 +16,7 @@ from companion.service.voice_commands import VoiceCommands
 from companion.voice.grammar import Command
 from companion.voice.listener import Heard
 from companion.voice.queue import SpeechQueue
-from tests.conftest import FakeClock, step
+from tests.conftest import FakeClock, step, wait_until
 
 
 class Said:
@@ -214,3 +214,35 @@ def test_new_game_and_hint_by_voice_go_the_buttons_way():
     assert d.session.game_id != old and d.session.played == []
     got = lines(queue, said)
     assert any(line.startswith("new game") for line in got)
+
+
+def test_the_engines_move_to_make_is_said_then_the_move_when_made():
+    clock = FakeClock()
+    cfg = Config.default().with_overrides(game={"opponent": "engine:beginner"})
+    d = Daemon(cfg, board=MockBoard(8, "switch", clock), clock=clock)
+    said = Said()
+    queue = SpeechQueue(said, bound=64)
+    voice = TableVoice(d, "moves", queue)
+    d.voice = voice
+    d.board.start(d.loop.post)
+    d.loop.run_pending()
+    press(d, clock, "e5")
+    wait_until(lambda: d.opponent.wanted is not None, 30, "the engine's move")
+    step(d, clock)
+    move = d.opponent.wanted.name
+    assert lines(queue, said) == ["on e5.", f"off plays {move}: press it."]
+    press(d, clock, move)
+    assert lines(queue, said) == [f"off {move}."]
+
+
+def test_a_board_that_disconnects_and_comes_back_is_said():
+    clock = FakeClock()
+    d, voice, queue, said = voiced(clock, speak="moves")
+    d.post(LinkStatus(False, "board disconnected"))
+    step(d, clock)
+    assert lines(queue, said) == ["board disconnected"]
+    press(d, clock, "e5")  # no play meanwhile: nothing said
+    assert lines(queue, said) == []
+    d.post(LinkStatus(True, "simulated 8x8 switch board"))
+    step(d, clock)
+    assert lines(queue, said) == ["Play goes on."]

@@ -65,6 +65,7 @@ class TableVoice:
         self._warned: tuple[Any, ...] | None = None  # the clock turn already warned
         self._differ: tuple[int, ...] = ()  # the squares to put back, said once
         self._result_said: Any = None  # the game whose result was said
+        self._status = ""  # the lasting condition said last (a board disconnected)
 
     # --- what the table is told (the loop's thread) ---
     def add(self, text: str, kind: str) -> None:
@@ -140,7 +141,8 @@ class TableVoice:
         session = self.host.session
         player = session.state.turn or ""
         label = session.spec.player_label(player).lower() if player else "the opponent"
-        return f"{label} plays {name_words(session.state.public_name(wanted))}: make it."
+        how = told.rsplit(": ", 1)[-1] if ": " in told else "make it"  # "press it"
+        return f"{label} plays {name_words(session.state.public_name(wanted))}: {how}."
 
     def _put_back(self, cells: tuple[int, ...]) -> None:
         if tuple(cells) == self._differ:
@@ -163,6 +165,10 @@ class TableVoice:
         """The OLED frame is out: the clock's warning looked at, this event's lines queued."""
         self._clock_warning()
         self._result()
+        status = getattr(self.host, "status", "")
+        if status != self._status:  # a condition that stops play, and its end
+            self.add(status or "Play goes on.", "fix")
+            self._status = status
         lines, self.lines = self.lines, []
         # one event's lines keep their order (a move, then the pass it forced, then the
         # result): all go at the most urgent one's priority
