@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,6 +60,8 @@ class TableVoice:
         self.speak = speak  # the [voice] speak level: "off", "moves" or "all"
         self.queue = queue  # a voice.queue.SpeechQueue (or anything with say(text, priority))
         self.lines: list[Line] = []  # this event's, not yet handed to the queue
+        self._told: list[Callable[[], None]] = []  # this event's news, put in words after
+        # the frame (a verdict with the states it was played in, a message)
         self.last = ""  # the last line said (``repeat``)
         self.asked = False  # acting on a command heard: its answers are said at any level
         self.commands: Any = None  # voice_commands.VoiceCommands when listening
@@ -73,10 +76,29 @@ class TableVoice:
             self.lines.append(Line(text, kind))
 
     def verdict(self, verdict: Verdict) -> None:
-        """The lines of one verdict (the daemon's ``tell``, before the table shows it)."""
+        """A verdict the table is told (the daemon's ``tell``): put in words once the frame
+        is out, from the states it was played in, kept now."""
+        session = self.host.session
+        states = tuple(session.states[-len(verdict.played) - 1 :]) if verdict.played else ()
+        asked = self.asked
+
+        def words() -> None:
+            was, self.asked = self.asked, asked
+            try:
+                self._words(verdict, states)
+            finally:
+                self.asked = was
+
+        self._told.append(words)
+        if verdict.played or verdict.changed:
+            self._warned = None
+            if self.commands is not None:
+                self.commands.moved()
+
+    def _words(self, verdict: Verdict, states: tuple[Any, ...]) -> None:
         session = self.host.session
         if verdict.played:
-            self._played(verdict)
+            self._played(verdict, states)
         elif verdict.refusal is not None and not verdict.quiet:
             self.add(refusal_words(verdict.refusal), "refusal")
         elif verdict.pending is not None and verdict.say:
@@ -93,14 +115,9 @@ class TableVoice:
             )
         if verdict.differ is not None:
             self._put_back(verdict.differ)
-        if verdict.played or verdict.changed:
-            self._warned = None
-            if self.commands is not None:
-                self.commands.moved()
 
-    def _played(self, verdict: Verdict) -> None:
+    def _played(self, verdict: Verdict, states: tuple[Any, ...]) -> None:
         session = self.host.session
-        states = session.states[-len(verdict.played) - 1 :]
         if len(states) != len(verdict.played) + 1:  # never: the session keeps every state
             self.add(" ".join(name_words(p.public) for p in verdict.played), "move")
             return
@@ -114,7 +131,7 @@ class TableVoice:
             if over:
                 self._result_said = session.game_id
             self.add(move_words(session.spec, before, move, after), "result" if over else "move")
-        state = session.state
+        state = states[-1] if states else session.state
         if not state.is_over() and not self.asked:
             self.add(turn_words(session.spec, state), "turn")
 
@@ -128,7 +145,9 @@ class TableVoice:
                 break
             steps += 1
         if steps:
-            self._played(Verdict(played=tuple(session.played[-steps:])))
+            self._played(
+                Verdict(played=tuple(session.played[-steps:])), tuple(session.states[-steps - 1 :])
+            )
         elif not session.state.is_over():
             self.add(turn_words(session.spec, session.state), "turn")
 
@@ -158,11 +177,21 @@ class TableVoice:
         state = self.host.session.state
         if state.is_over() and text == result_line(state):
             return  # said as the result, once (``_result``)
-        self.add(text, MESSAGE_KINDS.get(kind, "news"))
+        asked = self.asked
+
+        def words() -> None:
+            if asked or worth_saying(self.speak, MESSAGE_KINDS.get(kind, "news")):
+                self.lines.append(Line(text, MESSAGE_KINDS.get(kind, "news")))
+
+        self._told.append(words)
 
     # --- after the frame ---
     def drawn(self) -> None:
-        """The OLED frame is out: the clock's warning looked at, this event's lines queued."""
+        """The OLED frame is out: this event's news put in words, the clock's warning looked
+        at, and the lines queued."""
+        told, self._told = self._told, []
+        for words in told:
+            words()
         self._clock_warning()
         self._result()
         status = getattr(self.host, "status", "")
