@@ -88,6 +88,15 @@ def test_voice_to_a_file_is_one_line(tmp_path):
     )
 
 
+def test_listening_from_a_file_that_is_no_wav_is_one_line(tmp_path):
+    (tmp_path / "heard").mkdir()
+    (tmp_path / "heard" / "1.wav").write_text("not audio")
+    r = run_sim(["--journal", "none", "--listen-from", str(tmp_path / "heard")], ["quit"], tmp_path)
+    assert r.returncode == 2
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith(f"binaryon: --listen-from {tmp_path / 'heard' / '1.wav'}: not a WAV")
+
+
 def test_listening_from_nothing_is_one_line(tmp_path):
     r = run_sim(["--journal", "none", "--listen-from", str(tmp_path / "no")], ["quit"], tmp_path)
     assert r.returncode == 2

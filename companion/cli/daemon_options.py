@@ -243,7 +243,7 @@ def voice_paths(args: argparse.Namespace) -> tuple[Path | None, Path | None]:
         from companion.voice.microphone import WavSource
 
         try:
-            WavSource.of(heard)
+            WavSource.of(heard).check()
         except ValueError as e:
             raise ConfigError(f"--listen-from {e}") from None
     return to, heard

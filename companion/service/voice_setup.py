@@ -115,8 +115,14 @@ def _listen(
             return
         listener = Listener(recogniser, source, heard)  # type: ignore[arg-type]
         holder["listener"] = listener
-        if not stopped.is_set():
+        if stopped.is_set():
+            return
+        try:
             listener.run()
+        except (ValueError, OSError) as e:  # a file that is no WAV: the referee goes on
+            why = f"not listening: {e}"
+            log.error("voice: %s", why)
+            daemon.post_call(lambda: daemon.say(why, kind="warning"))
 
     thread = threading.Thread(target=run, name="listen", daemon=True)
     daemon.after_first_frame.append(thread.start)
