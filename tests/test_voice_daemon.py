@@ -245,3 +245,21 @@ def test_a_board_that_disconnects_and_comes_back_is_said():
     d.post(LinkStatus(True, "simulated 8x8 switch board"))
     step(d, clock)
     assert lines(queue, said) == ["Play goes on."]
+
+
+def test_score_help_and_where_can_i_move_are_answered_from_the_table():
+    clock = FakeClock()
+    d, voice, queue, said = voiced(clock, speak="moves")
+    press(d, clock, "e5")
+    lines(queue, said)
+    heard(d, voice, "score")
+    heard(d, voice, "help")
+    heard(d, voice, "moves")
+    score, help_line, moves = lines(queue, said)
+    view = d.session.spec.view(d.session.state, None)  # the table's own words for it
+    assert score == ". ".join(view.explanation) + "."
+    assert help_line.startswith("Say companion, then: say that again, what is the score")
+    assert "read rank three" in help_line and "pause the clock" not in help_line  # no clock
+    legal = d.session.state.legal_moves()
+    assert moves.startswith(f"{len(legal)} moves: ")
+    assert all(m.name in moves for m in legal[:5])
