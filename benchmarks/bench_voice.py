@@ -1,9 +1,10 @@
 """The voice's figures: text -> first audio sample handed to the sink (here, and with
---pi-zero under the Pi Zero CPU quota of cpu_quota.py), command recognition on three espeak-ng
-voices with pink, brown (a fan) and babble noise mixed in by sox at 10 dB and 0 dB SNR, and
-false actions over minutes of read text that is not a command.
+--pi-zero under the Pi Zero CPU quota of cpu_quota.py), press -> OLED frame through the daemon
+with its voice speaking every move (espeak-ng into WAV files) and without, command recognition
+on three espeak-ng voices with pink, brown (a fan) and babble noise mixed in by sox at 10 dB
+and 0 dB SNR, and false actions over minutes of read text that is not a command.
 
-    python benchmarks/bench_voice.py [--lines 30] [--talk-minutes 3] [--pi-zero]
+    python benchmarks/bench_voice.py [--lines 30] [--presses 300] [--talk-minutes 3] [--pi-zero]
 """
 
 from __future__ import annotations
@@ -71,6 +72,58 @@ def first_sample_ms(lines: int) -> list[float]:
         assert sink.first is not None
         out.append((sink.first - t0) * 1000)
     return out
+
+
+def press_frames(presses: int, speaking: bool, work: Path, seed: int = 1) -> list[float]:
+    """Press -> OLED frame (ms) over random Binaryon games through the daemon, with the voice
+    saying every move, refusal and turn ([voice] speak = "all", into WAV files) or without a
+    voice. A press every 30 ms: the lines of the last presses are being said meanwhile."""
+    import random
+
+    from companion.core.config import Config
+    from companion.service.daemon import Daemon
+    from companion.service.voice_setup import start_voice
+
+    rng = random.Random(seed)
+    config = Config.default().with_overrides(board={"driver": "mock"}, voice={"speak": "all"})
+    now = [0.0]  # the daemon's clock: debounce lock-outs pass without sleeping
+    d = Daemon(config, clock=lambda: now[0])
+    close = start_voice(config, d, voice_to=work / f"said-{seed}") if speaking else None
+    d.board.start(d.loop.post)
+    d.loop.run_pending()
+    done: list[float] = []
+    d.on_frame = lambda: done.append(time.perf_counter())
+    times: list[float] = []
+    try:
+        while len(times) < presses:
+            state = d.session.state
+            if state.is_over():
+                d.new_game()
+                d.loop.run_pending()
+                continue
+            moves = [m for m in state.legal_moves() if not m.is_pass]
+            square = rng.choice(moves).cells[0]
+            done.clear()
+            start = time.perf_counter()
+            d.board.press(square)
+            d.loop.run_pending()
+            if done:
+                times.append((done[0] - start) * 1000)
+            now[0] += 0.05
+            d.board.release(square)
+            d.loop.run_pending()
+            time.sleep(0.03)
+    finally:
+        if close is not None:
+            close()
+    return times
+
+
+def frames_line(label: str, values: list[float]) -> str:
+    return (
+        f"press -> OLED frame, {label}: p50 {statistics.median(values):.2f} ms, "
+        f"p95 {pct(values, 95):.2f} ms, p99 {pct(values, 99):.2f} ms ({len(values)} presses)"
+    )
 
 
 def pct(values: list[float], p: float) -> float:
@@ -201,6 +254,7 @@ def false_actions(work: Path, minutes: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=30, help="lines timed to the first sample")
+    parser.add_argument("--presses", type=int, default=300, help="presses timed each way")
     parser.add_argument("--commands", type=int, default=100, help="commands per voice (at most)")
     parser.add_argument("--snr", type=float, nargs="+", default=[10.0, 0.0])
     parser.add_argument("--noise", nargs="+", default=["pink", "brown", "babble"])
@@ -243,6 +297,13 @@ def main() -> None:
             print(f"under the Pi Zero quota ({SHARE_OF_A_CORE:g} of a core): {out}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
+        off: list[float] = []
+        on: list[float] = []
+        for seed in range(1, 4):  # alternated, so both ways share the machine's moods
+            off += press_frames(args.presses // 3 or 1, False, work, seed)
+            on += press_frames(args.presses // 3 or 1, True, work, seed)
+        print(frames_line("speech off", off), flush=True)
+        print(frames_line('speech on ("all", espeak-ng running)', on), flush=True)
         accuracy(work, args.snr, args.noise, args.commands)
         false_actions(work, args.talk_minutes)
 

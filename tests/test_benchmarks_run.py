@@ -61,6 +61,8 @@ RUNS = [
         [
             "--lines",
             "2",
+            "--presses",
+            "3",
             "--commands",
             "1",
             "--noise",
@@ -70,7 +72,8 @@ RUNS = [
             "--talk-minutes",
             "0.02",
         ],
-        r"text -> first audio sample: p50 [\d.]+ ms[\s\S]*commands, clean: [\d.]+ % right"
+        r"text -> first audio sample: p50 [\d.]+ ms[\s\S]*press -> OLED frame, speech off: "
+        r"p50 [\d.]+ ms[\s\S]*speech on [^:]*: p50 [\d.]+ ms[\s\S]*commands, clean: [\d.]+ % right"
         r"|voice: not measured",
     ),
     (

@@ -192,7 +192,13 @@ ALLOWED = {
         frozenset(
             {"companion.games.base", "companion.games.interpreter", "companion.games.positions"}
         ),
-        frozenset({"companion.games.binome.engine", "companion.games.binome.masked"}),
+        frozenset(
+            {
+                "companion.games.binome.engine",
+                "companion.games.binome.masked",
+                "companion.games.binome.paper",
+            }
+        ),
         frozenset(
             {"companion.games.latent_binaries.engine", "companion.games.latent_binaries.masked"}
         ),

@@ -6,6 +6,7 @@ import argparse
 import logging
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 from companion.cli.rule_args import add_rule_argument, parse_pairs, rule_pairs
 from companion.core.config import Config, ConfigError
@@ -76,6 +77,22 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
         "[club] table, never here)",
     )
     p.add_argument("--board-name", metavar="NAME", help="this board's name on the club's broker")
+    p.add_argument(
+        "--voice",
+        action="store_true",
+        help='speak: moves, refusals, the clock, results ([voice] speak, "all" when it is off)',
+    )
+    p.add_argument(
+        "--voice-to",
+        metavar="DIR",
+        help="speak into DIR instead of the sound card: numbered WAV files and said.txt",
+    )
+    p.add_argument(
+        "--listen-from",
+        metavar="FILE.wav|DIR",
+        help="hear commands from a WAV file (or a folder's, in name order) instead of the "
+        "microphone ([voice] wake word first)",
+    )
     p.add_argument("-v", "--verbose", action="store_true", help="log every event")
 
 
@@ -167,6 +184,11 @@ def config_from_args(args: argparse.Namespace) -> Config:
     clock = {"control": args.clock} if getattr(args, "clock", None) is not None else {}
     if getattr(args, "first_move", None):
         clock["first_move"] = args.first_move
+    voice: dict = {}
+    if getattr(args, "voice", False) or getattr(args, "voice_to", None):
+        voice["speak"] = config.voice.speak if config.voice.speak != "off" else "all"
+    if getattr(args, "listen_from", None):
+        voice["listen"] = True
     config = config.with_overrides(
         game=game,
         board=board,
@@ -175,6 +197,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         web=web,
         clock=clock,
         club=club_args(args, config),
+        voice=voice,
     )
     name = game_name(config)
     if name not in game_names():
@@ -208,3 +231,19 @@ def config_from_args(args: argparse.Namespace) -> Config:
         source = f"--kind {config.board.kind}" if args.kind else f"[board] kind {config.board.kind}"
         raise ConfigError(f"{source}: {why}")
     return config
+
+
+def voice_paths(args: argparse.Namespace) -> tuple[Path | None, Path | None]:
+    """``--voice-to DIR`` and ``--listen-from FILE|DIR``, checked: one line naming the option."""
+    to = Path(args.voice_to) if getattr(args, "voice_to", None) else None
+    heard = Path(args.listen_from) if getattr(args, "listen_from", None) else None
+    if to is not None and to.exists() and not to.is_dir():
+        raise ConfigError(f"--voice-to {to}: not a folder")
+    if heard is not None:
+        from companion.voice.microphone import WavSource
+
+        try:
+            WavSource.of(heard).check()
+        except ValueError as e:
+            raise ConfigError(f"--listen-from {e}") from None
+    return to, heard

@@ -15,6 +15,7 @@ from companion.cli.daemon_options import (
     config_from_args,
     quiet_while_simulating,
     setup_logging,
+    voice_paths,
 )
 from companion.core.config import ConfigError
 from companion.hardware.interfaces import HardwareError
@@ -57,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     setup_logging(args.verbose)
     try:
         config = config_from_args(args)
+        voice_to, listen_from = voice_paths(args)
         from companion.service.app import build_daemon
 
         service = args.service or "INVOCATION_ID" in os.environ  # systemd sets it
@@ -64,7 +66,9 @@ def run(args: argparse.Namespace) -> int:
         if gpio_now and (why := gpio_problem(config)):
             raise HardwareError(f"board gpio: {why} (--wait to wait for it)")
         # a service is ready before its pages and club link (started once the table is up)
-        daemon, closers = build_daemon(config, service=service, later=service)
+        daemon, closers = build_daemon(
+            config, service=service, later=service, voice_to=voice_to, listen_from=listen_from
+        )
     except (ConfigError, ValueError, OSError, JournalError, HardwareError) as e:
         print(f"binaryon: {e}", file=sys.stderr)
         return 2

@@ -12,6 +12,7 @@ from companion.cli.daemon_options import (
     config_from_args,
     quiet_while_simulating,
     setup_logging,
+    voice_paths,
 )
 from companion.core.config import ConfigError
 from companion.hardware.interfaces import HardwareError
@@ -36,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
     args.board = "mock"
     try:
         config = config_from_args(args)
+        voice_to, listen_from = voice_paths(args)
     except (ConfigError, ValueError) as e:
         print(f"binaryon: {e}", file=sys.stderr)
         return 2
@@ -54,10 +56,14 @@ def run(args: argparse.Namespace) -> int:
                 size=config.board.size,
                 brightness=round(config.leds.brightness * 255),
             )
-            daemon, closers = build_daemon(config, board=board, simulated=True)
+            daemon, closers = build_daemon(
+                config, board=board, simulated=True, voice_to=voice_to, listen_from=listen_from
+            )
             controller = pico
         else:
-            daemon, closers = build_daemon(config, simulated=True)
+            daemon, closers = build_daemon(
+                config, simulated=True, voice_to=voice_to, listen_from=listen_from
+            )
             controller = daemon.board
     except (ConfigError, ValueError, OSError, JournalError, HardwareError) as e:
         print(f"binaryon: {e}", file=sys.stderr)

@@ -179,13 +179,16 @@ def build_daemon(
     simulated: bool | None = None,
     service: bool = False,
     later: bool = False,
+    voice_to: Path | None = None,
+    listen_from: Path | None = None,
 ):
     """Returns (daemon, closers): call each closer after the daemon stops. A ``service``
     never falls back to the simulated board: it waits for the real one. ``later``: the
     optional parts (the web pages, the club's link) are imported in a thread of their own and
     started once the table's first frame is up, so that the board is ready (READY=1, the
     first OLED frame, presses taken) before them: a service, whose failures there are a log
-    line and an OLED line."""
+    line and an OLED line. ``voice_to`` (a folder of WAVs and said.txt instead of the sound
+    card) and ``listen_from`` (WAV files instead of the microphone): the voice's test paths."""
     from companion.hardware.boards import make_board
 
     board = board or make_board(
@@ -206,6 +209,16 @@ def build_daemon(
     buttons, buzzer = make_buttons(config, daemon.post, simulated)
     daemon.buzzer = buzzer
     closers = [c.close for c in (buttons, buzzer, journal) if c is not None and hasattr(c, "close")]
+    v = config.voice
+    if v.speak != "off" or v.listen or voice_to is not None or listen_from is not None:
+        from companion.service.voice_setup import start_voice
+
+        try:
+            closers.insert(0, start_voice(config, daemon, voice_to, listen_from))
+        except (ValueError, OSError):
+            for close in closers:
+                close()
+            raise
     optional: list[tuple[str, Callable[[], Callable[[], None]]]] = []
     if config.web.listen:  # (what it imports, how it starts)
         optional.append(("companion.views.web", lambda: start_web(config, daemon, service)))

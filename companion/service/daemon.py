@@ -108,6 +108,7 @@ class Daemon:
         self.web_problem = ""  # why the pages are off when they should be served (OLED, menu)
         self.club: Any = None  # the link to a club's broker (companion.club.board_link)
         self.club_status = ""  # its state in one line, for the menu ("" with no club)
+        self.voice: Any = None  # the table's voice (service/table_voice.py), when it speaks
 
         session = first_session(config, self.journal, board.size, self.say, rng, clock)
         self.referee = Referee(session, board.kind)
@@ -422,6 +423,8 @@ class Daemon:
         """Show a verdict of the referee (or a hint, the companion's move) on the table, and
         follow what it changed: another game's layout and sensing, a sensor board that must
         catch up, the hints' round, the buzzer."""
+        if self.voice is not None:  # its lines are said after the frame
+            self.voice.verdict(verdict)
         self.feedback.apply(verdict)
         if verdict.played or verdict.changed is not Change.NONE:
             self.hints.reset()
@@ -660,6 +663,8 @@ class Daemon:
         sent = self.oled.show(frame.screen)
         if sent and self.on_frame is not None:
             self.on_frame()
+        if self.voice is not None:  # speech starts once the frame is out
+            self.voice.drawn()
         self.game_clock.drawn()
         if not pages:
             return

@@ -5,6 +5,7 @@ blinking. The presenter draws it all from ``notices``; cells stay the game's own
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from companion import PROGRAM
 from companion.games.base import Hint
@@ -26,6 +27,9 @@ class TableFeedback:
         self._differ_hint = ""
         self._message_timer = None
         self._blink_timer = None
+        # told each message set outside ``apply`` (the voice; a verdict it hears whole)
+        self.on_message: Callable[[str, str], None] | None = None
+        self._applying = False
 
     @property
     def blinking(self) -> bool:
@@ -34,6 +38,13 @@ class TableFeedback:
     def apply(self, verdict: Verdict) -> None:
         """Show ``verdict``: what the game became first, then what is said about it, then
         the refusal and the cells to fix (which stay on the OLED)."""
+        self._applying = True
+        try:
+            self._apply(verdict)
+        finally:
+            self._applying = False
+
+    def _apply(self, verdict: Verdict) -> None:
         if verdict.differ == ():
             self.show_differ((), (), "")
         if verdict.changed is not Change.NONE or verdict.played:
@@ -77,6 +88,8 @@ class TableFeedback:
         """Say ``text`` (``kind``: news, refused, warning or hint; the pages style it so)."""
         self.notices.message = text
         self.notices.message_kind = kind if text else ""
+        if text and not self._applying and self.on_message is not None:
+            self.on_message(text, kind)
         self.notices.expected = False  # a recovery's plain position lasts its own message
         if self._message_timer is not None:
             self._message_timer.cancel()

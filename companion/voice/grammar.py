@@ -34,7 +34,7 @@ class Context:
     """What the game and its state let a player ask."""
 
     ranks: int = 0  # the board's ranks ("read rank 3", "where can i move"); 0: no board
-    numbers: bool = False  # claim, pass and a two-digit number (a paper sheet)
+    numbers: bool = False  # "i claim", pass, and "claim" with a two-digit number (a sheet)
     next: bool = False  # "next": the chair's step goes on
     clock: bool = False  # a game clock: time, pause, resume
     confirm: bool = False  # a yes or no is awaited (undo)
@@ -47,8 +47,8 @@ class Command:
     number: int | None = None  # claim: 0..99; rank: 1..ranks
 
     def __str__(self) -> str:
-        if self.name == "claim" and self.number is not None:
-            return f"claim {self.number:02d}"
+        if self.name == "claim":
+            return "claim" if self.number is None else f"claim {self.number:02d}"
         if self.name == "rank":
             return f"read rank {self.number}"
         return self.name
@@ -75,7 +75,7 @@ def jsgf(ctx: Context, wake: str = "") -> str:
     alts = [p for name in commands(ctx) for p in PHRASES[name]]
     digit = " | ".join((*DIGITS, "oh"))
     if ctx.numbers:
-        alts.append("claim <digit> <digit>")
+        alts += ["i claim", "claim <digit> <digit>"]
     if ctx.ranks:
         alts.append("read rank <rank>")
     rank = " | ".join(DIGITS[1 : min(ctx.ranks, 9) + 1]) or "one"
@@ -100,6 +100,8 @@ def command_of(line: str, ctx: Context, wake: str = "") -> Command | None:
     for name in commands(ctx):
         if said in PHRASES[name]:
             return Command(name)
+    if ctx.numbers and said == "i claim":
+        return Command("claim")
     claim = len(words) == 3 and words[0] == "claim"
     if ctx.numbers and claim and all(w in DIGIT_OF for w in words[1:]):
         return Command("claim", DIGIT_OF[words[1]] * 10 + DIGIT_OF[words[2]])
@@ -112,8 +114,10 @@ def command_of(line: str, ctx: Context, wake: str = "") -> Command | None:
 
 def spoken(command: Command, wake: str = "") -> str:
     """What a person says for ``command`` (its first phrase): the round trip's text."""
-    if command.name == "claim":
-        n = command.number or 0
+    if command.name == "claim" and command.number is None:
+        body = "i claim"
+    elif command.name == "claim":
+        n = command.number
         body = f"claim {DIGITS[n // 10]} {DIGITS[n % 10]}"
     elif command.name == "rank":
         body = f"read rank {DIGITS[command.number or 0]}"
@@ -126,6 +130,6 @@ def every_command(ctx: Context) -> list[Command]:
     """One of each command the context allows (claims: a few numbers; ranks: each)."""
     out = [Command(name) for name in commands(ctx)]
     if ctx.numbers:
-        out += [Command("claim", n) for n in (5, 42, 69, 90)]
+        out += [Command("claim"), *(Command("claim", n) for n in (5, 42, 69, 90))]
     out += [Command("rank", n) for n in range(1, min(ctx.ranks, 9) + 1)]
     return out

@@ -45,6 +45,9 @@ class Heard:
 # the wake word's spotting threshold (pocketsphinx's kws_threshold): lower hears it more
 # often, in commands and, falsely, in other talk; bench_voice.py measures both
 WAKE_THRESHOLD = 1e-60
+# a line whose least sure word (its posterior) is under this is doubtful: not acted on, said
+# back as not understood (bench_voice.py: it takes wrong digits and near words, keeps the rest)
+SURE = 0.45
 WAKE_WITHIN = 60  # frames (10 ms): the wake word starts the line, not somewhere in a sentence
 PAD = quiet(0.3)
 HISS = array("h", quiet(1.0, seed=7))
@@ -93,7 +96,24 @@ class Recogniser:
         if self.wake and not (len(pcm) <= LONGEST_LINE and self._wake_starts(pcm)):
             return Heard("", None, False)
         words = self._decode(pcm, "companion")
+        if self.least_sure() < SURE:  # never acted on: said back as not understood
+            return Heard(words, None, True)
         return Heard(words, command_of(words, self.ctx, self.wake), True)
+
+    def least_sure(self) -> float:
+        """How sure the last decoding is of its least sure word after the wake word (the
+        posterior of each word in the lattice, 0..1; silences and the wake word left out)."""
+        skip = len(self.wake.split())
+        sure = 1.0
+        for s in self._decoder.seg() or ():
+            word = s.word.split("(")[0]  # "zero(2)": a second pronunciation
+            if word.startswith("<") or word.startswith("[") or word == "</s>":
+                continue
+            if skip:
+                skip -= 1
+                continue
+            sure = min(sure, s.prob)
+        return sure
 
     def _wake_starts(self, pcm: bytes) -> bool:
         if not self._decode(pcm, "wake"):

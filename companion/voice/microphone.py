@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import shutil
 import subprocess
+import wave
 from array import array
 from collections.abc import Sequence
 from pathlib import Path
@@ -51,6 +52,17 @@ class WavSource:
         if not path.is_file():
             raise ValueError(f"{path}: no such file")
         return cls([path])
+
+    def check(self) -> None:
+        """Each file opens as 16-bit PCM WAV; ValueError naming the first that does not."""
+        for path in self.paths:
+            try:
+                with wave.open(str(path), "rb") as w:
+                    width = w.getsampwidth()
+            except (wave.Error, EOFError, OSError) as e:
+                raise ValueError(f"{path}: not a WAV file ({e})") from None
+            if width != 2:
+                raise ValueError(f"{path}: {8 * width}-bit samples: use 16-bit PCM")
 
     def read(self, size: int) -> bytes:
         while len(self._buffer) < size and self._next < len(self.paths):

@@ -4,9 +4,11 @@ the least urgent, oldest first, so it never grows without bound."""
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import itertools
 import logging
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,6 +22,16 @@ CHAT = 0  # answers, hints, whose turn
 MOVE = 1  # a move played
 REFUSAL = 2  # a refusal, the clock's ten seconds
 URGENT = 3  # a flag, the result
+
+
+NICE = 10  # the voice thread's (and so espeak-ng's) niceness: the referee's thread goes first
+
+
+def lower_priority() -> None:
+    """Make the calling thread, and the processes it starts, yield the CPU to the daemon's
+    loop (Linux: a thread's niceness is its own, and children inherit it)."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICE)
 
 
 @dataclass(order=True)
@@ -94,6 +106,7 @@ class SpeechQueue:
         self._thread.join(timeout)
 
     def _run(self) -> None:
+        lower_priority()
         while True:
             with self._cond:
                 self._cond.wait_for(lambda: self._heap or self._closed)

@@ -41,6 +41,7 @@ from .masked import HIDDEN
 from .moves import BinomeMove, Claim, Decline, Draw, Roll, Veiled, Write, cell_name
 from .notation import BinomeNotation
 from .options import resolve_game_options, seat_order
+from .paper import BinomePaper
 from .postulates import BY_ID, IDS, number_text
 from .resolution import Resolution, resolve
 from .result import BinomeResult
@@ -62,7 +63,7 @@ def _rotate(names: Sequence[str], first: str) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, eq=True)
-class BinomeState(BinomeNotation, BinomeResult, GameState):
+class BinomeState(BinomePaper, BinomeNotation, BinomeResult, GameState):
     """One moment of a Binøme game. Build one with ``SPEC.new(**options)`` or ``SPEC.replay``."""
 
     game: ClassVar[str] = GAME
@@ -174,6 +175,8 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
     def to_act(self) -> frozenset[str]:
         if self.mask is not None and self.waiting:
             return frozenset()
+        if self.paper and (asked := self.waiting):  # paper: each claimant's number in turn
+            return frozenset({next(p for p in self.claim_order() if p in asked)})
         phase = self.phase
         if phase == WRITE:
             return frozenset(n for n in self.names if n not in self.wrote)
@@ -244,6 +247,8 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
         return getattr(move, "player", None)
 
     def _player_moves(self, player: str) -> list[BinomeMove]:
+        if self.on_paper(player):
+            return self.paper_moves(player)
         if player not in self.to_act:
             return []
         if self.veils(player):  # another seat's moves, as this board hears them
@@ -309,7 +314,7 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
             return None
         if not isinstance(move, Write | Claim | Decline | Veiled):
             return Refusal("not-a-move", f"{move!r}: not a move")
-        if isinstance(move, Veiled) and self.mask is None:
+        if isinstance(move, Veiled) and self.mask is None and not self.paper:
             return Refusal("remote-only", f"{move.name}: a public name, not a move")
         who = move.player or player
         if who is None:
@@ -324,6 +329,10 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
             return Refusal("unknown-player", f"{who}: not playing")
         if self.mask is not None and (refusal := masking.remote_refusal(self, move, who)):
             return refusal
+        if self.on_paper(who):
+            return self.paper_check(move, who)
+        if isinstance(move, Veiled) and self.mask is None:
+            return Refusal("remote-only", f"{move.name}: a public name, not a move")
         writes = isinstance(move, Write) or (isinstance(move, Veiled) and move.verb == "write")
         if writes:
             if phase != WRITE:
@@ -392,6 +401,8 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
             return replace(self, remaining=left, card=move.card, _ply=ply)
         who: str = move.player or player  # type: ignore[assignment]
         i = self.index(who)
+        if (told := self.paper_play(move, who, ply)) is not None:
+            return told
         if isinstance(move, Veiled):
             if move.verb == "write":
                 return replace(self, wrote=self.wrote | {who}, _ply=ply)
@@ -409,6 +420,8 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
         chooses = isinstance(move, Claim | Decline) or (
             isinstance(move, Veiled) and move.verb != "write"
         )
+        if self.paper and isinstance(move, Claim) and self.waiting == {move.player}:
+            return True  # the last number told on paper: the turn resolves
         return chooses and len(self.decided) + 1 == len(self.names)
 
     def resolve_turn(self) -> BinomeState:

@@ -88,7 +88,7 @@ def masked_for_seat(state: BinomeState, seat: str) -> BinomeState:
 
 def veils(state: BinomeState, player: str) -> bool:
     """Are ``player``'s secrets unknown to this state (another seat's, when masked)?"""
-    return state.mask is not None and player != state.mask
+    return (state.mask is not None and player != state.mask) or state.on_paper(player)
 
 
 def fact(state: BinomeState, seat: str, key: str) -> Any | None:
@@ -102,10 +102,10 @@ def fact(state: BinomeState, seat: str, key: str) -> Any | None:
 def waiting(state: BinomeState) -> frozenset[str]:
     """The first seat, while a chance step is due on another seat's board; the seats whose
     choice is not known yet, once every player has chosen this turn."""
-    if state.mask is None or state.over:
+    if (state.mask is None and not state.paper) or state.over:
         return frozenset()
     if state.card is None:  # a roll, a digit to write, or a draw
-        if state.mask != state.names[0] and state.phase in ("roll", "draw"):
+        if state.mask not in (None, state.names[0]) and state.phase in ("roll", "draw"):
             return frozenset((state.names[0],))
         return frozenset()
     if len(state.decided) < len(state.names):

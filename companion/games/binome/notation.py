@@ -21,6 +21,8 @@ class BinomeNotation:
         if isinstance(move, Roll | Draw | Veiled):
             return move.name
         who = move.player
+        if isinstance(move, Claim) and who is not None and self.asked_number(who):
+            return move.name  # a number told aloud on paper (paper.py)
         if isinstance(move, Write):
             return f"{who} write"
         if self.options["secrets"]:
@@ -59,8 +61,14 @@ class BinomeNotation:
             return Claim(parse_number(words[1]), player, burn=True)
         if verb == "pass" and len(words) == 1:
             return Decline(player)
-        if verb in VEILED and len(words) == 1 and player and self.mask is not None:
-            return Veiled(verb, player)  # another seat's move as a remote board hears it
+        if (
+            verb in VEILED
+            and len(words) == 1
+            and player
+            and (self.mask is not None or self.veils(player))
+        ):
+            # another seat's move as a remote board hears it; a paper sheet's (paper.py)
+            return Veiled(verb, player)
         raise ValueError(f"{text.strip()!r}: not a Binøme move")
 
     def _player_named(self, text: str) -> str:

@@ -53,6 +53,9 @@ OPTIONS: Final[tuple[Option, ...]] = (
            "read when the game starts, unless points are given", builtins=(BUILTIN_NAME,)),
     Option("phoneless", "", "players without a phone (a,b): the chairperson enters their "
            "sheet and claims on the chair's own page"),
+    Option("paper", False, "paper sheets: players keep their own sheets and say claim or "
+           "pass, then their number when asked (by voice); the companion resolves from it",
+           kind=bool),
     Option("step_seconds", 0, "seconds each step gives (writing a digit, a claim): a digit "
            "not written goes to the first free half, a claim not made is a pass (0 = no limit)",
            kind=int, minimum=0, maximum=600),
@@ -106,6 +109,8 @@ def resolve_game_options(given: Mapping[str, Any] | None = None) -> dict[str, An
         bots = [f"{BOT_PREFIX}{i}" for i in range(1, out["solo"] + 1)]
         if humans[0].lower() in bots:
             raise ValueError(f"players: {humans[0]!r} is a virtual player's name")
+    if out["paper"] and out["secrets"]:
+        raise ValueError("paper: claims are said aloud, so not with secrets")
     names = seat_order(out)
     if out["chair"]:
         match = [n for n in names if n.lower() == out["chair"].strip().lower()]

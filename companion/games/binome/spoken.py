@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from companion.games.binome.engine import OVER, BinomeState
 from companion.games.binome.moves import Claim, Decline, Draw, Roll, Veiled
-from companion.games.binome.postulates import BY_ID
+from companion.games.binome.postulates import BY_ID, number_text
 from companion.games.binome.resolution import X
 
 DIGIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -35,6 +35,10 @@ def spoken(before: BinomeState, move: object, after: BinomeState) -> str:
             f"Postulate: {BY_ID[move.card].title}, for {points_words(after, move.card)}. "
             "Claim or pass."
         )
+    elif isinstance(move, Claim) and move.player and before.asked_number(move.player):
+        lines.append(f"{move.player}: {number_text(move.number)}.")  # told aloud on paper
+    elif isinstance(move, Veiled) and move.verb == "write":
+        lines.append(f"{move.player} wrote.")
     elif isinstance(move, Claim) or (isinstance(move, Veiled) and move.verb == "claim"):
         lines.append(f"{move.player} claims.")
     elif isinstance(move, Decline):
@@ -45,6 +49,9 @@ def spoken(before: BinomeState, move: object, after: BinomeState) -> str:
         last = after.history[-1]
         lines.append(f"{last.explanation}.")
         lines.append(scores_words(after) + ".")
+    asked = [p for p in after.claim_order() if p in after.waiting] if after.paper else []
+    if asked and len(after.history) == len(before.history):
+        lines.append(f"{asked[0]}, your number?")  # paper sheets: each claimant in turn
     if after.phase == OVER and before.phase != OVER:
         outcome = after.outcome()
         if outcome is not None:

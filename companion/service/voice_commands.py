@@ -1,0 +1,214 @@
+"""Commands by voice, acted on in the daemon's loop through the same paths as the buttons and
+the pages: an undo asked is confirmed (by "yes", or the undo button), the clock paused and
+resumed as confirm does, a hint as the menu button gives it. A line heard that is not a command
+of the game's state is said back once and never acted on."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from companion import PROGRAM
+from companion.voice.grammar import Command, Context, commands
+from companion.voice.listener import Heard
+from companion.voice.words import (
+    changed_words,
+    moves_words,
+    rank_words,
+    time_words,
+    turn_words,
+)
+
+log = logging.getLogger(PROGRAM)
+
+SAID = {  # the phrase said for each command in "help"
+    "repeat": "say that again",
+    "score": "what is the score",
+    "turn": "whose turn is it",
+    "hint": "give me a hint",
+    "undo": "undo",
+    "new game": "start a new game",
+    "time": "how much time",
+    "pause": "pause the clock",
+    "resume": "resume the clock",
+    "next": "next step",
+    "pass": "i pass",
+    "claim": "i claim, then: claim four two",
+    "moves": "where can i move",
+    "changed": "what changed",
+    "rank": "read rank three",
+}
+
+
+class VoiceCommands:
+    """What the listener heard, acted on (``act``, in the loop's thread)."""
+
+    def __init__(self, host: Any, voice: Any, wake: str) -> None:
+        self.host = host  # the daemon
+        self.voice = voice  # the TableVoice: answers are its lines
+        self.wake = wake
+        self.undo_asked = False  # "undo" heard: a yes (or the undo button) takes back
+        self.acted: list[str] = []  # the commands acted on, in order (``binaryon`` logs them)
+
+    def context(self) -> Context:
+        """What can be said now: the grammar's context for the game's state."""
+        session = self.host.session
+        state = session.state
+        layout = self.host.map.layout if self.host.map.squares else None
+        player = acting(state)
+        names = [m.name for m in state.legal_moves(player)] if player is not None else []
+        return Context(
+            ranks=layout.ranks if layout is not None else 0,
+            numbers=any(n.startswith(f"{player} claim") for n in names),
+            next=layout is None,
+            clock=session.clock is not None,
+            confirm=self.undo_asked,
+            pass_move=any(_passes(n) for n in names),
+        )
+
+    def moved(self) -> None:
+        """The game moved (a move, an undo, a new game): a takeback asked is forgotten."""
+        self.undo_asked = False
+
+    def act(self, heard: Heard) -> None:
+        """One line heard: its command acted on, or said back once when it was said to the
+        companion and is not a command of this state."""
+        command = heard.command
+        if command is None:
+            if heard.reply:
+                log.info("voice: not understood: %r", heard.words)
+                self.voice.add(heard.reply, "answer")
+            return
+        log.info("voice: %s", command)
+        self.acted.append(str(command))
+        self.voice.asked = True
+        try:
+            self._do(command)
+        finally:
+            self.voice.asked = False
+
+    def _say(self, text: str) -> None:
+        self.voice.add(text, "answer")
+
+    def _do(self, c: Command) -> None:
+        host, session = self.host, self.host.session
+        spec, state, options = session.spec, session.state, session.options
+        name = c.name
+        if name != "yes" and name != "no" and name != "undo":
+            self.undo_asked = False
+        if name == "repeat":
+            self._say(self.voice.last or "Nothing said yet.")
+        elif name == "score":
+            self._say(score_words(spec.view(state, None)))
+        elif name == "turn":
+            self._say(turn_words(spec, state))
+        elif name == "help":
+            ctx = self.context()
+            said = [SAID[n] for n in commands(ctx) if n in SAID]
+            if ctx.ranks:
+                said.append(SAID["rank"])
+            if ctx.numbers:
+                said.append(SAID["claim"])
+            lead = f"Say {self.wake}, then: " if self.wake else "Hold menu and say: "
+            self._say(lead + ", ".join(said) + ".")
+        elif name == "hint":
+            host.hint()
+        elif name == "undo":
+            self.undo_asked = True
+            self._say("Take back the last move? Say yes, or press undo.")
+        elif name == "yes":
+            if self.undo_asked:
+                self.undo_asked = False
+                host.undo(False)
+        elif name == "no":
+            if self.undo_asked:
+                self.undo_asked = False
+                self._say("Not taken back.")
+        elif name == "new game":
+            host.new_game(keep=True)
+        elif name == "time":
+            clock = session.clock
+            if clock is None:
+                self._say("No clock in this game.")
+            else:
+                self._say(time_words(spec, clock.times(host.loop.clock())))
+        elif name in ("pause", "resume"):
+            clock = session.clock
+            wanted = name == "pause"
+            if clock is None or clock.paused == wanted or (wanted and clock.running is None):
+                self._say("The clock is " + ("not running." if wanted else "running."))
+            else:
+                host.game_clock.toggle()
+        elif name == "next":
+            self._next()
+        elif name == "claim":
+            self._claim(c.number)
+        elif name == "pass":
+            self._pass()
+        elif name == "moves":
+            self._say(moves_words(spec, state, state.turn))
+        elif name == "changed":
+            states = session.states
+            if len(states) < 2:
+                self._say("Nothing changed.")
+            else:
+                self._say(changed_words(spec, states[-2], states[-1], options))
+        elif name == "rank":
+            self._say(rank_words(spec, state, options, c.number or 0))
+
+    def _pass(self) -> None:
+        state = self.host.session.state
+        player = acting(state)
+        legal = state.legal_moves(player) if player is not None else []
+        passes = [m for m in legal if m.is_pass or _passes(m.name)]
+        if not passes:
+            self._say("No pass now.")
+            return
+        self.host.submit(passes[0].name, player)
+
+    def _claim(self, number: int | None) -> None:
+        """'I claim' (the number is asked later: a paper sheet), or 'claim 4 2' (the number
+        itself), for the person to act, as their page would send it."""
+        state = self.host.session.state
+        player = acting(state)
+        if player is None:
+            self._say("Nobody claims now.")
+            return
+        self.host.submit(f"{player} claim" + ("" if number is None else f" {number:02d}"), player)
+
+    def _next(self) -> None:
+        """'Next step': every person to act who has one move only (a digit written on a paper
+        sheet) has made it; otherwise the confirm button's step."""
+        session = self.host.session
+        state = session.state
+        done = False
+        for player in [p for p in state.players if p in state.to_act - state.virtual]:
+            moves = session.state.legal_moves(player)
+            if len(moves) == 1 and not moves[0].is_pass:
+                self.host.submit(moves[0].name, player)
+                done = True
+        if not done:
+            self.host.button("confirm")
+
+
+def score_words(view: Any) -> str:
+    """The live score as the table shows it: the view's words, else its rows."""
+    if view.explanation:
+        return ". ".join(view.explanation) + "."
+    rows = [f"{r.label.lower()} {r.value}" for r in view.panel.rows if r.value]
+    return ("Score: " + ", ".join(rows) + ".") if rows else "No score yet."
+
+
+def acting(state: Any) -> str | None:
+    """The person a command said aloud acts for: the one on turn, else the first person (not a
+    virtual player) in seat order who is to act."""
+    if state.is_over():
+        return None
+    if state.turn is not None and state.turn not in state.virtual:
+        return state.turn
+    people = [p for p in state.players if p in state.to_act and p not in state.virtual]
+    return people[0] if people else None
+
+
+def _passes(name: str) -> bool:
+    return name.split()[-1:] == ["pass"]
