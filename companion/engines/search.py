@@ -172,6 +172,23 @@ class Searcher:
         self.table[self.adapter.key(state)] = (depth, scored[0][1], EXACT, scored[0][0])
         return scored
 
+    def move_value(self, state: Any, move: Any, depth: int) -> tuple[int, bool]:
+        """The value for the mover of ``state`` of playing ``move``, searched to ``depth`` plies
+        (``move`` counted) with a full window and no node budget, and whether it is proven (no
+        line stopped at the horizon): a move the search did not choose valued as its choice
+        was (a game's review). A table of its own, so a proof is one this search made."""
+        nodes, self.limits.nodes = self.limits.nodes, None
+        deadline, self.deadline = self.deadline, float("inf")
+        table, self.table = self.table, {}
+        self._hit_horizon = False
+        try:
+            child = self.adapter.play(state, move)
+            me = self.adapter.mover(state)
+            value = self._child_value(me, child, depth - 1, -WIN - 1, WIN + 1)
+        finally:
+            self.limits.nodes, self.deadline, self.table = nodes, deadline, table
+        return value, not self._hit_horizon or abs(value) >= WIN
+
     def search(self, state: Any) -> Result:
         """Iterative deepening from ``state`` until the limits; the last finished depth wins."""
         a = self.adapter
