@@ -75,7 +75,7 @@ def test_the_best_moves_value_by_itself_is_the_searchs_value(seed):
     state = _random_position("binaryon", {"size": 6}, seed, plies=seed % 12)
     searcher = Searcher(adapter, Limits(seconds=None, nodes=3000))
     result = searcher.search(state)
-    value, proven = searcher.move_value(state, result.move, max(result.depth, 1))
+    value, proven = searcher.move_value(state, result.move, max(result.value_depth, 1))
     assert value == result.value
     if proven:
         assert abs(value) >= WIN or value == 0

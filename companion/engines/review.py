@@ -181,7 +181,7 @@ def _review_move(
     if result.move == move or result.move is None:
         played_value = best_value
     else:
-        played_value, played_exact = searcher.move_value(prepared, move, max(result.depth, 1))
+        played_value, played_exact = searcher.move_value(prepared, move, max(result.value_depth, 1))
     before = expected(best_value, scale, exact)
     after = expected(played_value, scale, played_exact)
     # as good as the engine's move, or proven to keep the proven value

@@ -39,6 +39,14 @@ class Result:
     complete: bool = False  # the search saw every line to its end (the value is exact)
     scored: list[tuple[Any, int]] = field(default_factory=list)  # root moves, best first
 
+    @property
+    def value_depth(self) -> int:
+        """The depth ``value`` was searched to: one more than ``depth`` for a move an
+        unfinished depth proved better than the last finished depth's best."""
+        if self.scored and self.move is not None and self.move != self.scored[0][0]:
+            return self.depth + 1
+        return self.depth
+
 
 @dataclass
 class Limits:
