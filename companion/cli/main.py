@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("companion.cli.export", "write a game from the journal as a text record"),
     "import": ("companion.cli.import_record", "check a text record and add it to the journal"),
     "replay": ("companion.cli.replay", "step through a game record on the simulated board"),
+    "review": ("companion.cli.review", "the engine's review of a finished game, move by move"),
     "abandon": ("companion.cli.abandon", "abandon the game in progress (kept in history)"),
     "resume": ("companion.cli.resume", "take a paused game up again (see history)"),
     "backup": ("companion.cli.backup", "copy the journal safely, even while the daemon runs"),
