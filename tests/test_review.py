@@ -107,7 +107,7 @@ def _played(game, options, seed, kinds=("random", "greedy", "engine:beginner", "
     """A seeded game between two players drawn from ``kinds``: its move names and states."""
     adapter = adapter_for(game)
     rng = random.Random(seed)
-    players = [make_player(rng.choice(kinds), adapter, rng.randrange(2**30), 0.02) for _ in "ab"]
+    players = [make_player(rng.choice(kinds), adapter, rng.randrange(2**30), 1.0) for _ in "ab"]
     state = new_state(game, options)
     names, states = [], []
     while not state.is_over():
