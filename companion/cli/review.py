@@ -53,16 +53,17 @@ def find_game(journal: Any, text: str | None) -> Any:
     entry = journal.load(game_id)
     if entry is None:
         raise JournalError(f"no game {game_id} in the journal (see binaryon history)")
-    if entry.status != FINISHED:
-        status = entry.status.replace("_", " ")
-        raise JournalError(f"game {game_id} is {status}: only a finished game is reviewed")
     return entry
 
 
 def reviewable_names(entry: Any) -> list[str]:
-    """The game's full move names: a game with secrets only once it has revealed them."""
-    if entry.has_secrets() and not entry.revealed():
-        raise JournalError(f"game {entry.id} has not revealed its secrets: no review before")
+    """The game's full move names (JournalError with one line for a game not finished, or
+    one that has not revealed its secrets)."""
+    from companion.views.reviewable import refusal
+
+    why = refusal(entry)
+    if why:
+        raise JournalError(why)
     return entry.move_names
 
 

@@ -80,6 +80,7 @@ class Review:
 
     game: str
     first: str  # the seat the curve is drawn for
+    labels: dict[str, str] = field(default_factory=dict)  # each seat as the game names it
     moves: list[MoveReview] = field(default_factory=list)
     curve: list[float] = field(default_factory=list)
     turning_points: list[int] = field(default_factory=list)
@@ -96,6 +97,7 @@ class Review:
         return {
             "game": self.game,
             "first": self.first,
+            "labels": self.labels,
             "moves": [m.as_dict() for m in self.moves],
             "curve": [round(e, 3) for e in self.curve],
             "turning_points": self.turning_points,
@@ -147,7 +149,7 @@ def review_game(
     state = spec.new(**spec.resolve(dict(options)))
     first = adapter.mover(adapter.prepare(state))
     scale = adapter.review_scale
-    out = Review(game, first)
+    out = Review(game, first, {p: spec.player_label(p) for p in state.players})
     total = len(names)
     for ply, name in enumerate(names, 1):
         if state.is_over():
