@@ -206,6 +206,55 @@ def _lost_anyway(before: float, proven_before: bool, after: float, proven_after:
     return proven_after and after == 0.0 and not proven_before and before < 0.5
 
 
+def judge(adapter: Any, state: Any, nodes: int = NODES) -> dict[Any, str]:
+    """Each legal move of ``state`` (the rules engine's) labelled as a review would label it
+    (without the next position's proofs): what a player who only avoids blunders, or a tutor,
+    goes by. One search of ``nodes`` and each other move valued at its depth."""
+    prepared = adapter.prepare(state)
+    moves = adapter.moves(prepared)
+    if len(moves) == 1:
+        return {moves[0]: "best"}
+    searcher = Searcher(adapter, Limits(seconds=None, nodes=nodes))
+    result = searcher.search(prepared)
+    scale = adapter.review_scale
+    exact = result.complete
+    before = expected(result.value, scale, exact)
+    depth = max(result.value_depth, 1)
+    out: dict[Any, str] = {}
+    for move in moves:
+        if move == result.move:
+            out[move] = "best"
+            continue
+        value, proven = searcher.move_value(prepared, move, depth)
+        after = expected(value, scale, proven)
+        best = value >= result.value or (exact and proven and after >= before)
+        label = label_of(before - after, best, _lost_anyway(before, exact, after, proven))
+        if label == BLUNDER and not proven:  # as a review would: the next position's proof
+            after, proven = _child_proof(adapter, prepared, move, nodes, after)
+            best = exact and proven and after >= before
+            label = label_of(before - after, best, _lost_anyway(before, exact, after, proven))
+        out[move] = label
+    return out
+
+
+def _child_proof(
+    adapter: Any, prepared: Any, move: Any, nodes: int, guess: float
+) -> tuple[float, bool]:
+    """The mover's expected result after ``move`` by a search of the position it leads to
+    (the next move's own search in a review): (the proof, True) when it proves one, else
+    (``guess``, False)."""
+    me = adapter.mover(prepared)
+    child = adapter.play(prepared, move)
+    if adapter.is_over(child):
+        winner = adapter.winner(child)
+        return (0.5 if winner is None else float(winner == me)), True
+    result = Searcher(adapter, Limits(seconds=None, nodes=nodes)).search(child)
+    if not result.complete:
+        return guess, False
+    e = expected(result.value, adapter.review_scale, True)
+    return (e if adapter.mover(child) == me else 1.0 - e), True
+
+
 def _with_proofs(adapter: Any, moves: list[MoveReview], end: Any) -> list[MoveReview]:
     """Each move's ``after`` taken from what is proven after it, when its own search left it
     a guess: the next position's proof (its own search went deeper), or the game's result

@@ -267,9 +267,11 @@ class Level:
     time_share: float
     start_fraction: float
     slip: float  # chance of not playing the best move
+    wild: float = 0.0  # chance of any legal move at all (a person who overlooks a threat)
 
 
 LEVEL_TABLE: Final = {
+    "novice": Level("novice", 1, 0.1, 0.5, 0.35, wild=0.3),
     "beginner": Level("beginner", 1, 0.1, 0.5, 0.35),
     "casual": Level("casual", 2, 0.3, 0.5, 0.1),
     "default": Level("default", 64, 1.0, 0.5, 0.0),
@@ -299,6 +301,9 @@ def choose(
     )
     result = search(adapter, state, limits)
     rng = rng or random.Random(0)
+    if spec.wild and len(result.scored) > 1 and rng.random() < spec.wild:
+        move, value = rng.choice(result.scored)
+        return Result(move, value, [move], result.depth, result.nodes, False, result.scored)
     if spec.slip and len(result.scored) > 1 and rng.random() < spec.slip:
         best_value = result.scored[0][1]
         others = result.scored[1:4]
