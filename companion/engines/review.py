@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from companion.engines.adapters import adapter_for
 from companion.engines.explain import hint_line
-from companion.engines.search import WIN, Limits, Searcher
+from companion.engines.search import WIN, Limits, Result, Searcher
 from companion.games import get_spec
 
 NODES: Final = 6000  # nodes searched a move by default: the same review on any machine
@@ -208,12 +208,19 @@ def _lost_anyway(before: float, proven_before: bool, after: float, proven_after:
 
 def judge(adapter: Any, state: Any, nodes: int = NODES) -> dict[Any, str]:
     """Each legal move of ``state`` (the rules engine's) labelled as a review would label it
-    (without the next position's proofs): what a player who only avoids blunders, or a tutor,
-    goes by. One search of ``nodes`` and each other move valued at its depth."""
+    (a blunder on a guess looked at again from the position it leads to, as a review's next
+    move would): what a player who only avoids blunders, or a tutor, goes by. One search of
+    ``nodes`` and each other move valued at its depth."""
+    return judged(adapter, state, nodes)[0]
+
+
+def judged(adapter: Any, state: Any, nodes: int = NODES) -> tuple[dict[Any, str], Result | None]:
+    """``judge``'s labels and the search behind them (its move the best; None when the only
+    move needed no search)."""
     prepared = adapter.prepare(state)
     moves = adapter.moves(prepared)
     if len(moves) == 1:
-        return {moves[0]: "best"}
+        return {moves[0]: "best"}, None
     searcher = Searcher(adapter, Limits(seconds=None, nodes=nodes))
     result = searcher.search(prepared)
     scale = adapter.review_scale
@@ -234,7 +241,7 @@ def judge(adapter: Any, state: Any, nodes: int = NODES) -> dict[Any, str]:
             best = exact and proven and after >= before
             label = label_of(before - after, best, _lost_anyway(before, exact, after, proven))
         out[move] = label
-    return out
+    return out, result
 
 
 def _child_proof(
