@@ -104,3 +104,52 @@ def test_the_curve_line_rises_with_the_first_seats_chances():
     line = curve_line([i / 199 for i in range(200)], width=20)
     assert len(line) <= 21 and line[0] == "▁" and line[-1] == "█"
     assert list(line) == sorted(line)
+
+
+def _secret_game(journal, seed=1, plies=6):
+    """A Latent Binaries game cut short (as by a flag) after ``plies`` moves, its secret moves
+    journaled with their public names: finished, its secrets never revealed."""
+    from companion.games.base import Outcome
+
+    spec = get_spec("latent-binaries")
+    options = spec.resolve({})
+    state = spec.new(**options)
+    rng = random.Random(seed)
+    rows, secrets = [], []
+    for _ in range(plies):
+        player = sorted(state.to_act)[0] if state.to_act else None
+        move = rng.choice(state.legal_moves(player) if player else state.legal_moves())
+        public = state.public_name(move)
+        if public != move.name:
+            secrets.append(move.name)
+        rows.append((move.name, None, state.actor(move), public if public != move.name else None))
+        state = state.play(move)
+    assert secrets and not state.revealed()
+    outcome = Outcome((state.players[0],), "won on time", {"on_time": state.players[1]})
+    game_id = journal.import_game(
+        "latent-binaries", options, {}, rows, started=None, ended=None, status="finished",
+        outcome=outcome,
+    )  # fmt: skip
+    return game_id, secrets
+
+
+def test_a_game_that_kept_its_secrets_is_not_reviewed_nor_are_they_shown(capsys, tmp_path):
+    path = tmp_path / "j.sqlite"
+    with SqliteJournal.open(path) as j:
+        game_id, secrets = _secret_game(j)
+    for args in ((str(game_id),), (str(game_id), "--json"), ()):
+        code, out, err = run(capsys, "review", *args, "--journal", str(path))
+        assert code == 2 and out == ""
+        assert f"game {game_id} has not revealed its secrets: no review before" in err
+        assert not any(secret in err for secret in secrets)
+
+
+def test_the_page_refuses_it_too(tmp_path):
+    """The table page's backend asks the same check (``views.reviewable.refusal``)."""
+    from companion.views.reviewable import refusal
+
+    path = tmp_path / "j.sqlite"
+    with SqliteJournal.open(path) as j:
+        game_id, _ = _secret_game(j, seed=2)
+        entry = j.load(game_id)
+    assert refusal(entry) == f"game {game_id} has not revealed its secrets: no review before"
