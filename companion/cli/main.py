@@ -48,7 +48,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "invite": ("companion.cli.invite", "print the table page's and each player's page address"),
     "bestmove": ("companion.cli.bestmove", "the engine's move in a position (file or - for stdin)"),
     "solve": ("companion.cli.solve", "solve a small board: the perfect-play result from the start"),
-    "match": ("companion.cli.match", "play engines, greedy and random players against each other"),
+    "match": (
+        "companion.cli.match",
+        "play engines, greedy, careful and random players against each other; --ladder",
+    ),
     "club": ("companion.cli.club", "the club's hub: every board on an MQTT broker, results"),
     "event": ("companion.cli.event", "run a tournament: pairings, results, corrections, standings"),
 }

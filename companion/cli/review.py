@@ -34,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print the review as JSON")
     parser.add_argument(
-        "--nodes", type=int, default=None, metavar="N", help="positions searched a move"
+        "--nodes", type=int, default=None, metavar="N", help="positions searched a move (6000)"
     )
     add_journal_argument(parser)
 
