@@ -3,7 +3,11 @@
 Pi Zero 2 W core (benchmarks/cpu_quota.py). Aims: under 10 s here, under 60 s on the quota,
 with progress shown throughout (the longest wait between two progress steps is printed).
 
-    .venv/bin/python benchmarks/bench_review.py [--nodes N] [--quota]
+    .venv/bin/python benchmarks/bench_review.py [--nodes N] [--presses N] [--quota]
+
+``--presses N`` also times N presses on the board (bench_press.py: the mock board's event to
+the OLED frame, no journal) alone and while the table page's review runs in its thread
+(``views/web/reviews.py``) in the same process: what a review costs the referee.
 
 Binaryon 8x8 games end in 35 to 57 moves (every move lowers the same-coloured neighbouring
 pairs): the game reviewed is the first seeded game of at least ``--plies`` moves (50) that a
@@ -80,9 +84,52 @@ def timed(game: str, names: list[str], nodes: int) -> tuple[float, float, float]
     return wall, cpu, gap
 
 
-def measure(nodes: int, plies: int, label: str) -> None:
+def presses_during_review(presses: int, nodes: int, names: list[str], label: str) -> None:
+    """Press -> OLED frame alone, then while reviews of ``names`` run one after another: in
+    a process of their own (as the table page's Review button runs them,
+    ``views/web/review_process.py``), and, for comparison, in a thread of this process."""
+    import threading
+
+    from bench_press import measure as press_times
+    from bench_press import report
+
+    from companion.engines.review import review_game
+    from companion.views.web.review_process import review_in_process
+
+    report(f"{label}press -> OLED frame, alone", press_times(presses))
+    for where, run in (
+        ("in its own process", lambda: review_in_process("binaryon", {}, names, _none, nodes)),
+        (
+            "in a thread of the same process",
+            lambda: review_game("binaryon", {}, names, None, nodes),
+        ),
+    ):
+        stop = threading.Event()
+
+        def again(run=run, stop=stop) -> None:
+            while not stop.is_set():  # as long as the presses last
+                run()
+
+        thread = threading.Thread(target=again, daemon=True)
+        thread.start()
+        time.sleep(0.5)  # the review under way (a process has started)
+        try:
+            times = press_times(presses)
+        finally:
+            stop.set()
+            thread.join()
+        report(f"{label}press -> OLED frame, a review running {where}", times)
+
+
+def _none(done: int, total: int) -> None:
+    pass
+
+
+def measure(nodes: int, plies: int, label: str, presses: int = 0) -> None:
     binaryon = long_binaryon(plies)
     wythe = whole_wythe()
+    if presses:
+        presses_during_review(presses, nodes, binaryon, label)
     for game, names in (("binaryon", binaryon), ("wythe", wythe)):
         wall, cpu, gap = timed(game, names, nodes)
         rate = (
@@ -100,13 +147,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=None, help="nodes a move (the review's)")
     parser.add_argument("--plies", type=int, default=50, help="the Binaryon game's length")
+    parser.add_argument("--presses", type=int, default=0, help="also time presses (N)")
     parser.add_argument("--quota", action="store_true", help="also under the Pi Zero quota")
     parser.add_argument("--label", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     from companion.engines.review import NODES
 
     nodes = args.nodes or NODES
-    measure(nodes, args.plies, args.label)
+    measure(nodes, args.plies, args.label, args.presses)
     if not args.quota:
         return
     why = CpuQuota.unavailable()
@@ -115,6 +163,7 @@ def main() -> None:
         return
     print(calibration_line(SHARE_OF_A_CORE), flush=True)
     argv = [__file__, "--nodes", str(nodes), "--plies", str(args.plies)]
+    argv += ["--presses", str(args.presses)]
     argv += ["--label", "under the Pi Zero quota: "]
     launcher = "import os, sys; sys.stdin.readline(); os.execv(sys.executable, sys.argv[1:])"
     with CpuQuota(SHARE_OF_A_CORE) as quota:

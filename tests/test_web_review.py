@@ -48,7 +48,7 @@ class Gate:
         self.threads.append(threading.current_thread().name)
         progress(1, len(names))
         assert self.go.wait(10)
-        return review_game(game, options, names, progress, nodes=200)
+        return review_game(game, options, names, progress, nodes=200).as_dict()
 
 
 def test_a_review_runs_in_its_own_thread_one_at_a_time_and_is_kept():
@@ -90,7 +90,7 @@ def test_a_game_the_engine_does_not_review_and_a_failure_are_one_line_each(caplo
 
 
 def test_only_the_last_few_reviews_are_kept():
-    reviews = Reviews(run=lambda g, o, n, p: review_game(g, o, n, p, nodes=50), keep=2)
+    reviews = Reviews(run=lambda g, o, n, p: review_game(g, o, n, p, nodes=50).as_dict(), keep=2)
     for game_id in (1, 2, 3):
         reviews.ask(game_id, "binaryon", {"size": 4}, ["a4"], start=True)
         reviews.threads[-1].join(30)
@@ -196,3 +196,20 @@ def test_the_review_beside_the_replay_on_the_real_daemon(browser, tmp_path):
                 assert os.path.getsize(path) > 5000
     finally:
         site.close()
+
+
+# ------------------------------------------------------------------- in a process of its own
+
+
+def test_a_review_made_in_its_own_process_is_the_same_review():
+    from companion.views.web.review_process import review_in_process
+
+    names = a_game(4)
+    seen = []
+    made = review_in_process("binaryon", {"size": 4}, names, lambda d, t: seen.append(d), 800)
+    assert made == json.loads(
+        json.dumps(review_game("binaryon", {"size": 4}, names, None, 800).as_dict())
+    )
+    assert seen == list(range(1, len(names) + 1))
+    with pytest.raises(NotReviewable, match="no review for binome"):
+        review_in_process("binome", {}, [], lambda d, t: None)

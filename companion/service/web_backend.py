@@ -49,7 +49,7 @@ class DaemonWebBackend:
         self._players: list[str] = []
         self._game_id: int | None = None
         self._replays = ReplayCheckpoints()
-        self.reviews = Reviews()  # the engine's reviews of finished games, in their thread
+        self.reviews = Reviews()  # the engine's reviews of finished games, off this process
         # the last history answer, by (generation, the journal's data_version, limit): the
         # daemon renders after each of its own writes, and another program's shows in the
         # data_version, so a page never gets a list older than the journal

@@ -329,7 +329,7 @@ async def api_game(request: web.Request) -> web.Response:
 async def api_review(request: web.Request) -> web.Response:
     """The engine's review of a finished game: GET says where it stands (idle, running with
     its progress, done with the review, refused with one line), POST starts it. The review
-    runs in a thread of its own (``reviews.Reviews``), never on this loop."""
+    runs in a process of its own (``reviews.Reviews``), never on this loop."""
     game_id = int(request.match_info["id"])
     start = request.method == "POST"
     origin = request.headers.get("Origin")

@@ -1,6 +1,7 @@
-"""The table page's reviews of finished games (docs/review.md): each runs in a thread of its
-own, one at a time and at a lower CPU priority, never on the web server's event loop nor in
-the daemon's thread; the page asks how far it has got and, once done, gets the review.
+"""The table page's reviews of finished games (docs/review.md): each runs in a process of its
+own at a lower priority (``review_process``: it never takes the daemon's interpreter lock),
+watched by a thread here, one at a time; never on the web server's event loop nor in the
+daemon's thread. The page asks how far it has got and, once done, gets the review.
 
 ``ask`` answers, JSON-able::
 
@@ -12,9 +13,7 @@ the daemon's thread; the page asks how far it has got and, once done, gets the r
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -23,12 +22,12 @@ from typing import Any, Final
 log = logging.getLogger(__name__)
 
 KEEP: Final = 8  # finished reviews kept for the pages (the oldest go first)
-NICE: Final = 10  # the review thread's niceness: the referee's thread goes first
 
 
 class Reviews:
-    """Reviews by game id. ``run`` is the review itself (``engines.review.review_game``'s
-    signature), given so a test may slow it down or count its calls."""
+    """Reviews by game id. ``run(game, options, names, progress)`` makes the review's JSON
+    (default ``review_process.review_in_process``); given, it runs in the watching thread
+    itself, so a test may slow it down or count its calls."""
 
     def __init__(self, run: Callable[..., Any] | None = None, keep: int = KEEP):
         self._run = run
@@ -82,11 +81,9 @@ class Reviews:
         names: list[str],
         extra: dict[str, Any],
     ) -> None:
-        with contextlib.suppress(AttributeError, OSError):  # Linux: a thread's own niceness
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICE)
         run = self._run
         if run is None:
-            from companion.engines.review import review_game as run
+            from companion.views.web.review_process import review_in_process as run
         from companion.engines.review import NotReviewable
 
         def progress(done: int, total: int) -> None:
@@ -96,7 +93,7 @@ class Reviews:
 
         try:
             review = run(game, options, names, progress)
-            answer = {"id": game_id, "state": "done", "review": {**extra, **review.as_dict()}}
+            answer = {"id": game_id, "state": "done", "review": {**extra, **review}}
         except NotReviewable as e:
             answer = {"id": game_id, "state": "refused", "reason": str(e)}
         except Exception as e:  # one line in the log, the page told; the daemon goes on
