@@ -291,3 +291,9 @@ def test_labels_agree_on_the_solved_board_with_a_small_budget_too():
     blunders = [w for w in wrong if w[3] == BLUNDER]
     assert tested >= 100 and agree >= 0.9 * tested
     assert not blunders, blunders
+
+
+def test_options_that_do_not_make_a_game_are_refused_in_one_line():
+    with pytest.raises(NotReviewable) as info:
+        review_game("binaryon", {"size": 5}, ["a1"])
+    assert str(info.value).startswith("binaryon: ") and "\n" not in str(info.value)

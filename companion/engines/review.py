@@ -146,7 +146,10 @@ def review_game(
     except ValueError as e:
         raise NotReviewable(f"no review for {game}: {e}") from None
     spec = get_spec(game)
-    state = spec.new(**spec.resolve(dict(options)))
+    try:
+        state = spec.new(**spec.resolve(dict(options)))
+    except ValueError as e:  # options a journal row got wrong: said, never a traceback
+        raise NotReviewable(f"{game}: {str(e).splitlines()[0]}") from None
     first = adapter.mover(adapter.prepare(state))
     scale = adapter.review_scale
     out = Review(game, first, {p: spec.player_label(p) for p in state.players})
@@ -164,7 +167,7 @@ def review_game(
         if progress is not None:
             progress(ply, total)
     out.moves = _with_proofs(adapter, out.moves, state)
-    out.curve = _curve(adapter, out, state, scale)
+    out.curve = _curve(adapter, out, state)
     out.turning_points = _turning_points(out)
     return out
 
@@ -299,7 +302,7 @@ def _with_proofs(adapter: Any, moves: list[MoveReview], end: Any) -> list[MoveRe
     return out
 
 
-def _curve(adapter: Any, review: Review, end: Any, scale: int) -> list[float]:
+def _curve(adapter: Any, review: Review, end: Any) -> list[float]:
     """The first seat's expected result after each move: each move's ``after`` turned to the
     first seat's side; the last point the game's result."""
     curve = []
