@@ -94,6 +94,12 @@ RUNS = [
         r"12 players: round 2 paired in +[\d.]+ s; page meanwhile +[\d.]+ /",
     ),
     (
+        "bench_review.py",
+        ["--nodes", "100", "--plies", "20"],
+        r"review of a \d+-move binaryon game \(100 nodes a move\): [\d.]+ s wall[\s\S]*"
+        r"review of a \d+-move wythe game .*longest wait between two progress steps [\d.]+ s",
+    ),
+    (
         "bench_club_flood.py",
         ["--big", "1", "--small", "3", "--deep", "3"],
         r"peak during the flood [\d.]+ MB: \+[\d.]+ MB",

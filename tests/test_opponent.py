@@ -55,7 +55,9 @@ def test_the_companion_can_play_first(clock):
 
 
 def test_a_bad_opponent_is_one_line():
-    with pytest.raises(ConfigError, match="levels are beginner, casual, default, strongest"):
+    with pytest.raises(
+        ConfigError, match="levels are novice, beginner, casual, default, strongest"
+    ):
         check_config(Config.default().with_overrides(game={"opponent": "engine:godlike"}))
     with pytest.raises(ConfigError, match="use engine, engine:LEVEL or remote:BOARD"):
         check_config(Config.default().with_overrides(game={"opponent": "human"}))

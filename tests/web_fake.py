@@ -14,6 +14,7 @@ from typing import Any
 
 from companion.games import get_spec
 from companion.views.web.backend import Listeners
+from companion.views.web.reviews import Reviews
 from companion.views.web.tokens import TokenStore
 
 SECRET_PREFIX = "SECRET-"
@@ -58,6 +59,7 @@ class FakeBackend:
         self.listeners = Listeners()  # who subscribed (the tests check servers unsubscribe)
         self._next_id = 1
         self._past: list[dict[str, Any]] = []  # earlier games: id, game, moves, result
+        self.reviews = Reviews()
         self.calls: list[tuple[str, str, str]] = []  # (method, player, value) of every action
         self.clock: dict[str, Any] | None = None  # the live views' game clock (docs/web.md)
         self.replay_clocks: list[dict[str, Any]] = []  # the replay's clock after each ply
@@ -272,6 +274,16 @@ class FakeBackend:
                 frame["clock"] = self.replay_clocks[i]
         return {"id": game_id, "game": self.spec.name, "plies": len(moves), "from": window.start,
                 "moves": moves[window.start : window.stop - 1], "frames": frames}  # fmt: skip
+
+    def review(self, game_id: int, start: bool = False) -> dict[str, Any] | None:
+        """A past game's review, through the same ``Reviews`` the daemon's backend uses."""
+        with self._lock:
+            found = [g for g in self._past if g["id"] == game_id]
+        if not found and game_id != self.game_id:
+            return None
+        if not found:
+            return {"id": game_id, "state": "refused", "reason": "the game is in progress"}
+        return self.reviews.ask(game_id, self.spec.name, self.options, found[0]["moves"], start)
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
         return self.listeners.subscribe(callback)

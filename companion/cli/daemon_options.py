@@ -43,7 +43,7 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
         "--opponent",
         metavar="engine[:LEVEL]|remote:BOARD",
         help="the other side is played by the companion (engine, or "
-        "engine:beginner|casual|default|strongest) or by a player at another board "
+        "engine:novice|beginner|casual|default|strongest) or by a player at another board "
         "(remote:BOARD, with --club and --board-name)",
     )
     p.add_argument(

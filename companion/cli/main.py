@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("companion.cli.export", "write a game from the journal as a text record"),
     "import": ("companion.cli.import_record", "check a text record and add it to the journal"),
     "replay": ("companion.cli.replay", "step through a game record on the simulated board"),
+    "review": ("companion.cli.review", "the engine's review of a finished game, move by move"),
     "abandon": ("companion.cli.abandon", "abandon the game in progress (kept in history)"),
     "resume": ("companion.cli.resume", "take a paused game up again (see history)"),
     "backup": ("companion.cli.backup", "copy the journal safely, even while the daemon runs"),
@@ -47,7 +48,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "invite": ("companion.cli.invite", "print the table page's and each player's page address"),
     "bestmove": ("companion.cli.bestmove", "the engine's move in a position (file or - for stdin)"),
     "solve": ("companion.cli.solve", "solve a small board: the perfect-play result from the start"),
-    "match": ("companion.cli.match", "play engines, greedy and random players against each other"),
+    "match": (
+        "companion.cli.match",
+        "play engines, greedy, careful and random players against each other; --ladder",
+    ),
     "club": ("companion.cli.club", "the club's hub: every board on an MQTT broker, results"),
     "event": ("companion.cli.event", "run a tournament: pairings, results, corrections, standings"),
 }

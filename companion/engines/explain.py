@@ -27,17 +27,18 @@ def fits(text: str) -> bool:
     return len(textwrap.wrap(text, OLED_CHARS, break_long_words=True)) <= OLED_LINES
 
 
-def hint_line(state: Any, result: Result | None) -> str:
-    """The hint for the player to act in ``state``, the search having answered ``result``."""
+def hint_line(state: Any, result: Result | None, word: str = "hint") -> str:
+    """The hint for the player to act in ``state``, the search having answered ``result``;
+    ``word`` heads it ("better e5: ..." in a game's review)."""
     if result is None or result.move is None:
-        return "hint: no move"
+        return f"{word}: no move"
     move = result.move
     name = move.name
     cells = move.cells
     if cells:
-        head = f"hint {name}"
+        head = f"{word} {name}"
     else:  # a word: pass, end (a turn), swap
-        head = "hint: " + {"pass": "pass (no move)", "end": "end (confirm)"}.get(name, name)
+        head = f"{word}: " + {"pass": "pass (no move)", "end": "end (confirm)"}.get(name, name)
     proof = _proof(result)
     if proof:
         return _first_fitting(head, [proof])

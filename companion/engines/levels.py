@@ -5,4 +5,4 @@ from __future__ import annotations
 
 from typing import Final
 
-LEVELS: Final = ("beginner", "casual", "default", "strongest")
+LEVELS: Final = ("novice", "beginner", "casual", "default", "strongest")

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from companion.engines.adapters import adapter_for, new_state
+from companion.engines.levels import LEVELS
 from companion.engines.players import make_player
 from companion.games import game_names, get_spec
 
@@ -99,3 +101,34 @@ def run_match(
         setattr(result, outcome, getattr(result, outcome) + 1)
         result.by_colour[a_colour][outcome] += 1
     return result
+
+
+# The players below the weakest level a person would be: one who takes the score as it stands
+# (greedy), one who only avoids blunders (careful, as a review judges them).
+BELOW: Final = ("careful", "greedy")
+
+
+def ladder_pairs() -> list[tuple[str, str]]:
+    """Each level against the one below it, strongest first, then the weakest level against
+    the players below it: the ladder ``binaryon match --ladder`` plays."""
+    levels = [f"engine:{level}" for level in LEVELS]
+    pairs = [(levels[i], levels[i - 1]) for i in range(len(levels) - 1, 0, -1)]
+    return pairs + [(levels[0], below) for below in BELOW]
+
+
+def ladder(
+    game: str | None = None,
+    games: int = 10,
+    seed: int = 0,
+    seconds: float = 1.0,
+    options: dict[str, Any] | None = None,
+    done: Callable[[MatchResult], None] | None = None,
+) -> list[MatchResult]:
+    """The ladder's matches (``ladder_pairs``), each ``done`` as it ends."""
+    out = []
+    for a, b in ladder_pairs():
+        result = run_match(a, b, game, games, seed, seconds, options)
+        if done is not None:
+            done(result)
+        out.append(result)
+    return out

@@ -1,4 +1,6 @@
-"""Players for matches: the engine at a level, a greedy player and a random one.
+"""Players for matches: the engine at a level, a greedy player, a careful one (the greedy
+player who never plays a move a review would call a blunder: a person with the tutor on) and
+a random one.
 
 A player is a callable ``(state) -> move``. Each holds its own seeded RNG, so a match is the
 same every time it is run with the same seed.
@@ -47,6 +49,26 @@ def greedy_player(adapter: Adapter, rng: random.Random) -> Player:
     return play
 
 
+def careful_player(adapter: Adapter, rng: random.Random, nodes: int = 1500) -> Player:
+    """The greedy player with the tutor on: the move that maximises the score as it stands
+    among those a review would not call a blunder (``review.judge`` with ``nodes`` a move);
+    the engine's best when all are."""
+    from companion.engines.review import BLUNDER, judge
+
+    def play(state: Any) -> Any:
+        labels = judge(adapter, state, nodes)
+        safe = [m for m, label in labels.items() if label != BLUNDER]
+        if not safe:
+            safe = [m for m, label in labels.items() if label == "best"]
+        prepared = adapter.prepare(state)
+        me = adapter.mover(prepared)
+        scored = [(adapter.score_difference(adapter.play(prepared, m), me), m) for m in safe]
+        top = max(v for v, _ in scored)
+        return rng.choice([m for v, m in scored if v == top])
+
+    return play
+
+
 def engine_player(
     adapter: Adapter, rng: random.Random, level: str = "default", seconds: float = 1.0
 ) -> Player:
@@ -66,9 +88,9 @@ def parse_player(text: str) -> tuple[str, str | None]:
         if level not in LEVELS:
             raise ValueError(f"{text}: level must be one of {', '.join(LEVELS)}")
         return kind, level
-    if kind in ("greedy", "random") and not level:
+    if kind in ("greedy", "random", "careful") and not level:
         return kind, None
-    raise ValueError(f"{text}: a player is engine[:LEVEL], greedy or random")
+    raise ValueError(f"{text}: a player is engine[:LEVEL], greedy, careful or random")
 
 
 def make_player(text: str, adapter: Adapter, seed: int, seconds: float = 1.0) -> Player:
@@ -79,6 +101,8 @@ def make_player(text: str, adapter: Adapter, seed: int, seconds: float = 1.0) ->
         return engine_player(adapter, rng, level, seconds)
     if kind == "greedy":
         return greedy_player(adapter, rng)
+    if kind == "careful":
+        return careful_player(adapter, rng)
     return random_player(adapter, rng)
 
 

@@ -39,6 +39,14 @@ class Result:
     complete: bool = False  # the search saw every line to its end (the value is exact)
     scored: list[tuple[Any, int]] = field(default_factory=list)  # root moves, best first
 
+    @property
+    def value_depth(self) -> int:
+        """The depth ``value`` was searched to: one more than ``depth`` for a move an
+        unfinished depth proved better than the last finished depth's best."""
+        if self.scored and self.move is not None and self.move != self.scored[0][0]:
+            return self.depth + 1
+        return self.depth
+
 
 @dataclass
 class Limits:
@@ -172,6 +180,23 @@ class Searcher:
         self.table[self.adapter.key(state)] = (depth, scored[0][1], EXACT, scored[0][0])
         return scored
 
+    def move_value(self, state: Any, move: Any, depth: int) -> tuple[int, bool]:
+        """The value for the mover of ``state`` of playing ``move``, searched to ``depth`` plies
+        (``move`` counted) with a full window and no node budget, and whether it is proven (no
+        line stopped at the horizon): a move the search did not choose valued as its choice
+        was (a game's review). A table of its own, so a proof is one this search made."""
+        nodes, self.limits.nodes = self.limits.nodes, None
+        deadline, self.deadline = self.deadline, float("inf")
+        table, self.table = self.table, {}
+        self._hit_horizon = False
+        try:
+            child = self.adapter.play(state, move)
+            me = self.adapter.mover(state)
+            value = self._child_value(me, child, depth - 1, -WIN - 1, WIN + 1)
+        finally:
+            self.limits.nodes, self.deadline, self.table = nodes, deadline, table
+        return value, not self._hit_horizon or abs(value) >= WIN
+
     def search(self, state: Any) -> Result:
         """Iterative deepening from ``state`` until the limits; the last finished depth wins."""
         a = self.adapter
@@ -242,9 +267,11 @@ class Level:
     time_share: float
     start_fraction: float
     slip: float  # chance of not playing the best move
+    wild: float = 0.0  # chance of any legal move at all (a person who overlooks a threat)
 
 
 LEVEL_TABLE: Final = {
+    "novice": Level("novice", 1, 0.1, 0.5, 0.35, wild=0.3),
     "beginner": Level("beginner", 1, 0.1, 0.5, 0.35),
     "casual": Level("casual", 2, 0.3, 0.5, 0.1),
     "default": Level("default", 64, 1.0, 0.5, 0.0),
@@ -274,6 +301,9 @@ def choose(
     )
     result = search(adapter, state, limits)
     rng = rng or random.Random(0)
+    if spec.wild and len(result.scored) > 1 and rng.random() < spec.wild:
+        move, value = rng.choice(result.scored)
+        return Result(move, value, [move], result.depth, result.nodes, False, result.scored)
     if spec.slip and len(result.scored) > 1 and rng.random() < spec.slip:
         best_value = result.scored[0][1]
         others = result.scored[1:4]

@@ -29,10 +29,16 @@ class Adapter(Protocol):
     def winner(self, state: Any) -> str | None: ...  # a finished game's winning seat
     def solving(self, state: Any) -> tuple[type, dict[str, Any]] | None: ...
 
+    # evaluation points that move a review's expected result from 50 % to 73 % (one logistic
+    # unit): the game's own scale, what a move's drop is measured in (docs/review.md)
+    review_scale: int
+
 
 class BaseAdapter:
     """Defaults for an adapter: the rules engine's state as is, the greedy player maximising
     the evaluation, the exact solver's generic path."""
+
+    review_scale: int = 16  # four points of score at four evaluation points each
 
     def prepare(self, state: Any) -> Any:
         return state

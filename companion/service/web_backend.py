@@ -22,7 +22,9 @@ from companion.referee.session import Played
 from companion.timing.clock import Clock, ClockFace, TimeControl
 from companion.timing.on_time import ended_on_time
 from companion.views.presenter import MOVES_SHOWN, Frame, Notices, Table, web_view
+from companion.views.reviewable import refusal
 from companion.views.web.backend import Listeners
+from companion.views.web.reviews import Reviews
 
 if TYPE_CHECKING:
     from companion.journal.rows import GameEntry
@@ -47,6 +49,7 @@ class DaemonWebBackend:
         self._players: list[str] = []
         self._game_id: int | None = None
         self._replays = ReplayCheckpoints()
+        self.reviews = Reviews()  # the engine's reviews of finished games, off this process
         # the last history answer, by (generation, the journal's data_version, limit): the
         # daemon renders after each of its own writes, and another program's shows in the
         # data_version, so a page never gets a list older than the journal
@@ -219,6 +222,18 @@ class DaemonWebBackend:
             clocks=clocks, time_control=entry.time_control,
             flagged=flagged if isinstance(flagged, str) else None,
         )  # fmt: skip
+
+    def review(self, game_id: int, start: bool = False) -> dict | None:
+        entry = self.daemon.journal.load(game_id)
+        if entry is None:
+            return None
+        refused = refusal(entry)
+        if refused:
+            return {"id": game_id, "state": "refused", "reason": refused}
+        extra = {"players": dict(entry.players), "result": entry.summary}
+        return self.reviews.ask(
+            game_id, entry.game, dict(entry.options), entry.move_names, start, extra
+        )
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
         return self._listeners.subscribe(callback)

@@ -40,6 +40,7 @@ class BinaryAdapter(BaseAdapter):
     ``Position``s (a ``BinaryState`` is turned into one by ``prepare``)."""
 
     name = "binary"
+    review_scale = 40  # a review's logistic unit: ten points of territory (x4)
 
     def __init__(self, tempo: int = 16):
         self.tempo = tempo  # value (x4 score points) of one piece placed with no reply

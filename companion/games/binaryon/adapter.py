@@ -14,6 +14,7 @@ class BinaryonAdapter(BaseAdapter):
     """Moves are the rules engine's (``Place`` or ``PASS``); states are ``BinaryonState``."""
 
     name = "binaryon"
+    review_scale = 32  # a review's logistic unit: 8 in the best numbers' difference
 
     def moves(self, state: BinaryonState) -> list[Any]:
         return state.legal_moves()

@@ -21,6 +21,7 @@ class WytheAdapter(BaseAdapter):
     """Moves are placements, ``swap`` and ``pass``; states are ``WytheState``."""
 
     name = "wythe"
+    review_scale = 24  # a review's logistic unit: six points of score (x4)
 
     def moves(self, state: WytheState) -> list[Any]:
         return state.legal_moves()

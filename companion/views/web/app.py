@@ -326,6 +326,25 @@ async def api_game(request: web.Request) -> web.Response:
     return web.Response(text=dumps(record), content_type="application/json")
 
 
+async def api_review(request: web.Request) -> web.Response:
+    """The engine's review of a finished game: GET says where it stands (idle, running with
+    its progress, done with the review, refused with one line), POST starts it. The review
+    runs in a process of its own (``reviews.Reviews``), never on this loop."""
+    game_id = int(request.match_info["id"])
+    start = request.method == "POST"
+    origin = request.headers.get("Origin")
+    if start and origin is not None and not same_origin(origin, request.host):
+        return error(403, "bad-origin", "a review asked from another site refused")
+    hub = request.app[HUB]
+    try:
+        answer = await hub.call(hub.backend.review, game_id, start)
+    except BackendUnavailable as e:
+        return error(503, "unavailable", str(e))
+    if answer is None:
+        return error(404, "no-such-game", f"no game {game_id}")
+    return web.Response(text=dumps(answer), content_type="application/json")
+
+
 async def qr_code(request: web.Request) -> web.Response:
     """The QR code of a player's own link (shown on their page, to open it elsewhere)."""
     token = request.match_info["token"]
@@ -425,6 +444,8 @@ def make_app(
     r.add_post("/api/clock", api_clock)
     r.add_get("/api/history", api_history)
     r.add_get(r"/api/game/{id:\d{1,12}}", api_game)
+    r.add_get(r"/api/review/{id:\d{1,12}}", api_review)
+    r.add_post(r"/api/review/{id:\d{1,12}}", api_review)
     r.add_get("/ws", websocket)
     r.add_get("/qr/{token}.svg", qr_code)
     r.add_static("/static/", STATIC, append_version=False)

@@ -84,6 +84,12 @@ class WebBackend(Protocol):
         first .. first + count - 1, each listing its recent moves]}."""
         ...
 
+    def review(self, game_id: int, start: bool = False) -> dict[str, Any] | None:
+        """Where the engine's review of a finished game stands (``reviews.Reviews.ask``:
+        idle, running with its progress, done with the review, refused with one line);
+        ``start``: begin it. None for an unknown game. The review runs in a process of its own."""
+        ...
+
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
         """Call ``callback`` (from any thread) after every change; returns unsubscribe."""
         ...

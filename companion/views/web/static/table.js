@@ -42,9 +42,160 @@
       /* the result by name ("Dan beat Ben (OFF wins)"), else the game's state in words */
       const result = g.said || (g.result && g.result !== g.status ? g.result : BV.statusWords(g.status || g.result));
       b.append(el("span", "game-result", result));
-      b.onclick = () => startReplay(g.id);
+      b.onclick = () => startReplay(g.id, g.status);
       li.append(b);
       return li;
+    });
+  }
+
+  /* The engine's review of the game replayed (docs/review.md): started with POST
+     /api/review/<id>, its progress asked with GET until it is done (it runs in the
+     companion's background, never in the way of a move); then a graph of the first seat's
+     expected result over the game, the turning points and each move's label beside the
+     board. Choosing a move or a point of the graph shows that position. */
+  const EXPLAINED = new Set(["inaccuracy", "mistake", "blunder"]);
+  const POLL_MS = 500;
+  let reviewTimer = null;
+  let reviewed = null; /* {n, now: the graph's marker} of the review shown */
+
+  function resetReview(status) {
+    clearTimeout(reviewTimer);
+    reviewTimer = null;
+    reviewed = null;
+    $("review").hidden = true;
+    $("review-figure").hidden = true;
+    $("review-turns").hidden = true;
+    $("review-svg").replaceChildren();
+    $("review-moves").replaceChildren();
+    $("review-status").textContent = "";
+    delete document.body.dataset.review;
+    const button = $("review-button");
+    button.hidden = !replay || Boolean(status && status !== "finished");
+    button.disabled = false;
+  }
+
+  async function askReview(start) {
+    if (!replay) return;
+    const r = replay;
+    let answer;
+    try {
+      const reply = await fetch(`/api/review/${encodeURIComponent(r.id)}`, {
+        method: start ? "POST" : "GET",
+        cache: "no-store",
+      });
+      answer = await reply.json();
+    } catch (e) {
+      answer = { state: "refused", reason: "the companion did not answer" };
+    }
+    if (replay === r) showReview(answer);
+  }
+
+  function showReview(answer) {
+    $("review").hidden = false;
+    const status = $("review-status");
+    if (answer.state === "running") {
+      status.textContent = `The engine is going through the game: ${answer.done} of ${answer.total} moves`;
+      document.body.dataset.review = "running";
+      reviewTimer = setTimeout(() => askReview(false), POLL_MS);
+      return;
+    }
+    if (answer.state === "done") {
+      drawReview(answer.review);
+      document.body.dataset.review = "done";
+      return;
+    }
+    status.textContent = answer.reason || "no review of this game";
+    document.body.dataset.review = "refused";
+    $("review-button").disabled = false;
+  }
+
+  function seat(review, player) {
+    const label = (review.labels && review.labels[player]) || String(player).toUpperCase();
+    const name = review.players && review.players[player];
+    return name ? `${label} (${name})` : label;
+  }
+
+  function svgNode(tag, cls, attrs) {
+    const node = document.createElementNS($("review-svg").namespaceURI, tag);
+    if (cls) node.setAttribute("class", cls);
+    Object.entries(attrs).forEach(([k, v]) => node.setAttribute(k, String(v)));
+    return node;
+  }
+
+  function percent(e) {
+    return `${Math.round(e * 100)}%`;
+  }
+
+  function drawReview(review) {
+    const moves = review.moves || [];
+    const curve = review.curve || [];
+    const n = Math.max(1, curve.length - 1);
+    const W = 100;
+    const H = 40;
+    const x = (i) => (i / n) * W;
+    const y = (e) => (1 - e) * H;
+    const first = seat(review, review.first);
+    const other = moves.find((m) => m.player !== review.first);
+    const second = other ? seat(review, other.player) : "the other side";
+    const turns = (review.turning_points || []).map((ply) => moves[ply - 1]).filter(Boolean);
+    const turnWords = turns.map((m) => `${m.ply}. ${seat(review, m.player)} ${m.move}`);
+    const svg = $("review-svg"); /* viewBox 0 0 W H in the page */
+    svg.replaceChildren();
+    svg.setAttribute(
+      "aria-label",
+      `${first}'s expected result over ${moves.length} moves: ${percent(curve[0] ?? 0.5)} at the start, ` +
+        `${percent(curve[curve.length - 1] ?? 0.5)} at the end` +
+        (turnWords.length ? `; turning points: ${turnWords.join(", ")}` : "; no turning point"),
+    );
+    svg.append(svgNode("rect", "review-ahead", { x: 0, y: 0, width: W, height: H / 2 }));
+    svg.append(svgNode("rect", "review-behind", { x: 0, y: H / 2, width: W, height: H / 2 }));
+    svg.append(svgNode("line", "review-mid", { x1: 0, y1: H / 2, x2: W, y2: H / 2 }));
+    turns.forEach((m) => svg.append(svgNode("line", "review-turn", { x1: x(m.ply), y1: 0, x2: x(m.ply), y2: H })));
+    const points = curve.map((e, i) => `${x(i).toFixed(2)},${y(e).toFixed(2)}`).join(" ");
+    svg.append(svgNode("polyline", "review-line", { points }));
+    const now = svgNode("line", "review-now", { x1: 0, y1: 0, x2: 0, y2: H });
+    svg.append(now);
+    svg.onclick = (ev) => {
+      const box = svg.getBoundingClientRect();
+      if (box.width > 0) showFrame(Math.round(((ev.clientX - box.left) / box.width) * n));
+    };
+    $("review-caption").textContent =
+      `Above the middle line ${first} is ahead, below it ${second}; ` +
+      "the red lines mark the turning points. Choose a point to see that position.";
+    $("review-figure").hidden = false;
+    const counts = Object.entries(review.counts || {}).map(
+      ([p, c]) => `${seat(review, p)}: ${Object.entries(c).map(([label, k]) => `${k} ${label}`).join(", ")}`,
+    );
+    $("review-status").textContent = counts.join(" · ");
+    const turnLine = $("review-turns");
+    turnLine.textContent = turnWords.length
+      ? `Turning points: ${turnWords.join(", ")}`
+      : "No turning point: nobody handed the lead over.";
+    turnLine.hidden = false;
+    fillList($("review-moves"), moves, (m) => {
+      const li = el("li", `review-move label-${m.label}`);
+      li.dataset.ply = m.ply;
+      const b = el("button", "review-jump");
+      b.type = "button";
+      b.append(el("span", "review-ply", `${m.ply}. ${seat(review, m.player)} ${m.move}`));
+      b.append(el("span", "review-label", m.label));
+      b.onclick = () => showFrame(m.ply);
+      li.append(b);
+      if (EXPLAINED.has(m.label) && m.reason) li.append(el("p", "review-reason", m.reason));
+      return li;
+    });
+    reviewed = { n, now };
+    if (replay) markReview(replay.index);
+  }
+
+  function markReview(index) {
+    if (!reviewed) return;
+    const at = ((index / reviewed.n) * 100).toFixed(2);
+    reviewed.now.setAttribute("x1", at);
+    reviewed.now.setAttribute("x2", at);
+    document.querySelectorAll("#review-moves .review-move").forEach((li) => {
+      if (Number(li.dataset.ply) === index) li.setAttribute("aria-current", "step");
+      else li.removeAttribute("aria-current");
     });
   }
 
@@ -70,7 +221,7 @@
     }
   }
 
-  async function startReplay(id) {
+  async function startReplay(id, status) {
     let page;
     try {
       page = await fetchPage(id, 0);
@@ -85,6 +236,7 @@
     $("replay-title").textContent = `Replay of game #${page.id}`;
     const slider = $("replay-slider");
     slider.max = String(page.plies);
+    resetReview(status);
     showFrame(0);
   }
 
@@ -108,6 +260,7 @@
       if (!frame) return;
     }
     render(frame);
+    markReview(r.index);
     $("replay-slider").value = String(r.index);
     $("replay-pos").textContent = `position ${r.index} of ${r.plies}`;
     document.body.dataset.replayIndex = String(r.index);
@@ -115,6 +268,7 @@
 
   function stopReplay() {
     replay = null;
+    resetReview("");
     document.body.classList.remove("replaying");
     delete document.body.dataset.replayIndex;
     $("replay-bar").hidden = true;
@@ -131,6 +285,10 @@
   $("replay-last").onclick = () => replay && showFrame(replay.plies);
   $("replay-slider").oninput = (ev) => showFrame(Number(ev.target.value));
   $("replay-close").onclick = stopReplay;
+  $("review-button").onclick = () => {
+    $("review-button").disabled = true;
+    askReview(true);
+  };
   document.addEventListener("keydown", (ev) => {
     if (!replay || ev.target.tagName === "INPUT") return;
     if (ev.key === "ArrowLeft") step(-1);
