@@ -45,6 +45,7 @@ from companion.service.hints import Hints
 from companion.service.menu import NewGameMenu
 from companion.service.opponent import EngineOpponent, Opponent
 from companion.service.recovery import way_out
+from companion.service.review_steps import ReviewSteps
 from companion.service.table_feedback import TableFeedback
 from companion.service.tutor import Tutor
 from companion.timing.clock import ClockFace
@@ -97,6 +98,7 @@ class Daemon:
         self._thread: threading.Thread | None = None
         self.menu = NewGameMenu(game_names())
         self.controls = Controls(self)
+        self.review_steps = ReviewSteps(self)  # a finished game's review on the board
         self.board_synced = False  # sensor boards: has the board matched the game yet?
         self.on_frame: Callable[[], None] | None = None  # benchmarks time frames with it
         self.listeners: list[Callable[[], None]] = []  # told after every render (web pages)
@@ -416,6 +418,7 @@ class Daemon:
         self._sensing()
         self._check_board()
         self._last_frame = None
+        self.review_steps.stop()
 
     def recheck_board(self) -> None:
         """A sensor board whose readings were set aside (the menu was open) is looked at."""
@@ -618,14 +621,16 @@ class Daemon:
         thinking = self.opponent is not None and self.opponent.thinking
         thinking = thinking or self.hints.engine.busy
         thinking = thinking or (self.tutor is not None and self.tutor.busy)
+        thinking = thinking or self.review_steps.busy
         return self.loop.wait_idle(0) and self.settler._timer is None and not thinking
 
     # --- views ---
     def table(self) -> Table:
         s = self.session
+        stepped = self.review_steps.state()  # a reviewed move's position, stepping through
         return Table(
             spec=s.spec,
-            state=s.state,
+            state=s.state if stepped is None else stepped,
             options=s.options,
             layout=self.map.layout if self.map.squares else None,
             board_size=self.board.size,
