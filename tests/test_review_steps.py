@@ -71,6 +71,7 @@ def test_the_review_is_stepped_with_the_buttons(clock):
     assert screen.panel.rows == (PanelRow("3. ON a4", "blunder"),)
     assert screen.panel.corner == f"3/{total}"
     assert screen.message == "better d4: holds a draw"
+    assert d.message == "3. ON a4: blunder; better d4: holds a draw"
     leds = d.frame.leds
     at = {name: d.map.to_squares((parse_square(name, 4),))[0] for name in ("a4", "d4")}
     assert leds[at["a4"]] == REVIEW_MOVE_RGB and leds[at["d4"]] == REVIEW_BETTER_RGB
@@ -83,7 +84,9 @@ def test_the_review_is_stepped_with_the_buttons(clock):
     lit |= {squares[c] for c in before.parse_move("d4").cells}
     assert all(leds[squares[c]] == own[c] for c in range(len(own)) if squares[c] not in lit)
     button(d, clock, "undo")
-    assert d.screen().panel.corner == f"2/{total}" and d.screen().message == ""
+    assert d.screen().panel.corner == f"2/{total}"
+    assert d.screen().message == "menu: next, undo: back, confirm: done"
+    assert d.message == "2. OFF a1: " + d.notices.review.label  # what the voice says
     button(d, clock, "confirm")
     assert not d.review_steps.active and d.notices.review is None
     assert d.screen().panel.title != "REVIEW" and d.message == "review closed"
@@ -101,6 +104,7 @@ def test_no_review_offered_while_the_game_is_played(clock):
 
 def test_the_review_steps_screen_golden():
     step_ = ReviewStep(3, 15, "3. ON a4", "blunder", "better d4: holds a draw", (12,), (15,))
+    assert step_.said == "3. ON a4: blunder; better d4: holds a draw"
     check("review_step_blunder", shown(review_screen(step_)))
 
 
@@ -122,6 +126,7 @@ def test_sim_steps_through_the_review_of_a_finished_game(tmp_path):
     assert r.returncode == 0, r.stderr
     said = [s for s in r.stdout.splitlines() if s.startswith("turn: ")]
     tail = said[-5:]  # the review open, two steps on, one back, closed
-    assert tail[0] == "turn: game over | menu: next, undo: back, confirm: done"
+    buttons = "turn: game over | menu: next, undo: back, confirm: done"
+    assert tail[0] == tail[1] == tail[3] == buttons
     assert tail[2] == "turn: game over | better d4: holds a draw"
-    assert tail[3] == "turn: game over" and tail[4] == "turn: game over | review closed"
+    assert tail[4] == "turn: game over | review closed"

@@ -103,7 +103,6 @@ class ReviewSteps:
             self.host.say("review: no moves to step through")
             return
         self.index = 0
-        self.host.say(BUTTONS)
         self.show()
 
     def _polled(self) -> None:
@@ -120,7 +119,7 @@ class ReviewSteps:
         played = _cells(state, m["move"])
         better = _cells(state, m["better"]) if m["label"] in EXPLAINED and m["better"] else ()
         reason = m["reason"] if m["label"] in EXPLAINED else ""
-        self.host.notices.review = ReviewStep(
+        shown = ReviewStep(
             ply=m["ply"],
             total=len(self.moves),
             move=f"{m['ply']}. {who} {m['move']}",
@@ -128,7 +127,10 @@ class ReviewSteps:
             reason=reason,
             played=played,
             better=better,
+            buttons=BUTTONS,
         )
+        self.host.notices.review = shown
+        self.host.say(shown.said, lasting=True)  # the voice says it, when it speaks
 
     def state(self) -> Any:
         """The position the table shows while stepping (None: the game's own)."""
@@ -150,7 +152,6 @@ class ReviewSteps:
             self.stop()
             self.host.say("review closed")
             return
-        self.host.say("")
         self.show()
 
     def stop(self) -> None:

@@ -62,6 +62,13 @@ class ReviewStep:
     reason: str = ""  # "better h8: keeps the lead on c5-a7-b8-f4" ("" when none is said)
     played: tuple[int, ...] = ()  # the move's cells
     better: tuple[int, ...] = ()  # the better move's cells
+    buttons: str = ""  # how to step on, shown when there is no reason
+
+    @property
+    def said(self) -> str:
+        """The step in one line, as the voice says it."""
+        line = f"{self.move}: {self.label}"
+        return f"{line}; {self.reason}" if self.reason else line
 
 
 REVIEW_MOVE_RGB: RGB = (0, 80, 220)  # blue: the move played, stepping through a review
@@ -211,7 +218,7 @@ def _oled_screen(frame: Frame) -> Screen:
     if notices.qr is not None:
         return Screen(Panel("PAGES", 0, ()), qr=notices.qr)
     if notices.review is not None:
-        return review_screen(notices.review, notices.message)
+        return review_screen(notices.review)
     if notices.menu is not None:
         games, index = notices.menu
         first = max(0, min(index - 1, len(games) - 3))
@@ -228,12 +235,12 @@ def _oled_screen(frame: Frame) -> Screen:
     return Screen(panel=panel, message=message, status=notices.status, over=over, clock=clock)
 
 
-def review_screen(step: ReviewStep, message: str = "") -> Screen:
+def review_screen(step: ReviewStep) -> Screen:
     """The OLED stepping through a review: the move and its label on the row, the reason (or
-    a message, e.g. the buttons' words) on the lines under it."""
+    the buttons' words) on the lines under it."""
     row = PanelRow(step.move, step.label)
     panel = Panel("REVIEW", step.ply, (row,), corner=f"{step.ply}/{step.total}")
-    return Screen(panel=panel, message=step.reason or message)
+    return Screen(panel=panel, message=step.reason or step.buttons)
 
 
 def times_now(table: Table) -> dict[str, float]:
