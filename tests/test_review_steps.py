@@ -22,6 +22,7 @@ from companion.views.presenter import REVIEW_BETTER_RGB, REVIEW_MOVE_RGB, Review
 
 from .conftest import step, wait_until
 from .test_oled_golden import check, shown
+from .voice_tools import needs_espeak
 
 PRESSES = ["a3", "a1", "a4", "d1", "d3", "b1", "b4", "c1", "c4", "d3", "d4", "a4", "a3", "a4"]
 
@@ -130,3 +131,21 @@ def test_sim_steps_through_the_review_of_a_finished_game(tmp_path):
     assert tail[0] == tail[1] == tail[3] == buttons
     assert tail[2] == "turn: game over | better d4: holds a draw"
     assert tail[4] == "turn: game over | review closed"
+
+
+@needs_espeak
+def test_the_voice_says_each_step(tmp_path):
+    out = tmp_path / "voice"
+    lines = PRESSES + ["menu long"] + ["menu"] * len(game_names()) + ["confirm", "menu", "menu"]
+    r = subprocess.run(
+        [sys.executable, "-m", "companion.cli.main", "sim", "--journal", "none"]
+        + ["--rule", "size=4", "--voice-to", str(out)],
+        input="".join(f"{line}\n" for line in lines) + "quit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**ENV, "XDG_STATE_HOME": str(tmp_path)},
+    )
+    assert r.returncode == 0, r.stderr
+    texts = (out / "said.txt").read_text()
+    assert "3. ON a4: blunder; better d4: holds a draw" in texts, texts

@@ -24,6 +24,7 @@ from companion.service.daemon import Daemon
 from companion.service.tutor import HELD
 
 from .conftest import step, wait_until
+from .voice_tools import needs_espeak
 
 BLUNDER_LINE = "a4: a blunder; better d4: holds a draw"
 
@@ -259,3 +260,12 @@ def test_the_config_files_tutor_with_a_remote_opponent_is_refused(tmp_path):
     )
     assert r.returncode == 2
     assert len(r.stderr.strip().splitlines()) == 1 and REFUSAL in r.stderr
+
+
+@needs_espeak
+def test_the_voice_says_why_the_move_is_held(tmp_path):
+    out = tmp_path / "voice"
+    r = sim(tmp_path, ["a3", "a1", "a4"], "--tutor", "--voice-to", str(out))
+    assert r.returncode == 0, r.stderr
+    texts = (out / "said.txt").read_text()
+    assert "a4: a blunder; better d4: holds a draw" in texts, texts
