@@ -62,7 +62,8 @@ class ReviewSteps:
     def offered(self) -> bool:
         """Is there a finished game on the board the engine can review?"""
         session = self.host.session
-        return session.state.is_over() and session.spec.engine() is not None and session.played
+        over = session.state.is_over() and session.spec.engine() is not None
+        return over and bool(session.played)
 
     def start(self) -> None:
         """Review the game on the board (over) and step through it once done."""
