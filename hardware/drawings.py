@@ -1,7 +1,7 @@
 """Dimensioned drawings of one square and of the J2 cable, for hardware/README.md.
 
 hardware/schematic.py writes them (square.svg, j2-cable.svg) and checks them with --check;
-the numbers here are the ones the README quotes (tests/test_hardware_files.py keeps the two
+the numbers here are the ones the README quotes (tests/hardware/test_files.py keeps the two
 equal), and the pin labels of the cable come from companion/hardware/pinout.py.
 """
 

@@ -14,6 +14,16 @@ settings.load_profile("any-machine")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """With ./run-tests' workers (pytest-xdist, ``--dist loadgroup``) a test file runs on one
+    worker, as its module-scoped fixtures (a browser, a broker, a daemon) expect. A module
+    marked ``spread`` holds independent long tests that may go to different workers."""
+    for item in items:
+        if item.get_closest_marker("spread") is None:
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+
+
 class FakeClock:
     """Monotonic time that only moves when a test says so."""
 

@@ -1,4 +1,4 @@
-"""Child process for tests/test_crash.py: plays scripted Binaryon games against a journal
+"""Child process for tests/journal/test_crash.py: plays scripted Binaryon games against a journal
 until it is killed. Not a test module.
 
     python tests/crash_child.py JOURNAL session|daemon [DIE_AT]

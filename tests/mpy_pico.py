@@ -6,7 +6,7 @@ The firmware's stdin/stdout is one end of a socket pair; a relay thread carries 
 it and the pty, modelling the Pico's USB CDC: a write waits at most 500 ms for room and then
 returns short (SO_SNDTIMEO). That is rp2's wait for one byte; a longer write that does not fit
 waits 1.0 s there (MicroPython 1.27 and later), which is why the firmware writes a byte at a
-time on rp2 (boardfw/usbio.py, measured in tests/test_firmware_rp2.py); bytes leave the device
+time on rp2 (boardfw/usbio.py, measured in tests/firmware/test_rp2.py); bytes leave the device
 FIFO 20 ms after they were written, and a reset loses whatever is still in it. The test steers
 the sensors and reads the stand-ins' reports over a Unix socket (see tests/mpy/machine.py).
 ``machine.reset()`` and an unfed watchdog end the process; the next boot reports ``WDT_RESET``

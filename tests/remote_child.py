@@ -1,4 +1,4 @@
-"""Child process for tests/test_remote_play.py: one board of a remote game, the real daemon on
+"""Child process for tests/club/remote/test_play.py: one board of a remote game, the real daemon on
 the simulated board with a real journal, on a real broker, until it is told to stop or
 killed. Not a test module.
 

@@ -21,8 +21,7 @@ import urllib.request
 from pathlib import Path
 
 from companion.hardware import link_protocol as lp
-
-from . import axe
+from tests import axe
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"

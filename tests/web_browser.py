@@ -2,7 +2,7 @@
 
 Offline: no driver or browser is downloaded; ``/usr/bin/chromium`` and ``/usr/bin/chromedriver``
 come from apt (``.ci/run`` installs them). Also serves the pages on the fake backend to look at
-them by hand (the screenshots in docs/screenshots/ are made by tests/test_web_look.py):
+them by hand (the screenshots in docs/screenshots/ are made by tests/web/test_look.py):
 
     .venv/bin/python -m tests.web_browser --serve 127.0.0.1:8080
 """

@@ -3,7 +3,7 @@ here (see docs/adding-a-game.md).
 
 The registry holds names and module paths only: a game's modules are imported when that game is
 asked for (``get_spec``), so ``binaryon --version``, ``--help`` and a command about one game
-never load the others (tests/test_import_cost.py holds it)."""
+never load the others (tests/project/test_import_cost.py holds it)."""
 
 from __future__ import annotations
 

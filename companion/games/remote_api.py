@@ -6,7 +6,7 @@ and a move with cells is made on the board. A game that hides something from a p
 move with a public name of its own, a secret option, a chance step drawn by one board) says
 so (``hidden``); it is played across two boards only with a masked state on each board
 (``MaskedRemote``: Latent Binaries, Binøme), each knowing only its own seat's secrets, else
-remote play refuses it in one line. ``tests/test_game_contract.py`` holds every game to what
+remote play refuses it in one line. ``tests/games/test_contract.py`` holds every game to what
 its facet says.
 """
 

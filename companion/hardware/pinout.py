@@ -2,7 +2,7 @@
 
 The code's defaults (config, drivers, firmware) and the table in hardware/README.md all come
 from here; ``python -m companion.hardware.pinout`` prints that table and
-tests/test_pinout.py checks the README still agrees.
+tests/hardware/test_pinout.py checks the README still agrees.
 
 Pi pins are BCM GPIO numbers (what gpiozero, lgpio and RPi.GPIO take); "header" is the
 physical pin on the 40-pin header. Pico pins are GPn numbers (what MicroPython's ``Pin(n)``
@@ -57,7 +57,7 @@ PI_GROUND_PINS: tuple[int, ...] = (6, 9, 14, 20, 25, 30, 34, 39)
 # ── Raspberry Pi Pico (GPn numbers) ──────────────────────────────────────────────────────────
 # Contiguous blocks, so the firmware reads all columns with one register read per row.
 # firmware/config.py carries the same numbers (ROW_PINS, COL_PINS, COL_PINS_B, LED_PIN);
-# tests/test_pinout.py keeps the two equal.
+# tests/hardware/test_pinout.py keeps the two equal.
 PICO_ROWS: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 7)
 PICO_COLS: tuple[int, ...] = (8, 9, 10, 11, 12, 13, 14, 15)
 # Hall-sensor (polarity) boards have a second sensor per square, the white-up one (its disc

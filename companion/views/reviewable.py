@@ -13,10 +13,11 @@ if TYPE_CHECKING:
 def refusal(entry: GameEntry) -> str | None:
     """Why ``entry`` may not be reviewed, in one line; None when it may."""
     from companion.journal.rows import FINISHED
+    from companion.records.shown import has_secrets, revealed
 
     if entry.status != FINISHED:
         status = entry.status.replace("_", " ")
         return f"game {entry.id} is {status}: only a finished game is reviewed"
-    if entry.has_secrets() and not entry.revealed():
+    if has_secrets(entry) and not revealed(entry):
         return f"game {entry.id} has not revealed its secrets: no review before"
     return None

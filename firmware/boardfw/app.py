@@ -572,7 +572,7 @@ def config_problem(cfg, gpios=PICO_GPIOS):
             return "%s must be %d..%d, got %r" % (name, low, high, value)
     wdt = getattr(cfg, "WATCHDOG_MS", None)
     # rp2 refuses more than 8388 ms. The longest time between feeds, measured on the rp2 port
-    # (tests/test_firmware_rp2.py): 0.54 s with a host that stops reading (one 500 ms wait
+    # (tests/firmware/test_rp2.py): 0.54 s with a host that stops reading (one 500 ms wait
     # for USB room, boardfw/usbio.py), 0.46 s for a RESEND of 63 lines (fed between lines);
     # 1000 keeps a margin of almost 2.
     if not (_int_in(wdt, 1000, 8388) or (_int_in(wdt, 0, 0))):

@@ -1,5 +1,5 @@
 """``binaryon noughts-rows``: a command the game brings (registered with it: ``COMMANDS`` in
-tests/test_toy_game.py)."""
+tests/games/test_toy_game.py)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ opponent has the round's bye). Player n stays put; the others turn around it. In
 player n meets ``r//2 + 1`` when r is odd (n has black) and ``n/2 + r/2`` when r is even
 (n has white); on the other tables the players ``a+k`` and ``a-k`` (counted on the circle
 1..n-1, ``a`` player n's opponent) meet, ``a+k`` with white. This gives the published
-tables exactly (tests/test_club_event_pairing.py holds them for 4, 6, 8 and 10 players).
+tables exactly (tests/club/event/test_pairing.py holds them for 4, 6, 8 and 10 players).
 
 A double round robin plays the cycle twice, colours reversed; as C.05 advises, the last two
 rounds of the first cycle swap places, so nobody has the same colour three rounds running
