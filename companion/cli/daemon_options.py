@@ -12,6 +12,7 @@ from companion.cli.rule_args import add_rule_argument, parse_pairs, rule_pairs
 from companion.core.config import Config, ConfigError
 from companion.games import DEFAULT_GAME, game_names, player_ids
 from companion.service.config_check import (
+    REMOTE,
     board_kind_problem,
     check_config,
     game_name,
@@ -52,6 +53,12 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
         dest="opponent_side",
         metavar="PLAYER",
         help="the side the opponent plays (default: the second player)",
+    )
+    p.add_argument(
+        "--tutor",
+        action="store_true",
+        help="warn before a move the engine judges a blunder: the move is played once "
+        "confirmed (the same square again, or confirm); never in a remote or rated game",
     )
     p.add_argument(
         "--clock",
@@ -174,6 +181,8 @@ def config_from_args(args: argparse.Namespace) -> Config:
             game["players"] = {}  # the file's names are for another game's sides
     if getattr(args, "opponent", None):
         game["opponent"] = args.opponent
+    if getattr(args, "tutor", False):
+        game["tutor"] = True
     if getattr(args, "opponent_side", None):
         game["opponent_side"] = args.opponent_side
     board = {k: v for k, v in (("driver", args.board), ("kind", args.kind), ("size", args.size))
@@ -199,6 +208,11 @@ def config_from_args(args: argparse.Namespace) -> Config:
         club=club_args(args, config),
         voice=voice,
     )
+    if config.game.tutor and config.game.opponent.startswith(REMOTE):
+        from companion.engines.tutor import refusal
+
+        source = "--tutor" if getattr(args, "tutor", False) else "[game] tutor"
+        raise ConfigError(f"{source}: {refusal(remote=True, rated=False)}")
     name = game_name(config)
     if name not in game_names():
         check_config(config)  # says which games there are

@@ -44,6 +44,8 @@ class GameConfig:
     # another board plays it, over the club's broker)
     opponent: str = ""
     opponent_side: str = ""  # the side the opponent plays ("" = the second player)
+    # the tutor: a move the engine judges a blunder is held, said why, until confirmed
+    tutor: bool = False
 
 
 # keys kept under their old spelling: the old one still works in the file and in overrides

@@ -36,16 +36,27 @@ class Caution:
 def warning(state: Any, move: Any, nodes: int = NODES) -> Caution | None:
     """A ``Caution`` when the engine judges ``move`` (legal in ``state``) a blunder; None for
     any other move, a game no engine plays, or a finished game."""
+    return cautions(state, nodes).get(move)
+
+
+def cautions(state: Any, nodes: int = NODES) -> dict[Any, Caution]:
+    """Every move of ``state`` the engine judges a blunder, with its ``Caution``: one search
+    for them all (what the daemon asks once per position, off its loop); empty for a game no
+    engine plays or a finished game."""
     if state.is_over():
-        return None
+        return {}
     try:
         adapter = adapter_for(state.game)
     except ValueError:
-        return None
+        return {}
     labels, result = judged(adapter, state, nodes)
-    if labels.get(move) != BLUNDER or result is None or result.move is None:
-        return None
-    return Caution(move.name, result.move.name, hint_line(state, result, word="better"))
+    if result is None or result.move is None:
+        return {}
+    blunders = [move for move, label in labels.items() if label == BLUNDER]
+    if not blunders:
+        return {}
+    reason = hint_line(state, result, word="better")
+    return {move: Caution(move.name, result.move.name, reason) for move in blunders}
 
 
 def refusal(remote: bool, rated: bool) -> str | None:

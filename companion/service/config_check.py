@@ -97,6 +97,10 @@ def check_config(config: Config, source: str = "", club: bool = True) -> Config:
         raise bad(f"[board] {problem}")
     if problem := pin_conflict(pin_claims(config)):
         raise bad(problem)
+    if game.tutor and game.opponent.startswith(REMOTE):
+        from companion.engines.tutor import refusal
+
+        raise bad(f"[game] tutor: {refusal(remote=True, rated=False)}")
     if game.opponent.startswith(REMOTE) and club:
         if problem := remote_config_problem(config):
             raise bad(problem)

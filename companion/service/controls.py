@@ -18,6 +18,7 @@ log = logging.getLogger(PROGRAM)
 
 PAGES = "pages"  # the menu's last entry when the web pages are served: their QR codes
 CLUB = "club"  # with a club's broker: the link's state in one line
+REVIEW = "review"  # the menu's entry once the game on the board is over: its review, stepped
 RESUME = "resume:"  # the menu's entries for paused games: "resume:12"
 MENU_PAUSED = 9  # the latest paused games the menu offers
 
@@ -32,6 +33,7 @@ class ControlsHost(Protocol):
     web_backend: Any  # the players' tokens, for the pages' QR codes
     web_problem: str  # why the pages are off when they should be served
     club_status: str  # the club link's state in one line ("" with no club)
+    review_steps: Any  # a finished game's review stepped through (service/review_steps.py)
 
     @property
     def session(self) -> Session: ...
@@ -69,9 +71,12 @@ class Controls:
         self.host = host
         self._pages: list[tuple[str, str]] = []  # the QR codes the menu shows, when served
         self._page = 0
-        self.titles: dict[str, str] = {}  # the menu's titles of its paused games
+        self.titles: dict[str, str] = {REVIEW: "REVIEW GAME"}  # its entries' titles
 
     def button(self, name: str, long: bool = False) -> None:
+        if self.host.review_steps.active and not self.host.menu.is_open:
+            self.host.review_steps.button(name, long)
+            return
         if self.host.menu.is_open:
             self._menu_button(name, long)
             return
@@ -89,7 +94,9 @@ class Controls:
             if long:
                 pages = (PAGES,) if self.host.web or self.host.web_problem else ()
                 club = (CLUB,) if self.host.club_status else ()
-                self.host.menu.open(self.host.session.game, extra=self._paused() + pages + club)
+                review = (REVIEW,) if self.host.review_steps.offered() else ()
+                extra = review + self._paused() + pages + club
+                self.host.menu.open(self.host.session.game, extra=extra)
                 self.host.say("menu: next, confirm: start, undo: back", lasting=True)
             else:
                 self.host.hint()
@@ -120,6 +127,9 @@ class Controls:
             self._show_pages()
             return
         self.host.menu.close()
+        if name == "confirm" and chosen == REVIEW:
+            self.host.review_steps.start()
+            return
         if name == "confirm" and chosen == CLUB:
             self.host.say(self.host.club_status)
             return
@@ -139,8 +149,9 @@ class Controls:
         except Exception as e:  # a journal that cannot be read: the menu still opens
             log.warning("paused games: %s", e)
             return ()
-        self.titles = {f"{RESUME}{e.id}": f"RESUME #{e.id} {e.game.upper()}" for e in entries}
-        return tuple(self.titles)
+        paused = {f"{RESUME}{e.id}": f"RESUME #{e.id} {e.game.upper()}" for e in entries}
+        self.titles = {REVIEW: "REVIEW GAME", **paused}
+        return tuple(paused)
 
     def _show_pages(self) -> None:
         """QR codes of the table page and each player's page, one per menu press."""

@@ -27,6 +27,7 @@ from companion.core.events import BoardSnapshot, ButtonEvent, LinkStatus, Square
 from companion.core.loop import EventLoop
 from companion.engines.players import parse_opponent
 from companion.games import game_names, get_spec
+from companion.games.base import Play, Refusal
 from companion.hardware.interfaces import IDLE_READING, LedStrip, SensorBoard
 from companion.journal.api import Journal, JournalError, NullJournal
 from companion.journal.rows import PAUSED
@@ -44,7 +45,9 @@ from companion.service.hints import Hints
 from companion.service.menu import NewGameMenu
 from companion.service.opponent import EngineOpponent, Opponent
 from companion.service.recovery import way_out
+from companion.service.review_steps import ReviewSteps
 from companion.service.table_feedback import TableFeedback
+from companion.service.tutor import Tutor
 from companion.timing.clock import ClockFace
 from companion.views.oled import OledView, Screen
 from companion.views.presenter import MOVES_SHOWN, Frame, Marks, Table, follows, marks
@@ -95,6 +98,7 @@ class Daemon:
         self._thread: threading.Thread | None = None
         self.menu = NewGameMenu(game_names())
         self.controls = Controls(self)
+        self.review_steps = ReviewSteps(self)  # a finished game's review on the board
         self.board_synced = False  # sensor boards: has the board matched the game yet?
         self.on_frame: Callable[[], None] | None = None  # benchmarks time frames with it
         self.listeners: list[Callable[[], None]] = []  # told after every render (web pages)
@@ -119,6 +123,10 @@ class Daemon:
             self.opponent = self._opponent(config)
             self.referee.gate = self.opponent.gate
         opponent = self.opponent
+        self.tutor: Tutor | None = None  # --tutor: a blunder held until confirmed
+        if config.game.tutor:
+            self.tutor = Tutor(self, lambda: opponent is not None and opponent.to_move())
+            self.referee.gate = self._gate
         self.hints = Hints(
             self, EngineHint(self, opponent), lambda: opponent is not None and opponent.thinking
         )
@@ -410,6 +418,7 @@ class Daemon:
         self._sensing()
         self._check_board()
         self._last_frame = None
+        self.review_steps.stop()
 
     def recheck_board(self) -> None:
         """A sensor board whose readings were set aside (the menu was open) is looked at."""
@@ -423,6 +432,8 @@ class Daemon:
         """Show a verdict of the referee (or a hint, the companion's move) on the table, and
         follow what it changed: another game's layout and sensing, a sensor board that must
         catch up, the hints' round, the buzzer."""
+        if self.tutor is not None:  # a move held: its page offers to play it anyway
+            verdict = self.tutor.page_note(verdict)
         if self.voice is not None:  # its lines are said after the frame
             self.voice.verdict(verdict)
         self.feedback.apply(verdict)
@@ -443,14 +454,26 @@ class Daemon:
         self.render()
 
     def _engine(self) -> None:
-        """After every event: the companion thinks when it is its turn (never while drawing)."""
+        """After every event: the companion thinks when it is its turn, the tutor judges when
+        a person is to move (never while drawing)."""
         if self.opponent is not None:
             self.opponent.update()
+        if self.tutor is not None:
+            self.tutor.update()
+
+    def _gate(self, move: Any) -> Refusal | None:
+        """Before a move is played: the opponent's own move awaited, then the tutor."""
+        if self.opponent is not None and (refusal := self.opponent.gate(move)) is not None:
+            return refusal
+        return self.tutor.gate(move) if self.tutor is not None else None
 
     # --- what the buttons and the pages do (in the loop's thread) ---
     def confirm(self) -> bool:
         """The game's confirm; with a clock, when no turn is half entered, the clock's
-        pause and resume (README, "Game clock")."""
+        pause and resume (README, "Game clock"); a move the tutor holds is played."""
+        if self.tutor is not None and (held := self.tutor.held_move()) is not None:
+            self.tell(self.referee.act(Play(held), None))
+            return True
         if not self.turn_pending() and self.game_clock.toggle():
             return True
         verdict = self.referee.button("confirm")
@@ -597,14 +620,17 @@ class Daemon:
         """Nothing left to handle: no event queued, no board settling, no engine thinking."""
         thinking = self.opponent is not None and self.opponent.thinking
         thinking = thinking or self.hints.engine.busy
+        thinking = thinking or (self.tutor is not None and self.tutor.busy)
+        thinking = thinking or self.review_steps.busy
         return self.loop.wait_idle(0) and self.settler._timer is None and not thinking
 
     # --- views ---
     def table(self) -> Table:
         s = self.session
+        stepped = self.review_steps.state()  # a reviewed move's position, stepping through
         return Table(
             spec=s.spec,
-            state=s.state,
+            state=s.state if stepped is None else stepped,
             options=s.options,
             layout=self.map.layout if self.map.squares else None,
             board_size=self.board.size,

@@ -48,6 +48,33 @@ class Played(Protocol):
     def player(self) -> str | None: ...
 
 
+@dataclass(frozen=True)
+class ReviewStep:
+    """One move of a reviewed game, as the board shows it while stepping through it: the
+    position it was played in (the table's state then), its cells lit in ``MOVE_RGB`` and, at
+    an inaccuracy or worse, the better move's in ``BETTER_RGB``; the OLED says the move, its
+    label and the reason."""
+
+    ply: int  # 1 for the first move
+    total: int
+    move: str  # "12. ON c7"
+    label: str  # best, good, inaccuracy, mistake, blunder
+    reason: str = ""  # "better h8: keeps the lead on c5-a7-b8-f4" ("" when none is said)
+    played: tuple[int, ...] = ()  # the move's cells
+    better: tuple[int, ...] = ()  # the better move's cells
+    buttons: str = ""  # how to step on, shown when there is no reason
+
+    @property
+    def said(self) -> str:
+        """The step in one line, as the voice says it."""
+        line = f"{self.move}: {self.label}"
+        return f"{line}; {self.reason}" if self.reason else line
+
+
+REVIEW_MOVE_RGB: RGB = (0, 80, 220)  # blue: the move played, stepping through a review
+REVIEW_BETTER_RGB: RGB = (0, 180, 0)  # green: the better move
+
+
 @dataclass
 class Notices:
     """What the daemon adds on top of the game: messages, problems, highlights. Cells are
@@ -66,6 +93,7 @@ class Notices:
     blink_on: bool = True
     menu: tuple[tuple[str, ...], int] | None = None  # the new-game menu: games, chosen index
     qr: tuple[str, str] | None = None  # a page's QR code on the OLED: (label, URL)
+    review: ReviewStep | None = None  # a reviewed game stepped through on the board
     # a refused secret move, for one page only: page's player -> (ply, line, actions), the
     # actions (move, label) offering what the refusal asks to confirm; shown while ply holds
     page_notes: dict[str, tuple[int, str, tuple[tuple[str, str], ...]]] = field(
@@ -189,6 +217,8 @@ def _oled_screen(frame: Frame) -> Screen:
     table, notices = frame.table, frame.notices
     if notices.qr is not None:
         return Screen(Panel("PAGES", 0, ()), qr=notices.qr)
+    if notices.review is not None:
+        return review_screen(notices.review)
     if notices.menu is not None:
         games, index = notices.menu
         first = max(0, min(index - 1, len(games) - 3))
@@ -203,6 +233,14 @@ def _oled_screen(frame: Frame) -> Screen:
     over = table.state.is_over()
     message = notices.message or notices.pending_text
     return Screen(panel=panel, message=message, status=notices.status, over=over, clock=clock)
+
+
+def review_screen(step: ReviewStep) -> Screen:
+    """The OLED stepping through a review: the move and its label on the row, the reason (or
+    the buttons' words) on the lines under it."""
+    row = PanelRow(step.move, step.label)
+    panel = Panel("REVIEW", step.ply, (row,), corner=f"{step.ply}/{step.total}")
+    return Screen(panel=panel, message=step.reason or step.buttons)
 
 
 def times_now(table: Table) -> dict[str, float]:
@@ -319,6 +357,14 @@ def _leds(frame: Frame) -> list[RGB]:
         tuple(squares[c] for c in win_cells(table.spec, table.state)) if over and squares else ()
     )
     colour = (notices.hint.colour if notices.hint else None) or GREEN
+    if notices.review is not None:  # the move played, and the better one in another colour
+        lit = list(base)
+        step = notices.review
+        for cells, rgb in ((step.played, REVIEW_MOVE_RGB), (step.better, REVIEW_BETTER_RGB)):
+            for cell in cells:
+                if cell < len(squares):
+                    lit[squares[cell]] = rgb
+        return lit
     return led_frame(
         base,
         differ=marked.differ,

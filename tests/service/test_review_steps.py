@@ -1,0 +1,150 @@
+"""Stepping through a finished game's review on the board (companion/service/review_steps.py):
+from the menu once the game is over, the review runs in its own process, then menu steps on,
+undo back, confirm closes; each move's position on the LEDs with the move lit, at a mistake
+the better move in another colour, the OLED saying the label and the reason. The game on the
+solved 4x4 board: ON's third move a4 loses the draw d4 keeps (tests/service/test_tutor.py)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from companion.core.config import Config
+from companion.core.events import ButtonEvent
+from companion.core.squares import parse_square
+from companion.games import game_names
+from companion.games.base import PanelRow
+from companion.hardware.simulated.mock_board import MockBoard
+from companion.service.controls import REVIEW
+from companion.service.daemon import Daemon
+from companion.views.presenter import REVIEW_BETTER_RGB, REVIEW_MOVE_RGB, ReviewStep, review_screen
+from tests.conftest import step, wait_until
+from tests.views.test_oled_golden import check, shown
+from tests.voice_tools import needs_espeak
+
+PRESSES = ["a3", "a1", "a4", "d1", "d3", "b1", "b4", "c1", "c4", "d3", "d4", "a4", "a3", "a4"]
+
+
+def board_4x4(clock):
+    cfg = Config.default().with_overrides(
+        game={"name": "binaryon"}, rules={"binaryon": {"size": 4}}
+    )
+    d = Daemon(cfg, board=MockBoard(4, "switch", clock), clock=clock)
+    d.board.start(d.loop.post)
+    d.loop.run_pending()
+    return d
+
+
+def finished(clock):
+    d = board_4x4(clock)
+    for name in PRESSES:
+        d.board.tap(parse_square(name, 4))
+        step(d, clock, 0.05)
+    assert d.session.state.is_over()
+    return d
+
+
+def button(d, clock, name, long=False):
+    d.post(ButtonEvent(name, long))
+    step(d, clock)
+
+
+def open_review(d, clock):
+    button(d, clock, "menu", long=True)
+    while d.menu.chosen != REVIEW:
+        button(d, clock, "menu")
+    button(d, clock, "confirm")
+    assert d.review_steps.busy and d.message.startswith("reviewing ")
+    wait_until(lambda: step(d, clock, 0.2) or not d.review_steps.busy, 60, "the review")
+
+
+def test_the_review_is_stepped_with_the_buttons(clock):
+    d = finished(clock)
+    open_review(d, clock)
+    total = len(d.session.played)
+    screen = d.screen()
+    assert screen.panel.title == "REVIEW" and screen.panel.corner == f"1/{total}"
+    button(d, clock, "menu")
+    button(d, clock, "menu")  # the third move: ON's a4, a blunder
+    screen = d.screen()
+    assert screen.panel.rows == (PanelRow("3. ON a4", "blunder"),)
+    assert screen.panel.corner == f"3/{total}"
+    assert screen.message == "better d4: holds a draw"
+    assert d.message == "3. ON a4: blunder; better d4: holds a draw"
+    leds = d.frame.leds
+    at = {name: d.map.to_squares((parse_square(name, 4),))[0] for name in ("a4", "d4")}
+    assert leds[at["a4"]] == REVIEW_MOVE_RGB and leds[at["d4"]] == REVIEW_BETTER_RGB
+    # the position the move was played in (after a3 a1): its own colours elsewhere
+    before = d.session.states[2]
+    assert d.frame.table.state is before
+    own = d.session.spec.leds(before)
+    squares = d.map.squares
+    lit = {squares[c] for c in d.review_steps.state().parse_move("a4").cells}
+    lit |= {squares[c] for c in before.parse_move("d4").cells}
+    assert all(leds[squares[c]] == own[c] for c in range(len(own)) if squares[c] not in lit)
+    button(d, clock, "undo")
+    assert d.screen().panel.corner == f"2/{total}"
+    assert d.screen().message == "menu: next, undo: back, confirm: done"
+    assert d.message == "2. OFF a1: " + d.notices.review.label  # what the voice says
+    button(d, clock, "confirm")
+    assert not d.review_steps.active and d.notices.review is None
+    assert d.screen().panel.title != "REVIEW" and d.message == "review closed"
+    assert d.frame.table.state is d.session.state
+
+
+def test_no_review_offered_while_the_game_is_played(clock):
+    d = board_4x4(clock)
+    button(d, clock, "menu", long=True)
+    assert REVIEW not in d.menu.entries
+    d2 = finished(clock)
+    button(d2, clock, "menu", long=True)
+    assert REVIEW in d2.menu.entries
+
+
+def test_the_review_steps_screen_golden():
+    step_ = ReviewStep(3, 15, "3. ON a4", "blunder", "better d4: holds a draw", (12,), (15,))
+    assert step_.said == "3. ON a4: blunder; better d4: holds a draw"
+    check("review_step_blunder", shown(review_screen(step_)))
+
+
+ENV = dict(os.environ, NO_COLOR="1", SDL_VIDEODRIVER="dummy")
+
+
+def test_sim_steps_through_the_review_of_a_finished_game(tmp_path):
+    to_review = ["menu long"] + ["menu"] * len(game_names()) + ["confirm"]
+    lines = PRESSES + to_review + ["menu", "menu", "undo", "confirm"]
+    r = subprocess.run(
+        [sys.executable, "-m", "companion.cli.main", "sim", "--journal", "none"]
+        + ["--rule", "size=4"],
+        input="".join(f"{line}\n" for line in lines) + "quit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**ENV, "XDG_STATE_HOME": str(tmp_path)},
+    )
+    assert r.returncode == 0, r.stderr
+    said = [s for s in r.stdout.splitlines() if s.startswith("turn: ")]
+    tail = said[-5:]  # the review open, two steps on, one back, closed
+    buttons = "turn: game over | menu: next, undo: back, confirm: done"
+    assert tail[0] == tail[1] == tail[3] == buttons
+    assert tail[2] == "turn: game over | better d4: holds a draw"
+    assert tail[4] == "turn: game over | review closed"
+
+
+@needs_espeak
+def test_the_voice_says_each_step(tmp_path):
+    out = tmp_path / "voice"
+    lines = PRESSES + ["menu long"] + ["menu"] * len(game_names()) + ["confirm", "menu", "menu"]
+    r = subprocess.run(
+        [sys.executable, "-m", "companion.cli.main", "sim", "--journal", "none"]
+        + ["--rule", "size=4", "--voice-to", str(out)],
+        input="".join(f"{line}\n" for line in lines) + "quit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**ENV, "XDG_STATE_HOME": str(tmp_path)},
+    )
+    assert r.returncode == 0, r.stderr
+    texts = (out / "said.txt").read_text()
+    assert "3. ON a4: blunder; better d4: holds a draw" in texts, texts
