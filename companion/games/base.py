@@ -29,9 +29,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple
 
 from companion.games.options import Option, resolve_options
 
@@ -64,17 +64,22 @@ class IllegalMove(ValueError):
         self.refusal = refusal
 
 
+Ending = Literal["rules", "time", "agreed"]
+
+
 @dataclass(frozen=True)
 class Outcome:
     """A finished game's result. ``winners`` is empty for a draw, one player usually, several
     when a game shares the win. ``summary`` is one short line ("ON wins"); ``reason`` says
     why in a line that fits the OLED ("tie at 1111: ON's next is higher"); ``detail`` is a
-    JSON-able explanation."""
+    JSON-able explanation. ``ended`` says how the game ended: by its rules (the board), on
+    time (a flag fell: ``ClockRules.on_time``) or agreed by the players."""
 
     winners: tuple[str, ...] = ()
     summary: str = ""
     detail: dict[str, Any] = field(default_factory=dict)
     reason: str = ""
+    ended: Ending = "rules"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "winners", tuple(self.winners))
@@ -214,12 +219,7 @@ def credited(state: GameState, outcome: Outcome, people: dict[str, str]) -> Outc
     if not people or all(seat == player for seat, player in seating.items()):
         return outcome
     seated = {seating.get(seat, seat): name for seat, name in people.items()}
-    return Outcome(
-        winners=outcome.winners,
-        summary=outcome.summary,
-        detail={**outcome.detail, "seated": seated},
-        reason=outcome.reason,
-    )
+    return replace(outcome, detail={**outcome.detail, "seated": seated})
 
 
 @dataclass(frozen=True)
@@ -398,7 +398,7 @@ class ClockRules:
             summary = f"{self.spec.player_label(others[0])} wins on time"
         else:
             summary = f"{label} lost on time"
-        return Outcome(others, summary, {"on_time": flagged}, f"{label}'s time ran out")
+        return Outcome(others, summary, {"on_time": flagged}, f"{label}'s time ran out", "time")
 
     def step_seconds(self, options: dict[str, Any]) -> int:
         """Seconds a player has for each step, when the game times its steps (Binøme's
