@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from companion.games.base import GameState, Move, Refusal
+    from companion.games.state import GameState, Move, Refusal
 
 
 @dataclass(frozen=True)

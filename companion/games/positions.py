@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
-    from companion.games.base import GameSpec, GameState
+    from companion.games.state import GameState
 
 
 class Positions:
@@ -23,8 +23,8 @@ class Positions:
     # `bestmove`); () when the game reads no position files
     movers: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(self, spec: GameSpec):
-        self.spec = spec
+    def __init__(self, spec: Any):
+        self.spec = spec  # the game's GameSpec (unnamed here: base.py hands this facet out)
 
     def legal_record(self, state: GameState) -> dict[str, list[str]]:
         """`binaryon legal --record FILE --json`: the legal moves after a record's moves. By

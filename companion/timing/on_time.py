@@ -1,15 +1,15 @@
-"""A game ended by a flag fall: the position as it stood, over, with the game's on-time result.
+"""A game ended by a flag fall (or agreed by the players): the position as it stood, over.
 
-The state that ended on time is a copy of the last position whose class is a subclass of
-the game's own (so everything that reads the game's state, its views and its isinstance
-checks included, reads it as before) where the game is over: nobody acts, nothing is legal,
-``outcome()`` is the game's ``GameSpec.on_time`` result. Taking a move back (the arbiter's
-correction) drops it with the position it stood for.
+The state over is a small wrapper (``Over``) holding the position as it stood and the
+outcome, whose ``ended`` says how the game ended (``"time"``: ``GameSpec.on_time``'s result).
+It answers what an ended game answers (nobody acts, nothing is legal, ``outcome()`` is that
+outcome) and hands everything else to the position, so what reads the game's state (its
+views and their isinstance checks included) reads it as before. Taking the flag back (the
+arbiter's correction) is the position again.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -17,11 +17,31 @@ from typing import Any
 from companion.games.base import GameSpec, GameState, IllegalMove, Move, Outcome, Refusal, View
 
 
-class _OnTime:
-    """What a state that ended on time answers differently (its methods are copied into a
-    subclass of the game's own state class, made for each flag fall: they are rare)."""
+class Over:
+    """``position`` over with ``result``; the rest of the game's state read from the
+    position. Its ``__class__`` reads as the position's (a read-only property: nothing is
+    rebound), so a game's own ``isinstance`` check takes it as its state."""
 
-    __slots__ = ()
+    __slots__ = ("position", "result")
+
+    def __init__(self, position: GameState, result: Outcome) -> None:
+        object.__setattr__(self, "position", position)
+        object.__setattr__(self, "result", result)
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        return type(self.position)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in Over.__slots__:  # not set yet (never past __init__)
+            raise AttributeError(name)
+        return getattr(self.position, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{name}: a state over is immutable")
+
+    def __repr__(self) -> str:
+        return f"Over({self.position!r}, ended={self.result.ended!r})"
 
     @property
     def turn(self) -> str | None:
@@ -35,16 +55,19 @@ class _OnTime:
         return True
 
     def outcome(self) -> Outcome | None:
-        return type(self)._on_time
+        return self.result
 
     def legal_moves(self, player: str | None = None) -> Sequence[Move]:
         return []
 
     def check(self, move: Move, player: str | None = None) -> Refusal | None:
-        return Refusal("game-over", "game over on time")
+        return Refusal("game-over", self._why)
 
     def play(self, move: Move, player: str | None = None) -> GameState:
-        raise IllegalMove(Refusal("game-over", "game over on time"))
+        raise IllegalMove(Refusal("game-over", self._why))
+
+    def own_turn(self, player: str | None) -> Refusal | None:
+        return None if player is None else Refusal("game-over", "game is over")
 
     def forced_move(self) -> Move | None:
         return None
@@ -55,37 +78,30 @@ class _OnTime:
     def revealed(self) -> bool:
         return True
 
+    @property
+    def _why(self) -> str:
+        return "game over on time" if self.result.ended == "time" else "game over: agreed"
+
 
 def ended_on_time(state: GameState, outcome: Outcome) -> GameState:
-    """``state``, over, its result ``outcome`` (``GameSpec.on_time``)."""
-    base = getattr(type(state), "_game_class", type(state))
-    body: dict[str, Any] = {
-        k: v for k, v in vars(_OnTime).items() if not k.startswith("__") or k == "__doc__"
-    }
-    body["_on_time"] = outcome
-    body["_game_class"] = base
-    if not hasattr(state, "__dict__"):  # a state with slots only: the same layout
-        body["__slots__"] = ()
-    made = type(f"{base.__name__}OnTime", (base,), body)
-    out = copy.copy(state)
-    object.__setattr__(out, "__class__", made)
-    return out
+    """``state``, over, its result ``outcome`` (``GameSpec.on_time``), which says it ended
+    on time."""
+    if outcome.ended != "time":
+        outcome = replace(outcome, ended="time")
+    return Over(as_it_stood(state), outcome)  # type: ignore[return-value]
 
 
 def on_time(state: GameState) -> Outcome | None:
     """The on-time result of a state that ended on time, else None."""
-    return getattr(type(state), "_on_time", None)
+    if type(state) is Over and state.result.ended == "time":  # type: ignore[attr-defined]
+        return state.result  # type: ignore[attr-defined]
+    return None
 
 
 def as_it_stood(state: GameState) -> GameState:
-    """The game's own state of a state that ended on time: the position in progress when
-    the flag fell (``state`` itself otherwise)."""
-    base = getattr(type(state), "_game_class", None)
-    if base is None:
-        return state
-    out = copy.copy(state)
-    object.__setattr__(out, "__class__", base)
-    return out
+    """The position in progress when the game ended on time or by agreement (``state``
+    itself otherwise)."""
+    return state.position if type(state) is Over else state  # type: ignore[attr-defined]
 
 
 def view_of(spec: GameSpec, state: GameState, viewer: str | None = None) -> View:

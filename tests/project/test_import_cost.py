@@ -42,6 +42,7 @@ SCORE = CLI | {
     "companion.games.base",
     "companion.games.options",
     "companion.games.positions",
+    "companion.games.state",
 }
 NEVER = ("aiohttp", "paho", "luma", "PIL", "gpiozero", "serial", "sqlite3", "importlib.metadata")
 

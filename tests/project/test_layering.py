@@ -186,24 +186,7 @@ APART = {("club", "service")}
 ALLOWED = {
     "order": set(),
     "package circles": set(),
-    "module circles": {
-        # games/base.py hands out its facets (interpreter.py, positions.py), whose type
-        # hints name base.py's GameSpec and GameState; binome/ and latent_binaries/ keep
-        # their masked-state functions beside the state their hints name
-        frozenset(
-            {"companion.games.base", "companion.games.interpreter", "companion.games.positions"}
-        ),
-        frozenset(
-            {
-                "companion.games.binome.engine",
-                "companion.games.binome.masked",
-                "companion.games.binome.paper",
-            }
-        ),
-        frozenset(
-            {"companion.games.latent_binaries.engine", "companion.games.latent_binaries.masked"}
-        ),
-    },  # fmt: skip
+    "module circles": set(),
     "private imports": set(),  # path prefixes
 }
 

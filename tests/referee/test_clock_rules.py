@@ -4,6 +4,7 @@
 clock arithmetic held by a property test (undo gives back the times of the ply it returns
 to, whatever was thought)."""
 
+import ast
 import dataclasses
 import random
 
@@ -166,3 +167,51 @@ def test_a_flagged_player_never_wins_on_time_unless_the_board_says_so(game):
         outcome = spec.clock_rules().on_time(state, flagged)
         assert set(outcome.winners) <= set(state.players) and "on time" in outcome.summary
         assert outcome.detail["on_time"] == flagged and flagged not in outcome.winners
+
+
+def _class_rebinds(tree: ast.AST) -> list[int]:
+    """Lines that set an object's ``__class__`` (``x.__class__ = ...``, or ``setattr`` /
+    ``object.__setattr__`` naming it)."""
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Attribute) and t.attr == "__class__" for t in targets):
+                lines.append(node.lineno)
+        elif isinstance(node, ast.Call) and any(
+            isinstance(a, ast.Constant) and a.value == "__class__" for a in node.args
+        ):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_no_state_has_its_class_rebound():
+    root = Path(__file__).resolve().parent.parent / "companion"
+    found = [
+        f"{path.relative_to(root)}:{line}"
+        for path in sorted(root.rglob("*.py"))
+        for line in _class_rebinds(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert found == []
+
+
+@pytest.mark.parametrize("game", ["wythe", "binary", "binome"])
+def test_the_outcome_after_a_flag_says_it_ended_on_time(game):
+    t = FakeClock()
+    options = {"players": "Ann,Bob"} if game == "binome" else {}
+    s = Session(game, options, time_control=TimeControl.parse("0:10"), timer=t)
+    assert get_spec(game).clock_rules().on_time(s.state, s.state.players[0]).ended == "time"
+    t.advance(11)
+    if s.flag_fall() is None:  # a clock that starts at the first move
+        s.submit(s.state.legal_moves(s.state.turn)[0], s.state.turn)
+        t.advance(11)
+        assert s.flag_fall() is not None
+    assert s.state.outcome().ended == "time" and on_time(s.state) is s.state.outcome()
+    s.undo()  # the arbiter's correction: the position as it stood, the game's own state
+    assert not s.state.is_over() and s.state.outcome() is None
+    assert type(s.state) is type(get_spec(game).new(**s.options))
+
+
+def test_a_game_over_by_its_rules_says_so():
+    s = played("binaryon", 200)
+    assert s.state.is_over() and s.state.outcome().ended == "rules"

@@ -106,6 +106,7 @@ class BinaryClock(ClockRules):
             f"{outcome.summary} on time",
             {**outcome.detail, "on_time": flagged},
             f"{flagged.upper()}'s time ran out: board scored",
+            "time",
         )
 
 

@@ -35,13 +35,13 @@ from typing import Any, ClassVar, Final
 
 from ..base import Chance, GameState, IllegalMove, Refusal
 from . import masked as masking
+from . import paper as papers
 from . import solo
 from .deck import Deck, parse_deck_text
 from .masked import HIDDEN
 from .moves import BinomeMove, Claim, Decline, Draw, Roll, Veiled, Write, cell_name
 from .notation import BinomeNotation
 from .options import resolve_game_options, seat_order
-from .paper import BinomePaper
 from .postulates import BY_ID, IDS, number_text
 from .resolution import Resolution, resolve
 from .result import BinomeResult
@@ -63,7 +63,7 @@ def _rotate(names: Sequence[str], first: str) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, eq=True)
-class BinomeState(BinomePaper, BinomeNotation, BinomeResult, GameState):
+class BinomeState(BinomeNotation, BinomeResult, GameState):
     """One moment of a Binøme game. Build one with ``SPEC.new(**options)`` or ``SPEC.replay``."""
 
     game: ClassVar[str] = GAME
@@ -140,6 +140,19 @@ class BinomeState(BinomePaper, BinomeNotation, BinomeResult, GameState):
     def page_of(self, player: str) -> str:
         """A player without a phone is entered for, and told refusals, by the chairperson."""
         return self.chair if player in self.phoneless else player
+
+    @property
+    def paper(self) -> bool:
+        """Do the people keep their sheets on paper (option ``paper``: paper.py)?"""
+        return bool(self.options.get("paper", False))
+
+    def on_paper(self, player: str) -> bool:
+        """Is ``player``'s sheet on paper (a person in a paper game; never a virtual one)?"""
+        return self.paper and player not in self.virtual
+
+    def asked_number(self, player: str) -> bool:
+        """Is ``player`` asked for the number they claimed with (everybody has chosen)?"""
+        return self.paper and player in self.waiting
 
     @property
     def virtual(self) -> frozenset[str]:
@@ -248,7 +261,7 @@ class BinomeState(BinomePaper, BinomeNotation, BinomeResult, GameState):
 
     def _player_moves(self, player: str) -> list[BinomeMove]:
         if self.on_paper(player):
-            return self.paper_moves(player)
+            return papers.paper_moves(self, player)
         if player not in self.to_act:
             return []
         if self.veils(player):  # another seat's moves, as this board hears them
@@ -330,7 +343,7 @@ class BinomeState(BinomePaper, BinomeNotation, BinomeResult, GameState):
         if self.mask is not None and (refusal := masking.remote_refusal(self, move, who)):
             return refusal
         if self.on_paper(who):
-            return self.paper_check(move, who)
+            return papers.paper_check(self, move, who)
         if isinstance(move, Veiled) and self.mask is None:
             return Refusal("remote-only", f"{move.name}: a public name, not a move")
         writes = isinstance(move, Write) or (isinstance(move, Veiled) and move.verb == "write")
@@ -401,7 +414,7 @@ class BinomeState(BinomePaper, BinomeNotation, BinomeResult, GameState):
             return replace(self, remaining=left, card=move.card, _ply=ply)
         who: str = move.player or player  # type: ignore[assignment]
         i = self.index(who)
-        if (told := self.paper_play(move, who, ply)) is not None:
+        if (told := papers.paper_play(self, move, who, ply)) is not None:
             return told
         if isinstance(move, Veiled):
             if move.verb == "write":

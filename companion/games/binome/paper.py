@@ -14,83 +14,68 @@ players of solo mode keep their sheets in the companion as usual."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..base import Refusal
 from . import masked as masking
-from .masked import choice_text
+from .masked import BinomeState, choice_text
 from .moves import Claim, Decline, Veiled, Write
-
-if TYPE_CHECKING:
-    from .engine import BinomeState
 
 NUMBERS = range(100)
 
+# Functions over ``engine.BinomeState`` (its ``paper``, ``on_paper`` and ``asked_number``
+# say who keeps a sheet on paper): the state's rules call them for a paper player's move.
 
-class BinomePaper:
-    """Paper sheets for ``engine.BinomeState`` (mixed into it)."""
 
-    @property
-    def paper(self) -> bool:
-        return bool(self.options.get("paper", False))  # type: ignore[attr-defined]
+def paper_moves(st: BinomeState, player: str) -> list[Any]:
+    """A paper player's moves: written, claim or pass, or the number when asked."""
+    if player not in st.to_act:
+        return []
+    if st.asked_number(player):
+        return [Claim(n, player) for n in NUMBERS]
+    if st.phase == "write":
+        return [Veiled("write", player)]
+    return [Veiled("claim", player), Decline(player)]
 
-    def on_paper(self, player: str) -> bool:
-        """Is ``player``'s sheet on paper (a person in a paper game; never a virtual one)?"""
-        return self.paper and player not in self.virtual  # type: ignore[attr-defined]
 
-    def asked_number(self, player: str) -> bool:
-        """Is ``player`` asked for the number they claimed with (everybody has chosen)?"""
-        return self.paper and player in self.waiting  # type: ignore[attr-defined]
-
-    def paper_moves(self, player: str) -> list[Any]:
-        st: BinomeState = self  # type: ignore[assignment]
-        if player not in st.to_act:
-            return []
-        if st.asked_number(player):
-            return [Claim(n, player) for n in NUMBERS]
-        if st.phase == "write":
-            return [Veiled("write", player)]
-        return [Veiled("claim", player), Decline(player)]
-
-    def paper_check(self, move: Any, who: str) -> Refusal | None:
-        """The rules for a paper player's move: written, claim or pass in turn, then the
-        number when asked (any two digits: the sheet is not known here)."""
-        st: BinomeState = self  # type: ignore[assignment]
-        if isinstance(move, Write):
-            return Refusal("paper", f"{who} writes on paper: say '{who} write' when done")
-        if st.asked_number(who):
-            if who not in st.to_act:
-                return Refusal("not-your-turn", f"{st.turn}'s number first")
-            if isinstance(move, Claim):
-                n = move.number
-                if isinstance(n, bool) or not isinstance(n, int) or n not in NUMBERS:
-                    return Refusal("bad-number", f"{n!r}: not a 2-digit number")
-                return None
-            return Refusal("paper-number", f"{who}: your number, please ('{who} claim 44')")
-        if isinstance(move, Veiled) and move.verb == "write":
-            if st.phase != "write":
-                return Refusal("not-now", "no digit to write")
-            if who in st.wrote:
-                return Refusal("already-wrote", f"{who}: already wrote {st.rolls[-1]}")
-            return None
-        if st.phase != "claim":
-            return Refusal("not-now", "no postulate to claim")
-        if isinstance(move, Claim):
-            return Refusal("paper-claim", f"{who}: say claim or pass; your number when asked")
-        if isinstance(move, Veiled) and move.verb != "claim":
-            return Refusal("not-a-move", f"{move.name}: claim or pass")
+def paper_check(st: BinomeState, move: Any, who: str) -> Refusal | None:
+    """The rules for a paper player's move: written, claim or pass in turn, then the
+    number when asked (any two digits: the sheet is not known here)."""
+    if isinstance(move, Write):
+        return Refusal("paper", f"{who} writes on paper: say '{who} write' when done")
+    if st.asked_number(who):
         if who not in st.to_act:
-            if any(p == who for p, _ in st.decided):
-                return Refusal("already-decided", f"{who}: already chose")
-            return Refusal("not-your-turn", f"{st.turn}'s turn to claim")
-        return None
-
-    def paper_play(self, move: Any, who: str, ply: int) -> BinomeState | None:
-        """The state after a paper player's number (None: not a number; the engine plays it)."""
-        st: BinomeState = self  # type: ignore[assignment]
-        if not (isinstance(move, Claim) and st.asked_number(who)):
+            return Refusal("not-your-turn", f"{st.turn}'s number first")
+        if isinstance(move, Claim):
+            n = move.number
+            if isinstance(n, bool) or not isinstance(n, int) or n not in NUMBERS:
+                return Refusal("bad-number", f"{n!r}: not a 2-digit number")
             return None
-        assert st.card is not None
-        fact = (who, f"claim {len(st.history)}", choice_text(st.card, move.number))
-        learned = tuple(sorted((*st.learned, fact), key=lambda f: f[:2]))
-        return masking.settle(replace(st, learned=learned, _ply=ply))
+        return Refusal("paper-number", f"{who}: your number, please ('{who} claim 44')")
+    if isinstance(move, Veiled) and move.verb == "write":
+        if st.phase != "write":
+            return Refusal("not-now", "no digit to write")
+        if who in st.wrote:
+            return Refusal("already-wrote", f"{who}: already wrote {st.rolls[-1]}")
+        return None
+    if st.phase != "claim":
+        return Refusal("not-now", "no postulate to claim")
+    if isinstance(move, Claim):
+        return Refusal("paper-claim", f"{who}: say claim or pass; your number when asked")
+    if isinstance(move, Veiled) and move.verb != "claim":
+        return Refusal("not-a-move", f"{move.name}: claim or pass")
+    if who not in st.to_act:
+        if any(p == who for p, _ in st.decided):
+            return Refusal("already-decided", f"{who}: already chose")
+        return Refusal("not-your-turn", f"{st.turn}'s turn to claim")
+    return None
+
+
+def paper_play(st: BinomeState, move: Any, who: str, ply: int) -> BinomeState | None:
+    """The state after a paper player's number (None: not a number; the engine plays it)."""
+    if not (isinstance(move, Claim) and st.asked_number(who)):
+        return None
+    assert st.card is not None
+    fact = (who, f"claim {len(st.history)}", choice_text(st.card, move.number))
+    learned = tuple(sorted((*st.learned, fact), key=lambda f: f[:2]))
+    return masking.settle(replace(st, learned=learned, _ply=ply))

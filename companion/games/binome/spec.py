@@ -124,7 +124,9 @@ class BinomeClock(ClockRules):
         st: BinomeState = state  # type: ignore[assignment]
         others = [(s, p) for p, s in zip(st.names, st.scores, strict=True) if p != flagged]
         if not others:  # solo against nobody: nobody wins
-            return Outcome((), f"{flagged} out of time", {"on_time": flagged}, "time ran out")
+            return Outcome(
+                (), f"{flagged} out of time", {"on_time": flagged}, "time ran out", "time"
+            )
         top = max(s for s, _ in others)
         winners = tuple(p for s, p in others if s == top)
         summary = (
@@ -133,7 +135,7 @@ class BinomeClock(ClockRules):
             else f"{join_names(winners)} win on time on {top}"
         )
         detail = {"on_time": flagged, "scores": dict(zip(st.names, st.scores, strict=True))}
-        return Outcome(winners, summary, detail, f"{flagged}'s time ran out")
+        return Outcome(winners, summary, detail, f"{flagged}'s time ran out", "time")
 
 
 class BinomeSpec(GameSpec):

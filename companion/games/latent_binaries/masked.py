@@ -12,13 +12,15 @@ replays the moves). ``disclosed`` gives the facts about the board's own player.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 from ..base import IllegalMove, Refusal
 from .facts import (
     STASH,
+    Fact,
+    FactState,
     answer_key,
     answer_problem,
     heard,
@@ -30,9 +32,34 @@ from .geometry import square_name
 from .moves import Challenge, Order, PublicSetup
 from .options import PLAYERS, other
 
-if TYPE_CHECKING:
-    from .engine import LatentState
 
+class MaskedState(FactState, Protocol):
+    """What these functions read of a state (``engine.LatentState`` is one, a frozen
+    dataclass they ``replace``): the seat whose secrets it knows (None: all), the facts it
+    told and heard, the fact it awaits and the guess that waits for it."""
+
+    @property
+    def seat(self) -> str | None: ...
+
+    @property
+    def told(self) -> tuple[Fact, ...]: ...
+
+    @property
+    def awaiting(self) -> str: ...
+
+    @property
+    def pending(self) -> Challenge | Order | None: ...
+
+    @property
+    def plies(self) -> int: ...
+
+    @property
+    def stash(self) -> tuple[tuple[int, ...], tuple[int, ...]]: ...
+
+    def answered(self, move: Challenge | Order, value: Hashable) -> Any: ...
+
+
+LatentState = TypeVar("LatentState", bound=MaskedState)  # the state given is the one returned
 
 # Functions over ``engine.LatentState`` (its ``seat``, ``told``, ``heard``, ``awaiting`` and
 # ``pending``): the state's remote-play hooks and its rules call them.
