@@ -186,7 +186,7 @@ def _class_rebinds(tree: ast.AST) -> list[int]:
 
 
 def test_no_state_has_its_class_rebound():
-    root = Path(__file__).resolve().parent.parent / "companion"
+    root = REPO / "companion"
     found = [
         f"{path.relative_to(root)}:{line}"
         for path in sorted(root.rglob("*.py"))
