@@ -33,18 +33,27 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final
 
-from ..base import Chance, GameState, IllegalMove, Refusal
+from ..base import Chance, GameState, IllegalMove, Outcome, Refusal
 from . import masked as masking
 from . import paper as papers
 from . import solo
 from .deck import Deck, parse_deck_text
 from .masked import HIDDEN
-from .moves import BinomeMove, Claim, Decline, Draw, Roll, Veiled, Write, cell_name
-from .notation import BinomeNotation
-from .options import resolve_game_options, seat_order
-from .postulates import BY_ID, IDS, number_text
-from .resolution import Resolution, resolve
-from .result import BinomeResult
+from .moves import (
+    VEILED,
+    BinomeMove,
+    Claim,
+    Decline,
+    Draw,
+    Roll,
+    Veiled,
+    Write,
+    cell_name,
+    parse_cell,
+)
+from .options import RESERVED, resolve_game_options, seat_order
+from .postulates import BY_ID, IDS, number_text, parse_number
+from .resolution import Resolution, join_names, resolve
 
 GAME: Final = "binome"
 SLOTS: Final = 8
@@ -63,7 +72,7 @@ def _rotate(names: Sequence[str], first: str) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, eq=True)
-class BinomeState(BinomeNotation, BinomeResult, GameState):
+class BinomeState(GameState):
     """One moment of a Binøme game. Build one with ``SPEC.new(**options)`` or ``SPEC.replay``."""
 
     game: ClassVar[str] = GAME
@@ -525,6 +534,117 @@ class BinomeState(BinomeNotation, BinomeResult, GameState):
             f"rolls={len(self.rolls)}, cards_left={len(self.remaining)}, ply={self._ply})"
         )
 
+    # ----- notation: the public names others may see, and names read back into moves
+    def public_name(self, move: Any) -> str:
+        """The notation others may see now: no cell, no number; with ``secrets`` not even
+        whether the player claimed. Another seat's move heard by a remote board is its public
+        name already (``Veiled``)."""
+        if isinstance(move, Roll | Draw | Veiled):
+            return move.name
+        who = move.player
+        if isinstance(move, Claim) and who is not None and self.asked_number(who):
+            return move.name  # a number told aloud on paper (paper.py)
+        if isinstance(move, Write):
+            return f"{who} write"
+        if self.options["secrets"]:
+            return f"{who} chose"
+        return f"{who} claim" if isinstance(move, Claim) else f"{who} pass"
+
+    def parse_move(self, text: str) -> BinomeMove:
+        words = text.split()
+        if not words:
+            raise ValueError("empty move")
+        verb = words[0].lower()
+        if verb == "roll" and len(words) == 2:
+            if len(words[1]) != 1 or not words[1].isdigit():
+                raise ValueError(f"{words[1]!r}: a die shows 0-9")
+            return Roll(int(words[1]))
+        if verb == "draw" and len(words) == 2:
+            if words[1] not in BY_ID:
+                raise ValueError(f"{words[1]!r}: no such postulate")
+            return Draw(words[1])
+        if len(words) == 1 and (cell := _cell_or_none(words[0])) is not None:
+            return Write(cell, None)  # "1a": write the digit there (the page says whose)
+        player = None
+        if verb not in RESERVED:
+            player = self._player_named(words[0])
+            words = words[1:]
+            if not words:
+                raise ValueError(f"{text.strip()!r}: write, claim or pass?")
+            verb = words[0].lower()
+        if len(words) == 1 and (cell := _cell_or_none(words[0])) is not None:
+            return Write(cell, player)  # "Ann 1a"
+        if verb == "write" and len(words) == 2:
+            return Write(parse_cell(words[1]), player)
+        if verb == "claim" and len(words) == 2:
+            return Claim(parse_number(words[1]), player)
+        if verb == "claim" and len(words) == 3 and words[2].lower() == "burn":
+            return Claim(parse_number(words[1]), player, burn=True)
+        if verb == "pass" and len(words) == 1:
+            return Decline(player)
+        if (
+            verb in VEILED
+            and len(words) == 1
+            and player
+            and (self.mask is not None or self.veils(player))
+        ):
+            # another seat's move as a remote board hears it; a paper sheet's (paper.py)
+            return Veiled(verb, player)
+        raise ValueError(f"{text.strip()!r}: not a Binøme move")
+
+    def _player_named(self, text: str) -> str:
+        for name in self.names:
+            if name.lower() == text.lower():
+                return name
+        raise ValueError(f"{text!r}: not a player")
+
+    # ----- the end: the winners, why the game ended, the full account
+    def winners(self) -> tuple[str, ...]:
+        top = max(self.scores)
+        return tuple(p for p, s in zip(self.names, self.scores, strict=True) if s == top)
+
+    def outcome(self) -> Outcome | None:
+        if not self.over:
+            return None
+        winners = self.winners()
+        top = max(self.scores)
+        if len(winners) == 1:
+            summary = f"{winners[0]} wins with {top}"
+            others = sorted(
+                ((s, p) for p, s in zip(self.names, self.scores, strict=True) if p != winners[0]),
+                key=lambda item: -item[0],
+            )
+            reason = f"{others[0][1]} next with {others[0][0]}" if others else "alone at the table"
+        else:
+            summary = f"{join_names(winners)} tie on {top}"
+            reason = "equal top scores share the win"
+        return Outcome(winners=winners, summary=summary, reason=reason, detail=self.detail())
+
+    def end_reason(self) -> str:
+        """Why the game ended: the deck ran out or a player used their last number."""
+        if not self.over:
+            return ""
+        done = [p for p, u in zip(self.names, self.used, strict=True) if all(u)]
+        if done:
+            return f"{join_names(done)} used the last number"
+        return "the last card was resolved"
+
+    def detail(self) -> dict[str, Any]:
+        """JSON-able account of the game: scores, cards, sheets (revealed), every turn."""
+        return {
+            "winners": list(self.winners()) if self.over else [],
+            "scores": dict(zip(self.names, self.scores, strict=True)),
+            "cards": {p: list(w) for p, w in zip(self.names, self.won, strict=True)},
+            "sheets": {p: list(self.numbers(p)) for p in self.names},
+            "turns": [
+                {**r.to_json(), "claims": {p: number_text(n) for p, n in r.claims},
+                 "explanation": r.explanation}
+                for r in self.history
+            ],
+            "cards_left": len(self.remaining),
+            "ended": self.end_reason(),
+        }  # fmt: skip
+
 
 def new_game(**options: Any) -> BinomeState:
     """A game at its first roll. Options: see OPTIONS (``players`` names or a count...)."""
@@ -550,3 +670,11 @@ def referee_move(state: BinomeState, rng: random.Random) -> BinomeMove | None:
     if chance:
         return rng.choice(chance)
     return state.forced_move()
+
+
+def _cell_or_none(text: str) -> int | None:
+    """The cell a word names ('1a'..'8b'), or None."""
+    try:
+        return parse_cell(text)
+    except ValueError:
+        return None

@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Final
 
 from ..base import GameState, IllegalMove, Outcome, Refusal
 from . import masked as masking
-from .board import marker_jumps, step_moves, winning_line
+from .board import base_squares, marker_jumps, step_moves, winning_line
 from .facts import (
     RIGHT,
     STASH,
@@ -37,7 +37,10 @@ from .facts import (
 )
 from .geometry import (
     HEIGHT,
+    mask_of,
+    sees,
     square_name,
+    squares_of,
 )
 from .moves import (
     END,
@@ -55,7 +58,6 @@ from .moves import (
 from .nest import UNKNOWN, Nest
 from .options import PLAYERS, Rules, other, rules
 from .phases import CHALLENGE, MARKER, MOVE, OVER, PROMPTS, SETUP, phase_of
-from .queries import PositionQueries
 from .refusals import guess_refusal, marker_refusal, setup_refusal, step_refusal
 
 GAME: Final = "latent-binaries"
@@ -72,7 +74,7 @@ def make_outcome(
 
 
 @dataclass(frozen=True, slots=True)
-class LatentState(PositionQueries, GameState):
+class LatentState(GameState):
     """One moment of a game, secrets included."""
 
     game: ClassVar[str] = GAME
@@ -464,6 +466,42 @@ class LatentState(PositionQueries, GameState):
             f"LatentState(phase={self.phase}, mover={self.mover}, ply={self.plies}, "
             f"nests={len(self.nests)})"
         )
+
+    # ----- read-only queries of the position
+    def nests_of(self, player: str) -> tuple[Nest, ...]:
+        return tuple(n for n in self.nests if n.owner == player)
+
+    def nest_at(self, square: int) -> Nest | None:
+        for n in self.nests:
+            if n.square == square:
+                return n
+        return None
+
+    def occupied(self) -> int:
+        return mask_of(n.square for n in self.nests)
+
+    def own_mask(self, player: str) -> int:
+        return mask_of(n.square for n in self.nests if n.owner == player)
+
+    def stash_of(self, player: str) -> dict[str, int]:
+        k = PLAYERS.index(player)
+        return dict(zip(self.rules.colours[k], self.stash[k], strict=True))
+
+    def base(self, player: str) -> tuple[int, int]:
+        """The marker squares of ``player``'s base (the opponent wins by reaching it)."""
+        return base_squares(self.markers, player)
+
+    def first_turn(self) -> bool:
+        return self.mover is not None and self.turns[PLAYERS.index(self.mover)] == 1
+
+    def in_sight(self, player: str) -> list[Nest]:
+        """The opponent's nests that one of ``player``'s nests sees."""
+        own, occ = self.own_mask(player), self.occupied()
+        return [
+            n
+            for n in self.nests_of(other(player))
+            if any(sees(s, n.square, occ) for s in squares_of(own))
+        ]
 
 
 def new_game(**options: Any) -> LatentState:
