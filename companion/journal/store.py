@@ -31,7 +31,6 @@ import companion.journal.db as journal_db  # its open_rw looked up at each open
 from companion.journal import reads
 from companion.journal.api import GameClosed, JournalError, RepairFailed
 from companion.journal.db import (
-    NotAJournal,
     describe_error,
     full_error,
     is_damage,
@@ -111,15 +110,6 @@ def _reads_well(path: Path, clock: Callable[[], float]) -> bool:
         return not journal.damage_seen
     finally:
         journal._db.close()
-
-
-def _deep_check(
-    path: Path, recover: bool, clock: Callable[[], float], force: bool = False
-) -> tuple[RecoveryReport | None, dict[str, bytes]]:
-    """companion.journal.recovery's check, imported only after an unclean stop."""
-    from companion.journal.recovery import deep_check
-
-    return deep_check(path, recover, clock, force)
 
 
 def _secret(move: Any) -> str | None:
@@ -244,12 +234,15 @@ class SqliteJournal:
             warn("%s; kept as %s", stale_line(path), copies)
         if live is None:
             roll_back_hot_journal(path)
+        report, found = None, {}
         try:
             fast = live is not None or not has_data(path) or closed_cleanly(path)
-            report, found = (None, {}) if fast else _deep_check(path, recover, clock)
-            if fast and live is None and has_data(path) and not _reads_well(path, clock):
-                # damage the header check cannot see (a page garbled after a clean stop)
-                report, found = _deep_check(path, recover, clock, force=True)
+            # force: damage the header check cannot see (a page garbled after a clean stop)
+            force = fast and live is None and has_data(path) and not _reads_well(path, clock)
+            if not fast or force:  # the deep check, imported only then
+                from companion.journal.recovery import deep_check
+
+                report, found = deep_check(path, recover, clock, force)
         except RepairFailed as e:  # the daemon starts read-only: never a restart loop
             warn(str(e))
             return cls._damaged_read_only(path, clock, e)
@@ -291,12 +284,8 @@ class SqliteJournal:
         cls, path: Path, clock: Callable[[], float], found: dict[str, bytes], marks: bool
     ) -> SqliteJournal:
         why = read_only_place(path)
-        try:
-            db = journal_db.open_rw(
-                path
-            )  # sqlite opens a file it may not write read-only, if it can
-        except NotAJournal:
-            raise
+        try:  # sqlite opens a file it may not write read-only, if it can
+            db = journal_db.open_rw(path)
         except sqlite3.Error as e:
             why = why or read_only_error(e) or full_error(e, path)
             if why is None:
@@ -416,30 +405,18 @@ class SqliteJournal:
     def batch(self) -> Iterator[None]:
         """Many writes in one transaction (one sync), each still all or nothing (a savepoint):
         a bulk import. JournalError when the whole batch cannot be committed."""
-        with self._lock:
-            self._try_writable_again()
-            if self.read_only:
-                raise JournalError("journal is read-only")
-            self._check_file()
-            db = self._db
+        with self._write(refused="journal is read-only"):
+            self._in_batch = True
             try:
-                db.execute("BEGIN IMMEDIATE")
-                self._in_batch = True
                 yield
-                db.execute("COMMIT")
-            except sqlite3.Error as e:
-                rollback(db)
-                raise JournalError(describe_error(e)) from e
-            except BaseException:
-                rollback(db)
-                raise
             finally:
                 self._in_batch = False
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One durable transaction; any failure rolls back and raises JournalError. Inside
-        ``batch`` a savepoint instead."""
+    def _write(self, refused: str = "") -> Iterator[sqlite3.Connection]:
+        """One durable transaction; any failure rolls back and raises JournalError (when
+        read-only: ``refused``, else 'disk full' or 'journal is read-only'). Inside ``batch``
+        a savepoint instead."""
         if self._in_batch:
             with self._savepoint() as db:
                 yield db
@@ -447,9 +424,8 @@ class SqliteJournal:
         with self._lock:
             self._try_writable_again()
             if self.read_only:
-                raise JournalError(
-                    "disk full" if self.read_only == "disk full" else "journal is read-only"
-                )
+                full = self.read_only == "disk full"
+                raise JournalError(refused or ("disk full" if full else "journal is read-only"))
             self._check_file()
             db = self._db
             try:
@@ -489,21 +465,17 @@ class SqliteJournal:
                 self.damage_seen = self.damage_seen or is_damage(e)
                 raise JournalError(describe_error(e)) from e
 
-    def _row(self, db: sqlite3.Connection, game_id: int) -> tuple[str, int]:
-        row = db.execute("SELECT status, ply FROM games WHERE id = ?", (game_id,)).fetchone()
-        if row is None:
-            raise JournalError(f"game {game_id} is not in the journal")
-        return row[0], row[1]
-
     def _in_progress(
         self, db: sqlite3.Connection, game_id: int, allow: str = ""
     ) -> tuple[str, int]:
         """The game's status and live move count; GameClosed if it was ended elsewhere
         (``binaryon abandon``, an import with --resume) unless its status is ``allow``."""
-        status, ply = self._row(db, game_id)
-        if status not in (IN_PROGRESS, allow):
-            raise GameClosed(f"game {game_id} was {status} elsewhere")
-        return status, ply
+        row = db.execute("SELECT status, ply FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise JournalError(f"game {game_id} is not in the journal")
+        if row[0] not in (IN_PROGRESS, allow):
+            raise GameClosed(f"game {game_id} was {row[0]} elsewhere")
+        return row[0], row[1]
 
     def _live(self, db: sqlite3.Connection, game_id: int) -> tuple[list[MoveEntry], int]:
         try:
@@ -569,9 +541,8 @@ class SqliteJournal:
         moves: Sequence[MoveEntry],
         outcome: Outcome | None = None,
     ) -> None:
-        """One press in one transaction: ``moves`` at plies first_ply, first_ply + 1, ... (a
-        move at a ply already played replaces it and what follows) and, with ``outcome``,
-        the finish. The cost does not depend on the game's length."""
+        """(api.Journal) A move at a ply already played replaces it and what follows; the cost
+        does not depend on the game's length."""
         with self._write() as db:
             _, ply = self._in_progress(db, game_id)
             if not 0 <= first_ply <= ply:
@@ -596,7 +567,19 @@ class SqliteJournal:
                 "INSERT INTO events (game_id, kind, ply, at) VALUES (?, 'finish', ?, ?)",
                 (game_id, ply, now),
             )
-            self._set_finished(db, game_id, outcome, now, ply)
+            db.execute(
+                "UPDATE games SET status = ?, ended = ?, result = ?, summary = ?, detail = ?,"
+                " ply = ? WHERE id = ?",
+                (
+                    FINISHED,
+                    now,
+                    outcome.winner or "draw",
+                    outcome.summary,
+                    detail_json(outcome.detail, reads.tags_of(db, game_id)),
+                    ply,
+                    game_id,
+                ),
+            )
 
     def _keep_clock(
         self, db: sqlite3.Connection, game_id: int, ply: int, state: str, now: str
@@ -609,9 +592,7 @@ class SqliteJournal:
         )
 
     def clock_tick(self, game_id: int, ply: int, state: dict[str, Any]) -> None:
-        """The running clock's state, in its one row (no new row, no move): what a restart
-        after a power cut charges the player on move up to. GameClosed once the game ended
-        elsewhere."""
+        """(api.Journal) What a restart after a power cut charges the player on move up to."""
         with self._write() as db:
             self._in_progress(db, game_id)
             self._keep_clock(db, game_id, ply, to_json(state), self._now())
@@ -626,8 +607,7 @@ class SqliteJournal:
         seconds: float | None = None,
         why: str | None = None,
     ) -> None:
-        """A pause, a resume, time added or a flag fall, with the clock after it (its row
-        too), in one transaction. A flag may be recorded as the game finishes on time."""
+        """(api.Journal) A flag may be recorded as the game finishes on time."""
         with self._write() as db:
             self._in_progress(db, game_id, allow=FINISHED)
             now, snap = self._now(), to_json(state)
@@ -637,23 +617,6 @@ class SqliteJournal:
                 (game_id, kind, ply, player, seconds, why, snap, now),
             )
             self._keep_clock(db, game_id, ply, snap, now)
-
-    def _set_finished(
-        self, db: sqlite3.Connection, game_id: int, outcome: Outcome, now: str, ply: int
-    ) -> None:
-        db.execute(
-            "UPDATE games SET status = ?, ended = ?, result = ?, summary = ?, detail = ?,"
-            " ply = ? WHERE id = ?",
-            (
-                FINISHED,
-                now,
-                outcome.winner or "draw",
-                outcome.summary,
-                detail_json(outcome.detail, reads.tags_of(db, game_id)),
-                ply,
-                game_id,
-            ),
-        )
 
     def takeback(self, game_id: int, to_ply: int) -> None:
         to_ply = max(0, to_ply)
@@ -698,8 +661,6 @@ class SqliteJournal:
         return now, ply
 
     def pause(self, game_id: int) -> bool:
-        """Put the game in progress aside, whole, to be taken up again (``resume``); one with
-        no moves has nothing to keep and is abandoned. True when paused."""
         with self._write() as db:
             return self._pause(db, game_id)
 
@@ -715,9 +676,7 @@ class SqliteJournal:
         return ply > 0
 
     def resume(self, game_id: int) -> int | None:
-        """Take a paused game up again as the game in progress. The one in progress is paused
-        (abandoned if it has no moves) in the same transaction. Returns that game's id, or
-        None; JournalError (one line) when ``game_id`` is not a paused game."""
+        """(api.Journal) In one transaction; JournalError (one line) for a game not paused."""
         with self._write() as db:
             row = db.execute(
                 f"SELECT note FROM games WHERE id = ? AND {PAUSED_WHERE}", (game_id,)
@@ -980,7 +939,6 @@ class SqliteJournal:
             return reads.meta_with_prefix(db, prefix)
 
     def set_meta(self, values: dict[str, str | None]) -> None:
-        """Set (None: delete) several keys in one durable transaction; JournalError."""
         if any(key in OWN_KEYS for key in values):
             raise ValueError(f"meta keys {', '.join(OWN_KEYS)} are the journal's own")
         with self._write() as db:
@@ -993,9 +951,6 @@ class SqliteJournal:
                     )
 
     def finished_since(self, first_id: int) -> list[int]:
-        """The ids of the games finished here (not imported from records) numbered
-        ``first_id`` or more, oldest first, and the remote games disputed or unverified
-        (their result is the arbiter's: it goes to the hub marked so)."""
         with self._read() as db:
             return reads.finished_since(db, first_id, self._schema(db))
 
@@ -1019,16 +974,13 @@ class SqliteJournal:
         from companion.journal.recovery import masked_first
 
         with self._read() as db:
-            row = db.execute("SELECT game, options FROM games WHERE id = ?", (game_id,))
-            found = row.fetchone()
+            found = db.execute(
+                "SELECT game, options, cut_from, cut_to FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
             if found is None:  # the index names a game the table does not hold
                 self.damage_seen = True
                 raise JournalError(f"game {game_id}: its row is unreadable")
-            game, options = found
-            cut = db.execute(
-                "SELECT cut_from, cut_to FROM games WHERE id = ?", (game_id,)
-            ).fetchone()
-            lo, hi = (cut[0], cut[1]) if cut[0] is not None else (0, -1)
+            game, options, lo, hi = found if found[2] is not None else (*found[:2], 0, -1)
             rows = db.execute(
                 "SELECT id, kind, ply, move, public FROM events WHERE game_id = ?"
                 " AND id NOT BETWEEN ? AND ? ORDER BY id",
@@ -1110,13 +1062,11 @@ class SqliteJournal:
             return reads.recent(db, limit, game)
 
     def paused(self, limit: int = 20) -> list[GameEntry]:
-        """The paused games, latest first (their move counts, not their moves)."""
         with self._read() as db:
             return reads.paused(db, limit)
 
     def data_version(self) -> int:
-        """A number that changes when another connection commits to the journal (SQLite's
-        ``PRAGMA data_version``; this connection's own commits leave it)."""
+        """SQLite's ``PRAGMA data_version`` (this connection's own commits leave it)."""
         with self._read() as db:
             return db.execute("PRAGMA data_version").fetchone()[0]
 
