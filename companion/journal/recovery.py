@@ -63,11 +63,6 @@ from companion.journal.rows import (
 from companion.journal.wal import WalScan, db_image, db_page_size, read_shm, scan_wal, wal_lost
 
 
-def wal_as_found(path: Path) -> WalScan:
-    """The WAL beside ``path`` as it is on disk, read by its format (no connection)."""
-    return scan_wal(wal_bytes(path) or b"", db_page_size(header(path)))
-
-
 def examine(
     path: Path, tries: int = 3, in_place: bool = True
 ) -> tuple[dict[str, bytes], str | None, WalScan]:
@@ -114,15 +109,8 @@ def _problem_in_place(path: Path) -> str | None:
         db = sqlite3.connect(f"file:{quote(str(path.absolute()))}?mode=ro", uri=True)
     except sqlite3.Error:
         return _CANNOT
-    try:
-        db.text_factory = lenient_text
-        return _check(db)
-    except sqlite3.Error as e:
-        if describe_error(e) in ("cannot open the journal file", "journal is read-only"):
-            return _CANNOT
-        return str(e)
-    finally:
-        db.close()
+    db.text_factory = lenient_text
+    return _check(db, in_place=True)
 
 
 def _problem(image: bytes) -> str | None:
@@ -131,25 +119,28 @@ def _problem(image: bytes) -> str | None:
         db = memory_db(image)
     except sqlite3.Error as e:
         return str(e)
+    return _check(db)
+
+
+def _check(db: sqlite3.Connection, in_place: bool = False) -> str | None:
+    """The damage SQLite reads in ``db`` (closed after), or None; ``in_place``: _CANNOT when
+    the file cannot be read there."""
     try:
-        return _check(db)
+        rows = db.execute("PRAGMA quick_check").fetchall()
+        if rows != [("ok",)]:
+            return f"integrity check: {str(rows[0][0]).splitlines()[0]}"
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if tables and not {"games", "events"} <= tables:
+            return "not a binaryon journal"
+        if tables:
+            db.execute("SELECT count(*), max(id) FROM events").fetchone()
+            db.execute("SELECT count(*), max(id) FROM games").fetchone()
+        return None
     except sqlite3.Error as e:
-        return str(e)
+        cannot = describe_error(e) in ("cannot open the journal file", "journal is read-only")
+        return _CANNOT if in_place and cannot else str(e)
     finally:
         db.close()
-
-
-def _check(db: sqlite3.Connection) -> str | None:
-    rows = db.execute("PRAGMA quick_check").fetchall()
-    if rows != [("ok",)]:
-        return f"integrity check: {str(rows[0][0]).splitlines()[0]}"
-    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    if tables and not {"games", "events"} <= tables:
-        return "not a binaryon journal"
-    if tables:
-        db.execute("SELECT count(*), max(id) FROM events").fetchone()
-        db.execute("SELECT count(*), max(id) FROM games").fetchone()
-    return None
 
 
 def cut_short_line(
@@ -326,25 +317,15 @@ def salvage_rows(
     return report, games, events
 
 
-_GAME_ROW = f"SELECT {GAME_COLUMNS} FROM games WHERE id BETWEEN ? AND ? ORDER BY id"
-
-
-_EVENT_ROW_V4 = (  # with each move's clock snapshot
-    "SELECT id, game_id, kind, ply, move, at, player, public, clock FROM events"
-    " WHERE id BETWEEN ? AND ? ORDER BY id"
-)
-
-
-_EVENT_ROW = (
-    "SELECT id, game_id, kind, ply, move, at, player, public FROM events"
-    " WHERE id BETWEEN ? AND ? ORDER BY id"
-)
-
-
-_EVENT_ROW_V1 = (  # a journal from before players and public names were kept
-    "SELECT id, game_id, kind, ply, move, at, NULL, NULL FROM events"
-    " WHERE id BETWEEN ? AND ? ORDER BY id"
-)
+def _by_id(db: sqlite3.Connection, table: str, columns: str, later: tuple[str, ...]) -> str:
+    """A query of ``table``'s rows with ids in a range: ``columns``, then ``later`` (columns
+    added by later versions: NULL where the file's table lacks them)."""
+    try:
+        have = {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+    except sqlite3.Error:
+        have = set()
+    added = "".join(f", {c}" if c in have else ", NULL" for c in later)
+    return f"SELECT {columns}{added} FROM {table} WHERE id BETWEEN ? AND ? ORDER BY id"
 
 
 def _read_damaged(image: bytes, report: RecoveryReport) -> tuple[list[tuple], list[tuple]]:
@@ -360,18 +341,13 @@ def _read_damaged(image: bytes, report: RecoveryReport) -> tuple[list[tuple], li
         report.lost.append(f"everything ({e})")
         return [], []
     upper = max(1000, len(image) // 8 + 1)
-    try:
-        games, games_failed = _rows(db, _GAME_ROW, upper)
-        event_sql = _EVENT_ROW_V1
-        for sql in (_EVENT_ROW_V4, _EVENT_ROW):
-            try:
-                db.execute(sql, (0, -1)).fetchall()
-            except sqlite3.Error:
-                continue
-            event_sql = sql
-            break
-        events, events_failed = _rows(db, event_sql, upper)
-        _read_clocks(db, report, upper)
+    try:  # each with the columns its version has: a game's clock, a move's player and clock
+        sql = _by_id(db, "games", GAME_COLUMNS, ("time_control",))
+        games, games_failed = _rows(db, sql, upper)
+        sql = _by_id(
+            db, "events", "id, game_id, kind, ply, move, at", ("player", "public", "clock")
+        )
+        events, events_failed = _rows(db, sql, upper)
         _read_masked(db, report)
         report.expected = _indexed_events(db)
         report.unsure = report.unsure or (events_failed and report.expected is None)
@@ -397,50 +373,24 @@ def _read_damaged(image: bytes, report: RecoveryReport) -> tuple[list[tuple], li
 
 
 def _read_masked(db: sqlite3.Connection, report: RecoveryReport) -> None:
-    """The rows of remote games with secrets that can be read (none before version 5), and
-    the disputes of remote games (none before version 6)."""
+    """The readable rows of the running clocks (version 4), of remote games with secrets (5)
+    and of disputed games (6)."""
     try:
         rows = db.execute("SELECT id, dispute FROM games WHERE dispute IS NOT NULL").fetchall()
         report.disputes = {g: d for g, d in rows if isinstance(g, int) and isinstance(d, str)}
     except sqlite3.Error:
         pass
-    for table, columns, good in (
-        ("masked", "game_id, seat, told", _good_masked),
-        ("revealed", "game_id, ply, move, player, public", _good_revealed),
+    for table, columns, types in (  # the first columns' types: a garbled row is left out
+        ("clocks", "game_id, ply, state, at", (int, int, str)),
+        ("masked", "game_id, seat, told", (int, str, str)),
+        ("revealed", "game_id, ply, move, player, public", (int, int, str)),
     ):
         try:
             rows = db.execute(f"SELECT {columns} FROM {table}").fetchall()
         except sqlite3.Error:
             continue
-        setattr(report, table, [r for r in rows if good(r)])
-
-
-def _good_masked(row: tuple) -> bool:
-    return isinstance(row[0], int) and isinstance(row[1], str) and isinstance(row[2], str)
-
-
-def _good_revealed(row: tuple) -> bool:
-    return isinstance(row[0], int) and isinstance(row[1], int) and isinstance(row[2], str)
-
-
-def _read_clocks(db: sqlite3.Connection, report: RecoveryReport, upper: int) -> None:
-    """The game clock's rows that can be read (a journal from before version 4 has none)."""
-    sql = "SELECT id, time_control FROM games WHERE id BETWEEN ? AND ? ORDER BY id"
-    try:
-        db.execute(sql, (0, -1)).fetchall()
-    except sqlite3.Error:
-        return
-    rows, _ = _rows(db, sql, upper)
-    report.time_controls = {g: tc for g, tc in rows if isinstance(g, int) and isinstance(tc, str)}
-    try:
-        clocks = db.execute("SELECT game_id, ply, state, at FROM clocks").fetchall()
-    except sqlite3.Error:
-        return
-    report.clocks = [
-        c
-        for c in clocks
-        if isinstance(c[0], int) and isinstance(c[1], int) and isinstance(c[2], str)
-    ]
+        good = [r for r in rows if all(map(isinstance, r, types))]
+        setattr(report, table, good)
 
 
 def _indexed_events(db: sqlite3.Connection) -> dict[int, set[int]] | None:
@@ -569,10 +519,11 @@ def write_salvage(
                 note = f"recovered: moves after the first {length} may be lost"
                 report.lost.append(f"game {gid}: perhaps moves after the first {length}")
             length, takebacks = _live_length(kept), _takebacks(kept)
+            clock = g[11] if len(g) > 11 and isinstance(g[11], str) else None
             db.execute(
-                f"INSERT INTO games ({GAME_COLUMNS}, ply, takebacks)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (*header[:6], status, *header[7:10], note or g[10], length, takebacks),
+                f"INSERT INTO games ({GAME_COLUMNS}, ply, takebacks, time_control)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (*header[:6], status, *header[7:10], note or g[10], length, takebacks, clock),
             )
             db.executemany(
                 "INSERT INTO events (id, game_id, kind, ply, move, at, player, public, clock)"
@@ -586,11 +537,6 @@ def write_salvage(
                     for e in kept
                 ],
             )
-            if gid in report.time_controls:
-                db.execute(
-                    "UPDATE games SET time_control = ? WHERE id = ?",
-                    (report.time_controls[gid], gid),
-                )
             report.games += 1
             report.events += len(kept)
         written = {g[0] for g in games}
@@ -677,8 +623,9 @@ def deep_check(
     """The check after an unclean stop: damage repaired (or JournalError without
     ``recover``), a write cut short logged, a lost WAL said. (report, bytes as found)."""
     sidecars = sidecars_as_found(path)
-    before = wal_loss(path, wal_as_found(path), sidecars, clock)  # copies kept as found,
-    found, problem, wal = examine(path)  # before a connection rewrites the index
+    wal = scan_wal(wal_bytes(path) or b"", db_page_size(header(path)))  # as found, and its
+    before = wal_loss(path, wal, sidecars, clock)  # copies kept before a connection rewrites
+    found, problem, wal = examine(path)  # the index
     if problem is None and force:
         problem = "a page unreadable"
     if problem is not None:

@@ -114,9 +114,7 @@ class RecoveryReport:
     expected: dict[int, set[int]] | None = None  # event ids per game, from the index
     unsure: bool = False  # part of the events table unreadable and the index too
     loss: bool = False  # committed changes lost from the WAL (kept in the journal's meta)
-    # the game clock's rows as read (version 4): game id -> its time control, and the
-    # running clocks' rows (game_id, ply, state, at); what cannot be read is left out
-    time_controls: dict[int, str] = field(default_factory=dict)
+    # the running clocks' rows as read (version 4): (game_id, ply, state, at)
     clocks: list[tuple] = field(default_factory=list)
     # remote games with secrets (version 5): the masked rows (game_id, seat, told) and the
     # revealed rows (game_id, ply, move, player, public) that can be read
@@ -165,26 +163,15 @@ SCHEMA_VERSION = 6
 APPLICATION_ID = 0x42694E79  # 'BiNy': PRAGMA application_id marks a binaryon journal
 
 # The game clock (version 4; its tables come last, so the older ones keep their pages, and
-# its statements are short: the schema's text is stored in the file's first pages):
-# - games.time_control: the control as typed ('5:00+3'), NULL for a game without a clock;
-# - events.clock: a move's clock snapshot right after its switch (Clock.snapshot, JSON);
-# - clocks: one row a game, the running clock's last state (``ply`` live moves then,
-#   ``state`` its snapshot), updated in place by the tick about once a second, by each
-#   move with a clock and by each clock event;
-# - clock_events: append-only, a clock's own events: kind 'pause', 'resume', 'add' (seconds
-#   to player, why 'penalty' or 'correction') or 'flag' (player's time ran out), at ply
-#   live moves, with the clock's snapshot after it (state).
-# A remote game with secrets (version 5; docs/club.md, "Remote play"), on each board:
-# - masked: one row a game, the seat whose secrets this board knows and the facts the other
-#   board told about its own (``told``, JSON: seat -> facts), updated as they come;
-# - revealed: the whole game with every secret, told at the end (ply, move, player, public,
-#   in the order both boards keep); reading the events puts each in place of the move
-#   journaled at its ply (the other board's secret moves were journaled by public name).
-# A remote game whose peer was caught lying or never revealed (version 6; docs/club.md, "A
-# dishonest peer"): games.dispute, JSON {"status", "why", "evidence"}: status 'disputed' (a
-# lie, with its evidence: what was said and what shows otherwise) or 'unverified' (the peer
-# never revealed its secret moves); the result is the arbiter's. A game once disputed stays
-# so. (A column, not a table: the schema's text must stay in the file's first page.)
+# its statements are short: the schema's text is stored in the file's first pages): the
+# ``clocks`` row (ClockState), updated in place by the tick about once a second, by each
+# move with a clock and by each clock event; ``clock_events`` (ClockEvent), append-only.
+# A remote game with secrets (version 5; docs/club.md, "Remote play"): ``masked`` (Masked),
+# updated as facts come; ``revealed``, the whole game told at the end, each move read in
+# place of the one journaled at its ply (the other board's secret moves, by public name).
+# A remote game disputed or unverified (version 6): games.dispute (Dispute, as JSON); the
+# result is the arbiter's. (A column, not a table: the schema's text must stay in the file's
+# first page.)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id       INTEGER PRIMARY KEY,

@@ -99,7 +99,7 @@ def _reads_well(path: Path, clock: Callable[[], float]) -> bool:
     """What a start reads (the game in progress) reads without damage, through a connection
     that writes nothing (the bytes stay as found for a copy)."""
     try:
-        journal = SqliteJournal(open_ro(path), path, clock)
+        journal = SqliteJournal(journal_db.as_current(open_ro(path)), path, clock)
     except sqlite3.Error as e:
         return not is_damage(e)  # only damage calls for the deep check (not a busy file)
     except JournalError:
@@ -166,7 +166,6 @@ class SqliteJournal:
         self._file: tuple[int, int] | None = None  # (device, inode) of the file written
         self._wal: tuple[int, int] | None = None  # and of its WAL, for the one writer
         self._tmp: Path | None = None  # a private copy read instead of the live files
-        self._file_schema: reads.Schema | None = None  # what the file has (its version)
 
     @classmethod
     def open(
@@ -267,7 +266,10 @@ class SqliteJournal:
         from companion.journal.recovery import open_read_only
 
         try:
-            db = open_ro(path, immutable=True) if main_only else open_read_only(path, {})
+            if main_only:
+                db = journal_db.as_current(open_ro(path, immutable=True))
+            else:
+                db = open_read_only(path, {})
         except (JournalError, sqlite3.Error):
             db = memory_db(b"")  # not even readable: an empty journal, in memory only
             db.executescript(SCHEMA)
@@ -479,7 +481,7 @@ class SqliteJournal:
 
     def _live(self, db: sqlite3.Connection, game_id: int) -> tuple[list[MoveEntry], int]:
         try:
-            return fold(reads.event_rows(db, game_id, self._schema(db)))
+            return fold(reads.event_rows(db, game_id))
         except ValueError as e:
             raise JournalError(f"game {game_id}: {e}") from None
 
@@ -639,26 +641,17 @@ class SqliteJournal:
 
     def abandon(self, game_id: int) -> None:
         with self._write() as db:
-            closed = self._close_event(db, game_id, "abandon", ABANDONED)
-            if closed is None:
-                return  # already abandoned: nothing to do
-            db.execute(
-                "UPDATE games SET status = ?, ended = ? WHERE id = ?",
-                (ABANDONED, closed[0], game_id),
-            )
+            status, ply = self._in_progress(db, game_id, allow=ABANDONED)
+            if status != ABANDONED:  # already abandoned: nothing to do
+                self._abandon(db, game_id, ply)
 
-    def _close_event(self, db, game_id: int, kind: str, status: str) -> tuple[str, int] | None:
-        """Record the event that ends a game (finish or abandon); (its time, live moves), or
-        None when the game already has that status. GameClosed when it ended the other way."""
-        was, ply = self._in_progress(db, game_id, allow=status)
-        if was == status:
-            return None
+    def _abandon(self, db: sqlite3.Connection, game_id: int, ply: int) -> None:
         now = self._now()
         db.execute(
-            "INSERT INTO events (game_id, kind, ply, at) VALUES (?, ?, ?, ?)",
-            (game_id, kind, ply, now),
+            "INSERT INTO events (game_id, kind, ply, at) VALUES (?, 'abandon', ?, ?)",
+            (game_id, ply, now),
         )
-        return now, ply
+        db.execute("UPDATE games SET status = ?, ended = ? WHERE id = ?", (ABANDONED, now, game_id))
 
     def pause(self, game_id: int) -> bool:
         with self._write() as db:
@@ -666,13 +659,10 @@ class SqliteJournal:
 
     def _pause(self, db: sqlite3.Connection, game_id: int) -> bool:
         _, ply = self._in_progress(db, game_id)
-        closed = self._close_event(db, game_id, "abandon", ABANDONED)
-        assert closed is not None  # it was in progress
-        note = db.execute("SELECT note FROM games WHERE id = ?", (game_id,)).fetchone()[0]
-        db.execute(
-            "UPDATE games SET status = ?, ended = ?, note = ? WHERE id = ?",
-            (ABANDONED, closed[0], paused_note(note) if ply else note, game_id),
-        )
+        self._abandon(db, game_id, ply)
+        if ply:  # one with no moves has nothing to keep: abandoned
+            note = db.execute("SELECT note FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+            db.execute("UPDATE games SET note = ? WHERE id = ?", (paused_note(note), game_id))
         return ply > 0
 
     def resume(self, game_id: int) -> int | None:
@@ -915,7 +905,7 @@ class SqliteJournal:
 
     def dispute(self, game_id: int, dispute: Dispute) -> None:
         with self._write() as db:
-            was = reads.dispute_of(db, game_id, self._schema(db))
+            was = reads.dispute_of(db, game_id)
             disputed = was is not None and was.status == reads.DISPUTED
             if disputed and dispute.status != reads.DISPUTED:
                 return  # a lie caught stays the game's story
@@ -927,7 +917,7 @@ class SqliteJournal:
         """Each remote game disputed or unverified, by id: its status (``history``'s word; a
         few games, not one a game played)."""
         with self._read() as db:
-            return reads.disputes(db, self._schema(db))
+            return reads.disputes(db)
 
     def meta(self, key: str) -> str | None:
         with self._read() as db:
@@ -952,7 +942,7 @@ class SqliteJournal:
 
     def finished_since(self, first_id: int) -> list[int]:
         with self._read() as db:
-            return reads.finished_since(db, first_id, self._schema(db))
+            return reads.finished_since(db, first_id)
 
     def _salvage_live_games(self) -> None:
         """A damaged row in a game in progress (a move number that cannot follow, a move that
@@ -1041,21 +1031,16 @@ class SqliteJournal:
         return target
 
     # --- reads (companion.journal.reads: functions over the connection) ---
-    def _schema(self, db: sqlite3.Connection) -> reads.Schema:
-        if self._file_schema is None:
-            self._file_schema = reads.schema_of(db)
-        return self._file_schema
-
     def _masked(self, db: sqlite3.Connection, game_id: int) -> Masked | None:
-        return reads.masked_of(db, game_id, self._schema(db))
+        return reads.masked_of(db, game_id)
 
     def load(self, game_id: int) -> GameEntry | None:
         with self._read() as db:
-            return reads.load(db, game_id, self._schema(db))
+            return reads.load(db, game_id)
 
     def clock_events(self, game_id: int) -> list[ClockEvent]:
         with self._read() as db:
-            return reads.clock_events(db, game_id, self._schema(db))
+            return reads.clock_events(db, game_id)
 
     def recent(self, limit: int, game: str | None = None) -> list[GameEntry]:
         with self._read() as db:
@@ -1101,7 +1086,7 @@ class SqliteJournal:
                 if moves:
                     with self._read() as db:
                         try:
-                            events = reads.event_rows(db, entry.id, self._schema(db))
+                            events = reads.event_rows(db, entry.id)
                             entry.moves, entry.takebacks = fold(events)
                         except ValueError as e:
                             entry.note = f"moves unreadable: {e}"

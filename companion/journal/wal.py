@@ -199,7 +199,6 @@ class ShmHeader:
     frames: int
     backfilled: int
     salts: tuple[int, int]
-    page_size: int
 
 
 def read_shm(data: bytes) -> ShmHeader | None:
@@ -211,7 +210,7 @@ def read_shm(data: bytes) -> ShmHeader | None:
     first, second = data[:48], data[48:96]
     if first != second:
         return None
-    version, _, _change, is_init, _big, size, mx, _npage = struct.unpack(
+    version, _, _change, is_init, _big, _size, mx, _npage = struct.unpack(
         order + "3I2BH2I", first[:24]
     )
     salts = struct.unpack(">2I", first[32:40])  # copied as the WAL header has them
@@ -221,8 +220,7 @@ def read_shm(data: bytes) -> ShmHeader | None:
     if _wal_sum(first[:40], (0, 0), order == ">") != cksum:
         return None
     backfill = struct.unpack(order + "I", data[96:100])[0]
-    page = 65536 if size == 1 else size
-    return ShmHeader(mx, backfill, (salts[0], salts[1]), page)
+    return ShmHeader(mx, backfill, (salts[0], salts[1]))
 
 
 def wal_lost(shm: ShmHeader | None, wal: WalScan | None) -> int:
