@@ -460,32 +460,26 @@ def has_data(path: Path) -> bool:
 def snapshot(path: Path) -> dict[str, bytes]:
     """The journal's bytes as found (main file and WAL), before sqlite touches them, so a
     damaged file can be kept exactly as it was."""
-    found = {}
-    for p, key in ((path, ""), (sidecars(path)[0], "-wal")):
-        try:
-            found[key] = p.read_bytes()
-        except FileNotFoundError:
-            continue
-        except OSError as e:
-            raise JournalError(f"cannot read journal {p}: {e.strerror or e}") from None
-    return found
+    found = {key: _bytes(p) for p, key in ((path, ""), (sidecars(path)[0], "-wal"))}
+    return {key: data for key, data in found.items() if data is not None}
 
 
 def wal_bytes(path: Path) -> bytes | None:
-    try:
-        return sidecars(path)[0].read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as e:
-        raise JournalError(f"cannot read journal {path}-wal: {e.strerror or e}") from None
+    return _bytes(sidecars(path)[0])
 
 
 def header(path: Path) -> bytes:
+    return _bytes(path, 100) or b""
+
+
+def _bytes(path: Path, size: int = -1) -> bytes | None:
+    """The file's bytes (the first ``size``), None when it is missing; JournalError (one line)
+    when it cannot be read."""
     try:
         with open(path, "rb") as f:
-            return f.read(100)
+            return f.read(size)
     except FileNotFoundError:
-        return b""
+        return None
     except OSError as e:
         raise JournalError(f"cannot read journal {path}: {e.strerror or e}") from None
 

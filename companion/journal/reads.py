@@ -76,7 +76,11 @@ def masked_of(db: sqlite3.Connection, game_id: int) -> Masked | None:
 
 def dispute_of(db: sqlite3.Connection, game_id: int) -> Dispute | None:
     row = db.execute("SELECT dispute FROM games WHERE id = ?", (game_id,)).fetchone()
-    value: Any = from_json(row[0], None) if row and isinstance(row[0], str) else None
+    return _dispute(row[0]) if row else None
+
+
+def _dispute(text: Any) -> Dispute | None:
+    value: Any = from_json(text, None) if isinstance(text, str) else None
     if not isinstance(value, dict) or value.get("status") not in (DISPUTED, UNVERIFIED):
         return None
     evidence = value.get("evidence")
@@ -87,12 +91,8 @@ def dispute_of(db: sqlite3.Connection, game_id: int) -> Dispute | None:
 def disputes(db: sqlite3.Connection) -> dict[int, str]:
     """Each remote game disputed or unverified, by id: its status (``history``'s word)."""
     rows = db.execute("SELECT id, dispute FROM games WHERE dispute IS NOT NULL")
-    marks = {gid: from_json(text, None) for gid, text in rows if isinstance(text, str)}
-    return {
-        gid: str(mark["status"])
-        for gid, mark in marks.items()
-        if isinstance(mark, dict) and mark.get("status") in (DISPUTED, UNVERIFIED)
-    }
+    found = {gid: _dispute(text) for gid, text in rows}
+    return {gid: d.status for gid, d in found.items() if d is not None}
 
 
 def load(db: sqlite3.Connection, game_id: int) -> GameEntry | None:

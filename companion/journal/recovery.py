@@ -241,9 +241,8 @@ def wal_loss(
     if found is None:
         return None
     problem, lost = found
-    wal_path = path.with_name(path.name + "-wal")
-    shm_path = path.with_name(path.name + "-shm")
-    copies = keep_copies(path, {k: p for k, p in (("-wal", wal_path), ("-shm", shm_path))}, clock)
+    files = {k: path.with_name(path.name + k) for k in ("-wal", "-shm")}
+    copies = keep_copies(path, files, clock)
     report = RecoveryReport(path, problem, copies)
     report.lost.append(
         "every change since the last checkpoint"
@@ -253,16 +252,15 @@ def wal_loss(
     )
     report.loss = True
     with contextlib.suppress(OSError):
-        shm_path.unlink(missing_ok=True)  # stale: it describes the WAL that is gone
+        files["-shm"].unlink(missing_ok=True)  # stale: it describes the WAL that is gone
     return report
 
 
 def set_aside_stale(path: Path, clock: Callable[[], float]) -> RecoveryReport:
     """Keep the stale WAL and index as ``<name>.stale-<time>-wal`` / ``-shm``, then remove
     them, so SQLite cannot apply them to this file."""
-    wal_path = path.with_name(path.name + "-wal")
-    shm_path = path.with_name(path.name + "-shm")
-    copies = keep_copies(path, {"-wal": wal_path, "-shm": shm_path}, clock, label="stale")
+    files = {k: path.with_name(path.name + k) for k in ("-wal", "-shm")}
+    copies = keep_copies(path, files, clock, label="stale")
     if not any(c.name.endswith("-wal") for c in copies):
         for made in copies:
             with contextlib.suppress(OSError):
@@ -271,7 +269,7 @@ def set_aside_stale(path: Path, clock: Callable[[], float]) -> RecoveryReport:
         with contextlib.suppress(OSError):
             failed.full = os.statvfs(path.parent).f_bavail == 0
         raise failed
-    for p in (wal_path, shm_path):
+    for p in files.values():
         with contextlib.suppress(OSError):
             p.unlink(missing_ok=True)
     report = RecoveryReport(path, "a WAL that did not belong to it, set aside", copies)

@@ -1,10 +1,6 @@
 """What the journal stores and hands back: the schema, game statuses, times as text, the
 entries read from it (GameEntry, MoveEntry), the fold of events into a game's live moves, and
-the JSON columns.
-
-History is append-only: moves, takebacks, finishes and abandons are rows in ``events``
-(triggers refuse UPDATE and DELETE); a game's live move list is the fold of its events. The
-``games`` row carries the header and the status, the only thing ever updated.
+the JSON columns (how they are written: companion.journal.store).
 """
 
 from __future__ import annotations
@@ -131,21 +127,19 @@ class RecoveryReport:
                 f"journal {self.path}: {self.problem}; the WAL and its index as found kept as "
                 f"{kept}; lost: {lost}"
             )
-        return (
-            f"journal {self.path} was damaged ({self.problem}); {self.copies_text()}; "
-            f"recovered {self.games} games, {self.events} events; lost: {lost}"
-        )
-
-    def copies_text(self) -> str:
-        """Which copies of the damaged files were kept, said as they are (none, the main
-        file with or without its WAL, or only the WAL)."""
+        # the copies kept, said as they are: the main file with or without its WAL, or only
+        # the WAL, or none
         wals = [c for c in self.copies if c.name.endswith("-wal")]
         mains = [c for c in self.copies if not c.name.endswith(("-wal", "-shm"))]
+        copies = "no copy of the damaged file could be kept"
         if mains:
-            return f"damaged file kept as {mains[0]}" + (" (and its -wal)" if wals else "")
-        if wals:
-            return f"no copy of the damaged file could be kept, only of its WAL: {wals[0]}"
-        return "no copy of the damaged file could be kept"
+            copies = f"damaged file kept as {mains[0]}" + (" (and its -wal)" if wals else "")
+        elif wals:
+            copies += f", only of its WAL: {wals[0]}"
+        return (
+            f"journal {self.path} was damaged ({self.problem}); {copies}; "
+            f"recovered {self.games} games, {self.events} events; lost: {lost}"
+        )
 
 
 IN_PROGRESS, FINISHED, ABANDONED = "in_progress", "finished", "abandoned"

@@ -65,8 +65,6 @@ from companion.journal.rows import (
     FINISHED,
     IN_PROGRESS,
     PAUSED_WHERE,
-    SCHEMA,
-    SCHEMA_VERSION,
     STATUSES,
     ClockEvent,
     Dispute,
@@ -270,11 +268,8 @@ class SqliteJournal:
                 db = journal_db.as_current(open_ro(path, immutable=True))
             else:
                 db = open_read_only(path, {})
-        except (JournalError, sqlite3.Error):
-            db = memory_db(b"")  # not even readable: an empty journal, in memory only
-            db.executescript(SCHEMA)
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            db.execute("PRAGMA query_only = ON")
+        except (JournalError, sqlite3.Error):  # not even readable: empty, in memory only
+            db = journal_db.as_current(memory_db(b""))
         journal = cls(db, path, clock)
         journal.damage_seen = True
         what = "stale WAL" if main_only else "journal damaged"
@@ -1005,7 +1000,12 @@ class SqliteJournal:
             return
         eid, why = bad
         kept = len(states) - 1
-        copy = self._keep_copy()
+        copy: Path | None = copy_name(self.path, "corrupt", self._clock)
+        try:
+            self.backup(copy)
+        except (JournalError, OSError) as e:
+            warn("journal %s: no copy kept before the salvage: %s", self.path, e)
+            copy = None
         with self._write() as db:
             last = db.execute(
                 "SELECT max(id) FROM events WHERE game_id = ?", (game_id,)
@@ -1020,15 +1020,6 @@ class SqliteJournal:
         report.games = 1
         self.recovery = report
         warn(report.line())
-
-    def _keep_copy(self) -> Path | None:
-        target = copy_name(self.path, "corrupt", self._clock)
-        try:
-            self.backup(target)
-        except (JournalError, OSError) as e:
-            warn("journal %s: no copy kept before the salvage: %s", self.path, e)
-            return None
-        return target
 
     # --- reads (companion.journal.reads: functions over the connection) ---
     def _masked(self, db: sqlite3.Connection, game_id: int) -> Masked | None:

@@ -12,11 +12,9 @@ Frames of the current write cycle carry the header's salts; frames left from an 
 cycle (the WAL is reused from the start after a checkpoint) carry other salts and are
 ignored. Damage: a commit of the current cycle whose own checksum holds (from the checksum
 stored before it) that SQLite would not replay (it lies after a damaged frame, or the WAL
-header is damaged). The journal says it and keeps the WAL as found; it never rebuilds
-frames: what SQLite does not replay survives only in that copy.
-Not damage: frames after the last commit with no sound commit among them. That is a write
-that never completed, so was never confirmed (a kill or power cut between SQLite's writes of
-one commit). SQLite rightly ignores them; the daemon logs it.
+header is damaged). Not damage: frames after the last commit with no sound commit among
+them, a write that never completed, so was never confirmed (a kill or power cut between
+SQLite's writes of one commit). What is done about either: companion.journal.recovery.
 """
 
 from __future__ import annotations
