@@ -95,11 +95,7 @@ def journal_file(journal: str | os.PathLike[str], suffix: str) -> Path:
 
 
 def same_file_stat(info: os.stat_result, other: Path) -> bool:
-    try:
-        o = os.stat(other)
-    except OSError:
-        return False
-    return (info.st_dev, info.st_ino) == (o.st_dev, o.st_ino)
+    return (info.st_dev, info.st_ino) == file_id(other)
 
 
 def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:

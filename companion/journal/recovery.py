@@ -183,12 +183,11 @@ def repair(
         for made in copies:  # no half set of copies left behind (a full disk)
             with contextlib.suppress(OSError):
                 made.unlink()
-        failed = RepairFailed(
+        raise _failed(
             f"journal {path} is damaged ({problem}) and a copy cannot be kept: "
-            f"{e.strerror or e}; nothing changed"
-        )
-        failed.full = e.errno in (errno.ENOSPC, errno.EDQUOT)
-        raise failed from None
+            f"{e.strerror or e}; nothing changed",
+            e,
+        ) from None
     report, games, events = salvage_rows(path, problem, copies, found, wal)
     fresh = path.with_name(path.name + ".salvage")
     try:  # 2. build the salvaged file beside it, then swap it in
@@ -200,15 +199,19 @@ def repair(
         os.replace(fresh, path)
         fsync_dir(path.parent)
     except (OSError, sqlite3.Error, JournalError) as e:
-        failed = RepairFailed(
+        raise _failed(
             f"journal {path} is damaged ({problem}); copy kept at {base}, but repair failed: "
-            f"{getattr(e, 'strerror', None) or e}"
-        )
-        failed.full = getattr(e, "errno", None) in (errno.ENOSPC, errno.EDQUOT) or (
-            "disk full" in str(e)
-        )
-        raise failed from None
+            f"{getattr(e, 'strerror', None) or e}",
+            e,
+        ) from None
     return report
+
+
+def _failed(line: str, e: Exception) -> RepairFailed:
+    """RepairFailed, ``full`` when ``e`` says the disk is full."""
+    failed = RepairFailed(line)
+    failed.full = getattr(e, "errno", None) in (errno.ENOSPC, errno.EDQUOT) or "disk full" in str(e)
+    return failed
 
 
 def wal_loss_problem(
@@ -286,12 +289,11 @@ def open_read_only(path: Path, found: dict[str, bytes]) -> sqlite3.Connection:
     try:
         check_version(db, path)
         db.execute("PRAGMA query_only = ON")
-    except sqlite3.Error as e:
+    except (sqlite3.Error, JournalError) as e:
         db.close()
+        if isinstance(e, JournalError):
+            raise
         raise JournalError(f"cannot open journal {path}: {describe_error(e)}") from None
-    except JournalError:
-        db.close()
-        raise
     return db
 
 

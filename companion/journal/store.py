@@ -510,7 +510,7 @@ class SqliteJournal:
                 moves, _ = self._live(db, gid)
             except JournalError:
                 moves = []
-            masked = self._masked(db, gid)
+            masked = reads.masked_of(db, gid)
             outcome = _outcome(game, from_json(options, {}), [m.name for m in moves], masked)
             kind = "finish" if outcome else "abandon"
             db.execute(
@@ -768,15 +768,12 @@ class SqliteJournal:
                 with self._read() as db:
                     db.backup(dest)
                 dest.execute("PRAGMA journal_mode = DELETE")
-                if dest.execute(
-                    "SELECT count(*) FROM sqlite_master WHERE name = 'meta'"
-                ).fetchone()[0]:
-                    dest.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '1')")
-                    # a journal started from this copy knows it was restored (docs/club.md)
-                    dest.execute(
-                        "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                        (BACKUP_MARK, str(int(time.time()))),
-                    )
+                dest.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '1')")
+                # a journal started from this copy knows it was restored (docs/club.md)
+                dest.execute(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                    (BACKUP_MARK, str(int(time.time()))),
+                )
                 dest.execute("PRAGMA synchronous = FULL")
             finally:
                 dest.close()
@@ -971,7 +968,7 @@ class SqliteJournal:
                 " AND id NOT BETWEEN ? AND ? ORDER BY id",
                 (game_id, lo, hi),
             ).fetchall()
-            masked = self._masked(db, game_id)
+            masked = reads.masked_of(db, game_id)
         try:
             spec = get_spec(game)
             resolved = spec.resolve(from_json(options, {}))
@@ -1022,9 +1019,6 @@ class SqliteJournal:
         warn(report.line())
 
     # --- reads (companion.journal.reads: functions over the connection) ---
-    def _masked(self, db: sqlite3.Connection, game_id: int) -> Masked | None:
-        return reads.masked_of(db, game_id)
-
     def load(self, game_id: int) -> GameEntry | None:
         with self._read() as db:
             return reads.load(db, game_id)
