@@ -132,8 +132,7 @@ def clock_events(db: sqlite3.Connection, game_id: int) -> list[ClockEvent]:
 
 def recent(db: sqlite3.Connection, limit: int, game: str | None = None) -> list[GameEntry]:
     """The last ``limit`` games, newest first, as their rows hold them (never their moves):
-    ``limit`` rows read whatever the journal's size, through the table's id order or the
-    games_by_game index (a journal from before that index reads the table backwards)."""
+    ``limit`` rows read whatever the journal's size (the id order, or games_by_game)."""
     if limit <= 0 or not has_games(db):
         return []
     where, params = ("WHERE game = ?", (game,)) if game else ("", ())

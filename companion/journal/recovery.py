@@ -341,8 +341,8 @@ def _read_damaged(image: bytes, report: RecoveryReport) -> tuple[list[tuple], li
         report.lost.append(f"everything ({e})")
         return [], []
     upper = max(1000, len(image) // 8 + 1)
-    try:  # each with the columns its version has: a game's clock, a move's player and clock
-        sql = _by_id(db, "games", GAME_COLUMNS, ("time_control",))
+    try:  # the columns each version has: a game's clock and dispute, a move's player and clock
+        sql = _by_id(db, "games", GAME_COLUMNS, ("time_control", "dispute"))
         games, games_failed = _rows(db, sql, upper)
         sql = _by_id(
             db, "events", "id, game_id, kind, ply, move, at", ("player", "public", "clock")
@@ -373,13 +373,8 @@ def _read_damaged(image: bytes, report: RecoveryReport) -> tuple[list[tuple], li
 
 
 def _read_masked(db: sqlite3.Connection, report: RecoveryReport) -> None:
-    """The readable rows of the running clocks (version 4), of remote games with secrets (5)
-    and of disputed games (6)."""
-    try:
-        rows = db.execute("SELECT id, dispute FROM games WHERE dispute IS NOT NULL").fetchall()
-        report.disputes = {g: d for g, d in rows if isinstance(g, int) and isinstance(d, str)}
-    except sqlite3.Error:
-        pass
+    """The readable rows of the running clocks (version 4) and of remote games with secrets
+    (5)."""
     for table, columns, types in (  # the first columns' types: a garbled row is left out
         ("clocks", "game_id, ply, state, at", (int, int, str)),
         ("masked", "game_id, seat, told", (int, str, str)),
@@ -519,11 +514,11 @@ def write_salvage(
                 note = f"recovered: moves after the first {length} may be lost"
                 report.lost.append(f"game {gid}: perhaps moves after the first {length}")
             length, takebacks = _live_length(kept), _takebacks(kept)
-            clock = g[11] if len(g) > 11 and isinstance(g[11], str) else None
+            later = [v if isinstance(v, str) else None for v in (*g[11:13], None, None)[:2]]
             db.execute(
-                f"INSERT INTO games ({GAME_COLUMNS}, ply, takebacks, time_control)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (*header[:6], status, *header[7:10], note or g[10], length, takebacks, clock),
+                f"INSERT INTO games ({GAME_COLUMNS}, ply, takebacks, time_control, dispute)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (*header[:6], status, *header[7:10], note or g[10], length, takebacks, *later),
             )
             db.executemany(
                 "INSERT INTO events (id, game_id, kind, ply, move, at, player, public, clock)"
@@ -551,10 +546,6 @@ def write_salvage(
         db.executemany(
             "INSERT INTO revealed (game_id, ply, move, player, public) VALUES (?, ?, ?, ?, ?)",
             [r for r in report.revealed if r[0] in written],
-        )
-        db.executemany(
-            "UPDATE games SET dispute = ? WHERE id = ?",
-            [(d, g) for g, d in report.disputes.items() if g in written],
         )
         db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '0')")
         db.execute("COMMIT")

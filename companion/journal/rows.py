@@ -116,8 +116,6 @@ class RecoveryReport:
     # revealed rows (game_id, ply, move, player, public) that can be read
     masked: list[tuple] = field(default_factory=list)
     revealed: list[tuple] = field(default_factory=list)
-    # remote games disputed or unverified (version 6): game id -> its games.dispute
-    disputes: dict[int, str] = field(default_factory=dict)
 
     def line(self) -> str:
         lost = "; ".join(self.lost) if self.lost else "nothing"

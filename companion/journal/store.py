@@ -906,8 +906,7 @@ class SqliteJournal:
             db.execute("UPDATE games SET dispute = ? WHERE id = ?", (to_json(value), game_id))
 
     def disputes(self) -> dict[int, str]:
-        """Each remote game disputed or unverified, by id: its status (``history``'s word; a
-        few games, not one a game played)."""
+        """Each remote game disputed or unverified, by id: its status (``history``'s word)."""
         with self._read() as db:
             return reads.disputes(db)
 
@@ -1087,8 +1086,7 @@ class SqliteJournal:
             return reads.events(db, game_id)
 
     def started_at(self, game: str, started: int) -> list[int]:
-        """The ids of the games of ``game`` played here that started at ``started`` (ms since
-        the epoch), oldest first: a record exported from this journal names its game's start."""
+        """reads.started_at: a record exported from this journal names its game's start."""
         with self._read() as db:
             return reads.started_at(db, game, started)
 
