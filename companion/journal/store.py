@@ -134,10 +134,8 @@ def _outcome(
         if masked is None:
             state = spec.replay(moves, **options)
         else:
-            resolved = spec.resolve(options)
-            start = spec.remote().start(spec, resolved, masked.seat, masked.told)
-            state = start
-            for step in spec.steps_from(start, moves):
+            state = spec.remote().start(spec, spec.resolve(options), masked.seat, masked.told)
+            for step in spec.steps_from(state, moves):
                 state = step.after
     except ValueError:
         return None
