@@ -157,11 +157,9 @@ def check_version(db: sqlite3.Connection, path: Path, upgrade: bool = True) -> N
 
 
 def _upgrade(db: sqlite3.Connection, version: int) -> None:
-    """Version 0 (new file), 1, 2 or 3 -> the current schema, in the caller's transaction:
-    the columns an older version lacked (version 1 most of them, 2 and 3 the clock's), then
-    every table and index of SCHEMA that is missing (version 3 added games_by_game, 4 the
-    clocks and clock_events tables), so an older journal gets them at its first writable
-    open."""
+    """An older version (0: a new file) -> the current schema, in the caller's transaction:
+    the columns an older version lacked (UPGRADE_COLUMNS), then every table and index of
+    SCHEMA that is missing."""
     have = {
         (t, r[1])
         for t in ("games", "events")

@@ -67,7 +67,7 @@ class JournalIdentity:
     def own_files(self) -> list[Path]:
         """The journal and the files that belong to it: J, J-wal, J-shm, J-journal, J.lock."""
         p = self.path
-        return [p, *(p.with_name(p.name + s) for s in SIDECARS), lock_file(p)]
+        return [p, *(p.with_name(p.name + s) for s in SIDECARS), lock_path(p)]
 
     def is_own_file(self, target: str | os.PathLike[str]) -> bool:
         """Whether ``target`` (any name: a symlink, a hard link) is one of ``own_files``."""
@@ -94,16 +94,8 @@ def journal_file(journal: str | os.PathLike[str], suffix: str) -> Path:
     return real.with_name(f"{real.name}.{suffix}")
 
 
-def lock_file(real: Path) -> Path:
-    return real.with_name(real.name + LOCK_SUFFIX)
-
-
 def same_file_stat(info: os.stat_result, other: Path) -> bool:
-    try:
-        o = os.stat(other)
-    except OSError:
-        return False
-    return (info.st_dev, info.st_ino) == (o.st_dev, o.st_ino)
+    return (info.st_dev, info.st_ino) == file_id(other)
 
 
 def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
@@ -169,11 +161,8 @@ _HELD: set[Path] = set()  # lock files this process holds: its own journal is no
 
 def lock_path(journal: str | os.PathLike[str]) -> Path:
     """The lock file of the journal named by ``journal`` (any name of it: symlinks resolved)."""
-    return lock_file(real_path(journal))
-
-
-def _key(path: Path) -> Path:
-    return real_path(path)
+    real = real_path(journal)
+    return real.with_name(real.name + LOCK_SUFFIX)
 
 
 class JournalLock:
@@ -189,7 +178,7 @@ class JournalLock:
 
     def release(self) -> None:
         if self._fd is not None:
-            _HELD.discard(_key(self.path))
+            _HELD.discard(real_path(self.path))
             try:
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
             finally:
@@ -248,7 +237,7 @@ def acquire_lock(journal: str | os.PathLike[str]) -> JournalLock:
         os.pwrite(fd, data, 0)
     except OSError:
         pass  # the lock holds; only the name of its holder is missing
-    _HELD.add(_key(path))
+    _HELD.add(real_path(path))
     return JournalLock(path, fd)
 
 
@@ -256,7 +245,7 @@ def holder(journal: str | os.PathLike[str]) -> str | None:
     """Who holds the journal's lock (one line), or None when nobody does or this process
     does (the daemon opening its own journal). Never writes."""
     path = lock_path(journal)
-    if _key(path) in _HELD:
+    if real_path(path) in _HELD:
         return None
     try:
         fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
@@ -347,22 +336,16 @@ def open_immutable(path: Path) -> sqlite3.Connection:
 def closed_cleanly(path: Path) -> bool:
     """The last writer stopped cleanly: no WAL left, the main file whole (its header's page
     count fits the file) and marked clean. O(1) in the journal's size."""
-    wal = path.with_name(path.name + "-wal")
-    hot = path.with_name(path.name + "-journal")
-    try:
-        if wal.exists() and wal.stat().st_size > 0:
+    left = [path.with_name(path.name + s) for s in ("-wal", "-journal")]
+    try:  # a WAL, or a write in rollback mode that did not finish
+        if any(p.exists() and p.stat().st_size > 0 for p in left):
             return False
-        if hot.exists() and hot.stat().st_size > 0:
-            return False  # a write in rollback mode did not finish
         size = path.stat().st_size
-        if size == 0:
-            return True
-        with open(path, "rb") as f:
-            head = f.read(100)
     except OSError:
         return False
-    if len(head) < 100 or not head.startswith(DB_MAGIC):
-        return False
+    head = _head(path)
+    if size == 0 or head is None:
+        return size == 0
     page = int.from_bytes(head[16:18], "big")
     page = 65536 if page == 1 else page
     pages = int.from_bytes(head[28:32], "big")
@@ -374,23 +357,18 @@ def closed_cleanly(path: Path) -> bool:
 def check_identity_quietly(path: Path) -> None:
     """NotAJournal for another program's database, seen without touching it; a damaged file
     is left to the deep check."""
-    try:
+    with contextlib.suppress(sqlite3.Error):
         db = open_immutable(path)
-    except sqlite3.Error:
-        return
-    try:
-        check_identity(db, path)
-    except sqlite3.Error:
-        return
-    finally:
-        db.close()
+        try:
+            check_identity(db, path)
+        finally:
+            db.close()
 
 
 def sidecars_as_found(path: Path) -> tuple[bool, bool, bytes | None]:
     """(WAL exists, -shm exists, the -shm index header), read before SQLite opens anything
     (a connection rebuilds the index and may create an empty WAL)."""
-    wal_path = path.with_name(path.name + "-wal")
-    shm_path = path.with_name(path.name + "-shm")
+    wal_path, shm_path = sidecars(path)
     try:
         with open(shm_path, "rb") as f:
             head: bytes | None = f.read(136)
@@ -399,16 +377,20 @@ def sidecars_as_found(path: Path) -> tuple[bool, bool, bytes | None]:
     return wal_path.exists(), shm_path.exists(), head
 
 
-def header_mode(path: Path) -> int | None:
-    """The journal mode the main file's header records: 1 rollback, 2 WAL; None unknown."""
+def _head(path: Path) -> bytes | None:
+    """The main file's SQLite header (100 bytes), or None: unreadable, short or not SQLite."""
     try:
         with open(path, "rb") as f:
             head = f.read(100)
     except OSError:
         return None
-    if len(head) < 100 or not head.startswith(DB_MAGIC):
-        return None
-    return head[18] if head[18] == head[19] and head[18] in (1, 2) else None
+    return head if len(head) == 100 and head.startswith(DB_MAGIC) else None
+
+
+def header_mode(path: Path) -> int | None:
+    """The journal mode the main file's header records: 1 rollback, 2 WAL; None unknown."""
+    head = _head(path)
+    return head[18] if head and head[18] == head[19] and head[18] in (1, 2) else None
 
 
 def stale_wal(path: Path) -> bool:
@@ -474,32 +456,26 @@ def has_data(path: Path) -> bool:
 def snapshot(path: Path) -> dict[str, bytes]:
     """The journal's bytes as found (main file and WAL), before sqlite touches them, so a
     damaged file can be kept exactly as it was."""
-    found = {}
-    for p, key in ((path, ""), (sidecars(path)[0], "-wal")):
-        try:
-            found[key] = p.read_bytes()
-        except FileNotFoundError:
-            continue
-        except OSError as e:
-            raise JournalError(f"cannot read journal {p}: {e.strerror or e}") from None
-    return found
+    found = {key: _bytes(p) for p, key in ((path, ""), (sidecars(path)[0], "-wal"))}
+    return {key: data for key, data in found.items() if data is not None}
 
 
 def wal_bytes(path: Path) -> bytes | None:
-    try:
-        return sidecars(path)[0].read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as e:
-        raise JournalError(f"cannot read journal {path}-wal: {e.strerror or e}") from None
+    return _bytes(sidecars(path)[0])
 
 
 def header(path: Path) -> bytes:
+    return _bytes(path, 100) or b""
+
+
+def _bytes(path: Path, size: int = -1) -> bytes | None:
+    """The file's bytes (the first ``size``), None when it is missing; JournalError (one line)
+    when it cannot be read."""
     try:
         with open(path, "rb") as f:
-            return f.read(100)
+            return f.read(size)
     except FileNotFoundError:
-        return b""
+        return None
     except OSError as e:
         raise JournalError(f"cannot read journal {path}: {e.strerror or e}") from None
 

@@ -71,8 +71,7 @@ def _read_a_copy(path: Path) -> tuple[sqlite3.Connection, Path | None, str | Non
             return _read_in_memory(path, sidecars)
         roll_back_hot_journal(copy)
         _, problem, wal = examine(copy)
-        _refuse_damage(path, problem)
-        loss = _loss_line(path, wal_loss_problem(path, wal, sidecars))
+        loss = _undamaged(path, problem, wal_loss_problem(path, wal, sidecars))
         return open_ro(copy, name=path), tmp, loss
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -86,17 +85,14 @@ def _read_in_memory(
     from companion.journal.recovery import examine, open_read_only, wal_loss_problem
 
     found, problem, wal = examine(path, in_place=False)
-    _refuse_damage(path, problem)
-    loss = _loss_line(path, wal_loss_problem(path, wal, sidecars))
+    loss = _undamaged(path, problem, wal_loss_problem(path, wal, sidecars))
     return open_read_only(path, found), None, loss
 
 
-def _refuse_damage(path: Path, problem: str | None) -> None:
+def _undamaged(path: Path, problem: str | None, found: tuple[str, int] | None) -> str | None:
+    """JournalError for damage (a reader never repairs); else the line for a lost WAL."""
     if problem is not None:
         raise JournalError(f"journal {path} is damaged ({problem}); start the daemon to repair it")
-
-
-def _loss_line(path: Path, found: tuple[str, int] | None) -> str | None:
     if found is None:
         return None
     return (

@@ -1,16 +1,14 @@
 """Reading the journal: functions over a connection (the store holds the connection and its
-lock). A journal opened for reading keeps its older version, so what the file has is asked
-first (``Schema``)."""
+lock), always of the current schema (an older journal opened for reading is read through an
+upgraded copy in memory: companion.journal.db.as_current)."""
 
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 from typing import Any
 
 from companion.journal.rows import (
     FINISHED,
-    IN_PROGRESS,
     LISTED_COLUMNS,
     PAUSED_WHERE,
     ClockEvent,
@@ -29,36 +27,15 @@ from companion.journal.rows import (
 
 DISPUTED, UNVERIFIED = "disputed", "unverified"
 
-_EVENTS = (
-    "SELECT kind, ply, move, at, player, public{} FROM events WHERE game_id = ?"
-    " AND id NOT BETWEEN ? AND ? ORDER BY id"
-)
 # the events of one game, a revealed name in place of the public one it was journaled with
 _EVENTS_REVEALED = (
     "SELECT e.kind, e.ply, COALESCE(r.move, e.move), e.at,"
     " CASE WHEN r.move IS NULL THEN e.player ELSE r.player END,"
-    " CASE WHEN r.move IS NULL THEN e.public ELSE r.public END{}"
+    " CASE WHEN r.move IS NULL THEN e.public ELSE r.public END, e.clock"
     " FROM events e LEFT JOIN revealed r"
     " ON r.game_id = e.game_id AND r.ply = e.ply AND e.kind = 'move'"
     " WHERE e.game_id = ? AND e.id NOT BETWEEN ? AND ? ORDER BY e.id"
 )
-
-
-@dataclass(frozen=True)
-class Schema:
-    """What the file has: the clock's columns and tables (version 4), the tables of remote
-    games with secrets (5), the column of disputed games (6)."""
-
-    clock: bool
-    masked: bool
-    disputes: bool
-
-
-def schema_of(db: sqlite3.Connection) -> Schema:
-    events = {r[1] for r in db.execute("PRAGMA table_info(events)")}
-    games = {r[1] for r in db.execute("PRAGMA table_info(games)")}
-    masked = bool(db.execute("PRAGMA table_info(revealed)").fetchall())
-    return Schema("clock" in events, masked, "dispute" in games)
 
 
 def has_games(db: sqlite3.Connection) -> bool:
@@ -68,16 +45,12 @@ def has_games(db: sqlite3.Connection) -> bool:
     return bool(row[0])
 
 
-def event_rows(db: sqlite3.Connection, game_id: int, schema: Schema) -> list[tuple]:
-    """A game's events (kind, ply, move, at, player, public[, clock]) in order, without the
+def event_rows(db: sqlite3.Connection, game_id: int) -> list[tuple]:
+    """A game's events (kind, ply, move, at, player, public, clock) in order, without the
     rows a salvage cut out, a remote game's revealed names in place."""
     cut = db.execute("SELECT cut_from, cut_to FROM games WHERE id = ?", (game_id,)).fetchone()
     lo, hi = (cut[0], cut[1]) if cut and cut[0] is not None else (0, -1)
-    clock = ", clock" if schema.clock else ""
-    if schema.masked:
-        query = _EVENTS_REVEALED.format(clock.replace("clock", "e.clock"))
-        return db.execute(query, (game_id, lo, hi)).fetchall()
-    return db.execute(_EVENTS.format(clock), (game_id, lo, hi)).fetchall()
+    return db.execute(_EVENTS_REVEALED, (game_id, lo, hi)).fetchall()
 
 
 def tags_of(db: sqlite3.Connection, game_id: int) -> dict[str, str]:
@@ -88,10 +61,8 @@ def tags_of(db: sqlite3.Connection, game_id: int) -> dict[str, str]:
     return tags if isinstance(tags, dict) else {}
 
 
-def masked_of(db: sqlite3.Connection, game_id: int, schema: Schema) -> Masked | None:
+def masked_of(db: sqlite3.Connection, game_id: int) -> Masked | None:
     """What this board knows of a remote game with secrets, until they are revealed."""
-    if not schema.masked:
-        return None
     row = db.execute("SELECT seat, told FROM masked WHERE game_id = ?", (game_id,)).fetchone()
     if row is None or not isinstance(row[0], str):
         return None
@@ -103,11 +74,13 @@ def masked_of(db: sqlite3.Connection, game_id: int, schema: Schema) -> Masked | 
     return Masked(row[0], {str(k): dict(v) for k, v in told.items() if isinstance(v, dict)})
 
 
-def dispute_of(db: sqlite3.Connection, game_id: int, schema: Schema) -> Dispute | None:
-    if not schema.disputes:
-        return None
+def dispute_of(db: sqlite3.Connection, game_id: int) -> Dispute | None:
     row = db.execute("SELECT dispute FROM games WHERE id = ?", (game_id,)).fetchone()
-    value: Any = from_json(row[0], None) if row and isinstance(row[0], str) else None
+    return _dispute(row[0]) if row else None
+
+
+def _dispute(text: Any) -> Dispute | None:
+    value: Any = from_json(text, None) if isinstance(text, str) else None
     if not isinstance(value, dict) or value.get("status") not in (DISPUTED, UNVERIFIED):
         return None
     evidence = value.get("evidence")
@@ -115,48 +88,37 @@ def dispute_of(db: sqlite3.Connection, game_id: int, schema: Schema) -> Dispute 
     return Dispute(str(value["status"]), str(value.get("why", "")), evidence)
 
 
-def disputes(db: sqlite3.Connection, schema: Schema) -> dict[int, str]:
+def disputes(db: sqlite3.Connection) -> dict[int, str]:
     """Each remote game disputed or unverified, by id: its status (``history``'s word)."""
-    if not schema.disputes:
-        return {}
     rows = db.execute("SELECT id, dispute FROM games WHERE dispute IS NOT NULL")
-    marks = {gid: from_json(text, None) for gid, text in rows if isinstance(text, str)}
-    return {
-        gid: str(mark["status"])
-        for gid, mark in marks.items()
-        if isinstance(mark, dict) and mark.get("status") in (DISPUTED, UNVERIFIED)
-    }
+    found = {gid: _dispute(text) for gid, text in rows}
+    return {gid: d.status for gid, d in found.items() if d is not None}
 
 
-def load(db: sqlite3.Connection, game_id: int, schema: Schema) -> GameEntry | None:
+def load(db: sqlite3.Connection, game_id: int) -> GameEntry | None:
     """One game with its moves, the moves taken back, its clock, what is masked, a dispute."""
     found = db.execute(f"SELECT {LISTED_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
     if found is None:
         return None
     entry = entry_from_row(found)
     try:
-        events = event_rows(db, game_id, schema)
+        events = event_rows(db, game_id)
         entry.moves, entry.takebacks, entry.taken_back = fold_history(events)
     except ValueError as e:
         entry.note = f"moves unreadable: {e}"
-    if schema.clock:
-        row = db.execute("SELECT time_control FROM games WHERE id = ?", (game_id,)).fetchone()
-        entry.time_control = row[0] if row and isinstance(row[0], str) else None
-        row = db.execute(
-            "SELECT ply, state, at FROM clocks WHERE game_id = ?", (game_id,)
-        ).fetchone()
-        state = clock_json(row[1]) if row else None
-        if row is not None and state is not None and isinstance(row[0], int):
-            entry.clock = ClockState(row[0], state, time_or_none(row[2]))
-    entry.masked = masked_of(db, game_id, schema)
-    entry.dispute = dispute_of(db, game_id, schema)
+    row = db.execute("SELECT time_control FROM games WHERE id = ?", (game_id,)).fetchone()
+    entry.time_control = row[0] if row and isinstance(row[0], str) else None
+    row = db.execute("SELECT ply, state, at FROM clocks WHERE game_id = ?", (game_id,)).fetchone()
+    state = clock_json(row[1]) if row else None
+    if row is not None and state is not None and isinstance(row[0], int):
+        entry.clock = ClockState(row[0], state, time_or_none(row[2]))
+    entry.masked = masked_of(db, game_id)
+    entry.dispute = dispute_of(db, game_id)
     return entry
 
 
-def clock_events(db: sqlite3.Connection, game_id: int, schema: Schema) -> list[ClockEvent]:
-    """A game's clock events in order ([] for a journal from before the clock)."""
-    if not schema.clock:
-        return []
+def clock_events(db: sqlite3.Connection, game_id: int) -> list[ClockEvent]:
+    """A game's clock events in order."""
     rows = db.execute(
         "SELECT kind, ply, player, seconds, why, state, at FROM clock_events"
         " WHERE game_id = ? ORDER BY id",
@@ -170,8 +132,7 @@ def clock_events(db: sqlite3.Connection, game_id: int, schema: Schema) -> list[C
 
 def recent(db: sqlite3.Connection, limit: int, game: str | None = None) -> list[GameEntry]:
     """The last ``limit`` games, newest first, as their rows hold them (never their moves):
-    ``limit`` rows read whatever the journal's size, through the table's id order or the
-    games_by_game index (a journal from before that index reads the table backwards)."""
+    ``limit`` rows read whatever the journal's size (the id order, or games_by_game)."""
     if limit <= 0 or not has_games(db):
         return []
     where, params = ("WHERE game = ?", (game,)) if game else ("", ())
@@ -188,13 +149,6 @@ def paused(db: sqlite3.Connection, limit: int) -> list[GameEntry]:
         (max(0, limit),),
     ).fetchall()
     return [entry_from_row(r) for r in rows]
-
-
-def current_id(db: sqlite3.Connection) -> int | None:
-    row = db.execute(
-        "SELECT id FROM games WHERE status = ? ORDER BY id DESC LIMIT 1", (IN_PROGRESS,)
-    ).fetchone()
-    return None if row is None else row[0]
 
 
 def selection(
@@ -266,12 +220,12 @@ def meta_with_prefix(db: sqlite3.Connection, prefix: str) -> dict[str, str]:
     return dict(rows)
 
 
-def finished_since(db: sqlite3.Connection, first_id: int, schema: Schema) -> list[int]:
+def finished_since(db: sqlite3.Connection, first_id: int) -> list[int]:
     """The ids of the games finished here (not imported) numbered ``first_id`` or more,
     oldest first, and the remote games disputed or unverified."""
-    either = " OR dispute IS NOT NULL" if schema.disputes else ""
     rows = db.execute(
-        f"SELECT id FROM games WHERE id >= ? AND (status = ?{either}) AND digest IS NULL"
+        "SELECT id FROM games WHERE id >= ? AND (status = ? OR dispute IS NOT NULL)"
+        " AND digest IS NULL"
         " ORDER BY id",
         (first_id, FINISHED),
     ).fetchall()

@@ -63,11 +63,6 @@ from companion.journal.rows import (
 from companion.journal.wal import WalScan, db_image, db_page_size, read_shm, scan_wal, wal_lost
 
 
-def wal_as_found(path: Path) -> WalScan:
-    """The WAL beside ``path`` as it is on disk, read by its format (no connection)."""
-    return scan_wal(wal_bytes(path) or b"", db_page_size(header(path)))
-
-
 def examine(
     path: Path, tries: int = 3, in_place: bool = True
 ) -> tuple[dict[str, bytes], str | None, WalScan]:
@@ -114,15 +109,8 @@ def _problem_in_place(path: Path) -> str | None:
         db = sqlite3.connect(f"file:{quote(str(path.absolute()))}?mode=ro", uri=True)
     except sqlite3.Error:
         return _CANNOT
-    try:
-        db.text_factory = lenient_text
-        return _check(db)
-    except sqlite3.Error as e:
-        if describe_error(e) in ("cannot open the journal file", "journal is read-only"):
-            return _CANNOT
-        return str(e)
-    finally:
-        db.close()
+    db.text_factory = lenient_text
+    return _check(db, in_place=True)
 
 
 def _problem(image: bytes) -> str | None:
@@ -131,25 +119,28 @@ def _problem(image: bytes) -> str | None:
         db = memory_db(image)
     except sqlite3.Error as e:
         return str(e)
+    return _check(db)
+
+
+def _check(db: sqlite3.Connection, in_place: bool = False) -> str | None:
+    """The damage SQLite reads in ``db`` (closed after), or None; ``in_place``: _CANNOT when
+    the file cannot be read there."""
     try:
-        return _check(db)
+        rows = db.execute("PRAGMA quick_check").fetchall()
+        if rows != [("ok",)]:
+            return f"integrity check: {str(rows[0][0]).splitlines()[0]}"
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if tables and not {"games", "events"} <= tables:
+            return "not a binaryon journal"
+        if tables:
+            db.execute("SELECT count(*), max(id) FROM events").fetchone()
+            db.execute("SELECT count(*), max(id) FROM games").fetchone()
+        return None
     except sqlite3.Error as e:
-        return str(e)
+        cannot = describe_error(e) in ("cannot open the journal file", "journal is read-only")
+        return _CANNOT if in_place and cannot else str(e)
     finally:
         db.close()
-
-
-def _check(db: sqlite3.Connection) -> str | None:
-    rows = db.execute("PRAGMA quick_check").fetchall()
-    if rows != [("ok",)]:
-        return f"integrity check: {str(rows[0][0]).splitlines()[0]}"
-    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    if tables and not {"games", "events"} <= tables:
-        return "not a binaryon journal"
-    if tables:
-        db.execute("SELECT count(*), max(id) FROM events").fetchone()
-        db.execute("SELECT count(*), max(id) FROM games").fetchone()
-    return None
 
 
 def cut_short_line(
@@ -192,12 +183,11 @@ def repair(
         for made in copies:  # no half set of copies left behind (a full disk)
             with contextlib.suppress(OSError):
                 made.unlink()
-        failed = RepairFailed(
+        raise _failed(
             f"journal {path} is damaged ({problem}) and a copy cannot be kept: "
-            f"{e.strerror or e}; nothing changed"
-        )
-        failed.full = e.errno in (errno.ENOSPC, errno.EDQUOT)
-        raise failed from None
+            f"{e.strerror or e}; nothing changed",
+            e,
+        ) from None
     report, games, events = salvage_rows(path, problem, copies, found, wal)
     fresh = path.with_name(path.name + ".salvage")
     try:  # 2. build the salvaged file beside it, then swap it in
@@ -209,15 +199,19 @@ def repair(
         os.replace(fresh, path)
         fsync_dir(path.parent)
     except (OSError, sqlite3.Error, JournalError) as e:
-        failed = RepairFailed(
+        raise _failed(
             f"journal {path} is damaged ({problem}); copy kept at {base}, but repair failed: "
-            f"{getattr(e, 'strerror', None) or e}"
-        )
-        failed.full = getattr(e, "errno", None) in (errno.ENOSPC, errno.EDQUOT) or (
-            "disk full" in str(e)
-        )
-        raise failed from None
+            f"{getattr(e, 'strerror', None) or e}",
+            e,
+        ) from None
     return report
+
+
+def _failed(line: str, e: Exception) -> RepairFailed:
+    """RepairFailed, ``full`` when ``e`` says the disk is full."""
+    failed = RepairFailed(line)
+    failed.full = getattr(e, "errno", None) in (errno.ENOSPC, errno.EDQUOT) or "disk full" in str(e)
+    return failed
 
 
 def wal_loss_problem(
@@ -250,9 +244,8 @@ def wal_loss(
     if found is None:
         return None
     problem, lost = found
-    wal_path = path.with_name(path.name + "-wal")
-    shm_path = path.with_name(path.name + "-shm")
-    copies = keep_copies(path, {k: p for k, p in (("-wal", wal_path), ("-shm", shm_path))}, clock)
+    files = {k: path.with_name(path.name + k) for k in ("-wal", "-shm")}
+    copies = keep_copies(path, files, clock)
     report = RecoveryReport(path, problem, copies)
     report.lost.append(
         "every change since the last checkpoint"
@@ -262,16 +255,15 @@ def wal_loss(
     )
     report.loss = True
     with contextlib.suppress(OSError):
-        shm_path.unlink(missing_ok=True)  # stale: it describes the WAL that is gone
+        files["-shm"].unlink(missing_ok=True)  # stale: it describes the WAL that is gone
     return report
 
 
 def set_aside_stale(path: Path, clock: Callable[[], float]) -> RecoveryReport:
     """Keep the stale WAL and index as ``<name>.stale-<time>-wal`` / ``-shm``, then remove
     them, so SQLite cannot apply them to this file."""
-    wal_path = path.with_name(path.name + "-wal")
-    shm_path = path.with_name(path.name + "-shm")
-    copies = keep_copies(path, {"-wal": wal_path, "-shm": shm_path}, clock, label="stale")
+    files = {k: path.with_name(path.name + k) for k in ("-wal", "-shm")}
+    copies = keep_copies(path, files, clock, label="stale")
     if not any(c.name.endswith("-wal") for c in copies):
         for made in copies:
             with contextlib.suppress(OSError):
@@ -280,7 +272,7 @@ def set_aside_stale(path: Path, clock: Callable[[], float]) -> RecoveryReport:
         with contextlib.suppress(OSError):
             failed.full = os.statvfs(path.parent).f_bavail == 0
         raise failed
-    for p in (wal_path, shm_path):
+    for p in files.values():
         with contextlib.suppress(OSError):
             p.unlink(missing_ok=True)
     report = RecoveryReport(path, "a WAL that did not belong to it, set aside", copies)
@@ -297,12 +289,11 @@ def open_read_only(path: Path, found: dict[str, bytes]) -> sqlite3.Connection:
     try:
         check_version(db, path)
         db.execute("PRAGMA query_only = ON")
-    except sqlite3.Error as e:
+    except (sqlite3.Error, JournalError) as e:
         db.close()
+        if isinstance(e, JournalError):
+            raise
         raise JournalError(f"cannot open journal {path}: {describe_error(e)}") from None
-    except JournalError:
-        db.close()
-        raise
     return db
 
 
@@ -326,25 +317,15 @@ def salvage_rows(
     return report, games, events
 
 
-_GAME_ROW = f"SELECT {GAME_COLUMNS} FROM games WHERE id BETWEEN ? AND ? ORDER BY id"
-
-
-_EVENT_ROW_V4 = (  # with each move's clock snapshot
-    "SELECT id, game_id, kind, ply, move, at, player, public, clock FROM events"
-    " WHERE id BETWEEN ? AND ? ORDER BY id"
-)
-
-
-_EVENT_ROW = (
-    "SELECT id, game_id, kind, ply, move, at, player, public FROM events"
-    " WHERE id BETWEEN ? AND ? ORDER BY id"
-)
-
-
-_EVENT_ROW_V1 = (  # a journal from before players and public names were kept
-    "SELECT id, game_id, kind, ply, move, at, NULL, NULL FROM events"
-    " WHERE id BETWEEN ? AND ? ORDER BY id"
-)
+def _by_id(db: sqlite3.Connection, table: str, columns: str, later: tuple[str, ...]) -> str:
+    """A query of ``table``'s rows with ids in a range: ``columns``, then ``later`` (columns
+    added by later versions: NULL where the file's table lacks them)."""
+    try:
+        have = {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+    except sqlite3.Error:
+        have = set()
+    added = "".join(f", {c}" if c in have else ", NULL" for c in later)
+    return f"SELECT {columns}{added} FROM {table} WHERE id BETWEEN ? AND ? ORDER BY id"
 
 
 def _read_damaged(image: bytes, report: RecoveryReport) -> tuple[list[tuple], list[tuple]]:
@@ -360,18 +341,13 @@ def _read_damaged(image: bytes, report: RecoveryReport) -> tuple[list[tuple], li
         report.lost.append(f"everything ({e})")
         return [], []
     upper = max(1000, len(image) // 8 + 1)
-    try:
-        games, games_failed = _rows(db, _GAME_ROW, upper)
-        event_sql = _EVENT_ROW_V1
-        for sql in (_EVENT_ROW_V4, _EVENT_ROW):
-            try:
-                db.execute(sql, (0, -1)).fetchall()
-            except sqlite3.Error:
-                continue
-            event_sql = sql
-            break
-        events, events_failed = _rows(db, event_sql, upper)
-        _read_clocks(db, report, upper)
+    try:  # the columns each version has: a game's clock and dispute, a move's player and clock
+        sql = _by_id(db, "games", GAME_COLUMNS, ("time_control", "dispute"))
+        games, games_failed = _rows(db, sql, upper)
+        sql = _by_id(
+            db, "events", "id, game_id, kind, ply, move, at", ("player", "public", "clock")
+        )
+        events, events_failed = _rows(db, sql, upper)
         _read_masked(db, report)
         report.expected = _indexed_events(db)
         report.unsure = report.unsure or (events_failed and report.expected is None)
@@ -397,50 +373,19 @@ def _read_damaged(image: bytes, report: RecoveryReport) -> tuple[list[tuple], li
 
 
 def _read_masked(db: sqlite3.Connection, report: RecoveryReport) -> None:
-    """The rows of remote games with secrets that can be read (none before version 5), and
-    the disputes of remote games (none before version 6)."""
-    try:
-        rows = db.execute("SELECT id, dispute FROM games WHERE dispute IS NOT NULL").fetchall()
-        report.disputes = {g: d for g, d in rows if isinstance(g, int) and isinstance(d, str)}
-    except sqlite3.Error:
-        pass
-    for table, columns, good in (
-        ("masked", "game_id, seat, told", _good_masked),
-        ("revealed", "game_id, ply, move, player, public", _good_revealed),
+    """The readable rows of the running clocks (version 4) and of remote games with secrets
+    (5)."""
+    for table, columns, types in (  # the first columns' types: a garbled row is left out
+        ("clocks", "game_id, ply, state, at", (int, int, str)),
+        ("masked", "game_id, seat, told", (int, str, str)),
+        ("revealed", "game_id, ply, move, player, public", (int, int, str)),
     ):
         try:
             rows = db.execute(f"SELECT {columns} FROM {table}").fetchall()
         except sqlite3.Error:
             continue
-        setattr(report, table, [r for r in rows if good(r)])
-
-
-def _good_masked(row: tuple) -> bool:
-    return isinstance(row[0], int) and isinstance(row[1], str) and isinstance(row[2], str)
-
-
-def _good_revealed(row: tuple) -> bool:
-    return isinstance(row[0], int) and isinstance(row[1], int) and isinstance(row[2], str)
-
-
-def _read_clocks(db: sqlite3.Connection, report: RecoveryReport, upper: int) -> None:
-    """The game clock's rows that can be read (a journal from before version 4 has none)."""
-    sql = "SELECT id, time_control FROM games WHERE id BETWEEN ? AND ? ORDER BY id"
-    try:
-        db.execute(sql, (0, -1)).fetchall()
-    except sqlite3.Error:
-        return
-    rows, _ = _rows(db, sql, upper)
-    report.time_controls = {g: tc for g, tc in rows if isinstance(g, int) and isinstance(tc, str)}
-    try:
-        clocks = db.execute("SELECT game_id, ply, state, at FROM clocks").fetchall()
-    except sqlite3.Error:
-        return
-    report.clocks = [
-        c
-        for c in clocks
-        if isinstance(c[0], int) and isinstance(c[1], int) and isinstance(c[2], str)
-    ]
+        good = [r for r in rows if all(map(isinstance, r, types))]
+        setattr(report, table, good)
 
 
 def _indexed_events(db: sqlite3.Connection) -> dict[int, set[int]] | None:
@@ -569,10 +514,11 @@ def write_salvage(
                 note = f"recovered: moves after the first {length} may be lost"
                 report.lost.append(f"game {gid}: perhaps moves after the first {length}")
             length, takebacks = _live_length(kept), _takebacks(kept)
+            later = [v if isinstance(v, str) else None for v in (*g[11:13], None, None)[:2]]
             db.execute(
-                f"INSERT INTO games ({GAME_COLUMNS}, ply, takebacks)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (*header[:6], status, *header[7:10], note or g[10], length, takebacks),
+                f"INSERT INTO games ({GAME_COLUMNS}, ply, takebacks, time_control, dispute)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (*header[:6], status, *header[7:10], note or g[10], length, takebacks, *later),
             )
             db.executemany(
                 "INSERT INTO events (id, game_id, kind, ply, move, at, player, public, clock)"
@@ -586,11 +532,6 @@ def write_salvage(
                     for e in kept
                 ],
             )
-            if gid in report.time_controls:
-                db.execute(
-                    "UPDATE games SET time_control = ? WHERE id = ?",
-                    (report.time_controls[gid], gid),
-                )
             report.games += 1
             report.events += len(kept)
         written = {g[0] for g in games}
@@ -605,10 +546,6 @@ def write_salvage(
         db.executemany(
             "INSERT INTO revealed (game_id, ply, move, player, public) VALUES (?, ?, ?, ?, ?)",
             [r for r in report.revealed if r[0] in written],
-        )
-        db.executemany(
-            "UPDATE games SET dispute = ? WHERE id = ?",
-            [(d, g) for g, d in report.disputes.items() if g in written],
         )
         db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '0')")
         db.execute("COMMIT")
@@ -677,8 +614,9 @@ def deep_check(
     """The check after an unclean stop: damage repaired (or JournalError without
     ``recover``), a write cut short logged, a lost WAL said. (report, bytes as found)."""
     sidecars = sidecars_as_found(path)
-    before = wal_loss(path, wal_as_found(path), sidecars, clock)  # copies kept as found,
-    found, problem, wal = examine(path)  # before a connection rewrites the index
+    wal = scan_wal(wal_bytes(path) or b"", db_page_size(header(path)))  # as found, and its
+    before = wal_loss(path, wal, sidecars, clock)  # copies kept before a connection rewrites
+    found, problem, wal = examine(path)  # the index
     if problem is None and force:
         problem = "a page unreadable"
     if problem is not None:

@@ -1,10 +1,6 @@
 """What the journal stores and hands back: the schema, game statuses, times as text, the
 entries read from it (GameEntry, MoveEntry), the fold of events into a game's live moves, and
-the JSON columns.
-
-History is append-only: moves, takebacks, finishes and abandons are rows in ``events``
-(triggers refuse UPDATE and DELETE); a game's live move list is the fold of its events. The
-``games`` row carries the header and the status, the only thing ever updated.
+the JSON columns (how they are written: companion.journal.store).
 """
 
 from __future__ import annotations
@@ -114,16 +110,12 @@ class RecoveryReport:
     expected: dict[int, set[int]] | None = None  # event ids per game, from the index
     unsure: bool = False  # part of the events table unreadable and the index too
     loss: bool = False  # committed changes lost from the WAL (kept in the journal's meta)
-    # the game clock's rows as read (version 4): game id -> its time control, and the
-    # running clocks' rows (game_id, ply, state, at); what cannot be read is left out
-    time_controls: dict[int, str] = field(default_factory=dict)
+    # the running clocks' rows as read (version 4): (game_id, ply, state, at)
     clocks: list[tuple] = field(default_factory=list)
     # remote games with secrets (version 5): the masked rows (game_id, seat, told) and the
     # revealed rows (game_id, ply, move, player, public) that can be read
     masked: list[tuple] = field(default_factory=list)
     revealed: list[tuple] = field(default_factory=list)
-    # remote games disputed or unverified (version 6): game id -> its games.dispute
-    disputes: dict[int, str] = field(default_factory=dict)
 
     def line(self) -> str:
         lost = "; ".join(self.lost) if self.lost else "nothing"
@@ -133,21 +125,19 @@ class RecoveryReport:
                 f"journal {self.path}: {self.problem}; the WAL and its index as found kept as "
                 f"{kept}; lost: {lost}"
             )
-        return (
-            f"journal {self.path} was damaged ({self.problem}); {self.copies_text()}; "
-            f"recovered {self.games} games, {self.events} events; lost: {lost}"
-        )
-
-    def copies_text(self) -> str:
-        """Which copies of the damaged files were kept, said as they are (none, the main
-        file with or without its WAL, or only the WAL)."""
+        # the copies kept, said as they are: the main file with or without its WAL, or only
+        # the WAL, or none
         wals = [c for c in self.copies if c.name.endswith("-wal")]
         mains = [c for c in self.copies if not c.name.endswith(("-wal", "-shm"))]
+        copies = "no copy of the damaged file could be kept"
         if mains:
-            return f"damaged file kept as {mains[0]}" + (" (and its -wal)" if wals else "")
-        if wals:
-            return f"no copy of the damaged file could be kept, only of its WAL: {wals[0]}"
-        return "no copy of the damaged file could be kept"
+            copies = f"damaged file kept as {mains[0]}" + (" (and its -wal)" if wals else "")
+        elif wals:
+            copies += f", only of its WAL: {wals[0]}"
+        return (
+            f"journal {self.path} was damaged ({self.problem}); {copies}; "
+            f"recovered {self.games} games, {self.events} events; lost: {lost}"
+        )
 
 
 IN_PROGRESS, FINISHED, ABANDONED = "in_progress", "finished", "abandoned"
@@ -165,26 +155,15 @@ SCHEMA_VERSION = 6
 APPLICATION_ID = 0x42694E79  # 'BiNy': PRAGMA application_id marks a binaryon journal
 
 # The game clock (version 4; its tables come last, so the older ones keep their pages, and
-# its statements are short: the schema's text is stored in the file's first pages):
-# - games.time_control: the control as typed ('5:00+3'), NULL for a game without a clock;
-# - events.clock: a move's clock snapshot right after its switch (Clock.snapshot, JSON);
-# - clocks: one row a game, the running clock's last state (``ply`` live moves then,
-#   ``state`` its snapshot), updated in place by the tick about once a second, by each
-#   move with a clock and by each clock event;
-# - clock_events: append-only, a clock's own events: kind 'pause', 'resume', 'add' (seconds
-#   to player, why 'penalty' or 'correction') or 'flag' (player's time ran out), at ply
-#   live moves, with the clock's snapshot after it (state).
-# A remote game with secrets (version 5; docs/club.md, "Remote play"), on each board:
-# - masked: one row a game, the seat whose secrets this board knows and the facts the other
-#   board told about its own (``told``, JSON: seat -> facts), updated as they come;
-# - revealed: the whole game with every secret, told at the end (ply, move, player, public,
-#   in the order both boards keep); reading the events puts each in place of the move
-#   journaled at its ply (the other board's secret moves were journaled by public name).
-# A remote game whose peer was caught lying or never revealed (version 6; docs/club.md, "A
-# dishonest peer"): games.dispute, JSON {"status", "why", "evidence"}: status 'disputed' (a
-# lie, with its evidence: what was said and what shows otherwise) or 'unverified' (the peer
-# never revealed its secret moves); the result is the arbiter's. A game once disputed stays
-# so. (A column, not a table: the schema's text must stay in the file's first page.)
+# its statements are short: the schema's text is stored in the file's first pages): the
+# ``clocks`` row (ClockState), updated in place by the tick about once a second, by each
+# move with a clock and by each clock event; ``clock_events`` (ClockEvent), append-only.
+# A remote game with secrets (version 5; docs/club.md, "Remote play"): ``masked`` (Masked),
+# updated as facts come; ``revealed``, the whole game told at the end, each move read in
+# place of the one journaled at its ply (the other board's secret moves, by public name).
+# A remote game disputed or unverified (version 6): games.dispute (Dispute, as JSON); the
+# result is the arbiter's. (A column, not a table: the schema's text must stay in the file's
+# first page.)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id       INTEGER PRIMARY KEY,

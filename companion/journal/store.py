@@ -31,7 +31,6 @@ import companion.journal.db as journal_db  # its open_rw looked up at each open
 from companion.journal import reads
 from companion.journal.api import GameClosed, JournalError, RepairFailed
 from companion.journal.db import (
-    NotAJournal,
     describe_error,
     full_error,
     is_damage,
@@ -66,8 +65,6 @@ from companion.journal.rows import (
     FINISHED,
     IN_PROGRESS,
     PAUSED_WHERE,
-    SCHEMA,
-    SCHEMA_VERSION,
     STATUSES,
     ClockEvent,
     Dispute,
@@ -100,7 +97,7 @@ def _reads_well(path: Path, clock: Callable[[], float]) -> bool:
     """What a start reads (the game in progress) reads without damage, through a connection
     that writes nothing (the bytes stay as found for a copy)."""
     try:
-        journal = SqliteJournal(open_ro(path), path, clock)
+        journal = SqliteJournal(journal_db.as_current(open_ro(path)), path, clock)
     except sqlite3.Error as e:
         return not is_damage(e)  # only damage calls for the deep check (not a busy file)
     except JournalError:
@@ -111,15 +108,6 @@ def _reads_well(path: Path, clock: Callable[[], float]) -> bool:
         return not journal.damage_seen
     finally:
         journal._db.close()
-
-
-def _deep_check(
-    path: Path, recover: bool, clock: Callable[[], float], force: bool = False
-) -> tuple[RecoveryReport | None, dict[str, bytes]]:
-    """companion.journal.recovery's check, imported only after an unclean stop."""
-    from companion.journal.recovery import deep_check
-
-    return deep_check(path, recover, clock, force)
 
 
 def _secret(move: Any) -> str | None:
@@ -146,10 +134,8 @@ def _outcome(
         if masked is None:
             state = spec.replay(moves, **options)
         else:
-            resolved = spec.resolve(options)
-            start = spec.remote().start(spec, resolved, masked.seat, masked.told)
-            state = start
-            for step in spec.steps_from(start, moves):
+            state = spec.remote().start(spec, spec.resolve(options), masked.seat, masked.told)
+            for step in spec.steps_from(state, moves):
                 state = step.after
     except ValueError:
         return None
@@ -176,7 +162,6 @@ class SqliteJournal:
         self._file: tuple[int, int] | None = None  # (device, inode) of the file written
         self._wal: tuple[int, int] | None = None  # and of its WAL, for the one writer
         self._tmp: Path | None = None  # a private copy read instead of the live files
-        self._file_schema: reads.Schema | None = None  # what the file has (its version)
 
     @classmethod
     def open(
@@ -244,12 +229,15 @@ class SqliteJournal:
             warn("%s; kept as %s", stale_line(path), copies)
         if live is None:
             roll_back_hot_journal(path)
+        report, found = None, {}
         try:
             fast = live is not None or not has_data(path) or closed_cleanly(path)
-            report, found = (None, {}) if fast else _deep_check(path, recover, clock)
-            if fast and live is None and has_data(path) and not _reads_well(path, clock):
-                # damage the header check cannot see (a page garbled after a clean stop)
-                report, found = _deep_check(path, recover, clock, force=True)
+            # force: damage the header check cannot see (a page garbled after a clean stop)
+            force = fast and live is None and has_data(path) and not _reads_well(path, clock)
+            if not fast or force:  # the deep check, imported only then
+                from companion.journal.recovery import deep_check
+
+                report, found = deep_check(path, recover, clock, force)
         except RepairFailed as e:  # the daemon starts read-only: never a restart loop
             warn(str(e))
             return cls._damaged_read_only(path, clock, e)
@@ -274,12 +262,12 @@ class SqliteJournal:
         from companion.journal.recovery import open_read_only
 
         try:
-            db = open_ro(path, immutable=True) if main_only else open_read_only(path, {})
-        except (JournalError, sqlite3.Error):
-            db = memory_db(b"")  # not even readable: an empty journal, in memory only
-            db.executescript(SCHEMA)
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            db.execute("PRAGMA query_only = ON")
+            if main_only:
+                db = journal_db.as_current(open_ro(path, immutable=True))
+            else:
+                db = open_read_only(path, {})
+        except (JournalError, sqlite3.Error):  # not even readable: empty, in memory only
+            db = journal_db.as_current(memory_db(b""))
         journal = cls(db, path, clock)
         journal.damage_seen = True
         what = "stale WAL" if main_only else "journal damaged"
@@ -291,12 +279,8 @@ class SqliteJournal:
         cls, path: Path, clock: Callable[[], float], found: dict[str, bytes], marks: bool
     ) -> SqliteJournal:
         why = read_only_place(path)
-        try:
-            db = journal_db.open_rw(
-                path
-            )  # sqlite opens a file it may not write read-only, if it can
-        except NotAJournal:
-            raise
+        try:  # sqlite opens a file it may not write read-only, if it can
+            db = journal_db.open_rw(path)
         except sqlite3.Error as e:
             why = why or read_only_error(e) or full_error(e, path)
             if why is None:
@@ -416,30 +400,18 @@ class SqliteJournal:
     def batch(self) -> Iterator[None]:
         """Many writes in one transaction (one sync), each still all or nothing (a savepoint):
         a bulk import. JournalError when the whole batch cannot be committed."""
-        with self._lock:
-            self._try_writable_again()
-            if self.read_only:
-                raise JournalError("journal is read-only")
-            self._check_file()
-            db = self._db
+        with self._write(refused="journal is read-only"):
+            self._in_batch = True
             try:
-                db.execute("BEGIN IMMEDIATE")
-                self._in_batch = True
                 yield
-                db.execute("COMMIT")
-            except sqlite3.Error as e:
-                rollback(db)
-                raise JournalError(describe_error(e)) from e
-            except BaseException:
-                rollback(db)
-                raise
             finally:
                 self._in_batch = False
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One durable transaction; any failure rolls back and raises JournalError. Inside
-        ``batch`` a savepoint instead."""
+    def _write(self, refused: str = "") -> Iterator[sqlite3.Connection]:
+        """One durable transaction; any failure rolls back and raises JournalError (when
+        read-only: ``refused``, else 'disk full' or 'journal is read-only'). Inside ``batch``
+        a savepoint instead."""
         if self._in_batch:
             with self._savepoint() as db:
                 yield db
@@ -447,9 +419,8 @@ class SqliteJournal:
         with self._lock:
             self._try_writable_again()
             if self.read_only:
-                raise JournalError(
-                    "disk full" if self.read_only == "disk full" else "journal is read-only"
-                )
+                full = self.read_only == "disk full"
+                raise JournalError(refused or ("disk full" if full else "journal is read-only"))
             self._check_file()
             db = self._db
             try:
@@ -489,25 +460,21 @@ class SqliteJournal:
                 self.damage_seen = self.damage_seen or is_damage(e)
                 raise JournalError(describe_error(e)) from e
 
-    def _row(self, db: sqlite3.Connection, game_id: int) -> tuple[str, int]:
-        row = db.execute("SELECT status, ply FROM games WHERE id = ?", (game_id,)).fetchone()
-        if row is None:
-            raise JournalError(f"game {game_id} is not in the journal")
-        return row[0], row[1]
-
     def _in_progress(
         self, db: sqlite3.Connection, game_id: int, allow: str = ""
     ) -> tuple[str, int]:
         """The game's status and live move count; GameClosed if it was ended elsewhere
         (``binaryon abandon``, an import with --resume) unless its status is ``allow``."""
-        status, ply = self._row(db, game_id)
-        if status not in (IN_PROGRESS, allow):
-            raise GameClosed(f"game {game_id} was {status} elsewhere")
-        return status, ply
+        row = db.execute("SELECT status, ply FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise JournalError(f"game {game_id} is not in the journal")
+        if row[0] not in (IN_PROGRESS, allow):
+            raise GameClosed(f"game {game_id} was {row[0]} elsewhere")
+        return row[0], row[1]
 
     def _live(self, db: sqlite3.Connection, game_id: int) -> tuple[list[MoveEntry], int]:
         try:
-            return fold(reads.event_rows(db, game_id, self._schema(db)))
+            return fold(reads.event_rows(db, game_id))
         except ValueError as e:
             raise JournalError(f"game {game_id}: {e}") from None
 
@@ -541,7 +508,7 @@ class SqliteJournal:
                 moves, _ = self._live(db, gid)
             except JournalError:
                 moves = []
-            masked = self._masked(db, gid)
+            masked = reads.masked_of(db, gid)
             outcome = _outcome(game, from_json(options, {}), [m.name for m in moves], masked)
             kind = "finish" if outcome else "abandon"
             db.execute(
@@ -569,9 +536,8 @@ class SqliteJournal:
         moves: Sequence[MoveEntry],
         outcome: Outcome | None = None,
     ) -> None:
-        """One press in one transaction: ``moves`` at plies first_ply, first_ply + 1, ... (a
-        move at a ply already played replaces it and what follows) and, with ``outcome``,
-        the finish. The cost does not depend on the game's length."""
+        """(api.Journal) A move at a ply already played replaces it and what follows; the cost
+        does not depend on the game's length."""
         with self._write() as db:
             _, ply = self._in_progress(db, game_id)
             if not 0 <= first_ply <= ply:
@@ -596,7 +562,19 @@ class SqliteJournal:
                 "INSERT INTO events (game_id, kind, ply, at) VALUES (?, 'finish', ?, ?)",
                 (game_id, ply, now),
             )
-            self._set_finished(db, game_id, outcome, now, ply)
+            db.execute(
+                "UPDATE games SET status = ?, ended = ?, result = ?, summary = ?, detail = ?,"
+                " ply = ? WHERE id = ?",
+                (
+                    FINISHED,
+                    now,
+                    outcome.winner or "draw",
+                    outcome.summary,
+                    detail_json(outcome.detail, reads.tags_of(db, game_id)),
+                    ply,
+                    game_id,
+                ),
+            )
 
     def _keep_clock(
         self, db: sqlite3.Connection, game_id: int, ply: int, state: str, now: str
@@ -609,9 +587,7 @@ class SqliteJournal:
         )
 
     def clock_tick(self, game_id: int, ply: int, state: dict[str, Any]) -> None:
-        """The running clock's state, in its one row (no new row, no move): what a restart
-        after a power cut charges the player on move up to. GameClosed once the game ended
-        elsewhere."""
+        """(api.Journal) What a restart after a power cut charges the player on move up to."""
         with self._write() as db:
             self._in_progress(db, game_id)
             self._keep_clock(db, game_id, ply, to_json(state), self._now())
@@ -626,8 +602,7 @@ class SqliteJournal:
         seconds: float | None = None,
         why: str | None = None,
     ) -> None:
-        """A pause, a resume, time added or a flag fall, with the clock after it (its row
-        too), in one transaction. A flag may be recorded as the game finishes on time."""
+        """(api.Journal) A flag may be recorded as the game finishes on time."""
         with self._write() as db:
             self._in_progress(db, game_id, allow=FINISHED)
             now, snap = self._now(), to_json(state)
@@ -637,23 +612,6 @@ class SqliteJournal:
                 (game_id, kind, ply, player, seconds, why, snap, now),
             )
             self._keep_clock(db, game_id, ply, snap, now)
-
-    def _set_finished(
-        self, db: sqlite3.Connection, game_id: int, outcome: Outcome, now: str, ply: int
-    ) -> None:
-        db.execute(
-            "UPDATE games SET status = ?, ended = ?, result = ?, summary = ?, detail = ?,"
-            " ply = ? WHERE id = ?",
-            (
-                FINISHED,
-                now,
-                outcome.winner or "draw",
-                outcome.summary,
-                detail_json(outcome.detail, reads.tags_of(db, game_id)),
-                ply,
-                game_id,
-            ),
-        )
 
     def takeback(self, game_id: int, to_ply: int) -> None:
         to_ply = max(0, to_ply)
@@ -676,48 +634,32 @@ class SqliteJournal:
 
     def abandon(self, game_id: int) -> None:
         with self._write() as db:
-            closed = self._close_event(db, game_id, "abandon", ABANDONED)
-            if closed is None:
-                return  # already abandoned: nothing to do
-            db.execute(
-                "UPDATE games SET status = ?, ended = ? WHERE id = ?",
-                (ABANDONED, closed[0], game_id),
-            )
+            status, ply = self._in_progress(db, game_id, allow=ABANDONED)
+            if status != ABANDONED:  # already abandoned: nothing to do
+                self._abandon(db, game_id, ply)
 
-    def _close_event(self, db, game_id: int, kind: str, status: str) -> tuple[str, int] | None:
-        """Record the event that ends a game (finish or abandon); (its time, live moves), or
-        None when the game already has that status. GameClosed when it ended the other way."""
-        was, ply = self._in_progress(db, game_id, allow=status)
-        if was == status:
-            return None
+    def _abandon(self, db: sqlite3.Connection, game_id: int, ply: int) -> None:
         now = self._now()
         db.execute(
-            "INSERT INTO events (game_id, kind, ply, at) VALUES (?, ?, ?, ?)",
-            (game_id, kind, ply, now),
+            "INSERT INTO events (game_id, kind, ply, at) VALUES (?, 'abandon', ?, ?)",
+            (game_id, ply, now),
         )
-        return now, ply
+        db.execute("UPDATE games SET status = ?, ended = ? WHERE id = ?", (ABANDONED, now, game_id))
 
     def pause(self, game_id: int) -> bool:
-        """Put the game in progress aside, whole, to be taken up again (``resume``); one with
-        no moves has nothing to keep and is abandoned. True when paused."""
         with self._write() as db:
             return self._pause(db, game_id)
 
     def _pause(self, db: sqlite3.Connection, game_id: int) -> bool:
         _, ply = self._in_progress(db, game_id)
-        closed = self._close_event(db, game_id, "abandon", ABANDONED)
-        assert closed is not None  # it was in progress
-        note = db.execute("SELECT note FROM games WHERE id = ?", (game_id,)).fetchone()[0]
-        db.execute(
-            "UPDATE games SET status = ?, ended = ?, note = ? WHERE id = ?",
-            (ABANDONED, closed[0], paused_note(note) if ply else note, game_id),
-        )
+        self._abandon(db, game_id, ply)
+        if ply:  # one with no moves has nothing to keep: abandoned
+            note = db.execute("SELECT note FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+            db.execute("UPDATE games SET note = ? WHERE id = ?", (paused_note(note), game_id))
         return ply > 0
 
     def resume(self, game_id: int) -> int | None:
-        """Take a paused game up again as the game in progress. The one in progress is paused
-        (abandoned if it has no moves) in the same transaction. Returns that game's id, or
-        None; JournalError (one line) when ``game_id`` is not a paused game."""
+        """(api.Journal) In one transaction; JournalError (one line) for a game not paused."""
         with self._write() as db:
             row = db.execute(
                 f"SELECT note FROM games WHERE id = ? AND {PAUSED_WHERE}", (game_id,)
@@ -824,15 +766,12 @@ class SqliteJournal:
                 with self._read() as db:
                     db.backup(dest)
                 dest.execute("PRAGMA journal_mode = DELETE")
-                if dest.execute(
-                    "SELECT count(*) FROM sqlite_master WHERE name = 'meta'"
-                ).fetchone()[0]:
-                    dest.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '1')")
-                    # a journal started from this copy knows it was restored (docs/club.md)
-                    dest.execute(
-                        "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                        (BACKUP_MARK, str(int(time.time()))),
-                    )
+                dest.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '1')")
+                # a journal started from this copy knows it was restored (docs/club.md)
+                dest.execute(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                    (BACKUP_MARK, str(int(time.time()))),
+                )
                 dest.execute("PRAGMA synchronous = FULL")
             finally:
                 dest.close()
@@ -956,7 +895,7 @@ class SqliteJournal:
 
     def dispute(self, game_id: int, dispute: Dispute) -> None:
         with self._write() as db:
-            was = reads.dispute_of(db, game_id, self._schema(db))
+            was = reads.dispute_of(db, game_id)
             disputed = was is not None and was.status == reads.DISPUTED
             if disputed and dispute.status != reads.DISPUTED:
                 return  # a lie caught stays the game's story
@@ -965,10 +904,9 @@ class SqliteJournal:
             db.execute("UPDATE games SET dispute = ? WHERE id = ?", (to_json(value), game_id))
 
     def disputes(self) -> dict[int, str]:
-        """Each remote game disputed or unverified, by id: its status (``history``'s word; a
-        few games, not one a game played)."""
+        """Each remote game disputed or unverified, by id: its status (``history``'s word)."""
         with self._read() as db:
-            return reads.disputes(db, self._schema(db))
+            return reads.disputes(db)
 
     def meta(self, key: str) -> str | None:
         with self._read() as db:
@@ -980,7 +918,6 @@ class SqliteJournal:
             return reads.meta_with_prefix(db, prefix)
 
     def set_meta(self, values: dict[str, str | None]) -> None:
-        """Set (None: delete) several keys in one durable transaction; JournalError."""
         if any(key in OWN_KEYS for key in values):
             raise ValueError(f"meta keys {', '.join(OWN_KEYS)} are the journal's own")
         with self._write() as db:
@@ -993,11 +930,8 @@ class SqliteJournal:
                     )
 
     def finished_since(self, first_id: int) -> list[int]:
-        """The ids of the games finished here (not imported from records) numbered
-        ``first_id`` or more, oldest first, and the remote games disputed or unverified
-        (their result is the arbiter's: it goes to the hub marked so)."""
         with self._read() as db:
-            return reads.finished_since(db, first_id, self._schema(db))
+            return reads.finished_since(db, first_id)
 
     def _salvage_live_games(self) -> None:
         """A damaged row in a game in progress (a move number that cannot follow, a move that
@@ -1019,22 +953,19 @@ class SqliteJournal:
         from companion.journal.recovery import masked_first
 
         with self._read() as db:
-            row = db.execute("SELECT game, options FROM games WHERE id = ?", (game_id,))
-            found = row.fetchone()
+            found = db.execute(
+                "SELECT game, options, cut_from, cut_to FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
             if found is None:  # the index names a game the table does not hold
                 self.damage_seen = True
                 raise JournalError(f"game {game_id}: its row is unreadable")
-            game, options = found
-            cut = db.execute(
-                "SELECT cut_from, cut_to FROM games WHERE id = ?", (game_id,)
-            ).fetchone()
-            lo, hi = (cut[0], cut[1]) if cut[0] is not None else (0, -1)
+            game, options, lo, hi = found if found[2] is not None else (*found[:2], 0, -1)
             rows = db.execute(
                 "SELECT id, kind, ply, move, public FROM events WHERE game_id = ?"
                 " AND id NOT BETWEEN ? AND ? ORDER BY id",
                 (game_id, lo, hi),
             ).fetchall()
-            masked = self._masked(db, game_id)
+            masked = reads.masked_of(db, game_id)
         try:
             spec = get_spec(game)
             resolved = spec.resolve(from_json(options, {}))
@@ -1063,7 +994,12 @@ class SqliteJournal:
             return
         eid, why = bad
         kept = len(states) - 1
-        copy = self._keep_copy()
+        copy: Path | None = copy_name(self.path, "corrupt", self._clock)
+        try:
+            self.backup(copy)
+        except (JournalError, OSError) as e:
+            warn("journal %s: no copy kept before the salvage: %s", self.path, e)
+            copy = None
         with self._write() as db:
             last = db.execute(
                 "SELECT max(id) FROM events WHERE game_id = ?", (game_id,)
@@ -1079,44 +1015,25 @@ class SqliteJournal:
         self.recovery = report
         warn(report.line())
 
-    def _keep_copy(self) -> Path | None:
-        target = copy_name(self.path, "corrupt", self._clock)
-        try:
-            self.backup(target)
-        except (JournalError, OSError) as e:
-            warn("journal %s: no copy kept before the salvage: %s", self.path, e)
-            return None
-        return target
-
     # --- reads (companion.journal.reads: functions over the connection) ---
-    def _schema(self, db: sqlite3.Connection) -> reads.Schema:
-        if self._file_schema is None:
-            self._file_schema = reads.schema_of(db)
-        return self._file_schema
-
-    def _masked(self, db: sqlite3.Connection, game_id: int) -> Masked | None:
-        return reads.masked_of(db, game_id, self._schema(db))
-
     def load(self, game_id: int) -> GameEntry | None:
         with self._read() as db:
-            return reads.load(db, game_id, self._schema(db))
+            return reads.load(db, game_id)
 
     def clock_events(self, game_id: int) -> list[ClockEvent]:
         with self._read() as db:
-            return reads.clock_events(db, game_id, self._schema(db))
+            return reads.clock_events(db, game_id)
 
     def recent(self, limit: int, game: str | None = None) -> list[GameEntry]:
         with self._read() as db:
             return reads.recent(db, limit, game)
 
     def paused(self, limit: int = 20) -> list[GameEntry]:
-        """The paused games, latest first (their move counts, not their moves)."""
         with self._read() as db:
             return reads.paused(db, limit)
 
     def data_version(self) -> int:
-        """A number that changes when another connection commits to the journal (SQLite's
-        ``PRAGMA data_version``; this connection's own commits leave it)."""
+        """SQLite's ``PRAGMA data_version`` (this connection's own commits leave it)."""
         with self._read() as db:
             return db.execute("PRAGMA data_version").fetchone()[0]
 
@@ -1151,7 +1068,7 @@ class SqliteJournal:
                 if moves:
                     with self._read() as db:
                         try:
-                            events = reads.event_rows(db, entry.id, self._schema(db))
+                            events = reads.event_rows(db, entry.id)
                             entry.moves, entry.takebacks = fold(events)
                         except ValueError as e:
                             entry.note = f"moves unreadable: {e}"
@@ -1167,8 +1084,7 @@ class SqliteJournal:
             return reads.events(db, game_id)
 
     def started_at(self, game: str, started: int) -> list[int]:
-        """The ids of the games of ``game`` played here that started at ``started`` (ms since
-        the epoch), oldest first: a record exported from this journal names its game's start."""
+        """reads.started_at: a record exported from this journal names its game's start."""
         with self._read() as db:
             return reads.started_at(db, game, started)
 

@@ -12,11 +12,9 @@ Frames of the current write cycle carry the header's salts; frames left from an 
 cycle (the WAL is reused from the start after a checkpoint) carry other salts and are
 ignored. Damage: a commit of the current cycle whose own checksum holds (from the checksum
 stored before it) that SQLite would not replay (it lies after a damaged frame, or the WAL
-header is damaged). The journal says it and keeps the WAL as found; it never rebuilds
-frames: what SQLite does not replay survives only in that copy.
-Not damage: frames after the last commit with no sound commit among them. That is a write
-that never completed, so was never confirmed (a kill or power cut between SQLite's writes of
-one commit). SQLite rightly ignores them; the daemon logs it.
+header is damaged). Not damage: frames after the last commit with no sound commit among
+them, a write that never completed, so was never confirmed (a kill or power cut between
+SQLite's writes of one commit). What is done about either: companion.journal.recovery.
 """
 
 from __future__ import annotations
@@ -199,7 +197,6 @@ class ShmHeader:
     frames: int
     backfilled: int
     salts: tuple[int, int]
-    page_size: int
 
 
 def read_shm(data: bytes) -> ShmHeader | None:
@@ -211,7 +208,7 @@ def read_shm(data: bytes) -> ShmHeader | None:
     first, second = data[:48], data[48:96]
     if first != second:
         return None
-    version, _, _change, is_init, _big, size, mx, _npage = struct.unpack(
+    version, _, _change, is_init, _big, _size, mx, _npage = struct.unpack(
         order + "3I2BH2I", first[:24]
     )
     salts = struct.unpack(">2I", first[32:40])  # copied as the WAL header has them
@@ -221,8 +218,7 @@ def read_shm(data: bytes) -> ShmHeader | None:
     if _wal_sum(first[:40], (0, 0), order == ">") != cksum:
         return None
     backfill = struct.unpack(order + "I", data[96:100])[0]
-    page = 65536 if size == 1 else size
-    return ShmHeader(mx, backfill, (salts[0], salts[1]), page)
+    return ShmHeader(mx, backfill, (salts[0], salts[1]))
 
 
 def wal_lost(shm: ShmHeader | None, wal: WalScan | None) -> int:
