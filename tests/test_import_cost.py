@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.journal.store import SqliteJournal
+from companion.referee.session import Session
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # runs ``main(argv)`` and prints the modules it imported, as JSON on stdout's last line
@@ -119,9 +122,6 @@ AFTER_A_CRASH = ("companion.journal.recovery", "companion.journal.wal", "tempfil
 
 
 def journal_with_a_game(path: Path) -> None:
-    from companion.journal.store import SqliteJournal
-    from companion.referee.session import Session
-
     with SqliteJournal.open(path) as journal:
         session = Session("binary", journal=journal)
         session.submit(session.state.legal_moves()[0])
@@ -148,3 +148,61 @@ def test_importing_into_a_new_journal_loads_no_recovery(tmp_path):
     modules = imported("import", str(record), "--journal", str(tmp_path / "new.sqlite"))
     assert "companion.journal.store" in modules
     assert not [m for m in modules if m in AFTER_A_CRASH[:3]]
+
+
+# What each journal command leaves unloaded for a Binaryon game without a clock: ``history``
+# and ``export`` ask the game its players and options only (its spec, not its engine, its
+# positions' text or its moves' words); ``import`` replays the game (its engine) but reads
+# no position text, and loads the clock's modules for a game on a clock or a flag fall only.
+ENGINE_PLAY = ("companion.games.binaryon.adapter", "companion.games.binaryon.words")
+POSITIONS = ("companion.games.binaryon.positions", "companion.core.position_text")
+NOT_FOR_A_LIST = (
+    "companion.games.binaryon.engine",
+    "companion.games.binaryon.tables",
+    "companion.games.binaryon.scoring",
+    *POSITIONS,
+    *ENGINE_PLAY,
+    "companion.games.view",
+    "companion.timing",
+)
+NOT_FOR_AN_IMPORT = (*POSITIONS, *ENGINE_PLAY, "companion.games.view", "companion.timing")
+
+
+def binaryon_journal(folder: Path) -> tuple[Path, Path]:
+    """A journal holding one finished Binaryon game (no clock), and its record in a file."""
+    from companion.cli.main import main
+
+    path, record = folder / "journal.sqlite", folder / "game.txt"
+    with SqliteJournal.open(path) as journal:
+        session = Session("binaryon", {"size": 4}, journal=journal)
+        while not session.state.is_over():
+            session.submit(session.state.legal_moves()[0])
+    assert main(["export", "last", "--journal", str(path), "-o", str(record)]) == 0
+    return path, record
+
+
+def loaded(modules: list[str], names: tuple[str, ...]) -> list[str]:
+    """The modules of ``modules`` that are ``names`` or inside them."""
+    return [m for m in modules if m in names or m.startswith(tuple(n + "." for n in names))]
+
+
+@pytest.mark.parametrize("argv", [("history",), ("history", "--json"), ("export", "last")])
+def test_listing_or_exporting_a_game_loads_its_spec_and_not_its_engine(tmp_path, argv):
+    path, _ = binaryon_journal(tmp_path)
+    modules = imported(*argv, "--journal", str(path))
+    assert "companion.games.binaryon.spec" in modules  # its players, in seat order
+    assert loaded(modules, NOT_FOR_A_LIST) == []
+    assert not [m for m in ours(modules) if m.startswith(OTHER_GAMES)]
+
+
+def test_importing_a_record_loads_the_engine_and_no_positions_or_clock(tmp_path):
+    _, record = binaryon_journal(tmp_path)
+    modules = imported("import", str(record), "--journal", str(tmp_path / "new.sqlite"))
+    assert "companion.games.binaryon.engine" in modules  # every move replayed
+    assert loaded(modules, NOT_FOR_AN_IMPORT) == []
+    assert not [m for m in ours(modules) if m.startswith(OTHER_GAMES)]
+
+
+OTHER_GAMES = tuple(
+    f"companion.games.{name}." for name in ("binary", "wythe", "binome", "latent_binaries")
+)

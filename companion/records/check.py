@@ -24,7 +24,6 @@ from companion.records.format import (
     player_ids,
 )
 from companion.records.read import parse_record, read_text
-from companion.timing.on_time import ended_on_time
 
 
 def validate(rec: Record, source: str = "record") -> GameState:
@@ -59,6 +58,8 @@ def validate(rec: Record, source: str = "record") -> GameState:
     last = f"{source}:{rec.where[-1][0]}" if rec.where else source
     flagged = _flag_fall(rec, state, source, last)
     if flagged is not None:  # as the session ends it: the position as it stood, over
+        from companion.timing.on_time import ended_on_time  # a flag fall only
+
         state = ended_on_time(state, spec.on_time(state, flagged))
     outcome = state.outcome() if state.is_over() else None
     if outcome is not None:

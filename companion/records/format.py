@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from companion.games import get_spec
@@ -46,7 +46,9 @@ from companion.journal.rows import (
 )
 from companion.records.said import result_said
 from companion.records.shown import shown_names, shown_options, shows_secrets
-from companion.timing.clock import TimeControl
+
+if TYPE_CHECKING:  # the clock's module is read for a game on a clock only
+    from companion.timing.clock import TimeControl
 
 MAX_RECORD_BYTES = 4 << 20  # a 5,000-move game with times is about 100 kB
 MAX_FILE_BYTES = 32 << 20  # a file of many games (an event's): each game still at most 4 MiB
@@ -362,8 +364,12 @@ def clock_of_entry(
     time left after it (its snapshot's), and the clock's ``events`` as notes before the
     move that followed them. (None, [], {}): no clock, or a control this version cannot
     read."""
+    if not entry.time_control:
+        return None, [], {}
+    from companion.timing.clock import TimeControl
+
     try:
-        control = TimeControl.parse(entry.time_control) if entry.time_control else None
+        control = TimeControl.parse(entry.time_control)
     except ValueError:
         control = None
     if control is None:
