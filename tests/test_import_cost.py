@@ -209,3 +209,16 @@ def test_importing_a_record_loads_the_engine_and_no_positions_or_clock(tmp_path)
 OTHER_GAMES = tuple(
     f"companion.games.{name}." for name in ("binary", "wythe", "binome", "latent_binaries")
 )
+
+
+@pytest.mark.parametrize("argv", [("history",), ("export", "last")])
+def test_listing_or_exporting_a_binary_game_loads_no_engine(tmp_path, argv):
+    """Binary's players are the same whatever its options: no game is made to ask them."""
+    path = tmp_path / "journal.sqlite"
+    journal_with_a_game(path)  # a Binary game
+    modules = imported(*argv, "--journal", str(path))
+    assert "companion.games.binary.spec" in modules
+    assert not loaded(
+        modules,
+        tuple(f"companion.games.binary.{m}" for m in ("engine", "positions", "territories")),
+    )
