@@ -211,14 +211,23 @@ OTHER_GAMES = tuple(
 )
 
 
+# a game's modules that play, read or draw a position (a list of games needs none of them)
+PLAYING = {
+    "binary": ("engine", "positions", "territories"),
+    "wythe": ("engine", "adapter", "input", "positions", "report", "words"),
+}
+
+
+@pytest.mark.parametrize("game", sorted(PLAYING))
 @pytest.mark.parametrize("argv", [("history",), ("export", "last")])
-def test_listing_or_exporting_a_binary_game_loads_no_engine(tmp_path, argv):
-    """Binary's players are the same whatever its options: no game is made to ask them."""
+def test_listing_or_exporting_a_game_of_fixed_seats_loads_no_engine(tmp_path, argv, game):
+    """Binary's and Wythe's players are the same whatever the options: no game is made to
+    ask them, and nothing of theirs is drawn (no views, no input)."""
     path = tmp_path / "journal.sqlite"
-    journal_with_a_game(path)  # a Binary game
+    with SqliteJournal.open(path) as journal:
+        session = Session(game, journal=journal)
+        session.submit(session.state.legal_moves()[0])
     modules = imported(*argv, "--journal", str(path))
-    assert "companion.games.binary.spec" in modules
-    assert not loaded(
-        modules,
-        tuple(f"companion.games.binary.{m}" for m in ("engine", "positions", "territories")),
-    )
+    assert f"companion.games.{game}.spec" in modules
+    playing = tuple(f"companion.games.{game}.{m}" for m in PLAYING[game])
+    assert not loaded(modules, (*playing, "companion.games.view", "companion.games.interpreter"))
