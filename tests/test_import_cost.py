@@ -216,6 +216,7 @@ PLAYING = {
     "binary": ("engine", "positions", "territories"),
     "wythe": ("engine", "adapter", "input", "positions", "report", "words"),
     "binome": ("engine", "input", "masked", "notation", "paper", "solo", "spoken"),
+    "latent_binaries": ("engine", "input", "masked", "position", "arrange", "queries"),
 }
 
 
@@ -224,20 +225,22 @@ PLAYING = {
     [
         *((game, ("history",)) for game in ("binary", "wythe")),
         *((game, ("export", "last")) for game in ("binary", "wythe")),
-        ("binome", ("history",)),  # (its export replays it: do its moves' secrets show yet?)
+        # (their exports replay them: do their moves' secrets show yet?)
+        *((game, ("history",)) for game in ("binome", "latent-binaries")),
     ],
 )
 def test_listing_or_exporting_a_game_loads_none_of_its_play(tmp_path, argv, game):
     """A game's players are asked without a game made (Binary's and Wythe's are the same
-    whatever the options, Binøme's in seat order from them), and nothing of theirs is drawn
-    (no views, no input). Binøme's points are in its options: no deck file read, and no
-    seed drawn (OpenSSL's library, through hashlib)."""
+    whatever the options, Binøme's in seat order from them, Latent Binaries' two nests), and
+    nothing of theirs is drawn (no views, no input). Binøme's points are in its options: no
+    deck file read, and no seed drawn (OpenSSL's library, through hashlib)."""
     path = tmp_path / "journal.sqlite"
     with SqliteJournal.open(path) as journal:
         session = Session(game, journal=journal)
         session.submit(session.state.legal_moves()[0])
     modules = imported(*argv, "--journal", str(path))
-    assert f"companion.games.{game}.spec" in modules
-    playing = tuple(f"companion.games.{game}.{m}" for m in PLAYING[game])
+    folder = f"companion.games.{game.replace('-', '_')}"
+    assert f"{folder}.spec" in modules
+    playing = tuple(f"{folder}.{m}" for m in PLAYING[folder.rpartition(".")[2]])
     drawn = ("companion.games.view", "companion.games.interpreter")
     assert not loaded(modules, (*playing, *drawn, "importlib.resources", "secrets", "hashlib"))
