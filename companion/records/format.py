@@ -28,7 +28,7 @@ import math
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -68,7 +68,12 @@ KNOWN_TAGS = {
     "game", "date", "started", "ended", "options", "status", "result", "summary", "timecontrol",
     "said",
 }  # fmt: skip
-_CLK = re.compile(r"\[%clk\s+(\d{1,2}):([0-5]\d):([0-5]\d(?:\.\d{1,3})?)\]")
+
+
+# A clock comment's pattern, compiled when a record with clock comments is read
+@cache
+def _clk() -> re.Pattern[str]:
+    return re.compile(r"\[%clk\s+(\d{1,2}):([0-5]\d):([0-5]\d(?:\.\d{1,3})?)\]")
 
 
 class RecordError(ValueError):
@@ -261,7 +266,7 @@ def clk_text(seconds: float, tenths: bool = False) -> str:
 
 def clk_seconds(text: str) -> float | None:
     """The seconds of a ``[%clk H:MM:SS(.s)]`` comment's body, or None if it is not one."""
-    m = _CLK.fullmatch(text.strip())
+    m = _clk().fullmatch(text.strip())
     if m is None:
         return None
     return int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3))
@@ -282,16 +287,18 @@ def clock_note(kind: str, player: str | None, seconds: float | None, why: str | 
     return f"clock: {kind}{because}"
 
 
-_NOTE = re.compile(
-    r"clock (?P<kind>paused|resumed)(?: \((?P<why>[^()]*)\))?"
-    r"|clock: (?P<sign>[+-])(?P<secs>\d+(?:\.\d+)?)s to (?P<to>\S+)(?: \((?P<why2>[^()]*)\))?"
-    r"|clock: (?P<flag>\S+) out of time"
-)
+@cache
+def _note() -> re.Pattern[str]:
+    return re.compile(
+        r"clock (?P<kind>paused|resumed)(?: \((?P<why>[^()]*)\))?"
+        r"|clock: (?P<sign>[+-])(?P<secs>\d+(?:\.\d+)?)s to (?P<to>\S+)(?: \((?P<why2>[^()]*)\))?"
+        r"|clock: (?P<flag>\S+) out of time"
+    )
 
 
 def clock_event_of(note: str) -> tuple[str, str | None, float | None, str | None] | None:
     """(kind, player, seconds, why) of a clock note (``clock_note``'s inverse), or None."""
-    m = _NOTE.fullmatch(note)
+    m = _note().fullmatch(note)
     if m is None:
         return None
     if m["kind"]:
