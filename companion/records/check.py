@@ -24,7 +24,6 @@ from companion.records.format import (
     player_ids,
 )
 from companion.records.read import parse_record, read_text
-from companion.timing.on_time import ended_on_time
 
 
 def validate(rec: Record, source: str = "record") -> GameState:
@@ -59,6 +58,8 @@ def validate(rec: Record, source: str = "record") -> GameState:
     last = f"{source}:{rec.where[-1][0]}" if rec.where else source
     flagged = _flag_fall(rec, state, source, last)
     if flagged is not None:  # as the session ends it: the position as it stood, over
+        from companion.timing.on_time import ended_on_time  # a flag fall only
+
         state = ended_on_time(state, spec.on_time(state, flagged))
     outcome = state.outcome() if state.is_over() else None
     if outcome is not None:
@@ -155,11 +156,22 @@ def outcome_of(rec: Record, state: GameState) -> Outcome | None:
 def digest(rec: Record) -> str:
     """A validated record's fingerprint: the same game (tags, moves, times) gives the same,
     however the file was laid out."""
-    import hashlib
-
     if rec.drawn:  # left out of the file, drawn when read: the same file, the same print
         rec = replace(rec, options={k: v for k, v in rec.options.items() if k not in rec.drawn})
-    return hashlib.sha256(format_record(rec).encode()).hexdigest()[:32]
+    return _sha256(format_record(rec).encode()).hexdigest()[:32]
+
+
+def _sha256(data: bytes) -> Any:
+    """SHA-256 of ``data``: Python's own, when it has it, since hashlib first loads OpenSSL's
+    library (which costs an import of one record more than its replay); the same digest."""
+    try:
+        from _sha2 import sha256  # Python 3.12 and later
+    except ImportError:
+        try:
+            from _sha256 import sha256  # Python 3.11
+        except ImportError:  # a Python built without them
+            from hashlib import sha256
+    return sha256(data)
 
 
 def import_record(

@@ -28,8 +28,8 @@ import math
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from companion.games import get_spec
@@ -46,7 +46,9 @@ from companion.journal.rows import (
 )
 from companion.records.said import result_said
 from companion.records.shown import shown_names, shown_options, shows_secrets
-from companion.timing.clock import TimeControl
+
+if TYPE_CHECKING:  # the clock's module is read for a game on a clock only
+    from companion.timing.clock import TimeControl
 
 MAX_RECORD_BYTES = 4 << 20  # a 5,000-move game with times is about 100 kB
 MAX_FILE_BYTES = 32 << 20  # a file of many games (an event's): each game still at most 4 MiB
@@ -66,7 +68,12 @@ KNOWN_TAGS = {
     "game", "date", "started", "ended", "options", "status", "result", "summary", "timecontrol",
     "said",
 }  # fmt: skip
-_CLK = re.compile(r"\[%clk\s+(\d{1,2}):([0-5]\d):([0-5]\d(?:\.\d{1,3})?)\]")
+
+
+# A clock comment's pattern, compiled when a record with clock comments is read
+@cache
+def _clk() -> re.Pattern[str]:
+    return re.compile(r"\[%clk\s+(\d{1,2}):([0-5]\d):([0-5]\d(?:\.\d{1,3})?)\]")
 
 
 class RecordError(ValueError):
@@ -259,7 +266,7 @@ def clk_text(seconds: float, tenths: bool = False) -> str:
 
 def clk_seconds(text: str) -> float | None:
     """The seconds of a ``[%clk H:MM:SS(.s)]`` comment's body, or None if it is not one."""
-    m = _CLK.fullmatch(text.strip())
+    m = _clk().fullmatch(text.strip())
     if m is None:
         return None
     return int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3))
@@ -280,16 +287,18 @@ def clock_note(kind: str, player: str | None, seconds: float | None, why: str | 
     return f"clock: {kind}{because}"
 
 
-_NOTE = re.compile(
-    r"clock (?P<kind>paused|resumed)(?: \((?P<why>[^()]*)\))?"
-    r"|clock: (?P<sign>[+-])(?P<secs>\d+(?:\.\d+)?)s to (?P<to>\S+)(?: \((?P<why2>[^()]*)\))?"
-    r"|clock: (?P<flag>\S+) out of time"
-)
+@cache
+def _note() -> re.Pattern[str]:
+    return re.compile(
+        r"clock (?P<kind>paused|resumed)(?: \((?P<why>[^()]*)\))?"
+        r"|clock: (?P<sign>[+-])(?P<secs>\d+(?:\.\d+)?)s to (?P<to>\S+)(?: \((?P<why2>[^()]*)\))?"
+        r"|clock: (?P<flag>\S+) out of time"
+    )
 
 
 def clock_event_of(note: str) -> tuple[str, str | None, float | None, str | None] | None:
     """(kind, player, seconds, why) of a clock note (``clock_note``'s inverse), or None."""
-    m = _NOTE.fullmatch(note)
+    m = _note().fullmatch(note)
     if m is None:
         return None
     if m["kind"]:
@@ -362,8 +371,12 @@ def clock_of_entry(
     time left after it (its snapshot's), and the clock's ``events`` as notes before the
     move that followed them. (None, [], {}): no clock, or a control this version cannot
     read."""
+    if not entry.time_control:
+        return None, [], {}
+    from companion.timing.clock import TimeControl
+
     try:
-        control = TimeControl.parse(entry.time_control) if entry.time_control else None
+        control = TimeControl.parse(entry.time_control)
     except ValueError:
         control = None
     if control is None:

@@ -31,7 +31,6 @@ from companion.records.format import (
     player_ids,
     quote_tag,
 )
-from companion.timing.clock import TimeControl
 
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t"}
 # A tag line. Possessive (never backtracking): its alternatives cannot overlap, so the match
@@ -298,6 +297,8 @@ def _assemble(
         else:
             rec.tags[name] = value
     if "timecontrol" in lower:
+        from companion.timing.clock import TimeControl  # a game on a clock only
+
         name, value, n = lower["timecontrol"]
         try:
             rec.time_control = TimeControl.from_pgn(value)

@@ -90,6 +90,11 @@ RUNS = [
         r" +score FILE +\d+ ms",
     ),
     (
+        "compare_startup.py",  # this tree against itself
+        [str(BENCHMARKS.parent), "--runs", "1", "--only=--version"],
+        r"--version +[\d.]+ +[\d.]+ +[\d.]+ +[\d.]+\n",
+    ),
+    (
         "bench_club_pairing.py",
         ["--players", "12", "--limit", "120"],
         r"12 players: round 2 paired in +[\d.]+ s; page meanwhile +[\d.]+ /",

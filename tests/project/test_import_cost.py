@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.journal.store import SqliteJournal
+from companion.referee.session import Session
 from tests.paths import REPO
 
 ROOT = REPO
@@ -122,9 +124,6 @@ AFTER_A_CRASH = ("companion.journal.recovery", "companion.journal.wal", "tempfil
 
 
 def journal_with_a_game(path: Path) -> None:
-    from companion.journal.store import SqliteJournal
-    from companion.referee.session import Session
-
     with SqliteJournal.open(path) as journal:
         session = Session("binary", journal=journal)
         session.submit(session.state.legal_moves()[0])
@@ -151,3 +150,99 @@ def test_importing_into_a_new_journal_loads_no_recovery(tmp_path):
     modules = imported("import", str(record), "--journal", str(tmp_path / "new.sqlite"))
     assert "companion.journal.store" in modules
     assert not [m for m in modules if m in AFTER_A_CRASH[:3]]
+
+
+# What each journal command leaves unloaded for a Binaryon game without a clock: ``history``
+# and ``export`` ask the game its players and options only (its spec, not its engine, its
+# positions' text or its moves' words); ``import`` replays the game (its engine) but reads
+# no position text and no OpenSSL, and loads the clock's modules for a game on a clock or a
+# flag fall only.
+ENGINE_PLAY = ("companion.games.binaryon.adapter", "companion.games.binaryon.words")
+POSITIONS = ("companion.games.binaryon.positions", "companion.core.position_text")
+NOT_FOR_A_LIST = (
+    "companion.games.binaryon.engine",
+    "companion.games.binaryon.tables",
+    "companion.games.binaryon.scoring",
+    *POSITIONS,
+    *ENGINE_PLAY,
+    "companion.games.view",
+    "companion.timing",
+)
+# (the record's fingerprint is Python's own SHA-256: hashlib would load OpenSSL's library)
+NOT_FOR_AN_IMPORT = (*POSITIONS, *ENGINE_PLAY, "companion.games.view", "companion.timing")
+NOT_FOR_AN_IMPORT += ("hashlib",)
+
+
+def binaryon_journal(folder: Path) -> tuple[Path, Path]:
+    """A journal holding one finished Binaryon game (no clock), and its record in a file."""
+    from companion.cli.main import main
+
+    path, record = folder / "journal.sqlite", folder / "game.txt"
+    with SqliteJournal.open(path) as journal:
+        session = Session("binaryon", {"size": 4}, journal=journal)
+        while not session.state.is_over():
+            session.submit(session.state.legal_moves()[0])
+    assert main(["export", "last", "--journal", str(path), "-o", str(record)]) == 0
+    return path, record
+
+
+def loaded(modules: list[str], names: tuple[str, ...]) -> list[str]:
+    """The modules of ``modules`` that are ``names`` or inside them."""
+    return [m for m in modules if m in names or m.startswith(tuple(n + "." for n in names))]
+
+
+@pytest.mark.parametrize("argv", [("history",), ("history", "--json"), ("export", "last")])
+def test_listing_or_exporting_a_game_loads_its_spec_and_not_its_engine(tmp_path, argv):
+    path, _ = binaryon_journal(tmp_path)
+    modules = imported(*argv, "--journal", str(path))
+    assert "companion.games.binaryon.spec" in modules  # its players, in seat order
+    assert loaded(modules, NOT_FOR_A_LIST) == []
+    assert not [m for m in ours(modules) if m.startswith(OTHER_GAMES)]
+
+
+def test_importing_a_record_loads_the_engine_and_no_positions_or_clock(tmp_path):
+    _, record = binaryon_journal(tmp_path)
+    modules = imported("import", str(record), "--journal", str(tmp_path / "new.sqlite"))
+    assert "companion.games.binaryon.engine" in modules  # every move replayed
+    assert loaded(modules, NOT_FOR_AN_IMPORT) == []
+    assert not [m for m in ours(modules) if m.startswith(OTHER_GAMES)]
+
+
+OTHER_GAMES = tuple(
+    f"companion.games.{name}." for name in ("binary", "wythe", "binome", "latent_binaries")
+)
+
+
+# a game's modules that play, read or draw a position (a list of games needs none of them)
+PLAYING = {
+    "binary": ("engine", "positions", "territories"),
+    "wythe": ("engine", "adapter", "input", "positions", "report", "words"),
+    "binome": ("engine", "input", "masked", "notation", "paper", "solo", "spoken"),
+    "latent_binaries": ("engine", "input", "masked", "position", "arrange", "queries"),
+}
+
+
+@pytest.mark.parametrize(
+    ("game", "argv"),
+    [
+        *((game, ("history",)) for game in ("binary", "wythe")),
+        *((game, ("export", "last")) for game in ("binary", "wythe")),
+        # (their exports replay them: do their moves' secrets show yet?)
+        *((game, ("history",)) for game in ("binome", "latent-binaries")),
+    ],
+)
+def test_listing_or_exporting_a_game_loads_none_of_its_play(tmp_path, argv, game):
+    """A game's players are asked without a game made (Binary's and Wythe's are the same
+    whatever the options, Binøme's in seat order from them, Latent Binaries' two nests), and
+    nothing of theirs is drawn (no views, no input). Binøme's points are in its options: no
+    deck file read, and no seed drawn (OpenSSL's library, through hashlib)."""
+    path = tmp_path / "journal.sqlite"
+    with SqliteJournal.open(path) as journal:
+        session = Session(game, journal=journal)
+        session.submit(session.state.legal_moves()[0])
+    modules = imported(*argv, "--journal", str(path))
+    folder = f"companion.games.{game.replace('-', '_')}"
+    assert f"{folder}.spec" in modules
+    playing = tuple(f"{folder}.{m}" for m in PLAYING[folder.rpartition(".")[2]])
+    drawn = ("companion.games.view", "companion.games.interpreter")
+    assert not loaded(modules, (*playing, *drawn, "importlib.resources", "secrets", "hashlib"))

@@ -17,18 +17,18 @@ from companion.games.binary.board import (
     other,
     square_owner,
 )
-from companion.games.binary.engine import END, PASS, BinaryState, new_game
 from companion.games.binary.options import OPTIONS
-from companion.games.binary.positions import BinaryPositions
-from companion.games.binary.territories import compare, score_of, territory_sizes
 
 if TYPE_CHECKING:
     from companion.games.binary.adapter import BinaryAdapter
+    from companion.games.binary.engine import BinaryState
+    from companion.games.binary.positions import BinaryPositions
     from companion.games.interpreter import Interpreter
     from companion.games.view import RGB, Cell, Hint, Panel, View
 
 # The views are imported by the methods that draw (companion/games/view.py): `score` draws
-# nothing.
+# nothing. The engine, the positions' text and the territories are imported by the methods
+# that play, read or draw a position: `history` and `export` only ask the players and options.
 
 PIECE_RGB: dict[str, RGB] = {BLACK: (0, 70, 255), WHITE: (255, 190, 110)}
 TERRITORY_RGB: dict[str, RGB] = {BLACK: (0, 20, 90), WHITE: (110, 70, 20)}
@@ -73,6 +73,8 @@ def _empty_leds(n: int) -> tuple[RGB, ...]:
 def _sizes_of(state: BinaryState) -> tuple[list[int], list[int]]:
     """Black's and White's territory sizes, largest first (what the panel and the view show:
     no squares needed)."""
+    from companion.games.binary.territories import territory_sizes
+
     return territory_sizes(state.cells, state.n, state.empty_joins)
 
 
@@ -122,13 +124,22 @@ class BinarySpec(GameSpec):
         return BinaryClock(self)
 
     def positions(self) -> BinaryPositions:
+        from companion.games.binary.positions import BinaryPositions
+
         return BinaryPositions(self)
 
+    def players(self, options: dict[str, Any]) -> tuple[str, ...]:
+        return PLAYERS  # the same whatever the options: no game made to ask
+
     def new(self, **options: Any) -> BinaryState:
+        from companion.games.binary.engine import new_game
+
         return new_game(**options)
 
     def view(self, state: GameState, viewer: str | None = None) -> View:
         """Binary has no secrets: every viewer sees the same."""
+        from companion.games.binary.engine import END, PASS
+        from companion.games.binary.territories import compare, score_of
         from companion.games.view import View
 
         st: BinaryState = state  # type: ignore[assignment]
@@ -157,6 +168,8 @@ class BinarySpec(GameSpec):
 
     # ----------------------------------------------------------------- display
     def panel(self, state: BinaryState) -> Panel:  # type: ignore[override]
+        from companion.games.binary.territories import score_of
+
         sizes = _sizes_of(state)
         return self._panel(state, sizes, (score_of(sizes[0]), score_of(sizes[1])))
 
@@ -233,6 +246,8 @@ class BinarySpec(GameSpec):
         return Hint(squares, text, TERRITORY_RGB[player])
 
     def highlight(self, state: BinaryState) -> tuple[int, ...]:  # type: ignore[override]
+        from companion.games.binary.territories import compare
+
         if not state.is_over():
             return ()
         result = state.score()  # once: the outcome's winner, without its wording

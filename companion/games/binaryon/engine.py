@@ -17,12 +17,12 @@ from typing import Any, Final
 from companion.core.squares import square_name
 from companion.games.base import GameState, IllegalMove, Outcome, Place, Refusal, Word, parse_place
 from companion.games.binaryon.board import cells_to_white, white_to_cells
+from companion.games.binaryon.options import PLAYERS
 from companion.games.binaryon.scoring import Score, score_bitboard, score_detail, tie_reason
 from companion.games.binaryon.tables import Counts, Rules, rules
 
 PASS: Final = Word("pass")
 BinaryonMove = Place | Word  # turn a square (named like d4), or pass
-PLAYERS: Final = ("on", "off")
 _new_state = object.__new__  # a state without running __init__ (see BinaryonState._turned)
 
 

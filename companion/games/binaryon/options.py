@@ -23,6 +23,8 @@ def _check_size(value: int) -> str | None:
     return None if value % 2 == 0 else f"{value} is odd, the board size must be even"
 
 
+PLAYERS: Final = ("on", "off")  # the first player first
+
 OPTIONS: Final = (
     Option("first", "on", "who moves first", choices=("on", "off")),
     Option(

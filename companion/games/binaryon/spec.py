@@ -6,24 +6,26 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.core.squares import square_name
 from companion.games.base import ClockRules, GameSpec, GameState, Move, Option
-from companion.games.binaryon.engine import PLAYERS, BinaryonState
-from companion.games.binaryon.options import OPTIONS, resolve
-from companion.games.binaryon.positions import BinaryonPositions, line_path
-from companion.games.binaryon.scoring import tie_reason
+from companion.games.binaryon.options import OPTIONS, PLAYERS, resolve
 
 if TYPE_CHECKING:
     from companion.games.binaryon.adapter import BinaryonAdapter
+    from companion.games.binaryon.engine import BinaryonState
+    from companion.games.binaryon.positions import BinaryonPositions
     from companion.games.interpreter import Interpreter
     from companion.games.view import RGB, Hint, Panel, View
 
 # The views are imported by the methods that draw (companion/games/view.py): `score` and
-# `legal` draw nothing.
+# `legal` draw nothing. The engine and the positions' text are imported by the methods that
+# play or read a position: `history` and `export` only ask the players and the options.
 
 LIT: RGB = (160, 140, 100)
 DARK: RGB = (0, 0, 0)
 
 
 def _state(state: GameState) -> BinaryonState:
+    from companion.games.binaryon.engine import BinaryonState
+
     if not isinstance(state, BinaryonState):
         raise TypeError(f"not a Binaryon state: {type(state).__name__}")
     return state
@@ -44,6 +46,8 @@ class BinaryonSpec(GameSpec):
         return BinaryonClock(self)
 
     def positions(self) -> BinaryonPositions:
+        from companion.games.binaryon.positions import BinaryonPositions
+
         return BinaryonPositions(self)
 
     def players(self, options: dict[str, Any]) -> tuple[str, ...]:
@@ -53,10 +57,14 @@ class BinaryonSpec(GameSpec):
         return resolve(given)
 
     def new(self, **options: Any) -> BinaryonState:
+        from companion.games.binaryon.engine import BinaryonState
+
         return BinaryonState._start(options)  # its tables check the options (cached)
 
     def view(self, state: GameState, viewer: str | None = None) -> View:
         """Binaryon has no secrets: every viewer sees the same."""
+        from companion.games.binaryon.positions import line_path
+        from companion.games.binaryon.scoring import tie_reason
         from companion.games.view import Cell, View
 
         st = _state(state)

@@ -12,7 +12,6 @@ import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -114,6 +113,8 @@ def load_deck(path: str | Path) -> Deck:
 @cache
 def builtin_deck() -> Deck:
     """The deck shipped in the package (the companion's own points)."""
+    from importlib import resources  # (a game whose points are in its options reads no file)
+
     text = resources.files(__package__).joinpath(BUILTIN_NAME).read_text(encoding="utf-8")
     return parse_deck_toml(text, BUILTIN_NAME)
 

@@ -3,7 +3,6 @@ points."""
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -102,6 +101,8 @@ def resolve_game_options(given: Mapping[str, Any] | None = None) -> dict[str, An
     if out["solo"] and "seed" not in given:
         # drawn, never a default: the virtual players' sheets follow from the seed and the
         # public moves, so a known seed would show them (a game's record keeps it)
+        import secrets  # (a new solo game only: it loads OpenSSL's library)
+
         out["seed"] = secrets.randbelow(SEED_RANGE)
     if out["solo"]:
         if len(humans) != 1:

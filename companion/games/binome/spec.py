@@ -15,31 +15,24 @@ from __future__ import annotations
 
 import re
 import textwrap
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from companion.games.base import (
-    RGB,
-    ClockRules,
-    GameSpec,
-    GameState,
-    Hint,
-    Interpreter,
-    Layout,
-    Move,
-    Outcome,
-    Panel,
-    PanelRow,
-    Refusal,
-    View,
-)
-from companion.games.binome.engine import CLAIM, OVER, ROLLS, SLOTS, WRITE, BinomeState, new_game
-from companion.games.binome.input import BinomeInput
+from companion.games.base import ClockRules, GameSpec, GameState, Move, Outcome, Refusal
 from companion.games.binome.moves import Claim, Decline, Write
-from companion.games.binome.options import OPTIONS, resolve_game_options
+from companion.games.binome.options import OPTIONS, resolve_game_options, seat_order
 from companion.games.binome.postulates import BY_ID, number_text
 from companion.games.binome.resolution import X, join_names
-from companion.games.binome.spoken import spoken as chair_line
-from companion.games.remote_api import MaskedRemote, Remote
+
+if TYPE_CHECKING:
+    from companion.games.binome.engine import BinomeState
+    from companion.games.interpreter import Interpreter
+    from companion.games.layout import Layout
+    from companion.games.remote_api import Remote
+    from companion.games.view import RGB, Hint, Panel, View
+
+# The engine, the input, the chair's words, the remote play and the views are imported by
+# the methods that play, read or draw a game: `history` and `export` only ask the players
+# (in seat order, from the options) and the options.
 
 OLED_CHARS: Final = 21  # characters per OLED line; a hint has two lines
 BOARD: Final = 8  # the LEDs are drawn for the usual 8x8 board (one colour per square)
@@ -109,6 +102,8 @@ class BinomeClock(ClockRules):
     def timed_out(self, state: GameState, player: str) -> Move | None:
         """A digit not written in time goes to the player's first free half; a claim not
         made in time is a pass (docs/rules/binome.md, "Time")."""
+        from companion.games.binome.engine import CLAIM, WRITE
+
         st: BinomeState = state  # type: ignore[assignment]
         if player not in st.to_act or st.veils(player):  # another board times its own seat
             return None
@@ -151,6 +146,8 @@ class BinomeSpec(GameSpec):
 
     def remote(self) -> Remote:
         """Masked states (masked.py): each board knows only its own seat's sheet and claims."""
+        from companion.games.remote_api import MaskedRemote
+
         return MaskedRemote()
 
     def recorded_move(
@@ -171,10 +168,15 @@ class BinomeSpec(GameSpec):
         return resolve_game_options(given)
 
     def new(self, **options: Any) -> BinomeState:
+        from companion.games.binome.engine import new_game
+
         return new_game(**options)
 
     def layout(self, options: dict[str, Any]) -> Layout | None:
         return None
+
+    def players(self, options: dict[str, Any]) -> tuple[str, ...]:
+        return seat_order(self.resolve(options))  # as a new game seats them: none made to ask
 
     def player_label(self, player: str) -> str:
         return player.upper()
@@ -187,10 +189,14 @@ class BinomeSpec(GameSpec):
         return player
 
     def interpreter(self, kind: str) -> Interpreter:
+        from companion.games.binome.input import BinomeInput
+
         return BinomeInput(kind)
 
     # ----------------------------------------------------------------- what is seen
     def view(self, state: GameState, viewer: str | None = None) -> View:
+        from companion.games.view import View
+
         st: BinomeState = state  # type: ignore[assignment]
         own = viewer if viewer in st.players and not st.veils(viewer) else None
         return View(
@@ -208,6 +214,8 @@ class BinomeSpec(GameSpec):
     def _entered_for(self, st: BinomeState, viewer: str, part: str) -> list:
         """On the chairperson's page: the sheets and moves of the players without a phone,
         whom the chair enters for (their numbers are told to the chair, not the table)."""
+        from companion.games.binome.engine import CLAIM
+
         if viewer != st.chair:
             return []
         out: list = []
@@ -223,6 +231,9 @@ class BinomeSpec(GameSpec):
         return out
 
     def panel(self, st: BinomeState) -> Panel:
+        from companion.games.binome.engine import OVER, ROLLS, WRITE
+        from companion.games.view import Panel, PanelRow
+
         acting = st.to_act
         rows = tuple(
             PanelRow(self.player_label(p), str(s), p in acting)
@@ -248,10 +259,14 @@ class BinomeSpec(GameSpec):
 
     def spoken(self, before: GameState, move: Move, after: GameState) -> str:
         """The chair's line (``spoken.py``)."""
+        from companion.games.binome.spoken import spoken as chair_line
+
         return chair_line(before, move, after)  # type: ignore[arg-type]
 
     def explanation(self, st: BinomeState) -> list[str]:
         """The table's account: the step now, the last resolution, the scores, the deck."""
+        from companion.games.binome.engine import CLAIM, OVER, ROLLS, WRITE
+
         lines: list[str] = []
         phase = st.phase
         if phase == OVER:
@@ -304,6 +319,8 @@ class BinomeSpec(GameSpec):
 
     def private_lines(self, st: BinomeState, player: str) -> list[str]:
         """``player``'s own sheet and choices (only on their page)."""
+        from companion.games.binome.engine import CLAIM, SLOTS
+
         i = st.index(player)
         lines = []
         sheet = st.numbers(player)
@@ -364,6 +381,8 @@ class BinomeSpec(GameSpec):
     def leds(self, st: BinomeState) -> tuple[RGB, ...]:
         """One colour per square of an 8x8 board: the digit to write large in part 1 with
         the rolls done along the bottom; in part 2 one light per card left in the deck."""
+        from companion.games.binome.engine import OVER, WRITE
+
         out = [OFF] * (BOARD * BOARD)
         if st.phase == WRITE and st.digit is not None:
             for r, row in enumerate(GLYPHS[st.digit]):
@@ -380,6 +399,8 @@ class BinomeSpec(GameSpec):
 
     def hint(self, state: GameState, step: int) -> Hint:
         """The menu button: the postulate in full (part 2) or the digit (part 1)."""
+        from companion.games.view import Hint
+
         st: BinomeState = state  # type: ignore[assignment]
         if st.card is not None:
             p = BY_ID[st.card]

@@ -11,23 +11,9 @@ out of the explanation: the only differences."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from companion.games.base import (
-    RGB,
-    Cell,
-    ClockRules,
-    GameSpec,
-    GameState,
-    Hint,
-    Interpreter,
-    Layout,
-    Option,
-    Panel,
-    PanelRow,
-    View,
-)
-from companion.games.latent_binaries.engine import GAME, LatentState, new_game
+from companion.games.base import ClockRules, GameSpec, GameState, Option
 from companion.games.latent_binaries.facts import STASH
 from companion.games.latent_binaries.geometry import (
     BETWEEN,
@@ -37,13 +23,20 @@ from companion.games.latent_binaries.geometry import (
     square_name,
     squares_of,
 )
-from companion.games.latent_binaries.input import LatentInput, fit, marker_cells
 from companion.games.latent_binaries.moves import END, PASS, Challenge, Marker, Order, Setup, Step
 from companion.games.latent_binaries.options import OPTIONS, PLAYERS, other, resolve
 from companion.games.latent_binaries.phases import CHALLENGE, MARKER, MOVE, OVER, PROMPTS, SETUP
-from companion.games.latent_binaries.position import legal, parse_position
 from companion.games.positions import Positions
 from companion.games.remote_api import MaskedRemote, Remote
+
+if TYPE_CHECKING:
+    from companion.games.interpreter import Interpreter
+    from companion.games.latent_binaries.engine import LatentState
+    from companion.games.layout import Layout
+    from companion.games.view import RGB, Cell, Hint, Panel, View
+
+# The engine, the input, the position's text and the views are imported by the methods that
+# play, read or draw a game: `history` and `export` only ask the players and the options.
 
 NEST_RGB: dict[str, RGB] = {"rainbow": (220, 70, 0), "xeno": (0, 110, 220)}
 MARKER_RGB: RGB = (110, 110, 110)
@@ -55,6 +48,8 @@ SHORT |= {MARKER: "move a goal marker"}
 
 
 def _state(state: GameState) -> LatentState:
+    from companion.games.latent_binaries.engine import LatentState
+
     if not isinstance(state, LatentState):
         raise TypeError(f"not a Latent Binaries state: {type(state).__name__}")
     return state
@@ -109,11 +104,13 @@ class LatentPositions(Positions):
     ) -> dict[str, list[str]]:
         """``binaryon legal --game latent-binaries``: {"moves": [...], "winning": [...]} for
         a public position text; ValueError (one line) for a bad position or mover."""
+        from companion.games.latent_binaries.position import legal, parse_position
+
         return legal(parse_position(text), mover)
 
 
 class LatentSpec(GameSpec):
-    name: ClassVar[str] = GAME
+    name: ClassVar[str] = "latent-binaries"  # the engine's GAME (loaded when a game is made)
     title: ClassVar[str] = "LATENT"
     long_title: ClassVar[str] = "Latent Binaries"
     paired_moves: ClassVar[bool] = False  # a turn: a move, a challenge, a marker
@@ -130,10 +127,14 @@ class LatentSpec(GameSpec):
         return resolve(given)
 
     def new(self, **options: Any) -> LatentState:
+        from companion.games.latent_binaries.engine import new_game
+
         return new_game(**options)
 
     def layout(self, options: dict[str, Any]) -> Layout:
         """The 5x7 frame on files b-f, ranks 1-7 of the 8x8 board."""
+        from companion.games.layout import Layout
+
         return Layout(5, 7, origin=(1, 0), board=8)
 
     def players(self, options: dict[str, Any]) -> tuple[str, ...]:
@@ -144,6 +145,8 @@ class LatentSpec(GameSpec):
         return LatentRemote()
 
     def interpreter(self, kind: str) -> Interpreter:
+        from companion.games.latent_binaries.input import LatentInput
+
         return LatentInput(kind)
 
     # ----------------------------------------------------------------- views
@@ -154,6 +157,8 @@ class LatentSpec(GameSpec):
         return answer if answer and answer != before.answer else ""  # type: ignore[attr-defined]
 
     def view(self, state: GameState, viewer: str | None = None) -> View:
+        from companion.games.view import View
+
         st = _state(state)
         if viewer is not None and viewer not in PLAYERS:
             raise ValueError(f"{viewer}: not a player")
@@ -169,6 +174,8 @@ class LatentSpec(GameSpec):
         )
 
     def panel(self, st: LatentState) -> Panel:
+        from companion.games.view import Panel, PanelRow
+
         rows = tuple(
             PanelRow(p.upper(), _nests(len(st.nests_of(p))), p in st.to_act) for p in PLAYERS
         )
@@ -183,6 +190,9 @@ class LatentSpec(GameSpec):
         return Panel(self.title, st.ply if st.phase == OVER else st.ply + 1, rows, note)
 
     def _cells(self, st: LatentState, viewer: str | None) -> list[Cell]:
+        from companion.games.latent_binaries.input import marker_cells
+        from companion.games.view import Cell
+
         cells = [Cell() for _ in range(SQUARES)]
         for c in marker_cells(st):
             cells[c] = Cell(piece="g", colour=MARKER_RGB)
@@ -196,6 +206,8 @@ class LatentSpec(GameSpec):
         return cells
 
     def leds(self, st: LatentState) -> list[RGB]:
+        from companion.games.latent_binaries.input import marker_cells
+
         out = [GOAL_RGB if GOAL_ROWS >> c & 1 else OFF for c in range(SQUARES)]
         for c in marker_cells(st):
             out[c] = MARKER_RGB
@@ -255,6 +267,9 @@ class LatentSpec(GameSpec):
     def hint(self, state: GameState, step: int) -> Hint:
         """What the mover may do now: nests that can move, nests in sight, markers that jump;
         odd presses show the opponent's base."""
+        from companion.games.latent_binaries.input import fit
+        from companion.games.view import Hint
+
         st = _state(state)
         if st.phase == OVER:
             outcome = st.outcome()

@@ -18,9 +18,7 @@ from collections.abc import Sequence
 from companion.core.squares import square_name
 from companion.games.base import Action, Differ, GameState, Interpreter, Pending, Play, Refuse
 from companion.games.wythe.engine import WytheState
-from companion.games.wythe.moves import BLACK, SWAP, Placement
-
-OLED_WIDTH = 21  # characters per OLED line
+from companion.games.wythe.moves import BLACK, OLED_WIDTH, SWAP, Placement
 
 
 def _fit(prefix: str, names: Sequence[str], width: int = 2 * OLED_WIDTH) -> str:

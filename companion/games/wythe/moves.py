@@ -9,6 +9,8 @@ from typing import Final, NamedTuple
 from ...core.squares import parse_square, square_name
 from ..base import Move, Word
 
+OLED_WIDTH: Final = 21  # characters per OLED line
+
 BLACK: Final = "black"
 WHITE: Final = "white"
 PLAYERS: Final = (BLACK, WHITE)

@@ -3,36 +3,22 @@ hints, the cells the pages draw, and the score of a record (``binaryon score --r
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from companion.games.base import (
-    RGB,
-    Cell,
-    ClockRules,
-    GameSpec,
-    GameState,
-    Hint,
-    Interpreter,
-    Move,
-    Option,
-    Panel,
-    PanelRow,
-    View,
-)
-from companion.games.wythe.adapter import WytheAdapter, effect
-from companion.games.wythe.engine import MAX_HEIGHT, WytheState
-from companion.games.wythe.input import OLED_WIDTH, WytheInput
-from companion.games.wythe.moves import BLACK, PASS, PLAYERS, SWAP, WHITE, other
+from companion.games.base import ClockRules, GameSpec, GameState, Move, Option
+from companion.games.wythe.moves import BLACK, OLED_WIDTH, PASS, PLAYERS, SWAP, WHITE, other
 from companion.games.wythe.options import OPTIONS
-from companion.games.wythe.positions import WythePositions
-from companion.games.wythe.report import (
-    deciding_groups,
-    groups_words,
-    lead_line,
-    result_sentence,
-    turn_note,
-)
-from companion.games.wythe.words import line_effect, move_words
+
+if TYPE_CHECKING:
+    from companion.games.interpreter import Interpreter
+    from companion.games.view import RGB, Hint, Panel, View
+    from companion.games.wythe.adapter import WytheAdapter
+    from companion.games.wythe.engine import WytheState
+    from companion.games.wythe.positions import WythePositions
+
+# The engine, its adapter and words, the positions' text, the views and the input are
+# imported by the methods that play, read or draw a position: `history` and `export` only
+# ask the players and the options.
 
 TOP_RGB: dict[str, RGB] = {BLACK: (0, 70, 255), WHITE: (255, 190, 110)}
 GROUP_RGB: dict[str, RGB] = {BLACK: (0, 20, 90), WHITE: (110, 70, 20)}
@@ -40,6 +26,8 @@ OFF: RGB = (0, 0, 0)
 
 
 def _state(state: GameState) -> WytheState:
+    from companion.games.wythe.engine import WytheState
+
     if not isinstance(state, WytheState):
         raise TypeError(f"not a Wythe state: {type(state).__name__}")
     return state
@@ -47,6 +35,8 @@ def _state(state: GameState) -> WytheState:
 
 def _dim(rgb: RGB, height: int) -> RGB:
     """Brighter for a higher stack: a quarter at height 1, full at the highest possible."""
+    from companion.games.wythe.engine import MAX_HEIGHT
+
     k = (1 + 3 * (height - 1) / (MAX_HEIGHT - 1)) / 4
     return (round(rgb[0] * k), round(rgb[1] * k), round(rgb[2] * k))
 
@@ -66,6 +56,8 @@ def score_value(state: WytheState, player: str, width: int = OLED_WIDTH - 7) -> 
 
 def lead_note(state: WytheState) -> str:
     """The panel's note (one OLED line): the swap offer, a pass to come, or who leads."""
+    from companion.games.wythe.report import turn_note
+
     note = turn_note(state)
     if note:
         return note
@@ -101,30 +93,50 @@ class WytheSpec(GameSpec):
         return WytheClock(self)
 
     def positions(self) -> WythePositions:
+        from companion.games.wythe.positions import WythePositions
+
         return WythePositions(self)
 
+    def players(self, options: dict[str, Any]) -> tuple[str, ...]:
+        return PLAYERS  # the seats, whatever the options: no game made to ask
+
     def new(self, **options: Any) -> WytheState:
+        from companion.games.wythe.engine import WytheState
+
         return WytheState._start(options)  # checks the options
 
     def interpreter(self, kind: str) -> Interpreter:
+        from companion.games.wythe.input import WytheInput
+
         return WytheInput(kind)
 
     # ----------------------------------------------------------------- the engines
     def engine(self) -> WytheAdapter:
+        from companion.games.wythe.adapter import WytheAdapter
+
         return WytheAdapter()
 
     def move_effect(self, before: GameState, after: GameState) -> list[str]:
+        from companion.games.wythe.adapter import effect
+
         return effect(_state(before), _state(after))
 
     def line_effect(self, before: GameState, end: GameState) -> list[str]:
+        from companion.games.wythe.words import line_effect
+
         return line_effect(_state(before), _state(end))
 
     def move_words(self, before: GameState, move: Move) -> str:
+        from companion.games.wythe.words import move_words
+
         return move_words(_state(before), move)
 
     # ----------------------------------------------------------------- views
     def view(self, state: GameState, viewer: str | None = None) -> View:
         """Wythe has no secrets: every viewer sees the same."""
+        from companion.games.view import Cell, View
+        from companion.games.wythe.report import groups_words, lead_line, result_sentence
+
         st = _state(state)
         sc = st.score()
         explanation = [f"{p.capitalize()}: {groups_words(sc.groups(p))}" for p in PLAYERS]
@@ -160,6 +172,8 @@ class WytheSpec(GameSpec):
         )
 
     def panel(self, state: GameState) -> Panel:
+        from companion.games.view import Panel, PanelRow
+
         st = _state(state)
         over = st.is_over()
         rows = tuple(
@@ -176,6 +190,8 @@ class WytheSpec(GameSpec):
 
     def highlight(self, state: GameState) -> tuple[int, ...]:
         """The winner's groups of their score's size at the end (none after a 0-0)."""
+        from companion.games.wythe.report import deciding_groups
+
         st = _state(state)
         outcome = st.outcome()
         if outcome is None or outcome.winner is None:
@@ -185,6 +201,9 @@ class WytheSpec(GameSpec):
     def hint(self, state: GameState, step: int) -> Hint:
         """Menu presses cycle: the squares where a piece fits, then the mover's groups that make
         their score, then the opponent's (after the game: Black's and White's)."""
+        from companion.games.view import Hint
+        from companion.games.wythe.report import deciding_groups
+
         st = _state(state)
         if st.is_over():
             player = PLAYERS[step % 2]
