@@ -406,16 +406,16 @@ class _Round:
         guessed = -1  # S1's size the first matching was asked with, if it was
         chosen = None  # the first matching, when it chose the moved-down players' opponents
         half = end // 2
-        if (
-            not begin
-            and end % 2 == 0
-            and len(active) == end
-            and all(
+
+        def in_order() -> bool:
+            """S1 against S2 in order are all compatible and meet every colour criterion."""
+            return all(
                 self.compatible(group[k], group[k + half])
                 and all(self.colour_fields(group[k], group[k + half]))
                 for k in range(half)
             )
-        ):
+
+        if not begin and end % 2 == 0 and len(active) == end and in_order():
             # a homogeneous bracket that pairs within itself, S1 against S2 in order
             # meeting every colour criterion: no pairing is better, and this one comes first
             for k in range(half):
@@ -429,11 +429,7 @@ class _Round:
             and self.bye_candidate(last)
             and len(self.e[last].colours) == max(len(self.e[v].colours) for v in group[:end])
             and DOWN not in self.e[last].floats[-2:]
-            and all(
-                self.compatible(group[k], group[k + half])
-                and all(self.colour_fields(group[k], group[k + half]))
-                for k in range(half)
-            )
+            and in_order()
         ):
             # the last bracket, odd: the same with its lowest player left for the bye when
             # that costs no criterion (C.9: no fewer games played; no float down again)
