@@ -42,7 +42,7 @@ def test_the_first_hour_comes_first_and_the_figures_live_in_docs_performance():
     ):
         assert f"\n{heading}\n" in first, heading
     assert "binaryon club setup" in first and "binaryon club --broker" in first
-    counts = r"[\d,]+ passed, \d+ skipped, \d+ xfailed"  # the x86 run's
+    counts = r"[\d,]+ passed, \d+ skipped"  # the x86 run's
     assert re.search(counts, " ".join(first.split()))
     assert "## Benchmarks" not in README and "](docs/performance.md" in first
     assert not re.search(r"^\|.*\d (ms|MB|µs) ", README, re.M)  # no table of figures here
