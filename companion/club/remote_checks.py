@@ -449,10 +449,7 @@ class PeerChecks:
             return
         self.disputed = s.game_id
         evidence = bounded(plain({"game_id": s.game_id, "peer": self.link.peer, **evidence}))
-        try:
-            s.journal.dispute(s.game_id, Dispute(DISPUTED, why, evidence))
-        except JournalError as e:
-            log.warning("remote play: the dispute not kept: %s", e)
+        self._keep(s.game_id, Dispute(DISPUTED, why, evidence), "the dispute not kept")
         line = f"game disputed: {why}; the result is the arbiter's"
         log.warning("remote play: %s (evidence %s)", line, json.dumps(evidence)[:2000])
         self.link.said = line
@@ -527,17 +524,23 @@ class PeerChecks:
         if line in entry.dispute.why:
             return  # caught so already (at the end)
         evidence = bounded(plain({**entry.dispute.evidence, "lie": finding, "revealed": names}))
-        try:
-            s.journal.dispute(
-                s.game_id, Dispute(DISPUTED, f"{entry.dispute.why}; {line}", evidence)
-            )
-        except JournalError as e:
-            log.warning("remote play: the lie not kept: %s", e)
-        said = f"game disputed: {line}; the result is the arbiter's"
-        log.warning("remote play: %s", said)
-        self.link.said = said
-        self.link.host.say(said, lasting=True)
+        why = f"{entry.dispute.why}; {line}"
+        self._keep(s.game_id, Dispute(DISPUTED, why, evidence), "the lie not kept")
+        self._say(f"game disputed: {line}; the result is the arbiter's")
         self.results_changed()
+
+    def _keep(self, game: int, dispute: Dispute, failed: str) -> None:
+        """The game's dispute journaled; a journal that cannot keep it is one log line."""
+        try:
+            self.link.host.session.journal.dispute(game, dispute)
+        except JournalError as e:
+            log.warning("remote play: %s: %s", failed, e)
+
+    def _say(self, line: str) -> None:
+        """A line that stays on the table until the next game: logged, kept, said."""
+        log.warning("remote play: %s", line)
+        self.link.said = line
+        self.link.host.say(line, lasting=True)
 
     def results_changed(self) -> None:
         club = getattr(self.link.host, "club", None)  # type: ignore[attr-defined]
@@ -625,23 +628,15 @@ class PeerChecks:
             f"{self.link.peer} has not answered in {self.reveal_timeout:g} s: "
             "a new game leaves this one to the arbiter"
         )
-        log.warning("remote play: %s", line)
-        self.link.said = line
-        self.link.host.say(line, lasting=True)
+        self._say(line)
 
     def _unverified(self, game: int) -> None:
         s = self.link.host.session
         if s.game_id != game or s.seat_knowledge is None or self.is_disputed():
             return
         why = f"{self.link.peer} never revealed its secret moves"
-        try:
-            s.journal.dispute(game, Dispute(UNVERIFIED, why, {"peer": self.link.peer}))
-        except JournalError as e:
-            log.warning("remote play: not kept: %s", e)
-        line = f"{why}: result unverified"
-        log.warning("remote play: %s", line)
-        self.link.said = line
-        self.link.host.say(line, lasting=True)
+        self._keep(game, Dispute(UNVERIFIED, why, {"peer": self.link.peer}), "not kept")
+        self._say(f"{why}: result unverified")
         self.results_changed()
 
     def revealed_late(self) -> None:
@@ -658,14 +653,8 @@ class PeerChecks:
         peer, after = self.link.peer, self.reveal_timeout
         why = f"{peer} revealed its secret moves after {after:g} s; they check out"
         evidence = {**entry.dispute.evidence, "revealed_late": True}
-        try:
-            s.journal.dispute(s.game_id, Dispute(UNVERIFIED, why, evidence))
-        except JournalError as e:
-            log.warning("remote play: not kept: %s", e)
-        line = f"{why}: the result stays unverified, the arbiter's"
-        log.warning("remote play: %s", line)
-        self.link.said = line
-        self.link.host.say(line, lasting=True)
+        self._keep(s.game_id, Dispute(UNVERIFIED, why, evidence), "not kept")
+        self._say(f"{why}: the result stays unverified, the arbiter's")
         self.results_changed()
 
 
