@@ -23,9 +23,12 @@ if [ ! -x .venv/bin/python ] || ! .venv/bin/python -m pip --version >/dev/null 2
   fi
 fi
 spec=".${EXTRAS:+[$EXTRAS]}"
-stamp=".venv/.installed-$(echo "$spec" | tr -c 'a-z0-9' '_')"
+stamp=".venv/.installed-compat-$(echo "$spec" | tr -c 'a-z0-9' '_')"
 if [ ! -e "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   echo "binaryon: installing into .venv ($spec)..." >&2
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check -e "$spec"
+  # compat: a plain path in a .pth, not setuptools' import finder, which every command
+  # (and Python's own start) would load first: about a tenth of a second on a Pi Zero
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check \
+    --config-settings editable_mode=compat -e "$spec"
   touch "$stamp"
 fi
