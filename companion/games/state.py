@@ -9,7 +9,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeVar
 
 
 @dataclass(frozen=True)
@@ -113,6 +113,11 @@ class GameState(ABC):
         """Every player who may act now (several for simultaneous secret choices)."""
         return frozenset() if self.turn is None else frozenset((self.turn,))
 
+    def as_it_stood(self) -> GameState:
+        """The position itself. A game ended on time or by agreement (timing/on_time.py's
+        ``Over``) answers with the position it ended in."""
+        return self
+
     @property
     @abstractmethod
     def ply(self) -> int:
@@ -205,3 +210,15 @@ class GameState(ABC):
         if self.is_over():
             return Refusal("game-over", "game is over")
         return Refusal("not-your-turn", f"{player}: not your turn")
+
+
+S = TypeVar("S", bound=GameState)
+
+
+def own_state(state: GameState, kind: type[S], title: str) -> S:
+    """``state`` as the game's own ``kind`` of state, for a game's view and positions: the
+    state itself, or a game over on time or by agreement, which answers for the position it
+    wraps (its board, its players) but is over. Anything else: TypeError."""
+    if not isinstance(state.as_it_stood(), kind):
+        raise TypeError(f"not a {title} state: {type(state).__name__}")
+    return state  # type: ignore[return-value]

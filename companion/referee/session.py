@@ -42,7 +42,7 @@ from companion.referee import masked_play
 from companion.referee.masked_play import LocalSeat
 from companion.referee.played import Played, played_move, replayed_move
 from companion.timing.clock import Clock, TimeControl
-from companion.timing.on_time import as_it_stood, ended_on_time, on_time
+from companion.timing.on_time import ended_on_time, on_time
 
 log = logging.getLogger(PROGRAM)
 
@@ -540,7 +540,7 @@ class Session:
         if on_time(self.state) is None or self.game_id is None:
             return False
         self.journal.takeback(self.game_id, len(self.played))
-        self.states[-1] = as_it_stood(self.states[-1])
+        self.states[-1] = self.states[-1].as_it_stood()
         self._clock_back()
         self.pause_clock("flag taken back")
         return True

@@ -19,18 +19,13 @@ from companion.games.base import GameSpec, GameState, IllegalMove, Move, Outcome
 
 class Over:
     """``position`` over with ``result``; the rest of the game's state read from the
-    position. Its ``__class__`` reads as the position's (a read-only property: nothing is
-    rebound), so a game's own ``isinstance`` check takes it as its state."""
+    position. A game's view takes it as its own state through ``games.state.own_state``."""
 
     __slots__ = ("position", "result")
 
     def __init__(self, position: GameState, result: Outcome) -> None:
         object.__setattr__(self, "position", position)
         object.__setattr__(self, "result", result)
-
-    @property  # type: ignore[misc]
-    def __class__(self) -> type:
-        return type(self.position)
 
     def __getattr__(self, name: str) -> Any:
         if name in Over.__slots__:  # not set yet (never past __init__)
@@ -66,6 +61,9 @@ class Over:
     def play(self, move: Move, player: str | None = None) -> GameState:
         raise IllegalMove(Refusal("game-over", self._why))
 
+    def as_it_stood(self) -> GameState:
+        return self.position
+
     def own_turn(self, player: str | None) -> Refusal | None:
         return None if player is None else Refusal("game-over", "game is over")
 
@@ -88,7 +86,7 @@ def ended_on_time(state: GameState, outcome: Outcome) -> GameState:
     on time."""
     if outcome.ended != "time":
         outcome = replace(outcome, ended="time")
-    return Over(as_it_stood(state), outcome)  # type: ignore[return-value]
+    return Over(state.as_it_stood(), outcome)  # type: ignore[return-value]
 
 
 def on_time(state: GameState) -> Outcome | None:
@@ -96,12 +94,6 @@ def on_time(state: GameState) -> Outcome | None:
     if type(state) is Over and state.result.ended == "time":  # type: ignore[attr-defined]
         return state.result  # type: ignore[attr-defined]
     return None
-
-
-def as_it_stood(state: GameState) -> GameState:
-    """The position in progress when the game ended on time or by agreement (``state``
-    itself otherwise)."""
-    return state.position if type(state) is Over else state  # type: ignore[attr-defined]
 
 
 def view_of(spec: GameSpec, state: GameState, viewer: str | None = None) -> View:
@@ -113,7 +105,7 @@ def view_of(spec: GameSpec, state: GameState, viewer: str | None = None) -> View
     if outcome is None:
         return view
     line = f"{outcome.summary}: {outcome.reason}" if outcome.reason else outcome.summary
-    stood = spec.view(as_it_stood(state), viewer).explanation
+    stood = spec.view(state.as_it_stood(), viewer).explanation
     return replace(view, panel=replace(view.panel, note=line), explanation=(line, *stood))
 
 

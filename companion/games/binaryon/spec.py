@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from companion.core.squares import square_name
 from companion.games.base import ClockRules, GameSpec, GameState, Move, Option
 from companion.games.binaryon.options import OPTIONS, PLAYERS, resolve
+from companion.games.state import own_state
 
 if TYPE_CHECKING:
     from companion.games.binaryon.adapter import BinaryonAdapter
@@ -26,9 +27,7 @@ DARK: RGB = (0, 0, 0)
 def _state(state: GameState) -> BinaryonState:
     from companion.games.binaryon.engine import BinaryonState
 
-    if not isinstance(state, BinaryonState):
-        raise TypeError(f"not a Binaryon state: {type(state).__name__}")
-    return state
+    return own_state(state, BinaryonState, "Binaryon")
 
 
 class BinaryonClock(ClockRules):

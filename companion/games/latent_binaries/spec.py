@@ -28,6 +28,7 @@ from companion.games.latent_binaries.options import OPTIONS, PLAYERS, other, res
 from companion.games.latent_binaries.phases import CHALLENGE, MARKER, MOVE, OVER, PROMPTS, SETUP
 from companion.games.positions import Positions
 from companion.games.remote_api import MaskedRemote, Remote
+from companion.games.state import own_state
 
 if TYPE_CHECKING:
     from companion.games.interpreter import Interpreter
@@ -50,9 +51,7 @@ SHORT |= {MARKER: "move a goal marker"}
 def _state(state: GameState) -> LatentState:
     from companion.games.latent_binaries.engine import LatentState
 
-    if not isinstance(state, LatentState):
-        raise TypeError(f"not a Latent Binaries state: {type(state).__name__}")
-    return state
+    return own_state(state, LatentState, "Latent Binaries")
 
 
 def short_answer(state: LatentState) -> str:

@@ -10,6 +10,7 @@ from typing import Any
 from companion.core.position_text import parse_position
 from companion.games.base import GameState
 from companion.games.positions import Positions
+from companion.games.state import own_state
 from companion.games.wythe.engine import WytheState
 from companion.games.wythe.report import (
     diagram_json,
@@ -23,9 +24,7 @@ from companion.games.wythe.scoring import Score
 
 
 def wythe_state(state: GameState) -> WytheState:
-    if not isinstance(state, WytheState):
-        raise TypeError(f"not a Wythe state: {type(state).__name__}")
-    return state
+    return own_state(state, WytheState, "Wythe")
 
 
 class WythePositions(Positions):

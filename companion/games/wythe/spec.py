@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.games.base import ClockRules, GameSpec, GameState, Move, Option
+from companion.games.state import own_state
 from companion.games.wythe.moves import BLACK, OLED_WIDTH, PASS, PLAYERS, SWAP, WHITE, other
 from companion.games.wythe.options import OPTIONS
 
@@ -28,9 +29,7 @@ OFF: RGB = (0, 0, 0)
 def _state(state: GameState) -> WytheState:
     from companion.games.wythe.engine import WytheState
 
-    if not isinstance(state, WytheState):
-        raise TypeError(f"not a Wythe state: {type(state).__name__}")
-    return state
+    return own_state(state, WytheState, "Wythe")
 
 
 def _dim(rgb: RGB, height: int) -> RGB:
