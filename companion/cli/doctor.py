@@ -279,14 +279,7 @@ def run_checks(
                 )
             )
         if not probe.usable(dev):
-            add(
-                Check(
-                    "board access",
-                    MISSING,
-                    f"no permission for {dev}",
-                    "sudo adduser $USER dialout, then log in again",
-                )
-            )
+            add(_no_permission("board access", dev, "dialout"))
     else:
         add(
             Check(
@@ -323,14 +316,7 @@ def run_checks(
             )
         )
     elif not probe.usable(dev):
-        add(
-            Check(
-                "I2C",
-                MISSING,
-                f"no permission for {dev}",
-                "sudo adduser $USER i2c, then log in again",
-            )
-        )
+        add(_no_permission("I2C", dev, "i2c"))
     else:
         add(Check("I2C", OK, dev))
         answer = probe.i2c_answers(i2c_port, i2c_address)
@@ -364,14 +350,7 @@ def run_checks(
     if not chips:
         add(Check("GPIO", MISSING, "no /dev/gpiochip*", "update Raspberry Pi OS (bookworm)"))
     elif not all(probe.usable(c) for c in chips[:1]):
-        add(
-            Check(
-                "GPIO",
-                MISSING,
-                f"no permission for {chips[0]}",
-                "sudo adduser $USER gpio, then log in again",
-            )
-        )
+        add(_no_permission("GPIO", chips[0], "gpio"))
     else:
         add(Check("GPIO", OK, ", ".join(chips)))
     if probe.has_module("lgpio"):
@@ -439,6 +418,12 @@ def run_checks(
             )
         )
     return checks
+
+
+def _no_permission(name: str, dev: str, group: str) -> Check:
+    return Check(
+        name, MISSING, f"no permission for {dev}", f"sudo adduser $USER {group}, then log in again"
+    )
 
 
 def report(checks: list[Check], out=None) -> None:
@@ -594,7 +579,6 @@ def run_self_test(config) -> int:
     """``doctor --leds``: the LED, button and square self-test on the configured hardware;
     0 when it passed (tests stand in for it: it needs a person at the board)."""
     from companion.hardware.boards import make_board
-    from companion.hardware.buttons import Buttons
     from companion.hardware.pi_leds import open_leds
 
     leds = None
@@ -614,13 +598,7 @@ def run_self_test(config) -> int:
                     pin=config.leds.pin,
                     brightness=config.leds.brightness,
                 )
-        b = config.buttons
-        pins = {n: getattr(b, n) or pinout.PI_BUTTONS[n] for n in ("confirm", "undo", "menu")}
-
-        def factory(sink):
-            return Buttons(pins, sink, hold_seconds=b.hold_seconds)
-
-        ok = self_test(leds, factory, board)
+        ok = self_test(leds, _buttons_factory(config), board)
     except Exception as e:
         print(f"binaryon: self-test stopped: {' '.join(str(e).split())}", file=sys.stderr)
         return 1
@@ -645,15 +623,9 @@ def run_bring_up(config, *, on_pi: bool) -> int:
     leds = board.leds() or RecordingLeds(board.size**2)
     buttons_factory = oled = None
     if on_pi and not simulated:
-        from companion.hardware.buttons import Buttons
         from companion.hardware.oled import DRIVERS, open_display
 
-        b = config.buttons
-        pins = {n: getattr(b, n) or pinout.PI_BUTTONS[n] for n in ("confirm", "undo", "menu")}
-
-        def buttons_factory(sink):
-            return Buttons(pins, sink, hold_seconds=b.hold_seconds)
-
+        buttons_factory = _buttons_factory(config)
         d = config.display
         driver = d.driver if d.driver in DRIVERS else "ssd1306"  # auto: the usual module
         try:
@@ -675,3 +647,12 @@ def run_bring_up(config, *, on_pi: bool) -> int:
         print(f"binaryon: bring-up stopped: {' '.join(str(e).split())}", file=sys.stderr)
         return 1
     return 0 if result.passed else 1
+
+
+def _buttons_factory(config) -> Callable:
+    """The configured buttons (each pin, else the usual one), made for a sink when asked."""
+    from companion.hardware.buttons import Buttons
+
+    b = config.buttons
+    pins = {n: getattr(b, n) or pinout.PI_BUTTONS[n] for n in ("confirm", "undo", "menu")}
+    return lambda sink: Buttons(pins, sink, hold_seconds=b.hold_seconds)
