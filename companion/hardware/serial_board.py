@@ -30,14 +30,6 @@ log = logging.getLogger(__name__)
 DISCONNECTED = "board disconnected"
 
 
-def board_from_spec(spec: str, **options) -> SerialBoard:
-    """'serial:/dev/ttyACM0', 'serial:auto', 'serial' or 'auto' -> a SerialBoard."""
-    port = spec.split(":", 1)[1] if spec.startswith("serial") and ":" in spec else spec
-    if port in ("", "serial"):
-        port = "auto"
-    return SerialBoard(port, **options)
-
-
 class SerialBoard(BoardLineSession, SensorBoard):
     """A Pico running firmware/ (or any board speaking protocol 1) on a serial port."""
 
@@ -75,7 +67,6 @@ class SerialBoard(BoardLineSession, SensorBoard):
         self.retry_max = retry_max
         self.start_timeout = start_timeout
         self.stats: collections.Counter[str] = collections.Counter()
-        self.board_stat: dict[str, str] = {}
         self.last_error: str | None = None
         self._sink: Callable[[Event], None] | None = None
         self._thread: threading.Thread | None = None
@@ -93,7 +84,6 @@ class SerialBoard(BoardLineSession, SensorBoard):
         self._hs_tries = 0
         self._gap_at: float | None = None
         self._gap_tries = 0
-        self._gap_first = 0
         self._boot_id: str | None = None
         self._leds = SerialLeds(self)
 

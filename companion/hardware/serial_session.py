@@ -160,7 +160,5 @@ class BoardLineSession:
                 self.last_error = f"board: {msg.code} {msg.detail}".strip()
                 log.warning("board reports %s %s", msg.code, msg.detail)
             self._leds.on_board_error()
-        elif isinstance(msg, lp.Stat):
-            self.board_stat = dict(msg.fields)
         elif isinstance(msg, lp.Unknown):
             self.stats["unknown"] += 1

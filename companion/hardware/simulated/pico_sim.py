@@ -86,7 +86,6 @@ class SimulatedPico(KeyMatrixModel, WireDamage):
         self._cols_b = {p: c for c, p in enumerate(self.cfg.COL_PINS_B)}
         self._clock_ms = 0
         self._last_change_ms = 0
-        self._scans = 0
         self._reset_cause = PWRON_RESET
         self._wdt_reason = 0  # the RP2040 watchdog's REASON register: 1 timer, 2 forced
         self._reset_request: int | None = None
@@ -102,7 +101,6 @@ class SimulatedPico(KeyMatrixModel, WireDamage):
         self.watchdog_feeds = 0
         self.crashed: BaseException | None = None  # an exception that stopped the loop thread
         self.boots = 0
-        self.lines_sent = 0
         self.bytes_out = 0  # bytes the firmware got onto the wire
         self._own_dir = link_dir is None
         self._dir = link_dir or tempfile.mkdtemp(prefix="pico-sim-")
@@ -346,7 +344,6 @@ class SimulatedPico(KeyMatrixModel, WireDamage):
             self._boot(port)
         with self._lock:
             self._clock_ms += self.step_ms
-            self._scans += 1
 
     def step(self, count: int = 1) -> None:
         """Run ``count`` firmware loop passes in this thread (only when autorun=False)."""

@@ -63,7 +63,6 @@ class WireDamage:
 
     def _filter_outgoing(self, data: bytes) -> bytes:
         with self._lock:
-            self.lines_sent += 1
             for i, match in enumerate(self._drops):
                 if match is None or match in data:
                     del self._drops[i]
