@@ -456,14 +456,13 @@ def self_test(
     """Chase each LED (red, green, blue), then ask for each button. True when all answered.
     ``asking(name)`` is called once the test waits for that button (the buttons are set up
     and its prompt is out): what presses it can wait for that, not for a time."""
-    import queue
-
-    out = out or sys.stdout
-    from companion.core.events import ButtonEvent
+    from companion.cli.bring_up import Events
+    from companion.core.events import ButtonEvent, SquareReading
     from companion.core.squares import square_name
 
+    out = out or sys.stdout
     n = len(leds.last) if hasattr(leds, "last") else 64
-    events: queue.Queue = queue.Queue()
+    events = Events()
     if board is not None:
         board.start(events.put)  # first: a Pico's LEDs work only over a live link
     all_ok = True
@@ -482,10 +481,8 @@ def self_test(
                 print(f"press {name} (GPIO{pinout.PI_BUTTONS[name]}) ...", file=out, flush=True)
                 if asking is not None:
                     asking(name)
-                got = _wait_for(
-                    events,
-                    wait,
-                    lambda e, name=name: isinstance(e, ButtonEvent) and e.button == name,
+                got = events.next(
+                    wait, lambda e, name=name: isinstance(e, ButtonEvent) and e.button == name
                 )
                 print(f"  {name}: {'ok' if got else f'nothing in {wait:g}s'}", file=out)
                 all_ok &= got is not None
@@ -496,7 +493,11 @@ def self_test(
             seen: list[str] = []
             frame = [(0, 0, 0)] * n
             deadline = time.monotonic() + wait
-            while (e := _wait_for(events, deadline - time.monotonic(), _is_piece)) is not None:
+
+            def is_piece(e) -> bool:
+                return isinstance(e, SquareReading) and e.value not in ("0", ".")
+
+            while (e := events.next(deadline - time.monotonic(), is_piece)) is not None:
                 seen.append(square_name(e.square, board.size))
                 if e.square < n:
                     frame[e.square] = (0, 255, 0)
@@ -507,27 +508,6 @@ def self_test(
         if board is not None:
             board.stop()
     return all_ok
-
-
-def _is_piece(e) -> bool:
-    from companion.core.events import SquareReading
-
-    return isinstance(e, SquareReading) and e.value not in ("0", ".")
-
-
-def _wait_for(events, seconds: float, wanted: Callable) -> object | None:
-    """The first event that is ``wanted`` within ``seconds``, else None."""
-    import queue
-
-    deadline = time.monotonic() + seconds
-    while (left := deadline - time.monotonic()) > 0:
-        try:
-            e = events.get(timeout=min(left, 0.1))
-        except queue.Empty:
-            continue
-        if wanted(e):
-            return e
-    return None
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

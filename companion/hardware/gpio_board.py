@@ -281,7 +281,6 @@ class GpioBoard(SensorBoard):
         self._reported = [empty] * squares
         self._candidate = [empty] * squares
         self._since = [0.0] * squares
-        self.scans = 0
 
     # ── SensorBoard ──────────────────────────────────────────────────────────────────────────
     def start(self, sink: Callable[[Event], None]) -> None:
@@ -354,7 +353,6 @@ class GpioBoard(SensorBoard):
             log.warning("%s", self._last_failure)
             self._post(LinkStatus(False, self._last_failure))
             return
-        self.scans += 1
         self.process(rows, self._clock() if now is None else now)
 
     def process(self, rows: Sequence[int], now: float) -> None:

@@ -275,9 +275,6 @@ class WytheState(GameState):
     def has_placement(self) -> bool:
         return bool(self.legal_bits())
 
-    def placement_count(self) -> int:
-        return self.legal_bits().bit_count()
-
     def placements(self) -> list[Placement]:
         """Every legal placement, whoever is to move (both players place the same pieces).
         Grouped by direction (see ``legal_bits``), then by lower square."""
