@@ -3,7 +3,7 @@
 It walks the maker through every square (its LED lit, so the lit square is the one to press:
 a wrong LED order shows as the wrong square), the OLED and the three buttons, and says for
 each fault what to look at. Nothing here knows whether the board is real or simulated: tests
-run it on the simulated GPIO matrix (companion/testing/fake_gpio.py) and the mock board, and
+run it on the simulated GPIO matrix (tests/fake_gpio.py) and the mock board, and
 act on each prompt through ``asking``.
 """
 
