@@ -293,9 +293,7 @@ class WytheState(GameState):
         if bits is None:
             bits = self.legal_bits()
         r = self.rules
-        moves: list[WytheMove] = []
-        for found in filter(None, map(getitem, r.chunks, bits.to_bytes(r.nbytes, "little"))):
-            moves += found  # the placements of one byte of legal_bits (see Rules.chunks)
+        moves: list[WytheMove] = _listed(r.chunks, bits.to_bytes(r.nbytes, "little"))
         if self._ply == 1 and self.pie:
             moves.append(SWAP)
         if not bits:
