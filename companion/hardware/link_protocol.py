@@ -210,6 +210,11 @@ def parse_board_line(line: bytes) -> BoardMessage | None:
     return _parse(int(parts[0], 16), parts[1], parts[2:])
 
 
+def board_line(seq: int, body: str) -> bytes:
+    """How a board frames ``body`` with sequence number ``seq`` (used by tests and tools)."""
+    return frame(f"{seq % SEQ_MOD:02x} {body}")
+
+
 # -- host -> board commands -------------------------------------------------------------------
 
 RGB = tuple[int, int, int]

@@ -11,12 +11,6 @@ from companion.hardware.simulated.pico_firmware import load_firmware
 load_firmware()
 proto = sys.modules["boardfw.proto"]
 
-
-def board_line(seq: int, body: str) -> bytes:
-    """How a board frames ``body`` with sequence number ``seq``."""
-    return lp.frame(f"{seq % lp.SEQ_MOD:02x} {body}")
-
-
 bodies = st.text(
     alphabet=st.characters(min_codepoint=32, max_codepoint=126, blacklist_characters="*"),
     min_size=1,
@@ -30,19 +24,21 @@ def test_crc_is_ccitt_false():
 
 
 def test_a_board_line_parses_into_its_message():
-    line = board_line(5, "EV 28 1")
+    line = lp.board_line(5, "EV 28 1")
     assert line.endswith(b"\n")
     assert lp.parse_board_line(line[:-1]) == lp.Change(5, 28, "1")
-    hello = lp.parse_board_line(board_line(0, "HELLO proto=1 fw=1.2 size=8 kind=polarity")[:-1])
+    hello = lp.parse_board_line(lp.board_line(0, "HELLO proto=1 fw=1.2 size=8 kind=polarity")[:-1])
     assert isinstance(hello, lp.Hello)
     assert (hello.proto, hello.fw, hello.size, hello.kind) == (1, "1.2", 8, "polarity")
-    assert lp.parse_board_line(board_line(7, "SNAP " + "0" * 64)[:-1]) == lp.Snapshot(7, "0" * 64)
-    assert lp.parse_board_line(board_line(8, "ACK 12")[:-1]) == lp.Ack(8, "12")
-    assert lp.parse_board_line(board_line(9, "ERR crc")[:-1]) == lp.BoardError(9, "crc", "")
+    assert lp.parse_board_line(lp.board_line(7, "SNAP " + "0" * 64)[:-1]) == lp.Snapshot(
+        7, "0" * 64
+    )
+    assert lp.parse_board_line(lp.board_line(8, "ACK 12")[:-1]) == lp.Ack(8, "12")
+    assert lp.parse_board_line(lp.board_line(9, "ERR crc")[:-1]) == lp.BoardError(9, "crc", "")
 
 
 def test_crlf_is_tolerated_and_any_damage_is_rejected():
-    line = board_line(1, "EV 3 0")[:-1]
+    line = lp.board_line(1, "EV 3 0")[:-1]
     assert lp.parse_board_line(line + b"\r") == lp.Change(1, 3, "0")
     for i in range(len(line)):
         damaged = line[:i] + bytes([line[i] ^ 0x01]) + line[i + 1 :]
@@ -51,10 +47,10 @@ def test_crlf_is_tolerated_and_any_damage_is_rejected():
 
 
 def test_well_framed_but_unknown_or_malformed_lines_are_unknown_not_errors():
-    assert lp.parse_board_line(board_line(3, "FOO bar")[:-1]) == lp.Unknown(3, "FOO", ("bar",))
+    assert lp.parse_board_line(lp.board_line(3, "FOO bar")[:-1]) == lp.Unknown(3, "FOO", ("bar",))
     # bad square, bad value, bad snapshot characters: still framed, so still sequenced
     for body in ("EV x 1", "EV 3 7", "SNAP 01z", "HELLO size=8"):
-        assert isinstance(lp.parse_board_line(board_line(4, body)[:-1]), lp.Unknown), body
+        assert isinstance(lp.parse_board_line(lp.board_line(4, body)[:-1]), lp.Unknown), body
 
 
 def test_host_commands_are_framed():
@@ -102,13 +98,13 @@ def test_any_bytes_never_raise_out_of_either_parser(data):
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 255), st.sampled_from(["EV", "SNAP", "HELLO", "ACK", "ERR", "X"]), bodies)
 def test_any_framed_board_line_parses_to_a_message(seq, kind, rest):
-    msg = lp.parse_board_line(board_line(seq, f"{kind} {rest}")[:-1])
+    msg = lp.parse_board_line(lp.board_line(seq, f"{kind} {rest}")[:-1])
     assert msg is not None and msg.seq == seq
 
 
 def test_coalesced_errors_carry_their_count_and_older_lines_still_parse():
     def parse(body: str):
-        return lp.parse_board_line(board_line(7, body)[:-1])
+        return lp.parse_board_line(lp.board_line(7, body)[:-1])
 
     assert parse("ERR crc x999") == lp.BoardError(7, "crc", "", 999)
     assert parse("ERR args x3 DEBOUNCE") == lp.BoardError(7, "args", "DEBOUNCE", 3)
@@ -120,5 +116,5 @@ def test_coalesced_errors_carry_their_count_and_older_lines_still_parse():
 
 
 def test_a_safe_line_says_why_the_board_stopped():
-    line = board_line(3, "SAFE 5 failures: OSError(5,)")[:-1]
+    line = lp.board_line(3, "SAFE 5 failures: OSError(5,)")[:-1]
     assert lp.parse_board_line(line) == lp.Safe(3, "5 failures: OSError(5,)")
