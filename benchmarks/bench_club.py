@@ -1,6 +1,6 @@
 """Club night at scale: N simulated boards on one Mosquitto and one hub (``binaryon club``).
 
-For each N, a fresh broker and hub; N boards (paho clients, companion/testing/club_boards.py)
+For each N, a fresh broker and hub; N boards (paho clients, tests/simulated_club_boards.py)
 come online and each plays a move every ``--interval`` seconds (staggered, jittered by ±25 %):
 a ``moves`` message, then the retained ``table`` with the board's public view, as a board
 does. The boards live in client processes of at most ``--per-process`` boards each (paho's
@@ -37,9 +37,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion.testing.club_boards import SimBoard, play_game  # noqa: E402
 from tests.club_hub import HubProcess  # noqa: E402
 from tests.mosquitto import Broker  # noqa: E402
+from tests.simulated_club_boards import SimBoard, play_game  # noqa: E402
 
 WAIT = 5.0  # seconds a move may take to reach the page before it counts as missed
 TICK = os.sysconf("SC_CLK_TCK")

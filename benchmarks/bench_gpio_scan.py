@@ -10,11 +10,15 @@ Run: .venv/bin/python benchmarks/bench_gpio_scan.py
 from __future__ import annotations
 
 import platform
+import sys
 import time
+from pathlib import Path
 
-from companion.hardware import pinout
-from companion.hardware.gpio_board import SETTLE_US, GpioBoard
-from companion.testing.fake_gpio import FakeLgpio, FakeRPiGPIO, MatrixSim
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository: its tests' aids
+
+from companion.hardware import pinout  # noqa: E402
+from companion.hardware.gpio_board import SETTLE_US, GpioBoard  # noqa: E402
+from tests.fake_gpio import FakeLgpio, FakeRPiGPIO, MatrixSim  # noqa: E402
 
 
 def bench(module, scans: int = 5000) -> tuple[float, float, int]:

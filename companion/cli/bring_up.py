@@ -3,7 +3,7 @@
 It walks the maker through every square (its LED lit, so the lit square is the one to press:
 a wrong LED order shows as the wrong square), the OLED and the three buttons, and says for
 each fault what to look at. Nothing here knows whether the board is real or simulated: tests
-run it on the simulated GPIO matrix (companion/testing/fake_gpio.py) and the mock board, and
+run it on the simulated GPIO matrix (tests/fake_gpio.py) and the mock board, and
 act on each prompt through ``asking``.
 """
 
@@ -44,13 +44,9 @@ class BringUpResult:
         return not self.faults
 
 
-def _rank_file(square: int, n: int) -> tuple[int, int]:
-    return divmod(square, n)
-
-
 def diagnose(asked: int, got: int, n: int) -> str:
     """What a reading of ``got`` when ``asked`` was pressed points at."""
-    (ar, af), (gr, gf) = _rank_file(asked, n), _rank_file(got, n)
+    (ar, af), (gr, gf) = divmod(asked, n), divmod(got, n)  # (rank, file) each
     a, g = square_name(asked, n), square_name(got, n)
     where = []
     if ar != gr:
@@ -63,7 +59,9 @@ def diagnose(asked: int, got: int, n: int) -> str:
     )
 
 
-class _Events:
+class Events:
+    """What the board and the buttons post (``put``), waited for one kind at a time."""
+
     def __init__(self) -> None:
         self.q: queue.Queue = queue.Queue()
 
@@ -71,6 +69,8 @@ class _Events:
         self.q.put(e)
 
     def next(self, seconds: float, wanted: Callable) -> object | None:
+        """The first event that is ``wanted`` within ``seconds`` (others are dropped), else
+        None."""
         deadline = time.monotonic() + seconds
         while (left := deadline - time.monotonic()) > 0:
             try:
@@ -102,7 +102,7 @@ def bring_up(
     n = board.size
     idle = IDLE_READING[board.kind]
     result = BringUpResult()
-    events = _Events()
+    events = Events()
     count = n * n
     frame = [(0, 0, 0)] * count
     board.start(events.put)

@@ -279,14 +279,7 @@ def run_checks(
                 )
             )
         if not probe.usable(dev):
-            add(
-                Check(
-                    "board access",
-                    MISSING,
-                    f"no permission for {dev}",
-                    "sudo adduser $USER dialout, then log in again",
-                )
-            )
+            add(_no_permission("board access", dev, "dialout"))
     else:
         add(
             Check(
@@ -323,14 +316,7 @@ def run_checks(
             )
         )
     elif not probe.usable(dev):
-        add(
-            Check(
-                "I2C",
-                MISSING,
-                f"no permission for {dev}",
-                "sudo adduser $USER i2c, then log in again",
-            )
-        )
+        add(_no_permission("I2C", dev, "i2c"))
     else:
         add(Check("I2C", OK, dev))
         answer = probe.i2c_answers(i2c_port, i2c_address)
@@ -364,14 +350,7 @@ def run_checks(
     if not chips:
         add(Check("GPIO", MISSING, "no /dev/gpiochip*", "update Raspberry Pi OS (bookworm)"))
     elif not all(probe.usable(c) for c in chips[:1]):
-        add(
-            Check(
-                "GPIO",
-                MISSING,
-                f"no permission for {chips[0]}",
-                "sudo adduser $USER gpio, then log in again",
-            )
-        )
+        add(_no_permission("GPIO", chips[0], "gpio"))
     else:
         add(Check("GPIO", OK, ", ".join(chips)))
     if probe.has_module("lgpio"):
@@ -441,6 +420,12 @@ def run_checks(
     return checks
 
 
+def _no_permission(name: str, dev: str, group: str) -> Check:
+    return Check(
+        name, MISSING, f"no permission for {dev}", f"sudo adduser $USER {group}, then log in again"
+    )
+
+
 def report(checks: list[Check], out=None) -> None:
     out = out or sys.stdout
     width = max(len(c.name) for c in checks)
@@ -471,14 +456,13 @@ def self_test(
     """Chase each LED (red, green, blue), then ask for each button. True when all answered.
     ``asking(name)`` is called once the test waits for that button (the buttons are set up
     and its prompt is out): what presses it can wait for that, not for a time."""
-    import queue
-
-    out = out or sys.stdout
-    from companion.core.events import ButtonEvent
+    from companion.cli.bring_up import Events
+    from companion.core.events import ButtonEvent, SquareReading
     from companion.core.squares import square_name
 
+    out = out or sys.stdout
     n = len(leds.last) if hasattr(leds, "last") else 64
-    events: queue.Queue = queue.Queue()
+    events = Events()
     if board is not None:
         board.start(events.put)  # first: a Pico's LEDs work only over a live link
     all_ok = True
@@ -497,10 +481,8 @@ def self_test(
                 print(f"press {name} (GPIO{pinout.PI_BUTTONS[name]}) ...", file=out, flush=True)
                 if asking is not None:
                     asking(name)
-                got = _wait_for(
-                    events,
-                    wait,
-                    lambda e, name=name: isinstance(e, ButtonEvent) and e.button == name,
+                got = events.next(
+                    wait, lambda e, name=name: isinstance(e, ButtonEvent) and e.button == name
                 )
                 print(f"  {name}: {'ok' if got else f'nothing in {wait:g}s'}", file=out)
                 all_ok &= got is not None
@@ -511,7 +493,11 @@ def self_test(
             seen: list[str] = []
             frame = [(0, 0, 0)] * n
             deadline = time.monotonic() + wait
-            while (e := _wait_for(events, deadline - time.monotonic(), _is_piece)) is not None:
+
+            def is_piece(e) -> bool:
+                return isinstance(e, SquareReading) and e.value not in ("0", ".")
+
+            while (e := events.next(deadline - time.monotonic(), is_piece)) is not None:
                 seen.append(square_name(e.square, board.size))
                 if e.square < n:
                     frame[e.square] = (0, 255, 0)
@@ -522,27 +508,6 @@ def self_test(
         if board is not None:
             board.stop()
     return all_ok
-
-
-def _is_piece(e) -> bool:
-    from companion.core.events import SquareReading
-
-    return isinstance(e, SquareReading) and e.value not in ("0", ".")
-
-
-def _wait_for(events, seconds: float, wanted: Callable) -> object | None:
-    """The first event that is ``wanted`` within ``seconds``, else None."""
-    import queue
-
-    deadline = time.monotonic() + seconds
-    while (left := deadline - time.monotonic()) > 0:
-        try:
-            e = events.get(timeout=min(left, 0.1))
-        except queue.Empty:
-            continue
-        if wanted(e):
-            return e
-    return None
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -594,7 +559,6 @@ def run_self_test(config) -> int:
     """``doctor --leds``: the LED, button and square self-test on the configured hardware;
     0 when it passed (tests stand in for it: it needs a person at the board)."""
     from companion.hardware.boards import make_board
-    from companion.hardware.buttons import Buttons
     from companion.hardware.pi_leds import open_leds
 
     leds = None
@@ -614,13 +578,7 @@ def run_self_test(config) -> int:
                     pin=config.leds.pin,
                     brightness=config.leds.brightness,
                 )
-        b = config.buttons
-        pins = {n: getattr(b, n) or pinout.PI_BUTTONS[n] for n in ("confirm", "undo", "menu")}
-
-        def factory(sink):
-            return Buttons(pins, sink, hold_seconds=b.hold_seconds)
-
-        ok = self_test(leds, factory, board)
+        ok = self_test(leds, _buttons_factory(config), board)
     except Exception as e:
         print(f"binaryon: self-test stopped: {' '.join(str(e).split())}", file=sys.stderr)
         return 1
@@ -645,15 +603,9 @@ def run_bring_up(config, *, on_pi: bool) -> int:
     leds = board.leds() or RecordingLeds(board.size**2)
     buttons_factory = oled = None
     if on_pi and not simulated:
-        from companion.hardware.buttons import Buttons
         from companion.hardware.oled import DRIVERS, open_display
 
-        b = config.buttons
-        pins = {n: getattr(b, n) or pinout.PI_BUTTONS[n] for n in ("confirm", "undo", "menu")}
-
-        def buttons_factory(sink):
-            return Buttons(pins, sink, hold_seconds=b.hold_seconds)
-
+        buttons_factory = _buttons_factory(config)
         d = config.display
         driver = d.driver if d.driver in DRIVERS else "ssd1306"  # auto: the usual module
         try:
@@ -675,3 +627,12 @@ def run_bring_up(config, *, on_pi: bool) -> int:
         print(f"binaryon: bring-up stopped: {' '.join(str(e).split())}", file=sys.stderr)
         return 1
     return 0 if result.passed else 1
+
+
+def _buttons_factory(config) -> Callable:
+    """The configured buttons (each pin, else the usual one), made for a sink when asked."""
+    from companion.hardware.buttons import Buttons
+
+    b = config.buttons
+    pins = {n: getattr(b, n) or pinout.PI_BUTTONS[n] for n in ("confirm", "undo", "menu")}
+    return lambda sink: Buttons(pins, sink, hold_seconds=b.hold_seconds)

@@ -33,6 +33,7 @@ from typing import Any, Protocol
 from companion import PROGRAM
 from companion.club import messages, topics
 from companion.club.board_pairings import BoardPairings, pairing_of
+from companion.club.broker import connect_properties
 from companion.club.link_state import LinkState
 from companion.core.broker_url import parse_broker_url
 from companion.core.config import ClubConfig, ConfigError
@@ -186,7 +187,7 @@ class BoardLink:
             self.address.port,
             keepalive=20,
             clean_start=True,
-            properties=connect_properties(),
+            properties=connect_properties(messages.MAX_PACKET),
         )
         self.client.loop_start()
 
@@ -674,16 +675,6 @@ class BoardLink:
             self._delivered.add(uid)
             self._results.pop(uid, None)
             self._publish(topics.result(self.board, uid), b"", 1, True)
-
-
-def connect_properties() -> Any:
-    """The board's CONNECT properties: the largest packet it takes."""
-    from paho.mqtt.packettypes import PacketTypes
-    from paho.mqtt.properties import Properties
-
-    properties = Properties(PacketTypes.CONNECT)
-    properties.MaximumPacketSize = messages.MAX_PACKET
-    return properties
 
 
 def catch_up(sent: list[str], now: list[str]) -> tuple[int | None, int]:

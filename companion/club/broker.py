@@ -1,5 +1,6 @@
-"""How the hub's paho client is set up for the broker (``companion/core/broker_url.py`` reads
-the address): the user, password and CA file come from the config file's ``[club]`` only."""
+"""How the paho clients are set up for the broker (``companion/core/broker_url.py`` reads the
+address): the largest packet each takes (board and hub); the hub's user, password and CA file
+come from the config file's ``[club]`` only."""
 
 from __future__ import annotations
 
@@ -11,6 +12,17 @@ from companion.core.broker_url import BrokerAddress
 
 class BrokerError(ValueError):
     """A broker setting that cannot be used, as one line for the user."""
+
+
+def connect_properties(max_packet: int) -> Any:
+    """MQTT 5's CONNECT properties: the largest packet this client takes (the broker drops
+    anything larger instead of sending it)."""
+    from paho.mqtt.packettypes import PacketTypes
+    from paho.mqtt.properties import Properties
+
+    properties = Properties(PacketTypes.CONNECT)
+    properties.MaximumPacketSize = max_packet
+    return properties
 
 
 def configure(client: Any, address: BrokerAddress, club: Any = None) -> None:

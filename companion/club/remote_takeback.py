@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion.referee.agreement import UndoRequest
-from companion.referee.verdict import Change, Verdict, said
+from companion.referee.verdict import Verdict, said
 
 if TYPE_CHECKING:
     from companion.referee.referee import Referee
@@ -101,7 +101,3 @@ class RemoteTakeback:
         self.asked = (session.game_id, moves, target)
         label = session.spec.player_label(peer_player)
         return said(f"{label} asks to take back {' '.join(taken)}: undo to agree", lasting=True)
-
-
-def took_back(verdict: Verdict) -> bool:
-    return verdict.changed == Change.TAKEN_BACK

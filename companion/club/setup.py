@@ -37,21 +37,6 @@ def password_line(user: str, password: str, *, salt: bytes | None = None,
     return f"{user}:$7${iterations}${b64(salt).decode()}${b64(digest).decode()}"
 
 
-def check_password(line: str, password: str) -> bool:
-    """Does ``password`` match a ``$7$`` line (as the broker checks it)?"""
-    try:
-        _user, rest = line.rstrip("\n").split(":", 1)
-        _, kind, iterations, salt, digest = rest.split("$")
-        if kind != "7":
-            return False
-        got = hashlib.pbkdf2_hmac(
-            "sha512", password.encode(), base64.b64decode(salt), int(iterations), HASH_BYTES
-        )
-    except ValueError:
-        return False
-    return secrets.compare_digest(got, base64.b64decode(digest))
-
-
 def acl_text(boards: list[str]) -> str:
     """Mosquitto's ACL file: the hub reads everything under the root and writes its own tree;
     each board writes its own tree and reads what the hub says to it, the hub's status and

@@ -213,14 +213,12 @@ class Config:
         except tomllib.TOMLDecodeError as e:
             raise ConfigError(f"{path}: not valid TOML: {e}") from None
         config = cls.from_dict(data, source=str(path))
-        journal = config.journal.path
+        folder = os.path.dirname(os.path.abspath(path))
+        journal, ca_file = config.journal.path, config.club.ca_file
         if journal and journal.lower() != "none":
-            folder = os.path.dirname(os.path.abspath(path))
             full = os.path.join(folder, os.path.expanduser(journal))
             config = replace(config, journal=replace(config.journal, path=full))
-        ca_file = config.club.ca_file
         if ca_file:  # like the journal: from the file's folder
-            folder = os.path.dirname(os.path.abspath(path))
             full = os.path.join(folder, os.path.expanduser(ca_file))
             config = replace(config, club=replace(config.club, ca_file=full))
         return config

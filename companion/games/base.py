@@ -247,10 +247,6 @@ class GameSpec(ABC):
         a step timer): the defaults unless the game overrides this."""
         return ClockRules(self)
 
-    def on_time(self, state: GameState, flagged: str) -> Outcome:
-        """``clock_rules().on_time``: the result when ``flagged``'s time runs out."""
-        return self.clock_rules().on_time(state, flagged)
-
     def positions(self) -> Positions:
         """Positions for the command line (``companion.games.positions.Positions``: `score`,
         `legal`, `bestmove`): by default the game reads none."""

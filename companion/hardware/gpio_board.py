@@ -11,7 +11,7 @@ Backends, imported only when chosen:
   costs one ``group_write`` and one ``group_read`` (all columns as a bitmask): 16 calls a scan.
 - RPi.GPIO (or rpi-lgpio, its drop-in on a Pi 5): one ``output`` per row plus one ``input``
   per column: 72 calls a scan. A fallback only.
-- any module object with either shape (tests pass companion.testing.fake_gpio's).
+- any module object with either shape (tests pass tests.fake_gpio's).
 
 After selecting a row the scan waits ``settle_us`` before it reads the columns: a column that
 the previous row held low recovers only through the Pi's pull-up into the column's capacitance
@@ -281,7 +281,6 @@ class GpioBoard(SensorBoard):
         self._reported = [empty] * squares
         self._candidate = [empty] * squares
         self._since = [0.0] * squares
-        self.scans = 0
 
     # ── SensorBoard ──────────────────────────────────────────────────────────────────────────
     def start(self, sink: Callable[[Event], None]) -> None:
@@ -354,7 +353,6 @@ class GpioBoard(SensorBoard):
             log.warning("%s", self._last_failure)
             self._post(LinkStatus(False, self._last_failure))
             return
-        self.scans += 1
         self.process(rows, self._clock() if now is None else now)
 
     def process(self, rows: Sequence[int], now: float) -> None:

@@ -152,7 +152,6 @@ class ResilientDisplay:
         self.retry_seconds = retry_seconds
         self.frames_sent = 0
         self.frames_skipped = 0
-        self.failures = 0
         self._make = make
         self._lock = threading.RLock()
         self._on_glass: bytes | None = None
@@ -183,7 +182,6 @@ class ResilientDisplay:
             if self._send(image, key) or self._send(image, key, reopen=True):
                 return
             self._broken = True
-            self.failures += 1
             self._schedule_retry()
 
     def _send(self, image, key: bytes, reopen: bool = False) -> bool:

@@ -138,20 +138,6 @@ def signals() -> list[Signal]:
     return out
 
 
-def pins_used(build: str, *, spi_oled: bool = False) -> list[int]:
-    """BCM pins the Pi uses in a build ("gpio" or "pico"); repeats mean a conflict."""
-    if build not in ("gpio", "pico"):
-        raise ValueError(f"build must be 'gpio' or 'pico', got {build!r}")
-    if build == "gpio" and spi_oled:
-        raise ValueError("the gpio build needs an I2C OLED: SPI0 carries the LED data")
-    used = [*PI_BUTTONS.values(), PI_BUZZER, PI_I2C_SDA, PI_I2C_SCL]
-    if build == "gpio":
-        used += [*PI_ROWS, *PI_COLS, *PI_SPI0_CLAIMS]  # PI_LED_DATA is SPI0's MOSI
-    if spi_oled:
-        used += [*PI_SPI0_CLAIMS, PI_SPI_OLED["dc"], PI_SPI_OLED["reset"]]
-    return used
-
-
 def pin_conflict(claims: Iterable[tuple[str, int]]) -> str | None:
     """The first GPIO that two uses claim, as one line for the user, or None."""
     seen: dict[int, str] = {}

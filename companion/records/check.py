@@ -60,7 +60,7 @@ def validate(rec: Record, source: str = "record") -> GameState:
     if flagged is not None:  # as the session ends it: the position as it stood, over
         from companion.timing.on_time import ended_on_time  # a flag fall only
 
-        state = ended_on_time(state, spec.on_time(state, flagged))
+        state = ended_on_time(state, spec.clock_rules().on_time(state, flagged))
     outcome = state.outcome() if state.is_over() else None
     if outcome is not None:
         got = outcome.winner or "draw"

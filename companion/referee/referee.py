@@ -32,7 +32,6 @@ from companion.timing.on_time import on_time
 log = logging.getLogger(PROGRAM)
 
 GAME_OVER = "game over: hold menu for a new game"
-CLEAR = Verdict(differ=())  # the board matches again: no squares to fix
 
 
 class Referee:

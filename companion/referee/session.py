@@ -166,16 +166,14 @@ class Session:
     def _begin(self) -> str | None:
         """Record the game's start; on failure the next move tries again (and is refused
         if it still cannot be saved). Returns why it failed, or None."""
+        control = self.time_control if self.clock is not None else None  # None: no clock kept
         try:
-            if self.clock is not None and self.time_control is not None:
-                self.game_id = self.journal.begin(
-                    self.spec.name,
-                    self.options,
-                    self.seat_names(),
-                    time_control=self.time_control.text(),
-                )
-            else:
-                self.game_id = self.journal.begin(self.spec.name, self.options, self.seat_names())
+            self.game_id = self.journal.begin(
+                self.spec.name,
+                self.options,
+                self.seat_names(),
+                time_control=control.text() if control is not None else None,
+            )
             self._keep_masked()
         except JournalError as e:
             return str(e)

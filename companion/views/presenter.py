@@ -197,14 +197,6 @@ class Frame:
         return self.web if seat is None else _web_view(self, seat)
 
 
-def oled_screen(table: Table, notices: Notices, titles: dict[str, str] | None = None) -> Screen:
-    return Frame(table, notices, titles).screen
-
-
-def leds(table: Table, notices: Notices) -> list[RGB]:
-    return Frame(table, notices).leds
-
-
 def web_view(table: Table, notices: Notices, viewer: str | None = None) -> dict[str, Any]:
     """The view model the web pages draw (see docs/web.md); ``viewer`` None is the table,
     else a seat (a page belongs to a person): the view is of the player that seat plays now,

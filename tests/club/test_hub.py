@@ -1,5 +1,5 @@
 """The club's hub (``binaryon club``) against a real Mosquitto, with simulated boards publishing
-what boards publish (companion/testing/club_boards.py): the boards it shows, the results it
+what boards publish (tests/simulated_club_boards.py): the boards it shows, the results it
 stores once and acknowledges, hostile messages, and a hub or a broker that goes away."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import pytest
 from companion.club import topics
 from companion.club.hub.state import HubState, Refused, decode
 from companion.club.hub.store import ResultStore, parse_result
-from companion.testing.club_boards import SimBoard, play_game
 from tests.club_hub import HubProcess
 from tests.mosquitto import Listener
+from tests.simulated_club_boards import SimBoard, play_game
 
 PLAYERS = {"on": "Ana", "off": "Bo"}
 

@@ -11,10 +11,10 @@ from dataclasses import replace
 
 import pytest
 
-from companion.testing.club_boards import SimBoard, play_game
 from tests import axe
 from tests.club_hub import HubProcess
 from tests.paths import REPO
+from tests.simulated_club_boards import SimBoard, play_game
 from tests.web.test_look import screenshot
 
 SHOTS = REPO / "docs" / "screenshots"

@@ -12,9 +12,9 @@ from companion.club import topics
 from companion.club.hub.club import ClubHub
 from companion.club.hub.store import ResultStore
 from companion.club.hub.web import make_app
-from companion.testing.club_boards import play_game
 from companion.views.web.hosts import HostCheck
 from companion.views.web.ratelimit import RateLimiter
+from tests.simulated_club_boards import play_game
 from tests.web_client import run_async
 
 

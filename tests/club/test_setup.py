@@ -6,6 +6,8 @@ such a broker, and over ``mqtts://`` with the club's own CA (made here with ``op
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import re
 import stat
@@ -23,7 +25,7 @@ from hypothesis import strategies as st
 
 from companion.cli.main import main
 from companion.club import topics
-from companion.club.setup import acl_text, check_password, password_line
+from companion.club.setup import HASH_BYTES, acl_text, password_line
 from companion.core.config import Config
 from tests.club_boards import moves_to_end, play, start_board, stop_board, wait
 from tests.club_hub import HubProcess
@@ -33,6 +35,21 @@ SMALL = {"size": 4}
 LINE = re.compile(r"^[^:]+:\$7\$101\$[A-Za-z0-9+/]{16}\$[A-Za-z0-9+/]{86}==$")
 
 needs_mosquitto = pytest.mark.skipif(mosquitto_path() is None, reason="mosquitto not installed")
+
+
+def check_password(line: str, password: str) -> bool:
+    """Does ``password`` match a ``$7$`` line (as the broker checks it)?"""
+    try:
+        _user, rest = line.rstrip("\n").split(":", 1)
+        _, kind, iterations, salt, digest = rest.split("$")
+        if kind != "7":
+            return False
+        got = hashlib.pbkdf2_hmac(
+            "sha512", password.encode(), base64.b64decode(salt), int(iterations), HASH_BYTES
+        )
+    except ValueError:
+        return False
+    return got == base64.b64decode(digest)
 
 
 # ------------------------------------------------------------------ the files

@@ -52,7 +52,7 @@ def test_the_daemons_default_board_imports_no_test_aid():
         "from companion.service.daemon import Daemon\n"
         "d = Daemon(Config.default().with_overrides(board={'driver': 'mock', 'size': 4}))\n"
         "assert d.board.simulated and d.board.size == 4\n"
-        "print(sorted(m for m in sys.modules if m.startswith('companion.testing')))\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'tests'))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -19,7 +19,7 @@ from companion.hardware.buttons import Buttons
 from companion.hardware.gpio_board import GpioBoard
 from companion.hardware.simulated.mock_board import MockBoard
 from companion.hardware.simulated.recording_leds import RecordingLeds
-from companion.testing.fake_gpio import FakeLgpio, MatrixSim
+from tests.fake_gpio import FakeLgpio, MatrixSim
 
 ROWS, COLS = list(pinout.PI_ROWS), list(pinout.PI_COLS)
 

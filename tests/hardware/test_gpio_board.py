@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from companion.core.events import BoardSnapshot, LinkStatus, SquareReading
 from companion.hardware import pinout
 from companion.hardware.gpio_board import GpioBoard
-from companion.testing.fake_gpio import FakeLgpio, FakeRPiGPIO, MatrixSim
+from tests.fake_gpio import FakeLgpio, FakeRPiGPIO, MatrixSim
 
 ROWS, COLS = list(pinout.PI_ROWS), list(pinout.PI_COLS)
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from companion.core.events import SquareReading
 from companion.hardware import gpio_board, pinout
 from companion.hardware.gpio_board import GpioBoard
-from companion.testing.fake_gpio import FakeLgpio, FakeRPiGPIO, MatrixSim
+from tests.fake_gpio import FakeLgpio, FakeRPiGPIO, MatrixSim
 
 ROWS, COLS = list(pinout.PI_ROWS), list(pinout.PI_COLS)
 WORST_TAU_S = 65e3 * 80e-12  # the Pi's weakest pull-up into the heaviest column: 5.2 us

@@ -11,7 +11,7 @@ from companion.core.events import BoardSnapshot, LinkStatus, SquareReading
 from companion.hardware import link_protocol as lp
 from companion.hardware import serial_board
 from companion.hardware.pico_port import BoardNotFound
-from companion.hardware.serial_board import SerialBoard, board_from_spec
+from companion.hardware.serial_board import SerialBoard
 from companion.hardware.simulated.pico_sim import SimulatedPico
 from tests.conftest import wait_until
 
@@ -333,12 +333,6 @@ def test_auto_finds_the_pico_by_usb_id_or_says_clearly_why_not(monkeypatch):
         )
     finally:
         board.stop()
-
-
-def test_board_specs():
-    assert board_from_spec("serial:/dev/ttyACM3").port == "/dev/ttyACM3"
-    assert board_from_spec("serial:auto").port == "auto"
-    assert board_from_spec("auto").port == "auto"
 
 
 def test_random_noise_on_the_wire_never_stops_the_driver(link):

@@ -110,7 +110,7 @@ def test_said_in_plain_words():
 
 def test_the_hubs_board_card_says_the_result_by_name():
     from companion.club.hub.state import HubState
-    from companion.testing.club_boards import play_game
+    from tests.simulated_club_boards import play_game
 
     game = play_game(5, {"on": "Dan", "off": "Ben"})
     final = game.steps[-1].view

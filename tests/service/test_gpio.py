@@ -10,7 +10,7 @@ from companion.core.squares import parse_square
 from companion.hardware import pinout
 from companion.hardware.gpio_board import GpioBoard
 from companion.service.daemon import Daemon
-from companion.testing.fake_gpio import FakeLgpio, MatrixSim
+from tests.fake_gpio import FakeLgpio, MatrixSim
 
 
 def eventually(predicate, timeout: float = 5.0) -> bool:

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from companion.games import get_spec
 from companion.views.leds import OFF, WARN, clock_warning, edge, warning_lit
-from companion.views.presenter import Notices, leds
+from companion.views.presenter import Frame, Notices
 from tests.views.test_oled_clock import face, table
 
 SPEC = get_spec("binaryon")
@@ -18,19 +18,19 @@ N = 8
 def frame_at(times, running="on", paused=False, notices=None):
     st_ = SPEC.new()
     f = face("0:30+0", st_.players, running, times, paused=paused)
-    return leds(table(SPEC, st_, f), notices or Notices())
+    return Frame(table(SPEC, st_, f), notices or Notices()).leds
 
 
 def test_enough_time_changes_nothing():
     st_ = SPEC.new()
-    plain = leds(table(SPEC, st_, None), Notices())
+    plain = Frame(table(SPEC, st_, None), Notices()).leds
     assert frame_at((10.0, 3.0)) == plain  # the other player's low time is not a warning
     assert frame_at((0.0, 30.0)) == plain  # a fallen flag: the game says so, not the edge
 
 
 def test_under_ten_seconds_the_edge_pulses_and_the_inside_stays():
     st_ = SPEC.new()
-    plain = leds(table(SPEC, st_, None), Notices())
+    plain = Frame(table(SPEC, st_, None), Notices()).leds
     lit, dark = frame_at((9.7, 30.0)), frame_at((9.2, 30.0))
     assert lit != dark  # half a second later the edge has changed
     inside = [sq for sq in range(N * N) if sq not in edge(N)]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from companion.games import get_spec
 from companion.timing.clock import Clock, TimeControl
 from companion.views.oled import screen_text
-from companion.views.presenter import Notices, Table, oled_screen
+from companion.views.presenter import Frame, Notices, Table
 from tests.games.binome.test_engine import FIVE
 from tests.games.binome.test_oled import five_players_mid_roll
 from tests.views.test_oled_golden import check, shown
@@ -33,7 +33,7 @@ def test_two_players_times_sit_on_their_rows_the_running_one_marked():
     spec = get_spec("binaryon")
     st = spec.new()
     f = face("5:00+3", st.players, "on", (287.2, 300.0))
-    screen = oled_screen(table(spec, st, f, {"on": "Ana", "off": "Bo"}), Notices())
+    screen = Frame(table(spec, st, f, {"on": "Ana", "off": "Bo"}), Notices()).screen
     image = shown(screen)
     check("clock_binaryon", image)
     lines = screen_text(screen)
@@ -48,7 +48,7 @@ def test_tenths_under_ten_seconds_and_a_fallen_flag_shows_zero():
     spec = get_spec("wythe")
     st = spec.new()
     f = face("0:30+0", st.players, st.turn, (-0.4, 9.44))
-    screen = oled_screen(table(spec, st, f), Notices(message="black: time is up"))
+    screen = Frame(table(spec, st, f), Notices(message="black: time is up")).screen
     check("clock_wythe_flag", shown(screen))
     text = "\n".join(screen_text(screen))
     assert "*0.0" in text and "9.5" in text
@@ -58,7 +58,7 @@ def test_a_paused_clock_says_so_in_the_corner():
     spec = get_spec("binary")
     st = spec.new()
     f = face("1:30:00", st.players, st.turn, (5025.0, 5399.5), paused=True)
-    screen = oled_screen(table(spec, st, f), Notices())
+    screen = Frame(table(spec, st, f), Notices()).screen
     check("clock_binary_paused", shown(screen))
     assert screen_text(screen)[0].endswith("paused")
     assert "1:23:45" in screen_text(screen)[1]
@@ -68,7 +68,7 @@ def test_latent_binaries_with_a_clock():
     spec = get_spec("latent-binaries")
     st = spec.new()
     f = face("3:00d2", st.players, None, (180.0, 180.0))
-    screen = oled_screen(table(spec, st, f), Notices())
+    screen = Frame(table(spec, st, f), Notices()).screen
     check("clock_latent", shown(screen))
     assert all(line.endswith("3:00") for line in screen_text(screen)[1:3])
 
@@ -78,7 +78,7 @@ def test_more_than_two_players_show_the_time_of_the_player_on_move_only():
     st = five_players_mid_roll()
     players = tuple(FIVE.split(","))
     f = face("10:00", players, "Balthazar", (600, 512, 431.5, 600, 599))
-    screen = oled_screen(table(spec, st, f), Notices())
+    screen = Frame(table(spec, st, f), Notices()).screen
     image = shown(screen)
     check("clock_binome_five", image)
     assert screen_text(screen)[0].startswith("BINOME") and "7:12" in screen_text(screen)[0]
@@ -89,7 +89,7 @@ def test_three_players_on_three_rows():
     spec = get_spec("binome")
     st = spec.new(players="Ann,Bob,Cy", chair="Ann")
     f = face("2:00", ("Ann", "Bob", "Cy"), "Ann", (8.25, 120, 120))
-    screen = oled_screen(table(spec, st, f), Notices(message="roll the dice"))
+    screen = Frame(table(spec, st, f), Notices(message="roll the dice")).screen
     check("clock_binome_three", shown(screen))
     assert "8.3" in screen_text(screen)[0]
 
@@ -97,6 +97,6 @@ def test_three_players_on_three_rows():
 def test_no_clock_no_change():
     spec = get_spec("binaryon")
     st = spec.new()
-    screen = oled_screen(table(spec, st, None), Notices())
+    screen = Frame(table(spec, st, None), Notices()).screen
     assert screen.clock is None
     check("binaryon_start", shown(screen))

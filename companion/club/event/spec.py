@@ -86,10 +86,6 @@ class Event:
     given_rules: dict[str, Any] = field(default_factory=dict)  # as the file wrote them
     clock: str | None = None  # each game's time control as typed ("10:00+5"); None: no clock
 
-    @property
-    def games_per_round(self) -> int:
-        return len(self.players) // 2
-
     def ranked(self) -> list[Player]:
         """The players by their starting rank: a Swiss by rating (the unrated last), then the
         file's order; a round robin in the file's order (its Berger numbers: draw lots by

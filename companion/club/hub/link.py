@@ -19,7 +19,7 @@ from typing import Any
 
 from companion import package_version
 from companion.club import topics
-from companion.club.broker import configure
+from companion.club.broker import configure, connect_properties
 from companion.core.broker_url import BrokerAddress
 
 from .state import MAX_RESULT
@@ -74,17 +74,12 @@ class BrokerLink:
 
     def start(self) -> None:
         """Connect in the background: a broker that is down now is tried again until it is up."""
-        from paho.mqtt.packettypes import PacketTypes
-        from paho.mqtt.properties import Properties
-
-        properties = Properties(PacketTypes.CONNECT)
-        properties.MaximumPacketSize = MAX_PACKET
         self.client.connect_async(
             self.address.host,
             self.address.port,
             keepalive=KEEPALIVE,
             clean_start=True,
-            properties=properties,
+            properties=connect_properties(MAX_PACKET),
         )
         self.client.loop_start()
 

@@ -43,10 +43,6 @@ class Position(NamedTuple):
             state.empty_joins, state.stuck == "end",
         )  # fmt: skip
 
-    @property
-    def mover_name(self) -> str | None:
-        return None if self.mover < 0 else PLAYERS[self.mover]
-
     def is_over(self) -> bool:
         return self.mover < 0
 

@@ -209,16 +209,6 @@ class BinarySpec(GameSpec):
             empty[i] if c == EMPTY else black if c == "x" else white for i, c in enumerate(cells)
         ]
 
-    def territory_leds(self, state: BinaryState, player: str | None = None) -> list[RGB]:
-        """Each player's territories in that player's colour (both players when None)."""
-        result = state.score()
-        out = [OFF] * (state.n * state.n)
-        for p in PLAYERS if player is None else (player,):
-            for terr in result[p]["squares"]:
-                for i in terr:
-                    out[i] = TERRITORY_RGB[p]
-        return out
-
     def hint(self, state: BinaryState, step: int) -> Hint:  # type: ignore[override]
         """Menu presses cycle: the mover's territories, the opponent's, where the mover may
         place (after the game: Black's and White's territories)."""

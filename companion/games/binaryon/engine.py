@@ -42,21 +42,6 @@ def legal_squares(
     return r.squares(r.legal(cells_to_white(cells, n), mover, last))
 
 
-def same_colour_pairs(white: int, n: int) -> int:
-    """Number of king-adjacent pairs of squares holding the same colour."""
-    r = rules({"size": n})
-    total = 0
-    for x in (white, r.full ^ white):
-        b0, b1, b2, b3 = r.neighbour_counts(x)
-        total += (
-            (b0 & x).bit_count()
-            + 2 * (b1 & x).bit_count()
-            + 4 * (b2 & x).bit_count()
-            + 8 * (b3 & x).bit_count()
-        )
-    return total // 2
-
-
 # ---------------------------------------------------------------------------------------------
 # Game state
 

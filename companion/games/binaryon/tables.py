@@ -84,7 +84,6 @@ class Rules:
                 masks[s] |= 1 << (j * width + n - 1 - k)
         # Per chunk of `cb` squares, the OR of the masks for every subset of those squares.
         cb = 8 if n <= 10 else 4
-        self.chunk_bits = cb
         tables = []
         for base in range(0, n * n, cb):
             size = min(cb, n * n - base)

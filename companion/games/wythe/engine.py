@@ -30,15 +30,15 @@ not the same piece. Listing them is a table lookup per byte of that int.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from operator import getitem
 from typing import Any, ClassVar, Final
 
+from ...core.squares import orthogonal_neighbours, square_name
 from ..base import GameState, IllegalMove, Outcome, Refusal
 from .moves import BLACK, PASS, PLAYERS, SWAP, WHITE, Piece, Placement, WytheMove, parse_move
 from .options import resolve
-from .refusals import PlacementRefusals, refuse
 from .scoring import Score, reason_line, result_reason, score_masks
-from .stacks import StackReading
 from .tables import Rules, rules
 
 MAX_HEIGHT: Final = 4  # see the module docstring
@@ -56,10 +56,15 @@ def _listed(chunks: tuple[tuple[tuple[Placement, ...], ...], ...], raw: bytes) -
     return out
 
 
+@cache
+def _orthogonal(n: int) -> tuple[frozenset[int], ...]:
+    return tuple(frozenset(orthogonal_neighbours(s, n)) for s in range(n * n))
+
+
 _new = object.__new__
 
 
-class WytheState(StackReading, PlacementRefusals, GameState):
+class WytheState(GameState):
     """One Wythe position with whose turn it is. Immutable: ``play`` returns a new state."""
 
     game: ClassVar[str] = "wythe"
@@ -174,6 +179,54 @@ class WytheState(StackReading, PlacementRefusals, GameState):
     def chance(self) -> None:
         return None
 
+    # ----- stacks: heights, top colours, the pieces in each stack
+    def height(self, square: int) -> int:
+        return (self.p0 >> square & 1) | (self.p1 >> square & 1) << 1 | (self.p2 >> square & 1) << 2
+
+    def heights(self) -> list[int]:
+        return [self.height(s) for s in range(self.n * self.n)]
+
+    @property
+    def occupied(self) -> int:
+        return self.p0 | self.p1 | self.p2
+
+    @property
+    def black_tops(self) -> int:
+        return (self.p0 | self.p1 | self.p2) & ~self.white
+
+    @property
+    def white_tops(self) -> int:
+        return self.white
+
+    def top(self, square: int) -> str | None:
+        """The colour of the stack on ``square`` (None when empty)."""
+        if not self.occupied >> square & 1:
+            return None
+        return WHITE if self.white >> square & 1 else BLACK
+
+    def cells(self) -> list[str]:
+        """'x' (black top), 'o' (white top) or '.' (empty) per square, a1 first."""
+        occ, white = self.occupied, self.white
+        return [("o" if white >> i & 1 else "x") if occ >> i & 1 else "." for i in range(self.n**2)]
+
+    def stack_pieces(self, square: int) -> list[int]:
+        """Ids (indices in ``pieces``) of the pieces with a bit on ``square``, bottom first."""
+        return [i for i, p in enumerate(self.pieces) if square in (p.black, p.white)]
+
+    def stack(self, square: int) -> list[str]:
+        """The colours of the bits on ``square``, bottom first."""
+        return [
+            BLACK if self.pieces[i].black == square else WHITE for i in self.stack_pieces(square)
+        ]
+
+    def top_piece(self, square: int) -> int | None:
+        ids = self.stack_pieces(square)
+        return ids[-1] if ids else None
+
+    def piece_name(self, piece_id: int) -> str:
+        p = self.pieces[piece_id]
+        return Placement(p.black, p.white, self.n).name  # type: ignore[attr-defined]
+
     # ----- legality
     def legal_bits(self) -> int:
         """The legal placements as one int: bit k * n * n + s is set when the pair of
@@ -222,9 +275,6 @@ class WytheState(StackReading, PlacementRefusals, GameState):
     def has_placement(self) -> bool:
         return bool(self.legal_bits())
 
-    def placement_count(self) -> int:
-        return self.legal_bits().bit_count()
-
     def placements(self) -> list[Placement]:
         """Every legal placement, whoever is to move (both players place the same pieces).
         Grouped by direction (see ``legal_bits``), then by lower square."""
@@ -243,9 +293,7 @@ class WytheState(StackReading, PlacementRefusals, GameState):
         if bits is None:
             bits = self.legal_bits()
         r = self.rules
-        moves: list[WytheMove] = []
-        for found in filter(None, map(getitem, r.chunks, bits.to_bytes(r.nbytes, "little"))):
-            moves += found  # the placements of one byte of legal_bits (see Rules.chunks)
+        moves: list[WytheMove] = _listed(r.chunks, bits.to_bytes(r.nbytes, "little"))
         if self._ply == 1 and self.pie:
             moves.append(SWAP)
         if not bits:
@@ -264,29 +312,87 @@ class WytheState(StackReading, PlacementRefusals, GameState):
 
     def check(self, move: Any, player: str | None = None) -> Refusal | None:
         if self.passes >= 2:
-            return refuse("game-over", "game over")
+            return Refusal("game-over", "game over")
         if player is not None and player != self.mover:
-            return refuse("not-your-turn", f"{player}: not your turn")
+            return Refusal("not-your-turn", f"{player}: not your turn")
         if move == PASS:
             if self.has_placement():
-                return refuse("must-place", "pass: a piece still fits")
+                return Refusal("must-place", "pass: a piece still fits")
             return None
         if move == SWAP:
             if not self.pie:
-                return refuse("no-pie", "swap: pie rule is off")
+                return Refusal("no-pie", "swap: pie rule is off")
             if self._ply != 1:
-                return refuse("swap-too-late", "swap: only White's 1st turn")
+                return Refusal("swap-too-late", "swap: only White's 1st turn")
             return None
         if type(move) is not Placement or move.size != self.n:
-            return refuse("not-a-move", f"{move!r}: not a move")
+            return Refusal("not-a-move", f"{move!r}: not a move")
         b, w = move.black, move.white
         n2 = self.n * self.n
         for s in (b, w):
             if not 0 <= s < n2:
-                return refuse("not-a-square", f"{s}: not a square")
+                return Refusal("not-a-square", f"{s}: not a square")
         if self._is_legal_placement(b, w):
             return None
         return self._placement_refusal(b, w)
+
+    # ----- why a placement or a half-placement is refused
+    def _placement_refusal(self, b: int, w: int) -> Refusal:
+        """Why the placement black ``b`` / white ``w`` is illegal (it is)."""
+        n = self.n
+        bn, wn = square_name(b, n), square_name(w, n)
+        if b == w:
+            return Refusal("same-square", f"{bn}: both halves on one square")
+        if w not in _orthogonal(n)[b]:
+            return Refusal("not-adjacent", f"{wn}: not next to {bn}")
+        hb, hw = self.height(b), self.height(w)
+        if hb != hw:
+            return Refusal("unequal-heights", f"heights differ: {bn} {hb}, {wn} {hw}")
+        refusal = self.half_blocked(b, BLACK) or self.half_blocked(w, WHITE)
+        if refusal is not None:
+            return refusal
+        tb = self.top_piece(b)
+        if tb is not None and tb == self.top_piece(w):
+            return Refusal("covers-piece", f"{bn}-{wn}: would bury {self.piece_name(tb)}")
+        raise AssertionError(f"{bn}-{wn} refused for no reason")  # the masks disagree
+
+    def half_blocked(self, square: int, colour: str) -> Refusal | None:
+        """Why ``square`` cannot take a half of ``colour`` whatever its partner (its top is that
+        colour, or its top piece has its other bit covered already), else None."""
+        name = square_name(square, self.n)
+        top = self.top(square)
+        if top == colour:
+            return Refusal("like-colour", f"{name}: {colour} on {colour}")
+        if top is not None:
+            tid = self.top_piece(square)
+            assert tid is not None
+            p = self.pieces[tid]
+            partner = p.white if p.black == square else p.black
+            if self.height(partner) != p.level + 1:
+                return Refusal("covers-piece", f"{name}: would bury {self.piece_name(tid)}")
+        return None
+
+    def completions(self, square: int, colour: str = BLACK) -> list[int]:
+        """Squares for the other half once the ``colour`` half is on ``square`` (the second
+        press on the switch board), in square order."""
+        moves = self.placements() if self.passes < 2 else []
+        if colour == BLACK:
+            return sorted(p.white for p in moves if p.black == square)
+        return sorted(p.black for p in moves if p.white == square)
+
+    def check_half(self, square: int, colour: str = BLACK) -> Refusal | None:
+        """None if some legal placement puts the ``colour`` half on ``square`` (a first press),
+        else why not."""
+        if self.passes >= 2:
+            return Refusal("game-over", "game over")
+        if not 0 <= square < self.n * self.n:
+            return Refusal("not-a-square", f"{square}: not a square")
+        if self.completions(square, colour):
+            return None
+        refusal = self.half_blocked(square, colour)
+        if refusal is not None:
+            return refusal
+        return Refusal("no-fit", f"{square_name(square, self.n)}: no piece fits here")
 
     # ----- playing
     def play(self, move: Any, player: str | None = None) -> WytheState:

@@ -2,11 +2,11 @@
 
 Small stand-ins for MicroPython's ``machine``, ``neopixel``, ``micropython`` and ``rp2`` modules
 (``micropython_stand_ins``) go into ``sys.modules``; they route every pin, LED and watchdog call
-to the ``SimulatedPico`` that owns the calling thread. The simulated key matrix is electrical
-(``pico_key_matrix``): the firmware drives a row low and reads the columns, and a closed sensor
-(with its diode) pulls its column low only on the driven row. The firmware talks through a
-pseudo-terminal pair (``pico_pty_port``); ``.port`` is a stable symlink to the slave side (like
-a udev by-id link), so the real SerialBoard opens it like a USB port.
+to the ``SimulatedPico`` that owns the calling thread. The simulated key matrix is electrical:
+the firmware drives a row low and reads the columns, and a closed sensor (with its diode) pulls
+its column low only on the driven row. The firmware talks through a pseudo-terminal pair
+(``pico_pty_port``); ``.port`` is a stable symlink to the slave side (like a udev by-id link),
+so the real SerialBoard opens it like a USB port.
 
 Time: each firmware loop pass advances the firmware's clock by ``step_ms`` and then sleeps that
 long, so debounce and bounce behave the same however loaded the machine is, and an idle
@@ -37,9 +37,7 @@ from companion.hardware.simulated.micropython_stand_ins import (
     current,
 )
 from companion.hardware.simulated.pico_firmware import firmware_config, load_firmware
-from companion.hardware.simulated.pico_key_matrix import KeyMatrixModel
 from companion.hardware.simulated.pico_pty_port import PtyPort
-from companion.hardware.simulated.pico_wire_damage import WireDamage
 
 IDLE = IDLE_READING
 READINGS = {"switch": "01", "presence": "01", "polarity": "xo."}
@@ -48,7 +46,7 @@ READINGS = {"switch": "01", "presence": "01", "polarity": "xo."}
 # -- the simulated board ---------------------------------------------------------------------
 
 
-class SimulatedPico(KeyMatrixModel, WireDamage):
+class SimulatedPico:
     """A Pico with the board link firmware, a sensor matrix and an LED chain, on a pty.
 
     Controller API (any thread): press/release/tap/bounce/set_reading change the sensors;
@@ -86,7 +84,6 @@ class SimulatedPico(KeyMatrixModel, WireDamage):
         self._cols_b = {p: c for c, p in enumerate(self.cfg.COL_PINS_B)}
         self._clock_ms = 0
         self._last_change_ms = 0
-        self._scans = 0
         self._reset_cause = PWRON_RESET
         self._wdt_reason = 0  # the RP2040 watchdog's REASON register: 1 timer, 2 forced
         self._reset_request: int | None = None
@@ -102,7 +99,6 @@ class SimulatedPico(KeyMatrixModel, WireDamage):
         self.watchdog_feeds = 0
         self.crashed: BaseException | None = None  # an exception that stopped the loop thread
         self.boots = 0
-        self.lines_sent = 0
         self.bytes_out = 0  # bytes the firmware got onto the wire
         self._own_dir = link_dir is None
         self._dir = link_dir or tempfile.mkdtemp(prefix="pico-sim-")
@@ -346,7 +342,6 @@ class SimulatedPico(KeyMatrixModel, WireDamage):
             self._boot(port)
         with self._lock:
             self._clock_ms += self.step_ms
-            self._scans += 1
 
     def step(self, count: int = 1) -> None:
         """Run ``count`` firmware loop passes in this thread (only when autorun=False)."""
@@ -372,3 +367,107 @@ class SimulatedPico(KeyMatrixModel, WireDamage):
     def _pixels_written(self, pixels: list[tuple[int, ...]]) -> None:
         with self._lock:
             self._pixels = pixels
+
+    # -- the key matrix's pin levels (the stand-ins call these from the firmware's thread) ---
+    def _pin_write(self, pin: int, value: int) -> None:
+        self._out[pin] = value
+
+    def _column_level(self, col: int, plane: str) -> int:
+        """Pull-up high unless a driven (low) row has a closed sensor on this column."""
+        n = self.size
+        closed = ("1", "x") if plane == "a" else ("o",)
+        values = self._values
+        for pin, r in self._rows.items():
+            if self._out.get(pin, 1) == 0 and values[r * n + col] in closed:
+                return 0
+        return 1
+
+    def _pin_read(self, pin: int) -> int:
+        with self._lock:
+            if pin in self._cols_a:
+                return self._column_level(self._cols_a[pin], "a")
+            if self.kind == "polarity" and pin in self._cols_b:
+                return self._column_level(self._cols_b[pin], "b")
+            return self._out.get(pin, 1)
+
+    def _gpio_in(self) -> int:
+        """The RP2040 SIO input register: every GPIO level in one word."""
+        with self._lock:
+            n, values = self.size, self._values
+            driven = [r for pin, r in self._rows.items() if self._out.get(pin, 1) == 0]
+            word = (1 << 30) - 1
+            for pin, level in self._out.items():
+                if pin < 30 and not level:
+                    word &= ~(1 << pin)
+            planes = [(self._cols_a, ("1", "x"))]
+            if self.kind == "polarity":
+                planes.append((self._cols_b, ("o",)))
+            for cols, closed in planes:
+                for pin, c in cols.items():
+                    if pin < 30 and any(values[r * n + c] in closed for r in driven):
+                        word &= ~(1 << pin)
+            return word
+
+    # -- damage on the USB line, both ways: asked for by the controller, applied by the port -
+    def inject_raw(self, data: bytes) -> None:
+        """Write bytes towards the host as if the board had sent them (noise, half lines)."""
+        with self._lock:
+            if self._master >= 0:
+                with contextlib.suppress(OSError):
+                    os.write(self._master, data)
+
+    def inject_to_board(self, data: bytes) -> None:
+        """Bytes the firmware will read as if the host had sent them."""
+        with self._lock:
+            self._injected_input += data
+
+    def drop_next_line(self, match: bytes | None = None) -> None:
+        """Lose the next board line (containing ``match``, if given)."""
+        with self._lock:
+            self._drops.append(match)
+
+    def drop_next_command(self, match: bytes | None = None) -> None:
+        """Lose the next host -> board line (containing ``match``, if given)."""
+        with self._lock:
+            self._command_drops.append(match)
+
+    def corrupt_next_line(self, match: bytes | None = None) -> None:
+        """Flip one bit in the next board line (containing ``match``, if given)."""
+        with self._lock:
+            self._corrupts.append(match)
+
+    def _take_injected_input(self) -> bytes:
+        with self._lock:
+            data, self._injected_input = self._injected_input, b""
+        return data
+
+    def _filter_incoming(self, data: bytes) -> bytes:
+        """Drop a whole host line when asked to (drop_next_command)."""
+        with self._lock:
+            if not self._command_drops and not self._partial_in:
+                return data
+            data = self._partial_in + data
+            lines = data.split(b"\n")
+            self._partial_in = lines.pop()
+            out = []
+            for line in lines:
+                for i, match in enumerate(self._command_drops):
+                    if match is None or match in line:
+                        del self._command_drops[i]
+                        break
+                else:
+                    out.append(line + b"\n")
+            return b"".join(out)
+
+    def _filter_outgoing(self, data: bytes) -> bytes:
+        with self._lock:
+            for i, match in enumerate(self._drops):
+                if match is None or match in data:
+                    del self._drops[i]
+                    return b""
+            for i, match in enumerate(self._corrupts):
+                if match is None or match in data:
+                    del self._corrupts[i]
+                    pos = max(0, len(data) // 2 - 1)
+                    return data[:pos] + bytes([data[pos] ^ 0x01]) + data[pos + 1 :]
+        return data

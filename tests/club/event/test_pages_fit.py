@@ -12,10 +12,10 @@ import os
 import pytest
 
 from companion.cli.main import main
-from companion.testing.club_boards import SimBoard, play_game
 from tests import axe
 from tests.club_hub import HubProcess
 from tests.paths import REPO
+from tests.simulated_club_boards import SimBoard, play_game
 from tests.web.test_look import screenshot
 
 SHOTS = REPO / "docs" / "screenshots"

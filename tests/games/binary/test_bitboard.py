@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from companion.games import get_spec
 from companion.games.binary.adapter import BinaryAdapter
 from companion.games.binary.bitboard import Position
+from companion.games.binary.board import PLAYERS
 from companion.games.binary.engine import BinaryState
 from companion.games.binary.territories import score_cells
 from tests.positions import play
@@ -19,7 +20,7 @@ new_game = get_spec("binary").new
 
 
 def _same(pos: Position, state: BinaryState) -> None:
-    assert pos.mover_name == state.mover
+    assert pos.mover == (-1 if state.mover is None else PLAYERS.index(state.mover))
     assert pos.hands == state.hands
     assert Position.of(state) == pos
     assert set(pos.legal_moves()) == set(state.legal_moves())  # the same typed moves

@@ -20,7 +20,6 @@ from companion.games.binary.spec import (
     OLED_WIDTH,
     PIECE_RGB,
     SPEC,
-    TERRITORY_RGB,
 )
 from tests.positions import BINARY_FIG3 as FIG3
 from tests.positions import cells_of, hint_of, mv, play, sq
@@ -134,19 +133,6 @@ def test_leds_show_pieces_and_square_colours():
     for i, colour in enumerate(leds):
         if s.cells[i] == ".":
             assert colour == (OFF if square_owner(i, 8) == BLACK else LIGHT_EMPTY)
-
-
-def test_territory_leds():
-    s = play(new_game(), "c3 c1 c5")  # White c1 -> {b1 c1 d1 c2}; Black c5 (dark) lone
-    white = SPEC.territory_leds(s, WHITE)
-    lit = {i for i, c in enumerate(white) if c != OFF}
-    assert lit == {sq("b1"), sq("c1"), sq("d1"), sq("c2")}
-    assert all(white[i] == TERRITORY_RGB[WHITE] for i in lit)
-    assert set(SPEC.territory_leds(s, BLACK)) == {OFF}
-    both = SPEC.territory_leds(finished(FIG3))
-    assert both[sq("h1")] == TERRITORY_RGB[BLACK] and both[sq("a1")] == TERRITORY_RGB[WHITE]
-    assert both[sq("g2")] == OFF  # a lone White piece
-    assert TERRITORY_RGB[BLACK] != TERRITORY_RGB[WHITE]
 
 
 def test_highlight_is_the_winners_territories():

@@ -187,7 +187,7 @@ def test_score_value_fits_the_row():
 def test_hints_cycle():
     s = play(start(), "d4-d5 a1-a2 h8-h7 c4-b4")
     first = SPEC.hint(s, 0)
-    assert first.text == f"{s.placement_count()} placements for Black"
+    assert first.text == f"{len(s.placements())} placements for Black"
     assert sq("e1") in first.cells and sq("d4") not in first.cells
     mine = SPEC.hint(s, 1)
     assert mine.text == "Black scores 2: 1 group of 2 to 0" and mine.cells == (sq("c4"), sq("d4"))
