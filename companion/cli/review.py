@@ -110,13 +110,18 @@ def text_lines(entry: Any, review: Any) -> list[str]:
         return spec.player_label(seat) + (f" ({name})" if name else "")
 
     out = [f"game {entry.id}, {entry.game}: {entry.summary or entry.result or 'finished'}"]
+    out.extend(review.intro)
     width = max((len(m.move) for m in review.moves), default=4)
     for m in review.moves:
+        if m.ply in review.headings:
+            out.append(review.headings[m.ply])
         line = f"{m.ply:>3}. {spec.player_label(m.player):<6} {m.move:<{width}}  {m.label}"
         if m.label in EXPLAINED and m.reason:
             line += f"  ({m.reason})"
         out.append(line)
-    turns = [review.moves[p - 1] for p in review.turning_points]
+        if m.note:
+            out.append(f"{'':>5}{m.note}")
+    turns = [m for p in review.turning_points if (m := review.move_at(p)) is not None]
     if turns:
         said = ", ".join(f"{m.ply}. {spec.player_label(m.player)} {m.move}" for m in turns)
         out.append(f"turning points: {said}")
