@@ -369,6 +369,8 @@ class GameSpec(ABC):
     hint_steps: ClassVar[int] = 0
     # options `binaryon match` plays the game with, under the command line's own
     match_options: ClassVar[dict[str, Any]] = {}
+    # a finished game is reviewed by the game's own rules (``review_of``), no engine needed
+    own_review: ClassVar[bool] = False
 
     def remote(self) -> Remote:
         """How the game is played across two boards (``companion.games.remote_api``): by

@@ -187,11 +187,17 @@ def test_a_game_thrown_away_at_the_end_shows_the_blunder_and_where_it_turned():
     assert all(x.label == "best" for x in review.moves if x.ply != thrown)
 
 
-def test_games_the_engine_does_not_play_are_refused_in_one_line():
-    for game in ("binome", "latent-binaries"):
+def test_games_the_engine_does_not_play_review_themselves_once_over():
+    """Binøme and Latent Binaries by their own rules (tests/games/*/test_review.py): a game
+    not over is refused in one line, its secrets kept; an unknown game too."""
+    for game, words in (
+        ("binome", "binome: only a game that is over is reviewed"),
+        ("latent-binaries", "latent-binaries: the game has not revealed its secrets"),
+        ("chess", "no review for chess: "),
+    ):
         with pytest.raises(NotReviewable) as info:
             review_game(game, {}, [])
-        assert str(info.value).startswith(f"no review for {game}: no engine for {game!r}")
+        assert str(info.value).startswith(words)
         assert "\n" not in str(info.value)
 
 

@@ -142,6 +142,7 @@ class BinomeSpec(GameSpec):
     options = OPTIONS
     sensor_kinds = ()
     secret_options = ("seed",)  # the virtual players' sheets follow from it
+    own_review = True  # review.py: each claim held to the sheet
 
     def clock_rules(self) -> BinomeClock:
         return BinomeClock(self)

@@ -117,6 +117,7 @@ class LatentSpec(GameSpec):
     paired_moves: ClassVar[bool] = False  # a turn: a move, a challenge, a marker
     options: ClassVar[tuple[Option, ...]] = OPTIONS
     sensor_kinds: ClassVar[tuple[str, ...]] = ("switch", "presence")
+    own_review: ClassVar[bool] = True  # review.py: each guess held to what was known
 
     def clock_rules(self) -> LatentClock:
         return LatentClock(self)
