@@ -86,7 +86,7 @@ def review(
             rolls.append(str(move.digit))
         elif isinstance(move, Draw):
             turn = []
-        elif isinstance(move, Claim | Decline) and not state.on_paper(_who(move, state)):
+        elif isinstance(move, Claim | Decline):  # on paper: the number told, or a pass
             number = move.number if isinstance(move, Claim) else None
             burn = isinstance(move, Claim) and move.burn
             turn.append(Choice(ply, _who(move, state), number, burn, state))
@@ -200,7 +200,7 @@ def _review_choice(
         outcomes[alt] = (alt_res.gained(c.player), standing(scores, c.player), alt_res)
     gain, after, _ = outcomes[c.number]
     best_gain = max(g for g, _, _ in outcomes.values())
-    best = next(alt for alt in options if outcomes[alt][0] == best_gain)
+    best = next(alt for alt in outcomes if outcomes[alt][0] == best_gain)  # a pass first
     spent = c.number is not None and gain == 0
     label = label_of_points(best_gain - gain, spent)
     if c.burn and label in ("best", "good"):
@@ -211,6 +211,9 @@ def _review_choice(
         better = _move_name(c.player, best)
         reason = _better_words(best, outcomes[best][0], postulate.title)
     note = _note(c, res, gain, outcomes, postulate.title)
+    if c.before.on_paper(c.player):  # what else the sheet held is not known
+        said = note.split(":")[0] if c.number is None else note
+        note = f"{said} (a sheet on paper: no other number of it known)"
     return MoveReview(
         c.ply, c.player, _move_name(c.player, c.number, c.burn), label, before, after,
         best_gain, gain, True, True, better, reason, note,

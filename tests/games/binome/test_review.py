@@ -147,7 +147,9 @@ def random_game(seed: int, players: str = "Ann,Bob,Cy", **extra) -> tuple[dict, 
 @given(
     seed=st.integers(0, 10_000),
     players=st.sampled_from(["Ann,Bob", "Ann,Bob,Cy", "Ann,Bob,Cy,Dan"]),
-    variant=st.sampled_from([{}, {"secrets": True}, {"battle_royale": True}]),
+    variant=st.sampled_from(
+        [{}, {"secrets": True}, {"battle_royale": True}, {"transparency": True}]
+    ),
 )
 def test_a_better_choice_played_instead_scores_what_the_review_says(seed, players, variant):
     """The better choice, put in the record in place of the one made, and the game replayed by
@@ -173,6 +175,17 @@ def test_a_better_choice_played_instead_scores_what_the_review_says(seed, player
             if i >= k and len(state.history) > turns:  # that turn resolved
                 break
         assert state.history[-1].gained(m.player) == m.value_before, m
+
+
+def test_a_game_on_paper_is_told_from_what_was_said():
+    """Paper sheets (option ``paper``): the companion never knew them, so each choice is held
+    to a pass only, and said so."""
+    options, names = random_game(4, "Ann,Bob", paper=True)
+    review = review_game("binome", options, names)
+    assert review.moves and review.headings
+    for m in review.moves:
+        assert m.note.endswith("(a sheet on paper: no other number of it known)")
+        assert m.better in (None, f"{m.player} pass") and m.label in ("best", "good")
 
 
 def test_the_curve_ends_at_the_result_and_has_a_point_a_move():

@@ -208,3 +208,18 @@ def test_labels_by_the_chance_given_away():
     assert label_of(0.8, 0.5) == "mistake"
     assert label_of(0.9, 0.5) == "blunder"
     assert label_of(0.3, 0.0) == "blunder"  # it could not be right
+
+
+def test_the_pages_review_process_refuses_it_too_without_a_secret():
+    """The page's and the board's review runs in a process of its own
+    (``views/web/review_process.py``): its answer for a game in progress is the same one
+    line, with no hidden pawn in it."""
+    from companion.views.web.review_process import review_in_process
+
+    options, cut, colours = in_progress(7)
+    seen: list[int] = []
+    with pytest.raises(NotReviewable) as refused:
+        review_in_process("latent-binaries", options, cut, lambda d, t: seen.append(d))
+    said = str(refused.value)
+    assert said.endswith("the game has not revealed its secrets: no review before")
+    assert not any(colour in said for colour in colours)
