@@ -216,7 +216,7 @@ def test_the_pages_review_process_refuses_it_too_without_a_secret():
     line, with no hidden pawn in it."""
     from companion.views.web.review_process import review_in_process
 
-    options, cut, colours = in_progress(7)
+    options, cut, colours = in_progress(5)
     seen: list[int] = []
     with pytest.raises(NotReviewable) as refused:
         review_in_process("latent-binaries", options, cut, lambda d, t: seen.append(d))
