@@ -70,18 +70,25 @@ def review(
     ``options``; ValueError with one line for a game not over or a move that does not
     replay."""
     state = new_game(**options)
-    first = state.names[0]
-    out = Review("binome", first, {p: p.upper() for p in state.names})
-    out.curve.append(0.5)
-    rolls: list[str] = []
-    turn: list[Choice] = []
-    total = len(names)
+    steps = []
     for ply, name in enumerate(names, 1):
         try:
             move = state.parse_move(name)
             after = state.play(move)
         except ValueError as e:
             raise ValueError(f"move {ply} {name}: {str(e).splitlines()[0]}") from None
+        steps.append((ply, move, state, after))
+        state = after
+    if not state.is_over():  # before anything is read of the sheets
+        raise ValueError("only a game that is over is reviewed: its sheets are still secret")
+    end = state
+    first = end.names[0]
+    out = Review("binome", first, {p: p.upper() for p in end.names})
+    out.curve.append(0.5)
+    rolls: list[str] = []
+    turn: list[Choice] = []
+    total = len(names)
+    for ply, move, state, after in steps:
         if isinstance(move, Roll):
             rolls.append(str(move.digit))
         elif isinstance(move, Draw):
@@ -95,15 +102,12 @@ def review(
                 out.headings[turn[0].ply] = _heading(state, after)
             out.moves.extend(_review_turn(state, after, turn))
             turn = []
-        state = after
-        out.curve.append(standing(_scores(state), first))
+        out.curve.append(standing(_scores(after), first))
         if progress is not None:
             progress(ply, total)
-    if not state.is_over():
-        raise ValueError("only a game that is over is reviewed: its sheets are still secret")
-    winners = state.winners()
+    winners = end.winners()
     out.curve[-1] = 1.0 if winners == (first,) else 0.5 if first in winners else 0.0
-    out.intro = _intro(state, rolls)
+    out.intro = _intro(end, rolls)
     out.turning_points = [
         m.ply for m in out.moves if m.label in ("mistake", "blunder") and m.before >= 0.5 > m.after
     ]
