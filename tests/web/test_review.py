@@ -142,7 +142,7 @@ def test_the_api_starts_a_review_and_says_how_far_it_has_got():
 
 # ------------------------------------------------------------------ the page, real Chromium
 
-SHOTS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "docs", "screenshots")
+SHOTS = os.path.join(Path(__file__).resolve().parents[2], "docs", "screenshots")
 
 
 def play_out(site: Site, seed: int = 4) -> None:
@@ -261,5 +261,11 @@ def test_binomes_review_beside_the_replay_tells_each_turn(browser, tmp_path):
         b.wait(lambda: b.body_data("replayIndex") == second, what="the second choice's position")
         severe = axe.severe(axe.violations(b.driver, axe_js))
         assert severe == [], severe
+        if os.environ.get("BINARYON_SCREENSHOTS"):
+            from tests.web.test_look import screenshot
+
+            path = os.path.join(SHOTS, "review-binome-phone.png")
+            screenshot(b, Path(path), 390, 844)
+            assert os.path.getsize(path) > 5000
     finally:
         site.close()

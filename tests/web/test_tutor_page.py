@@ -7,8 +7,10 @@ OFF's b2 is one (d2 holds it): tests/engines/test_tutor.py holds both to the sol
 from __future__ import annotations
 
 import json
+import os
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -150,6 +152,12 @@ def test_the_switch_on_the_page_in_chromium(browser, tmp_path):
         assert b.js("return document.getElementById('tutor-on').checked;")
         severe = axe.severe(axe.violations(b.driver, axe_js))
         assert severe == [], severe
+        if os.environ.get("BINARYON_SCREENSHOTS"):
+            from tests.web.test_look import screenshot
+
+            path = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "tutor-phone.png"
+            screenshot(b, path, 390, 844)
+            assert path.stat().st_size > 5000
         b.to(site.pages["off"])
         b.wait(lambda: b.body_data("tutor") == "off", what="OFF's switch")
         site.submit("a3", "on")
