@@ -1,7 +1,9 @@
 """``binaryon review [ID] [--json]``: the engine goes through a finished game (the last one by
 default) and labels each move best, good, inaccuracy, mistake or blunder, with the better move
-and why for each inaccuracy or worse, and the turning points (docs/review.md). Progress goes
-to stderr; ``--json`` prints the whole review for scripts."""
+and why for each inaccuracy or worse, and the turning points (docs/review.md); Binøme and
+Latent Binaries by their own rules (each turn told, each claim or guess held to what the
+player knew), Latent Binaries once it has revealed its secrets. Progress goes to stderr;
+``--json`` prints the whole review for scripts."""
 
 from __future__ import annotations
 
