@@ -223,3 +223,50 @@ def test_the_pages_review_process_refuses_it_too_without_a_secret():
     said = str(refused.value)
     assert said.endswith("the game has not revealed its secrets: no review before")
     assert not any(colour in said for colour in colours)
+
+
+PAIRS = [("cyan", "magenta"), ("cyan", "orange"), ("cyan", "purple"), ("magenta", "orange"),
+         ("magenta", "purple"), ("orange", "purple")]  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    truth=st.lists(st.sampled_from(PAIRS), min_size=1, max_size=3),
+    facts=st.lists(
+        st.tuples(st.integers(0, 2), st.sampled_from(["cyan", "magenta", "orange", "purple"])),
+        max_size=5,
+    ),
+)
+def test_the_chances_are_the_share_of_the_setups_the_facts_allow(truth, facts):
+    """Counted against every setup one by one: the share of the setups (a pair of colours a
+    nest, the colours hidden as often as the stash says) that the facts allow."""
+    from collections import Counter
+    from itertools import product
+
+    colours = ("cyan", "magenta", "orange", "purple")
+    starts = list(range(20, 20 + len(truth)))
+    known = {s: Known("xeno") for s in starts}
+    for nest, colour in facts:  # true facts: a cap where the colour is, a miss where not
+        if nest < len(truth):
+            k = known[starts[nest]]
+            if colour in truth[nest]:
+                k.has.add(colour)
+            else:
+                k.not_in[colour] = 1  # ruled out at move 1
+    hidden = dict(Counter(c for pair in truth for c in pair))
+    table = chances("xeno", colours, known, hidden)
+    allowed = [
+        setup
+        for setup in product(PAIRS, repeat=len(truth))
+        if Counter(c for pair in setup for c in pair) == Counter(hidden)
+        and all(
+            known[s].has <= set(pair) and not set(known[s].not_in) & set(pair)
+            for s, pair in zip(starts, setup, strict=True)
+        )
+    ]
+    assert tuple(truth) in allowed
+    for i, s in enumerate(starts):
+        for c in colours:
+            share = Fraction(sum(c in setup[i] for setup in allowed), len(allowed))
+            assert table[s][c] == share, (s, c)
+        assert all(table[s][c] > 0 for c in truth[i])
