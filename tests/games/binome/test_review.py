@@ -234,3 +234,32 @@ def test_the_command_tells_the_turns_and_prints_json(capsys, tmp_path):
     assert first["move"] == "Ann claim 16" and first["label"] == "mistake"
     assert first["note"].startswith("16 beaten") and str(first["ply"]) in data["headings"]
     assert len(data["curve"]) == len(names) + 1
+
+
+def test_a_game_ended_on_time_keeps_its_numbers_from_the_review(capsys, tmp_path):
+    """A game that ended before the rules ended it (on time) never revealed its sheets: the
+    command refuses it in one line and says no number of them."""
+    from companion.games.base import Outcome
+
+    names = scripted()[:60]  # in turn 4: the sheets and three turns' numbers secret
+    state = SPEC.new(**OPTIONS)
+    rows = []
+    for name in names:
+        move = state.parse_move(name)
+        public = state.public_name(move)
+        rows.append((name, None, state.actor(move), public if public != name else None))
+        state = state.play(move)
+    assert not state.revealed()
+    path = tmp_path / "j.sqlite"
+    with SqliteJournal.open(path) as j:
+        game_id = j.import_game(
+            "binome", OPTIONS, {}, rows, started=None, ended=None, status="finished",
+            outcome=Outcome(("Bob",), "won on time", {"on_time": "Ann"}),
+        )  # fmt: skip
+    for args in ((str(game_id),), (str(game_id), "--json")):
+        assert main(["review", *args, "--journal", str(path)]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1
+        assert f"game {game_id} has not revealed its secrets: no review before" in err
+        numbers = {n.split()[-1] for n in names if " claim " in n} | {"93", "16", "39"}
+        assert not any(n in err.replace(str(game_id), "") for n in numbers)
