@@ -303,3 +303,16 @@ def test_options_that_do_not_make_a_game_are_refused_in_one_line():
     with pytest.raises(NotReviewable) as info:
         review_game("binaryon", {"size": 5}, ["a1"])
     assert str(info.value).startswith("binaryon: ") and "\n" not in str(info.value)
+
+
+def test_every_game_is_reviewed_by_the_engine_or_by_its_own_rules():
+    """``own_review`` (the board's menu offers the review by it) says exactly which games give
+    their own ``review_of``; every registered game is reviewed one way or the other."""
+    from companion.games import game_names
+    from companion.games.base import GameSpec
+
+    for name in game_names():
+        spec = get_spec(name)
+        own = type(spec).review_of is not GameSpec.review_of
+        assert spec.own_review == own, name
+        assert own != (spec.engine() is not None), name
