@@ -1,5 +1,6 @@
 """The review's time (``binaryon review``, companion/engines/review.py): a long Binaryon game
-(8x8) and a whole Wythe game (8x8), here and, with ``--quota``, under the CPU quota of one
+(8x8) and a whole Wythe game (8x8), then a Binøme and a Latent Binaries game (their own
+rules' reviews, no search), here and, with ``--quota``, under the CPU quota of one
 Pi Zero 2 W core (benchmarks/cpu_quota.py). Aims: under 10 s here, under 60 s on the quota,
 with progress shown throughout (the longest wait between two progress steps is printed).
 
@@ -72,6 +73,25 @@ def whole_wythe(seed: int = 0) -> list[str]:
     return names
 
 
+def seeded_game(game: str, seed: int = 1) -> list[str]:
+    """A whole game of random legal moves (Binøme, Latent Binaries: reviewed by their own
+    rules, no engine), seeded; the first seed from ``seed`` whose game ends."""
+    from companion.games import get_spec
+
+    spec = get_spec(game)
+    for tried in range(seed, seed + 50):
+        rng = random.Random(tried)
+        state, names = spec.new(**spec.resolve({})), []
+        while not state.is_over() and len(names) < 2000:
+            player = sorted(state.to_act)[0] if state.to_act else None
+            move = rng.choice(state.legal_moves(player))
+            names.append(move.name)
+            state = state.play(move)
+        if state.is_over():
+            return names
+    raise RuntimeError(f"no seeded {game} game ended")
+
+
 def timed(game: str, names: list[str], nodes: int) -> tuple[float, float, float]:
     """(wall, CPU, the longest wait between two progress steps) seconds of one review."""
     from companion.engines.review import review_game
@@ -139,6 +159,15 @@ def measure(nodes: int, plies: int, label: str, presses: int = 0) -> None:
             f"{label}review of a {len(names)}-move {game} game ({nodes} nodes a move): "
             f"{wall:.1f} s wall, {cpu:.1f} s CPU{rate}; longest wait between two progress "
             f"steps {gap:.2f} s",
+            flush=True,
+        )
+    for game in ("binome", "latent-binaries"):  # by their own rules: no search
+        names = seeded_game(game)
+        wall, cpu, gap = timed(game, names, nodes)
+        print(
+            f"{label}review of a {len(names)}-move {game} game (its own rules): "
+            f"{wall:.2f} s wall, {cpu:.2f} s CPU; longest wait between two progress steps "
+            f"{gap:.3f} s",
             flush=True,
         )
 

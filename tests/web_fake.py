@@ -242,6 +242,10 @@ class FakeBackend:
         self.calls.append(("clock", player, what))
         return {"ok": False, "code": "no-clock", "reason": "this game has no clock"}
 
+    def tutor(self, player: str, what: str) -> dict[str, Any]:
+        self.calls.append(("tutor", player, what))
+        return {"ok": False, "code": "no-tutor", "reason": "no tutor here"}
+
     def history(self, limit: int = 50) -> list[dict[str, Any]]:
         with self._lock:
             games = [

@@ -1,7 +1,9 @@
 """``binaryon review [ID] [--json]``: the engine goes through a finished game (the last one by
 default) and labels each move best, good, inaccuracy, mistake or blunder, with the better move
-and why for each inaccuracy or worse, and the turning points (docs/review.md). Progress goes
-to stderr; ``--json`` prints the whole review for scripts."""
+and why for each inaccuracy or worse, and the turning points (docs/review.md); Binøme and
+Latent Binaries by their own rules (each turn told, each claim or guess held to what the
+player knew), Latent Binaries once it has revealed its secrets. Progress goes to stderr;
+``--json`` prints the whole review for scripts."""
 
 from __future__ import annotations
 
@@ -110,13 +112,18 @@ def text_lines(entry: Any, review: Any) -> list[str]:
         return spec.player_label(seat) + (f" ({name})" if name else "")
 
     out = [f"game {entry.id}, {entry.game}: {entry.summary or entry.result or 'finished'}"]
+    out.extend(review.intro)
     width = max((len(m.move) for m in review.moves), default=4)
     for m in review.moves:
+        if m.ply in review.headings:
+            out.append(review.headings[m.ply])
         line = f"{m.ply:>3}. {spec.player_label(m.player):<6} {m.move:<{width}}  {m.label}"
         if m.label in EXPLAINED and m.reason:
             line += f"  ({m.reason})"
         out.append(line)
-    turns = [review.moves[p - 1] for p in review.turning_points]
+        if m.note:
+            out.append(f"{'':>5}{m.note}")
+    turns = [m for p in review.turning_points if (m := review.move_at(p)) is not None]
     if turns:
         said = ", ".join(f"{m.ply}. {spec.player_label(m.player)} {m.move}" for m in turns)
         out.append(f"turning points: {said}")

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Final
 
 from companion.engines.adapters import adapter_for
 from companion.engines.explain import hint_line
 from companion.engines.search import WIN, Limits, Result, Searcher
 from companion.games import get_spec
+from companion.games.review_api import MoveReview, Review
 
 NODES: Final = 6000  # nodes searched a move by default: the same review on any machine
 # The largest drop (in expected result, 0..1) each label allows; a move at least as good as
@@ -35,74 +36,6 @@ EXPLAINED: Final = ("inaccuracy", "mistake", BLUNDER)  # labels that name the be
 class NotReviewable(ValueError):
     """A game the engine cannot review (no engine plays it, a move that does not replay): the
     message is one line for the user."""
-
-
-@dataclass(frozen=True)
-class MoveReview:
-    """One move of a reviewed game. ``before``: the mover's expected result with best play from
-    the position it moved in; ``after``: with the move played; ``value_*`` the engine's
-    values behind them (the mover's side) and ``proven_*`` whether the search proved them;
-    ``better``: the engine's move when another, and ``reason`` it in one line ("better e5:
-    wins the race for the f-file"); the page and the terminal say it for an inaccuracy or
-    worse (``EXPLAINED``)."""
-
-    ply: int  # 1 for the game's first move
-    player: str  # the seat that moved
-    move: str
-    label: str
-    before: float
-    after: float
-    value_before: int
-    value_after: int
-    proven_before: bool = False
-    proven_after: bool = False
-    better: str | None = None
-    reason: str = ""
-
-    @property
-    def drop(self) -> float:
-        return max(0.0, self.before - self.after)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "ply": self.ply, "player": self.player, "move": self.move, "label": self.label,
-            "before": round(self.before, 3), "after": round(self.after, 3),
-            "drop": round(self.drop, 3), "proven": self.proven_before and self.proven_after,
-            "better": self.better, "reason": self.reason,
-        }  # fmt: skip
-
-
-@dataclass
-class Review:
-    """The whole game's review. ``curve[k]``: the first seat's expected result after ``k``
-    moves (``curve[0]`` the start); ``turning_points``: the plies of the moves after which the
-    other side was ahead, the mover's mistakes that handed the lead over."""
-
-    game: str
-    first: str  # the seat the curve is drawn for
-    labels: dict[str, str] = field(default_factory=dict)  # each seat as the game names it
-    moves: list[MoveReview] = field(default_factory=list)
-    curve: list[float] = field(default_factory=list)
-    turning_points: list[int] = field(default_factory=list)
-
-    def counts(self) -> dict[str, dict[str, int]]:
-        """Per seat, how many moves got each label."""
-        out: dict[str, dict[str, int]] = {}
-        for m in self.moves:
-            seat = out.setdefault(m.player, {})
-            seat[m.label] = seat.get(m.label, 0) + 1
-        return out
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "game": self.game,
-            "first": self.first,
-            "labels": self.labels,
-            "moves": [m.as_dict() for m in self.moves],
-            "curve": [round(e, 3) for e in self.curve],
-            "turning_points": self.turning_points,
-            "counts": self.counts(),
-        }
 
 
 def expected(value: int, scale: int, exact: bool = False) -> float:
@@ -142,10 +75,19 @@ def review_game(
     move names, the referee's passes included). ``nodes``: the search's budget per move.
     NotReviewable with one line when no engine plays the game or a move does not replay."""
     try:
+        spec = get_spec(game)
+    except ValueError as e:
+        raise NotReviewable(f"no review for {game}: {e}") from None
+    try:
+        own = spec.review_of(spec.resolve(dict(options)), list(names), progress)
+    except ValueError as e:  # refused by the game (its secrets kept), or a move that is wrong
+        raise NotReviewable(f"{game}: {str(e).splitlines()[0]}") from None
+    if own is not None:
+        return own
+    try:
         adapter = adapter_for(game)
     except ValueError as e:
         raise NotReviewable(f"no review for {game}: {e}") from None
-    spec = get_spec(game)
     try:
         state = spec.new(**spec.resolve(dict(options)))
     except ValueError as e:  # options a journal row got wrong: said, never a traceback

@@ -419,6 +419,8 @@ class Daemon:
         self._check_board()
         self._last_frame = None
         self.review_steps.stop()
+        if self.tutor is not None:
+            self.tutor.new_game()
 
     def recheck_board(self) -> None:
         """A sensor board whose readings were set aside (the menu was open) is looked at."""
@@ -460,6 +462,23 @@ class Daemon:
             self.opponent.update()
         if self.tutor is not None:
             self.tutor.update()
+
+    def tutor_switch(self, seat: str, on: bool) -> str | None:
+        """A player's page turns the tutor on or off for its own seat (docs/review.md); the
+        reason in one line when it may not be on (a remote opponent, a club event's game, a
+        game no engine judges), else None."""
+        if self.tutor is None:  # no seat judged for yet: one for none, the pages' to switch
+            opponent = self.opponent
+            self.tutor = Tutor(
+                self, lambda: opponent is not None and opponent.to_move(), seats=set()
+            )
+            self.referee.gate = self._gate
+        remote = self.config.game.opponent.startswith(REMOTE)
+        if on and (why := self.tutor.refusal_for(self.session.game_id, remote)):
+            return why
+        self.tutor.switch(seat, on, tuple(self.session.state.players))
+        self.say(f"tutor {'on' if on else 'off'} for {self.session.spec.player_label(seat)}")
+        return None
 
     def _gate(self, move: Any) -> Refusal | None:
         """Before a move is played: the opponent's own move awaited, then the tutor."""
@@ -657,6 +676,9 @@ class Daemon:
         view = dict(frame.web_for(viewer))
         view["undo"] = self.referee.undo_view()  # a takeback asked, waiting for agreement
         view["clock"] = self._web_clock(frame.table.clock)
+        if viewer is not None:  # the seat's tutor switch, in a game an engine judges
+            on = self.tutor is not None and self.tutor.on_for(viewer)
+            view["tutor"] = {"on": on} if self.session.spec.engine() is not None else None
         return view
 
     def _web_clock(self, face: ClockFace | None) -> dict[str, Any] | None:

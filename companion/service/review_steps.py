@@ -46,7 +46,7 @@ class ReviewSteps:
         self.running: tuple[int, str, dict[str, Any], list[str]] | None = None
         self.moves: list[dict[str, Any]] = []
         self.labels: dict[str, str] = {}
-        self.states: list[Any] = []  # the position each move was played in
+        self.states: list[Any] = []  # the position each move (by its ply) was played in
         self.index: int | None = None  # the move shown (None: not stepping)
         self._timer: Any = None
         self._serial = 0  # the game ids of the reviews asked (``Reviews`` keys them)
@@ -60,16 +60,18 @@ class ReviewSteps:
         return self.running is not None
 
     def offered(self) -> bool:
-        """Is there a finished game on the board the engine can review?"""
+        """Is there a finished game on the board the engine (or the game's own rules,
+        ``own_review``) can review?"""
         session = self.host.session
-        over = session.state.is_over() and session.spec.engine() is not None
-        return over and bool(session.played)
+        spec = session.spec
+        reviewed = spec.engine() is not None or spec.own_review
+        return session.state.is_over() and reviewed and bool(session.played)
 
     def start(self) -> None:
         """Review the game on the board (over) and step through it once done."""
         session = self.host.session
         if not self.offered():
-            self.host.say("review: only a finished game an engine plays")
+            self.host.say("review: only a finished game that can be reviewed")
             return
         if self.reviews is None:
             from companion.views.web.reviews import Reviews
@@ -100,7 +102,9 @@ class ReviewSteps:
             return
         review = answer["review"]
         self.moves, self.labels = list(review["moves"]), dict(review.get("labels", {}))
-        if not self.moves or len(self.moves) != len(self.states):
+        # a game's own review steps through its choices only (Binøme's claims, Latent
+        # Binaries' guesses): each move by its ply
+        if not self.moves or any(not 1 <= m["ply"] <= len(self.states) for m in self.moves):
             self.host.say("review: no moves to step through")
             return
         self.index = 0
@@ -115,13 +119,14 @@ class ReviewSteps:
         if self.index is None:
             self.host.notices.review = None
             return
-        m, state = self.moves[self.index], self.states[self.index]
+        m = self.moves[self.index]
+        state = self.states[m["ply"] - 1]
         who = self.labels.get(m["player"], m["player"])
         played = _cells(state, m["move"])
         better = _cells(state, m["better"]) if m["label"] in EXPLAINED and m["better"] else ()
         reason = m["reason"] if m["label"] in EXPLAINED else ""
         shown = ReviewStep(
-            ply=m["ply"],
+            ply=self.index + 1,  # the step (a game's own review steps its choices only)
             total=len(self.moves),
             move=f"{m['ply']}. {who} {m['move']}",
             label=m["label"],
@@ -135,7 +140,9 @@ class ReviewSteps:
 
     def state(self) -> Any:
         """The position the table shows while stepping (None: the game's own)."""
-        return self.states[self.index] if self.index is not None else None
+        if self.index is None:
+            return None
+        return self.states[self.moves[self.index]["ply"] - 1]
 
     def button(self, name: str, long: bool = False) -> None:
         """While stepping: menu next, undo back, confirm done; while it runs, confirm or undo

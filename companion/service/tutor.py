@@ -1,7 +1,9 @@
-"""The tutor during play (``--tutor``, ``[game] tutor``; docs/review.md): before a move the
-engine judges a blunder is played, the table is told why (the OLED, the pages, the voice, as
-any refusal) and the move is held; the same move again (the square pressed again, the
-confirm button, the page's "play it anyway") plays it, another move clears the warning.
+"""The tutor during play (``--tutor``, ``[game] tutor``, or a seat's switch on its player's
+page; docs/review.md): before a move the engine judges a blunder is played, the table is told
+why (the OLED, the pages, the voice, as any refusal) and the move is held; the same move
+again (the square pressed again, the confirm button, the page's "play it anyway") plays it,
+another move clears the warning. ``--tutor`` is on for every seat; a page's switch turns it
+on or off for its own seat only.
 
 The judgement (``engines/tutor.py``: one search for every move of the position) runs in a
 thread of its own at a lower priority, started as soon as a person is to move; a press never
@@ -54,10 +56,15 @@ class Tutor:
         host: TutorHost,
         engine_to_move: Callable[[], bool] = lambda: False,
         judge: Judge | None = None,
+        seats: set[str] | None = None,
     ):
         self.host = host
         self.engine_to_move = engine_to_move
         self.judge = judge
+        # the seats it judges for (None: every seat, ``--tutor``); a page's switch changes
+        # its own seat's, for the game on the board (a new game starts again from ``start``)
+        self.start: frozenset[str] | None = None if seats is None else frozenset(seats)
+        self.seats: set[str] | None = None if seats is None else set(seats)
         self.judged: Any = None  # the state the cautions are of
         self.cautions: dict[Any, Any] = {}
         self.held: Any = None  # the move held in ``judged``, played when made again
@@ -81,7 +88,55 @@ class Tutor:
         state = session.state
         if state.is_over() or session.spec.engine() is None or self.engine_to_move():
             return False
+        if not self._for_mover(state):
+            return False
         return not self._event_game(session.game_id)
+
+    def _for_mover(self, state: Any) -> bool:
+        """Is a seat it judges for to move? (A seat is the page's: ``player_of`` says which
+        player it holds now.)"""
+        if self.seats is None:
+            return True
+        tutored = {state.player_of(seat) for seat in self.seats}
+        return bool(tutored & set(state.to_act))
+
+    def on_for(self, seat: str) -> bool:
+        """Does it judge for ``seat``?"""
+        return self.seats is None or seat in self.seats
+
+    def switch(self, seat: str, on: bool, seats: tuple[str, ...]) -> None:
+        """A page's switch: on or off for ``seat`` alone (``seats``: every seat of the game,
+        the others keep theirs); the position is judged again for the seats on now."""
+        if self.seats is None:
+            if on:
+                return
+            self.seats = set(seats)
+        if on:
+            self.seats.add(seat)
+        else:
+            self.seats.discard(seat)
+        self.cancel()
+
+    def new_game(self) -> None:
+        """Another game on the board: the seats as at the start (``--tutor``: every one)."""
+        self.seats = None if self.start is None else set(self.start)
+        self.cancel()
+
+    def refusal_for(self, game_id: int | None, remote: bool) -> str | None:
+        """Why a page may not turn it on (one line), or None: with a remote opponent or in a
+        club event's game, as ``--tutor`` is refused, and in a game no engine judges."""
+        from companion.engines.tutor import refusal
+
+        session = self.host.session
+        if session.spec.engine() is None:
+            return f"no tutor for {session.spec.heading()}: no engine judges its moves"
+        if remote:
+            return refusal(remote=True, rated=False)
+        if self._event_game(game_id):
+            return refusal(remote=False, rated=True)
+        if session.state.is_over():
+            return "no tutor: the game is over"
+        return None
 
     def _event_game(self, game_id: int | None) -> bool:
         """Is the game a club event's (a pairing started it)? Said once when it is."""

@@ -191,6 +191,19 @@ class DaemonWebBackend:
 
         return self.daemon.call(act)
 
+    def tutor(self, player: str, what: str) -> Answer:
+        """``on`` or ``off``: the tutor for this page's seat alone (docs/review.md)."""
+
+        def act() -> Answer:
+            if what not in ("on", "off"):
+                return _no("bad-request", f"{what}: on or off")
+            why = self.daemon.tutor_switch(player, what == "on")
+            if why:
+                return _no("no-tutor", why)
+            return {"ok": True, "tutor": what == "on"}
+
+        return self.daemon.call(act)
+
     def history(self, limit: int = 50) -> list[dict[str, Any]]:
         """The last ``limit`` games, newest first, from one bounded query on the journal's
         games rows (``recent``): its cost follows ``limit``, never the journal's size. It

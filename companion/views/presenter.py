@@ -55,7 +55,7 @@ class ReviewStep:
     an inaccuracy or worse, the better move's in ``BETTER_RGB``; the OLED says the move, its
     label and the reason."""
 
-    ply: int  # 1 for the first move
+    ply: int  # the step: 1 for the first move reviewed
     total: int
     move: str  # "12. ON c7"
     label: str  # best, good, inaccuracy, mistake, blunder

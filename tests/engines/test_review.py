@@ -187,11 +187,17 @@ def test_a_game_thrown_away_at_the_end_shows_the_blunder_and_where_it_turned():
     assert all(x.label == "best" for x in review.moves if x.ply != thrown)
 
 
-def test_games_the_engine_does_not_play_are_refused_in_one_line():
-    for game in ("binome", "latent-binaries"):
+def test_games_the_engine_does_not_play_review_themselves_once_over():
+    """Binøme and Latent Binaries by their own rules (tests/games/*/test_review.py): a game
+    not over is refused in one line, its secrets kept; an unknown game too."""
+    for game, words in (
+        ("binome", "binome: only a game that is over is reviewed"),
+        ("latent-binaries", "latent-binaries: the game has not revealed its secrets"),
+        ("chess", "no review for chess: "),
+    ):
         with pytest.raises(NotReviewable) as info:
             review_game(game, {}, [])
-        assert str(info.value).startswith(f"no review for {game}: no engine for {game!r}")
+        assert str(info.value).startswith(words)
         assert "\n" not in str(info.value)
 
 
@@ -297,3 +303,16 @@ def test_options_that_do_not_make_a_game_are_refused_in_one_line():
     with pytest.raises(NotReviewable) as info:
         review_game("binaryon", {"size": 5}, ["a1"])
     assert str(info.value).startswith("binaryon: ") and "\n" not in str(info.value)
+
+
+def test_every_game_is_reviewed_by_the_engine_or_by_its_own_rules():
+    """``own_review`` (the board's menu offers the review by it) says exactly which games give
+    their own ``review_of``; every registered game is reviewed one way or the other."""
+    from companion.games import game_names
+    from companion.games.base import GameSpec
+
+    for name in game_names():
+        spec = get_spec(name)
+        own = type(spec).review_of is not GameSpec.review_of
+        assert spec.own_review == own, name
+        assert own != (spec.engine() is not None), name

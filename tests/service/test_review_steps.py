@@ -148,3 +148,71 @@ def test_the_voice_says_each_step(tmp_path):
     assert r.returncode == 0, r.stderr
     texts = (out / "said.txt").read_text()
     assert "3. ON a4: blunder; better d4: holds a draw" in texts, texts
+
+
+def test_a_latent_binaries_review_steps_through_its_guesses(make_daemon, clock):
+    """A game's own review on the board: only its guesses, each in the position it was made
+    in, the nest challenged lit (and the sound guess's nest, when it was another)."""
+    import random
+
+    d = make_daemon(game="latent-binaries")
+    rng = random.Random(1)
+    while not d.session.state.is_over():
+        state = d.session.state
+        player = sorted(state.to_act)[0]
+        verdict = d.submit(rng.choice(state.legal_moves(player)).name, player)
+        assert verdict.accepted, verdict.refusal
+        step(d, clock, 0.05)
+    played = [p.name for p in d.session.played]
+    guesses = [k for k, name in enumerate(played, 1) if name.startswith(("challenge", "order"))]
+    assert guesses
+    open_review(d, clock)
+    screen = d.screen()
+    assert screen.panel.title == "REVIEW" and screen.panel.corner == f"1/{len(guesses)}"
+    for k, ply in enumerate(guesses):
+        m = d.review_steps.moves[k]
+        assert m["ply"] == ply and m["move"] == played[ply - 1]
+        before = d.session.states[ply - 1]
+        assert d.frame.table.state is before and d.review_steps.state() is before
+        row = d.screen().panel.rows[0]
+        assert row == PanelRow(f"{ply}. {m['player'].upper()} {m['move']}", m["label"])
+        nest = before.parse_move(m["move"]).cells[0]
+        better = None
+        if m["better"] and m["label"] in ("inaccuracy", "mistake", "blunder"):
+            better = before.parse_move(m["better"]).cells[0]
+            assert d.frame.leds[d.map.squares[better]] == REVIEW_BETTER_RGB
+            assert d.screen().message == m["reason"]
+        if better != nest:  # the same nest, another colour: the better guess's green
+            assert d.frame.leds[d.map.squares[nest]] == REVIEW_MOVE_RGB
+        button(d, clock, "menu")
+    button(d, clock, "confirm")
+    assert not d.review_steps.active and d.frame.table.state is d.session.state
+
+
+def test_a_binome_review_steps_through_its_claims_on_the_oled(make_daemon, clock):
+    """Binøme has no board: its review's steps are said on the OLED, each claim or pass with
+    its label and, at a mistake, the better number."""
+    import random
+
+    d = make_daemon(game="binome", rules={"players": "Ann,Bob"})
+    rng = random.Random(2)
+    while not d.session.state.is_over():
+        state = d.session.state
+        player = sorted(state.to_act)[0]
+        verdict = d.submit(rng.choice(state.legal_moves(player)).name, player)
+        assert verdict.accepted, verdict.refusal
+        step(d, clock, 0.05)
+    played = [p.name for p in d.session.played]
+    choices = [k for k, n in enumerate(played, 1) if " claim " in n or n.endswith(" pass")]
+    open_review(d, clock)
+    assert [m["ply"] for m in d.review_steps.moves] == choices
+    for k, ply in enumerate(choices[:6]):
+        m = d.review_steps.moves[k]
+        screen = d.screen()
+        assert screen.panel.corner == f"{k + 1}/{len(choices)}"
+        assert screen.panel.rows == (
+            PanelRow(f"{ply}. {m['player'].upper()} {m['move']}", m["label"]),
+        )
+        if m["label"] in ("inaccuracy", "mistake", "blunder"):
+            assert screen.message == m["reason"]
+        button(d, clock, "menu")

@@ -142,7 +142,7 @@ def test_the_api_starts_a_review_and_says_how_far_it_has_got():
 
 # ------------------------------------------------------------------ the page, real Chromium
 
-SHOTS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "docs", "screenshots")
+SHOTS = os.path.join(Path(__file__).resolve().parents[2], "docs", "screenshots")
 
 
 def play_out(site: Site, seed: int = 4) -> None:
@@ -211,5 +211,61 @@ def test_a_review_made_in_its_own_process_is_the_same_review():
         json.dumps(review_game("binaryon", {"size": 4}, names, None, 800).as_dict())
     )
     assert seen == list(range(1, len(names) + 1))
-    with pytest.raises(NotReviewable, match="no review for binome"):
-        review_in_process("binome", {}, [], lambda d, t: None)
+    with pytest.raises(NotReviewable, match="binome: only a game that is over is reviewed"):
+        review_in_process("binome", {}, [], lambda d, t: None)  # refused in the child
+
+
+def test_binomes_review_beside_the_replay_tells_each_turn(browser, tmp_path):
+    """A game's own review (Binøme: its claims and passes) on the same page: each turn's line
+    before its first choice, each choice's note, the moves found by their ply."""
+    try:
+        axe_js = axe.source()
+    except axe.Offline as e:
+        pytest.skip(str(e))
+    site = Site(browser, tmp_path, "binome", {"players": "Ann,Bob"})
+    try:
+        play_out(site, seed=3)
+        game_id = site.daemon.session.game_id
+        names = [p.name for p in site.played()]
+        choices = [n for n in names if " claim " in n or n.endswith(" pass")]
+        site.open([])
+        b = site.browser
+        link = f'.game-link[data-game="{game_id}"]'
+        b.wait(lambda: b.js(f"return !!document.querySelector('{link}')"), what="the history")
+        b.js(f"document.querySelector('{link}').click();")
+        b.wait(lambda: b.body_data("replayIndex") == "0", what="the replay viewer")
+        b.js("document.getElementById('review-button').click();")
+        b.wait(lambda: b.body_data("review") == "done", what="the review", timeout=120)
+        shown = b.js(
+            "return [...document.querySelectorAll('#review-moves .review-ply')]"
+            ".map((e) => e.textContent);"
+        )
+        assert [s.split(" ", 2)[2] for s in shown] == choices
+        headings = b.js(
+            "return [...document.querySelectorAll('.review-turn-heading')]"
+            ".map((e) => e.textContent);"
+        )
+        assert headings and headings[0].startswith("turn 1: ")
+        notes = b.js("return document.querySelectorAll('.review-note').length;")
+        assert notes == len(choices)
+        assert b.text("review-intro").startswith("the die: ")
+        plies = int(b.js("return document.getElementById('replay-slider').max;"))
+        label = b.js("return document.querySelector('#review-svg').getAttribute('aria-label');")
+        assert label.startswith(f"ANN's expected result over {plies} moves: ")
+        turns = b.text("review-turns")
+        assert turns.startswith(("Turning points: ", "No turning point"))
+        second = b.js(
+            "return document.querySelectorAll('#review-moves .review-move')[1].dataset.ply;"
+        )
+        b.js("document.querySelectorAll('#review-moves .review-move button')[1].click();")
+        b.wait(lambda: b.body_data("replayIndex") == second, what="the second choice's position")
+        severe = axe.severe(axe.violations(b.driver, axe_js))
+        assert severe == [], severe
+        if os.environ.get("BINARYON_SCREENSHOTS"):
+            from tests.web.test_look import screenshot
+
+            path = os.path.join(SHOTS, "review-binome-phone.png")
+            screenshot(b, Path(path), 390, 844)
+            assert os.path.getsize(path) > 5000
+    finally:
+        site.close()

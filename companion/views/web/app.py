@@ -291,6 +291,11 @@ async def api_clock(request: web.Request) -> web.Response:
     return await _act(request, "clock", "clock")
 
 
+async def api_tutor(request: web.Request) -> web.Response:
+    """``{"tutor": "on" | "off"}``: the tutor for this page's seat alone."""
+    return await _act(request, "tutor", "tutor")
+
+
 async def api_history(request: web.Request) -> web.Response:
     try:
         limit = int(request.query.get("limit", "50"))
@@ -442,6 +447,7 @@ def make_app(
     r.add_post("/api/press", api_press)
     r.add_post("/api/undo", api_undo)
     r.add_post("/api/clock", api_clock)
+    r.add_post("/api/tutor", api_tutor)
     r.add_get("/api/history", api_history)
     r.add_get(r"/api/game/{id:\d{1,12}}", api_game)
     r.add_get(r"/api/review/{id:\d{1,12}}", api_review)

@@ -21,8 +21,9 @@ The view model (``public_view``), JSON-able::
      "undo": null or {"by": "xeno", "by_label": "XENO", "moves": ["challenge c6 cyan"],
               "agreed": ["xeno"], "waiting": ["rainbow"]}}
 
-``player_view`` returns the same plus ``"you": player`` and
-``"private": {"lines": [...], "actions": [...]}``: the only place a player's secrets appear.
+``player_view`` returns the same plus ``"you": player``,
+``"private": {"lines": [...], "actions": [...]}``: the only place a player's secrets appear,
+and ``"tutor": {"on": bool}`` (null for a game no engine judges): the seat's tutor switch.
 """
 
 from __future__ import annotations
@@ -72,6 +73,12 @@ class WebBackend(Protocol):
     def clock(self, player: str, what: str) -> Answer:
         """The game clock from a page: ``pause`` it (to call the arbiter) or ``resume`` it
         (after a pause, or a restart, which leaves it paused)."""
+        ...
+
+    def tutor(self, player: str, what: str) -> Answer:
+        """The tutor from a page: ``on`` or ``off`` for that player's seat alone (refused in
+        one line with a remote opponent, in a club event's game, for a game no engine
+        judges)."""
         ...
 
     def history(self, limit: int = 50) -> list[dict[str, Any]]:

@@ -93,6 +93,22 @@
     $("undo-text").textContent = text;
   }
 
+  /* The tutor for this seat alone (docs/review.md): the switch asks the board, the next
+     view says what it is (a refusal, with a remote opponent or in a club event's game, is
+     said in the result box and the switch goes back). */
+  function showTutor(view) {
+    const t = view.tutor;
+    $("tutor").hidden = !t;
+    if (t) $("tutor-on").checked = Boolean(t.on);
+    document.body.dataset.tutor = t ? (t.on ? "on" : "off") : "none";
+  }
+
+  $("tutor-on").addEventListener("change", async () => {
+    const on = $("tutor-on").checked;
+    await post("/api/tutor", { tutor: on ? "on" : "off" });
+    if (document.body.dataset.result !== "ok") $("tutor-on").checked = !on;
+  });
+
   $("undo-ask").addEventListener("click", () => undo("ask"));
   $("undo-accept").addEventListener("click", () => undo("accept"));
   $("undo-decline").addEventListener("click", () => undo("decline"));
@@ -101,6 +117,7 @@
     render(view, { onPress: press, onAction: act });
     sayOnce();
     showUndo(view);
+    showTutor(view);
     const me = (view.players || []).find((p) => p.id === view.you);
     const label = me ? `${me.label}${me.name ? ` (${me.name})` : ""}` : view.you;
     const yourTurn = (view.to_act || []).includes(view.you) && !view.over;

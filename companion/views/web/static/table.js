@@ -65,6 +65,8 @@
     $("review").hidden = true;
     $("review-figure").hidden = true;
     $("review-turns").hidden = true;
+    $("review-intro").hidden = true;
+    $("review-intro").replaceChildren();
     $("review-svg").replaceChildren();
     $("review-moves").replaceChildren();
     $("review-status").textContent = "";
@@ -137,13 +139,17 @@
     const first = seat(review, review.first);
     const other = moves.find((m) => m.player !== review.first);
     const second = other ? seat(review, other.player) : "the other side";
-    const turns = (review.turning_points || []).map((ply) => moves[ply - 1]).filter(Boolean);
+    /* a game's own review (Binøme's claims, Latent Binaries' guesses) reviews only its
+       choices: a move is found by its ply, the curve has a point for every move */
+    const byPly = new Map(moves.map((m) => [m.ply, m]));
+    const headings = review.headings || {};
+    const turns = (review.turning_points || []).map((ply) => byPly.get(ply)).filter(Boolean);
     const turnWords = turns.map((m) => `${m.ply}. ${seat(review, m.player)} ${m.move}`);
     const svg = $("review-svg"); /* viewBox 0 0 W H in the page */
     svg.replaceChildren();
     svg.setAttribute(
       "aria-label",
-      `${first}'s expected result over ${moves.length} moves: ${percent(curve[0] ?? 0.5)} at the start, ` +
+      `${first}'s expected result over ${n} moves: ${percent(curve[0] ?? 0.5)} at the start, ` +
         `${percent(curve[curve.length - 1] ?? 0.5)} at the end` +
         (turnWords.length ? `; turning points: ${turnWords.join(", ")}` : "; no turning point"),
     );
@@ -172,9 +178,13 @@
       ? `Turning points: ${turnWords.join(", ")}`
       : "No turning point: nobody handed the lead over.";
     turnLine.hidden = false;
+    const intro = review.intro || [];
+    fillList($("review-intro"), intro, (line) => el("li", "review-intro-line", line));
+    $("review-intro").hidden = !intro.length;
     fillList($("review-moves"), moves, (m) => {
       const li = el("li", `review-move label-${m.label}`);
       li.dataset.ply = m.ply;
+      if (headings[m.ply]) li.append(el("p", "review-turn-heading", headings[m.ply]));
       const b = el("button", "review-jump");
       b.type = "button";
       b.append(el("span", "review-ply", `${m.ply}. ${seat(review, m.player)} ${m.move}`));
@@ -182,6 +192,7 @@
       b.onclick = () => showFrame(m.ply);
       li.append(b);
       if (EXPLAINED.has(m.label) && m.reason) li.append(el("p", "review-reason", m.reason));
+      if (m.note) li.append(el("p", "review-note", m.note));
       return li;
     });
     reviewed = { n, now };
