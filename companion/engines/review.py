@@ -78,12 +78,12 @@ def review_game(
         spec = get_spec(game)
     except ValueError as e:
         raise NotReviewable(f"no review for {game}: {e}") from None
-    try:
-        own = spec.review_of(spec.resolve(dict(options)), list(names), progress)
-    except ValueError as e:  # refused by the game (its secrets kept), or a move that is wrong
-        raise NotReviewable(f"{game}: {str(e).splitlines()[0]}") from None
+    own = spec.review()
     if own is not None:
-        return own
+        try:
+            return own(spec.resolve(dict(options)), list(names), progress)
+        except ValueError as e:  # refused by the game (its secrets kept), or a wrong move
+            raise NotReviewable(f"{game}: {str(e).splitlines()[0]}") from None
     try:
         adapter = adapter_for(game)
     except ValueError as e:

@@ -29,7 +29,7 @@ view.py, interpreter.py and layout.py; this module gives their names too.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from companion.games.layout import Layout
     from companion.games.positions import Positions
     from companion.games.remote_api import Remote
-    from companion.games.review_api import Review
+    from companion.games.review_api import OwnReview
     from companion.games.view import Hint, View
 
 
@@ -365,8 +365,6 @@ class GameSpec(ABC):
     hint_steps: ClassVar[int] = 0
     # options `binaryon match` plays the game with, under the command line's own
     match_options: ClassVar[dict[str, Any]] = {}
-    # a finished game is reviewed by the game's own rules (``review_of``), no engine needed
-    own_review: ClassVar[bool] = False
 
     def remote(self) -> Remote:
         """How the game is played across two boards (``companion.games.remote_api``): by
@@ -376,17 +374,10 @@ class GameSpec(ABC):
 
         return Remote()
 
-    def review_of(
-        self,
-        options: dict[str, Any],
-        names: Sequence[str],
-        progress: Callable[[int, int], None] | None = None,
-    ) -> Review | None:
+    def review(self) -> OwnReview | None:
         """A finished game's review by the game's own rules, for a game no engine plays
-        (``companion.games.review_api``: Binøme's claims, Latent Binaries' guesses), from its
-        resolved ``options`` and journaled move ``names``; ValueError with one line for a game
-        it may not review (one that has not revealed its secrets). None: the engine reviews
-        it (``engine()``) or nothing does (the default)."""
+        (``companion.games.review_api.OwnReview``: Binøme's claims, Latent Binaries'
+        guesses). None: the engine reviews it (``engine()``) or nothing does (the default)."""
         return None
 
     def engine(self) -> Adapter | None:

@@ -1,12 +1,13 @@
 """What a finished game's review is made of (docs/review.md), whoever made it: the engines'
 search (``engines/review.py``, for the games an engine plays) or a game's own rules (Binøme's
-claims, Latent Binaries' guesses: ``GameSpec.review_of``). A leaf: it imports nothing of the
+claims, Latent Binaries' guesses: ``GameSpec.review()``). A leaf: it imports nothing of the
 games, so a game's review and the engines' both hand out these values and the command, the
 page and the board show them alike.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -99,3 +100,9 @@ class Review:
         if self.headings:
             out["headings"] = {str(ply): line for ply, line in sorted(self.headings.items())}
         return out
+
+
+# A game's own review (``GameSpec.review()``): from the game's resolved options, its journaled
+# move names and a progress callback (done, total), the Review; ValueError with one line for a
+# game it may not review (one that has not revealed its secrets) or a move that does not replay.
+OwnReview = Callable[[dict[str, Any], Sequence[str], Callable[[int, int], None] | None], Review]

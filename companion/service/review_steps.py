@@ -61,10 +61,10 @@ class ReviewSteps:
 
     def offered(self) -> bool:
         """Is there a finished game on the board the engine (or the game's own rules,
-        ``own_review``) can review?"""
+        ``review()``) can review?"""
         session = self.host.session
         spec = session.spec
-        reviewed = spec.engine() is not None or spec.own_review
+        reviewed = spec.engine() is not None or spec.review() is not None
         return session.state.is_over() and reviewed and bool(session.played)
 
     def start(self) -> None:

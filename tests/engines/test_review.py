@@ -306,13 +306,10 @@ def test_options_that_do_not_make_a_game_are_refused_in_one_line():
 
 
 def test_every_game_is_reviewed_by_the_engine_or_by_its_own_rules():
-    """``own_review`` (the board's menu offers the review by it) says exactly which games give
-    their own ``review_of``; every registered game is reviewed one way or the other."""
+    """Every registered game is reviewed one way or the other: by the engine, or by its own
+    rules (``review()``), never both."""
     from companion.games import game_names
-    from companion.games.base import GameSpec
 
     for name in game_names():
         spec = get_spec(name)
-        own = type(spec).review_of is not GameSpec.review_of
-        assert spec.own_review == own, name
-        assert own != (spec.engine() is not None), name
+        assert (spec.review() is not None) != (spec.engine() is not None), name

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from companion.games.base import ClockRules, GameSpec, GameState, Move, Outcome, Refusal
@@ -29,7 +28,7 @@ if TYPE_CHECKING:
     from companion.games.interpreter import Interpreter
     from companion.games.layout import Layout
     from companion.games.remote_api import Remote
-    from companion.games.review_api import Review
+    from companion.games.review_api import OwnReview
     from companion.games.view import RGB, Hint, Panel, View
 
 # The engine, the input, the chair's words, the remote play and the views are imported by
@@ -142,7 +141,6 @@ class BinomeSpec(GameSpec):
     options = OPTIONS
     sensor_kinds = ()
     secret_options = ("seed",)  # the virtual players' sheets follow from it
-    own_review = True  # review.py: each claim held to the sheet
 
     def clock_rules(self) -> BinomeClock:
         return BinomeClock(self)
@@ -153,17 +151,12 @@ class BinomeSpec(GameSpec):
 
         return MaskedRemote()
 
-    def review_of(
-        self,
-        options: dict[str, Any],
-        names: Sequence[str],
-        progress: Callable[[int, int], None] | None = None,
-    ) -> Review:
+    def review(self) -> OwnReview:
         """Each turn told and each claim or pass held against what the player's own sheet
         held (review.py); ValueError for a game not over: its sheets are secret till then."""
         from companion.games.binome.review import review
 
-        return review(options, names, progress)
+        return review
 
     def recorded_move(
         self, state: GameState, move: Move, refusal: Refusal

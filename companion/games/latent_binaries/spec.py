@@ -10,7 +10,7 @@ out of the explanation: the only differences."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from companion.games.base import ClockRules, GameSpec, GameState, Option
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from companion.games.interpreter import Interpreter
     from companion.games.latent_binaries.engine import LatentState
     from companion.games.layout import Layout
-    from companion.games.review_api import Review
+    from companion.games.review_api import OwnReview
     from companion.games.view import RGB, Cell, Hint, Panel, View
 
 # The engine, the input, the position's text and the views are imported by the methods that
@@ -116,7 +116,6 @@ class LatentSpec(GameSpec):
     paired_moves: ClassVar[bool] = False  # a turn: a move, a challenge, a marker
     options: ClassVar[tuple[Option, ...]] = OPTIONS
     sensor_kinds: ClassVar[tuple[str, ...]] = ("switch", "presence")
-    own_review: ClassVar[bool] = True  # review.py: each guess held to what was known
 
     def clock_rules(self) -> LatentClock:
         return LatentClock(self)
@@ -293,17 +292,12 @@ class LatentSpec(GameSpec):
         cells = sorted({m.src for m in st.legal_moves() if isinstance(m, Marker)})
         return Hint(tuple(cells), fit("jumps:", cells))
 
-    def review_of(
-        self,
-        options: dict[str, Any],
-        names: Sequence[str],
-        progress: Callable[[int, int], None] | None = None,
-    ) -> Review:
+    def review(self) -> OwnReview:
         """Each guess held to what the guesser knew then (review.py); ValueError before the
         game has revealed its secrets: nothing hidden is read for it."""
         from companion.games.latent_binaries.review import review
 
-        return review(options, names, progress)
+        return review
 
     def player_label(self, player: str) -> str:
         return player.upper()
