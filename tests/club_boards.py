@@ -251,3 +251,20 @@ def publish(url: str, topic: str, payload: dict | None, retain: bool = True) -> 
     client.publish(topic, body, qos=1, retain=retain).wait_for_publish(10)
     client.loop_stop()
     client.disconnect()
+
+
+def send_raw(url: str, topic: str, bodies: list[bytes], retain: bool = False) -> None:
+    import paho.mqtt.client as mqtt
+
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    host, port = url.removeprefix("mqtt://").rsplit(":", 1)
+    client.connect(host, int(port))
+    client.loop_start()
+    for body in bodies:
+        client.publish(topic, body, qos=1, retain=retain).wait_for_publish(20)
+    client.loop_stop()
+    client.disconnect()
+
+
+def deep(levels: int) -> bytes:
+    return ("[" * levels + "]" * levels).encode()

@@ -168,17 +168,35 @@ def broker(tmp_path):
 
 
 @pytest.fixture
+def hub(broker, tmp_path):
+    """The club's hub (``binaryon club``) in its own process on the broker (tests/club_hub.py),
+    working in the test's folder."""
+    from tests.club_hub import HubProcess
+
+    h = HubProcess(broker.url, tmp_path).start()
+    yield h
+    h.stop()
+
+
+@pytest.fixture
 def pair(tmp_path, broker):
-    """Boards t3 (plays the first side; the second is remote) and t4 (the mirror)."""
+    """Boards t3 (plays the first side; the second is remote) and t4 (the mirror), each a
+    companion in its own process: ``make(game, rules, clock="", env=None, t4_env=None)``;
+    both run with ``env``, t4 also with ``t4_env`` (a dishonest board: tests/remote_child.py)."""
     from tests.remote_boards import Board
 
     made: list[Board] = []
 
-    def make(game: str, rules: dict) -> tuple[Board, Board]:
-        t3 = Board(tmp_path, broker, "t3", "t4", "", game, rules)
+    def make(
+        game: str, rules: dict, clock: str = "", env: dict | None = None,
+        t4_env: dict | None = None,
+    ) -> tuple[Board, Board]:  # fmt: skip
+        t3 = Board(tmp_path, broker, "t3", "t4", "", game, rules, env=env, clock=clock)
+        made.append(t3)
         first = t3.state()["local"]
-        t4 = Board(tmp_path, broker, "t4", "t3", first, game, rules)
-        made.extend((t3, t4))
+        t4_env = {**(env or {}), **(t4_env or {})}
+        t4 = Board(tmp_path, broker, "t4", "t3", first, game, rules, env=t4_env, clock=clock)
+        made.append(t4)
         return t3, t4
 
     yield make
@@ -187,19 +205,23 @@ def pair(tmp_path, broker):
 
 
 @pytest.fixture
-def timed_pair(tmp_path, broker):
+def timed_pair(pair):
     """Boards t3 and t4 of a remote Binaryon game (size 4) on a clock (``make(control)``)."""
-    from tests.remote_boards import Board
 
-    made: list[Board] = []
+    def make(control: str = "5:00+3"):
+        return pair("binaryon", {"size": 4}, clock=control)
 
-    def make(control: str = "5:00+3") -> tuple[Board, Board]:
-        t3 = Board(tmp_path, broker, "t3", "t4", "", "binaryon", {"size": 4}, clock=control)
-        first = t3.state()["local"]
-        t4 = Board(tmp_path, broker, "t4", "t3", first, "binaryon", {"size": 4}, clock=control)
-        made.extend((t3, t4))
-        return t3, t4
+    return make
 
-    yield make
-    for board in made:
-        board.stop()
+
+def one_line_error(capsys) -> str:
+    """The one line a command wrote to stderr (a refusal), never a traceback."""
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "Traceback" not in err, err
+    return err
+
+
+@pytest.fixture
+def journal_path(tmp_path):
+    """Where a test's journal goes (not made until something opens it)."""
+    return tmp_path / "journal.sqlite"

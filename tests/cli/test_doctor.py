@@ -219,3 +219,18 @@ def test_leds_self_test_runs_on_a_pi(tmp_path, capsys, monkeypatch):
     doctor.add_arguments(parser)
     doctor.run(parser.parse_args(["--leds"]))
     assert len(started) == 1 and "no Pi hardware" not in capsys.readouterr().out
+
+
+def test_doctor_text_shows_every_fix_the_json_shows(tmp_path, monkeypatch):
+    from companion.cli.doctor import INFO, Check, Probe, report, run_checks
+
+    monkeypatch.setattr(Probe, "usb_serial_ports", lambda self: [])
+    checks = run_checks(Probe(tmp_path))  # not a Pi, no Pico: hints only
+    assert any(c.status == INFO and c.fix for c in checks)
+    out = io.StringIO()
+    report([*checks, Check("extra", INFO, "a hint", "do this")], out)
+    text = out.getvalue()
+    for c in checks:
+        if c.fix:
+            assert f"fix: {c.fix}" in text
+    assert "fix: do this" in text

@@ -13,7 +13,6 @@ import pytest
 
 from companion.testing.club_boards import SimBoard, play_game
 from tests import axe
-from tests.club_hub import HubProcess
 from tests.paths import REPO
 from tests.web.test_look import screenshot
 
@@ -35,10 +34,9 @@ FRIENDLY = [*NAMES[:-1], ("Oli", "Pia")]
 
 
 @pytest.fixture
-def club(request, broker, tmp_path):
+def club(request, broker, hub):
     """A hub and 8 boards at different points of their games (table-8 has a hostile name,
     unless the test asks for other names)."""
-    hub = HubProcess(broker.url, tmp_path).start()
     boards = []
     try:
         for i, (a, b) in enumerate(getattr(request, "param", NAMES)):
@@ -53,7 +51,6 @@ def club(request, broker, tmp_path):
     finally:
         for board in boards:
             board.close()
-        hub.stop()
 
 
 def cards(browser) -> dict[str, dict]:
