@@ -1,4 +1,4 @@
-"""Positions and small helpers several test modules share."""
+"""Positions, small games and helpers several test modules share."""
 
 import random
 
@@ -84,7 +84,8 @@ def solo_session(
 
 def binaryon_tie() -> BinaryonState:
     """The start position with h8 turned white, both players passed: the best numbers tie at
-    11111111 and ON wins on the numbers left after cancelling (see test_binaryon_engine)."""
+    11111111 and ON wins on the numbers left after cancelling (as in
+    tests/games/binaryon/test_engine.py)."""
     spec = get_spec("binaryon")
     start = spec.new()
     white = start.white | 1 << sq("h8")
