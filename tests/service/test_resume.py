@@ -1,4 +1,4 @@
-"""Explicit options start what they say (issue 23): ``--size``, ``--rule``, ``--player`` and
+"""Explicit options start what they say: ``--size``, ``--rule``, ``--player`` and
 ``--game`` given while another game is in progress start the new game and pause the old one,
 which ``binaryon resume`` and the menu take up again; ``new GAME`` starts from the command
 line's and config's options, not the resumed game's; the journal keeps the pause in its old

@@ -1,4 +1,4 @@
-"""The terminal simulator redraws on every change, whoever made it (issue 23): ``binaryon sim
+"""The terminal simulator redraws on every change, whoever made it: ``binaryon sim
 --web`` in a pseudo-terminal, a move made on a player's page over the real web server on
 loopback, and the emulated OLED, board and status line drawn again with nothing typed."""
 
