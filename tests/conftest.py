@@ -168,14 +168,28 @@ def broker(tmp_path):
 
 
 @pytest.fixture
-def hub(broker, tmp_path):
-    """The club's hub (``binaryon club``) in its own process on the broker (tests/club_hub.py),
-    working in the test's folder."""
+def club_hub(broker, tmp_path):
+    """Starts the club's hub (``binaryon club``) in its own process on the broker
+    (tests/club_hub.py), working in the test's folder: ``start(event=None, timeout=30.0)``;
+    given an event file, the hub runs that event. Each hub started is stopped at the end."""
     from tests.club_hub import HubProcess
 
-    h = HubProcess(broker.url, tmp_path).start()
-    yield h
-    h.stop()
+    made: list[HubProcess] = []
+
+    def start(event=None, timeout: float = 30.0) -> HubProcess:
+        extra = ("--event", str(event)) if event is not None else ()
+        made.append(HubProcess(broker.url, tmp_path, extra=extra))
+        return made[-1].start(timeout=timeout)
+
+    yield start
+    for h in made:
+        h.stop()
+
+
+@pytest.fixture
+def hub(club_hub):
+    """The club's hub on the broker, with no event."""
+    return club_hub()
 
 
 @pytest.fixture

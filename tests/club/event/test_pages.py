@@ -12,7 +12,6 @@ from selenium.webdriver.common.by import By
 
 from companion.cli.main import main
 from tests import axe
-from tests.club_hub import HubProcess
 
 HOSTILE = '<img src=x onerror="document.title=1">'  # a name is at most 40 characters
 EVENT = f"""\
@@ -26,12 +25,10 @@ players = ["Ann", "Ben", "Cat", {HOSTILE!r}]
 
 
 @pytest.fixture
-def event_hub(tmp_path, broker):
+def event_hub(tmp_path, club_hub):
     event = tmp_path / "march.toml"
     event.write_text(EVENT)
-    hub = HubProcess(broker.url, tmp_path, extra=("--event", str(event))).start()
-    yield hub, event
-    hub.stop()
+    return club_hub(event), event
 
 
 def _rows(browser, table: str) -> list[str]:
