@@ -34,10 +34,13 @@ def start_board(
     journal: Path | None = None,
     rules: dict | None = None,
     clock: str | None = None,
+    opponent: str | None = None,
     **club,
 ) -> tuple[Daemon, list]:
+    """A companion on the mock board with its own journal, linked to the club's broker as
+    ``name`` (``opponent="remote:t4"``: it plays a remote game against board t4)."""
     overrides = {
-        "game": {"name": game},
+        "game": {"name": game, **({"opponent": opponent} if opponent else {})},
         "board": {"driver": "mock"},
         "journal": {"path": str(journal or tmp_path / f"{name}.sqlite")},
         "club": {"broker": broker_url, "board": name, **club},
