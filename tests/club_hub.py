@@ -82,3 +82,8 @@ class HubProcess:
         if self.process is not None:
             processes.terminate(self.process)
         self.process = None
+
+
+def message(board: str, **fields) -> bytes:
+    """A board's message as the hub hears it from the broker."""
+    return json.dumps({"board": board, "sent": 1.0, **fields}).encode()

@@ -51,6 +51,27 @@ def browser():
     b.quit()
 
 
+@pytest.fixture(scope="module")
+def axe_js() -> str:
+    """axe-core's source for the accessibility tests (tests/axe.py), fetched once and kept."""
+    from tests import axe
+
+    try:
+        return axe.source()
+    except axe.Offline as e:
+        pytest.skip(str(e))
+
+
+@pytest.fixture
+def factory():
+    """gpiozero's MockFactory: buttons, a buzzer and LEDs on mock pins, reset after the test."""
+    from gpiozero.pins.mock import MockFactory
+
+    f = MockFactory()
+    yield f
+    f.reset()
+
+
 class Connections(list):
     """The SQLite connections journals opened (``companion.journal.db.open_rw``), newest
     last, each passed through ``wrap`` first: to watch or to fault what a journal sends."""

@@ -7,9 +7,6 @@ import io
 import itertools
 import json
 
-import pytest
-from gpiozero.pins.mock import MockFactory
-
 from companion.cli import doctor
 from companion.cli.doctor import MISSING, OK, Probe, report, run_checks, self_test
 from companion.hardware import pinout
@@ -139,13 +136,6 @@ def test_bad_config_is_one_line(tmp_path, capsys):
     assert doctor.run(parser.parse_args(["--config", str(bad)])) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("binaryon: ") and "\n" not in err
-
-
-@pytest.fixture
-def factory():
-    f = MockFactory()
-    yield f
-    f.reset()
 
 
 def test_self_test_walks_the_leds_and_waits_for_each_button(factory):

@@ -24,7 +24,7 @@ from companion.club.hub.store import ResultStore, parse_result
 from companion.core.wire_json import MAX_DEPTH
 from companion.testing.club_boards import SimBoard, play_game
 from companion.views.web.connections import connection_limits
-from tests.club_hub import HubProcess
+from tests.club_hub import HubProcess, message
 from tests.mosquitto import Listener
 
 PLAYERS = {"on": "Ana", "off": "Bo"}
@@ -261,10 +261,6 @@ def test_a_broker_restart_the_hub_reconnects_by_itself_and_says_so(broker, hub, 
         assert board.wait_acked(30)
     finally:
         board.close()
-
-
-def message(board: str, **fields) -> bytes:
-    return json.dumps({"board": board, "sent": 1.0, **fields}).encode()
 
 
 def nested(levels: int) -> dict:

@@ -22,14 +22,6 @@ NAMES = [("Ana", "Bo"), ("Chen", "Dana"), ("Eli", "Fay"), ("Gus", "Hana"), ("Ivo
          ("Kai", "Lea"), ("Mo", "Nia"), ("Oli", HOSTILE)]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def axe_js() -> str:
-    try:
-        return axe.source()
-    except axe.Offline as e:
-        pytest.skip(str(e))
-
-
 FRIENDLY = [*NAMES[:-1], ("Oli", "Pia")]
 
 

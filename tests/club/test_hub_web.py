@@ -17,16 +17,13 @@ from companion.club.hub.web import MAX_SOCKETS_PER_CLIENT, make_app
 from companion.testing.club_boards import play_game
 from companion.views.web.hosts import HostCheck
 from companion.views.web.ratelimit import RateLimiter
+from tests.club_hub import message
 from tests.web_client import run_async
 
 
 @pytest.fixture(scope="module")
 def game():
     return play_game(5, {"on": "Ana", "off": "Bo"})
-
-
-def message(board: str, **fields) -> bytes:
-    return json.dumps({"board": board, "sent": 1.0, **fields}).encode()
 
 
 def client(tmp_path) -> tuple[TestClient, ClubHub]:

@@ -68,11 +68,7 @@ def test_the_event_page_shows_the_event_and_takes_the_arbiters_corrections(brows
     assert _rows(browser, "games")[0].endswith("0-1")
 
 
-def test_axe_finds_nothing_serious_on_the_event_page(browser, event_hub):
-    try:
-        axe_js = axe.source()
-    except axe.Offline as e:
-        pytest.skip(str(e))
+def test_axe_finds_nothing_serious_on_the_event_page(browser, event_hub, axe_js):
     hub, _ = event_hub
     browser.driver.get(hub.url + "/event")
     browser.wait(lambda: len(_rows(browser, "standings")) == 4, 10, what="the standings")

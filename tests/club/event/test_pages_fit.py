@@ -44,14 +44,6 @@ players = [
 """
 
 
-@pytest.fixture(scope="module")
-def axe_js() -> str:
-    try:
-        return axe.source()
-    except axe.Offline as e:
-        pytest.skip(str(e))
-
-
 @pytest.fixture
 def hub_with(broker, tmp_path, club_hub):
     """A hub (with an event file, if given) and ``n`` simulated boards, some of their games
