@@ -57,6 +57,11 @@ class HubProcess:
         with urllib.request.urlopen(self.url + path, timeout=5) as answer:
             return json.loads(answer.read())
 
+    def results(self) -> list[dict]:
+        """The results the hub stored, newest first (``/api/results``)."""
+        with urllib.request.urlopen(f"{self.url}/api/results", timeout=10) as answer:
+            return json.loads(answer.read())["games"]
+
     def boards(self) -> dict[str, dict]:
         return {b["name"]: b for b in self.get("/api/boards")["boards"]}
 

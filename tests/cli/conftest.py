@@ -4,6 +4,8 @@ and a start position and a short record in files.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from companion.cli.main import main
@@ -19,6 +21,15 @@ def run_ok(capsys, argv) -> str:
     out, err = capsys.readouterr()
     assert code == 0, err
     return out
+
+
+def run_json(capsys, argv):
+    """A command's JSON answer, once it ended with exit status 0 and nothing on stderr."""
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert err == ""
+    return json.loads(out)
 
 
 def run_error(capsys, argv) -> str:

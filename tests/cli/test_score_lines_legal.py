@@ -12,19 +12,11 @@ import pytest
 
 from companion.cli.main import main
 from companion.core.squares import parse_square
-from tests.cli.conftest import run_error, run_ok
+from tests.cli.conftest import run_error, run_json, run_ok
 from tests.positions import BINARY_FIG3, BINARYON_START
 
 # Only e4 white: OFF wins with a1-h1; ON's best is the reflected line from e4.
 ONE_WHITE = "\n".join(["xxxxxxxx"] * 4 + ["xxxxoxxx"] + ["xxxxxxxx"] * 3) + "\n"
-
-
-def run_json(capsys, argv):
-    code = main(argv)
-    out, err = capsys.readouterr()
-    assert code == 0, err
-    assert err == ""
-    return json.loads(out)
 
 
 def test_score_json_of_the_seed_diagram(capsys, start_file):

@@ -15,10 +15,10 @@ import pytest
 from companion import PROGRAM
 from companion.cli.main import main
 from companion.club import topics
-from tests.club.remote.test_play import play, seated
+from tests.club.remote.test_play import play
 from tests.club.remote.test_secrets import drive
 from tests.conftest import wait_until
-from tests.remote_boards import Board
+from tests.remote_boards import Board, seated
 
 
 @pytest.fixture
