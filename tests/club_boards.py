@@ -34,10 +34,13 @@ def start_board(
     journal: Path | None = None,
     rules: dict | None = None,
     clock: str | None = None,
+    opponent: str | None = None,
     **club,
 ) -> tuple[Daemon, list]:
+    """A companion on the mock board with its own journal, linked to the club's broker as
+    ``name`` (``opponent="remote:t4"``: it plays a remote game against board t4)."""
     overrides = {
-        "game": {"name": game},
+        "game": {"name": game, **({"opponent": opponent} if opponent else {})},
         "board": {"driver": "mock"},
         "journal": {"path": str(journal or tmp_path / f"{name}.sqlite")},
         "club": {"broker": broker_url, "board": name, **club},
@@ -251,3 +254,20 @@ def publish(url: str, topic: str, payload: dict | None, retain: bool = True) -> 
     client.publish(topic, body, qos=1, retain=retain).wait_for_publish(10)
     client.loop_stop()
     client.disconnect()
+
+
+def send_raw(url: str, topic: str, bodies: list[bytes], retain: bool = False) -> None:
+    import paho.mqtt.client as mqtt
+
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    host, port = url.removeprefix("mqtt://").rsplit(":", 1)
+    client.connect(host, int(port))
+    client.loop_start()
+    for body in bodies:
+        client.publish(topic, body, qos=1, retain=retain).wait_for_publish(20)
+    client.loop_stop()
+    client.disconnect()
+
+
+def deep(levels: int) -> bytes:
+    return ("[" * levels + "]" * levels).encode()

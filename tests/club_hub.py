@@ -57,6 +57,11 @@ class HubProcess:
         with urllib.request.urlopen(self.url + path, timeout=5) as answer:
             return json.loads(answer.read())
 
+    def results(self) -> list[dict]:
+        """The results the hub stored, newest first (``/api/results``)."""
+        with urllib.request.urlopen(f"{self.url}/api/results", timeout=10) as answer:
+            return json.loads(answer.read())["games"]
+
     def boards(self) -> dict[str, dict]:
         return {b["name"]: b for b in self.get("/api/boards")["boards"]}
 
@@ -82,3 +87,8 @@ class HubProcess:
         if self.process is not None:
             processes.terminate(self.process)
         self.process = None
+
+
+def message(board: str, **fields) -> bytes:
+    """A board's message as the hub hears it from the broker."""
+    return json.dumps({"board": board, "sent": 1.0, **fields}).encode()

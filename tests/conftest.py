@@ -51,6 +51,27 @@ def browser():
     b.quit()
 
 
+@pytest.fixture(scope="module")
+def axe_js() -> str:
+    """axe-core's source for the accessibility tests (tests/axe.py), fetched once and kept."""
+    from tests import axe
+
+    try:
+        return axe.source()
+    except axe.Offline as e:
+        pytest.skip(str(e))
+
+
+@pytest.fixture
+def factory():
+    """gpiozero's MockFactory: buttons, a buzzer and LEDs on mock pins, reset after the test."""
+    from gpiozero.pins.mock import MockFactory
+
+    f = MockFactory()
+    yield f
+    f.reset()
+
+
 class Connections(list):
     """The SQLite connections journals opened (``companion.journal.db.open_rw``), newest
     last, each passed through ``wrap`` first: to watch or to fault what a journal sends."""
@@ -168,17 +189,49 @@ def broker(tmp_path):
 
 
 @pytest.fixture
+def club_hub(broker, tmp_path):
+    """Starts the club's hub (``binaryon club``) in its own process on the broker
+    (tests/club_hub.py), working in the test's folder: ``start(event=None, timeout=30.0)``;
+    given an event file, the hub runs that event. Each hub started is stopped at the end."""
+    from tests.club_hub import HubProcess
+
+    made: list[HubProcess] = []
+
+    def start(event=None, timeout: float = 30.0) -> HubProcess:
+        extra = ("--event", str(event)) if event is not None else ()
+        made.append(HubProcess(broker.url, tmp_path, extra=extra))
+        return made[-1].start(timeout=timeout)
+
+    yield start
+    for h in made:
+        h.stop()
+
+
+@pytest.fixture
+def hub(club_hub):
+    """The club's hub on the broker, with no event."""
+    return club_hub()
+
+
+@pytest.fixture
 def pair(tmp_path, broker):
-    """Boards t3 (plays the first side; the second is remote) and t4 (the mirror)."""
+    """Boards t3 (plays the first side; the second is remote) and t4 (the mirror), each a
+    companion in its own process: ``make(game, rules, clock="", env=None, t4_env=None)``;
+    both run with ``env``, t4 also with ``t4_env`` (a dishonest board: tests/remote_child.py)."""
     from tests.remote_boards import Board
 
     made: list[Board] = []
 
-    def make(game: str, rules: dict) -> tuple[Board, Board]:
-        t3 = Board(tmp_path, broker, "t3", "t4", "", game, rules)
+    def make(
+        game: str, rules: dict, clock: str = "", env: dict | None = None,
+        t4_env: dict | None = None,
+    ) -> tuple[Board, Board]:  # fmt: skip
+        t3 = Board(tmp_path, broker, "t3", "t4", "", game, rules, env=env, clock=clock)
+        made.append(t3)
         first = t3.state()["local"]
-        t4 = Board(tmp_path, broker, "t4", "t3", first, game, rules)
-        made.extend((t3, t4))
+        t4_env = {**(env or {}), **(t4_env or {})}
+        t4 = Board(tmp_path, broker, "t4", "t3", first, game, rules, env=t4_env, clock=clock)
+        made.append(t4)
         return t3, t4
 
     yield make
@@ -187,19 +240,23 @@ def pair(tmp_path, broker):
 
 
 @pytest.fixture
-def timed_pair(tmp_path, broker):
+def timed_pair(pair):
     """Boards t3 and t4 of a remote Binaryon game (size 4) on a clock (``make(control)``)."""
-    from tests.remote_boards import Board
 
-    made: list[Board] = []
+    def make(control: str = "5:00+3"):
+        return pair("binaryon", {"size": 4}, clock=control)
 
-    def make(control: str = "5:00+3") -> tuple[Board, Board]:
-        t3 = Board(tmp_path, broker, "t3", "t4", "", "binaryon", {"size": 4}, clock=control)
-        first = t3.state()["local"]
-        t4 = Board(tmp_path, broker, "t4", "t3", first, "binaryon", {"size": 4}, clock=control)
-        made.extend((t3, t4))
-        return t3, t4
+    return make
 
-    yield make
-    for board in made:
-        board.stop()
+
+def one_line_error(capsys) -> str:
+    """The one line a command wrote to stderr (a refusal), never a traceback."""
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "Traceback" not in err, err
+    return err
+
+
+@pytest.fixture
+def journal_path(tmp_path):
+    """Where a test's journal goes (not made until something opens it)."""
+    return tmp_path / "journal.sqlite"

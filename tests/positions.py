@@ -1,7 +1,12 @@
-"""Positions and small helpers several test modules share."""
+"""Positions, small games and helpers several test modules share."""
+
+import random
 
 from companion.core.squares import parse_square
+from companion.games import get_spec
 from companion.games.base import Place, places
+from companion.games.binaryon.engine import BinaryonState
+from companion.referee.session import Session
 
 
 def sq(name: str, n: int = 8) -> int:
@@ -57,3 +62,31 @@ def hint_of(spec, state, step):
     """A game's hint as (cells, text)."""
     h = spec.hint(state, step)
     return h.cells, h.text
+
+
+def solo_session(
+    journal, bots: int = 2, rng_seed: int = 1, finish: bool = False, **options
+) -> Session:
+    """A Binøme solo game: the human plays at random (never claiming, with ``decline``),
+    the referee plays the rest."""
+    decline = options.pop("decline", False)
+    rules = {"players": "Solo", "solo": bots, **options}
+    s = Session("binome", rules, journal, rng=random.Random(rng_seed))
+    rng = random.Random(rng_seed)
+    moves = 0
+    while not s.state.is_over() and (finish or moves < 6):
+        legal = s.state.legal_moves("Solo")
+        s.submit(legal[-1] if decline and legal[-1].__class__.__name__ == "Decline"
+                 else rng.choice(legal), "Solo")  # fmt: skip
+        moves += 1
+    return s
+
+
+def binaryon_tie() -> BinaryonState:
+    """The start position with h8 turned white, both players passed: the best numbers tie at
+    11111111 and ON wins on the numbers left after cancelling (as in
+    tests/games/binaryon/test_engine.py)."""
+    spec = get_spec("binaryon")
+    start = spec.new()
+    white = start.white | 1 << sq("h8")
+    return BinaryonState(white, start.rules, "on", None, 2, 40)

@@ -105,3 +105,8 @@ class Board:
             return [m.name for m in game.moves]
         finally:
             journal.close()
+
+
+def seated(t3: Board, t4: Board) -> dict[str, Board]:
+    """The two boards by the seat each plays."""
+    return {t3.state()["local"]: t3, t4.state()["local"]: t4}

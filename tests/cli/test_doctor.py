@@ -7,9 +7,6 @@ import io
 import itertools
 import json
 
-import pytest
-from gpiozero.pins.mock import MockFactory
-
 from companion.cli import doctor
 from companion.cli.doctor import MISSING, OK, Probe, report, run_checks, self_test
 from companion.hardware import pinout
@@ -141,13 +138,6 @@ def test_bad_config_is_one_line(tmp_path, capsys):
     assert err.startswith("binaryon: ") and "\n" not in err
 
 
-@pytest.fixture
-def factory():
-    f = MockFactory()
-    yield f
-    f.reset()
-
-
 def test_self_test_walks_the_leds_and_waits_for_each_button(factory):
     """Each button is pressed only once the test asks for it (an event, not a delay), so a
     busy machine cannot make a press come before its button is watched."""
@@ -219,3 +209,18 @@ def test_leds_self_test_runs_on_a_pi(tmp_path, capsys, monkeypatch):
     doctor.add_arguments(parser)
     doctor.run(parser.parse_args(["--leds"]))
     assert len(started) == 1 and "no Pi hardware" not in capsys.readouterr().out
+
+
+def test_doctor_text_shows_every_fix_the_json_shows(tmp_path, monkeypatch):
+    from companion.cli.doctor import INFO, Check, Probe, report, run_checks
+
+    monkeypatch.setattr(Probe, "usb_serial_ports", lambda self: [])
+    checks = run_checks(Probe(tmp_path))  # not a Pi, no Pico: hints only
+    assert any(c.status == INFO and c.fix for c in checks)
+    out = io.StringIO()
+    report([*checks, Check("extra", INFO, "a hint", "do this")], out)
+    text = out.getvalue()
+    for c in checks:
+        if c.fix:
+            assert f"fix: {c.fix}" in text
+    assert "fix: do this" in text

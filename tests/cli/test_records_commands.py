@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
 
 from companion.cli.main import main
+from tests.cli.conftest import RECORD, run_error, run_ok
 
 WYTHE = """[Game "wythe"]
 [Options "size=4 pie=true"]
@@ -135,3 +137,25 @@ def test_an_exported_wythe_game_with_a_swap_says_who_plays_which_colour(capsys, 
         )  # fmt: skip
     code, out, _ = run(capsys, "export", "last", "--journal", str(path))
     assert code == 0 and '[Swap "' in out and "Ana" in out.split('[Swap "')[1].split("\n")[0]
+
+
+def test_score_record_refuses_a_game_that_is_not_the_records(capsys, record_file):
+    err = run_error(capsys, ["score", "--record", record_file, "--game", "binary"])
+    assert err == f"binaryon: --game binary, but {record_file} is a binaryon game"
+    assert json.loads(run_ok(capsys, ["score", "--record", record_file, "--json"]))["game"] == (
+        "binaryon"
+    )
+    assert run_ok(capsys, ["score", "--record", record_file, "--game", "binaryon", "--json"])
+
+
+def test_score_record_from_stdin(capsys, monkeypatch, record_file):
+    from_file = run_ok(capsys, ["score", "--record", record_file, "--json"])
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(RECORD.encode())))
+    assert run_ok(capsys, ["score", "--record", "-", "--json"]) == from_file
+
+
+def test_a_record_move_with_a_superscript_digit_is_one_line(capsys, tmp_path):
+    p = tmp_path / "g.txt"
+    p.write_text(RECORD.replace("2. e5 e1", "2. e5 d⁴"))
+    err = run_error(capsys, ["score", "--record", str(p)])
+    assert "d⁴" in err and "not a square" in err

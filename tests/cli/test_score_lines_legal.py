@@ -1,4 +1,7 @@
-"""The score, lines and legal commands, run through companion.cli.main."""
+"""The score, lines and legal commands, run through companion.cli.main: their JSON and words,
+stdin for a file, and positions read as people write them (a caption under a diagram, a
+byte-order mark) or refused in one line that points at the problem (ragged ranks, a stray
+word, a file that is not text or too big, a square with a digit that is not ASCII)."""
 
 from __future__ import annotations
 
@@ -8,36 +11,12 @@ import json
 import pytest
 
 from companion.cli.main import main
-from tests.positions import BINARYON_START as SEED_DIAGRAM
-
-# Fig. 1 of the rules sheet, as posted (rank labels after the rows, file letters below).
+from companion.core.squares import parse_square
+from tests.cli.conftest import run_error, run_json, run_ok
+from tests.positions import BINARY_FIG3, BINARYON_START
 
 # Only e4 white: OFF wins with a1-h1; ON's best is the reflected line from e4.
 ONE_WHITE = "\n".join(["xxxxxxxx"] * 4 + ["xxxxoxxx"] + ["xxxxxxxx"] * 3) + "\n"
-
-
-@pytest.fixture
-def start_file(tmp_path):
-    p = tmp_path / "start.txt"
-    p.write_text(SEED_DIAGRAM)
-    return str(p)
-
-
-def run_json(capsys, argv):
-    code = main(argv)
-    out, err = capsys.readouterr()
-    assert code == 0, err
-    assert err == ""
-    return json.loads(out)
-
-
-def run_error(capsys, argv) -> str:
-    code = main(argv)
-    out, err = capsys.readouterr()
-    assert code == 2
-    assert out == ""
-    assert err.startswith("binaryon: ") and err.count("\n") == 1
-    return err.strip()
 
 
 def test_score_json_of_the_seed_diagram(capsys, start_file):
@@ -85,7 +64,7 @@ def test_score_errors_are_one_line(capsys, tmp_path, start_file):
     assert "no such file" in run_error(capsys, ["score", str(tmp_path / "nope.txt")]).lower()
     bad = tmp_path / "bad.txt"
     bad.write_text(
-        SEED_DIAGRAM.replace(
+        BINARYON_START.replace(
             "| o | o | o | o | o | o | o | o | 3", "| o | . | o | o | o | o | o | o | 3"
         )
     )
@@ -166,3 +145,80 @@ def test_legal_from_stdin_and_errors(capsys, monkeypatch, start_file):
         capsys, ["legal", start_file, "--mover", "on", "--last", "zz"]
     )
     assert "reach" in run_error(capsys, ["legal", start_file, "--mover", "on", "--reach", "far"])
+
+
+def test_legal_from_stdin(capsys, monkeypatch, start_file):
+    from_file = run_ok(capsys, ["legal", start_file, "--mover", "on", "--json"])
+    monkeypatch.setattr("sys.stdin", io.StringIO(BINARYON_START))
+    assert run_ok(capsys, ["legal", "-", "--mover", "on", "--json"]) == from_file
+
+
+def test_ragged_ranks_are_named_not_taken_for_a_board_size(capsys, tmp_path):
+    p = tmp_path / "ragged.txt"
+    p.write_text("x x o\nx o\n")
+    err = run_error(capsys, ["score", str(p)])
+    assert "line 2 has 2 squares but line 1 has 3" in err
+    assert "board size" not in err
+
+
+def test_a_caption_under_a_diagram_is_ignored(capsys, tmp_path, start_file):
+    p = tmp_path / "captioned.txt"
+    p.write_text("Fig. 1: the start\n\n" + BINARYON_START + "\nNote: both sides draw 11111111.\n")
+    plain = run_ok(capsys, ["score", start_file, "--json"])
+    assert run_ok(capsys, ["score", str(p), "--json"]) == plain
+    binary = tmp_path / "fig3.txt"
+    binary.write_text("Figure 3\n" + BINARY_FIG3 + "Black wins 49-42\n")
+    out = json.loads(run_ok(capsys, ["score", str(binary), "--game", "binary", "--json"]))
+    assert out["black"]["score"] == 49 and out["white"]["score"] == 42
+
+
+def test_text_inside_the_diagram_is_still_an_error(capsys, tmp_path):
+    rows = BINARYON_START.splitlines()
+    p = tmp_path / "broken.txt"
+    p.write_text("\n".join([*rows[:3], "Now the middle", *rows[3:]]) + "\n")
+    assert "line 4: 'N' is not x, o or ." in run_error(capsys, ["score", str(p)])
+    typo = tmp_path / "typo.txt"  # a rank with a typo is a rank, not a caption
+    typo.write_text(
+        BINARYON_START.replace("| x | x | x | x | x | x | x | x | 8", "x x y x x x x x")
+    )
+    assert "line 1: 'y' is not x, o or ." in run_error(capsys, ["score", str(typo)])
+
+
+@pytest.mark.parametrize("text", ["e²", "d⁴", "e٣", "e３", "a¹⁰"])
+def test_a_square_takes_ascii_digits_only(text):
+    with pytest.raises(ValueError) as e:
+        parse_square(text)
+    assert str(e.value) == f"{text}: not a square"
+
+
+def test_legal_last_with_a_superscript_digit_says_not_a_square(capsys, tmp_path):
+    p = tmp_path / "start.txt"
+    p.write_text(BINARYON_START)
+    base = ["legal", str(p), "--mover", "off"]
+    assert run_error(capsys, [*base, "--last", "e²"]) == "binaryon: --last e²: not a square"
+    assert run_error(capsys, [*base, "--last", "e٣"]) == "binaryon: --last e٣: not a square"
+    assert main([*base, "--last", "e5", "--json"]) == 0  # an ordinary square still works
+
+
+def test_a_position_with_a_byte_order_mark_is_read(capsys, tmp_path, monkeypatch):
+    plain = tmp_path / "plain.txt"
+    plain.write_text(BINARYON_START)
+    bom = tmp_path / "bom.txt"
+    bom.write_bytes(b"\xef\xbb\xbf" + BINARYON_START.encode())
+    assert main(["score", str(plain), "--json"]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    assert main(["score", str(bom), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == expected
+    monkeypatch.setattr("sys.stdin", io.StringIO("\ufeff" + BINARYON_START))
+    assert main(["legal", "-", "--mover", "on", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["moves"]) == 32
+
+
+def test_a_position_file_that_is_not_text_or_too_big_is_one_line(capsys, tmp_path):
+    binary = tmp_path / "image.png"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
+    assert "not a text file" in run_error(capsys, ["score", str(binary)])
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"." * (2 << 20))
+    assert "more than 1024 KiB" in run_error(capsys, ["score", str(big)])
+    assert "is a folder" in run_error(capsys, ["score", str(tmp_path)])

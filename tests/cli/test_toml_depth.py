@@ -1,5 +1,5 @@
 """A TOML file nested too deep (a config, an event file, a Binøme deck) is one line, never a
-RecursionError's traceback (issue 33)."""
+RecursionError's traceback."""
 
 from __future__ import annotations
 

@@ -1,21 +1,29 @@
 """A board publishes to a real Mosquitto (tests/mosquitto.py): its status (retained, with a
 last will), its public table view, each move and each finished game's result; the hub's
-acknowledgement clears a result and the journal remembers it."""
+acknowledgement clears a result and the journal remembers it. What it reads is bounded: the
+broker drops a message over the board's packet size (MQTT 5's Maximum Packet Size), each
+message is refused by its length before decoding and by its depth, and a flood of refusals is
+one log line per kind, never a traceback a message."""
 
 from __future__ import annotations
 
 import json
+import logging
 
 from companion import PROGRAM
-from companion.club import topics
+from companion.club import messages, topics
+from companion.core.log_throttle import LogThrottle
+from companion.core.wire_json import MAX_DEPTH
 from companion.records.format import format_record, record_from_entry
 from companion.records.said import seated
 from tests.club_boards import (
     Acker,
     BoardProcess,
+    deep,
     moves_to_end,
     payloads,
     play,
+    send_raw,
     start_board,
     stop_board,
     wait,
@@ -134,3 +142,63 @@ def test_topics_live_under_the_program_and_the_boards_name(tmp_path, broker):
         f"{PROGRAM}/board-7/{kind}" for kind in ("status", "table", "moves")
     }
     listener.close()
+
+
+def test_a_huge_retained_ack_never_reaches_the_board_and_its_result_still_goes(tmp_path, broker):
+    """A 1 MB ack naming the board's next game (its uid is public) is dropped by the broker;
+    the game's result still goes to the hub."""
+    daemon, closers = start_board(tmp_path, broker.url, "t1", rules=SMALL)
+    listener = Listener(broker.url)
+    try:
+        wait(lambda: daemon.club.connected, what="connected")
+        uid = daemon.club.game_uid()
+        padding = "x" * (1024 * 1024)
+        ack = json.dumps({"results": [uid], "padding": padding}).encode()
+        send_raw(broker.url, topics.ack("t1"), [ack], retain=True)
+        for name in moves_to_end("binaryon", **SMALL):
+            play(daemon, name)
+        heard = listener.wait_for(
+            lambda h: any(m.topic == topics.result("t1", uid) and m.payload for m in h)
+        )
+        assert json.loads(next(m.payload for m in heard if m.topic == topics.result("t1", uid)))
+        assert not daemon.call(lambda: daemon.journal.meta(f"club.delivered.{uid}"), render=False)
+    finally:
+        stop_board(daemon, closers)
+        listener.close()
+
+
+def test_messages_over_their_size_or_depth_are_one_log_line_each_kind(tmp_path, broker, caplog):
+    caplog.set_level(logging.INFO, logger=PROGRAM)
+    daemon, closers = start_board(tmp_path, broker.url, "t1")
+    acker = Acker(broker.url)
+    try:
+        wait(lambda: daemon.club.connected, what="connected")
+        before = daemon.call(lambda: (daemon.session.game_id, daemon.message), render=False)
+        big = json.dumps({"results": ["x" * (messages.MAX_ACK + 1)]}).encode()
+        send_raw(broker.url, topics.ack("t1"), [big] * 30)
+        send_raw(broker.url, topics.pairing("t1"), [deep(5000)] * 30)
+        send_raw(broker.url, topics.pairing("t1"), [deep(MAX_DEPTH + 1)] * 30)
+        wait(lambda: sum(daemon.club.refusals.counts.values()) == 90, what="all refused")
+        # the link still reads what is right
+        pairing = {"pairing": "p1", "game": "binary", "players": {"black": "Ann"}}
+        send_raw(broker.url, topics.pairing("t1"), [json.dumps(pairing).encode()])
+        wait(lambda: daemon.session.game == "binary", what="the good pairing started")
+    finally:
+        stop_board(daemon, closers)
+        acker.close()
+    refused = [r for r in caplog.records if "refused" in r.getMessage()]
+    assert daemon.club.refusals.counts == {"ack size": 30, "pairing depth": 60}
+    assert len(refused) == 2, [r.getMessage() for r in refused]  # one per kind
+    assert not [r for r in caplog.records if r.exc_info]
+    assert before[0] != daemon.session.game_id
+
+
+def test_the_log_throttle_says_the_first_then_once_a_period_with_the_count():
+    now = [0.0]
+    throttle = LogThrottle(60.0, clock=lambda: now[0])
+    assert throttle.note("a") == ""
+    assert [throttle.note("a") for _ in range(5)] == [None] * 5
+    assert throttle.note("b") == ""
+    now[0] = 61.0
+    assert throttle.note("a") == " (5 more since)"
+    assert throttle.counts == {"a": 7, "b": 1}

@@ -1,20 +1,29 @@
 """The club's hub (``binaryon club``) against a real Mosquitto, with simulated boards publishing
 what boards publish (tests/simulated_club_boards.py): the boards it shows, the results it
-stores once and acknowledges, hostile messages, and a hub or a broker that goes away."""
+stores once and acknowledges, hostile messages, and a hub or a broker that goes away. Its
+bounds: messages refused by depth as by size, one log line per kind however many come, a cap
+on one address's TCP connections, a bounded number of boards followed and idle ones forgotten
+(never an event's or an online one)."""
 
 from __future__ import annotations
 
 import json
+import logging
+import socket
 import subprocess
 import sys
+import time
 
 import paho.mqtt.client as mqtt
 import pytest
 
 from companion.club import topics
+from companion.club.hub.club import ClubHub
 from companion.club.hub.state import HubState, Refused, decode
 from companion.club.hub.store import ResultStore, parse_result
-from tests.club_hub import HubProcess
+from companion.core.wire_json import MAX_DEPTH
+from companion.views.web.connections import connection_limits
+from tests.club_hub import HubProcess, message
 from tests.mosquitto import Listener
 from tests.simulated_club_boards import SimBoard, play_game
 
@@ -24,13 +33,6 @@ PLAYERS = {"on": "Ana", "off": "Bo"}
 @pytest.fixture(scope="module")
 def game():
     return play_game(3, PLAYERS)
-
-
-@pytest.fixture
-def hub(broker, tmp_path):
-    h = HubProcess(broker.url, tmp_path).start()
-    yield h
-    h.stop()
 
 
 def publisher(broker) -> mqtt.Client:
@@ -259,3 +261,95 @@ def test_a_broker_restart_the_hub_reconnects_by_itself_and_says_so(broker, hub, 
         assert board.wait_acked(30)
     finally:
         board.close()
+
+
+def nested(levels: int) -> dict:
+    value: object = 1
+    for _ in range(levels):
+        value = [value]
+    return {"deep": value}
+
+
+def test_a_table_nested_too_deep_is_refused_though_json_could_read_it():
+    with pytest.raises(Refused, match=f"nested deeper than {MAX_DEPTH}"):
+        decode(message("t1", seq=1, view=nested(MAX_DEPTH + 5)), 256 * 1024)
+
+
+def test_a_flood_of_bad_messages_is_one_log_line_per_kind(tmp_path, caplog):
+    caplog.set_level(logging.INFO)
+    club = ClubHub(ResultStore(tmp_path / "club.sqlite"))
+    for _ in range(200):
+        club.handle(topics.table("t1"), message("t1", seq=1, view=nested(100)))
+        club.handle(topics.status("t1"), b"{" * 50_000)
+        club.handle(topics.moves("t1"), b"x" * 20_000)
+    lines = [r for r in caplog.records if "refused" in r.getMessage()]
+    assert club.refused == 600
+    assert len(lines) == 3 and not [r for r in caplog.records if r.exc_info]
+
+
+def test_idle_offline_boards_are_forgotten_but_never_an_events_or_an_online_one():
+    now = [0.0]
+    state = HubState(clock=lambda: now[0])
+    for name in ("gone", "event", "live"):
+        state.apply_status(name, {"board": name, "online": name == "live"})
+    now[0] = 100.0
+    state.apply_status("fresh", {"board": "fresh", "online": False})
+    now[0] = 3650.0
+    assert state.forget(3600.0, keep={"event"}) == ["gone"]
+    assert sorted(state.boards) == ["event", "fresh", "live"]
+
+
+def test_the_hub_tells_its_pages_of_a_forgotten_board(tmp_path):
+    club = ClubHub(ResultStore(tmp_path / "club.sqlite"), forget_after=0.0)
+    club.handle(topics.status("t9"), message("t9", online=False))
+    club.keep.add("t1")
+    club.handle(topics.status("t1"), message("t1", online=False))
+    assert club.forget_idle() == ["t9"] and list(club.state.boards) == ["t1"]
+    assert club.hub_summary()["boards"] == 1
+
+
+def test_the_hub_follows_a_bounded_number_of_boards():
+    from companion.club.hub.state import MAX_BOARDS
+
+    state = HubState()
+    for i in range(MAX_BOARDS):
+        state.apply_status(f"b{i}", {"board": f"b{i}", "online": False})
+    with pytest.raises(Refused, match="a new one waits"):
+        state.apply_status("late", {"board": "late", "online": True})
+    state.apply_status("b7", {"board": "b7", "online": True})  # one it follows goes on
+    assert len(state.boards) == MAX_BOARDS and state.boards["b7"].online
+
+
+def test_the_hub_closes_one_clients_connections_past_its_cap(hub):
+    """100 idle connections from one address: the hub keeps its cap's worth and closes the
+    rest at once; another address's page still answers."""
+    cap = connection_limits().per_client
+    sockets = []
+    try:
+        for _ in range(100):
+            s = socket.socket()
+            s.bind(("127.0.0.2", 0))
+            s.connect(("127.0.0.1", hub.port))
+            s.settimeout(5)
+            sockets.append(s)
+
+        def closed_by_the_hub(s: socket.socket) -> bool:
+            s.setblocking(False)
+            try:
+                return s.recv(1) == b""
+            except BlockingIOError:
+                return False
+            except ConnectionResetError:
+                return True
+
+        wait_until = time.monotonic() + 10
+        while True:
+            closed = sum(closed_by_the_hub(s) for s in sockets if s.fileno() >= 0)
+            if closed >= 100 - cap or time.monotonic() > wait_until:
+                break
+            time.sleep(0.1)
+        assert closed >= 100 - cap
+        assert hub.get("/api/boards")["hub"]["broker"] == "connected"
+    finally:
+        for s in sockets:
+            s.close()

@@ -6,16 +6,14 @@ from __future__ import annotations
 
 from companion.club import topics
 from tests.club_boards import moves_to_end, play, start_board, stop_board
-from tests.club_hub import HubProcess
 from tests.mosquitto import Listener
 
 SMALL = {"size": 4}
 
 
 def test_real_boards_publish_to_the_hub_which_shows_them_and_keeps_each_result_once(
-    tmp_path, broker
+    tmp_path, broker, hub
 ):
-    hub = HubProcess(broker.url, tmp_path).start()
     listener = Listener(broker.url)
     boards = {}
     try:
@@ -59,4 +57,3 @@ def test_real_boards_publish_to_the_hub_which_shows_them_and_keeps_each_result_o
         for daemon, closers in boards.values():
             stop_board(daemon, closers)
         listener.close()
-        hub.stop()

@@ -12,7 +12,6 @@ from dataclasses import replace
 import pytest
 
 from tests import axe
-from tests.club_hub import HubProcess
 from tests.paths import REPO
 from tests.simulated_club_boards import SimBoard, play_game
 from tests.web.test_look import screenshot
@@ -23,22 +22,13 @@ NAMES = [("Ana", "Bo"), ("Chen", "Dana"), ("Eli", "Fay"), ("Gus", "Hana"), ("Ivo
          ("Kai", "Lea"), ("Mo", "Nia"), ("Oli", HOSTILE)]  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def axe_js() -> str:
-    try:
-        return axe.source()
-    except axe.Offline as e:
-        pytest.skip(str(e))
-
-
 FRIENDLY = [*NAMES[:-1], ("Oli", "Pia")]
 
 
 @pytest.fixture
-def club(request, broker, tmp_path):
+def club(request, broker, hub):
     """A hub and 8 boards at different points of their games (table-8 has a hostile name,
     unless the test asks for other names)."""
-    hub = HubProcess(broker.url, tmp_path).start()
     boards = []
     try:
         for i, (a, b) in enumerate(getattr(request, "param", NAMES)):
@@ -53,7 +43,6 @@ def club(request, broker, tmp_path):
     finally:
         for board in boards:
             board.close()
-        hub.stop()
 
 
 def cards(browser) -> dict[str, dict]:

@@ -1,8 +1,10 @@
 """The hub's web app on aiohttp's test client, fed messages as the broker would hand them over
-(``ClubHub.handle``): the API's shape, the pages' WebSockets, and the web's guards."""
+(``ClubHub.handle``): the API's shape, the pages' WebSockets, and the web's guards: results
+in pages bounded in bytes, a few live pages per address."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -10,10 +12,11 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from companion.club import topics
 from companion.club.hub.club import ClubHub
-from companion.club.hub.store import ResultStore
-from companion.club.hub.web import make_app
+from companion.club.hub.store import PAGE_BYTES, ResultStore
+from companion.club.hub.web import MAX_SOCKETS_PER_CLIENT, make_app
 from companion.views.web.hosts import HostCheck
 from companion.views.web.ratelimit import RateLimiter
+from tests.club_hub import message
 from tests.simulated_club_boards import play_game
 from tests.web_client import run_async
 
@@ -21,10 +24,6 @@ from tests.web_client import run_async
 @pytest.fixture(scope="module")
 def game():
     return play_game(5, {"on": "Ana", "off": "Bo"})
-
-
-def message(board: str, **fields) -> bytes:
-    return json.dumps({"board": board, "sent": 1.0, **fields}).encode()
 
 
 def client(tmp_path) -> tuple[TestClient, ClubHub]:
@@ -114,3 +113,66 @@ def test_listeners_hear_each_accepted_message_and_a_failing_one_stops_nothing(tm
     club.handle(topics.table("t1"), b"garbled")
     assert heard == [("status", "t1"), ("table", "t1"), ("move", "t1")]
     assert club.state.boards["t1"].ply == 9 and club.refused == 1
+
+
+def store_results(store: ResultStore, count: int, record_bytes: int) -> list[str]:
+    uids = []
+    for i in range(count):
+        uid = f"u-{i}"
+        store.add(
+            {"game_uid": uid, "board": "t1", "game": "binary", "players": {"black": "Ann"},
+             "result": "Ann wins", "winners": ["black"], "options": {}, "pairing": None,
+             "record": "x" * record_bytes, "finished": float(i)}
+        )  # fmt: skip
+        uids.append(uid)
+    return uids
+
+
+@run_async
+async def test_results_come_in_pages_bounded_in_bytes_and_each_once(tmp_path):
+    store = ResultStore(tmp_path / "club.sqlite")
+    uids = store_results(store, 30, 900_000)
+    club = ClubHub(store)
+    app = make_app(club, HostCheck("127.0.0.1"), RateLimiter(rate=10_000, burst=10_000))
+    async with TestClient(TestServer(app)) as c:
+        seen, before, pages = [], None, 0
+        while True:
+            query = "/api/results?limit=200" + (f"&before={before}" if before else "")
+            answer = await c.get(query)
+            body = await answer.read()
+            assert len(body) <= PAGE_BYTES + 1000
+            page = json.loads(body)
+            seen += [g["game_uid"] for g in page["games"]]
+            pages += 1
+            before = page["next"]
+            if before is None:
+                break
+        assert seen == uids[::-1] and pages >= 10
+        short = await (await c.get("/api/results?records=0&limit=200")).json()
+        assert len(short["games"]) == 30 and "record" not in short["games"][0]
+        assert (await c.get("/api/results?before=x")).status == 400
+
+
+@run_async
+async def test_one_address_holds_a_few_live_pages_not_all(tmp_path):
+    club = ClubHub(ResultStore(tmp_path / "club.sqlite"))
+    app = make_app(club, HostCheck("127.0.0.1"), RateLimiter(rate=10_000, burst=10_000))
+    async with TestClient(TestServer(app)) as c:
+        sockets = [await c.ws_connect("/ws") for _ in range(MAX_SOCKETS_PER_CLIENT)]
+        upgrade = {
+            "Connection": "Upgrade",
+            "Upgrade": "websocket",
+            "Sec-WebSocket-Version": "13",
+            "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+        }
+        refused = await c.get("/ws", headers=upgrade)
+        assert refused.status == 429
+        await sockets[0].close()
+        for _ in range(100):  # the server sees the close
+            if len(club.feed.subscribers) < MAX_SOCKETS_PER_CLIENT:
+                break
+            await asyncio.sleep(0.01)
+        again = await c.ws_connect("/ws")
+        assert not again.closed
+        for ws in [again, *sockets[1:]]:
+            await ws.close()

@@ -1,16 +1,22 @@
 """The board's messages alone: the moves a subscriber is sent keep it equal to the board's
-game whatever the takebacks (a property), and a broker's address never carries a password
-into an error message."""
+game whatever the takebacks (a property), a broker's address never carries a password into an
+error message, and a message is refused by its size before any decoding and by its depth as
+JSON nests (never a RecursionError)."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from companion.club import messages
 from companion.club.board_link import catch_up
 from companion.club.pairing import parse_pairing
 from companion.core.broker_url import parse_broker_url
+from companion.core.wire_json import MAX_DEPTH, WireRefused, depth_of, load_object
+from tests.club_boards import deep
 
 names = st.lists(st.sampled_from(["a1", "b2", "c3", "pass"]), max_size=8)
 
@@ -63,3 +69,31 @@ def test_a_pairing_is_read_with_the_games_own_options_and_seats():
     assert pairing.line() == "round 1: Ann v Bob, binary"
     with pytest.raises(ValueError, match="size"):
         parse_pairing({"pairing": "p", "game": "binary", "options": {"size": 5}})
+
+
+def test_the_size_is_refused_before_any_decoding():
+    """Not even decoded: bytes that are not UTF-8 at all are refused for their length."""
+    with pytest.raises(WireRefused) as e:
+        messages.decode(b"\xff" * (messages.MAX_ACK + 1), messages.MAX_ACK)
+    assert e.value.kind == "size"
+    with pytest.raises(WireRefused) as e:
+        messages.decode(b"\xff" * 10, messages.MAX_ACK)
+    assert e.value.kind == "json"
+
+
+@given(st.recursive(st.integers() | st.text(max_size=3), lambda c: st.lists(c, max_size=3)))
+def test_depth_is_counted_as_json_nests(value):
+    payload = json.dumps({"v": value})
+    expected = 1 + depth_of(value)
+    if expected <= MAX_DEPTH:
+        assert load_object(payload, 1 << 20) == {"v": value}
+    else:
+        with pytest.raises(WireRefused):
+            load_object(payload, 1 << 20)
+
+
+@pytest.mark.parametrize("levels", [MAX_DEPTH + 1, 900, 100_000])
+def test_too_deep_is_one_refusal_never_a_recursion_error(levels):
+    with pytest.raises(WireRefused) as e:
+        load_object(b'{"a":' + deep(levels) + b"}", 1 << 20)
+    assert e.value.kind == "depth" and str(e.value) == f"nested deeper than {MAX_DEPTH}"

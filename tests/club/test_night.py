@@ -95,10 +95,12 @@ def _names(summary: dict) -> dict[str, str]:
     return {p["seat"]: p["name"] for p in summary["players"]}
 
 
-def test_a_club_night_survives_a_board_the_broker_and_the_hub_killed_mid_round(tmp_path, broker):
+def test_a_club_night_survives_a_board_the_broker_and_the_hub_killed_mid_round(
+    tmp_path, broker, club_hub
+):
     event = tmp_path / "night.toml"
     event.write_text(EVENT)
-    hub = HubProcess(broker.url, tmp_path, extra=("--event", str(event))).start(timeout=LONG)
+    hub = club_hub(event, timeout=LONG)
     games = {name: Game.play(k) for k, name in enumerate(REAL)}
     assert {g.winner() for g in games.values()} == {"on", "off", None}  # each kind of result
     journals = {name: tmp_path / f"{name}.sqlite" for name in REAL}

@@ -2,19 +2,35 @@
 (OLED and table page) and its game started with those names when the board's game is over or
 has no move yet, never throwing a game in progress away; its result carries the pairing id;
 after a restart the same retained pairing does not start it again. And the link's small
-public API (remote play publishes and subscribes through it)."""
+public API (remote play publishes and subscribes through it). What a pairing may hold: names
+of one short line (at most 40 characters, no control characters; a refusal never quotes a long
+name back), few and short options, and Binøme's deck by its built-in name only, a path refused
+alike whatever the file (nothing said of the board's files); a flood of pairings the board
+cannot play is one log line."""
 
 from __future__ import annotations
 
+import json
+import logging
 import threading
+import unicodedata
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion import PROGRAM
 from companion.club import topics
+from companion.club.pairing import parse_pairing
+from companion.core.names import MAX_NAME, name_problem
+from companion.games.binome.deck import BUILTIN_NAME, builtin_deck
 from tests.club_boards import (
     Acker,
     moves_to_end,
     payloads,
     play,
     publish,
+    send_raw,
     start_board,
     stop_board,
     wait,
@@ -150,3 +166,96 @@ def test_the_link_publishes_and_subscribes_for_other_parts(tmp_path, broker):
     assert payloads(listener.messages(), topics.remote("t1", "t4")) == [
         {"board": "t1", "ply": 0, "move": "e5"}
     ]
+
+
+def test_a_flood_of_pairings_the_board_cannot_play_is_one_log_line(tmp_path, broker, caplog):
+    caplog.set_level(logging.INFO, logger=PROGRAM)
+    daemon, closers = start_board(tmp_path, broker.url, "t1")
+    try:
+        wait(lambda: daemon.club.connected, what="connected")
+        bad = {"pairing": "p1", "game": "binary", "players": {"black": "A" * 700}}
+        send_raw(broker.url, topics.pairing("t1"), [json.dumps(bad).encode()] * 30)
+        wait(lambda: daemon.club.pairings.refused.counts.get("pairing") == 30, what="refused")
+        assert daemon.message == "club: pairing p1: a name of 700 characters: at most 40"
+    finally:
+        stop_board(daemon, closers)
+    lines = [r for r in caplog.records if "a name of 700" in r.getMessage()]
+    assert len(lines) == 1
+
+
+def binome(deck: str, **more) -> dict:
+    options = {"players": "Ann,Bob", "deck": deck, **more}
+    return {"pairing": "p1", "game": "binome", "options": options}
+
+
+def refusal(message: dict) -> str:
+    with pytest.raises(ValueError) as e:
+        parse_pairing(message)
+    return str(e.value)
+
+
+def test_a_deck_path_is_refused_alike_whatever_the_file(tmp_path):
+    secret = tmp_path / "secret.toml"
+    secret.write_text('[cards]\npassword = "hunter2"\n')
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[cards\n")
+    unreadable = tmp_path / "unreadable.toml"
+    unreadable.write_text("[cards]\n")
+    unreadable.chmod(0)
+    lines = {
+        refusal(binome(str(path)))
+        for path in (secret, broken, unreadable, tmp_path / "missing.toml", "/etc/passwd")
+    }
+    assert lines == {f"pairing p1: deck: a pairing names one built-in only ({BUILTIN_NAME})"}
+
+
+@pytest.mark.parametrize("deck", ["", BUILTIN_NAME])
+def test_the_built_in_deck_by_its_name_or_none(deck, tmp_path, monkeypatch):
+    (tmp_path / BUILTIN_NAME).write_text("[cards\n")  # a file of that name here is not read
+    monkeypatch.chdir(tmp_path)
+    pairing = parse_pairing(binome(deck))
+    assert pairing.options["points"] == builtin_deck().text()
+
+
+def test_options_are_few_and_short():
+    assert "at most 32" in refusal({**binome(""), "options": {f"o{i}": 1 for i in range(40)}})
+    line = refusal(binome("", chair="x" * 100_000))
+    assert "at most 400" in line and len(line) < 160
+
+
+NAMED_PAIRING = {"pairing": "p1", "game": "binary", "players": {"black": "Ann", "white": "Bob"}}
+
+
+BAD = ["", "   ", "x" * (MAX_NAME + 1), "x" * 700_000, "Ann\x1b[2J", "Bob\nEve", "Ann\u202eboB",
+       "Zed\u2028Ann", "\x00"]  # fmt: skip
+
+
+GOOD = ["Ann", "x" * MAX_NAME, "Zoë", "李雷", "Jean-Luc Picard", "O'Brien", "👩‍🔬 Ada"]
+
+
+@pytest.mark.parametrize("name", BAD)
+def test_a_pairing_with_a_bad_name_is_refused_in_one_short_line(name):
+    with pytest.raises(ValueError) as e:
+        parse_pairing({**NAMED_PAIRING, "players": {"black": name, "white": "Bob"}})
+    line = str(e.value)
+    assert "\n" not in line and len(line) < 120 and line.startswith("pairing p1: ")
+
+
+@pytest.mark.parametrize("name", GOOD)
+def test_a_pairing_with_a_fair_name_is_taken(name):
+    assert parse_pairing({**NAMED_PAIRING, "players": {"black": name}}).players == {"black": name}
+
+
+def test_a_pairings_id_and_event_are_bounded_too():
+    with pytest.raises(ValueError, match="one line of at most 80"):
+        parse_pairing({**NAMED_PAIRING, "pairing": "p" * 10_000})
+    with pytest.raises(ValueError, match="one line"):
+        parse_pairing({**NAMED_PAIRING, "event": "March\x1b]0;pwned\x07"})
+
+
+@given(st.text(max_size=60))
+def test_a_name_is_one_to_forty_characters_without_control_ones(value):
+    categories = ("Cc", "Cf", "Zl", "Zp", "Cs", "Co")
+    control = any(unicodedata.category(c) in categories and c not in "\u200c\u200d" for c in value)
+    fair = bool(value.strip()) and len(value) <= MAX_NAME and not control
+    assert (name_problem(value) is None) == fair

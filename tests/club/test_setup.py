@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 import re
 import stat
 import subprocess
 import threading
 import time
 import tomllib
-import urllib.request
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -243,11 +241,6 @@ def test_a_hub_without_a_user_says_once_that_its_broker_is_anonymous(tmp_path, b
     assert log.count("no [club] user") == 1 and "binaryon club setup" in log
 
 
-def _results(hub: HubProcess) -> list[dict]:
-    with urllib.request.urlopen(f"{hub.url}/api/results", timeout=10) as r:
-        return json.loads(r.read())["games"]
-
-
 @needs_mosquitto
 def test_a_club_night_on_the_secure_broker(secure, tmp_path):
     broker, out, passwords = secure
@@ -264,7 +257,7 @@ def test_a_club_night_on_the_secure_broker(secure, tmp_path):
         for name in moves_to_end("binaryon", **SMALL):
             play(daemon, name)
         uid = daemon.club.game_uid()
-        wait(lambda: any(g["game_uid"] == uid for g in _results(hub)), what="stored")
+        wait(lambda: any(g["game_uid"] == uid for g in hub.results()), what="stored")
         wait(lambda: daemon.journal.meta(f"club.delivered.{uid}") is not None, what="acked")
     finally:
         stop_board(daemon, closers)
@@ -331,7 +324,7 @@ def test_mqtts_with_the_clubs_own_ca(tmp_path):
         for name in moves_to_end("binaryon", **SMALL):
             play(daemon, name)
         uid = daemon.club.game_uid()
-        wait(lambda: any(g["game_uid"] == uid for g in _results(hub)), what="stored over TLS")
+        wait(lambda: any(g["game_uid"] == uid for g in hub.results()), what="stored over TLS")
         assert not stranger.club.connected  # its TLS handshake fails: never on the broker
     finally:
         stop_board(stranger, closers2)

@@ -110,10 +110,10 @@ def test_a_result_forged_under_the_game_in_plays_uid_does_not_replace_the_real_o
         forged = {"board": "t1", "game_uid": shown, "game": "binaryon", "record": "forged",
                   "players": [], "winners": ["on"], "result": "ON wins"}  # fmt: skip
         publish(broker.url, topics.result("t1", shown), forged)
-        wait(lambda: any(g["record"] == "forged" for g in _results(hub)), what="the forgery")
+        wait(lambda: any(g["record"] == "forged" for g in hub.results()), what="the forgery")
         uid = _finish(daemon)
         wait(lambda: daemon.journal.meta(f"club.delivered.{uid}") is not None, what="acked")
-        real = [g for g in _results(hub) if g["game_uid"] == uid]
+        real = [g for g in hub.results() if g["game_uid"] == uid]
     finally:
         stop_board(daemon, closers)
         hub.stop()
@@ -248,17 +248,11 @@ def test_restore_refuses_in_one_line_what_it_cannot_do(tmp_path, capsys):
 # ------------------------------------------------------------------ one remote game
 
 
-def _results(hub: HubProcess) -> list[dict]:
-    with urllib.request.urlopen(f"{hub.url}/api/results", timeout=10) as r:
-        return json.loads(r.read())["games"]
-
-
 def test_a_remote_game_is_one_game_at_the_hub_with_both_names(tmp_path, broker):
     import random
 
     from tests.club.remote.test_play import play as play_remote
-    from tests.club.remote.test_play import seated
-    from tests.remote_boards import Board
+    from tests.remote_boards import Board, seated
 
     (tmp_path / "hub").mkdir()
     hub = HubProcess(broker.url, tmp_path / "hub").start()
@@ -268,7 +262,7 @@ def test_a_remote_game_is_one_game_at_the_hub_with_both_names(tmp_path, broker):
     try:
         play_remote(seated(t3, t4), random.Random(3), refuse=False)
         wait(lambda: _delivered(t3) and _delivered(t4), 40, what="both results acknowledged")
-        games = _results(hub)
+        games = hub.results()
     finally:
         t3.stop()
         t4.stop()

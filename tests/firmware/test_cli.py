@@ -134,3 +134,14 @@ def test_install_copies_the_shipped_firmware_with_the_generated_config(
     assert errors == [] and hello.fields["reset"] == "install"
     assert (hello.kind, hello.fields["debounce"]) == ("polarity", "30")
     assert isinstance(hello, lp.Hello)
+
+
+def test_the_firmware_dry_run_says_mpremote_is_missing(capsys, monkeypatch):
+    from companion.cli import firmware as fw_cli
+
+    monkeypatch.setattr(fw_cli, "mpremote_program", lambda: None)
+    monkeypatch.setenv("BINARYON_CONFIG", os.devnull)
+    assert main(["firmware", "install", "--dry-run", "--port", "/dev/null"]) == 0
+    out = capsys.readouterr().out
+    assert "(dry run) mpremote is missing: pip install 'binaryon-companion[firmware]'" in out
+    assert "the steps would be:" in out

@@ -1,5 +1,6 @@
 """Seats, not colours, own names: after Wythe's swap the people exchange colours, and their
-names, pages, tokens, the engine's role and the history's credit follow them."""
+names, pages, tokens, the engine's role and the history's credit follow them. The players'
+names from the config on the OLED and the table page (a long name in place of the label)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from companion.hardware.simulated.mock_board import MockBoard
 from companion.journal.store import SqliteJournal
 from companion.referee.session import Session
 from companion.service.daemon import Daemon
+from companion.views.oled import screen_text
 from tests.conftest import step, wait_until
 from tests.live_daemon import call_api as _api
 from tests.live_daemon import start_daemon
@@ -379,3 +381,38 @@ def test_seats_alternate_and_follow_the_swap_in_random_games(seed, take_pie):
         state = after
     leader = state.score().leader
     assert adapter.winner(state) == (None if leader is None else state.seat_of(leader))
+
+
+def named_daemon(clock, game="binaryon", players=None):
+    cfg = Config.default().with_overrides(
+        game={"name": game, "players": players or {}}, board={"kind": "switch"}
+    )
+    d = Daemon(cfg, board=MockBoard(8, "switch", clock), clock=clock)
+    d.board.start(d.loop.post)
+    step(d, clock)
+    return d
+
+
+def test_player_names_from_the_config_are_on_the_oled_and_the_table_page(clock):
+    d = named_daemon(clock, players={"on": "Ana", "off": "Ben"})
+    try:
+        screen = d.screen()
+        assert [r.label for r in screen.panel.rows] == ["Ana ON", "Ben OFF"]
+        assert screen_text(screen)[1].startswith(">Ana ON  11111111")
+        players = d.web_view()["players"]
+        assert [(p["label"], p["name"]) for p in players] == [("ON", "Ana"), ("OFF", "Ben")]
+    finally:
+        d.board.stop()
+
+
+def test_a_long_name_replaces_the_label_and_no_names_keep_it(clock):
+    d = named_daemon(clock, players={"on": "Maximiliana"})
+    try:
+        assert [r.label for r in d.screen().panel.rows] == ["Maximiliana", "OFF"]
+    finally:
+        d.board.stop()
+    d = named_daemon(clock)
+    try:
+        assert [r.label for r in d.screen().panel.rows] == ["ON", "OFF"]
+    finally:
+        d.board.stop()

@@ -8,8 +8,6 @@ import argparse
 import io
 import itertools
 
-import pytest
-from gpiozero.pins.mock import MockFactory
 from luma.core.device import dummy
 
 from companion.cli import bring_up as bu
@@ -22,13 +20,6 @@ from companion.hardware.simulated.recording_leds import RecordingLeds
 from tests.fake_gpio import FakeLgpio, MatrixSim
 
 ROWS, COLS = list(pinout.PI_ROWS), list(pinout.PI_COLS)
-
-
-@pytest.fixture
-def factory():
-    f = MockFactory()
-    yield f
-    f.reset()
 
 
 def buttons_on(factory):

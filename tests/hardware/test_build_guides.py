@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import re
 import sys
-from pathlib import Path
 
 import pytest
 
 from companion.hardware import pinout
+from tests.hardware.netlists import nets
 from tests.paths import REPO
 
 HW = REPO / "hardware"
@@ -20,15 +20,6 @@ import schematic  # noqa: E402
 
 VARIANTS = list(schematic.VARIANTS)
 FILES = "abcdefgh"
-
-
-def nets(path: Path) -> dict[str, set[tuple[str, str]]]:
-    out = {}
-    for line in path.read_text().splitlines():
-        m = re.match(r'\s*\(net \(code "\d+"\) \(name "/([^"]+)"\)(.*)\)$', line)
-        if m:
-            out[m.group(1)] = set(re.findall(r'\(ref "([^"]+)"\) \(pin "([^"]+)"\)', m.group(2)))
-    return out
 
 
 def guide(variant: str) -> str:

@@ -23,13 +23,6 @@ class Clock:
 
 
 @pytest.fixture
-def factory():
-    f = MockFactory()
-    yield f
-    f.reset()
-
-
-@pytest.fixture
 def rig(factory):
     events: list[ButtonEvent] = []
     clock = Clock()

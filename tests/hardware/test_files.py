@@ -17,21 +17,14 @@ from tests.paths import REPO
 sys.path.insert(0, str(REPO / "hardware"))
 import drawings  # noqa: E402  (hardware/drawings.py)
 
+from tests.hardware.netlists import nets
+
 HW = REPO / "hardware"
 README = (HW / "README.md").read_text()
 BOM = (HW / "bom.md").read_text()
 NETLISTS = sorted(HW.glob("*.net"))
 PROSE = " ".join(README.replace("**", "").split())  # the README as one line, no bold marks
 FILES = "abcdefgh"
-
-
-def nets(path: Path) -> dict[str, set[tuple[str, str]]]:
-    out = {}
-    for line in path.read_text().splitlines():
-        m = re.match(r'\s*\(net \(code "\d+"\) \(name "/([^"]+)"\)(.*)\)$', line)
-        if m:
-            out[m.group(1)] = set(re.findall(r'\(ref "([^"]+)"\) \(pin "([^"]+)"\)', m.group(2)))
-    return out
 
 
 def parts(path: Path) -> dict[str, tuple[str, str]]:

@@ -1,5 +1,6 @@
 """The line protocol: framing, checksums, parsing; host and firmware copies agree; fuzzing."""
 
+import binascii
 import sys
 
 from hypothesis import given, settings
@@ -118,3 +119,27 @@ def test_coalesced_errors_carry_their_count_and_older_lines_still_parse():
 def test_a_safe_line_says_why_the_board_stopped():
     line = lp.board_line(3, "SAFE 5 failures: OSError(5,)")[:-1]
     assert lp.parse_board_line(line) == lp.Safe(3, "5 failures: OSError(5,)")
+
+
+def _crc_ccitt_false(data: bytes) -> int:
+    crc = 0xFFFF
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
+            crc &= 0xFFFF
+    return crc
+
+
+def test_the_host_crc_is_binascii_crc_hqx():
+    from companion.hardware import link_protocol as lp
+
+    assert not hasattr(lp, "_TABLE") and not hasattr(lp, "_make_table")
+    assert lp.crc16(b"123456789") == 0x29B1 == binascii.crc_hqx(b"123456789", 0xFFFF)
+
+
+@given(st.binary(max_size=300))
+def test_the_host_crc_is_crc16_ccitt_false(data):
+    from companion.hardware import link_protocol as lp
+
+    assert lp.crc16(data) == _crc_ccitt_false(data)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from companion.hardware import pinout
+from tests.hardware.netlists import nets
 from tests.paths import REPO
 
 HW = REPO / "hardware"
@@ -26,15 +27,6 @@ PROSE = " ".join(README.replace("**", "").split())
 BOM = (HW / "bom.md").read_text()
 NETLISTS = sorted(HW.glob("*.net"))
 GPIO_OF_HEADER = {p: g for g, p in pinout.PI_HEADER.items()}
-
-
-def nets(path: Path) -> dict[str, set[tuple[str, str]]]:
-    out = {}
-    for line in path.read_text().splitlines():
-        m = re.match(r'\s*\(net \(code "\d+"\) \(name "/([^"]+)"\)(.*)\)$', line)
-        if m:
-            out[m.group(1)] = set(re.findall(r'\(ref "([^"]+)"\) \(pin "([^"]+)"\)', m.group(2)))
-    return out
 
 
 def parts(path: Path) -> dict[str, tuple[str, str, str]]:

@@ -1,4 +1,4 @@
-"""Issue 41: each command imports only what it uses. A command runs in a fresh interpreter and
+"""Each command imports only what it uses. A command runs in a fresh interpreter and
 the modules it added to ``sys.modules`` are compared with what it needs (no clock involved):
 ``--version`` and ``--help`` load no game, no aiohttp, paho, luma or package metadata; ``score``
 loads the one game it scores."""

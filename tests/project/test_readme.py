@@ -3,6 +3,7 @@
 import re
 import tomllib
 
+from companion.cli.main import main
 from companion.core.config import Config
 from companion.service.config_check import check_config, rule_options
 from tests.paths import REPO
@@ -50,3 +51,16 @@ def test_the_first_hour_comes_first_and_the_figures_live_in_docs_performance():
     for script in re.findall(r"benchmarks/(bench_\w+\.py)", README):
         assert script in performance
     assert "benchmarks/bench_startup.py" in performance and "| Measure |" in performance
+
+
+def test_the_readme_has_a_position_to_copy_and_it_scores_as_it_says(tmp_path, capsys):
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Scoring real games") :]
+    sample = section[
+        section.index("```text\n") + 8 : section.index("```\n", section.index("```text"))
+    ]
+    path = tmp_path / "position.txt"
+    path.write_text(sample)
+    assert main(["score", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "OFF wins"
+    assert "binaryon score position.txt                 # OFF wins" in section

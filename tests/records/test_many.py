@@ -97,7 +97,7 @@ def test_add_tags_adds_after_the_tags_and_keeps_those_there():
     assert rec.moves == parse_record(text).moves
 
 
-# ------------------------------------------------------------- issue 41: one record at a time
+# ------------------------------------------------------------- one record at a time
 
 
 @settings(max_examples=60, deadline=None)

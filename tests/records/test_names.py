@@ -16,8 +16,11 @@ from hypothesis import strategies as st
 
 from companion.cli.main import main
 from companion.games import get_spec
+from companion.journal.api import NullJournal
 from companion.journal.rows import FINISHED
 from companion.journal.store import SqliteJournal
+from companion.records.check import read_record
+from companion.records.format import Record, format_record
 from companion.referee.session import Session
 
 LATENT = [
@@ -148,3 +151,19 @@ def test_a_binome_game_of_ann_bob_and_cy_comes_back(tmp_path):
     assert code == 0 and f"binome, {len(s.moves)} moves, {s.state.outcome().summary}" in said
     code, said = quiet(["score", "--record", str(record)])
     assert code == 0 and said.startswith(s.state.outcome().summary), said
+
+
+def test_a_record_won_by_a_capitalised_name_reads_back(tmp_path, capsys):
+    s = Session("binome", {"players": "Ann,Bob"}, NullJournal(), rng=random.Random(5))
+    rng = random.Random(5)
+    while not s.state.is_over():
+        player = sorted(s.state.to_act)[0]
+        s.submit(rng.choice(s.state.legal_moves(player)), player)
+    winner = s.state.outcome().winner
+    assert winner in ("Ann", "Bob")
+    rec = Record(game="binome", options=s.options, moves=s.moves, status="finished")
+    rec.result = winner
+    f = tmp_path / "r.txt"
+    f.write_text(format_record(rec))
+    again, _ = read_record(f)
+    assert again.result == winner

@@ -1,10 +1,11 @@
 """Text game records: export -> import gives the identical game; bad records are refused
-with the first bad move and nothing is imported; replay, history, abandon, score --record."""
+with the first bad move and nothing is imported; a record imported into the journal it came
+from refused as that game; abandon (``history`` and ``replay``: tests/cli)."""
 
 from __future__ import annotations
 
-import io
-import json
+import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -16,9 +17,10 @@ from companion.journal.api import NullJournal
 from companion.journal.rows import FINISHED
 from companion.journal.store import SqliteJournal
 from companion.records.check import final_position_text, import_record, read_record, validate
-from companion.records.format import RecordError, format_record, record_from_entry
+from companion.records.format import Record, RecordError, format_record, record_from_entry
 from companion.records.read import parse_record
 from companion.referee.session import Session
+from companion.timing.clock import TimeControl
 from tests.paths import REPO
 
 
@@ -38,11 +40,6 @@ def play(journal, size=8, moves=None, players=None, options=None):
         s.submit(s.state.legal_moves()[0])
         count += 1
     return s
-
-
-@pytest.fixture
-def journal_path(tmp_path):
-    return tmp_path / "journal.sqlite"
 
 
 def comparable(entry):
@@ -92,7 +89,6 @@ def test_any_game_round_trips_through_the_text(size, first, reach, picks):
             break
         legal = s.state.legal_moves()
         s.submit(legal[k % len(legal)])
-    from companion.records.format import Record
 
     t0 = 1_700_000_000_000
     rec = Record(
@@ -129,7 +125,6 @@ def test_a_binary_game_round_trips_too():
         move = legal[(i * 7) % len(legal)]
         names.append(move.name)
         state = state.play(move)
-    from companion.records.format import Record
 
     rec = Record(game="binary", options=spec.resolve({}), moves=names)
     validate(rec)
@@ -239,30 +234,6 @@ def test_final_position_text_scores_like_the_session(tmp_path):
 # --- the other commands ---
 
 
-def test_history_lists_games_with_results(journal_path, capsys):
-    j = SqliteJournal.open(journal_path)
-    done = play(j, size=4, players={"on": "Ana"})
-    play(j, moves=3)
-    j.close()
-    assert main(["history", "--journal", str(journal_path)]) == 0
-    out = capsys.readouterr().out.splitlines()
-    assert len(out) == 3
-    assert "finished" in out[1] and done.state.outcome().summary in out[1] and "on=Ana" in out[1]
-    assert "in progress" in out[2]
-    assert main(["history", "--json", "--journal", str(journal_path)]) == 0
-    data = json.loads(capsys.readouterr().out)
-    assert [g["status"] for g in data] == ["finished", "in_progress"]
-    assert data[1]["moves"] == 3
-
-
-def test_history_without_a_journal_lists_nothing(tmp_path, capsys):
-    assert main(["history", "--journal", str(tmp_path / "none.sqlite")]) == 0
-    assert "no games yet" in capsys.readouterr().out
-    assert main(["history", "--json", "--journal", str(tmp_path / "none.sqlite")]) == 0
-    assert capsys.readouterr().out.strip() == "[]"
-    assert not list(tmp_path.iterdir())
-
-
 def test_abandon_marks_the_game_in_progress(journal_path, capsys):
     j = SqliteJournal.open(journal_path)
     s = play(j, moves=5)
@@ -283,31 +254,6 @@ def test_export_of_a_missing_game_is_one_line(journal_path, capsys):
     assert capsys.readouterr().err == "binaryon: no game 9 in the journal (see binaryon history)\n"
 
 
-def test_replay_steps_through_the_record_on_the_simulated_board(tmp_path):
-    from companion.cli.replay import replay
-
-    j = SqliteJournal.open(tmp_path / "j.sqlite")
-    s = play(j, size=8)
-    path = tmp_path / "g.txt"
-    path.write_text(format_record(record_from_entry(j.load(s.game_id))))
-    out = io.StringIO()
-    assert replay(str(path), 0, False, out, io.StringIO(), False) == 0
-    text = out.getvalue()
-    assert f"end of record: {s.state.outcome().summary}" in text
-    assert f"move {len(s.moves) - 1}/{len(s.moves)}" in text or "move " in text
-    assert "OLED" in text and " a  b  c" in text
-    stepped = io.StringIO()
-    assert replay(str(path), 0, True, stepped, io.StringIO("\n\nq\n"), False) == 0
-    assert stepped.getvalue().count("\nmove ") == 2  # two moves, then q
-
-
-def test_replay_refuses_a_bad_record(tmp_path, capsys):
-    path = tmp_path / "bad.txt"
-    path.write_text(GOOD.replace("2. e5 e1", "2. e5 a8"))
-    assert main(["replay", str(path), "--delay", "0"]) == 2
-    assert "move 4 a8: a8: already black" in capsys.readouterr().err
-
-
 def test_records_doc_example_is_a_valid_record():
     doc = REPO / "docs" / "records.md"
     text = doc.read_text()
@@ -315,3 +261,95 @@ def test_records_doc_example_is_a_valid_record():
     rec = parse_record(example, "docs/records.md")
     validate(rec, "docs/records.md")
     assert rec.moves and rec.players
+
+
+@pytest.mark.parametrize(
+    "game, options, clock, moves",
+    [
+        ("binaryon", {}, None, 12),
+        ("wythe", {}, "5:00+3", 12),
+        ("binome", {"players": "Ann,Bob"}, None, 10_000),  # to its end: its secrets shown
+    ],
+)
+def test_a_record_exported_from_this_journal_is_refused_when_imported_into_it(
+    tmp_path, capsys, game, options, clock, moves
+):
+    """`export N -o g.txt` then `import g.txt` into the same journal: refused as the game it
+    came from (docs/records.md), finished or not; --allow-duplicate imports it all the same;
+    another journal takes it."""
+    path = tmp_path / "j.sqlite"
+    journal = SqliteJournal.open(path)
+    control = TimeControl.parse(clock) if clock else None
+    s = Session(game, options, journal, rng=random.Random(3), time_control=control)
+    rng = random.Random(5)
+    while len(s.played) < moves and not s.state.is_over():
+        player = s.state.turn or sorted(s.state.to_act)[0]
+        assert s.submit(rng.choice(list(s.state.legal_moves(player))), player).accepted
+    journal.close()
+    record = tmp_path / "g1.txt"
+    assert main(["export", str(s.game_id), "-o", str(record), "--journal", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["import", str(record), "--journal", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"binaryon: {record}: already in the journal as game 1 (--allow-duplicate)"
+    assert main(["import", str(record), "--journal", str(tmp_path / "other.sqlite")]) == 0
+    assert main(["import", str(record), "--allow-duplicate", "--journal", str(path)]) == 0
+    with SqliteJournal.open(path, read_only=True) as j:
+        assert j.last_id() == 2
+
+
+def one_move_game(tmp_path) -> Path:
+    path = tmp_path / "j.sqlite"
+    with SqliteJournal.open(path) as journal:
+        s = Session("binaryon", {}, journal)
+        assert s.submit_name("e5").accepted
+    return path
+
+
+def test_one_move_is_one_move_not_1_moves(tmp_path, capsys):
+    path = one_move_game(tmp_path)
+    record = tmp_path / "g.txt"
+    assert main(["export", "1", "-o", str(record), "--journal", str(path)]) == 0
+    assert main(["import", str(record), "--journal", str(tmp_path / "other.sqlite")]) == 0
+    assert "binaryon, 1 move, unfinished" in capsys.readouterr().out
+    assert main(["abandon", "1", "--journal", str(path)]) == 0
+    assert "abandoned after 1 move (kept in history)" in capsys.readouterr().out
+
+
+def test_a_binome_claim_with_no_eligible_number_imports_as_the_rules_say(tmp_path, capsys):
+    """An older record holds `Ann claim 12` where Ann had no eligible number: imported, the
+    claim eliminated from the turn and its number used up (the printed rules), one warning."""
+    from tests.games.binome.test_engine import write_sheets
+
+    sheets = {
+        "Ann": ["12", "34", "67", "80", "12", "34", "67", "89"],
+        "Bob": ["21", "43", "76", "08", "21", "43", "76", "98"],
+    }
+    names: list[str] = []
+    spec = get_spec("binome")
+    write_sheets(spec.new(**spec.resolve({"players": "Ann,Bob"})), sheets, names)
+    names += ["draw contains-5", "Ann claim 12", "Bob pass"]
+    body = " ".join(f'"{n}"' for n in names)
+    record = tmp_path / "old.txt"
+    record.write_text(
+        f'[Game "binome"]\n[Options "players=Ann,Bob"]\n[Status "abandoned"]\n'
+        f'[Result "*"]\n\n{body}\n'
+    )
+    path = tmp_path / "j.sqlite"
+    assert main(["import", str(record), "--journal", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert "imported game 1" in out
+    warning = err.strip()
+    assert warning.startswith(f"binaryon: warning: {record}:6:")
+    claim = len(names) - 1
+    assert (
+        f"move {claim} Ann claim 12: no eligible number: pass: read as Ann claim 12 burn"
+        " (a number chosen by mistake is eliminated from the turn)"
+    ) in warning
+    assert "\n" not in warning
+    with SqliteJournal.open(path, read_only=True) as j:
+        moves = j.load(1).move_names
+    assert moves[-2] == "Ann claim 12 burn"
+    after = spec.replay(moves, **spec.resolve({"players": "Ann,Bob"}))
+    assert dict(after.last_resolution.eliminated) == {"Ann": "ineligible"}
+    assert after.unused_numbers("Ann").count(12) == 1  # one of her two 12s used up

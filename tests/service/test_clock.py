@@ -16,6 +16,7 @@ from companion.journal.store import SqliteJournal
 from companion.service.daemon import Daemon
 from companion.timing.on_time import on_time
 from companion.views.leds import GREEN
+from companion.views.oled import screen_text
 from tests.conftest import FakeClock, step
 from tests.journal.test_clock import power_cut
 
@@ -276,7 +277,6 @@ def test_a_game_ended_on_time_is_not_explained_or_lit_as_the_board_deciding_it()
     (ON's next higher: ON leads). The time decided it: no line is lit or marked as won,
     the explanation says the result first and the board as it stood (never 'every number
     cancels', a draw's reason), the OLED's note says 'on time'."""
-    from companion.views.oled import screen_text
     from companion.views.presenter import Notices
 
     clock = FakeClock()
@@ -369,3 +369,15 @@ def test_undo_after_a_flag_fall_takes_back_the_flag_not_the_winners_move(tmp_pat
     assert len(d.session.played) == 2 and d.session.clock.running == "on"
     button(d, clock, "undo")  # now an ordinary takeback
     assert len(d.session.played) == 1 and d.message.startswith("took back")
+
+
+def test_a_page_cannot_take_back_the_winners_move_after_a_flag(tmp_path):
+    """The flag is the arbiter's, taken back with undo on the board: a page's request would
+    take back the move of the player whose time had not run out."""
+    clock = FakeClock()
+    d = clocked_daemon(clock, "0:30+2")
+    press_move(d, clock)
+    step(d, clock, 31)
+    verdict = d.referee.ask_undo("off")
+    assert verdict.refusal.code == "flag-fell" and len(d.session.played) == 1
+    assert verdict.refusal.reason == "a flag is taken back with undo on the board"

@@ -4,10 +4,13 @@ import random
 
 import pytest
 
+from companion.core.config import Config
 from companion.core.events import ButtonEvent, LinkStatus, UserCommand
 from companion.core.squares import parse_square
 from companion.games import get_spec
 from companion.games.binaryon.engine import PASS
+from companion.journal.store import SqliteJournal
+from companion.service.daemon import Daemon
 from companion.views.leds import GREEN, RED
 from tests.conftest import step
 
@@ -214,8 +217,6 @@ def test_a_reading_off_the_board_is_ignored(make_daemon, clock):
 
 
 def test_threaded_run_goes_idle_and_stops(clock):
-    from companion.core.config import Config
-    from companion.service.daemon import Daemon
 
     d = Daemon(Config.default().with_overrides(board={"driver": "mock"}))
     d.start()
@@ -253,9 +254,7 @@ def test_colour_board_put_back_to_an_earlier_position_is_a_takeback(make_daemon,
 def test_emulator_window_mirrors_the_frames(tmp_path, monkeypatch):
     pytest.importorskip("luma.emulator")
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    from companion.core.config import Config
     from companion.service.app import mirrored_emulator
-    from companion.service.daemon import Daemon
 
     device = mirrored_emulator()
     d = Daemon(Config.default().with_overrides(board={"driver": "mock"}), display=device)
@@ -289,7 +288,6 @@ def test_colour_board_must_match_the_game_before_moves_count(make_daemon, clock)
 
 
 def test_a_mistyped_new_game_changes_nothing_and_play_goes_on(make_daemon, clock, tmp_path):
-    from companion.journal.store import SqliteJournal
 
     journal = SqliteJournal.open(tmp_path / "j.sqlite")
     d = make_daemon(journal=journal)
@@ -341,8 +339,6 @@ def test_replugged_board_that_did_not_change_plays_on(make_daemon, clock):
 
 
 def test_a_game_switched_to_takes_its_rule_options_from_the_config(make_daemon, clock):
-    from companion.core.config import Config
-    from companion.service.daemon import Daemon
 
     cfg = Config.default().with_overrides(
         board={"driver": "mock"},
@@ -368,11 +364,9 @@ def test_board_input_waits_while_the_menu_is_open(make_daemon, clock):
 
 
 def test_a_resumed_game_that_had_ended_shows_its_result_and_blinks(clock):
-    from companion.core.config import Config
 
     new_game = get_spec("binaryon").new
     from companion.journal.api import NullJournal, SavedGame
-    from companion.service.daemon import Daemon
 
     rng = random.Random(2)
     st, names = new_game(size=4), []
@@ -399,7 +393,6 @@ def test_a_resumed_game_that_had_ended_shows_its_result_and_blinks(clock):
 def test_undo_after_the_game_was_abandoned_elsewhere_starts_a_new_game(
     make_daemon, clock, tmp_path
 ):
-    from companion.journal.store import SqliteJournal
 
     path = tmp_path / "j.sqlite"
     d = make_daemon(journal=SqliteJournal.open(path))
@@ -410,3 +403,10 @@ def test_undo_after_the_game_was_abandoned_elsewhere_starts_a_new_game(
     step(d, clock)
     assert d.session.game_id != first and d.session.moves == []
     assert d.message == f"game {first} was closed: new game"
+
+
+def test_a_new_game_is_said_by_the_games_name(make_daemon, clock):
+    d = make_daemon()
+    d.post(UserCommand("new latent-binaries"))
+    step(d, clock)
+    assert d.message == "new game: latent binaries"

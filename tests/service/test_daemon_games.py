@@ -11,12 +11,12 @@ import pytest
 from companion.core.config import Config
 from companion.core.events import ButtonEvent, UserCommand
 from companion.core.sensors import IDLE_READING as IDLE
-from companion.core.squares import parse_square
 from companion.hardware.simulated.mock_board import MockBoard
 from companion.journal.api import MoveEntry
 from companion.journal.store import SqliteJournal
 from companion.service.daemon import Daemon
 from tests.conftest import step
+from tests.positions import sq
 from tests.stub_games import stubs_registered
 
 
@@ -24,10 +24,6 @@ from tests.stub_games import stubs_registered
 def stubs():
     with stubs_registered():
         yield
-
-
-def sq(name: str, n: int = 8) -> int:
-    return parse_square(name, n)
 
 
 def tap(d, clock, name: str) -> None:

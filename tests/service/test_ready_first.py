@@ -1,4 +1,4 @@
-"""Issue 41: a service is ready before its optional parts. With ``later`` (what ``binaryon
+"""A service is ready before its optional parts. With ``later`` (what ``binaryon
 run`` does under systemd) the web pages and the club's link are neither imported nor started
 until the table's first frame is up; then they come, from a thread of their own, and work."""
 

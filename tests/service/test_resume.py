@@ -1,4 +1,4 @@
-"""Explicit options start what they say (issue 23): ``--size``, ``--rule``, ``--player`` and
+"""Explicit options start what they say: ``--size``, ``--rule``, ``--player`` and
 ``--game`` given while another game is in progress start the new game and pause the old one,
 which ``binaryon resume`` and the menu take up again; ``new GAME`` starts from the command
 line's and config's options, not the resumed game's; the journal keeps the pause in its old
@@ -20,6 +20,7 @@ from companion.journal.api import MoveEntry
 from companion.journal.store import SqliteJournal
 from companion.service.daemon import Daemon
 from companion.views.oled import CHARS
+from tests.conftest import step
 
 
 def sim(monkeypatch, capsys, path, *args: str, typed: str = "") -> str:
@@ -203,3 +204,28 @@ def test_size_on_the_command_line_wins_over_the_config_files(path, monkeypatch, 
     sim(monkeypatch, capsys, path, "--config", str(config), "--rule", "size=8")
     sizes = [(g["options"]["size"], g["status"]) for g in history(capsys, path)]
     assert sizes == [(4, "abandoned"), (6, "abandoned"), (8, "in_progress")]
+
+
+@pytest.mark.parametrize("how", ["typed", "menu"])
+def test_a_new_game_started_inside_pauses_the_one_in_progress(tmp_path, clock, how):
+    """As the command line's options do: kept whole, to be taken up again, not abandoned."""
+    journal = SqliteJournal.open(tmp_path / "j.sqlite")
+    try:
+        d = Daemon(Config.default(), board=MockBoard(8, "switch", clock), clock=clock,
+                   journal=journal)  # fmt: skip
+        d.board.start(d.loop.post)
+        d.loop.run_pending()
+        d.board.tap(d.session.state.legal_moves()[0].cell)
+        step(d, clock, 0.1)
+        old = d.session.game_id
+        if how == "typed":
+            d.post(UserCommand("new binary"))
+        else:
+            d.post(ButtonEvent("menu", True))
+            step(d, clock)
+            d.post(ButtonEvent("confirm"))
+        step(d, clock)
+        assert d.session.game_id != old and d.message.endswith(f"; #{old} paused")
+        assert {g.id: g.status for g in journal.games()}[old] == "paused"
+    finally:
+        journal.close()

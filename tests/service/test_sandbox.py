@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import install_service
+from tests.mosquitto import free_port
 from tests.paths import REPO
 
 UNIT = REPO / "systemd" / "binaryon.service"
@@ -63,12 +64,6 @@ def _seccomp_loads():
     reason = seccomp_refused()
     if reason:
         (pytest.fail if os.environ.get("CI") else pytest.skip)(reason)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def global_ipv4() -> str | None:

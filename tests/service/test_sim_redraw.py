@@ -1,10 +1,11 @@
-"""The terminal simulator redraws on every change, whoever made it (issue 23): ``binaryon sim
+"""The terminal simulator redraws on every change, whoever made it: ``binaryon sim
 --web`` in a pseudo-terminal, a move made on a player's page over the real web server on
 loopback, and the emulated OLED, board and status line drawn again with nothing typed."""
 
 from __future__ import annotations
 
 import fcntl
+import io
 import json
 import os
 import pty
@@ -19,7 +20,10 @@ from pathlib import Path
 
 import pytest
 
+from companion.service.simulator import Simulator
+from tests.conftest import FakeClock, step
 from tests.paths import REPO
+from tests.service.test_clock import button, clocked_daemon, press_move
 
 ROOT = REPO
 WAIT = 60.0  # seconds: generous, for a busy machine; every wait ends on what it waits for
@@ -147,3 +151,24 @@ def test_a_change_from_elsewhere_or_a_message_running_out_redraws_once(make_daem
         assert "while typing" not in out.getvalue()
     step(d, clock)  # the line is done: what changed meanwhile is drawn
     assert out.getvalue().rstrip().endswith("turn: OFF | while typing")
+
+
+def test_a_redraw_while_typing_starts_on_a_line_of_its_own(tmp_path, monkeypatch):
+    """A flag falls while the prompt waits: the picture does not start after the "> "."""
+    monkeypatch.setenv("TERM", "xterm")
+    clock = FakeClock()
+    d = clocked_daemon(clock, "0:30+2")
+    out = io.StringIO()
+    s = Simulator(d, d.board, out=out, colour=False)
+    s.interactive = True
+    d.listeners.append(s.changed)
+    press_move(d, clock)
+    print("> ", end="", file=out)  # the prompt, waiting
+    step(d, clock, 31)  # the flag falls: the table is drawn again by itself
+    after_prompt = out.getvalue().rsplit("> ", 2)[-2]
+    assert after_prompt.startswith("\r\x1b[K")  # back to the line's start, cleared
+    assert "OFF's time ran out" in out.getvalue()
+    monkeypatch.setenv("TERM", "dumb")  # a terminal that takes no escapes: a new line
+    print("> ", end="", file=out)
+    button(d, clock, "undo")  # the flag taken back: drawn again
+    assert out.getvalue().rsplit("> ", 2)[-2].startswith("\n")

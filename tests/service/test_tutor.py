@@ -23,6 +23,7 @@ from companion.journal.store import SqliteJournal
 from companion.service.daemon import Daemon
 from companion.service.tutor import HELD
 from tests.conftest import step, wait_until
+from tests.service.test_opponent import press
 from tests.voice_tools import needs_espeak
 
 BLUNDER_LINE = "a4: a blunder; better d4: holds a draw"
@@ -45,11 +46,6 @@ def judged(d):
         thread.join(10)
         assert not thread.is_alive()
     d.loop.run_pending()
-
-
-def press(d, clock, name):
-    d.board.tap(parse_square(name, 4))
-    step(d, clock, 0.05)
 
 
 def to_the_blunder(d, clock):

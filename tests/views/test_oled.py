@@ -1,5 +1,6 @@
 """The OLED wrapper on luma's dummy device and on real luma.oled drivers over luma's i2c
-interface, with an smbus-shaped bus object standing in for /dev/i2c-1."""
+interface, with an smbus-shaped bus object standing in for /dev/i2c-1; the pixel font (ones
+that read as separate digits, accented names kept legible) and the labelled move number."""
 
 from __future__ import annotations
 
@@ -11,10 +12,13 @@ import time
 import pytest
 from luma.core.interface.serial import i2c
 from luma.core.render import canvas
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
+from companion.games.base import Panel, PanelRow
 from companion.hardware.oled import DRIVERS, DisplayError, open_display
+from companion.views.oled import CHARS, Screen, font
 from tests.conftest import wait_until
+from tests.views.test_oled_golden import shown, text_of
 
 
 class Bus:
@@ -197,3 +201,28 @@ def test_retries_while_the_display_is_gone_do_not_leak_descriptors(counting_bus)
     assert counting_bus.held() == 1  # only the working display's bus is open
     d.cleanup()
     assert counting_bus.held() == 0
+
+
+def test_ones_read_as_separate_digits():
+    """Eight ones in a row are eight strokes with dark columns between them."""
+    image = Image.new("1", (6 * 8, 10))
+    ImageDraw.Draw(image).text((0, 0), "11111111", font=font(), fill=1)
+    columns = [any(image.getpixel((x, y)) for y in range(10)) for x in range(image.width)]
+    strokes = sum(1 for x in range(len(columns)) if columns[x] and (x == 0 or not columns[x - 1]))
+    assert strokes == 8
+    assert font() is not None and font().getbbox("W" * CHARS)[2] == 6 * CHARS
+
+
+def test_the_move_number_is_labelled():
+    panel = Panel("BINARYON", 12, (PanelRow("ON", "1", True), PanelRow("OFF", "0")))
+    assert text_of(Screen(panel)).splitlines()[0].endswith("move 12")
+
+
+def test_accented_names_keep_their_letters_in_the_ascii_pixel_font():
+    from companion.views.oled import plain
+
+    assert plain("Zoë Müller") == "Zoe Muller" and plain("Ana") == "Ana"
+    rows = (PanelRow("Zoë ON", "1", True), PanelRow("OFF", "0"))
+    accented = shown(Screen(Panel("BINARYON", 1, rows)))
+    rows = (PanelRow("Zoe ON", "1", True), PanelRow("OFF", "0"))
+    assert accented.tobytes() == shown(Screen(Panel("BINARYON", 1, rows))).tobytes()

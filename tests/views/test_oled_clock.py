@@ -9,8 +9,10 @@ from companion.games import get_spec
 from companion.timing.clock import Clock, TimeControl
 from companion.views.oled import screen_text
 from companion.views.presenter import Frame, Notices, Table
+from tests.conftest import FakeClock, step
 from tests.games.binome.test_engine import FIVE
 from tests.games.binome.test_oled import five_players_mid_roll
+from tests.service.test_clock import clocked_daemon, press_move
 from tests.views.test_oled_golden import check, shown
 
 
@@ -100,3 +102,13 @@ def test_no_clock_no_change():
     screen = Frame(table(spec, st, None), Notices()).screen
     assert screen.clock is None
     check("binaryon_start", shown(screen))
+
+
+def test_a_flag_fall_on_the_oled_reads_whole(tmp_path):
+    clock = FakeClock()
+    d = clocked_daemon(clock, "0:30+2")
+    press_move(d, clock)
+    step(d, clock, 31)
+    lines = screen_text(d.oled.last)
+    assert lines[3:] == ["ON wins on time:", "OFF's time ran out"]
+    check("binaryon_on_time", shown(d.oled.last))

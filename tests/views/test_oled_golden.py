@@ -11,10 +11,13 @@ import pytest
 from luma.core.device import dummy
 from PIL import Image, ImageChops
 
+from companion.core.events import ButtonEvent
 from companion.games import get_spec
 from companion.games.base import Panel, PanelRow
-from companion.views.oled import OledView, Screen
+from companion.games.binary.engine import BinaryState
+from companion.views.oled import CHARS, OledView, Screen, screen_text
 from tests.paths import REPO
+from tests.positions import BINARY_FIG3, binaryon_tie
 
 GOLDEN = REPO / "tests" / "golden"
 
@@ -89,7 +92,7 @@ def test_identical_screens_are_not_sent_twice():
 
 @pytest.mark.parametrize("text", ["x" * 60, "word " * 20])
 def test_long_messages_are_cut_to_two_lines(text):
-    from companion.views.oled import CHARS, wrap
+    from companion.views.oled import wrap
 
     lines = wrap(text)
     assert len(lines) == 2 and all(len(s) <= CHARS for s in lines)
@@ -97,10 +100,58 @@ def test_long_messages_are_cut_to_two_lines(text):
 
 
 def test_new_game_menu(make_daemon):
-    from companion.core.events import ButtonEvent
 
     d = make_daemon()
     d.post(ButtonEvent("menu", long=True))
     d.post(ButtonEvent("menu"))
     d.loop.run_pending()
     check("menu_binary_chosen", d.display.image)
+
+
+def test_the_oled_says_a_result_once_not_twice():
+    """The end screen's note and the result message were the same ('OFF wins' / 'OFF wins',
+    'XENO wins' / 'XENO wins: e4 sees b1'): shown once, whole, under the rows."""
+    rows = (PanelRow("ON", "11111001", False), PanelRow("OFF", "11110000", True))
+    for name, note, message in [
+        ("plain", "OFF wins", "OFF wins"),
+        ("why", "XENO wins", "XENO wins: e4 sees b1"),
+        ("on_time", "ON wins on time: OFF's time ran out", "ON wins on time: OFF's time ran out"),
+    ]:
+        screen = Screen(Panel("BINARYON", 41, rows, note), message, over=True)
+        text = screen_text(screen)
+        assert " ".join(text[3:]) == message, text
+        check(f"result_once_{name}", shown(screen))
+
+
+def text_of(screen: Screen) -> str:
+    return "\n".join(screen_text(screen))
+
+
+def test_a_tied_binaryon_result_shows_why_on_the_oled():
+    panel = get_spec("binaryon").panel(binaryon_tie())
+    message = panel.note  # what the table hears at the end: the same result line
+    image = shown(Screen(panel, message, over=True))
+    check("binaryon_tie", image)
+    # the winner sits in the title's corner, the reason fills the three lines under the rows
+    lines = [s for s in text_of(Screen(panel, message, over=True)).splitlines()]
+    assert "ON wins" in lines[0]
+    # the whole reason is drawn: its last words are on the panel, not cut with '..'
+    from companion.views.oled import result_parts, wrap
+
+    head, rest = result_parts(Screen(panel, message, over=True))
+    assert head == "ON wins" and rest.endswith("ON's next is higher")
+    assert len(wrap(rest, 3)) == 3 and not wrap(rest, 3)[-1].endswith("..")
+
+
+def binary_end() -> BinaryState:
+    from companion.core.position_text import parse_position
+
+    n, cells = parse_position(BINARY_FIG3)
+    return BinaryState.from_position(cells, n, hands=(0, 0))
+
+
+def test_binary_end_on_the_oled():
+    spec = get_spec("binary")
+    panel = spec.panel(binary_end())
+    assert panel.note == "B 22,3,2 W 15,5,4,3"
+    check("binary_over", shown(Screen(panel, "BLACK wins 49-42", over=True)))

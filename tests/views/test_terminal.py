@@ -1,6 +1,13 @@
+"""The terminal's drawing (companion/views/terminal.py): the OLED in half blocks or Braille,
+the board with or without colour (pieces, light and dark squares, marks told apart), and
+text from outside printed with its control characters escaped and its printable text kept."""
+
 from PIL import Image
 
+from companion.core.terminal_text import for_terminal
+from companion.games import get_spec
 from companion.views.terminal import board_lines, oled_block_lines, oled_lines, oled_view_lines
+from tests.positions import mv
 
 
 def image_with(*pixels, size=(4, 4)):
@@ -34,3 +41,34 @@ def test_board_without_colour_marks_lit_refused_and_highlighted_squares():
     lines = board_lines(leds, 4, colour=False)
     assert lines[3] == " 1  O  !  *  . "
     assert lines[-1] == "    a  b  c  d "
+
+
+def test_terminal_text_keeps_printable_text_as_it_is():
+    for text in ("Zoë", "李", "👩\u200d👩\u200d👧", "a b"):
+        assert for_terminal(text) == text
+    assert for_terminal("a\nb\tc\x7f\x9b") == "a\\x0ab\\x09c\\x7f\\x9b"
+
+
+def test_a_terminal_that_drops_the_colours_still_shows_binarys_empty_squares():
+    """A terminal that takes the escapes but shows no colour: the squares are still there."""
+    import re
+
+    spec = get_spec("binary")
+    state = spec.new(**spec.resolve({}))
+    coloured = board_lines(spec.leds(state), 8, colour=True, pieces=[""] * 64)
+    seen = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in coloured[:8]]
+    assert all(line[3:].replace(" ", "") in ("-.-.-.-.", ".-.-.-.-") for line in seen), seen
+
+
+def test_no_colour_tells_black_from_white_and_light_from_dark():
+    spec = get_spec("binary")
+    st = spec.new()
+    st = st.play(mv("c3")).play(mv("c1"))
+    leds = spec.leds(st)
+    pieces = [c.piece for c in spec.view(st).cells]
+    plain = "\n".join(board_lines(leds, 8, colour=False, pieces=pieces))
+    assert " x " in plain and " o " in plain  # Black and White differ
+    assert " - " in plain and " . " in plain  # light and dark squares differ
+    coloured = "\n".join(board_lines(leds, 8, colour=True, pieces=pieces))
+    assert "48;2;12;12;12m" not in coloured  # the old, invisible light square
+    assert "48;2;70;70;70m" in coloured

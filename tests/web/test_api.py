@@ -1,4 +1,7 @@
-"""The JSON API, WebSocket and pages through aiohttp's test client, on the fake backend."""
+"""The JSON API, WebSocket and pages through aiohttp's test client, on the fake backend: also
+what no client library would send (a body nested 4,000 deep, a token that is not UTF-8) and a
+failure inside a handler, each answered in JSON with the security headers; a replay asked for
+a page at a time."""
 
 from __future__ import annotations
 
@@ -539,3 +542,69 @@ async def test_websockets_per_client_are_limited(monkeypatch):
             assert e.status == 429
         await first.close()
         await second.close()
+
+
+SECURITY_HEADERS = ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy")
+
+
+async def raw_request(client, head: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send bytes as they are (no client library would send a header that is not UTF-8)."""
+    reader, writer = await asyncio.open_connection(client.server.host, client.server.port)
+    writer.write(head)
+    await writer.drain()
+    data = await reader.read()
+    writer.close()
+    top, _, body = data.partition(b"\r\n\r\n")
+    lines = top.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), headers, body
+
+
+@run_async
+async def test_a_deeply_nested_body_is_bad_json_with_the_security_headers():
+    async with api() as (client, backend):
+        body = "[" * 4001
+        resp = await client.post("/api/move", data=body, headers=bearer(backend.tokens()["on"]))
+        assert resp.status == 400 and (await resp.json())["code"] == "bad-json"
+        assert all(h in resp.headers for h in SECURITY_HEADERS)
+
+
+@run_async
+async def test_a_token_that_is_not_utf8_is_refused_without_a_traceback(caplog):
+    async with api() as (client, _):
+        head = (
+            b"GET /api/me HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \xff\xfe\r\n"
+            b"Connection: close\r\n\r\n"
+        )
+        status, headers, body = await raw_request(client, head)
+        assert status == 403 and json.loads(body)["code"] == "bad-token"
+        assert all(h in headers for h in SECURITY_HEADERS)
+    assert "Traceback" not in caplog.text
+
+
+@run_async
+async def test_a_failure_inside_a_handler_is_json_with_headers_and_one_log_line(caplog):
+    async with api() as (client, backend):
+        backend.record = lambda *args: {"not json": object()}
+        resp = await client.get(f"/api/game/{backend.game_id}")
+        assert resp.status == 500 and (await resp.json())["code"] == "internal-error"
+        assert all(h in resp.headers for h in SECURITY_HEADERS)
+        resp = await client.post("/")  # no POST on a page: JSON too, with the headers
+        assert resp.status == 405 and (await resp.json())["ok"] is False
+        assert all(h in resp.headers for h in SECURITY_HEADERS)
+    failures = [r for r in caplog.records if "failed" in r.getMessage()]
+    assert len(failures) == 1 and failures[0].exc_info is None
+    assert "Traceback" not in caplog.text
+
+
+@run_async
+async def test_a_replay_is_asked_for_a_page_at_a_time():
+    backend = FakeBackend()
+    backend.new_game(random_moves(count=12, seed=3))
+    async with api(backend) as (client, _):
+        page = await (await client.get(f"/api/game/{backend.game_id}?from=4&count=3")).json()
+        assert page["from"] == 4 and page["plies"] == 12
+        assert [f["ply"] for f in page["frames"]] == [4, 5, 6]
+        for query in ("count=0", "count=101", "from=-1", "from=x", "count=1e3"):
+            resp = await client.get(f"/api/game/{backend.game_id}?{query}")
+            assert resp.status == 400 and (await resp.json())["code"] == "bad-request", query

@@ -8,10 +8,12 @@ import random
 import subprocess
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from companion.core.config import Config
 from companion.service.app import build_daemon
+from tests.live_daemon import start_daemon, stop_daemon
 from tests.web_browser import Browser
 
 
@@ -24,16 +26,9 @@ class Site:
     ):
         self.browser = browser
         self.journal = str(tmp_path / f"{game}.sqlite")
-        cfg = Config.default().with_overrides(
-            game={"name": game},
-            rules={game: rules},
-            board={"driver": "mock"},
-            journal={"path": self.journal},
-            web={"listen": "127.0.0.1:0"},
-            clock={"control": clock},  # a game clock: "5:00+3" ("": none)
-        )
-        self.daemon, self.closers = build_daemon(cfg, simulated=True)
-        self.daemon.start()
+        self.daemon, self.closers = start_daemon(
+            tmp_path, game, journal=Path(self.journal), rules=rules, clock=clock
+        )  # a game clock: "5:00+3" ("": none)
         self.url = self.daemon.web.url
         self.spec = self.daemon.session.spec
         self.pages: dict[str | None, str] = {}
@@ -47,9 +42,7 @@ class Site:
             self.pages[who] = handle
 
     def close(self) -> None:
-        self.daemon.stop()
-        for close in self.closers:
-            close()
+        stop_daemon(self.daemon, self.closers)
         b = self.browser
         for handle in self.pages.values():
             b.to(handle)

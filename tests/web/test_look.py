@@ -29,14 +29,6 @@ SHOTS = REPO / "docs" / "screenshots"
 WIDTHS = {"phone": (390, 844), "desktop": (1366, 768)}
 
 
-@pytest.fixture(scope="module")
-def axe_js() -> str:
-    try:
-        return axe.source()
-    except axe.Offline as e:
-        pytest.skip(str(e))
-
-
 def advance(site: Site, count: int, seed: int = 1) -> None:
     """Play ``count`` moves on the daemon (humans' moves, as a page or the board would send
     them; the referee plays the forced ones), each picked at random among the legal."""

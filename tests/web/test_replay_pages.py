@@ -1,5 +1,5 @@
 """The replay viewer in a real browser on a game longer than one page of /api/game: it asks
-for the page it steps into, never the whole game at once (issue 28)."""
+for the page it steps into, never the whole game at once."""
 
 from __future__ import annotations
 

@@ -155,11 +155,7 @@ def play_out(site: Site, seed: int = 4) -> None:
         site.submit(rng.choice(state.legal_moves(player)).name, player)
 
 
-def test_the_review_beside_the_replay_on_the_real_daemon(browser, tmp_path):
-    try:
-        axe_js = axe.source()
-    except axe.Offline as e:
-        pytest.skip(str(e))
+def test_the_review_beside_the_replay_on_the_real_daemon(browser, tmp_path, axe_js):
     site = Site(browser, tmp_path, "binaryon", {"size": 6})
     try:
         play_out(site)

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli.doctor import INFO, MISSING, OK, Probe, web_checks
+from companion.cli.main import main
 from companion.core.config import Config, ConfigError
 from companion.hardware.interfaces import HardwareError
 from companion.service.app import build_daemon, web_files
@@ -437,3 +438,17 @@ def test_a_client_told_to_wait_is_not_read_until_then(tmp_path):
         assert server.gate.held >= 1
     finally:
         server.stop()
+
+
+def test_invite_finds_a_companion_started_without_a_journal(tmp_path, monkeypatch, capsys):
+    from tests.live_daemon import start_daemon, stop_daemon
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("BINARYON_CONFIG", os.devnull)
+    daemon, closers = start_daemon(tmp_path, journal=Path("none"))
+    try:
+        assert main(["invite"]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("table:") and daemon.web.base_url() in out
+    finally:
+        stop_daemon(daemon, closers)

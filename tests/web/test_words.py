@@ -4,6 +4,8 @@ good press follows it."""
 
 from __future__ import annotations
 
+import pytest
+
 from companion.core.squares import parse_square
 from tests.conftest import step
 
@@ -43,3 +45,12 @@ def test_messages_say_their_kind(make_daemon, clock):
     assert d.web_view(None)["message_kind"] == "news"
     d.say("")
     assert d.web_view(None)["message_kind"] == ""
+
+
+@pytest.mark.parametrize(
+    "game, title",
+    [("latent-binaries", "Latent Binaries"), ("binome", "Binøme"), ("wythe", "Wythe")],
+)
+def test_the_pages_name_the_game_as_people_write_it(make_daemon, game, title):
+    d = make_daemon(game=game)
+    assert d.web_view()["title"] == title

@@ -167,3 +167,27 @@ def test_a_boards_winner_is_the_person_in_the_winning_seat_at_the_end():
     assert board_result(t, g, {"winners": []}) == "1/2-1/2"
     with pytest.raises(EventStateError, match="'Zed', who does not play it"):
         board_result(t, g, {"winners": ["Zed"]})
+
+
+@pytest.mark.parametrize("who", ["Z" * 41, "Zoe\x1b[31m"])
+def test_a_correction_by_a_bad_name_is_refused(who):
+    t = Tournament(parse_event(EVENT))
+    t.pair_next()
+    t.enter_result("r1-t1", "1-0")
+    with pytest.raises(EventStateError, match="who corrects"):
+        t.correct("r1-t1", "0-1", who, "wrong result", "2026-03-01T20:00:00Z")
+    with pytest.raises(EventStateError, match="why"):
+        t.correct("r1-t1", "0-1", "Zoe", "w" * 5000, "2026-03-01T20:00:00Z")
+    assert not t.corrections
+
+
+def test_correct_by_on_the_command_line_is_bounded(tmp_path, capsys):
+    event = tmp_path / "march.toml"
+    event.write_text(EVENT)
+    assert main(["event", str(event), "pair"]) == 0
+    assert main(["event", str(event), "result", "r1-t1", "1-0"]) == 0
+    capsys.readouterr()
+    code = main(["event", str(event), "correct", "r1-t1", "0-1", "--by", "Z" * 500,
+                 "--why", "wrong"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code != 0 and err.count("\n") == 1 and "at most 40" in err and "Z" * 41 not in err

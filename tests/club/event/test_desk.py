@@ -1,6 +1,7 @@
 """The arbiter's desk over a real Mosquitto: each round's pairings retained on the boards'
 ``pairing`` topics, results taken by pairing id, the next round paired when one is done,
-corrections made by ``binaryon event`` while the desk runs."""
+corrections made by ``binaryon event`` while the desk runs; a result whose winners are not
+texts refused in one line."""
 
 from __future__ import annotations
 
@@ -183,3 +184,30 @@ def test_a_disputed_or_unverified_remote_game_is_left_to_the_arbiter(desk, broke
         assert desk.note.endswith(f"is {status}: the arbiter's to decide")
     assert desk.tournament.find("r1-t1").result is None
     assert desk.on_result("t1", _finished(desk, first, "on"))  # the arbiter's way in stays open
+
+
+FOUR_PLAYERS = """\
+name = "March"
+game = "binaryon"
+rules = { size = 4 }
+pairing = "round-robin"
+boards = ["t1", "t2"]
+players = ["Ann", "Ben", "Cat", "Dan"]
+"""
+
+
+@pytest.mark.parametrize("winners", [[["x"]], [{"a": 1}], "on", [1]])
+def test_winners_that_are_not_texts_are_one_line_at_the_desk(tmp_path, winners):
+    event = tmp_path / "march.toml"
+    event.write_text(FOUR_PLAYERS)
+    desk = EventDesk(event, lambda *a: None)
+    try:
+        game = desk.tournament.waiting()[0]
+        result = {"board": game.board, "game_uid": "u-1", "game": "binaryon",
+                  "pairing": desk.wire_id(game), "players": {"on": game.white},
+                  "winners": winners, "record": ""}  # fmt: skip
+        assert desk.on_result(game.board, result) is False
+        assert "\n" not in desk.note and desk.note
+        assert desk.tournament.find(game.pairing).result is None
+    finally:
+        desk.close()

@@ -111,17 +111,16 @@ def _post(hub: HubProcess, path: str, body: dict, token: str | None) -> tuple[in
 
 
 @pytest.fixture
-def event_hub(tmp_path, broker):
+def event_hub(tmp_path, broker, club_hub):
     event = tmp_path / "march.toml"
     event.write_text(EVENT)
-    hub = HubProcess(broker.url, tmp_path, extra=("--event", str(event))).start()
+    hub = club_hub(event)
     listener = Listener(broker.url)
     boards = {name: Board(broker.url, name) for name in ("t1", "t2")}
     yield hub, listener, boards, event
     for b in boards.values():
         b.close()
     listener.close()
-    hub.stop()
 
 
 def _token(hub: HubProcess) -> str:

@@ -1,4 +1,4 @@
-"""A round is paired off the hub's loop (issue 33): the desk hands the pairing job to its
+"""A round is paired off the hub's loop: the desk hands the pairing job to its
 background (on the hub, a process of its own) and places the round when it is done, so pages
 and results are served meanwhile; what changed while it ran is never lost."""
 

@@ -44,27 +44,18 @@ players = [
 """
 
 
-@pytest.fixture(scope="module")
-def axe_js() -> str:
-    try:
-        return axe.source()
-    except axe.Offline as e:
-        pytest.skip(str(e))
-
-
 @pytest.fixture
-def hub_with(broker, tmp_path):
+def hub_with(broker, tmp_path, club_hub):
     """A hub (with an event file, if given) and ``n`` simulated boards, some of their games
     over (their result line shown)."""
     made: list = []
 
     def start(n: int, event: str | None = None) -> HubProcess:
-        extra: tuple[str, ...] = ()
+        path = None
         if event is not None:
-            (tmp_path / "event.toml").write_text(event)
-            extra = ("--event", str(tmp_path / "event.toml"))
-        hub = HubProcess(broker.url, tmp_path, extra=extra).start()
-        made.append(hub)
+            path = tmp_path / "event.toml"
+            path.write_text(event)
+        hub = club_hub(path)
         for i in range(n):
             game = play_game(40 + i, {"on": PEOPLE[2 * i], "off": PEOPLE[2 * i + 1]})
             board = SimBoard(broker.url, f"table-{i + 1}", game)
@@ -81,8 +72,8 @@ def hub_with(broker, tmp_path):
         return hub
 
     yield start
-    for thing in reversed(made):
-        (thing.stop if isinstance(thing, HubProcess) else thing.close)()
+    for board in reversed(made):
+        board.close()
 
 
 def tiles(browser) -> list[dict]:

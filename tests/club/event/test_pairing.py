@@ -226,3 +226,16 @@ def test_every_round_robin_meets_everyone_once_with_colours_alternating(players)
     if players % 2:  # each real player has the bye (meets the dummy) exactly once
         byes = [min(pair) for rnd in rounds for pair in rnd if n in pair]
         assert sorted(byes) == list(range(1, n))
+
+
+def test_a_bye_is_named_as_a_bye_not_as_a_table_with_no_board():
+    from companion.club.event.spec import parse_event
+    from companion.club.event.tournament import Tournament
+
+    event = parse_event(
+        'name = "Three"\ngame = "binaryon"\nplayers = ["Ann", "Bob", "Cy"]\nrounds = 3\n'
+        'pairing = "round-robin"\nboards = ["t1"]\n'
+    )
+    games = Tournament(event).pair_next()
+    assert [g.pairing for g in games] == ["r1-t1", "r1-bye"]
+    assert [g.board for g in games] == ["t1", None]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.club.event.spec import EventError, load_event, parse_event
+from tests.club.test_pairing import BAD
 
 GOOD = """\
 name = "March"
@@ -84,3 +85,36 @@ def test_a_round_robin_plays_every_round_by_default_and_twice_with_cycles():
     text = GOOD.replace('"swiss"', '"round-robin"').replace("rounds = 3\n", "")
     assert parse_event(text).rounds == 3
     assert parse_event(text + "cycles = 2\n").rounds == 6
+
+
+def test_an_event_whose_rules_name_a_deck_file_is_refused_at_once(tmp_path):
+    deck = tmp_path / "mine.toml"
+    deck.write_text("[cards]\n")
+    text = f"""\
+name = "March"
+game = "binome"
+rules = {{ players = "Ann,Bob", deck = "{deck}" }}
+pairing = "round-robin"
+boards = ["t1"]
+players = ["Ann", "Ben"]
+"""
+    with pytest.raises(EventError, match="built-in only"):
+        parse_event(text, "march.toml")
+
+
+EVENT = """\
+name = "March"
+game = "binaryon"
+rules = { size = 6 }
+pairing = "round-robin"
+boards = ["t1", "t2"]
+players = ["Ann", "Ben", "Cat", "Dan"]
+"""
+
+
+@pytest.mark.parametrize("name", BAD[2:])
+def test_an_event_file_with_a_bad_name_is_one_line(name):
+    text = EVENT.replace('"Dan"', '"' + name.encode("unicode_escape").decode() + '"')
+    with pytest.raises(EventError) as e:
+        parse_event(text, "march.toml")
+    assert "\n" not in str(e.value) and len(str(e.value)) < 160

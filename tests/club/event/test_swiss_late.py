@@ -1,4 +1,4 @@
-"""A late Swiss round against bbpPairings (issue 34): 14 players, round 9 of 9, found by
+"""A late Swiss round against bbpPairings: 14 players, round 9 of 9, found by
 ``benchmarks/event_crosscheck.py --players 14-14 --seed 11`` (event 112). The file keeps
 the eight rounds played and bbpPairings' answer for each round (the FIDE-endorsed Dutch
 program, built from github.com/BieremaBoyzProgramming/bbpPairings, run on the TRF of the

@@ -15,29 +15,20 @@ import pytest
 from companion import PROGRAM
 from companion.cli.main import main
 from companion.club import topics
-from tests.club.remote.test_play import play, seated
+from tests.club.remote.test_play import play
 from tests.club.remote.test_secrets import drive
 from tests.conftest import wait_until
-from tests.remote_boards import Board
+from tests.remote_boards import Board, seated
 
 
 @pytest.fixture
-def boards(tmp_path, broker):
+def boards(pair):
     """Boards t3 (the first seat) and t4 (the second), t4 with the environment given."""
-    made: list[Board] = []
 
     def make(game: str, rules: dict, t4_env: dict | None = None, timeout: str = "120"):
-        env = {"REMOTE_REVEAL_TIMEOUT": timeout}
-        t3 = Board(tmp_path, broker, "t3", "t4", "", game, rules, env=env)
-        made.append(t3)
-        first = t3.state()["local"]
-        t4 = Board(tmp_path, broker, "t4", "t3", first, game, rules, env={**env, **(t4_env or {})})
-        made.append(t4)
-        return t3, t4
+        return pair(game, rules, env={"REMOTE_REVEAL_TIMEOUT": timeout}, t4_env=t4_env)
 
-    yield make
-    for board in made:
-        board.stop()
+    return make
 
 
 def disputes(board: Board) -> list[tuple[str, str, dict]]:
@@ -117,7 +108,6 @@ def test_a_peer_that_turns_over_its_answers_is_caught_and_nothing_wedges(boards,
     assert lie["fact"].startswith("answer ") and {lie["told"], lie["true"]} == {"right", "wrong"}
     assert why.endswith(f'its moves say "{lie["true"]}"')
     assert not any("lie" in e for _s, _w, e in disputes(t4)), "t3 told the truth"
-    result = results(listener, "t3")[-1]
     heard = listener.wait_for(lambda _: results(listener, "t3"))
     assert heard
     result = results(listener, "t3")[-1]

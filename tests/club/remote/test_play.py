@@ -13,7 +13,7 @@ import pytest
 from companion import PROGRAM
 from companion.core.config import Config, ConfigError
 from companion.service.config_check import check_config
-from tests.remote_boards import Board
+from tests.remote_boards import Board, seated
 
 
 def play(boards: dict[str, Board], rng: random.Random, plies: int = 10_000, refuse=True):
@@ -60,10 +60,6 @@ def _play(boards: dict[str, Board], rng: random.Random, plies: int, refuse: bool
         made = other.wait(lambda s, n=ply: len(s["moves"]) > n, f"{move} made")
         assert made["moves"][ply] == move
     return any_board.state()["moves"]
-
-
-def seated(t3: Board, t4: Board) -> dict[str, Board]:
-    return {t3.state()["local"]: t3, t4.state()["local"]: t4}
 
 
 @pytest.mark.parametrize("game", ["binaryon", "binary", "wythe"])

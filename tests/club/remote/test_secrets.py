@@ -14,15 +14,11 @@ import time
 import pytest
 
 from companion import PROGRAM
-from tests.remote_boards import Board
+from tests.remote_boards import Board, seated
 
 GAMES = {"latent-binaries": {}, "binome": {"players": "Ann,Bob"}}
 # Binøme's Game of Secrets too: both choose at once, a pass is a secret until the turn resolves
 WHOLE = [*GAMES.items(), ("binome", {"players": "Ann,Bob", "secrets": True})]
-
-
-def seated(t3: Board, t4: Board) -> dict[str, Board]:
-    return {t3.state()["local"]: t3, t4.state()["local"]: t4}
 
 
 def drive(boards: dict[str, Board], rng: random.Random, until=None, timeout: float = 60.0):

@@ -12,10 +12,9 @@ import pytest
 
 from companion.club import remote_checks, topics
 from companion.club.remote_commit import Chain, Keys, facts_link, move_link
-from companion.core.config import Config
 from companion.games import get_spec
 from companion.games.remote_api import Hidden
-from companion.service.app import build_daemon
+from tests.club_boards import start_board, stop_board
 from tests.conftest import wait_until
 
 
@@ -29,20 +28,11 @@ def peer(broker):
 
 @pytest.fixture
 def t3(tmp_path, broker, peer):
-    config = Config.default().with_overrides(
-        game={"name": "binaryon", "opponent": "remote:t4"},
-        rules={"binaryon": {"size": 4}},
-        board={"driver": "mock"},
-        display={"driver": "dummy"},
-        journal={"path": str(tmp_path / "t3.sqlite")},
-        club={"broker": broker.url, "board": "t3"},
+    daemon, closers = start_board(
+        tmp_path, broker.url, "t3", rules={"size": 4}, opponent="remote:t4"
     )
-    daemon, closers = build_daemon(config, simulated=True)
-    daemon.start()
     yield daemon
-    daemon.stop()
-    for close in closers:
-        close()
+    stop_board(daemon, closers)
 
 
 class Peer:

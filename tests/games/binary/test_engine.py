@@ -341,3 +341,12 @@ def test_random_legal_games(n, empty_joins, stuck, data):
     assert s.legal_moves() == [] and s.outcome() is not None
     # n*n/2 pieces never fill the n*n squares, so nobody is ever stuck in a real game
     assert s.end_reason == "all pieces placed" and s.hands == (0, 0) and s.passes == 0
+
+
+def test_binary_refusals_say_the_rule_not_its_opposite():
+    st = get_spec("binary").new()
+    refusal = st.check(mv("e4"))
+    assert refusal is not None and refusal.reason == "e4: first piece may not go in the centre"
+    from companion.views.oled import wrap
+
+    assert len(wrap(refusal.reason)) == 2 and not wrap(refusal.reason)[-1].endswith("..")

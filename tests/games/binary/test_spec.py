@@ -21,8 +21,10 @@ from companion.games.binary.spec import (
     PIECE_RGB,
     SPEC,
 )
+from companion.views.oled import Screen
 from tests.positions import BINARY_FIG3 as FIG3
 from tests.positions import cells_of, hint_of, mv, play, sq
+from tests.views.test_oled_golden import text_of
 
 new_game = get_spec("binary").new
 
@@ -461,3 +463,9 @@ def test_describe_score_tie_break_and_shared_squares():
     )
     assert " 1 . x . x  A A + B" in shared.splitlines()
     assert "+ = empty square counted in two or more territories" in shared
+
+
+def test_binary_note_spells_out_the_pieces_in_hand():
+    panel = get_spec("binary").panel(get_spec("binary").new())
+    assert panel.note == "in hand B16 W16"
+    assert "move" in text_of(Screen(panel)).splitlines()[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.core.position_text import parse_position
-from companion.core.squares import parse_square, square_name
+from companion.core.squares import square_name
 from companion.games import get_spec
 from companion.games.base import Differ, IllegalMove, Place, Play, places
 from companion.games.binaryon.engine import PASS, BinaryonState, legal_squares
@@ -14,7 +14,7 @@ from companion.games.binaryon.options import resolve
 from companion.games.binaryon.scoring import score_cells, score_detail
 from companion.games.binaryon.tables import rules
 from tests.positions import BINARYON_START as START
-from tests.positions import hint_of
+from tests.positions import hint_of, sq
 
 # e4 black with exactly four black neighbours (d4, d5, e5, f5); d4 black too.
 P1 = """
@@ -27,10 +27,6 @@ oooooooo
 oooooooo
 oooooooo
 """
-
-
-def sq(name: str, n: int = 8) -> int:
-    return parse_square(name, n)
 
 
 def mv(name: str, n: int = 8) -> Place:

@@ -1,5 +1,5 @@
 """Binøme at a table where not everyone has a phone: the chairperson enters those players'
-sheets and claims on the chair's own page (issue 13); nobody else can."""
+sheets and claims on the chair's own page; nobody else can."""
 
 from __future__ import annotations
 

@@ -1,7 +1,12 @@
-"""The Binøme deck file: the shipped values, and one-line refusals of bad files."""
+"""The Binøme deck file: the shipped values, and one-line refusals of bad files (not a regular
+file, a FIFO, /dev/zero, too large: refused at once in bounded memory)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import threading
 from importlib import resources
 
 import pytest
@@ -13,7 +18,9 @@ from companion.games.binome.deck import (
     parse_deck_text,
     parse_deck_toml,
 )
+from companion.games.binome.options import resolve_game_options
 from companion.games.binome.postulates import IDS
+from tests.paths import REPO
 
 SHIPPED = resources.files("companion.games.binome").joinpath("deck.toml").read_text("utf-8")
 
@@ -119,3 +126,50 @@ def test_bad_text_form(text, problem):
 def test_parse_toml_names_its_source():
     with pytest.raises(DeckError, match=r"^here: no \[cards\] table$"):
         parse_deck_toml("cards = 1\n", "here")
+
+
+def test_a_deck_file_must_be_a_regular_file_of_bounded_size(tmp_path):
+    big = tmp_path / "big.toml"
+    big.write_text("# " + "x" * (1 << 20) + "\n")
+    with pytest.raises(DeckError, match="larger than"):
+        load_deck(big)
+    with pytest.raises(DeckError, match="not a regular file"):
+        load_deck("/dev/null")
+    with pytest.raises(ValueError, match="deck: .*not a regular file"):
+        resolve_game_options({"deck": "/dev/zero"})
+
+
+def test_a_deck_fifo_is_refused_at_once(tmp_path):
+    fifo = tmp_path / "deck.fifo"
+    os.mkfifo(fifo)
+    errors: list[Exception] = []
+
+    def read() -> None:
+        try:
+            load_deck(fifo)
+        except DeckError as e:
+            errors.append(e)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(30)
+    if reader.is_alive():  # unblock the reader before failing
+        with open(fifo, "w"):
+            pass
+    assert not reader.is_alive() and "not a regular file" in str(errors[0])
+
+
+def test_a_deck_of_dev_zero_ends_with_one_line_in_bounded_memory(tmp_path):
+    """In a child with 1 GB of address space: reading /dev/zero whole would run out."""
+    code = (
+        "import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
+        "from companion.cli.main import main\n"
+        "raise SystemExit(main(['sim', '--journal', 'none', '--game', 'binome', "
+        "'--rule', 'deck=/dev/zero']))\n"
+    )
+    child = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120,
+        stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert child.returncode == 2 and "Traceback" not in child.stderr
+    assert "not a regular file" in child.stderr.strip().splitlines()[-1]

@@ -8,7 +8,10 @@ from companion.games import get_spec
 from companion.games.binome.deck import builtin_deck
 from companion.games.binome.engine import CLAIM, referee_move
 from companion.games.binome.moves import Claim, Decline, Write
+from companion.games.binome.options import resolve_game_options
 from companion.games.binome.solo import choose_cell, choose_claim, personality, quality
+from companion.journal.api import NullJournal
+from tests.positions import solo_session
 
 new_game = get_spec("binome").new
 
@@ -126,3 +129,17 @@ def test_the_opponents_do_not_all_build_the_same_numbers():
     state, _ = play_solo(seed=5, bots=4)
     sheets = {tuple(sorted(state.numbers(b))) for b in state.virtual}
     assert len(sheets) > 1
+
+
+def test_a_solo_seed_is_drawn_at_random_for_each_game():
+    seeds = {resolve_game_options({"players": "Ann", "solo": 2})["seed"] for _ in range(4)}
+    assert len(seeds) == 4 and 0 not in seeds
+    # a seed the players give is theirs to keep (a replay of a known game)
+    assert resolve_game_options({"players": "Ann", "solo": 2, "seed": 0})["seed"] == 0
+
+
+def test_a_new_solo_game_draws_a_new_seed(tmp_path):
+    s = solo_session(NullJournal())
+    first = s.options["seed"]
+    s.new_game()
+    assert s.options["seed"] != first and s.options["solo"] == 2

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from companion.cli.main import main
 from companion.games import get_spec
 from companion.games.wythe.moves import BLACK, WHITE
 from companion.games.wythe.records import (
@@ -238,3 +239,18 @@ def test_turn_notes():
     blocked = play(start(size=4), BLOCKED)
     assert turn_note(blocked) == "Black must pass"
     assert turn_note(play(blocked, "pass pass")) == ""
+
+
+def test_score_reads_a_wythe_diagram(tmp_path, capsys):
+    """docs/rules/wythe.md documents `score --game wythe FILE`: the top colours' groups."""
+    diagram = tmp_path / "w.txt"
+    diagram.write_text("x x . .\no o o .\n. . x .\n. . . .\n")
+    assert main(["score", "--game", "wythe", str(diagram)]) == 0
+    words = capsys.readouterr().out.splitlines()
+    assert words[0] == "Black: one group of 2, one of 1" and words[-1] == "White leads 3-2."
+    assert main(["score", "--game", "wythe", str(diagram), "--json"]) == 0
+    scored = json.loads(capsys.readouterr().out)
+    assert scored["winner"] == "white" and scored["black"]["groups"] == {"1": 1, "2": 1}
+    diagram.write_text("x . o .\n. . . .\n. . . .\n. . . .\n")  # 0-0: nobody can say
+    assert main(["score", "--game", "wythe", str(diagram), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["winner"] is None

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from companion.games import get_spec
 from companion.games.base import Differ, Pending, Play, Refuse
 from companion.games.wythe.moves import BLACK, PASS, SWAP, WHITE, Placement
@@ -221,3 +224,15 @@ def test_record_outputs():
     assert SPEC.positions().score_record(s)["winner"] == "white"
     assert SPEC.positions().describe_record(s).endswith("White leads 8-4.\n")
     assert SPEC.positions().legal_record(s) == {"moves": ["pass"]}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.randoms())
+def test_wythe_hints_never_speak_of_groups_of_0_or_a_lead_at_0_0(rnd):
+    spec = get_spec("wythe")
+    state = spec.new(**spec.resolve({"size": 4, "pie": False}))
+    while not state.is_over():
+        for move in state.legal_moves():
+            for words in spec.line_effect(state, state.play(move)):
+                assert "groups of 0" not in words and "lead at 0-0" not in words, words
+        state = state.play(rnd.choice(list(state.legal_moves())))
