@@ -27,11 +27,13 @@ from typing import Any
 
 from companion.journal.api import JournalError, RepairFailed
 from companion.journal.db import (
+    ACCEPT_HINT,
     check_version,
     connect,
     describe_error,
     lenient_text,
     memory_db,
+    open_ro,
     warn,
 )
 from companion.journal.files import (
@@ -42,7 +44,8 @@ from companion.journal.files import (
     header,
     header_mode,
     keep_copies,
-    sidecars,
+    roll_back_hot_journal,
+    sidecar,
     sidecars_as_found,
     snapshot,
     stale_line,
@@ -154,7 +157,7 @@ def cut_short_line(
     if all(f.fits for f in frames):
         return line + "frames, no commit among them); left out"
     base = copy_name(path, "cut", clock, ("-wal",))
-    copy = base.with_name(base.name + "-wal")
+    copy = sidecar(base, "-wal")
     try:
         write_durably(copy, found["-wal"])
         fsync_dir(path.parent)
@@ -175,7 +178,7 @@ def repair(
     copies = []
     try:  # 1. keep the damaged bytes, durably, before anything else
         for key, data in found.items():
-            target = base.with_name(base.name + key)
+            target = sidecar(base, key)
             write_durably(target, data)
             copies.append(target)
         fsync_dir(path.parent)
@@ -189,12 +192,12 @@ def repair(
             e,
         ) from None
     report, games, events = salvage_rows(path, problem, copies, found, wal)
-    fresh = path.with_name(path.name + ".salvage")
+    fresh = sidecar(path, ".salvage")
     try:  # 2. build the salvaged file beside it, then swap it in
-        for p in (fresh, *sidecars(fresh)):
+        for p in (fresh, sidecar(fresh, "-wal"), sidecar(fresh, "-shm")):
             p.unlink(missing_ok=True)
         write_salvage(fresh, games, events, report)
-        for p in sidecars(path):
+        for p in (sidecar(path, "-wal"), sidecar(path, "-shm")):
             p.unlink(missing_ok=True)  # their bytes are in the kept copy
         os.replace(fresh, path)
         fsync_dir(path.parent)
@@ -244,7 +247,7 @@ def wal_loss(
     if found is None:
         return None
     problem, lost = found
-    files = {k: path.with_name(path.name + k) for k in ("-wal", "-shm")}
+    files = {k: sidecar(path, k) for k in ("-wal", "-shm")}
     copies = keep_copies(path, files, clock)
     report = RecoveryReport(path, problem, copies)
     report.lost.append(
@@ -262,7 +265,7 @@ def wal_loss(
 def set_aside_stale(path: Path, clock: Callable[[], float]) -> RecoveryReport:
     """Keep the stale WAL and index as ``<name>.stale-<time>-wal`` / ``-shm``, then remove
     them, so SQLite cannot apply them to this file."""
-    files = {k: path.with_name(path.name + k) for k in ("-wal", "-shm")}
+    files = {k: sidecar(path, k) for k in ("-wal", "-shm")}
     copies = keep_copies(path, files, clock, label="stale")
     if not any(c.name.endswith("-wal") for c in copies):
         for made in copies:
@@ -278,6 +281,59 @@ def set_aside_stale(path: Path, clock: Callable[[], float]) -> RecoveryReport:
     report = RecoveryReport(path, "a WAL that did not belong to it, set aside", copies)
     report.lost.append("nothing (the WAL belongs to another copy of the journal)")
     return report
+
+
+def read_a_copy(path: Path) -> tuple[sqlite3.Connection, Path | None, str | None]:
+    """A journal stopped uncleanly, for reading: a private copy of its files checked and read
+    (the live files are never written). (connection, the private folder to remove at close,
+    the line for a lost WAL)."""
+    import shutil
+    import tempfile
+
+    as_found = sidecars_as_found(path)
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix="binaryon-read-"))
+    except OSError:
+        return _read_in_memory(path, as_found)
+    copy = tmp / path.name
+    try:
+        try:
+            for suffix in ("", "-wal", "-journal"):
+                if sidecar(path, suffix).exists():
+                    shutil.copyfile(sidecar(path, suffix), sidecar(copy, suffix))
+        except OSError as e:
+            if e.errno not in (errno.ENOSPC, errno.EDQUOT):
+                raise JournalError(f"cannot read journal {path}: {e.strerror or e}") from None
+            shutil.rmtree(tmp, ignore_errors=True)
+            return _read_in_memory(path, as_found)
+        roll_back_hot_journal(copy)
+        _, problem, wal = examine(copy)
+        loss = _undamaged(path, problem, wal_loss_problem(path, wal, as_found))
+        return open_ro(copy, name=path), tmp, loss
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _read_in_memory(
+    path: Path, as_found: tuple[bool, bool, bytes | None]
+) -> tuple[sqlite3.Connection, None, str | None]:
+    """No room for a copy on disk: the bytes in memory (never a connection to the file)."""
+    found, problem, wal = examine(path, in_place=False)
+    loss = _undamaged(path, problem, wal_loss_problem(path, wal, as_found))
+    return open_read_only(path, found), None, loss
+
+
+def _undamaged(path: Path, problem: str | None, found: tuple[str, int] | None) -> str | None:
+    """JournalError for damage (a reader never repairs); else the line for a lost WAL."""
+    if problem is not None:
+        raise JournalError(f"journal {path} is damaged ({problem}); start the daemon to repair it")
+    if found is None:
+        return None
+    return (
+        f"journal {path}: {found[0]}; what it still holds is shown ({ACCEPT_HINT}: "
+        "it keeps copies of what is left of the WAL)"
+    )
 
 
 def open_read_only(path: Path, found: dict[str, bytes]) -> sqlite3.Connection:

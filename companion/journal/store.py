@@ -31,6 +31,7 @@ import companion.journal.db as journal_db  # its open_rw looked up at each open
 from companion.journal import reads
 from companion.journal.api import GameClosed, JournalError, RepairFailed
 from companion.journal.db import (
+    ACCEPT_HINT,
     describe_error,
     full_error,
     is_damage,
@@ -43,23 +44,24 @@ from companion.journal.db import (
 from companion.journal.files import (
     JournalLock,
     acquire_lock,
-    check_identity_quietly,
     check_journal_path,
     check_one_name,
+    clean_mark,
     closed_cleanly,
     copy_name,
     file_id,
     has_data,
+    header_mode,
     holder,
     journal_identity,
     lock_path,
     read_only_place,
     refuse_foreign,
     roll_back_hot_journal,
+    sidecar,
     stale_line,
     stale_wal,
 )
-from companion.journal.reading import ACCEPT_HINT, open_for_reading
 from companion.journal.rows import (
     ABANDONED,
     FINISHED,
@@ -91,6 +93,34 @@ if TYPE_CHECKING:
 BACKUP_MARK = "backup"
 # keys the journal itself uses; set_meta refuses them
 OWN_KEYS = ("clean", "opened", "lost")
+
+
+def _open_for_reading(path: Path) -> tuple[sqlite3.Connection, Path | None, str | None]:
+    """(a read-only connection, the private folder to remove at close or None, what the
+    reader must be told: a lost WAL, or a WAL that does not belong to the file).
+
+    SQLite's ``mode=ro`` still rewrites the ``-shm`` index of a WAL-mode file and creates a
+    ``-wal`` when there is none, so it is used only where that is SQLite's ordinary sharing:
+    on the live files of a running daemon. A cleanly closed journal is read in place; after
+    an unclean stop a private copy of the main file and its WAL is checked and read (a copy
+    in memory when there is no room for it: companion.journal.recovery.read_a_copy)."""
+    if holder(path) is not None:  # the daemon's live files, shared as SQLite shares them
+        try:
+            return open_ro(path), None, None
+        except sqlite3.Error as e:
+            if not read_only_error(e) and "unable to open" not in str(e):
+                raise
+            from companion.journal.recovery import open_read_only
+
+            return open_read_only(path, {}), None, None  # no access to its index
+    if stale_wal(path):
+        return open_ro(path, immutable=True), None, stale_line(path) + ": start the companion"
+    if closed_cleanly(path):
+        beside = any(sidecar(path, s).exists() for s in ("-wal", "-shm", "-journal"))
+        return open_ro(path, immutable=beside or header_mode(path) == 2), None, None
+    from companion.journal.recovery import read_a_copy
+
+    return read_a_copy(path)
 
 
 def _reads_well(path: Path, clock: Callable[[], float]) -> bool:
@@ -210,7 +240,7 @@ class SqliteJournal:
     @classmethod
     def _open_writable(cls, path: Path, recover: bool, clock: Callable[[], float]) -> SqliteJournal:
         refuse_foreign(path)
-        check_identity_quietly(path)
+        clean_mark(path, identify=True)  # another program's database: NotAJournal
         live = holder(path)  # the daemon's: its file, checked by it
         stale = None
         if live is None and stale_wal(path):  # before any connection could apply it
@@ -299,15 +329,15 @@ class SqliteJournal:
 
     @classmethod
     def _open_for_reading(cls, path: Path, clock: Callable[[], float]) -> SqliteJournal:
-        """Read-only, never creating or writing any file beside the journal
-        (companion.journal.reading; damage: JournalError); a lost WAL is said in ``loss``, as
-        is a WAL that does not belong to the file (not applied)."""
+        """Read-only, never creating or writing any file beside the journal (damage:
+        JournalError); a lost WAL is said in ``loss``, as is a WAL that does not belong to
+        the file (not applied)."""
         if not path.exists():
             raise JournalError(f"no journal at {path} (no games played yet?)")
         refuse_foreign(path)
-        check_identity_quietly(path)
+        clean_mark(path, identify=True)  # another program's database: NotAJournal
         try:
-            db, tmp, loss = open_for_reading(path)
+            db, tmp, loss = _open_for_reading(path)
             db = journal_db.as_current(db)  # an older journal or an empty file: read alike
         except sqlite3.Error as e:
             raise JournalError(f"cannot open journal {path}: {describe_error(e)}") from None
@@ -341,7 +371,7 @@ class SqliteJournal:
         with suppress(sqlite3.Error):
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._marks = True
-        self._wal = file_id(self.path.with_name(self.path.name + "-wal"))
+        self._wal = file_id(sidecar(self.path, "-wal"))
         return None
 
     def close(self) -> None:
@@ -727,7 +757,7 @@ class SqliteJournal:
                 f"the journal file {self.path} was removed or replaced by another program: "
                 "moves cannot be saved (restart the companion)"
             )
-        wal = self.path.with_name(self.path.name + "-wal")
+        wal = sidecar(self.path, "-wal")
         if self._wal is not None and file_id(wal) != self._wal:
             self._new_wal(wal)
 
@@ -758,7 +788,7 @@ class SqliteJournal:
         target and renamed over it, so a failed backup leaves no half copy."""
         target = Path(target)
         tmp = target.with_name(f".{target.name}.part-{os.getpid()}")
-        for p in (tmp, tmp.with_name(tmp.name + "-journal")):
+        for p in (tmp, sidecar(tmp, "-journal")):
             p.unlink(missing_ok=True)
         try:
             dest = sqlite3.connect(tmp, isolation_level=None)
