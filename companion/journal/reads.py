@@ -38,13 +38,6 @@ _EVENTS_REVEALED = (
 )
 
 
-def has_games(db: sqlite3.Connection) -> bool:
-    row = db.execute(
-        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'games'"
-    ).fetchone()
-    return bool(row[0])
-
-
 def event_rows(db: sqlite3.Connection, game_id: int) -> list[tuple]:
     """A game's events (kind, ply, move, at, player, public, clock) in order, without the
     rows a salvage cut out, a remote game's revealed names in place."""
@@ -133,7 +126,7 @@ def clock_events(db: sqlite3.Connection, game_id: int) -> list[ClockEvent]:
 def recent(db: sqlite3.Connection, limit: int, game: str | None = None) -> list[GameEntry]:
     """The last ``limit`` games, newest first, as their rows hold them (never their moves):
     ``limit`` rows read whatever the journal's size (the id order, or games_by_game)."""
-    if limit <= 0 or not has_games(db):
+    if limit <= 0:
         return []
     where, params = ("WHERE game = ?", (game,)) if game else ("", ())
     rows = db.execute(

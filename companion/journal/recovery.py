@@ -60,7 +60,6 @@ from companion.journal.rows import (
     STATUSES,
     RecoveryReport,
     entry_from_row,
-    fold,
     from_json,
 )
 from companion.journal.wal import WalScan, db_image, db_page_size, read_shm, scan_wal, wal_lost
@@ -536,27 +535,19 @@ def write_salvage(
         db.execute("BEGIN IMMEDIATE")
         for g in games:
             gid, game, _options, _players, _s, _e, status, *_ = g
-            kept, lost = _usable_events(by_game.get(gid, []))
-            over = None
-            try:
-                spec, options = get_spec(game), entry_from_row(g).options
-                state = _start(spec, options, masked.get(gid), gid in whole)
-                moves, _ = fold([r[2:6] for r in kept])
-                names = [revealed.get((gid, mv.ply), mv.name) for mv in moves]
-                played = 0
-                try:
-                    for step in spec.steps_from(state, names):
-                        state, played = step.after, played + 1
-                except ValueError:
-                    kept, lost = _cut_at_ply(kept, played), True
-                over = state.is_over() and not lost
-            except ValueError:
-                pass  # an unknown game or options: keep the rows as they are
+            rows, first = by_game.get(gid, []), None
+            seen = None if gid in whole else masked.get(gid)  # (game_id, seat, told)
+            with contextlib.suppress(ValueError):  # an unknown game or options: no replay
+                seat, told = (seen[1], from_json(seen[2], {})) if seen else (None, None)
+                first = first_state(get_spec(game), entry_from_row(g).options, seat, told)
+            names = [(r[2], r[3], revealed.get((gid, r[3]), r[4])) for r in rows]
+            cut, states, _ = replay(first, names)
+            lost, kept, length = cut is not None, rows[:cut], len(states) - 1
+            over = None if first is None else states[-1].is_over() and not lost
             note = None
             header = list(g[:11])
             unread = len(expected.get(gid, set()) - {e[0] for e in by_game.get(gid, [])})
             if lost or unread or (status == FINISHED and over is False):
-                length = _live_length(kept)
                 note = f"recovered: moves after the first {length} lost"
                 more = f" ({unread} events unreadable)" if unread else ""
                 report.lost.append(f"game {gid}: moves after the first {length}{more}")
@@ -566,10 +557,9 @@ def write_salvage(
                     note += f"; its result ({g[8] or g[7]}) no longer follows"
                     kept = [e for e in kept if e[2] != "finish"]
             elif report.unsure and status == IN_PROGRESS:
-                length = _live_length(kept)
                 note = f"recovered: moves after the first {length} may be lost"
                 report.lost.append(f"game {gid}: perhaps moves after the first {length}")
-            length, takebacks = _live_length(kept), _takebacks(kept)
+            takebacks = sum(e[2] == "takeback" for e in kept)
             later = [v if isinstance(v, str) else None for v in (*g[11:13], None, None)[:2]]
             db.execute(
                 f"INSERT INTO games ({GAME_COLUMNS}, ply, takebacks, time_control, dispute)"
@@ -610,58 +600,37 @@ def write_salvage(
         db.close()
 
 
-def _usable_events(rows: list[tuple]) -> tuple[list[tuple], bool]:
-    """The events up to the first one that cannot follow the ones before (a move lost)."""
-    length = 0
-    for i, row in enumerate(rows):
-        kind, ply = row[2], row[3]
-        if kind == "move":
-            if ply > length:
-                return rows[:i], True
-            length = ply + 1
-        elif kind == "takeback":
-            length = min(length, ply)
-    return rows, False
-
-
-def _cut_at_ply(rows: list[tuple], ply: int) -> list[tuple]:
-    """The events before the one that put the live move number ``ply`` in place."""
-    origin: list[int] = []  # origin[k]: index of the event that made live move k
-    for i, row in enumerate(rows):
-        kind, p = row[2], row[3]
-        if kind == "move":
-            del origin[p:]
-            origin.append(i)
-        elif kind == "takeback":
-            del origin[p:]
-    return rows[: origin[ply]] if ply < len(origin) else rows
-
-
-def _live_length(rows: list[tuple]) -> int:
-    moves, _ = fold([r[2:6] for r in rows])
-    return len(moves)
-
-
-def _takebacks(rows: list[tuple]) -> int:
-    return sum(1 for r in rows if r[2] == "takeback")
-
-
-def _start(spec: Any, options: dict[str, Any], masked: tuple | None, revealed: bool) -> Any:
-    """A salvaged game's first state: a remote game with secrets not yet revealed starts as
-    the board knew it (its seat and the facts it was told), so its public moves replay."""
-    if masked is None or revealed:
+def first_state(spec: Any, options: dict[str, Any], seat: str | None, told: Any) -> Any:
+    """A game's first state for a replay that checks its moves: a remote game with secrets not
+    yet revealed (``seat``) starts as that board knew it (the facts it was ``told``; facts
+    that do not fit are left out, the moves then say what they can)."""
+    if seat is None:
         return spec.new(**options)
-    told = from_json(masked[2], {})
-    return masked_first(spec, options, masked[1], told if isinstance(told, dict) else {})
-
-
-def masked_first(spec: Any, options: dict[str, Any], seat: str, told: dict[str, Any]) -> Any:
-    """A remote game's first state as the board of ``seat`` knew it, for a replay that checks
-    its moves: facts that do not fit are left out (the moves then say what they can)."""
     try:
-        return spec.remote().start(spec, options, seat, told)
+        return spec.remote().start(spec, options, seat, told if isinstance(told, dict) else {})
     except ValueError:
         return spec.remote().mask(spec.new(**options), seat)
+
+
+def replay(state: Any, events: list[tuple[Any, ...]]) -> tuple[int | None, list[Any], Any]:
+    """Replay a game's events (kind, ply, move name) from ``state`` (None: the move numbers
+    only, for a game that cannot be replayed here): (the index of the first event that cannot
+    follow the ones before it, None when all do; the states of the live moves before it, the
+    first state included; its ValueError when its move does not replay)."""
+    states = [state]
+    for i, (kind, ply, move) in enumerate(events):
+        if kind == "move":
+            if ply >= len(states):
+                return i, states, None
+            del states[ply + 1 :]
+            try:
+                last = states[-1]
+                states.append(None if state is None else last.play(last.parse_move(move or "")))
+            except ValueError as e:
+                return i, states, e
+        elif kind == "takeback":
+            del states[ply + 1 :]
+    return None, states, None
 
 
 def deep_check(

@@ -980,7 +980,7 @@ class SqliteJournal:
 
     def _salvage_game(self, game_id: int) -> None:
         from companion.games import get_spec
-        from companion.journal.recovery import masked_first
+        from companion.journal.recovery import first_state, replay
 
         with self._read() as db:
             found = db.execute(
@@ -999,30 +999,18 @@ class SqliteJournal:
         try:
             spec = get_spec(game)
             resolved = spec.resolve(from_json(options, {}))
-            state = spec.new(**resolved)
+            seat, told = (masked.seat, masked.told) if masked else (None, None)
+            state = first_state(spec, resolved, seat, told)
         except ValueError:
             return  # an unknown game: nothing to replay it with
-        if masked is not None:  # a remote game with secrets: as this board knows it
-            state = masked_first(spec, resolved, masked.seat, masked.told)
-        states = [state]
-        bad = None
-        for eid, kind, ply, move, public in rows:
-            if kind == "move":
-                if ply >= len(states):
-                    bad = (eid, f"move {ply + 1} follows move {len(states) - 1}")
-                    break
-                del states[ply + 1 :]
-                try:
-                    st = states[-1]
-                    states.append(st.play(st.parse_move(move or "")))
-                except ValueError as e:
-                    bad = (eid, _not_replayed(ply, move, public, e))
-                    break
-            elif kind == "takeback":
-                del states[ply + 1 :]
-        if bad is None:
+        cut, states, error = replay(state, [row[1:4] for row in rows])
+        if cut is None:
             return
-        eid, why = bad
+        eid, _, ply, move, public = rows[cut]
+        if error is None:
+            why = f"move {ply + 1} follows move {len(states) - 1}"
+        else:
+            why = _not_replayed(ply, move, public, error)
         kept = len(states) - 1
         copy: Path | None = copy_name(self.path, "corrupt", self._clock)
         try:
@@ -1084,7 +1072,7 @@ class SqliteJournal:
         ``limit``: only the last so many; ``game``: one kind of game; ``since``: started at
         or after (ms). Without ``moves`` an entry has its move count (``move_count``) only."""
         with self._read() as db:
-            found = reads.selection(db, limit, game, since) if reads.has_games(db) else None
+            found = reads.selection(db, limit, game, since)
         if found is None:
             return
         cond, params, after = found
