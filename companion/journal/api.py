@@ -81,17 +81,9 @@ class Journal(Protocol):
         """Keep the running clock's ``state`` (at ``ply`` live moves) in the game's one
         clock row, updated in place: the cheap write made about once a second."""
 
-    def clock_event(
-        self,
-        game_id: int,
-        ply: int,
-        kind: str,
-        state: dict[str, Any],
-        player: str | None = None,
-        seconds: float | None = None,
-        why: str | None = None,
-    ) -> None:
-        """Record a clock's own event (``ClockEvent``) and keep ``state`` as its clock row."""
+    def clock_event(self, game_id: int, event: ClockEvent) -> None:
+        """Record a clock's own event and keep its ``state`` as the clock row (its ``at``
+        is the journal's own time)."""
 
     def keep_masked(self, game_id: int, masked: Masked) -> None:
         """Keep what this board knows of a remote game with secrets (replaces the last)."""

@@ -75,12 +75,12 @@ from companion.journal.rows import (
     MoveEntry,
     RecoveryReport,
     SavedGame,
-    detail_json,
     entry_from_row,
     fold,
     from_json,
     iso,
     paused_note,
+    result_columns,
     to_json,
     unpaused_note,
 )
@@ -540,24 +540,34 @@ class SqliteJournal:
                 moves = []
             masked = reads.masked_of(db, gid)
             outcome = _outcome(game, from_json(options, {}), [m.name for m in moves], masked)
-            kind = "finish" if outcome else "abandon"
-            db.execute(
-                "INSERT INTO events (game_id, kind, ply, at) VALUES (?, ?, ?, ?)",
-                (gid, kind, len(moves), now),
-            )
-            db.execute(
-                "UPDATE games SET status = ?, ended = ?, result = ?, summary = ?, detail = ?,"
-                " note = ? WHERE id = ?",
-                (
-                    FINISHED if outcome else ABANDONED,
-                    now,
-                    (outcome.winner or "draw") if outcome else None,
-                    outcome.summary if outcome else None,
-                    detail_json(outcome.detail if outcome else None, reads.tags_of(db, gid)),
-                    "closed when the next game began",
-                    gid,
-                ),
-            )
+            self._end(db, gid, len(moves), outcome, now, "closed when the next game began")
+
+    def _end(
+        self,
+        db: sqlite3.Connection,
+        game_id: int,
+        ply: int,
+        outcome: Outcome | None,
+        now: str,
+        note: str | None = None,
+    ) -> None:
+        """The game's end at ``ply`` live moves, its event and its row: finished with
+        ``outcome``, abandoned without one (``note``: said why, in place of its note)."""
+        db.execute(
+            "INSERT INTO events (game_id, kind, ply, at) VALUES (?, ?, ?, ?)",
+            (game_id, "abandon" if outcome is None else "finish", ply, now),
+        )
+        db.execute(
+            "UPDATE games SET status = ?, ended = ?, result = ?, summary = ?, detail = ?,"
+            " note = COALESCE(?, note) WHERE id = ?",
+            (
+                ABANDONED if outcome is None else FINISHED,
+                now,
+                *result_columns(outcome, reads.tags_of(db, game_id)),
+                note,
+                game_id,
+            ),
+        )
 
     def commit_turn(
         self,
@@ -585,26 +595,9 @@ class SqliteJournal:
             last_clock = _clock(moves[-1]) if moves else None
             if last_clock is not None:  # the clock row follows the move, in its transaction
                 self._keep_clock(db, game_id, ply, last_clock, now)
-            if outcome is None:
-                db.execute("UPDATE games SET ply = ? WHERE id = ?", (ply, game_id))
-                return
-            db.execute(
-                "INSERT INTO events (game_id, kind, ply, at) VALUES (?, 'finish', ?, ?)",
-                (game_id, ply, now),
-            )
-            db.execute(
-                "UPDATE games SET status = ?, ended = ?, result = ?, summary = ?, detail = ?,"
-                " ply = ? WHERE id = ?",
-                (
-                    FINISHED,
-                    now,
-                    outcome.winner or "draw",
-                    outcome.summary,
-                    detail_json(outcome.detail, reads.tags_of(db, game_id)),
-                    ply,
-                    game_id,
-                ),
-            )
+            db.execute("UPDATE games SET ply = ? WHERE id = ?", (ply, game_id))
+            if outcome is not None:
+                self._end(db, game_id, ply, outcome, now)
 
     def _keep_clock(
         self, db: sqlite3.Connection, game_id: int, ply: int, state: str, now: str
@@ -622,26 +615,17 @@ class SqliteJournal:
             self._in_progress(db, game_id)
             self._keep_clock(db, game_id, ply, to_json(state), self._now())
 
-    def clock_event(
-        self,
-        game_id: int,
-        ply: int,
-        kind: str,
-        state: dict[str, Any],
-        player: str | None = None,
-        seconds: float | None = None,
-        why: str | None = None,
-    ) -> None:
+    def clock_event(self, game_id: int, event: ClockEvent) -> None:
         """(api.Journal) A flag may be recorded as the game finishes on time."""
         with self._write() as db:
             self._in_progress(db, game_id, allow=FINISHED)
-            now, snap = self._now(), to_json(state)
+            now, snap = self._now(), to_json(event.state)
             db.execute(
                 "INSERT INTO clock_events (game_id, kind, ply, player, seconds, why, state, at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, kind, ply, player, seconds, why, snap, now),
+                (game_id, event.kind, event.ply, event.player, event.seconds, event.why, snap, now),
             )
-            self._keep_clock(db, game_id, ply, snap, now)
+            self._keep_clock(db, game_id, event.ply, snap, now)
 
     def takeback(self, game_id: int, to_ply: int) -> None:
         to_ply = max(0, to_ply)
@@ -657,24 +641,16 @@ class SqliteJournal:
             )
             if status == FINISHED:  # taking back the last move reopens the game
                 db.execute(
-                    "UPDATE games SET status = ?, ended = NULL, result = NULL, summary = NULL,"
+                    "UPDATE games SET status = ?, ended = NULL, result = ?, summary = ?,"
                     " detail = ? WHERE id = ?",
-                    (IN_PROGRESS, detail_json(None, reads.tags_of(db, game_id)), game_id),
+                    (IN_PROGRESS, *result_columns(None, reads.tags_of(db, game_id)), game_id),
                 )
 
     def abandon(self, game_id: int) -> None:
         with self._write() as db:
             status, ply = self._in_progress(db, game_id, allow=ABANDONED)
             if status != ABANDONED:  # already abandoned: nothing to do
-                self._abandon(db, game_id, ply)
-
-    def _abandon(self, db: sqlite3.Connection, game_id: int, ply: int) -> None:
-        now = self._now()
-        db.execute(
-            "INSERT INTO events (game_id, kind, ply, at) VALUES (?, 'abandon', ?, ?)",
-            (game_id, ply, now),
-        )
-        db.execute("UPDATE games SET status = ?, ended = ? WHERE id = ?", (ABANDONED, now, game_id))
+                self._end(db, game_id, ply, None, self._now())
 
     def pause(self, game_id: int) -> bool:
         with self._write() as db:
@@ -682,7 +658,7 @@ class SqliteJournal:
 
     def _pause(self, db: sqlite3.Connection, game_id: int) -> bool:
         _, ply = self._in_progress(db, game_id)
-        self._abandon(db, game_id, ply)
+        self._end(db, game_id, ply, None, self._now())
         if ply:  # one with no moves has nothing to keep: abandoned
             note = db.execute("SELECT note FROM games WHERE id = ?", (game_id,)).fetchone()[0]
             db.execute("UPDATE games SET note = ? WHERE id = ?", (paused_note(note), game_id))
@@ -851,9 +827,7 @@ class SqliteJournal:
                     iso(started) or now,
                     iso(ended) if status != IN_PROGRESS else None,
                     status,
-                    (outcome.winner or "draw") if outcome else None,
-                    outcome.summary if outcome else None,
-                    detail_json(outcome.detail if outcome else None, tags or {}),
+                    *result_columns(outcome, tags or {}),
                     note,
                     len(moves),
                     digest,
@@ -912,15 +886,9 @@ class SqliteJournal:
                 ],
             )
             if outcome is not None:
-                tags = reads.tags_of(db, game_id)
                 db.execute(
                     "UPDATE games SET result = ?, summary = ?, detail = ? WHERE id = ?",
-                    (
-                        outcome.winner or "draw",
-                        outcome.summary,
-                        detail_json(outcome.detail, tags),
-                        game_id,
-                    ),
+                    (*result_columns(outcome, reads.tags_of(db, game_id)), game_id),
                 )
 
     def dispute(self, game_id: int, dispute: Dispute) -> None:
