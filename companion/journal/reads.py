@@ -136,7 +136,8 @@ def recent(db: sqlite3.Connection, limit: int, game: str | None = None) -> list[
     return [entry_from_row(row) for row in rows]
 
 
-def paused(db: sqlite3.Connection, limit: int) -> list[GameEntry]:
+def paused(db: sqlite3.Connection, limit: int = 20) -> list[GameEntry]:
+    """The games put aside to be taken up again, latest first."""
     rows = db.execute(
         f"SELECT {LISTED_COLUMNS} FROM games WHERE {PAUSED_WHERE} ORDER BY id DESC LIMIT ?",
         (max(0, limit),),
@@ -198,6 +199,7 @@ def started_at(db: sqlite3.Connection, game: str, started: int) -> list[int]:
 
 
 def find_digest(db: sqlite3.Connection, digest: str) -> int | None:
+    """The id of a game imported from a record with this fingerprint, if any."""
     row = db.execute(
         "SELECT id FROM games WHERE digest = ? ORDER BY id LIMIT 1", (digest,)
     ).fetchone()

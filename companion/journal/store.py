@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 import companion.journal.db as journal_db  # its open_rw looked up at each open
 from companion.journal import reads
@@ -88,6 +88,9 @@ from companion.journal.rows import (
 if TYPE_CHECKING:
     from companion.games.base import Outcome
 
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 # meta key of a copy made by ``backup``: a journal that has it was restored from a backup
 BACKUP_MARK = "backup"
@@ -170,6 +173,21 @@ def _outcome(
     except ValueError:
         return None
     return state.outcome() if state.is_over() else None
+
+
+def _read_by(
+    read: Callable[Concatenate[sqlite3.Connection, P], T],
+) -> Callable[Concatenate[SqliteJournal, P], T]:
+    """The journal's method that is ``read`` on its connection, under its lock (damage seen
+    and sqlite errors as JournalError)."""
+
+    def method(self: SqliteJournal, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        with self._read() as db:
+            return read(db, *args, **kwargs)
+
+    method.__name__ = read.__name__
+    method.__doc__ = read.__doc__
+    return method
 
 
 class SqliteJournal:
@@ -901,35 +919,19 @@ class SqliteJournal:
                      "at": self._now()}  # fmt: skip
             db.execute("UPDATE games SET dispute = ? WHERE id = ?", (to_json(value), game_id))
 
-    def disputes(self) -> dict[int, str]:
-        """Each remote game disputed or unverified, by id: its status (``history``'s word)."""
-        with self._read() as db:
-            return reads.disputes(db)
-
     def meta(self, key: str) -> str | None:
         with self._read() as db:
             row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None
 
-    def meta_with_prefix(self, prefix: str) -> dict[str, str]:
-        with self._read() as db:
-            return reads.meta_with_prefix(db, prefix)
-
     def set_meta(self, values: dict[str, str | None]) -> None:
         if any(key in OWN_KEYS for key in values):
             raise ValueError(f"meta keys {', '.join(OWN_KEYS)} are the journal's own")
         with self._write() as db:
-            for key, value in values.items():
-                if value is None:
-                    db.execute("DELETE FROM meta WHERE key = ?", (key,))
-                else:
-                    db.execute(
-                        "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value)
-                    )
-
-    def finished_since(self, first_id: int) -> list[int]:
-        with self._read() as db:
-            return reads.finished_since(db, first_id)
+            gone = [(key,) for key, value in values.items() if value is None]
+            db.executemany("DELETE FROM meta WHERE key = ?", gone)
+            kept = [(key, value) for key, value in values.items() if value is not None]
+            db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", kept)
 
     def _salvage_live_games(self) -> None:
         """A damaged row in a game in progress (a move number that cannot follow, a move that
@@ -1001,23 +1003,6 @@ class SqliteJournal:
         self.recovery = report
         warn(report.line())
 
-    # --- reads (companion.journal.reads: functions over the connection) ---
-    def load(self, game_id: int) -> GameEntry | None:
-        with self._read() as db:
-            return reads.load(db, game_id)
-
-    def clock_events(self, game_id: int) -> list[ClockEvent]:
-        with self._read() as db:
-            return reads.clock_events(db, game_id)
-
-    def recent(self, limit: int, game: str | None = None) -> list[GameEntry]:
-        with self._read() as db:
-            return reads.recent(db, limit, game)
-
-    def paused(self, limit: int = 20) -> list[GameEntry]:
-        with self._read() as db:
-            return reads.paused(db, limit)
-
     def data_version(self) -> int:
         """SQLite's ``PRAGMA data_version`` (this connection's own commits leave it)."""
         with self._read() as db:
@@ -1065,19 +1050,17 @@ class SqliteJournal:
         """Every game, oldest first, with its live moves (see iter_games to stream)."""
         return list(self.iter_games(moves=True))
 
-    def events(self, game_id: int) -> list[tuple[str, int, str | None, int | None]]:
-        with self._read() as db:
-            return reads.events(db, game_id)
-
-    def started_at(self, game: str, started: int) -> list[int]:
-        """reads.started_at: a record exported from this journal names its game's start."""
-        with self._read() as db:
-            return reads.started_at(db, game, started)
-
-    def find_digest(self, digest: str) -> int | None:
-        """The id of a game imported from a record with this fingerprint, if any."""
-        with self._read() as db:
-            return reads.find_digest(db, digest)
+    # reads (companion.journal.reads: functions over the connection), under the lock
+    load = _read_by(reads.load)
+    clock_events = _read_by(reads.clock_events)
+    recent = _read_by(reads.recent)
+    paused = _read_by(reads.paused)
+    events = _read_by(reads.events)
+    started_at = _read_by(reads.started_at)  # a record exported from here names its start
+    find_digest = _read_by(reads.find_digest)
+    disputes = _read_by(reads.disputes)
+    meta_with_prefix = _read_by(reads.meta_with_prefix)
+    finished_since = _read_by(reads.finished_since)
 
 
 def _not_replayed(ply: int, move: object, public: object, error: ValueError) -> str:
