@@ -145,9 +145,7 @@ def _check(db: sqlite3.Connection, in_place: bool = False) -> str | None:
         db.close()
 
 
-def cut_short_line(
-    path: Path, found: dict[str, bytes], wal: WalScan, clock: Callable[[], float]
-) -> str:
+def cut_short_line(path: Path, wal: WalScan, clock: Callable[[], float]) -> str:
     """The log line for a last write that did not complete. Frames that are all sound are
     surely one never committed; a damaged one may also be a confirmed commit hit by damage
     (the two look the same), so then the WAL is kept as <name>.cut-<time>-wal."""
@@ -155,14 +153,8 @@ def cut_short_line(
     line = f"journal {path}: the last write before the stop did not complete ({len(frames)} WAL "
     if all(f.fits for f in frames):
         return line + "frames, no commit among them); left out"
-    base = copy_name(path, "cut", clock, ("-wal",))
-    copy = sidecar(base, "-wal")
-    try:
-        write_durably(copy, found["-wal"])
-        fsync_dir(path.parent)
-        kept = f"WAL kept as {copy}"
-    except OSError as e:
-        kept = f"WAL copy not kept: {e.strerror or e}"
+    copies = keep_copies(path, {"-wal": sidecar(path, "-wal")}, clock, label="cut")
+    kept = f"WAL kept as {copies[0]}" if copies else "WAL copy not kept"
     return line + f"frames, damaged or cut short); left out; {kept}"
 
 
@@ -655,7 +647,7 @@ def deep_check(
         warn(report.line())
         return report, {}
     if recover and wal.cut_short():
-        warn(cut_short_line(path, found, wal, clock))
+        warn(cut_short_line(path, wal, clock))
     report = before  # kept and said, even by the tools
     if report is not None:
         warn(report.line())

@@ -533,15 +533,8 @@ class SqliteJournal:
         players: dict[str, str],
         time_control: str | None = None,
     ) -> int:
-        with self._write() as db:
-            cur = db.execute(
-                "INSERT INTO games (game, options, players, started, status, time_control)"
-                " VALUES (?,?,?,?,?,?)",
-                (game, to_json(options), to_json(players), self._now(), IN_PROGRESS, time_control),
-            )
-            game_id = int(cur.lastrowid or 0)
-            self._close_others(db, game_id)
-        return game_id
+        """(api.Journal) A game imported with no moves yet."""
+        return self.import_game(game, options, players, (), time_control=time_control)
 
     def _close_others(self, db: sqlite3.Connection, keep: int) -> None:
         """Only one game is in progress: when one begins, any other left so by a crash is
@@ -816,9 +809,9 @@ class SqliteJournal:
         players: dict[str, str],
         moves: Sequence[tuple[Any, ...]],
         *,
-        started: int | None,
-        ended: int | None,
-        status: str,
+        started: int | None = None,
+        ended: int | None = None,
+        status: str = IN_PROGRESS,
         outcome: Outcome | None = None,
         note: str | None = None,
         tags: dict[str, str] | None = None,
@@ -826,7 +819,8 @@ class SqliteJournal:
         time_control: str | None = None,
         clock_events: Sequence[tuple[Any, ...]] = (),
     ) -> int:
-        """Add a whole game (already validated) in one transaction: all of it or nothing.
+        """Add a whole game (already validated) in one transaction: all of it or nothing; by
+        default one in progress that starts now (``begin``).
         ``moves``: (name, at) or (name, at, player, public name when it holds a secret), and
         for a game with a clock (``time_control``, as typed) its snapshot after the move;
         ``clock_events``: (ply, kind, player, seconds, why) of the clock's own events."""
