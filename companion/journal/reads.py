@@ -90,23 +90,24 @@ def disputes(db: sqlite3.Connection) -> dict[int, str]:
 
 def load(db: sqlite3.Connection, game_id: int) -> GameEntry | None:
     """One game with its moves, the moves taken back, its clock, what is masked, a dispute."""
-    found = db.execute(f"SELECT {LISTED_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+    found = db.execute(
+        f"SELECT {LISTED_COLUMNS}, time_control, dispute FROM games WHERE id = ?", (game_id,)
+    ).fetchone()
     if found is None:
         return None
     entry = entry_from_row(found)
+    entry.time_control = found[13] if isinstance(found[13], str) else None
+    entry.dispute = _dispute(found[14])
     try:
         events = event_rows(db, game_id)
         entry.moves, entry.takebacks, entry.taken_back = fold_history(events)
     except ValueError as e:
         entry.note = f"moves unreadable: {e}"
-    row = db.execute("SELECT time_control FROM games WHERE id = ?", (game_id,)).fetchone()
-    entry.time_control = row[0] if row and isinstance(row[0], str) else None
     row = db.execute("SELECT ply, state, at FROM clocks WHERE game_id = ?", (game_id,)).fetchone()
     state = clock_json(row[1]) if row else None
     if row is not None and state is not None and isinstance(row[0], int):
         entry.clock = ClockState(row[0], state, time_or_none(row[2]))
     entry.masked = masked_of(db, game_id)
-    entry.dispute = dispute_of(db, game_id)
     return entry
 
 
