@@ -509,6 +509,8 @@ def _rows(db: sqlite3.Connection, sql: str, upper: int, budget: int = 20000) -> 
 def write_salvage(
     fresh: Path, games: list[tuple], events: list[tuple], report: RecoveryReport
 ) -> None:
+    """The salvaged file: each game's rows up to the first that cannot follow, the rest said
+    lost. Rows as ``_read_damaged`` reads them (every column of the current version)."""
     from companion.games import get_spec
 
     by_game: dict[int, list[tuple]] = {}
@@ -552,7 +554,7 @@ def write_salvage(
                 note = f"recovered: moves after the first {length} may be lost"
                 report.lost.append(f"game {gid}: perhaps moves after the first {length}")
             takebacks = sum(e[2] == "takeback" for e in kept)
-            later = [v if isinstance(v, str) else None for v in (*g[11:13], None, None)[:2]]
+            later = [v if isinstance(v, str) else None for v in g[11:13]]  # clock, dispute
             db.execute(
                 f"INSERT INTO games ({GAME_COLUMNS}, ply, takebacks, time_control, dispute)"
                 " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -561,14 +563,7 @@ def write_salvage(
             db.executemany(
                 "INSERT INTO events (id, game_id, kind, ply, move, at, player, public, clock)"
                 " VALUES (?,?,?,?,?,?,?,?,?)",
-                [
-                    (
-                        *e[:6],
-                        *(e[6:8] if len(e) >= 8 else (None, None)),
-                        e[8] if len(e) >= 9 and isinstance(e[8], str) else None,
-                    )
-                    for e in kept
-                ],
+                [(*e[:8], e[8] if isinstance(e[8], str) else None) for e in kept],
             )
             report.games += 1
             report.events += len(kept)
