@@ -326,11 +326,8 @@ def closed_cleanly(path: Path) -> bool:
     head = _head(path)
     if size == 0 or head is None:
         return size == 0
-    page = int.from_bytes(head[16:18], "big")
-    page = 65536 if page == 1 else page
-    pages = int.from_bytes(head[28:32], "big")
-    if head[24:28] == head[92:96] and page and size < pages * page:
-        return False  # cut short
+    if head[24:28] == head[92:96] and pages_missing(head, size):
+        return False  # cut short (the header's page count is valid: its version matches)
     return clean_mark(path, identify=True) == "1"
 
 
@@ -353,6 +350,20 @@ def _head(path: Path) -> bytes | None:
     except OSError:
         return None
     return head if len(head) == 100 and head.startswith(DB_MAGIC) else None
+
+
+def db_page_size(head: bytes) -> int:
+    """The page size a database image's header gives; 0 without a header."""
+    if len(head) < 100 or not head.startswith(DB_MAGIC):
+        return 0
+    size = int.from_bytes(head[16:18], "big")
+    return 65536 if size == 1 else size
+
+
+def pages_missing(head: bytes, size: int) -> int:
+    """The pages the header promises that a file of ``size`` bytes lacks (0: no header)."""
+    page = db_page_size(head)
+    return max(0, int.from_bytes(head[28:32], "big") - size // page) if page else 0
 
 
 def header_mode(path: Path) -> int | None:

@@ -39,11 +39,13 @@ from companion.journal.db import (
 from companion.journal.files import (
     clean_mark,
     copy_name,
+    db_page_size,
     fsync_dir,
     has_data,
     header,
     header_mode,
     keep_copies,
+    pages_missing,
     roll_back_hot_journal,
     sidecar,
     sidecars_as_found,
@@ -62,7 +64,7 @@ from companion.journal.rows import (
     entry_from_row,
     from_json,
 )
-from companion.journal.wal import WalScan, db_image, db_page_size, read_shm, scan_wal, wal_lost
+from companion.journal.wal import WalScan, db_image, read_shm, scan_wal, wal_lost
 
 
 def examine(
@@ -377,9 +379,10 @@ def _by_id(db: sqlite3.Connection, table: str, columns: str, later: tuple[str, .
 
 def _read_damaged(image: bytes, report: RecoveryReport) -> tuple[list[tuple], list[tuple]]:
     """Every row that can still be read, table by table, working round unreadable pages."""
-    cut = _pages_missing(image)
-    if cut:
-        report.lost.append(cut)
+    missing = pages_missing(image, len(image))
+    if missing:
+        pages = int.from_bytes(image[28:32], "big")
+        report.lost.append(f"file cut short: {missing} of {pages} pages missing")
     try:
         db = memory_db(image)
         db.execute("PRAGMA writable_schema = ON")  # read tables even if an index is damaged
@@ -447,18 +450,6 @@ def _indexed_events(db: sqlite3.Connection) -> dict[int, set[int]] | None:
         if isinstance(gid, int) and isinstance(eid, int):
             out.setdefault(gid, set()).add(eid)
     return out
-
-
-def _pages_missing(image: bytes) -> str:
-    """'file cut short: ...' when the header promises more pages than the file holds."""
-    page = db_page_size(image)
-    if not page:
-        return ""
-    pages = int.from_bytes(image[28:32], "big")
-    have = len(image) // page
-    if pages and have < pages:
-        return f"file cut short: {pages - have} of {pages} pages missing"
-    return ""
 
 
 def _good_game(row: tuple) -> bool:
