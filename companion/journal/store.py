@@ -375,9 +375,9 @@ class SqliteJournal:
         read-only ('disk full'), or None."""
         try:
             self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '0')")
             self._db.execute(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES ('opened', ?)", (self._now(),)
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '0'), ('opened', ?)",
+                (self._now(),),
             )
             self._db.execute("COMMIT")
         except sqlite3.Error as e:
@@ -783,10 +783,9 @@ class SqliteJournal:
                 with self._read() as db:
                     db.backup(dest)
                 dest.execute("PRAGMA journal_mode = DELETE")
-                dest.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '1')")
                 # a journal started from this copy knows it was restored (docs/club.md)
                 dest.execute(
-                    "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '1'), (?, ?)",
                     (BACKUP_MARK, str(int(time.time()))),
                 )
                 dest.execute("PRAGMA synchronous = FULL")
