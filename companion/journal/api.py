@@ -81,17 +81,9 @@ class Journal(Protocol):
         """Keep the running clock's ``state`` (at ``ply`` live moves) in the game's one
         clock row, updated in place: the cheap write made about once a second."""
 
-    def clock_event(
-        self,
-        game_id: int,
-        ply: int,
-        kind: str,
-        state: dict[str, Any],
-        player: str | None = None,
-        seconds: float | None = None,
-        why: str | None = None,
-    ) -> None:
-        """Record a clock's own event (``ClockEvent``) and keep ``state`` as its clock row."""
+    def clock_event(self, game_id: int, event: ClockEvent) -> None:
+        """Record a clock's own event and keep its ``state`` as the clock row (its ``at``
+        is the journal's own time)."""
 
     def keep_masked(self, game_id: int, masked: Masked) -> None:
         """Keep what this board knows of a remote game with secrets (replaces the last)."""
@@ -106,6 +98,7 @@ class Journal(Protocol):
 
     def clock_events(self, game_id: int) -> list[ClockEvent]:
         """A game's clock events, in order."""
+        return []
 
     def commit_turn(
         self, game_id: int, first_ply: int, moves: list[MoveEntry], outcome: Outcome | None
@@ -121,6 +114,7 @@ class Journal(Protocol):
     def pause(self, game_id: int) -> bool:
         """Put the game in progress aside to be taken up again (one with no moves is
         abandoned); True when paused."""
+        return False
 
     def resume(self, game_id: int) -> int | None:
         """Make a paused game the game in progress, pausing the one in progress (its id)."""
@@ -131,18 +125,22 @@ class Journal(Protocol):
     def recent(self, limit: int, game: str | None = None) -> list[GameEntry]:
         """The last ``limit`` games (of ``game`` only, when given), newest first, without
         their moves."""
+        return []
 
     def load(self, game_id: int) -> GameEntry | None:
         """One game with its moves, or None."""
 
     def data_version(self) -> int:
         """A number that changes whenever anything (this process or another) wrote."""
+        return 0
 
     def paused(self, limit: int = 20) -> list[GameEntry]:
         """The games put aside to be taken up again, latest first."""
+        return []
 
     def events(self, game_id: int) -> list[tuple[str, int, str | None, int | None]]:
         """Every event of a game in order (kind, ply, move, time), taken-back moves too."""
+        return []
 
     def meta(self, key: str) -> str | None:
         """A value kept beside the games (the ``meta`` table), or None."""
@@ -157,11 +155,12 @@ class Journal(Protocol):
         """The ids of the finished games numbered ``first_id`` or more, oldest first (a
         disputed or unverified remote game counts as finished: its result goes to the hub
         marked so)."""
+        return []
 
 
 class NullJournal(Journal):
     """Keeps nothing; ids count up so sessions can tell games apart. A write is the
-    protocol's own (it does nothing); a read finds nothing."""
+    protocol's own (it does nothing), as is a read (it finds nothing)."""
 
     def __init__(self) -> None:
         self._next = 1
@@ -180,26 +179,8 @@ class NullJournal(Journal):
         self._next += 1
         return self._next - 1
 
-    def clock_events(self, game_id: int) -> list[ClockEvent]:
-        return []
-
-    def pause(self, game_id: int) -> bool:
-        return False  # nothing is kept to take up again
-
     def resume(self, game_id: int) -> int | None:
         raise JournalError("no journal: no paused game to take up")
-
-    def recent(self, limit: int, game: str | None = None) -> list[GameEntry]:
-        return []
-
-    def data_version(self) -> int:
-        return 0
-
-    def paused(self, limit: int = 20) -> list[GameEntry]:
-        return []
-
-    def events(self, game_id: int) -> list[tuple[str, int, str | None, int | None]]:
-        return []
 
     def meta(self, key: str) -> str | None:
         return self._meta.get(key)
@@ -213,6 +194,3 @@ class NullJournal(Journal):
                 self._meta.pop(key, None)
             else:
                 self._meta[key] = value
-
-    def finished_since(self, first_id: int) -> list[int]:
-        return []

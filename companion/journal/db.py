@@ -42,6 +42,7 @@ def warn(message: str, *args: object) -> None:
 
 
 DB_MAGIC = b"SQLite format 3\0"  # a database file's first bytes
+ACCEPT_HINT = "binaryon accept-loss once dealt with"  # said with a lost WAL
 
 
 class NotAJournal(JournalError):

@@ -37,7 +37,19 @@ from companion.journal.api import JournalError
 from companion.journal.db import DB_MAGIC, NotAJournal, check_identity, warn
 
 SIDECARS = ("-wal", "-shm", "-journal")  # SQLite's files beside the journal
-LOCK_SUFFIX = ".lock"
+
+
+def sidecar(path: Path, suffix: str) -> Path:
+    """The file named ``path`` plus ``suffix`` (``-wal``, ``-shm``, ``-journal``, ``.lock``)."""
+    return path.with_name(path.name + suffix)
+
+
+def _filled(path: Path) -> bool:
+    """The file exists and holds something."""
+    try:
+        return path.stat().st_size > 0
+    except OSError:
+        return False
 
 
 def real_path(path: str | os.PathLike[str]) -> Path:
@@ -54,24 +66,9 @@ class JournalIdentity:
     inode: int | None = None
     links: int = 0
 
-    @property
-    def exists(self) -> bool:
-        return self.inode is not None
-
-    @property
-    def key(self) -> str:
-        """A short stable name for this journal among others on the machine: its real path
-        (unchanged by a repair or restore, unlike the inode)."""
-        return str(self.path)
-
     def own_files(self) -> list[Path]:
         """The journal and the files that belong to it: J, J-wal, J-shm, J-journal, J.lock."""
-        p = self.path
-        return [p, *(p.with_name(p.name + s) for s in SIDECARS), lock_path(p)]
-
-    def is_own_file(self, target: str | os.PathLike[str]) -> bool:
-        """Whether ``target`` (any name: a symlink, a hard link) is one of ``own_files``."""
-        return self.own_file(target) is not None
+        return [self.path, *(sidecar(self.path, s) for s in SIDECARS), lock_path(self.path)]
 
     def own_file(self, target: str | os.PathLike[str]) -> Path | None:
         """Which of ``own_files`` ``target`` is (by any name), or None."""
@@ -83,7 +80,7 @@ class JournalIdentity:
             info = os.stat(target)  # follows every link, /proc's too
         except OSError:
             return None
-        return next((p for p in own if same_file_stat(info, p)), None)
+        return next((p for p in own if (info.st_dev, info.st_ino) == file_id(p)), None)
 
 
 def journal_file(journal: str | os.PathLike[str], suffix: str) -> Path:
@@ -92,18 +89,6 @@ def journal_file(journal: str | os.PathLike[str], suffix: str) -> Path:
     two files; a symlink to the journal gets the same one."""
     real = real_path(journal)
     return real.with_name(f"{real.name}.{suffix}")
-
-
-def same_file_stat(info: os.stat_result, other: Path) -> bool:
-    return (info.st_dev, info.st_ino) == file_id(other)
-
-
-def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
-    """Whether two names are one file now (False when either is missing)."""
-    try:
-        return same_file_stat(os.stat(a), Path(b))
-    except OSError:
-        return False
 
 
 def journal_identity(path: str | os.PathLike[str]) -> JournalIdentity:
@@ -162,7 +147,7 @@ _HELD: set[Path] = set()  # lock files this process holds: its own journal is no
 def lock_path(journal: str | os.PathLike[str]) -> Path:
     """The lock file of the journal named by ``journal`` (any name of it: symlinks resolved)."""
     real = real_path(journal)
-    return real.with_name(real.name + LOCK_SUFFIX)
+    return sidecar(real, ".lock")
 
 
 class JournalLock:
@@ -312,11 +297,7 @@ def roll_back_hot_journal(path: Path) -> None:
     """A stop in the middle of a rollback-mode write (the switch back to WAL mode at open,
     the clean-stop mark at close) leaves a hot ``-journal``: SQLite's own recovery undoes
     that write; let it, before the file is judged."""
-    hot = path.with_name(path.name + "-journal")
-    try:
-        if not hot.exists() or hot.stat().st_size == 0:
-            return
-    except OSError:
+    if not _filled(sidecar(path, "-journal")):
         return
     with contextlib.suppress(sqlite3.Error):
         db = sqlite3.connect(path, isolation_level=None, timeout=5)
@@ -336,45 +317,29 @@ def open_immutable(path: Path) -> sqlite3.Connection:
 def closed_cleanly(path: Path) -> bool:
     """The last writer stopped cleanly: no WAL left, the main file whole (its header's page
     count fits the file) and marked clean. O(1) in the journal's size."""
-    left = [path.with_name(path.name + s) for s in ("-wal", "-journal")]
-    try:  # a WAL, or a write in rollback mode that did not finish
-        if any(p.exists() and p.stat().st_size > 0 for p in left):
-            return False
+    if _filled(sidecar(path, "-wal")) or _filled(sidecar(path, "-journal")):
+        return False  # a WAL, or a write in rollback mode that did not finish
+    try:
         size = path.stat().st_size
     except OSError:
         return False
     head = _head(path)
     if size == 0 or head is None:
         return size == 0
-    page = int.from_bytes(head[16:18], "big")
-    page = 65536 if page == 1 else page
-    pages = int.from_bytes(head[28:32], "big")
-    if head[24:28] == head[92:96] and page and size < pages * page:
-        return False  # cut short
+    if head[24:28] == head[92:96] and pages_missing(head, size):
+        return False  # cut short (the header's page count is valid: its version matches)
     return clean_mark(path, identify=True) == "1"
-
-
-def check_identity_quietly(path: Path) -> None:
-    """NotAJournal for another program's database, seen without touching it; a damaged file
-    is left to the deep check."""
-    with contextlib.suppress(sqlite3.Error):
-        db = open_immutable(path)
-        try:
-            check_identity(db, path)
-        finally:
-            db.close()
 
 
 def sidecars_as_found(path: Path) -> tuple[bool, bool, bytes | None]:
     """(WAL exists, -shm exists, the -shm index header), read before SQLite opens anything
     (a connection rebuilds the index and may create an empty WAL)."""
-    wal_path, shm_path = sidecars(path)
     try:
-        with open(shm_path, "rb") as f:
+        with open(sidecar(path, "-shm"), "rb") as f:
             head: bytes | None = f.read(136)
     except OSError:
         head = None
-    return wal_path.exists(), shm_path.exists(), head
+    return sidecar(path, "-wal").exists(), sidecar(path, "-shm").exists(), head
 
 
 def _head(path: Path) -> bytes | None:
@@ -385,6 +350,20 @@ def _head(path: Path) -> bytes | None:
     except OSError:
         return None
     return head if len(head) == 100 and head.startswith(DB_MAGIC) else None
+
+
+def db_page_size(head: bytes) -> int:
+    """The page size a database image's header gives; 0 without a header."""
+    if len(head) < 100 or not head.startswith(DB_MAGIC):
+        return 0
+    size = int.from_bytes(head[16:18], "big")
+    return 65536 if size == 1 else size
+
+
+def pages_missing(head: bytes, size: int) -> int:
+    """The pages the header promises that a file of ``size`` bytes lacks (0: no header)."""
+    page = db_page_size(head)
+    return max(0, int.from_bytes(head[28:32], "big") - size // page) if page else 0
 
 
 def header_mode(path: Path) -> int | None:
@@ -399,13 +378,7 @@ def stale_wal(path: Path) -> bool:
     before it writes the rollback mark back, so such a WAL comes from another file (a
     backup restored over a crashed journal whose WAL was left beside it). SQLite would
     still apply it over the restored file; the journal never lets it."""
-    wal_path = path.with_name(path.name + "-wal")
-    try:
-        if wal_path.stat().st_size == 0:
-            return False
-    except OSError:
-        return False
-    return header_mode(path) == 1
+    return _filled(sidecar(path, "-wal")) and header_mode(path) == 1
 
 
 def stale_line(path: Path) -> str:
@@ -417,7 +390,8 @@ def stale_line(path: Path) -> str:
 
 def clean_mark(path: Path, identify: bool = False) -> str | None:
     """The journal's clean mark ("1": closed cleanly, "0": open), None when it cannot be read;
-    ``identify`` first refuses another program's database (NotAJournal)."""
+    ``identify`` first refuses another program's database (NotAJournal), seen without
+    touching it (a damaged file is left to the deep check)."""
     try:
         db = open_immutable(path)
         try:
@@ -445,23 +419,19 @@ def read_only_place(path: Path) -> str | None:
     return None
 
 
-def sidecars(path: Path) -> list[Path]:
-    return [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm")]
-
-
 def has_data(path: Path) -> bool:
-    return any(p.exists() and p.stat().st_size > 0 for p in (path, sidecars(path)[0]))
+    return _filled(path) or _filled(sidecar(path, "-wal"))
 
 
 def snapshot(path: Path) -> dict[str, bytes]:
     """The journal's bytes as found (main file and WAL), before sqlite touches them, so a
     damaged file can be kept exactly as it was."""
-    found = {key: _bytes(p) for p, key in ((path, ""), (sidecars(path)[0], "-wal"))}
+    found = {key: _bytes(sidecar(path, key)) for key in ("", "-wal")}
     return {key: data for key, data in found.items() if data is not None}
 
 
 def wal_bytes(path: Path) -> bytes | None:
-    return _bytes(sidecars(path)[0])
+    return _bytes(sidecar(path, "-wal"))
 
 
 def header(path: Path) -> bytes:
@@ -501,7 +471,7 @@ def copy_name(
     that no file with one of ``suffixes`` added exists yet."""
     stamp = datetime.fromtimestamp(clock(), UTC).strftime("%Y%m%dT%H%M%SZ")
     base, n = path.with_name(f"{path.name}.{label}-{stamp}"), 1
-    while any(base.with_name(base.name + k).exists() for k in suffixes):
+    while any(sidecar(base, k).exists() for k in suffixes):
         n += 1
         base = path.with_name(f"{path.name}.{label}-{stamp}-{n}")
     return base
@@ -515,7 +485,7 @@ def keep_copies(
     base = copy_name(path, label, clock, ("", *files))
     copies = []
     for key, src in files.items():
-        target = base.with_name(base.name + key)
+        target = sidecar(base, key)
         try:
             import shutil
 

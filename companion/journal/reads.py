@@ -38,13 +38,6 @@ _EVENTS_REVEALED = (
 )
 
 
-def has_games(db: sqlite3.Connection) -> bool:
-    row = db.execute(
-        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'games'"
-    ).fetchone()
-    return bool(row[0])
-
-
 def event_rows(db: sqlite3.Connection, game_id: int) -> list[tuple]:
     """A game's events (kind, ply, move, at, player, public, clock) in order, without the
     rows a salvage cut out, a remote game's revealed names in place."""
@@ -97,23 +90,24 @@ def disputes(db: sqlite3.Connection) -> dict[int, str]:
 
 def load(db: sqlite3.Connection, game_id: int) -> GameEntry | None:
     """One game with its moves, the moves taken back, its clock, what is masked, a dispute."""
-    found = db.execute(f"SELECT {LISTED_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+    found = db.execute(
+        f"SELECT {LISTED_COLUMNS}, time_control, dispute FROM games WHERE id = ?", (game_id,)
+    ).fetchone()
     if found is None:
         return None
     entry = entry_from_row(found)
+    entry.time_control = found[13] if isinstance(found[13], str) else None
+    entry.dispute = _dispute(found[14])
     try:
         events = event_rows(db, game_id)
         entry.moves, entry.takebacks, entry.taken_back = fold_history(events)
     except ValueError as e:
         entry.note = f"moves unreadable: {e}"
-    row = db.execute("SELECT time_control FROM games WHERE id = ?", (game_id,)).fetchone()
-    entry.time_control = row[0] if row and isinstance(row[0], str) else None
     row = db.execute("SELECT ply, state, at FROM clocks WHERE game_id = ?", (game_id,)).fetchone()
     state = clock_json(row[1]) if row else None
     if row is not None and state is not None and isinstance(row[0], int):
         entry.clock = ClockState(row[0], state, time_or_none(row[2]))
     entry.masked = masked_of(db, game_id)
-    entry.dispute = dispute_of(db, game_id)
     return entry
 
 
@@ -133,7 +127,7 @@ def clock_events(db: sqlite3.Connection, game_id: int) -> list[ClockEvent]:
 def recent(db: sqlite3.Connection, limit: int, game: str | None = None) -> list[GameEntry]:
     """The last ``limit`` games, newest first, as their rows hold them (never their moves):
     ``limit`` rows read whatever the journal's size (the id order, or games_by_game)."""
-    if limit <= 0 or not has_games(db):
+    if limit <= 0:
         return []
     where, params = ("WHERE game = ?", (game,)) if game else ("", ())
     rows = db.execute(
@@ -143,7 +137,8 @@ def recent(db: sqlite3.Connection, limit: int, game: str | None = None) -> list[
     return [entry_from_row(row) for row in rows]
 
 
-def paused(db: sqlite3.Connection, limit: int) -> list[GameEntry]:
+def paused(db: sqlite3.Connection, limit: int = 20) -> list[GameEntry]:
+    """The games put aside to be taken up again, latest first."""
     rows = db.execute(
         f"SELECT {LISTED_COLUMNS} FROM games WHERE {PAUSED_WHERE} ORDER BY id DESC LIMIT ?",
         (max(0, limit),),
@@ -205,6 +200,7 @@ def started_at(db: sqlite3.Connection, game: str, started: int) -> list[int]:
 
 
 def find_digest(db: sqlite3.Connection, digest: str) -> int | None:
+    """The id of a game imported from a record with this fingerprint, if any."""
     row = db.execute(
         "SELECT id FROM games WHERE digest = ? ORDER BY id LIMIT 1", (digest,)
     ).fetchone()

@@ -27,22 +27,27 @@ from typing import Any
 
 from companion.journal.api import JournalError, RepairFailed
 from companion.journal.db import (
+    ACCEPT_HINT,
     check_version,
     connect,
     describe_error,
     lenient_text,
     memory_db,
+    open_ro,
     warn,
 )
 from companion.journal.files import (
     clean_mark,
     copy_name,
+    db_page_size,
     fsync_dir,
     has_data,
     header,
     header_mode,
     keep_copies,
-    sidecars,
+    pages_missing,
+    roll_back_hot_journal,
+    sidecar,
     sidecars_as_found,
     snapshot,
     stale_line,
@@ -57,10 +62,9 @@ from companion.journal.rows import (
     STATUSES,
     RecoveryReport,
     entry_from_row,
-    fold,
     from_json,
 )
-from companion.journal.wal import WalScan, db_image, db_page_size, read_shm, scan_wal, wal_lost
+from companion.journal.wal import WalScan, db_image, read_shm, scan_wal, wal_lost
 
 
 def examine(
@@ -143,9 +147,7 @@ def _check(db: sqlite3.Connection, in_place: bool = False) -> str | None:
         db.close()
 
 
-def cut_short_line(
-    path: Path, found: dict[str, bytes], wal: WalScan, clock: Callable[[], float]
-) -> str:
+def cut_short_line(path: Path, wal: WalScan, clock: Callable[[], float]) -> str:
     """The log line for a last write that did not complete. Frames that are all sound are
     surely one never committed; a damaged one may also be a confirmed commit hit by damage
     (the two look the same), so then the WAL is kept as <name>.cut-<time>-wal."""
@@ -153,14 +155,8 @@ def cut_short_line(
     line = f"journal {path}: the last write before the stop did not complete ({len(frames)} WAL "
     if all(f.fits for f in frames):
         return line + "frames, no commit among them); left out"
-    base = copy_name(path, "cut", clock, ("-wal",))
-    copy = base.with_name(base.name + "-wal")
-    try:
-        write_durably(copy, found["-wal"])
-        fsync_dir(path.parent)
-        kept = f"WAL kept as {copy}"
-    except OSError as e:
-        kept = f"WAL copy not kept: {e.strerror or e}"
+    copies = keep_copies(path, {"-wal": sidecar(path, "-wal")}, clock, label="cut")
+    kept = f"WAL kept as {copies[0]}" if copies else "WAL copy not kept"
     return line + f"frames, damaged or cut short); left out; {kept}"
 
 
@@ -175,7 +171,7 @@ def repair(
     copies = []
     try:  # 1. keep the damaged bytes, durably, before anything else
         for key, data in found.items():
-            target = base.with_name(base.name + key)
+            target = sidecar(base, key)
             write_durably(target, data)
             copies.append(target)
         fsync_dir(path.parent)
@@ -189,12 +185,12 @@ def repair(
             e,
         ) from None
     report, games, events = salvage_rows(path, problem, copies, found, wal)
-    fresh = path.with_name(path.name + ".salvage")
+    fresh = sidecar(path, ".salvage")
     try:  # 2. build the salvaged file beside it, then swap it in
-        for p in (fresh, *sidecars(fresh)):
+        for p in (fresh, sidecar(fresh, "-wal"), sidecar(fresh, "-shm")):
             p.unlink(missing_ok=True)
         write_salvage(fresh, games, events, report)
-        for p in sidecars(path):
+        for p in (sidecar(path, "-wal"), sidecar(path, "-shm")):
             p.unlink(missing_ok=True)  # their bytes are in the kept copy
         os.replace(fresh, path)
         fsync_dir(path.parent)
@@ -244,7 +240,7 @@ def wal_loss(
     if found is None:
         return None
     problem, lost = found
-    files = {k: path.with_name(path.name + k) for k in ("-wal", "-shm")}
+    files = {k: sidecar(path, k) for k in ("-wal", "-shm")}
     copies = keep_copies(path, files, clock)
     report = RecoveryReport(path, problem, copies)
     report.lost.append(
@@ -262,7 +258,7 @@ def wal_loss(
 def set_aside_stale(path: Path, clock: Callable[[], float]) -> RecoveryReport:
     """Keep the stale WAL and index as ``<name>.stale-<time>-wal`` / ``-shm``, then remove
     them, so SQLite cannot apply them to this file."""
-    files = {k: path.with_name(path.name + k) for k in ("-wal", "-shm")}
+    files = {k: sidecar(path, k) for k in ("-wal", "-shm")}
     copies = keep_copies(path, files, clock, label="stale")
     if not any(c.name.endswith("-wal") for c in copies):
         for made in copies:
@@ -278,6 +274,59 @@ def set_aside_stale(path: Path, clock: Callable[[], float]) -> RecoveryReport:
     report = RecoveryReport(path, "a WAL that did not belong to it, set aside", copies)
     report.lost.append("nothing (the WAL belongs to another copy of the journal)")
     return report
+
+
+def read_a_copy(path: Path) -> tuple[sqlite3.Connection, Path | None, str | None]:
+    """A journal stopped uncleanly, for reading: a private copy of its files checked and read
+    (the live files are never written). (connection, the private folder to remove at close,
+    the line for a lost WAL)."""
+    import shutil
+    import tempfile
+
+    as_found = sidecars_as_found(path)
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix="binaryon-read-"))
+    except OSError:
+        return _read_in_memory(path, as_found)
+    copy = tmp / path.name
+    try:
+        try:
+            for suffix in ("", "-wal", "-journal"):
+                if sidecar(path, suffix).exists():
+                    shutil.copyfile(sidecar(path, suffix), sidecar(copy, suffix))
+        except OSError as e:
+            if e.errno not in (errno.ENOSPC, errno.EDQUOT):
+                raise JournalError(f"cannot read journal {path}: {e.strerror or e}") from None
+            shutil.rmtree(tmp, ignore_errors=True)
+            return _read_in_memory(path, as_found)
+        roll_back_hot_journal(copy)
+        _, problem, wal = examine(copy)
+        loss = _undamaged(path, problem, wal_loss_problem(path, wal, as_found))
+        return open_ro(copy, name=path), tmp, loss
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _read_in_memory(
+    path: Path, as_found: tuple[bool, bool, bytes | None]
+) -> tuple[sqlite3.Connection, None, str | None]:
+    """No room for a copy on disk: the bytes in memory (never a connection to the file)."""
+    found, problem, wal = examine(path, in_place=False)
+    loss = _undamaged(path, problem, wal_loss_problem(path, wal, as_found))
+    return open_read_only(path, found), None, loss
+
+
+def _undamaged(path: Path, problem: str | None, found: tuple[str, int] | None) -> str | None:
+    """JournalError for damage (a reader never repairs); else the line for a lost WAL."""
+    if problem is not None:
+        raise JournalError(f"journal {path} is damaged ({problem}); start the daemon to repair it")
+    if found is None:
+        return None
+    return (
+        f"journal {path}: {found[0]}; what it still holds is shown ({ACCEPT_HINT}: "
+        "it keeps copies of what is left of the WAL)"
+    )
 
 
 def open_read_only(path: Path, found: dict[str, bytes]) -> sqlite3.Connection:
@@ -330,9 +379,10 @@ def _by_id(db: sqlite3.Connection, table: str, columns: str, later: tuple[str, .
 
 def _read_damaged(image: bytes, report: RecoveryReport) -> tuple[list[tuple], list[tuple]]:
     """Every row that can still be read, table by table, working round unreadable pages."""
-    cut = _pages_missing(image)
-    if cut:
-        report.lost.append(cut)
+    missing = pages_missing(image, len(image))
+    if missing:
+        pages = int.from_bytes(image[28:32], "big")
+        report.lost.append(f"file cut short: {missing} of {pages} pages missing")
     try:
         db = memory_db(image)
         db.execute("PRAGMA writable_schema = ON")  # read tables even if an index is damaged
@@ -402,18 +452,6 @@ def _indexed_events(db: sqlite3.Connection) -> dict[int, set[int]] | None:
     return out
 
 
-def _pages_missing(image: bytes) -> str:
-    """'file cut short: ...' when the header promises more pages than the file holds."""
-    page = db_page_size(image)
-    if not page:
-        return ""
-    pages = int.from_bytes(image[28:32], "big")
-    have = len(image) // page
-    if pages and have < pages:
-        return f"file cut short: {pages - have} of {pages} pages missing"
-    return ""
-
-
 def _good_game(row: tuple) -> bool:
     gid, game, options, players, _s, _e, status, *_ = row
     return (
@@ -462,6 +500,8 @@ def _rows(db: sqlite3.Connection, sql: str, upper: int, budget: int = 20000) -> 
 def write_salvage(
     fresh: Path, games: list[tuple], events: list[tuple], report: RecoveryReport
 ) -> None:
+    """The salvaged file: each game's rows up to the first that cannot follow, the rest said
+    lost. Rows as ``_read_damaged`` reads them (every column of the current version)."""
     from companion.games import get_spec
 
     by_game: dict[int, list[tuple]] = {}
@@ -480,27 +520,19 @@ def write_salvage(
         db.execute("BEGIN IMMEDIATE")
         for g in games:
             gid, game, _options, _players, _s, _e, status, *_ = g
-            kept, lost = _usable_events(by_game.get(gid, []))
-            over = None
-            try:
-                spec, options = get_spec(game), entry_from_row(g).options
-                state = _start(spec, options, masked.get(gid), gid in whole)
-                moves, _ = fold([r[2:6] for r in kept])
-                names = [revealed.get((gid, mv.ply), mv.name) for mv in moves]
-                played = 0
-                try:
-                    for step in spec.steps_from(state, names):
-                        state, played = step.after, played + 1
-                except ValueError:
-                    kept, lost = _cut_at_ply(kept, played), True
-                over = state.is_over() and not lost
-            except ValueError:
-                pass  # an unknown game or options: keep the rows as they are
+            rows, first = by_game.get(gid, []), None
+            seen = None if gid in whole else masked.get(gid)  # (game_id, seat, told)
+            with contextlib.suppress(ValueError):  # an unknown game or options: no replay
+                seat, told = (seen[1], from_json(seen[2], {})) if seen else (None, None)
+                first = first_state(get_spec(game), entry_from_row(g).options, seat, told)
+            names = [(r[2], r[3], revealed.get((gid, r[3]), r[4])) for r in rows]
+            cut, states, _ = replay(first, names)
+            lost, kept, length = cut is not None, rows[:cut], len(states) - 1
+            over = None if first is None else states[-1].is_over() and not lost
             note = None
             header = list(g[:11])
             unread = len(expected.get(gid, set()) - {e[0] for e in by_game.get(gid, [])})
             if lost or unread or (status == FINISHED and over is False):
-                length = _live_length(kept)
                 note = f"recovered: moves after the first {length} lost"
                 more = f" ({unread} events unreadable)" if unread else ""
                 report.lost.append(f"game {gid}: moves after the first {length}{more}")
@@ -510,11 +542,10 @@ def write_salvage(
                     note += f"; its result ({g[8] or g[7]}) no longer follows"
                     kept = [e for e in kept if e[2] != "finish"]
             elif report.unsure and status == IN_PROGRESS:
-                length = _live_length(kept)
                 note = f"recovered: moves after the first {length} may be lost"
                 report.lost.append(f"game {gid}: perhaps moves after the first {length}")
-            length, takebacks = _live_length(kept), _takebacks(kept)
-            later = [v if isinstance(v, str) else None for v in (*g[11:13], None, None)[:2]]
+            takebacks = sum(e[2] == "takeback" for e in kept)
+            later = [v if isinstance(v, str) else None for v in g[11:13]]  # clock, dispute
             db.execute(
                 f"INSERT INTO games ({GAME_COLUMNS}, ply, takebacks, time_control, dispute)"
                 " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -523,14 +554,7 @@ def write_salvage(
             db.executemany(
                 "INSERT INTO events (id, game_id, kind, ply, move, at, player, public, clock)"
                 " VALUES (?,?,?,?,?,?,?,?,?)",
-                [
-                    (
-                        *e[:6],
-                        *(e[6:8] if len(e) >= 8 else (None, None)),
-                        e[8] if len(e) >= 9 and isinstance(e[8], str) else None,
-                    )
-                    for e in kept
-                ],
+                [(*e[:8], e[8] if isinstance(e[8], str) else None) for e in kept],
             )
             report.games += 1
             report.events += len(kept)
@@ -554,58 +578,37 @@ def write_salvage(
         db.close()
 
 
-def _usable_events(rows: list[tuple]) -> tuple[list[tuple], bool]:
-    """The events up to the first one that cannot follow the ones before (a move lost)."""
-    length = 0
-    for i, row in enumerate(rows):
-        kind, ply = row[2], row[3]
-        if kind == "move":
-            if ply > length:
-                return rows[:i], True
-            length = ply + 1
-        elif kind == "takeback":
-            length = min(length, ply)
-    return rows, False
-
-
-def _cut_at_ply(rows: list[tuple], ply: int) -> list[tuple]:
-    """The events before the one that put the live move number ``ply`` in place."""
-    origin: list[int] = []  # origin[k]: index of the event that made live move k
-    for i, row in enumerate(rows):
-        kind, p = row[2], row[3]
-        if kind == "move":
-            del origin[p:]
-            origin.append(i)
-        elif kind == "takeback":
-            del origin[p:]
-    return rows[: origin[ply]] if ply < len(origin) else rows
-
-
-def _live_length(rows: list[tuple]) -> int:
-    moves, _ = fold([r[2:6] for r in rows])
-    return len(moves)
-
-
-def _takebacks(rows: list[tuple]) -> int:
-    return sum(1 for r in rows if r[2] == "takeback")
-
-
-def _start(spec: Any, options: dict[str, Any], masked: tuple | None, revealed: bool) -> Any:
-    """A salvaged game's first state: a remote game with secrets not yet revealed starts as
-    the board knew it (its seat and the facts it was told), so its public moves replay."""
-    if masked is None or revealed:
+def first_state(spec: Any, options: dict[str, Any], seat: str | None, told: Any) -> Any:
+    """A game's first state for a replay that checks its moves: a remote game with secrets not
+    yet revealed (``seat``) starts as that board knew it (the facts it was ``told``; facts
+    that do not fit are left out, the moves then say what they can)."""
+    if seat is None:
         return spec.new(**options)
-    told = from_json(masked[2], {})
-    return masked_first(spec, options, masked[1], told if isinstance(told, dict) else {})
-
-
-def masked_first(spec: Any, options: dict[str, Any], seat: str, told: dict[str, Any]) -> Any:
-    """A remote game's first state as the board of ``seat`` knew it, for a replay that checks
-    its moves: facts that do not fit are left out (the moves then say what they can)."""
     try:
-        return spec.remote().start(spec, options, seat, told)
+        return spec.remote().start(spec, options, seat, told if isinstance(told, dict) else {})
     except ValueError:
         return spec.remote().mask(spec.new(**options), seat)
+
+
+def replay(state: Any, events: list[tuple[Any, ...]]) -> tuple[int | None, list[Any], Any]:
+    """Replay a game's events (kind, ply, move name) from ``state`` (None: the move numbers
+    only, for a game that cannot be replayed here): (the index of the first event that cannot
+    follow the ones before it, None when all do; the states of the live moves before it, the
+    first state included; its ValueError when its move does not replay)."""
+    states = [state]
+    for i, (kind, ply, move) in enumerate(events):
+        if kind == "move":
+            if ply >= len(states):
+                return i, states, None
+            del states[ply + 1 :]
+            try:
+                last = states[-1]
+                states.append(None if state is None else last.play(last.parse_move(move or "")))
+            except ValueError as e:
+                return i, states, e
+        elif kind == "takeback":
+            del states[ply + 1 :]
+    return None, states, None
 
 
 def deep_check(
@@ -630,7 +633,7 @@ def deep_check(
         warn(report.line())
         return report, {}
     if recover and wal.cut_short():
-        warn(cut_short_line(path, found, wal, clock))
+        warn(cut_short_line(path, wal, clock))
     report = before  # kept and said, even by the tools
     if report is not None:
         warn(report.line())

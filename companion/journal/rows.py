@@ -429,6 +429,14 @@ def detail_json(outcome_detail: dict[str, Any] | None, tags: dict[str, str]) -> 
     return to_json({**(outcome_detail or {}), TAGS_KEY: tags})
 
 
+def result_columns(outcome: Any, tags: dict[str, str]) -> tuple[str | None, str | None, str | None]:
+    """The result, summary and detail columns of an ``Outcome`` (None: no result yet), with a
+    record's extra tags kept in the detail."""
+    if outcome is None:
+        return None, None, detail_json(None, tags)
+    return outcome.winner or "draw", outcome.summary, detail_json(outcome.detail, tags)
+
+
 def entry_from_row(row: Sequence[Any]) -> GameEntry:
     """A GameEntry from GAME_COLUMNS (moves not filled in) or LISTED_COLUMNS (``length``
     and ``takebacks`` from the row)."""

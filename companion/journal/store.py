@@ -25,12 +25,13 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 import companion.journal.db as journal_db  # its open_rw looked up at each open
 from companion.journal import reads
 from companion.journal.api import GameClosed, JournalError, RepairFailed
 from companion.journal.db import (
+    ACCEPT_HINT,
     describe_error,
     full_error,
     is_damage,
@@ -43,23 +44,24 @@ from companion.journal.db import (
 from companion.journal.files import (
     JournalLock,
     acquire_lock,
-    check_identity_quietly,
     check_journal_path,
     check_one_name,
+    clean_mark,
     closed_cleanly,
     copy_name,
     file_id,
     has_data,
+    header_mode,
     holder,
     journal_identity,
     lock_path,
     read_only_place,
     refuse_foreign,
     roll_back_hot_journal,
+    sidecar,
     stale_line,
     stale_wal,
 )
-from companion.journal.reading import ACCEPT_HINT, open_for_reading
 from companion.journal.rows import (
     ABANDONED,
     FINISHED,
@@ -73,12 +75,12 @@ from companion.journal.rows import (
     MoveEntry,
     RecoveryReport,
     SavedGame,
-    detail_json,
     entry_from_row,
     fold,
     from_json,
     iso,
     paused_note,
+    result_columns,
     to_json,
     unpaused_note,
 )
@@ -87,10 +89,41 @@ if TYPE_CHECKING:
     from companion.games.base import Outcome
 
 
+P = ParamSpec("P")
+T = TypeVar("T")
+
 # meta key of a copy made by ``backup``: a journal that has it was restored from a backup
 BACKUP_MARK = "backup"
 # keys the journal itself uses; set_meta refuses them
 OWN_KEYS = ("clean", "opened", "lost")
+
+
+def _open_for_reading(path: Path) -> tuple[sqlite3.Connection, Path | None, str | None]:
+    """(a read-only connection, the private folder to remove at close or None, what the
+    reader must be told: a lost WAL, or a WAL that does not belong to the file).
+
+    SQLite's ``mode=ro`` still rewrites the ``-shm`` index of a WAL-mode file and creates a
+    ``-wal`` when there is none, so it is used only where that is SQLite's ordinary sharing:
+    on the live files of a running daemon. A cleanly closed journal is read in place; after
+    an unclean stop a private copy of the main file and its WAL is checked and read (a copy
+    in memory when there is no room for it: companion.journal.recovery.read_a_copy)."""
+    if holder(path) is not None:  # the daemon's live files, shared as SQLite shares them
+        try:
+            return open_ro(path), None, None
+        except sqlite3.Error as e:
+            if not read_only_error(e) and "unable to open" not in str(e):
+                raise
+            from companion.journal.recovery import open_read_only
+
+            return open_read_only(path, {}), None, None  # no access to its index
+    if stale_wal(path):
+        return open_ro(path, immutable=True), None, stale_line(path) + ": start the companion"
+    if closed_cleanly(path):
+        beside = any(sidecar(path, s).exists() for s in ("-wal", "-shm", "-journal"))
+        return open_ro(path, immutable=beside or header_mode(path) == 2), None, None
+    from companion.journal.recovery import read_a_copy
+
+    return read_a_copy(path)
 
 
 def _reads_well(path: Path, clock: Callable[[], float]) -> bool:
@@ -140,6 +173,21 @@ def _outcome(
     except ValueError:
         return None
     return state.outcome() if state.is_over() else None
+
+
+def _read_by(
+    read: Callable[Concatenate[sqlite3.Connection, P], T],
+) -> Callable[Concatenate[SqliteJournal, P], T]:
+    """The journal's method that is ``read`` on its connection, under its lock (damage seen
+    and sqlite errors as JournalError)."""
+
+    def method(self: SqliteJournal, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        with self._read() as db:
+            return read(db, *args, **kwargs)
+
+    method.__name__ = read.__name__
+    method.__doc__ = read.__doc__
+    return method
 
 
 class SqliteJournal:
@@ -210,7 +258,7 @@ class SqliteJournal:
     @classmethod
     def _open_writable(cls, path: Path, recover: bool, clock: Callable[[], float]) -> SqliteJournal:
         refuse_foreign(path)
-        check_identity_quietly(path)
+        clean_mark(path, identify=True)  # another program's database: NotAJournal
         live = holder(path)  # the daemon's: its file, checked by it
         stale = None
         if live is None and stale_wal(path):  # before any connection could apply it
@@ -299,15 +347,15 @@ class SqliteJournal:
 
     @classmethod
     def _open_for_reading(cls, path: Path, clock: Callable[[], float]) -> SqliteJournal:
-        """Read-only, never creating or writing any file beside the journal
-        (companion.journal.reading; damage: JournalError); a lost WAL is said in ``loss``, as
-        is a WAL that does not belong to the file (not applied)."""
+        """Read-only, never creating or writing any file beside the journal (damage:
+        JournalError); a lost WAL is said in ``loss``, as is a WAL that does not belong to
+        the file (not applied)."""
         if not path.exists():
             raise JournalError(f"no journal at {path} (no games played yet?)")
         refuse_foreign(path)
-        check_identity_quietly(path)
+        clean_mark(path, identify=True)  # another program's database: NotAJournal
         try:
-            db, tmp, loss = open_for_reading(path)
+            db, tmp, loss = _open_for_reading(path)
             db = journal_db.as_current(db)  # an older journal or an empty file: read alike
         except sqlite3.Error as e:
             raise JournalError(f"cannot open journal {path}: {describe_error(e)}") from None
@@ -327,9 +375,9 @@ class SqliteJournal:
         read-only ('disk full'), or None."""
         try:
             self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '0')")
             self._db.execute(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES ('opened', ?)", (self._now(),)
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '0'), ('opened', ?)",
+                (self._now(),),
             )
             self._db.execute("COMMIT")
         except sqlite3.Error as e:
@@ -341,7 +389,7 @@ class SqliteJournal:
         with suppress(sqlite3.Error):
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._marks = True
-        self._wal = file_id(self.path.with_name(self.path.name + "-wal"))
+        self._wal = file_id(sidecar(self.path, "-wal"))
         return None
 
     def close(self) -> None:
@@ -485,15 +533,8 @@ class SqliteJournal:
         players: dict[str, str],
         time_control: str | None = None,
     ) -> int:
-        with self._write() as db:
-            cur = db.execute(
-                "INSERT INTO games (game, options, players, started, status, time_control)"
-                " VALUES (?,?,?,?,?,?)",
-                (game, to_json(options), to_json(players), self._now(), IN_PROGRESS, time_control),
-            )
-            game_id = int(cur.lastrowid or 0)
-            self._close_others(db, game_id)
-        return game_id
+        """(api.Journal) A game imported with no moves yet."""
+        return self.import_game(game, options, players, (), time_control=time_control)
 
     def _close_others(self, db: sqlite3.Connection, keep: int) -> None:
         """Only one game is in progress: when one begins, any other left so by a crash is
@@ -510,24 +551,34 @@ class SqliteJournal:
                 moves = []
             masked = reads.masked_of(db, gid)
             outcome = _outcome(game, from_json(options, {}), [m.name for m in moves], masked)
-            kind = "finish" if outcome else "abandon"
-            db.execute(
-                "INSERT INTO events (game_id, kind, ply, at) VALUES (?, ?, ?, ?)",
-                (gid, kind, len(moves), now),
-            )
-            db.execute(
-                "UPDATE games SET status = ?, ended = ?, result = ?, summary = ?, detail = ?,"
-                " note = ? WHERE id = ?",
-                (
-                    FINISHED if outcome else ABANDONED,
-                    now,
-                    (outcome.winner or "draw") if outcome else None,
-                    outcome.summary if outcome else None,
-                    detail_json(outcome.detail if outcome else None, reads.tags_of(db, gid)),
-                    "closed when the next game began",
-                    gid,
-                ),
-            )
+            self._end(db, gid, len(moves), outcome, now, "closed when the next game began")
+
+    def _end(
+        self,
+        db: sqlite3.Connection,
+        game_id: int,
+        ply: int,
+        outcome: Outcome | None,
+        now: str,
+        note: str | None = None,
+    ) -> None:
+        """The game's end at ``ply`` live moves, its event and its row: finished with
+        ``outcome``, abandoned without one (``note``: said why, in place of its note)."""
+        db.execute(
+            "INSERT INTO events (game_id, kind, ply, at) VALUES (?, ?, ?, ?)",
+            (game_id, "abandon" if outcome is None else "finish", ply, now),
+        )
+        db.execute(
+            "UPDATE games SET status = ?, ended = ?, result = ?, summary = ?, detail = ?,"
+            " note = COALESCE(?, note) WHERE id = ?",
+            (
+                ABANDONED if outcome is None else FINISHED,
+                now,
+                *result_columns(outcome, reads.tags_of(db, game_id)),
+                note,
+                game_id,
+            ),
+        )
 
     def commit_turn(
         self,
@@ -555,26 +606,9 @@ class SqliteJournal:
             last_clock = _clock(moves[-1]) if moves else None
             if last_clock is not None:  # the clock row follows the move, in its transaction
                 self._keep_clock(db, game_id, ply, last_clock, now)
-            if outcome is None:
-                db.execute("UPDATE games SET ply = ? WHERE id = ?", (ply, game_id))
-                return
-            db.execute(
-                "INSERT INTO events (game_id, kind, ply, at) VALUES (?, 'finish', ?, ?)",
-                (game_id, ply, now),
-            )
-            db.execute(
-                "UPDATE games SET status = ?, ended = ?, result = ?, summary = ?, detail = ?,"
-                " ply = ? WHERE id = ?",
-                (
-                    FINISHED,
-                    now,
-                    outcome.winner or "draw",
-                    outcome.summary,
-                    detail_json(outcome.detail, reads.tags_of(db, game_id)),
-                    ply,
-                    game_id,
-                ),
-            )
+            db.execute("UPDATE games SET ply = ? WHERE id = ?", (ply, game_id))
+            if outcome is not None:
+                self._end(db, game_id, ply, outcome, now)
 
     def _keep_clock(
         self, db: sqlite3.Connection, game_id: int, ply: int, state: str, now: str
@@ -592,26 +626,17 @@ class SqliteJournal:
             self._in_progress(db, game_id)
             self._keep_clock(db, game_id, ply, to_json(state), self._now())
 
-    def clock_event(
-        self,
-        game_id: int,
-        ply: int,
-        kind: str,
-        state: dict[str, Any],
-        player: str | None = None,
-        seconds: float | None = None,
-        why: str | None = None,
-    ) -> None:
+    def clock_event(self, game_id: int, event: ClockEvent) -> None:
         """(api.Journal) A flag may be recorded as the game finishes on time."""
         with self._write() as db:
             self._in_progress(db, game_id, allow=FINISHED)
-            now, snap = self._now(), to_json(state)
+            now, snap = self._now(), to_json(event.state)
             db.execute(
                 "INSERT INTO clock_events (game_id, kind, ply, player, seconds, why, state, at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, kind, ply, player, seconds, why, snap, now),
+                (game_id, event.kind, event.ply, event.player, event.seconds, event.why, snap, now),
             )
-            self._keep_clock(db, game_id, ply, snap, now)
+            self._keep_clock(db, game_id, event.ply, snap, now)
 
     def takeback(self, game_id: int, to_ply: int) -> None:
         to_ply = max(0, to_ply)
@@ -627,24 +652,16 @@ class SqliteJournal:
             )
             if status == FINISHED:  # taking back the last move reopens the game
                 db.execute(
-                    "UPDATE games SET status = ?, ended = NULL, result = NULL, summary = NULL,"
+                    "UPDATE games SET status = ?, ended = NULL, result = ?, summary = ?,"
                     " detail = ? WHERE id = ?",
-                    (IN_PROGRESS, detail_json(None, reads.tags_of(db, game_id)), game_id),
+                    (IN_PROGRESS, *result_columns(None, reads.tags_of(db, game_id)), game_id),
                 )
 
     def abandon(self, game_id: int) -> None:
         with self._write() as db:
             status, ply = self._in_progress(db, game_id, allow=ABANDONED)
             if status != ABANDONED:  # already abandoned: nothing to do
-                self._abandon(db, game_id, ply)
-
-    def _abandon(self, db: sqlite3.Connection, game_id: int, ply: int) -> None:
-        now = self._now()
-        db.execute(
-            "INSERT INTO events (game_id, kind, ply, at) VALUES (?, 'abandon', ?, ?)",
-            (game_id, ply, now),
-        )
-        db.execute("UPDATE games SET status = ?, ended = ? WHERE id = ?", (ABANDONED, now, game_id))
+                self._end(db, game_id, ply, None, self._now())
 
     def pause(self, game_id: int) -> bool:
         with self._write() as db:
@@ -652,7 +669,7 @@ class SqliteJournal:
 
     def _pause(self, db: sqlite3.Connection, game_id: int) -> bool:
         _, ply = self._in_progress(db, game_id)
-        self._abandon(db, game_id, ply)
+        self._end(db, game_id, ply, None, self._now())
         if ply:  # one with no moves has nothing to keep: abandoned
             note = db.execute("SELECT note FROM games WHERE id = ?", (game_id,)).fetchone()[0]
             db.execute("UPDATE games SET note = ? WHERE id = ?", (paused_note(note), game_id))
@@ -727,7 +744,7 @@ class SqliteJournal:
                 f"the journal file {self.path} was removed or replaced by another program: "
                 "moves cannot be saved (restart the companion)"
             )
-        wal = self.path.with_name(self.path.name + "-wal")
+        wal = sidecar(self.path, "-wal")
         if self._wal is not None and file_id(wal) != self._wal:
             self._new_wal(wal)
 
@@ -758,7 +775,7 @@ class SqliteJournal:
         target and renamed over it, so a failed backup leaves no half copy."""
         target = Path(target)
         tmp = target.with_name(f".{target.name}.part-{os.getpid()}")
-        for p in (tmp, tmp.with_name(tmp.name + "-journal")):
+        for p in (tmp, sidecar(tmp, "-journal")):
             p.unlink(missing_ok=True)
         try:
             dest = sqlite3.connect(tmp, isolation_level=None)
@@ -766,10 +783,9 @@ class SqliteJournal:
                 with self._read() as db:
                     db.backup(dest)
                 dest.execute("PRAGMA journal_mode = DELETE")
-                dest.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '1')")
                 # a journal started from this copy knows it was restored (docs/club.md)
                 dest.execute(
-                    "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('clean', '1'), (?, ?)",
                     (BACKUP_MARK, str(int(time.time()))),
                 )
                 dest.execute("PRAGMA synchronous = FULL")
@@ -792,9 +808,9 @@ class SqliteJournal:
         players: dict[str, str],
         moves: Sequence[tuple[Any, ...]],
         *,
-        started: int | None,
-        ended: int | None,
-        status: str,
+        started: int | None = None,
+        ended: int | None = None,
+        status: str = IN_PROGRESS,
         outcome: Outcome | None = None,
         note: str | None = None,
         tags: dict[str, str] | None = None,
@@ -802,7 +818,8 @@ class SqliteJournal:
         time_control: str | None = None,
         clock_events: Sequence[tuple[Any, ...]] = (),
     ) -> int:
-        """Add a whole game (already validated) in one transaction: all of it or nothing.
+        """Add a whole game (already validated) in one transaction: all of it or nothing; by
+        default one in progress that starts now (``begin``).
         ``moves``: (name, at) or (name, at, player, public name when it holds a secret), and
         for a game with a clock (``time_control``, as typed) its snapshot after the move;
         ``clock_events``: (ply, kind, player, seconds, why) of the clock's own events."""
@@ -821,9 +838,7 @@ class SqliteJournal:
                     iso(started) or now,
                     iso(ended) if status != IN_PROGRESS else None,
                     status,
-                    (outcome.winner or "draw") if outcome else None,
-                    outcome.summary if outcome else None,
-                    detail_json(outcome.detail if outcome else None, tags or {}),
+                    *result_columns(outcome, tags or {}),
                     note,
                     len(moves),
                     digest,
@@ -882,15 +897,9 @@ class SqliteJournal:
                 ],
             )
             if outcome is not None:
-                tags = reads.tags_of(db, game_id)
                 db.execute(
                     "UPDATE games SET result = ?, summary = ?, detail = ? WHERE id = ?",
-                    (
-                        outcome.winner or "draw",
-                        outcome.summary,
-                        detail_json(outcome.detail, tags),
-                        game_id,
-                    ),
+                    (*result_columns(outcome, reads.tags_of(db, game_id)), game_id),
                 )
 
     def dispute(self, game_id: int, dispute: Dispute) -> None:
@@ -903,35 +912,19 @@ class SqliteJournal:
                      "at": self._now()}  # fmt: skip
             db.execute("UPDATE games SET dispute = ? WHERE id = ?", (to_json(value), game_id))
 
-    def disputes(self) -> dict[int, str]:
-        """Each remote game disputed or unverified, by id: its status (``history``'s word)."""
-        with self._read() as db:
-            return reads.disputes(db)
-
     def meta(self, key: str) -> str | None:
         with self._read() as db:
             row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None
 
-    def meta_with_prefix(self, prefix: str) -> dict[str, str]:
-        with self._read() as db:
-            return reads.meta_with_prefix(db, prefix)
-
     def set_meta(self, values: dict[str, str | None]) -> None:
         if any(key in OWN_KEYS for key in values):
             raise ValueError(f"meta keys {', '.join(OWN_KEYS)} are the journal's own")
         with self._write() as db:
-            for key, value in values.items():
-                if value is None:
-                    db.execute("DELETE FROM meta WHERE key = ?", (key,))
-                else:
-                    db.execute(
-                        "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value)
-                    )
-
-    def finished_since(self, first_id: int) -> list[int]:
-        with self._read() as db:
-            return reads.finished_since(db, first_id)
+            gone = [(key,) for key, value in values.items() if value is None]
+            db.executemany("DELETE FROM meta WHERE key = ?", gone)
+            kept = [(key, value) for key, value in values.items() if value is not None]
+            db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", kept)
 
     def _salvage_live_games(self) -> None:
         """A damaged row in a game in progress (a move number that cannot follow, a move that
@@ -950,7 +943,7 @@ class SqliteJournal:
 
     def _salvage_game(self, game_id: int) -> None:
         from companion.games import get_spec
-        from companion.journal.recovery import masked_first
+        from companion.journal.recovery import first_state, replay
 
         with self._read() as db:
             found = db.execute(
@@ -969,30 +962,18 @@ class SqliteJournal:
         try:
             spec = get_spec(game)
             resolved = spec.resolve(from_json(options, {}))
-            state = spec.new(**resolved)
+            seat, told = (masked.seat, masked.told) if masked else (None, None)
+            state = first_state(spec, resolved, seat, told)
         except ValueError:
             return  # an unknown game: nothing to replay it with
-        if masked is not None:  # a remote game with secrets: as this board knows it
-            state = masked_first(spec, resolved, masked.seat, masked.told)
-        states = [state]
-        bad = None
-        for eid, kind, ply, move, public in rows:
-            if kind == "move":
-                if ply >= len(states):
-                    bad = (eid, f"move {ply + 1} follows move {len(states) - 1}")
-                    break
-                del states[ply + 1 :]
-                try:
-                    st = states[-1]
-                    states.append(st.play(st.parse_move(move or "")))
-                except ValueError as e:
-                    bad = (eid, _not_replayed(ply, move, public, e))
-                    break
-            elif kind == "takeback":
-                del states[ply + 1 :]
-        if bad is None:
+        cut, states, error = replay(state, [row[1:4] for row in rows])
+        if cut is None:
             return
-        eid, why = bad
+        eid, _, ply, move, public = rows[cut]
+        if error is None:
+            why = f"move {ply + 1} follows move {len(states) - 1}"
+        else:
+            why = _not_replayed(ply, move, public, error)
         kept = len(states) - 1
         copy: Path | None = copy_name(self.path, "corrupt", self._clock)
         try:
@@ -1014,23 +995,6 @@ class SqliteJournal:
         report.games = 1
         self.recovery = report
         warn(report.line())
-
-    # --- reads (companion.journal.reads: functions over the connection) ---
-    def load(self, game_id: int) -> GameEntry | None:
-        with self._read() as db:
-            return reads.load(db, game_id)
-
-    def clock_events(self, game_id: int) -> list[ClockEvent]:
-        with self._read() as db:
-            return reads.clock_events(db, game_id)
-
-    def recent(self, limit: int, game: str | None = None) -> list[GameEntry]:
-        with self._read() as db:
-            return reads.recent(db, limit, game)
-
-    def paused(self, limit: int = 20) -> list[GameEntry]:
-        with self._read() as db:
-            return reads.paused(db, limit)
 
     def data_version(self) -> int:
         """SQLite's ``PRAGMA data_version`` (this connection's own commits leave it)."""
@@ -1054,7 +1018,7 @@ class SqliteJournal:
         ``limit``: only the last so many; ``game``: one kind of game; ``since``: started at
         or after (ms). Without ``moves`` an entry has its move count (``move_count``) only."""
         with self._read() as db:
-            found = reads.selection(db, limit, game, since) if reads.has_games(db) else None
+            found = reads.selection(db, limit, game, since)
         if found is None:
             return
         cond, params, after = found
@@ -1079,19 +1043,17 @@ class SqliteJournal:
         """Every game, oldest first, with its live moves (see iter_games to stream)."""
         return list(self.iter_games(moves=True))
 
-    def events(self, game_id: int) -> list[tuple[str, int, str | None, int | None]]:
-        with self._read() as db:
-            return reads.events(db, game_id)
-
-    def started_at(self, game: str, started: int) -> list[int]:
-        """reads.started_at: a record exported from this journal names its game's start."""
-        with self._read() as db:
-            return reads.started_at(db, game, started)
-
-    def find_digest(self, digest: str) -> int | None:
-        """The id of a game imported from a record with this fingerprint, if any."""
-        with self._read() as db:
-            return reads.find_digest(db, digest)
+    # reads (companion.journal.reads: functions over the connection), under the lock
+    load = _read_by(reads.load)
+    clock_events = _read_by(reads.clock_events)
+    recent = _read_by(reads.recent)
+    paused = _read_by(reads.paused)
+    events = _read_by(reads.events)
+    started_at = _read_by(reads.started_at)  # a record exported from here names its start
+    find_digest = _read_by(reads.find_digest)
+    disputes = _read_by(reads.disputes)
+    meta_with_prefix = _read_by(reads.meta_with_prefix)
+    finished_since = _read_by(reads.finished_since)
 
 
 def _not_replayed(ply: int, move: object, public: object, error: ValueError) -> str:

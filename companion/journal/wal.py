@@ -23,8 +23,6 @@ import struct
 import sys
 from dataclasses import dataclass, field
 
-from companion.journal.db import DB_MAGIC
-
 _WAL_MAGIC = {0x377F0682: False, 0x377F0683: True}  # -> checksum words are big-endian
 _WAL_VERSION = 3007000
 
@@ -179,14 +177,6 @@ def db_image(db: bytes, wal: WalScan) -> bytes:
         out[at : at + size] = f.data
     del out[frames[-1].commit * size :]  # the chain ends on a commit: the database's size
     return bytes(out)
-
-
-def db_page_size(db: bytes) -> int:
-    """The page size a database image's header gives; 0 without a header."""
-    if len(db) < 100 or not db.startswith(DB_MAGIC):
-        return 0
-    size = int.from_bytes(db[16:18], "big")
-    return 65536 if size == 1 else size
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from companion.games.base import (
     credited,
 )
 from companion.journal.api import (
+    ClockEvent,
     GameClosed,
     Journal,
     JournalError,
@@ -272,9 +273,8 @@ class Session:
         if clock.running is not None and not clock.paused and not self.state.is_over():
             clock.pause(now)
             with contextlib.suppress(JournalError):
-                self.journal.clock_event(
-                    saved.game_id, ply, "pause", clock.snapshot(now), why="restart"
-                )
+                event = ClockEvent("pause", ply, why="restart", state=clock.snapshot(now))
+                self.journal.clock_event(saved.game_id, event)
         return clock
 
     # ------------------------------------------------------------------ reading
@@ -652,15 +652,9 @@ class Session:
         if self.clock is None or self.game_id is None:
             return
         with contextlib.suppress(JournalError):
-            self.journal.clock_event(
-                self.game_id,
-                len(self.played),
-                kind,
-                self.clock.snapshot(self.timer()),
-                player=player,
-                seconds=seconds,
-                why=why or None,
-            )
+            snapshot = self.clock.snapshot(self.timer())
+            event = ClockEvent(kind, len(self.played), player, seconds, why or None, snapshot)
+            self.journal.clock_event(self.game_id, event)
 
     # ------------------------------------------------------------------ games
     def new_game(

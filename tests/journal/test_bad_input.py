@@ -439,9 +439,9 @@ def test_a_salvaged_game_no_longer_claims_a_result_its_moves_do_not_give(tmp_pat
     from companion.journal.recovery import RecoveryReport, write_salvage
 
     row = (1, "binaryon", '{"size": 8}', "{}", "2025-01-01T00:00:00.000Z", None, FINISHED)
-    game = (*row, "on", "ON wins", None, None)
-    events = [(i + 1, 1, "move", i, name, None, None, None) for i, name in enumerate(SCRIPT[:10])]
-    events.append((len(SCRIPT) + 5, 1, "move", len(SCRIPT) - 1, SCRIPT[-1], None, None, None))
+    game = (*row, "on", "ON wins", None, None, None, None)  # no clock, no dispute
+    events = [(i + 1, 1, "move", i, name, *[None] * 4) for i, name in enumerate(SCRIPT[:10])]
+    events.append((len(SCRIPT) + 5, 1, "move", len(SCRIPT) - 1, SCRIPT[-1], *[None] * 4))
     report = RecoveryReport(tmp_path / "j", "test", [])
     write_salvage(tmp_path / "fresh.sqlite", [game], events, report)
     with SqliteJournal.open(tmp_path / "fresh.sqlite") as j:
