@@ -590,22 +590,37 @@ def first_state(spec: Any, options: dict[str, Any], seat: str | None, told: Any)
         return spec.remote().mask(spec.new(**options), seat)
 
 
+UNDONE = object()  # the state after a move that does not replay but is taken back later
+
+
 def replay(state: Any, events: list[tuple[Any, ...]]) -> tuple[int | None, list[Any], Any]:
     """Replay a game's events (kind, ply, move name) from ``state`` (None: the move numbers
     only, for a game that cannot be replayed here): (the index of the first event that cannot
     follow the ones before it, None when all do; the states of the live moves before it, the
     first state included; its ValueError when its move does not replay)."""
+    undone, low = set(), None  # the moves a later takeback or move takes off the board
+    for i in range(len(events) - 1, -1, -1):
+        kind, ply = events[i][:2]
+        if kind == "move" and low is not None and low <= ply:
+            undone.add(i)
+        if kind in ("move", "takeback"):
+            low = ply if low is None else min(low, ply)
     states = [state]
     for i, (kind, ply, move) in enumerate(events):
         if kind == "move":
             if ply >= len(states):
                 return i, states, None
             del states[ply + 1 :]
+            last = states[-1]
+            if last is UNDONE:  # after a move that did not replay: taken back with it
+                states.append(UNDONE)
+                continue
             try:
-                last = states[-1]
                 states.append(None if state is None else last.play(last.parse_move(move or "")))
             except ValueError as e:
-                return i, states, e
+                if i not in undone:
+                    return i, states, e
+                states.append(UNDONE)  # only the live moves must replay
         elif kind == "takeback":
             del states[ply + 1 :]
     return None, states, None

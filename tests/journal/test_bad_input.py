@@ -450,6 +450,24 @@ def test_a_salvaged_game_no_longer_claims_a_result_its_moves_do_not_give(tmp_pat
     assert "no longer follows" in entry.note
 
 
+def test_a_taken_back_move_that_no_longer_replays_does_not_cut_the_salvaged_game(tmp_path):
+    """Only the live moves must replay: a damaged row the player had taken back keeps the
+    moves played after the takeback."""
+    from companion.journal.recovery import RecoveryReport, write_salvage
+
+    row = (1, "binaryon", '{"size": 8}', "{}", "2025-01-01T00:00:00.000Z", None, IN_PROGRESS)
+    game = (*row, None, None, None, None, None, None)
+    moves = [(i + 1, 1, "move", i, name, *[None] * 4) for i, name in enumerate(SCRIPT[:6])]
+    damaged = (7, 1, "move", 6, "zz99", *[None] * 4)  # cannot be played: taken back next
+    takeback = (8, 1, "takeback", 6, None, *[None] * 4)
+    later = [(9 + k, 1, "move", 6 + k, SCRIPT[6 + k], *[None] * 4) for k in range(3)]
+    report = RecoveryReport(tmp_path / "j", "test", [])
+    write_salvage(tmp_path / "fresh.sqlite", [game], [*moves, damaged, takeback, *later], report)
+    with SqliteJournal.open(tmp_path / "fresh.sqlite") as j:
+        entry = j.load(1)
+    assert entry.move_names == SCRIPT[:9] and not report.lost
+
+
 # --------------------------------------------------------------------------- records
 
 
