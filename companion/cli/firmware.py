@@ -119,7 +119,7 @@ def maintenance_reboot(port: str) -> str | None:
         return f"no port {port}: is the Pico plugged in? (--port names another)"
     try:
         with serial.Serial(port, 115200, timeout=0.2, write_timeout=1) as ser:
-            ser.write(lp.cmd_maintenance())
+            ser.write(lp.CMD_MAINTENANCE)
             ser.flush()
     except (OSError, serial.SerialException) as e:
         return f"cannot open {port}: {' '.join(str(e).split())}"
