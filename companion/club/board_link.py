@@ -593,22 +593,19 @@ class BoardLink:
 
     # --- what the hub sends ---
     def _message(self, topic: str, payload: bytes) -> None:
+        hub = {  # the hub's topics for this board: (the largest message read, who reads it)
+            topics.ack(self.board): (messages.MAX_ACK, self._ack),
+            topics.refused(self.board): (messages.MAX_ACK, self._refused_by_hub),
+            topics.pairing(self.board): (messages.MAX_PAIRING, self.pairings.told),
+        }
+        limit, read = hub.get(topic, (messages.MAX_PEER, None))
         try:
-            if topic == topics.ack(self.board):
-                self._ack(messages.decode(payload, messages.MAX_ACK))
-                return
-            if topic == topics.refused(self.board):
-                self._refused_by_hub(messages.decode(payload, messages.MAX_ACK))
-                return
-            if topic == topics.pairing(self.board):
-                message = messages.decode(payload, messages.MAX_PAIRING)
-            else:
-                message = messages.decode(payload, messages.MAX_PEER)
+            message = messages.decode(payload, limit)
         except WireRefused as e:
             self._refuse(topic, e)
             return
-        if topic == topics.pairing(self.board):
-            self.pairings.told(message)
+        if read is not None:
+            read(message)
         else:
             from paho.mqtt.client import topic_matches_sub
 
