@@ -40,20 +40,20 @@ def main() -> None:
         split = lp.LineSplitter()
         read_until(ser, split, lambda m: isinstance(m, lp.Snapshot))
         time.sleep(2.2)  # two snapshot periods: STAT rate covers a whole one
-        ser.write(lp.cmd_stat())
+        ser.write(lp.CMD_STAT)
         stat = read_until(ser, split, lambda m: isinstance(m, lp.Stat))
         grew, passes = pico.measure_allocations(2000)
-        ser.write(lp.cmd_hello())
+        ser.write(lp.CMD_HELLO)
         hello = read_until(ser, split, lambda m: isinstance(m, lp.Hello))
         for _ in range(62):
-            ser.write(lp.cmd_ping())
+            ser.write(lp.CMD_PING)
         read_until(ser, split, lambda m: isinstance(m, lp.Pong) and m.seq == (hello.seq + 63) % 256)
         start = time.perf_counter()
         ser.write(lp.cmd_resend(hello.seq))
         last = (hello.seq + 63) % 256
         read_until(ser, split, lambda m: isinstance(m, lp.Pong) and m.seq == last)
         burst = time.perf_counter() - start
-        ser.write(lp.cmd_stat())
+        ser.write(lp.CMD_STAT)
         after = read_until(ser, split, lambda m: isinstance(m, lp.Stat))
         ser.close()
     finally:

@@ -29,7 +29,7 @@ def rate(kind: str) -> dict[str, str]:
             board.wait(lambda m: isinstance(m, lp.Snapshot), ms=1500)
             board.run(2100)  # two snapshot periods: the second is all scanning
             board.skip_old()
-            board.send(lp.cmd_stat())
+            board.send(lp.CMD_STAT)
             return board.wait(lambda m: isinstance(m, lp.Stat), ms=300).fields
         finally:
             board.stop()

@@ -5,15 +5,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
+from companion.cli.score import fail, read_text
 from companion.engines.levels import LEVELS
 from companion.games import game_names
-
-
-def fail(reason: str) -> int:
-    print(f"binaryon: {reason}", file=sys.stderr)
-    return 2
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,7 +27,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import random
 
-    from companion.cli.score import read_text
     from companion.engines.adapters import adapter_for
     from companion.engines.positions import state_from_text
     from companion.engines.search import WIN, choose

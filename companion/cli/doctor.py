@@ -166,6 +166,10 @@ def web_checks(probe: Probe, config) -> list[Check]:
     except ListenError:
         return []
     checks: list[Check] = []
+
+    def add(name: str, status: str, detail: str, fix: str = "") -> None:
+        checks.append(Check(name, status, detail, fix))
+
     unit = probe.path(UNIT_PATH)
     if unit.is_file():
         lines = [
@@ -180,15 +184,13 @@ def web_checks(probe: Probe, config) -> list[Check]:
         lacking = [f for f in (*need, "AF_NETLINK") if lines and f not in allowed]
         if lacking and not any(name.startswith("~") for name in allowed):
             what = ", ".join(NETLINK_WHY if f == "AF_NETLINK" else f for f in lacking)
-            checks.append(
-                Check(
-                    "web unit",
-                    MISSING,
-                    f"{UNIT_PATH} does not allow {what} (RestrictAddressFamilies="
-                    f"{' '.join(lines[-1])}): the web pages cannot work under it",
-                    "sudo binaryon install-service (writes the current unit), then "
-                    "sudo systemctl restart binaryon",
-                )
+            add(
+                "web unit",
+                MISSING,
+                f"{UNIT_PATH} does not allow {what} (RestrictAddressFamilies="
+                f"{' '.join(lines[-1])}): the web pages cannot work under it",
+                "sudo binaryon install-service (writes the current unit), then "
+                "sudo systemctl restart binaryon",
             )
     from companion.service.app import web_files
 
@@ -205,37 +207,29 @@ def web_checks(probe: Probe, config) -> list[Check]:
             break
         state = None
     if state is not None and "error" in state:
-        checks.append(
-            Check(
-                "web pages",
-                MISSING,
-                f"the companion serves no pages: {state['error']}",
-                "see the line above and journalctl -u binaryon",
-            )
+        add(
+            "web pages",
+            MISSING,
+            f"the companion serves no pages: {state['error']}",
+            "see the line above and journalctl -u binaryon",
         )
         return checks
     running = state is not None or probe.service_state() == "active"
     if not running:
-        checks.append(Check("web pages", INFO, f"{listen}: the companion is not running"))
+        add("web pages", INFO, f"{listen}: the companion is not running")
         return checks
     host = listen.host if listen.host not in ("0.0.0.0", "::", "") else "127.0.0.1"
     if listen.host == "::":
         host = "::1"
     if probe.web_answers(host, listen.port):
         url = state.get("url") if state else None
-        checks.append(
-            Check(
-                "web pages", OK, f"answering on port {listen.port}" + (f" ({url})" if url else "")
-            )
-        )
+        add("web pages", OK, f"answering on port {listen.port}" + (f" ({url})" if url else ""))
     else:
-        checks.append(
-            Check(
-                "web pages",
-                MISSING,
-                f"nothing answers on {host} port {listen.port} although the companion runs",
-                "journalctl -u binaryon says why (web: cannot listen on ...)",
-            )
+        add(
+            "web pages",
+            MISSING,
+            f"nothing answers on {host} port {listen.port} although the companion runs",
+            "journalctl -u binaryon says why (web: cannot listen on ...)",
         )
     return checks
 
@@ -248,19 +242,20 @@ def run_checks(
     config=None,
 ) -> list[Check]:
     checks: list[Check] = []
-    add = checks.append
+
+    def add(name: str, status: str, detail: str, fix: str = "") -> None:
+        checks.append(Check(name, status, detail, fix))
+
     model = probe.model()
     on_pi = bool(model and "raspberry pi" in model.lower())
     if on_pi:
-        add(Check("machine", OK, model or ""))
+        add("machine", OK, model or "")
     else:
         add(
-            Check(
-                "machine",
-                INFO,
-                f"{model or 'not a Raspberry Pi'}: Pi hardware checks "
-                "skipped; `binaryon run` plays on the simulated board",
-            )
+            "machine",
+            INFO,
+            f"{model or 'not a Raspberry Pi'}: Pi hardware checks "
+            "skipped; `binaryon run` plays on the simulated board",
         )
 
     # the board link: a Pico on USB (any machine can have one)
@@ -268,28 +263,24 @@ def run_checks(
     picos = [p for p in probe.usb_serial_ports() if (p[1], p[2]) == (vid, pid)]
     if picos:
         dev = picos[0][0]
-        add(Check("board link", OK, f"Pico (MicroPython) on {dev}"))
+        add("board link", OK, f"Pico (MicroPython) on {dev}")
         if not probe.exists("/dev/binaryon-board"):
             add(
-                Check(
-                    "board name",
-                    MISSING,
-                    "no /dev/binaryon-board symlink",
-                    "sudo binaryon install-service (installs the udev rule), then replug",
-                )
+                "board name",
+                MISSING,
+                "no /dev/binaryon-board symlink",
+                "sudo binaryon install-service (installs the udev rule), then replug",
             )
         if not probe.usable(dev):
-            add(_no_permission("board access", dev, "dialout"))
+            checks.append(_no_permission("board access", dev, "dialout"))
     else:
         add(
-            Check(
-                "board link",
-                INFO if not on_pi else MISSING,
-                f"no Pico ({vid:04x}:{pid:04x}) on USB",
-                "plug the board's Pico in; flash the firmware: see "
-                f"{firmware_dir() / 'README.md'} "
-                '(or use the gpio build: [board] driver = "gpio")',
-            )
+            "board link",
+            INFO if not on_pi else MISSING,
+            f"no Pico ({vid:04x}:{pid:04x}) on USB",
+            "plug the board's Pico in; flash the firmware: see "
+            f"{firmware_dir() / 'README.md'} "
+            '(or use the gpio build: [board] driver = "gpio")',
         )
     if config is not None and config.web.listen:
         checks += web_checks(probe, config)
@@ -308,114 +299,97 @@ def run_checks(
     dev = f"/dev/i2c-{i2c_port}"
     if not probe.exists(dev):
         add(
-            Check(
-                "I2C",
-                MISSING,
-                f"I2C not enabled ({dev} missing)",
-                "sudo raspi-config nonint do_i2c 0, then reboot",
-            )
+            "I2C",
+            MISSING,
+            f"I2C not enabled ({dev} missing)",
+            "sudo raspi-config nonint do_i2c 0, then reboot",
         )
     elif not probe.usable(dev):
-        add(_no_permission("I2C", dev, "i2c"))
+        checks.append(_no_permission("I2C", dev, "i2c"))
     else:
-        add(Check("I2C", OK, dev))
+        add("I2C", OK, dev)
         answer = probe.i2c_answers(i2c_port, i2c_address)
         if answer:
-            add(Check("display", OK, f"a device answers at 0x{i2c_address:02X} on i2c-{i2c_port}"))
+            add("display", OK, f"a device answers at 0x{i2c_address:02X} on i2c-{i2c_port}")
         else:
             other = 0x3D if i2c_address == 0x3C else 0x3C
             if answer is not None and probe.i2c_answers(i2c_port, other):
                 add(
-                    Check(
-                        "display",
-                        MISSING,
-                        f"the display answers at 0x{other:02X}, not 0x{i2c_address:02X}",
-                        f"set i2c_address = 0x{other:02X} under "
-                        "[display] in /etc/binaryon/config.toml",
-                    )
+                    "display",
+                    MISSING,
+                    f"the display answers at 0x{other:02X}, not 0x{i2c_address:02X}",
+                    f"set i2c_address = 0x{other:02X} under [display] in /etc/binaryon/config.toml",
                 )
             else:
                 add(
-                    Check(
-                        "display",
-                        MISSING,
-                        f"no display answers at 0x{i2c_address:02X} on i2c-{i2c_port}",
-                        "check the wiring: SDA to pin 3, SCL to pin 5, VCC "
-                        f"to 3V3 (pin 1), GND (pin 6); then i2cdetect -y {i2c_port}",
-                    )
+                    "display",
+                    MISSING,
+                    f"no display answers at 0x{i2c_address:02X} on i2c-{i2c_port}",
+                    "check the wiring: SDA to pin 3, SCL to pin 5, VCC "
+                    f"to 3V3 (pin 1), GND (pin 6); then i2cdetect -y {i2c_port}",
                 )
 
     # GPIO: the chip, the library, the buttons
     chips = probe.glob("dev/gpiochip*")
     if not chips:
-        add(Check("GPIO", MISSING, "no /dev/gpiochip*", "update Raspberry Pi OS (bookworm)"))
+        add("GPIO", MISSING, "no /dev/gpiochip*", "update Raspberry Pi OS (bookworm)")
     elif not all(probe.usable(c) for c in chips[:1]):
-        add(_no_permission("GPIO", chips[0], "gpio"))
+        checks.append(_no_permission("GPIO", chips[0], "gpio"))
     else:
-        add(Check("GPIO", OK, ", ".join(chips)))
+        add("GPIO", OK, ", ".join(chips))
     if probe.has_module("lgpio"):
-        add(Check("GPIO library", OK, "lgpio"))
+        add("GPIO library", OK, "lgpio")
     else:
         add(
-            Check(
-                "GPIO library",
-                MISSING,
-                "lgpio is not installed (buttons, gpio board)",
-                "pip install lgpio  (or: sudo apt install python3-lgpio and a venv made "
-                "with --system-site-packages)",
-            )
+            "GPIO library",
+            MISSING,
+            "lgpio is not installed (buttons, gpio board)",
+            "pip install lgpio  (or: sudo apt install python3-lgpio and a venv made "
+            "with --system-site-packages)",
         )
     rest = probe.buttons_at_rest(dict(pinout.PI_BUTTONS))
     if isinstance(rest, str):
-        add(Check("buttons", MISSING, f"cannot read the buttons: {rest}", "see GPIO above"))
+        add("buttons", MISSING, f"cannot read the buttons: {rest}", "see GPIO above")
     else:
         stuck = [n for n, pressed in rest.items() if pressed]
         if stuck:
             pins = ", ".join(f"{n} (GPIO{pinout.PI_BUTTONS[n]})" for n in stuck)
             add(
-                Check(
-                    "buttons",
-                    MISSING,
-                    f"reads pressed at rest: {pins}",
-                    "check for a short to GND; each button goes from its GPIO to GND",
-                )
+                "buttons",
+                MISSING,
+                f"reads pressed at rest: {pins}",
+                "check for a short to GND; each button goes from its GPIO to GND",
             )
         else:
-            add(Check("buttons", OK, "confirm, undo, menu released (press test: --leds)"))
+            add("buttons", OK, "confirm, undo, menu released (press test: --leds)")
 
     # SPI: needed when the Pi drives the LEDs (gpio build)
     if probe.exists("/dev/spidev0.0"):
-        add(Check("SPI (Pi-driven LEDs)", OK, "/dev/spidev0.0"))
+        add("SPI (Pi-driven LEDs)", OK, "/dev/spidev0.0")
     else:
         add(
-            Check(
-                "SPI (Pi-driven LEDs)",
-                MISSING,
-                "SPI not enabled (/dev/spidev0.0 missing); needed only when the Pi drives the LEDs",
-                "sudo raspi-config nonint do_spi 0, then reboot",
-            )
+            "SPI (Pi-driven LEDs)",
+            MISSING,
+            "SPI not enabled (/dev/spidev0.0 missing); needed only when the Pi drives the LEDs",
+            "sudo raspi-config nonint do_spi 0, then reboot",
         )
 
     mine = probe.user_groups()
     lacking = [g for g in ("gpio", "i2c", "spi", "dialout") if g not in mine]
     if lacking and not probe.is_root():
         add(
-            Check(
-                "groups",
-                MISSING,
-                f"you are not in {', '.join(lacking)}",
-                f"sudo usermod -aG {','.join(lacking)} $USER, then log in again",
-            )
+            "groups",
+            MISSING,
+            f"you are not in {', '.join(lacking)}",
+            f"sudo usermod -aG {','.join(lacking)} $USER, then log in again",
         )
     state = probe.service_state()
     if state is not None:
         add(
-            Check(
-                "service",
-                OK if state == "active" else INFO,
-                f"binaryon.service is {state}",
-                "" if state == "active" else "sudo binaryon install-service",
-            )
+            "service",
+            OK if state == "active" else INFO,
+            f"binaryon.service is {state}",
+            "" if state == "active" else "sudo binaryon install-service",
         )
     return checks
 

@@ -119,12 +119,18 @@ def maintenance_reboot(port: str) -> str | None:
         return f"no port {port}: is the Pico plugged in? (--port names another)"
     try:
         with serial.Serial(port, 115200, timeout=0.2, write_timeout=1) as ser:
-            ser.write(lp.cmd_maintenance())
+            ser.write(lp.CMD_MAINTENANCE)
             ser.flush()
     except (OSError, serial.SerialException) as e:
         return f"cannot open {port}: {' '.join(str(e).split())}"
     time.sleep(MAINT_WAIT)
     return None
+
+
+def _failed(line: str) -> int:
+    """One line on stderr, and the command's exit status."""
+    print(f"binaryon firmware install: {line}", file=sys.stderr)
+    return 1
 
 
 def run(args: argparse.Namespace) -> int:
@@ -134,33 +140,28 @@ def run(args: argparse.Namespace) -> int:
     from companion.hardware.pico_port import BoardNotFound
     from companion.service.app import load_config
 
-    name = "binaryon firmware install"
     firmware = firmware_dir()
     if not is_firmware(firmware):
-        print(f"{name}: no firmware at {firmware} (a broken install?)", file=sys.stderr)
-        return 1
+        return _failed(f"no firmware at {firmware} (a broken install?)")
     try:
         config = load_config(args.config)
         source = args.config or os.environ.get("BINARYON_CONFIG") or _found_config()
         config_py = config_text(config, firmware, source)
     except (ConfigError, FirmwareSettingsError) as e:
-        print(f"{name}: {e}", file=sys.stderr)
-        return 1
+        return _failed(str(e))
     mpremote = mpremote_program()
     try:
         port = _port(args, config)
     except BoardNotFound as e:
         if not args.dry_run:
-            print(f"{name}: {e}", file=sys.stderr)
-            return 1
+            return _failed(str(e))
         port = "PORT"
         print(f"(dry run) {e}")
     missing = (
         "mpremote is missing: pip install 'binaryon-companion[firmware]' (or pip install mpremote)"
     )
     if mpremote is None and not args.dry_run:
-        print(f"{name}: {missing}", file=sys.stderr)
-        return 1
+        return _failed(missing)
     if mpremote is None:  # the plan is printed all the same: it would stop here
         print(f"(dry run) {missing}")
     with tempfile.TemporaryDirectory(prefix="binaryon-fw-") as tmp:
@@ -189,7 +190,6 @@ def print_plan(port: str, firmware: Path, files: list[Path], command: list[str],
 
 
 def flash(port: str, command: list[str]) -> int:
-    name = "binaryon firmware install"
     stopped = False
     try:
         if service_running():
@@ -198,21 +198,17 @@ def flash(port: str, command: list[str]) -> int:
             stopped = True
         problem = maintenance_reboot(port)
         if problem is not None:
-            print(f"{name}: {problem}", file=sys.stderr)
-            return 1
+            return _failed(problem)
         print(f"copying the firmware to {port}")
         done = subprocess.run(command, check=False)
         if done.returncode != 0:
-            print(f"{name}: mpremote failed (exit {done.returncode})", file=sys.stderr)
-            return 1
+            return _failed(f"mpremote failed (exit {done.returncode})")
         print(f"firmware installed on {port}")
         return 0
     except subprocess.CalledProcessError as e:
-        print(f"{name}: {' '.join(e.cmd)} failed (exit {e.returncode})", file=sys.stderr)
-        return 1
+        return _failed(f"{' '.join(e.cmd)} failed (exit {e.returncode})")
     except OSError as e:  # e.g. no sudo to stop the service with
-        print(f"{name}: {e.strerror or e}: {e.filename or ''}".rstrip(": "), file=sys.stderr)
-        return 1
+        return _failed(f"{e.strerror or e}: {e.filename or ''}".rstrip(": "))
     finally:
         if stopped:
             print(f"starting {SERVICE} again")

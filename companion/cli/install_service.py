@@ -231,21 +231,9 @@ def make_plan(root: Path, user: str, exec_path: str, start: bool) -> Plan:
     home = "/var/lib/binaryon"
 
     if not _user_exists(user, root):
-        plan.add(
-            f"create the system user {user}",
-            [
-                "useradd",
-                "--system",
-                "--home-dir",
-                home,
-                "--no-create-home",
-                "--shell",
-                "/usr/sbin/nologin",
-                "--user-group",
-                user,
-            ],
-            host_only=True,
-        )
+        useradd = f"useradd --system --home-dir {home} --no-create-home --shell /usr/sbin/nologin"
+        command = [*useradd.split(), "--user-group", user]  # the name as given, one word
+        plan.add(f"create the system user {user}", command, host_only=True)
     for g in GROUPS:
         if host and not _group_exists(g):
             plan.add(f"create the missing group {g}", ["groupadd", "--system", g], host_only=True)

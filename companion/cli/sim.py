@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from companion.service.app import build_daemon
     from companion.service.simulator import Simulator
 
-    pico = None
+    pico = board = None
     try:
         if args.link == "serial":
             from companion.hardware.serial_board import SerialBoard
@@ -56,15 +56,10 @@ def run(args: argparse.Namespace) -> int:
                 size=config.board.size,
                 brightness=round(config.leds.brightness * 255),
             )
-            daemon, closers = build_daemon(
-                config, board=board, simulated=True, voice_to=voice_to, listen_from=listen_from
-            )
-            controller = pico
-        else:
-            daemon, closers = build_daemon(
-                config, simulated=True, voice_to=voice_to, listen_from=listen_from
-            )
-            controller = daemon.board
+        daemon, closers = build_daemon(
+            config, board=board, simulated=True, voice_to=voice_to, listen_from=listen_from
+        )
+        controller = daemon.board if pico is None else pico  # what the simulator presses
     except (ConfigError, ValueError, OSError, JournalError, HardwareError) as e:
         print(f"binaryon: {e}", file=sys.stderr)
         if pico is not None:

@@ -302,10 +302,7 @@ class BoardLink:
         # the last will names this journal: the hub tells two boards of one name apart
         self.client.will_set(topics.status(self.board), self._offline(None), 1, True)
         if fresh:
-            try:
-                journal.set_meta(fresh)
-            except JournalError as e:  # a read-only journal: kept for this run only
-                log.warning("club: the journal cannot keep the club's ids: %s", e)
+            self._keep(fresh, "club: the journal cannot keep the club's ids: %s")
         self._delivered = {k[len(DELIVERED) :] for k in journal.meta_with_prefix(DELIVERED)}
         if journal.meta(BACKUP_MARK) is not None:
             self._restored(journal)
@@ -398,10 +395,7 @@ class BoardLink:
             if uid is None:
                 old = f"{self.uid}-{gid}"
                 uid = old if old in self._delivered else f"{old}-{secrets.token_hex(8)}"
-                try:
-                    self.host.journal.set_meta({f"{GAME_UID}{gid}": uid})
-                except JournalError as e:  # a read-only journal: this run only
-                    log.warning("club: the game's uid is not kept: %s", e)
+                self._keep({f"{GAME_UID}{gid}": uid}, "club: the game's uid is not kept: %s")
             self._uids[gid] = uid
         return uid
 
@@ -499,11 +493,18 @@ class BoardLink:
             return None
         seat = local_seat(seats, remote.side_wanted)
         about = {"peer": remote.peer, "seat": seat, "game": game_id, "peer_game": peer_game}
-        try:
-            self.host.journal.set_meta({key: json.dumps(about)})
-        except JournalError as e:
-            log.warning("club: %s", e)
+        self._keep({key: json.dumps(about)})
         return about
+
+    def _keep(self, values: dict[str, str | None], failed: str = "club: %s") -> bool:
+        """Values kept in the journal's meta; a journal that cannot keep them (read-only) is
+        the line ``failed`` in the log, and they hold for this run only (False)."""
+        try:
+            self.host.journal.set_meta(values)
+        except JournalError as e:
+            log.warning(failed, e)
+            return False
+        return True
 
     def _publish(
         self,
@@ -555,10 +556,7 @@ class BoardLink:
         self._mark_due = False
         game_id, names = self._mark
         value = json.dumps({"game": game_id, "ply": len(names), "digest": digest(names)})
-        try:
-            self.host.journal.set_meta({MOVES_KEY: value})
-        except JournalError as e:
-            log.warning("club: %s", e)
+        self._keep({MOVES_KEY: value})
 
     def _connected(self) -> None:
         self.connected = True
@@ -595,22 +593,19 @@ class BoardLink:
 
     # --- what the hub sends ---
     def _message(self, topic: str, payload: bytes) -> None:
+        hub = {  # the hub's topics for this board: (the largest message read, who reads it)
+            topics.ack(self.board): (messages.MAX_ACK, self._ack),
+            topics.refused(self.board): (messages.MAX_ACK, self._refused_by_hub),
+            topics.pairing(self.board): (messages.MAX_PAIRING, self.pairings.told),
+        }
+        limit, read = hub.get(topic, (messages.MAX_PEER, None))
         try:
-            if topic == topics.ack(self.board):
-                self._ack(messages.decode(payload, messages.MAX_ACK))
-                return
-            if topic == topics.refused(self.board):
-                self._refused_by_hub(messages.decode(payload, messages.MAX_ACK))
-                return
-            if topic == topics.pairing(self.board):
-                message = messages.decode(payload, messages.MAX_PAIRING)
-            else:
-                message = messages.decode(payload, messages.MAX_PEER)
+            message = messages.decode(payload, limit)
         except WireRefused as e:
             self._refuse(topic, e)
             return
-        if topic == topics.pairing(self.board):
-            self.pairings.told(message)
+        if read is not None:
+            read(message)
         else:
             from paho.mqtt.client import topic_matches_sub
 
@@ -666,11 +661,9 @@ class BoardLink:
         if not new:
             return
         now = str(int(self.wall()))
-        try:
-            self.host.journal.set_meta({f"{DELIVERED}{u}": now for u in new})
-        except JournalError as e:  # not kept: acknowledged again by the hub's next ack
-            log.warning("club: acknowledgement not kept: %s", e)
-            return
+        delivered = {f"{DELIVERED}{u}": now for u in new}
+        if not self._keep(delivered, "club: acknowledgement not kept: %s"):
+            return  # acknowledged again by the hub's next ack
         for uid in new:
             self._delivered.add(uid)
             self._results.pop(uid, None)

@@ -28,10 +28,10 @@ from typing import Any
 from companion import PROGRAM
 from companion.club import topics
 from companion.club.remote_checks import CONTROL_KINDS, PeerChecks
-from companion.club.remote_clock import RemoteClock
+from companion.club.remote_clock import RemoteClock, clock_now
 from companion.club.remote_link import RemoteHost, RemoteLink, local_seat
 from companion.club.remote_secrets import SecretExchange
-from companion.club.remote_stream import plain, stream
+from companion.club.remote_stream import plain, stream, told_by
 from companion.club.remote_takeback import RemoteTakeback
 from companion.club.transport import Transport
 from companion.games.base import GameSpec, GameState, Refusal
@@ -162,7 +162,7 @@ class RemoteSource:
         s = self.host.session
         mine, theirs = self.seats(s.state)
         have, own = len(stream(s, theirs)), len(stream(s, mine))
-        told = len(s.seat_knowledge.told.get(theirs, {})) if s.seat_knowledge is not None else 0
+        told = len(told_by(s, theirs))
         named = s.seat_knowledge is None and s.state.is_over()  # the peer's names are known here
         question = {"kind": "ask", "after": len(s.played), "have": have, "mine": own}
         self.link.publish({**self.checks.identity(), **question, "told": told, "named": named})
@@ -231,7 +231,7 @@ class RemoteSource:
         self.secrets.send_facts()
         self.secrets.send_names()
         self.clock_sync.follow(s, again=False)
-        self.takeback.follow(self.host.referee, lambda: _clock_now(s))
+        self.takeback.follow(self.host.referee, lambda: clock_now(s))
         self._offer()
         self.secrets.say_waiting()
         if self.secrets.peer_names is not None and self.secrets.peer_names[0] == s.game_id:
@@ -509,11 +509,6 @@ class RemoteSource:
         line = f"{self.peer}'s move {name} cannot be played here: {why}"
         moves = self.host.session.moves
         self.checks.dispute(line, {"move": name, "seq": seq, "refusal": why, "moves": moves})
-
-
-def _clock_now(session: Session) -> dict[str, Any] | None:
-    clock = session.clock
-    return None if clock is None else clock.snapshot(session.timer())
 
 
 def _described(game: Any, options: Any) -> str:

@@ -51,7 +51,7 @@ from companion.club.remote_commit import (
     new_seed,
 )
 from companion.club.remote_link import RemoteLink
-from companion.club.remote_stream import plain, stream
+from companion.club.remote_stream import plain, stream, told_by
 from companion.journal.api import Dispute, JournalError
 from companion.referee.session import carried_options
 
@@ -102,14 +102,14 @@ class PeerChecks:
         self._control_sent: tuple[int | None, int] = (None, 0)  # (game here, next to send)
         self._commits: tuple[int | None, dict[int, str]] | None = None  # by the peer's move
         self.disputed: int | None = None  # the game here disputed (it stops)
-        self._asks: Bucket | None = None
+        self._asks = Bucket(ASK_BURST, ASK_EVERY)
         self._timer: int | None = None  # the game whose reveal is timed
         self._answer_timer: tuple[int | None, int] | None = None  # (game, ply) timed
         self._said_past: Any = None
         self._refusals: tuple[float, int] = (float("-inf"), 0)  # (last said, refused since)
         self._said_facts: int | None = None  # the game whose flood of facts was said
         # (game, how many) -> the facts heard, (game, -1) -> the names heard at the end
-        self._facts_heard: dict[tuple[int | None, int], str] | None = None
+        self._facts_heard: dict[tuple[int | None, int], str] = {}
         self._latest: tuple[str, int | None] | None = None  # (key, the peer's latest game)
         self._uid: str = ""
 
@@ -141,10 +141,8 @@ class PeerChecks:
         seed = journal.meta(key)
         if seed is None:
             seed = new_seed()
-            try:
-                journal.set_meta({key: seed})
-            except JournalError as e:  # kept for this run: the peer may refuse after a restart
-                log.warning("remote play: key not kept: %s", e)
+            # kept for this run if the journal cannot: the peer may refuse after a restart
+            self._keep_meta({key: seed}, "key not kept")
         keys = Keys(seed)
         self._keys = (s.game_id, keys)
         return keys
@@ -196,10 +194,7 @@ class PeerChecks:
             if fresh:
                 kept[f"{COMMITS}{s.game_id}"] = None
                 self._commits = (s.game_id, {})
-            try:
-                s.journal.set_meta(kept)
-            except JournalError as e:
-                log.warning("remote play: the peer's key not kept: %s", e)
+            self._keep_meta(kept, "the peer's key not kept")
         self._chain = (s.game_id, game, chain)
         return chain
 
@@ -219,10 +214,7 @@ class PeerChecks:
             log.warning("remote play: %s not sent: %s", message.get("kind"), e)
             return None
         self._control_sent = (s.game_id, n + 1)
-        try:
-            s.journal.set_meta({f"{SENT}{s.game_id}": str(n + 1)})
-        except JournalError as e:
-            log.warning("remote play: a message's number not kept: %s", e)
+        self._keep_meta({f"{SENT}{s.game_id}": str(n + 1)}, "a message's number not kept")
         return {**message, "cseq": n, "ckey": key}
 
     def checked_control(self, message: dict[str, Any]) -> bool:
@@ -250,10 +242,8 @@ class PeerChecks:
                 NOT_KEYED: f"its {kind} message does not carry {self.link.peer}'s key",
             }[verdict])  # fmt: skip
             return False
-        try:
-            s.journal.set_meta({f"{TAKEN_KEY}{s.game_id}": str(taken.last)})
-        except JournalError as e:
-            log.warning("remote play: a message's number not kept: %s", e)
+        kept = {f"{TAKEN_KEY}{s.game_id}": str(taken.last)}
+        self._keep_meta(kept, "a message's number not kept")
         return True
 
     def _taken_here(self, chain: Chain) -> ControlTaken:
@@ -287,11 +277,8 @@ class PeerChecks:
             commits = self.peer_commits()
             if n not in commits:
                 commits[n] = str(commit)
-                s = self.link.host.session
-                try:
-                    s.journal.set_meta({f"{COMMITS}{s.game_id}": json.dumps(commits)})
-                except JournalError as e:
-                    log.warning("remote play: a commitment not kept: %s", e)
+                kept = {f"{COMMITS}{s.game_id}": json.dumps(commits)}
+                self._keep_meta(kept, "a commitment not kept")
         return True
 
     def peer_commits(self) -> dict[int, str]:
@@ -361,21 +348,14 @@ class PeerChecks:
         latest = self._latest_game(key)
         if latest is None or peer_game > latest:
             self._latest = (key, peer_game)
-            try:
-                self.link.host.session.journal.set_meta({key: str(peer_game)})
-            except JournalError as e:
-                log.warning("remote play: the peer's game not kept: %s", e)
+            self._keep_meta({key: str(peer_game)}, "the peer's game not kept")
 
     def facts_bounded(self, facts: dict[str, Any]) -> bool:
         """Facts about the peer number about one a move (a guess's answer, a turn's claim)
         and a few more (a stash, a sheet): more than that is a flood, not learned (each fact
         learned is a write to the journal). Said once a game."""
         s = self.link.host.session
-        known = (
-            s.seat_knowledge.told.get(self.link.seats(s.state)[1], {})
-            if s.seat_knowledge is not None
-            else {}
-        )
+        known = told_by(s, self.link.seats(s.state)[1])
         count = len(known) + sum(1 for k in facts if k not in known)
         if count <= len(s.played) + MORE_FACTS:
             return True
@@ -403,8 +383,6 @@ class PeerChecks:
             return False
         s = self.link.host.session
         digest = json.dumps(plain(facts), sort_keys=True)
-        if self._facts_heard is None:
-            self._facts_heard = {}
         heard = self._facts_heard.setdefault((s.game_id, count), digest)
         if heard != digest:
             self.refused(f"its {count} facts differ from those it told before")
@@ -422,8 +400,6 @@ class PeerChecks:
             self.refused(f"its names at the end do not carry {self.link.peer}'s key")
             return False
         s = self.link.host.session
-        if self._facts_heard is None:
-            self._facts_heard = {}
         digest = json.dumps(plain({k: message.get(k) for k in ("stream", "order", "theirs")}))
         if self._facts_heard.setdefault((s.game_id, -1), digest) != digest:
             self.refused("its names differ from those it told before")
@@ -433,8 +409,6 @@ class PeerChecks:
     # --- questions ---
     def ask_allowed(self) -> bool:
         """``ASK_BURST`` questions answered at once, then one every ``ASK_EVERY`` seconds."""
-        if self._asks is None:
-            self._asks = Bucket(ASK_BURST, ASK_EVERY)
         return self._asks.take(time.monotonic())
 
     # --- disputes ---
@@ -512,9 +486,7 @@ class PeerChecks:
         if entry is None or entry.dispute is None:
             return
         if not broken:
-            told = (
-                dict(s.seat_knowledge.told.get(theirs, {})) if s.seat_knowledge is not None else {}
-            )
+            told = told_by(s, theirs)
             refused = entry.dispute.evidence.get("facts")  # the facts the dispute refused
             told.update(refused if isinstance(refused, dict) else {})
             lie = told_lie(self.link.peer, told, plain(s.spec.remote().disclosed(state, theirs)))
@@ -528,6 +500,14 @@ class PeerChecks:
         self._keep(s.game_id, Dispute(DISPUTED, why, evidence), "the lie not kept")
         self._say(f"game disputed: {line}; the result is the arbiter's")
         self.results_changed()
+
+    def _keep_meta(self, values: dict[str, str | None], failed: str) -> None:
+        """Values kept in the journal; a journal that cannot keep them (read-only) is one
+        log line, and they hold for this run."""
+        try:
+            self.link.host.session.journal.set_meta(values)
+        except JournalError as e:
+            log.warning("remote play: %s: %s", failed, e)
 
     def _keep(self, game: int, dispute: Dispute, failed: str) -> None:
         """The game's dispute journaled; a journal that cannot keep it is one log line."""
@@ -582,7 +562,7 @@ class PeerChecks:
         except ValueError as e:
             self.dispute(f"{self.link.peer}'s revealed moves do not replay ({e})", {"moves": full})
             return False
-        told = s.seat_knowledge.told.get(theirs, {}) if s.seat_knowledge is not None else {}
+        told = told_by(s, theirs)
         lie = told_lie(self.link.peer, told, plain(s.spec.remote().disclosed(end, theirs)))
         if lie is not None:
             self.dispute(lie[1], {"lie": lie[0], "moves": full})

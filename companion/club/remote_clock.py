@@ -56,7 +56,8 @@ def _arrived(snap: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:
     return {**snap, "used": used + late}
 
 
-def _snapshot(session: Session) -> dict[str, Any] | None:
+def clock_now(session: Session) -> dict[str, Any] | None:
+    """The game's clock as it stands now (None: the game has none)."""
     clock: Clock | None = session.clock
     return None if clock is None else clock.snapshot(session.timer())
 
@@ -78,14 +79,14 @@ class RemoteClock:
         if session.clock is None:
             return None
         if ply == len(session.played) - 1:
-            return _snapshot(session)
+            return clock_now(session)
         return session.played[ply].clock
 
     def follow(self, session: Session, again: bool) -> None:
         """After every event: a change of the clock that no move made is sent to the peer
         (``again``: all of it, on a new game or a (re)connection); a flag that fell here
         is sent once."""
-        snap = _snapshot(session)
+        snap = clock_now(session)
         if snap is None:
             return
         if session.state.is_over():
@@ -128,7 +129,7 @@ class RemoteClock:
             return
         ply = int(message["ply"]) + (1 if snap.get("ahead") is True else 0)
         here = len(session.played) + (1 if session.clock.ahead else 0)
-        mine = _snapshot(session)
+        mine = clock_now(session)
         if ply < here or ply > len(session.played) + 1 or mine is None:
             return  # this board is ahead: the peer takes this board's clock
         if clock_key(snap) == clock_key(mine) and ply == here and not theirs_last:
@@ -152,6 +153,6 @@ class RemoteClock:
         return self.flag_heard == (session.game_id, player)
 
     def _known(self, session: Session) -> None:
-        snap = _snapshot(session)
+        snap = clock_now(session)
         if snap is not None:
             self.known = (session.game_id, len(session.played), clock_key(snap))

@@ -18,7 +18,7 @@ from typing import Any
 from companion.club.remote_checks import PeerChecks
 from companion.club.remote_commit import move_link
 from companion.club.remote_link import RemoteLink
-from companion.club.remote_stream import canonical, plain, stream
+from companion.club.remote_stream import canonical, plain, stream, told_by
 from companion.journal.api import JournalError
 
 
@@ -89,7 +89,7 @@ class SecretExchange:
         try:
             learned = s.learn(theirs, facts)
         except ValueError as e:  # a lie caught: it contradicts what this board knows
-            known = s.seat_knowledge.told.get(theirs, {}) if s.seat_knowledge is not None else {}
+            known = told_by(s, theirs)
             self.checks.dispute(f"{self.link.peer}'s answer cannot be taken: {e}",
                                 {"facts": facts, "known": known, "moves": s.moves})  # fmt: skip
             return

@@ -33,6 +33,13 @@ def stream(session: Session, seat: str) -> list[int]:
     return [k for k in range(len(session.played)) if from_seat(session, k, seat)]
 
 
+def told_by(session: Session, seat: str) -> dict[str, Any]:
+    """The facts ``seat``'s board told of its secrets in the game here (a copy; none outside
+    a game with secrets)."""
+    known = session.seat_knowledge
+    return dict(known.told.get(seat, {})) if known is not None else {}
+
+
 def canonical(
     order: Sequence[str], theirs: Sequence[int], stream_names: Sequence[str]
 ) -> list[str]:

@@ -225,20 +225,12 @@ def rgb_hex(rgb: RGB) -> str:
     return f"{r:02x}{g:02x}{b:02x}"
 
 
-def cmd_hello() -> bytes:
-    return frame("HELLO")
-
-
-def cmd_snapshot() -> bytes:
-    return frame("SNAP")
-
-
-def cmd_ping() -> bytes:
-    return frame("PING")
-
-
-def cmd_stat() -> bytes:
-    return frame("STAT")
+# the commands without arguments, framed once
+CMD_HELLO = frame("HELLO")
+CMD_SNAPSHOT = frame("SNAP")
+CMD_PING = frame("PING")
+CMD_STAT = frame("STAT")
+CMD_MAINTENANCE = frame("MAINT")
 
 
 def cmd_resend(first_seq: int) -> bytes:
@@ -260,7 +252,3 @@ def cmd_brightness(ident: str, level: int) -> bytes:
 
 def cmd_debounce(ident: str, ms: int) -> bytes:
     return frame(f"DEBOUNCE {ident} {max(1, min(1000, int(ms)))}")
-
-
-def cmd_maintenance() -> bytes:
-    return frame("MAINT")

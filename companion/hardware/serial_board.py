@@ -114,7 +114,7 @@ class SerialBoard(SensorBoard):
 
     def request_snapshot(self) -> None:
         if self.connected:
-            self._write(lp.cmd_snapshot())
+            self._write(lp.CMD_SNAPSHOT)
 
     def leds(self) -> SerialLeds:
         return self._leds
@@ -211,7 +211,7 @@ class SerialBoard(SensorBoard):
         self._state = "handshake"
         self._hs_started = time.monotonic()
         self._hs_tries = 1
-        self._write(lp.cmd_hello())
+        self._write(lp.CMD_HELLO)
         return True
 
     def _close(self) -> None:
@@ -269,7 +269,7 @@ class SerialBoard(SensorBoard):
                 else:
                     self._hs_tries += 1
                     self._hs_started = now
-                    self._write(lp.cmd_hello())
+                    self._write(lp.CMD_HELLO)
             return
         if self._state not in ("up", "safe"):  # a board in safe mode answers pings too
             return
@@ -279,7 +279,7 @@ class SerialBoard(SensorBoard):
             return
         if quiet > self.ping_after and now - self._last_ping > self.ping_after / 2:
             self._last_ping = now
-            self._write(lp.cmd_ping())
+            self._write(lp.CMD_PING)
         if self._gap_at is not None and now - self._gap_at > 0.3:
             if self._gap_tries >= 3:
                 self._resync("no replay")
@@ -321,7 +321,7 @@ class SerialBoard(SensorBoard):
         if self._gap_at is not None:  # the replay has started: confirm with a snapshot
             self._gap_at = None
             self.stats["recovered"] += 1
-            self._write(lp.cmd_snapshot())
+            self._write(lp.CMD_SNAPSHOT)
         self._dispatch(msg, now)
 
     def _ask_resend(self, now: float) -> None:
@@ -335,7 +335,7 @@ class SerialBoard(SensorBoard):
         self.stats["resyncs"] += 1
         self._gap_at = None
         self._expect = None
-        self._write(lp.cmd_snapshot())
+        self._write(lp.CMD_SNAPSHOT)
 
     def _on_safe(self, msg: lp.Safe) -> None:
         """The board stopped after repeated errors (or waits to restart): no play, one line

@@ -378,8 +378,6 @@ def clock_of_entry(
     try:
         control = TimeControl.parse(entry.time_control)
     except ValueError:
-        control = None
-    if control is None:
         return None, [], {}
     clocks: list[float | None] = []
     for m in entry.moves:

@@ -148,17 +148,12 @@ def parse_record(text: str, source: str = "record", first_line: int = 1) -> Reco
     return _assemble(tags, tokens, source)
 
 
-def split_records(text: str) -> list[tuple[int, str]]:
-    """A file of one or many records (an event's games, one after the other) cut into its
-    records, each with the line it starts on. A record starts with its tags: a tag after
-    moves, or a second ``[Game]`` tag, begins the next one."""
-    return [(n, part or "") for n, part in cut_records(lines_of(text.removeprefix("\ufeff")))]
-
-
 def cut_records(lines: Iterable[str], cap: int | None = None) -> Iterator[tuple[int, str | None]]:
-    """``split_records`` one record at a time, from the file's lines (only the record being
-    cut is held). A record of more than ``cap`` characters comes as ``None`` (its lines are
-    not kept: a record that size is refused anyway)."""
+    """A file of one or many records (an event's games, one after the other), from its
+    lines, cut into its records one at a time (only the record being cut is held), each with
+    the line it starts on. A record starts with its tags: a tag after moves, or a second
+    ``[Game]`` tag, begins the next one. A record of more than ``cap`` characters comes as
+    ``None`` (its lines are not kept: a record that size is refused anyway)."""
     current: list[str] = []
     start, moves, game, size, blank = 1, False, False, 0, True
     for lineno, raw in enumerate(lines, 1):
@@ -192,7 +187,7 @@ _GAME_TAG_LINE = re.compile(r"^\s*\[\s*game\b", re.M | re.I)
 
 
 def surely_one_record(text: str) -> bool:
-    """True when ``text`` is one record at most, as ``split_records`` would find, told without
+    """True when ``text`` is one record at most, as ``cut_records`` would find, told without
     cutting it (the usual file: its tags, then its moves); False when it may be more."""
     if any(b in text for b in _OTHER_BREAKS):
         return False

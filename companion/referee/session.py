@@ -457,14 +457,8 @@ class Session:
                 break
             target -= 1
         # moves the referee made right at the start of the game stay
-        while (
-            target < len(self.played) and self.played[target].forced and self._only_forced(target)
-        ):
-            target += 1
-        return target
-
-    def _only_forced(self, ply: int) -> bool:
-        return all(p.forced for p in self.played[: ply + 1])
+        opening = next((k for k, p in enumerate(self.played) if not p.forced), len(self.played))
+        return max(target, opening)
 
     def undo_round(self) -> list[str]:
         """The long undo: the unconfirmed part of the turn in progress if there is one (e.g. a
@@ -474,14 +468,7 @@ class Session:
             return []
         n = len(self.played)
         turn = self.state.turn
-        start = n
-        while (
-            start
-            and not self.played[start - 1].forced
-            and self.played[start - 1].player == (turn)
-            and turn is not None
-        ):
-            start -= 1
+        start = n if turn is None else self._turn_start(n, turn)
         floor = self.undo_floor()
         if start < n:
             return self.take_back_to(self._blocked_at(start, floor))
@@ -494,16 +481,18 @@ class Session:
             if target == 0:
                 break
             player = self.played[target - 1].player
-            while (
-                target
-                and not self.played[target - 1].forced
-                and self.played[target - 1].player == player
-            ):
-                target -= 1
+            target = self._turn_start(target, player)
             seen_turns += 1
             if (turn is not None and player == turn) or seen_turns >= len(self.state.players):
                 break
         return self.take_back_to(self._blocked_at(target, floor))
+
+    def _turn_start(self, end: int, player: str | None) -> int:
+        """Where the run of ``player``'s own (not forced) moves that ends at ply ``end``
+        starts."""
+        while end and not self.played[end - 1].forced and self.played[end - 1].player == player:
+            end -= 1
+        return end
 
     def take_back_to(self, ply: int, agreed: bool = False) -> list[str]:
         """Go back to the position after ``ply`` moves; the journal records the takeback

@@ -97,13 +97,11 @@ class TimeControl:
     def text(self) -> str:
         """The control as it is typed (``parse(tc.text()) == tc``)."""
         base = clock_text(self.base, tenths=False)
-        if self.kind == FISCHER:
-            return f"{base}+{self.extra:g}"
-        if self.kind == BRONSTEIN:
-            return f"{base}d{self.extra:g}"
-        if self.kind == HOURGLASS:
-            return f"{base}h"
-        return f"{base}+0"
+        return f"{base}h" if self.kind == HOURGLASS else base + (self._extra_text() or "+0")
+
+    def _extra_text(self) -> str:
+        """The increment (``+3``) or the delay (``d2``) as typed; "" for none."""
+        return {FISCHER: f"+{self.extra:g}", BRONSTEIN: f"d{self.extra:g}"}.get(self.kind, "")
 
     def describe(self) -> str:
         """In words, for pages and ``--help``: "5 min + 3 s a move"."""
@@ -120,13 +118,7 @@ class TimeControl:
         """PGN's TimeControl tag: ``300+3``, ``300`` and ``*60`` (sandclock) are the
         standard's; a delay, which it has no form for, is written ``300d2``."""
         base = f"{self.base:g}"
-        if self.kind == FISCHER:
-            return f"{base}+{self.extra:g}"
-        if self.kind == BRONSTEIN:
-            return f"{base}d{self.extra:g}"
-        if self.kind == HOURGLASS:
-            return f"*{base}"
-        return base
+        return f"*{base}" if self.kind == HOURGLASS else base + self._extra_text()
 
     @classmethod
     def from_pgn(cls, tag: str) -> TimeControl:

@@ -26,6 +26,7 @@ import textwrap
 import unicodedata
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont, PcfFontFile
 
@@ -82,8 +83,14 @@ def plain(text: str) -> str:
     return "".join(c if c.isascii() else "?" for c in bare if not unicodedata.combining(c))
 
 
-def _say(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, font, fill) -> None:
-    draw.text(xy, plain(text), font=font, fill=fill)
+def _say(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, fill: Any = "white") -> None:
+    draw.text(xy, plain(text), font=font(), fill=fill)
+
+
+def _say_lines(draw: ImageDraw.ImageDraw, y: int, lines: list[str]) -> None:
+    """Lines one under the other from ``y``, at the left edge."""
+    for i, line in enumerate(lines):
+        _say(draw, (0, y + 10 * i), line)
 
 
 def wrap(text: str, lines: int = 2) -> list[str]:
@@ -151,7 +158,6 @@ def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
     if screen.qr is not None:
         _draw_qr(draw, *screen.qr)
         return
-    f = font()
     p = screen.panel
     result = result_parts(screen)
     right = corner(screen)
@@ -159,27 +165,25 @@ def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
         right = result[0]
     mover = screen.clock.mover if screen.clock is not None and result is None else ""
     title_chars = CHARS - len(right) - 1 - (len(mover) + 1 if mover else 0)
-    _say(draw, (0, 0), p.title[: max(0, title_chars)], font=f, fill="white")
-    _say(draw, (WIDTH - 6 * len(right), 0), right, font=f, fill="white")
+    _say(draw, (0, 0), p.title[: max(0, title_chars)])
+    _say(draw, (WIDTH - 6 * len(right), 0), right)
     if mover:  # inverted, just before the corner
         x = WIDTH - 6 * (len(right) + 1 + len(mover)) - 2
         draw.rectangle((x - 1, 0, x + 6 * len(mover), 9), fill="white")
-        _say(draw, (x, 0), mover, font=f, fill="black")
+        _say(draw, (x, 0), mover, "black")
     draw.line((0, 11, WIDTH - 1, 11), fill="white")
     lines = _draw_two_columns(draw, screen) if len(p.rows) > 3 else _draw_rows(draw, screen)
     y = 13 + 10 * lines
     if result is not None:  # the whole result, its reason on the lines under the rows
-        for i, line in enumerate(wrap(result[1], 3)):
-            _say(draw, (0, y + 10 * i), line, font=f, fill="white")
+        _say_lines(draw, y, wrap(result[1], 3))
         return
     message_lines = 2 if lines <= 3 else 1
     text = screen.status or screen.message
     if (once := said_once(screen)) is not None:  # the result, not its repeat under it
-        for i, line in enumerate(wrap(once, (HEIGHT - y) // 10)):
-            _say(draw, (0, y + 10 * i), line, font=f, fill="white")
+        _say_lines(draw, y, wrap(once, (HEIGHT - y) // 10))
         return
     if p.note and lines < 3:
-        _say(draw, (0, y), p.note[:CHARS], font=f, fill="white")
+        _say(draw, (0, y), p.note[:CHARS])
     elif p.note and not text:  # no line left above: the note takes the free message lines
         if message_lines == 2 and len(p.note) <= CHARS // 2:
             _draw_large(draw, (0, 42), p.note)  # short enough to be read across the table
@@ -187,13 +191,11 @@ def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
         text = p.note
     if text:
         first = HEIGHT - 1 - 10 * message_lines  # 43 (two lines) or 53 (one)
-        for i, line in enumerate(wrap(text, message_lines)):
-            _say(draw, (0, first + 10 * i), line, font=f, fill="white")
+        _say_lines(draw, first, wrap(text, message_lines))
 
 
 def _draw_rows(draw: ImageDraw.ImageDraw, screen: Screen) -> int:
     """Up to three players, one line each (label, then the value); returns the lines used."""
-    f = font()
     p = screen.panel
     y = 13
     label_width = max((len(r.label) for r in p.rows), default=0) + 1
@@ -207,11 +209,11 @@ def _draw_rows(draw: ImageDraw.ImageDraw, screen: Screen) -> int:
         ink = "black" if inverted else "white"
         if inverted:
             draw.rectangle((0, y, WIDTH - 1, y + 9), fill="white")
-        _say(draw, (3, y + 1), text, font=f, fill=ink)
+        _say(draw, (3, y + 1), text, ink)
         time = times[k] if k < len(times) else ""
         if time:
             x = WIDTH - 1 - 6 * len(time)
-            _say(draw, (x, y + 1), time, font=f, fill=ink)
+            _say(draw, (x, y + 1), time, ink)
             if screen.clock is not None and screen.clock.running == k and not screen.over:
                 _running_mark(draw, x - 5, y + 2, ink)
         y += 10
@@ -225,9 +227,8 @@ def _running_mark(draw: ImageDraw.ImageDraw, x: int, y: int, ink: str) -> None:
 
 def _draw_large(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str) -> None:
     """``text`` at twice the font's size (nearest-neighbour, so the pixels stay crisp)."""
-    f = font()
     small = Image.new("1", (6 * len(text), 10))
-    _say(ImageDraw.Draw(small), (0, 0), text, font=f, fill=1)
+    _say(ImageDraw.Draw(small), (0, 0), text, 1)
     draw.bitmap(xy, small.resize((12 * len(text), 20), Image.Resampling.NEAREST), fill="white")
 
 
@@ -244,18 +245,16 @@ def column_text(label: str, value: str, width: int = COLUMN_CHARS) -> str:
 def _draw_two_columns(draw: ImageDraw.ImageDraw, screen: Screen) -> int:
     """Four to eight players in two columns (the first column filled first, top down), at
     most four lines; returns the lines used."""
-    f = font()
     rows = screen.panel.rows[:8]
     lines = (len(rows) + 1) // 2
     for k, row in enumerate(rows):
         column, line = divmod(k, lines)
         x, y = 64 * column, 13 + 10 * line
-        text = column_text(row.label, row.value)
-        if row.to_move and not screen.over:
+        inverted = row.to_move and not screen.over
+        if inverted:
             draw.rectangle((x, y, x + 62, y + 9), fill="white")
-            _say(draw, (x + 2, y + 1), text, font=f, fill="black")
-        else:
-            _say(draw, (x + 2, y + 1), text, font=f, fill="white")
+        ink = "black" if inverted else "white"
+        _say(draw, (x + 2, y + 1), column_text(row.label, row.value), ink)
     return lines
 
 
@@ -264,13 +263,12 @@ def _draw_qr(draw: ImageDraw.ImageDraw, label: str, url: str) -> None:
     it opens on the right, and how to move on."""
     from companion.views.web.qr import QRTooBig, qr_image
 
-    f = font()
     try:
         draw.bitmap((0, 0), qr_image(url, 64), fill="white")
     except QRTooBig:
-        _say(draw, (0, 26), "address too long", font=f, fill="white")
+        _say(draw, (0, 26), "address too long")
     for i, line in enumerate((label[:10], "page", "", "menu: next", "undo: back")):
-        _say(draw, (68, 1 + 12 * i), line, font=f, fill="white")
+        _say(draw, (68, 1 + 12 * i), line)
 
 
 def screen_text(screen: Screen) -> list[str]:

@@ -10,6 +10,7 @@ LEDs, table page) gets the game's public view; a player's page gets that player'
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Protocol
@@ -401,7 +402,7 @@ def _web_view(frame: Frame, seat: str | None) -> dict[str, Any]:
         files = table.layout.files
         marks: dict[int, list[str]] = {}
 
-        def mark(cells: tuple[int, ...], name: str) -> None:
+        def mark(cells: Iterable[int], name: str) -> None:
             for c in cells:
                 marks.setdefault(c, []).append(name)
 
@@ -411,11 +412,8 @@ def _web_view(frame: Frame, seat: str | None) -> dict[str, Any]:
         if notices.refused is not None:
             mark((notices.refused,), "refused")
         if state.is_over():
-            for c in win_cells(spec, state):
-                marks.setdefault(c, []).append("win")
-        last = _last_cells(table)
-        for c in last:
-            marks.setdefault(c, []).append("last")
+            mark(win_cells(spec, state), "win")
+        mark(_last_cells(table), "last")
         board = {
             "files": files,
             "ranks": table.layout.ranks,

@@ -65,7 +65,7 @@ def calls(log: Path) -> list[tuple[float, str]]:
 def first_boot_report(p, link):
     """The HELLO of the running boot and the errors that follow it."""
     k = link(p.port)
-    k.send(lp.cmd_hello())
+    k.send(lp.CMD_HELLO)
     hello = k.wait(is_(lp.Hello))
     k.wait(is_(lp.Snapshot))
     errors = [m for m in k.new(0.4) if isinstance(m, lp.BoardError)]

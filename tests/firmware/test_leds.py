@@ -48,7 +48,7 @@ def test_full_white_at_full_brightness_is_capped_and_reported(bench):  # noqa: F
     b.run()
     b.send(lp.cmd_brightness("b", 255))
     b.send(lp.cmd_leds_full("w", [(255, 255, 255)] * 64))  # 3.84 A asked
-    stat = [m for m in b.send(lp.cmd_stat()) if isinstance(m, lp.Stat)][0]
+    stat = [m for m in b.send(lp.CMD_STAT) if isinstance(m, lp.Stat)][0]
     assert int(stat.fields["led_budget"]) == 1736
     assert 1700 <= int(stat.fields["led_ma"]) <= 1736
     assert b.pico.leds[0] == (255, 255, 255)  # the frame is kept; only what is shown is capped

@@ -122,7 +122,7 @@ def test_diodes_stop_ghost_squares(bench):
     # three corners of a rectangle: without diodes the fourth (b2 = 9) would read closed
     b.pico.press_many([0, 1, 8])
     assert events(b.run(15)) == [(0, "1"), (1, "1"), (8, "1")]
-    snap = [m for m in b.send(lp.cmd_snapshot()) if isinstance(m, lp.Snapshot)]
+    snap = [m for m in b.send(lp.CMD_SNAPSHOT) if isinstance(m, lp.Snapshot)]
     assert snap[0].values[9] == "0"
 
 
@@ -150,7 +150,7 @@ def test_sequence_numbers_count_every_line_and_wrap(bench):
     b = bench()
     seqs = [m.seq for m in b.run()]
     for _ in range(298):
-        seqs += [m.seq for m in b.send(lp.cmd_ping(), steps=1)]
+        seqs += [m.seq for m in b.send(lp.CMD_PING, steps=1)]
     assert seqs == [i % 256 for i in range(300)]
 
 
@@ -159,7 +159,7 @@ def test_a_snapshot_comes_about_once_a_second_and_on_request(bench):
     b.run()
     msgs = b.run(1000 // STEP_MS + 1)
     assert sum(isinstance(m, lp.Snapshot) for m in msgs) == 1
-    assert any(isinstance(m, lp.Snapshot) for m in b.send(lp.cmd_snapshot()))
+    assert any(isinstance(m, lp.Snapshot) for m in b.send(lp.CMD_SNAPSHOT))
 
 
 def test_led_frames_full_and_delta_are_applied_and_acknowledged(bench):
@@ -213,7 +213,7 @@ def test_bad_commands_get_errors_and_change_nothing(bench):
     good = lp.frame("PING")
     msgs = b.send(good[:-6] + b"0000\n")  # wrong checksum
     assert [m.code for m in msgs if isinstance(m, lp.BoardError)] == ["crc"]
-    msgs = b.send(b"x" * 3000 + b"\n" + lp.cmd_ping(), steps=10)
+    msgs = b.send(b"x" * 3000 + b"\n" + lp.CMD_PING, steps=10)
     assert any(isinstance(m, lp.BoardError) and m.code == "long" for m in msgs)
     assert any(isinstance(m, lp.Pong) for m in msgs)  # the next line still works
     assert b.pico.leds == before
@@ -229,7 +229,7 @@ def test_resend_replays_the_same_lines_and_says_when_it_cannot(bench):
     replay = b.send(lp.cmd_resend(first[0].seq))
     assert replay == first + sent
     for _ in range(70):
-        b.send(lp.cmd_ping())
+        b.send(lp.CMD_PING)
     msgs = b.send(lp.cmd_resend(first[0].seq))
     assert [(m.code, m.detail) for m in msgs if isinstance(m, lp.BoardError)] == [("resend", "00")]
 
@@ -249,7 +249,7 @@ def test_maint_reboots_into_the_repl_for_an_update(bench, tmp_path, monkeypatch)
     monkeypatch.chdir(tmp_path)
     b = bench()
     b.run()
-    msgs = b.send(lp.cmd_maintenance())
+    msgs = b.send(lp.CMD_MAINTENANCE)
     assert any(isinstance(m, lp.Ack) and m.id == "maint" for m in msgs)
     assert (tmp_path / "maint.flag").exists()
     assert b.pico.boots == 2
@@ -267,7 +267,7 @@ def test_any_bytes_from_the_host_never_stop_the_firmware(bench, data):
     b = bench()
     b.run()
     b.send(data + b"\n", steps=2)
-    msgs = b.send(lp.cmd_ping(), steps=2)
+    msgs = b.send(lp.CMD_PING, steps=2)
     assert any(isinstance(m, lp.Pong) for m in msgs)
     b.close()
 
@@ -323,7 +323,7 @@ def test_a_flood_of_bad_lines_is_counted_not_sent_and_a_lost_press_can_still_be_
     b.pico.drop_next_line(b"EV 12 1")  # lost on the wire
     b.pico.press(12)
     assert events(b.run(20)) == []
-    bad = lp.cmd_ping()[:-6] + b"0000\n"  # a wrong checksum
+    bad = lp.CMD_PING[:-6] + b"0000\n"  # a wrong checksum
     flood = []
     for _ in range(20):  # 1000 bad lines, 50 at a time (the board reads 512 bytes a pass)
         flood += b.send(bad * 50, steps=2)
@@ -333,5 +333,5 @@ def test_a_flood_of_bad_lines_is_counted_not_sent_and_a_lost_press_can_still_be_
     b.pico.advance_clock(1000)  # the window ends: the rest of the flood in one line
     summary = [m for m in b.run() if isinstance(m, lp.BoardError)]
     assert [(m.code, m.detail, m.count) for m in summary] == [("crc", "", 999)]
-    stat = [m for m in b.send(lp.cmd_stat()) if isinstance(m, lp.Stat)][0]
+    stat = [m for m in b.send(lp.CMD_STAT) if isinstance(m, lp.Stat)][0]
     assert stat.fields["bad"] == "1000"

@@ -163,7 +163,7 @@ def link():
 def test_power_on_says_hello_then_a_snapshot_and_no_watchdog_error(pico, link):
     p = pico(initial="0" * 9 + "1" + "0" * 54)
     k = link(p.port)
-    k.send(lp.cmd_hello())
+    k.send(lp.CMD_HELLO)
     hello = k.wait(is_(lp.Hello))
     assert (hello.proto, hello.size, hello.kind, hello.fw) == (1, 8, "switch", "1.0.0")
     snap = k.wait(is_(lp.Snapshot))
@@ -220,7 +220,7 @@ def test_diodes_stop_ghost_squares(pico, link):
     p.press(0, 1, 8)  # three corners of a rectangle: b2 (9) would be the ghost
     k.wait(is_(lp.Change, square=8))
     assert events(k.msgs) == [(0, "1"), (1, "1"), (8, "1")]
-    k.send(lp.cmd_snapshot())
+    k.send(lp.CMD_SNAPSHOT)
     snap = k.wait(is_(lp.Snapshot))
     assert snap.values[:10] == "1100000010"
 
@@ -303,7 +303,7 @@ def test_the_led_current_stays_within_the_supply_whatever_the_host_sends(pico, l
     budget = 1000 * 90 // 100 - 64  # mA for the colour channels: 90 % less 1 mA per LED
     assert sum(p.pixels) * 20 / 255 <= budget
     assert sum(p.pixels) * 20 / 255 > budget * 0.95  # scaled down, not switched off
-    k.send(lp.cmd_stat())
+    k.send(lp.CMD_STAT)
     stat = k.wait(is_(lp.Stat))
     assert int(stat.fields["led_ma"]) <= int(stat.fields["led_budget"]) == budget
 
@@ -311,7 +311,7 @@ def test_the_led_current_stays_within_the_supply_whatever_the_host_sends(pico, l
 def test_resend_replays_the_same_bytes_and_says_when_it_cannot(pico, link):
     p = pico(SNAPSHOT_MS=60000)  # no periodic line in between
     k = link(p.port)
-    k.send(lp.cmd_hello())
+    k.send(lp.CMD_HELLO)
     hello = k.wait(is_(lp.Hello))
     p.press(12)
     k.wait(is_(lp.Change))
@@ -323,7 +323,7 @@ def test_resend_replays_the_same_bytes_and_says_when_it_cannot(pico, link):
     k.wait_text(b"\n", start=k.raw.rindex(b"EV 12 1*"))  # the whole line
     assert k.raw[replay_start:].startswith(before)
     for _ in range(70):
-        k.send(lp.cmd_ping())
+        k.send(lp.CMD_PING)
     k.wait(lambda m: isinstance(m, lp.Pong) and len(k.msgs) > 70)
     k.send(lp.cmd_resend(hello.seq))
     err = k.wait(is_(lp.BoardError))
@@ -334,10 +334,10 @@ def test_bad_crc_long_lines_and_garbage_get_errors_and_change_nothing(pico, link
     p = pico()
     k = link(p.port)
     k.wait(is_(lp.Snapshot))
-    good = lp.cmd_ping()
+    good = lp.CMD_PING
     k.send(good[:-6] + b"0000\n")
     assert k.wait(is_(lp.BoardError)).code == "crc"
-    k.send(b"x" * 3000 + b"\n" + lp.cmd_ping())
+    k.send(b"x" * 3000 + b"\n" + lp.CMD_PING)
     assert k.wait(is_(lp.BoardError)).code == "long"
     k.wait(is_(lp.Pong))
     k.send(b"\x00\xff\x03\x03 noise \x1b[0m\r\n" + bytes(range(256)) + b"\n")  # 3 lines
@@ -347,9 +347,9 @@ def test_bad_crc_long_lines_and_garbage_get_errors_and_change_nothing(pico, link
         e = k.wait(is_(lp.BoardError))
         errs.append((e.code, e.count))
     assert errs == [("args", 1), ("unknown", 1), ("crc", 3)]
-    k.send(lp.cmd_ping())
+    k.send(lp.CMD_PING)
     k.wait(is_(lp.Pong))
-    k.send(lp.cmd_stat())
+    k.send(lp.CMD_STAT)
     assert k.wait(is_(lp.Stat)).fields["bad"] == "7"
     assert p.pixels == bytes(192) and p.boots == [1]
 
@@ -357,11 +357,11 @@ def test_bad_crc_long_lines_and_garbage_get_errors_and_change_nothing(pico, link
 def test_sequence_numbers_count_every_line_and_wrap(pico, link):
     p = pico(SNAPSHOT_MS=60000)
     k = link(p.port)
-    k.send(lp.cmd_hello())
+    k.send(lp.CMD_HELLO)
     hello = k.wait(is_(lp.Hello))
     start = k.msgs.index(hello)
     for _ in range(6):
-        k.send(lp.cmd_ping() * 50)
+        k.send(lp.CMD_PING * 50)
         time.sleep(0.05)
     pongs = 0
     while pongs < 300:
@@ -378,7 +378,7 @@ def test_maint_is_acknowledged_before_the_reset_and_no_false_watchdog_error(pico
     p = pico()
     k = link(p.port)
     k.wait(is_(lp.Snapshot))
-    k.send(lp.cmd_maintenance())
+    k.send(lp.CMD_MAINTENANCE)
     assert k.wait(is_(lp.Ack)).id == "maint"  # sent before the chip reset
     p.wait(lambda: p.exits)  # the next boot: main.py returns to the REPL
     k.wait_text(b"maintenance boot")
@@ -386,7 +386,7 @@ def test_maint_is_acknowledged_before_the_reset_and_no_false_watchdog_error(pico
     assert "maint.flag" not in p.flash_files() and "reset.flag" in p.flash_files()
     # firmware/install.sh copies the files and resets the same way
     p.power_cycle(WDT_RESET)
-    k.send(lp.cmd_hello())
+    k.send(lp.CMD_HELLO)
     k.wait(is_(lp.Snapshot))
     assert not [m for m in k.new(0.3) if isinstance(m, lp.BoardError)]
     assert "reset.flag" not in p.flash_files()
@@ -413,7 +413,7 @@ def test_a_plain_reset_is_not_taken_for_the_watchdog_on_a_pico_or_a_pico_2(pico,
     k = link(p.port)
     k.wait(is_(lp.Snapshot))
     p.power_cycle(WDT_RESET)  # machine.reset() at the REPL: no flag, REASON = forced
-    k.send(lp.cmd_hello())
+    k.send(lp.CMD_HELLO)
     assert k.wait(is_(lp.Hello)).fields["reset"] == "reset"
     k.wait(is_(lp.Snapshot))
     assert not [m for m in k.new(0.3) if isinstance(m, lp.BoardError)]
@@ -422,14 +422,14 @@ def test_a_plain_reset_is_not_taken_for_the_watchdog_on_a_pico_or_a_pico_2(pico,
     k = link(p.port)
     k.wait(is_(lp.Snapshot))
     p.power_cycle(WDT_RESET, REASON_TIMER)
-    k.send(lp.cmd_hello())
+    k.send(lp.CMD_HELLO)
     assert k.wait(is_(lp.Hello)).fields["reset"] == "watchdog"
 
 
 def test_a_host_that_stops_reading_does_not_starve_the_watchdog(pico, link):
     p = pico()  # WATCHDOG_MS 2000 as shipped
     k = link(p.port)
-    k.send(lp.cmd_hello())
+    k.send(lp.CMD_HELLO)
     hello = k.wait(is_(lp.Hello))
     k.new()
     for _ in range(60):  # 60 RESENDs of up to 64 lines: far more than the link holds
@@ -438,7 +438,7 @@ def test_a_host_that_stops_reading_does_not_starve_the_watchdog(pico, link):
     assert not any(r == "wdt expired" for r in p.reports) and p.boots == [1]
     k.ser.reset_input_buffer()
     k.new()
-    k.send(lp.cmd_stat())
+    k.send(lp.CMD_STAT)
     stat = k.wait(is_(lp.Stat))
     assert int(stat.fields["drop"]) > 0  # lines that did not fit were dropped, not waited for
     p.press(9)
@@ -451,7 +451,7 @@ def test_writes_that_wait_500_ms_for_room_are_given_up_and_the_watchdog_stays_fe
     p = pico(usb_pollout="always")  # WATCHDOG_MS 2000 as shipped
     k = link(p.port)
     k.wait(is_(lp.Snapshot))
-    k.send(lp.cmd_snapshot() * 63)  # the RESEND ring full of 80-byte lines
+    k.send(lp.CMD_SNAPSHOT * 63)  # the RESEND ring full of 80-byte lines
     last = [k.wait(is_(lp.Snapshot)) for _ in range(63)][-1]
     k.new()
     for _ in range(24):  # 24 RESENDs of 63 lines, 120 kB: far more than the link holds
@@ -464,7 +464,7 @@ def test_writes_that_wait_500_ms_for_room_are_given_up_and_the_watchdog_stays_fe
     # what is still on its way comes out first; quiet for 0.7 s: longer than the 500 ms in
     # which no write is tried, shorter than the 1 s between snapshots
     k.new(quiet=0.7)
-    k.send(lp.cmd_stat())
+    k.send(lp.CMD_STAT)
     stat = k.wait(is_(lp.Stat), timeout=20)
     assert int(stat.fields["drop"]) > 0  # what did not fit was dropped and counted
     p.press(9)
@@ -489,11 +489,11 @@ def test_debounce_and_snapshots_across_the_30_bit_ticks_wrap(pico, link):
     assert events(k.msgs) == [(sq, v) for sq in range(6) for v in "10"]
     # after the wrap, snapshots still come once per SNAPSHOT_MS of the board's clock
     k.new()
-    k.send(lp.cmd_stat())
+    k.send(lp.CMD_STAT)
     up1 = int(k.wait(is_(lp.Stat)).fields["uptime"])
     for _ in range(3):
         k.wait(is_(lp.Snapshot))
-    k.send(lp.cmd_stat())
+    k.send(lp.CMD_STAT)
     up2 = int(k.wait(is_(lp.Stat)).fields["uptime"])
     assert up2 - up1 >= 2 * 200
 
@@ -504,11 +504,11 @@ def test_stat_uptime_keeps_counting_past_2_to_the_29_ms(pico, link):
     k.wait(is_(lp.Snapshot))
     for _ in range(6):  # six jumps of ~1.2 days: 600 000 000 ms > 2**29
         p.jump(100_000_000)
-        k.send(lp.cmd_ping())
+        k.send(lp.CMD_PING)
         k.wait(is_(lp.Pong))
-    k.send(lp.cmd_ping())  # a whole loop pass after the last jump has been summed
+    k.send(lp.CMD_PING)  # a whole loop pass after the last jump has been summed
     k.wait(is_(lp.Pong))
-    k.send(lp.cmd_stat())
+    k.send(lp.CMD_STAT)
     uptime = int(k.wait(is_(lp.Stat)).fields["uptime"])
     assert 600_000_000 <= uptime < 600_000_000 + 60_000
 
@@ -569,13 +569,13 @@ def test_a_persistent_error_backs_off_then_stays_in_safe_mode_saying_why(pico, l
     assert "reset.flag" not in flash
     for _ in range(2):  # two heartbeats (SNAPSHOT_MS) later
         assert k.wait(is_(lp.Safe), timeout=5).reason == final.reason
-    k.send(lp.cmd_hello())
+    k.send(lp.CMD_HELLO)
     answer = k.wait(lambda m: isinstance(m, lp.Safe | lp.Hello))
     assert answer == lp.Safe(answer.seq, final.reason)  # not a HELLO: nothing else runs
     assert len(p.boots) == 5 and _flash_state(p) == flash
     assert "wdt expired" not in p.reports  # the watchdog is still fed
     # MAINT still works, so a fixed firmware can be copied over
-    k.send(lp.cmd_maintenance())
+    k.send(lp.CMD_MAINTENANCE)
     assert k.wait(is_(lp.Ack)).id == "maint"
     p.wait(lambda: p.exits)
 

@@ -35,14 +35,14 @@ def board(tmp_path_factory):
 
 def stat(b: Rp2Board) -> dict[str, int]:
     b.skip_old()
-    b.send(lp.cmd_stat())
+    b.send(lp.CMD_STAT)
     got = b.wait(_is(lp.Stat), ms=300)
     return {k: int(v) for k, v in got.fields.items()}
 
 
 def snap(b: Rp2Board) -> str:
     b.skip_old()
-    b.send(lp.cmd_snapshot())
+    b.send(lp.CMD_SNAPSHOT)
     return b.wait(_is(lp.Snapshot), ms=300).values
 
 
@@ -105,7 +105,7 @@ def test_a_bad_crc_is_refused_and_resend_repeats_the_lines(board):
     board.send(b"PING*0000\n")
     err = board.wait(_is(lp.BoardError), ms=300)
     assert err.code == "crc"
-    board.send(lp.cmd_ping())
+    board.send(lp.CMD_PING)
     pong = board.wait(_is(lp.Pong), ms=300)
     start = board.text.rfind(f"{err.seq:02x} ERR crc")
     first = board.text[start : board.text.index("\n", start) + 1]
@@ -148,7 +148,7 @@ def test_a_host_that_stops_reading_never_stalls_the_loop(board):
     board.max_feed_gap()
     board.reading(False)  # the port stays open, nobody reads: IN transfers stay pending
     for _ in range(24):  # 96 SNAP lines of 80 bytes: far more than the USB FIFO holds
-        board.send(lp.cmd_snapshot() * 4)
+        board.send(lp.CMD_SNAPSHOT * 4)
         board.run(25)
     board.close(5)
     board.run(200)

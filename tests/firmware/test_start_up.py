@@ -138,7 +138,7 @@ def test_resend_of_the_next_number_sends_nothing(bench):  # noqa: F811
     first = b.run()
     nxt = (first[-1].seq + 1) % 256
     assert b.send(lp.cmd_resend(nxt)) == []
-    msgs = b.send(lp.cmd_ping())
+    msgs = b.send(lp.CMD_PING)
     assert [(type(m), m.seq) for m in msgs] == [(lp.Pong, nxt)]  # numbering goes on as before
 
 
@@ -179,7 +179,7 @@ def test_a_reset_the_firmware_asked_for_is_not_reported_as_a_watchdog_reset(
     monkeypatch.chdir(tmp_path)
     b = bench()
     b.run()
-    msgs = b.send(lp.cmd_maintenance())  # rp2 reports machine.reset() as a watchdog reset
+    msgs = b.send(lp.CMD_MAINTENANCE)  # rp2 reports machine.reset() as a watchdog reset
     assert b.pico.boots == 2 and any(isinstance(m, lp.Hello) for m in msgs)
     assert not [m for m in msgs if isinstance(m, lp.BoardError)]
     assert not (tmp_path / "reset.flag").exists()  # used up by that boot
@@ -213,7 +213,7 @@ def test_uptime_and_counters_do_not_wrap_negative(bench):  # noqa: F811
     for _ in range(5):
         b.pico.advance_clock(step)
         b.run()
-    stat = [m for m in b.send(lp.cmd_stat()) if isinstance(m, lp.Stat)][0]
+    stat = [m for m in b.send(lp.CMD_STAT) if isinstance(m, lp.Stat)][0]
     assert int(stat.fields["uptime"]) >= 5 * step > (1 << 30)
     fw.scans = (1 << 29) - 1
     b.run(2)
@@ -296,11 +296,11 @@ def test_repeated_failures_back_off_then_stay_in_safe_mode_until_maint(
     while not said and time.monotonic() < deadline:
         said = _safe_reasons(b.run(0))
     assert said[0] == "5 failures: OSError(5,)"
-    b.ser.write(lp.cmd_hello() + lp.cmd_ping())  # answered with the reason, nothing else
+    b.ser.write(lp.CMD_HELLO + lp.CMD_PING)  # answered with the reason, nothing else
     got: list = []
     while len(_safe_reasons(got)) < 2 and time.monotonic() < deadline + 10:
         got += b.run(0)
     assert {type(m) for m in got} == {lp.Safe} and not flag.exists() and not ended
-    b.ser.write(lp.cmd_maintenance())  # still obeyed: new firmware can be copied
+    b.ser.write(lp.CMD_MAINTENANCE)  # still obeyed: new firmware can be copied
     thread.join(10)
     assert ended == ["reset"] and flag.read_text() == "maint"

@@ -55,7 +55,7 @@ def test_well_framed_but_unknown_or_malformed_lines_are_unknown_not_errors():
 
 
 def test_host_commands_are_framed():
-    assert lp.unframe(lp.cmd_ping()[:-1]) == "PING"
+    assert lp.unframe(lp.CMD_PING[:-1]) == "PING"
     assert lp.unframe(lp.cmd_resend(0x1FF)[:-1]) == "RESEND ff"
     frame = [(255, 0, 0)] + [(0, 0, 0)] * 63
     full = lp.unframe(lp.cmd_leds_full("7", frame)[:-1])

@@ -436,7 +436,7 @@ def test_a_board_in_safe_mode_is_one_line_until_it_says_hello_again(link, caplog
 
 def test_errors_the_board_counted_are_counted_here_too(link):
     pico, board, sink = link()
-    bad = lp.cmd_ping()[:-6] + b"0000\n"  # a wrong checksum
+    bad = lp.CMD_PING[:-6] + b"0000\n"  # a wrong checksum
     pico.inject_to_board(bad * 10)  # one ERR crc, then (a second later) ERR crc x9
     wait_until(lambda: board.stats["board_errors"] == 10, what="all ten counted")
     assert board.last_error == "board: crc" and board.connected

@@ -11,8 +11,14 @@ from companion.journal.api import NullJournal
 from companion.journal.store import SqliteJournal
 from companion.records.check import validate
 from companion.records.format import Record, format_record
-from companion.records.read import add_tags, parse_record, split_records
+from companion.records.read import add_tags, cut_records, lines_of, parse_record
 from companion.referee.session import Session
+
+
+def split_records(text: str) -> list[tuple[int, str]]:
+    """The records of a file's text, each with the line it starts on (``cut_records`` over
+    the whole text, as the command reads a small file)."""
+    return [(n, part or "") for n, part in cut_records(lines_of(text.removeprefix("\ufeff")))]
 
 
 def _record(size: int, moves: int, names=("Ann", "Ben"), tags=None) -> str:

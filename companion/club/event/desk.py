@@ -127,20 +127,14 @@ class EventDesk:
             return False
         g = self.game_of(wire)
         if g is None or message.get("game") != self.event.game:
-            self.note = f"{board}: result for {wire[:60]} refused: not this event's game"
-            log.warning("event: %s", self.note)
-            return False
+            return self._noted(f"{board}: result for {wire[:60]} refused: not this event's game")
         pairing = g.pairing
         if board != g.board:  # only the board the game was paired on reports it
-            self.note = f"{board}: result for {pairing} refused: it is played on {g.board}"
-            log.warning("event: %s", self.note)
-            return False
+            return self._noted(f"{board}: result for {pairing} refused: it is played on {g.board}")
         status = message.get("status")  # remote play: a lie caught, or a peer never revealed
         if status:
             shown = status if status in ("disputed", "unverified") else "marked"
-            self.note = f"{board}: {pairing} is {shown}: the arbiter's to decide"
-            log.warning("event: %s", self.note)
-            return False
+            return self._noted(f"{board}: {pairing} is {shown}: the arbiter's to decide")
         try:
             code = board_result(self.tournament, g, message)
             self.tournament.enter_result(
@@ -148,9 +142,7 @@ class EventDesk:
             )
             self._generation += 1
         except EventStateError as e:
-            self.note = f"{board}: {e}"
-            log.warning("event: %s", self.note)
-            return False
+            return self._noted(f"{board}: {e}")
         log.info("event: %s %s", pairing, code)
         self._save()
         if self._round_done():
@@ -308,8 +300,14 @@ class EventDesk:
 
     def _cannot_pair(self, e: BaseException) -> None:
         line = str(e) if isinstance(e, PairingError | EventStateError) else repr(e)
-        self.note = " ".join(line.split())[:300]
-        log.warning("event: %s", self.note)
+        self._noted(" ".join(line.split())[:300])
+
+    def _noted(self, note: str) -> bool:
+        """What the desk could not do by itself: on the page and in the log (False: a
+        result not taken)."""
+        self.note = note
+        log.warning("event: %s", note)
+        return False
 
     def _save(self) -> None:
         self.store.save(self.tournament)

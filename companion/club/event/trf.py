@@ -139,18 +139,15 @@ def _player(line: str, where: str) -> _Player:
     if rating_text and not rating_text.isdigit():
         raise TrfError(f"{where}: rating {rating_text!r} is not a number (columns 49-52)")
     cells = []
-    at = _ROUNDS
-    while at < len(line.rstrip()):
+    for at in range(_ROUNDS, len(line.rstrip()), _CELL):
         cell = line[at : at + 8].ljust(8)
         opp_text, colour, code = cell[:4].strip(), cell[5].lower(), cell[7].upper()
         if not opp_text and not code.strip():
             cells.append((0, " ", " "))  # not paired that round
-            at += _CELL
             continue
         if not opp_text.isdigit():
             raise TrfError(f"{where}: round {len(cells) + 1}: {cell.strip()!r} is no opponent")
         cells.append((int(opp_text), colour, code.translate(_UNRATED)))
-        at += _CELL
     rating = int(rating_text) if rating_text and int(rating_text) else None
     return _Player(number, name, rating, cells)
 
@@ -287,8 +284,7 @@ def _games(
             chosen_idx = board_order(
                 hist, [(w - 1, None if b is None else b - 1) for w, b, _ in pairs.values()]
             )
-            by_white = {w: v for w, v in pairs.items()}
-            chosen = [by_white[w + 1] for w, _ in chosen_idx]
+            chosen = [pairs[w + 1] for w, _ in chosen_idx]
         for table, (w, b, result) in enumerate(chosen, 1):
             g = Game(r, table, players[w].name, None if b is None else players[b].name)
             g.result = result
@@ -307,11 +303,7 @@ def event_toml(raw: dict[str, Any]) -> str:
     them, which TOML reads the same)."""
 
     def value(v: Any) -> str:
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        if isinstance(v, int | float):
-            return json.dumps(v)
-        if isinstance(v, str):
+        if isinstance(v, bool | int | float | str):  # true, 3, 0.5, "text": TOML's too
             return json.dumps(v, ensure_ascii=False)
         if isinstance(v, list):
             return "[" + ", ".join(value(x) for x in v) + "]"
