@@ -92,7 +92,6 @@ class Veiled(_PlayerMove):
 VEILED: Final = ("write", "claim", "chose")
 
 BinomeMove = Roll | Draw | Write | Claim | Decline | Veiled
-PlayerMove = Write | Claim | Decline | Veiled
 
 
 def cell_name(cell: int) -> str:

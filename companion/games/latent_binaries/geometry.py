@@ -30,15 +30,6 @@ def index(file: int, rank: int) -> int:
     return rank * WIDTH + file
 
 
-def file_of(square: int) -> int:
-    return square % WIDTH
-
-
-def rank_of(square: int) -> int:
-    """0-based rank: 0 is rank 1."""
-    return square // WIDTH
-
-
 def square_name(square: int) -> str:
     return f"{FILES[square % WIDTH]}{square // WIDTH + 1}"
 

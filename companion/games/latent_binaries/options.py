@@ -121,12 +121,6 @@ class Rules:
     def colours_of(self, player: str) -> tuple[str, ...]:
         return self.colours[PLAYERS.index(player)]
 
-    def owner_of_colour(self, colour: str) -> str | None:
-        for player, cols in zip(PLAYERS, self.colours, strict=True):
-            if colour in cols:
-                return player
-        return None
-
     def colour_word(self, word: str) -> str:
         """A typed colour: a full name, or an initial that names one colour only."""
         w = word.strip().lower()
