@@ -28,18 +28,23 @@ def start_voice(
     WAV file or folder (``--listen-from``), or a stream read as the microphone is (tests)."""
     from companion.voice.queue import SpeechQueue
     from companion.voice.sinks import AlsaSink, FolderSink
-    from companion.voice.speech import Speaker, VoiceSettings, voice_problem
+    from companion.voice.speaker_process import SpeakerProcess
+    from companion.voice.speech import VoiceSettings, voice_problem
 
     v = config.voice
     speak = v.speak
-    sink: Any = FolderSink(voice_to) if voice_to is not None else AlsaSink(v.device)
+    if voice_to is not None:
+        FolderSink(voice_to)  # a folder that cannot be written: one line, before the start
     problem = voice_problem(v.voice) or (None if voice_to is not None else AlsaSink.missing())
     if problem and speak != "off":
         log.error("voice: %s; running without speech", problem)
         daemon.say(f"voice off: {problem}", kind="warning")
         speak = "off"
     settings = VoiceSettings(v.voice, v.rate, v.volume)
-    queue = SpeechQueue(Speaker(sink, settings).say)
+    # said in a process of its own: the referee's interpreter never works for a line said
+    where = ("folder", str(voice_to)) if voice_to is not None else ("alsa", v.device)
+    speaker = SpeakerProcess(*where, settings)
+    queue = SpeechQueue(speaker.say, prepare=speaker.start)
     voice = TableVoice(daemon, speak, queue)
     daemon.voice = voice
     daemon.feedback.on_message = voice.message
@@ -55,6 +60,7 @@ def start_voice(
         daemon.feedback.on_message = None
         daemon.voice = None
         voice.close()
+        speaker.close()
 
     return close
 
