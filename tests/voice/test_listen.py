@@ -251,3 +251,70 @@ def test_a_doubtful_hearing_is_said_back_and_never_acted_on(tmp_path):
         assert words.startswith("companion") and command is None
         assert reply == f"Not understood: {words.removeprefix('companion').strip()}."
     assert hear(None)[2][:2] == ["companion help", "help"]
+
+
+class Marked:
+    """A stream of frames, loud (a tone) or quiet, each carrying its number in its first
+    sample; the push-to-talk button is pressed and let go as the frames are read."""
+
+    def __init__(self, loud: list[bool], held: list[bool], ptt) -> None:
+        self.loud, self.held, self.ptt = loud, held, ptt
+        self.i = 0
+
+    def read(self, size: int) -> bytes:
+        import math
+        from array import array
+
+        from companion.voice.segmenter import FRAME
+
+        if self.i >= len(self.loud):
+            return b""
+        if self.held[self.i] != self.ptt.held:
+            self.ptt.level("menu", self.held[self.i])
+        amp = 6000 if self.loud[self.i] else 4
+        frame = array("h", (int(amp * math.sin(k / 5)) for k in range(FRAME)))
+        frame[0] = self.i
+        self.i += 1
+        return frame.tobytes()
+
+    def close(self) -> None:
+        pass
+
+
+@given(
+    pattern=st.lists(
+        st.tuples(st.integers(1, 40), st.booleans(), st.booleans()), min_size=1, max_size=12
+    )
+)
+def test_push_to_talk_hands_on_only_what_came_while_held_or_just_after(pattern):
+    """Whatever the talk and the presses, every frame the recogniser gets was read while the
+    button was held or in the ``RELEASE_FRAMES`` after it was let go (that what is said while
+    held is heard: test_push_to_talk_hears_only_what_is_said_while_held)."""
+    from array import array
+
+    from companion.voice.listener import Heard, Listener
+    from companion.voice.push_to_talk import RELEASE_FRAMES, PushToTalk
+    from companion.voice.segmenter import FRAME
+
+    loud = [is_loud for n, is_loud, _ in pattern for _ in range(n)]
+    held = [is_held for n, _, is_held in pattern for _ in range(n)]
+    allowed = set()
+    since = None  # frames since the button was let go
+    for i, h in enumerate(held):
+        since = 0 if h else (None if since is None else since + 1)
+        if since is not None and since < RELEASE_FRAMES:
+            allowed.add(i)
+    got: list[int] = []
+
+    class Recording:
+        wake = ""
+
+        def hear(self, pcm: bytes) -> Heard:
+            samples = array("h", pcm)
+            got.extend(samples[k] for k in range(0, len(samples), FRAME))
+            return Heard("", None, True, 0)
+
+    ptt = PushToTalk("menu")
+    Listener(Recording(), Marked(loud, held, ptt), lambda h: None, ptt).run()  # type: ignore[arg-type]
+    assert set(got) <= allowed
+    assert len(got) == len(set(got))  # no frame heard twice
