@@ -159,3 +159,23 @@ def test_the_hold_of_the_push_to_talk_button_is_the_microphones():
     d.push_to_talk = PushToTalk("talk")
     d.button("menu", long=True)  # a talk button of its own: menu is as it was
     assert d.menu.is_open
+
+
+def test_help_names_the_button_to_hold_and_open_the_menu_is_a_command():
+    from companion.service.voice_commands import VoiceCommands
+    from companion.voice.grammar import Command, Context, command_of
+    from companion.voice.listener import Heard
+    from tests.conftest import FakeClock
+    from tests.voice.test_daemon import lines, voiced
+
+    clock = FakeClock()
+    d, voice, queue, said = voiced(clock)
+    lines(queue, said)
+    voice.commands = VoiceCommands(d, voice, "", hold="talk")
+    d.call(lambda: voice.commands.act(Heard("help", Command("help"), True, 0)))
+    (told,) = lines(queue, said)
+    assert told.startswith("Hold talk and say: ") and "open the menu" in told
+    assert command_of("open the menu", Context(), "") == Command("menu")
+    d.call(lambda: voice.commands.act(Heard("open the menu", Command("menu"), True, 0)))
+    assert d.menu.is_open
+    assert Heard("open the window", None, True, 0).reply == "Not understood: open the window."
