@@ -91,6 +91,8 @@ def press_frames(presses: int, speaking: bool, work: Path, seed: int = 1) -> lis
     close = start_voice(config, d, voice_to=work / f"said-{seed}") if speaking else None
     d.board.start(d.loop.post)
     d.loop.run_pending()
+    if close is not None:  # the voice's process up and its first line said: a board is up
+        d.voice.queue.wait_idle(30)  # long before its first press
     done: list[float] = []
     d.on_frame = lambda: done.append(time.perf_counter())
     times: list[float] = []

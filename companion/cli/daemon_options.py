@@ -98,7 +98,8 @@ def add_daemon_arguments(p: argparse.ArgumentParser) -> None:
         "--listen-from",
         metavar="FILE.wav|DIR",
         help="hear commands from a WAV file (or a folder's, in name order) instead of the "
-        "microphone ([voice] wake word first)",
+        "microphone ([voice] wake word first; with push_to_talk, heard while it is held: the "
+        "simulator's talk)",
     )
     p.add_argument("-v", "--verbose", action="store_true", help="log every event")
 

@@ -291,7 +291,7 @@ def run_checks(
     if config is not None:
         from companion.cli.doctor_voice import voice_checks
 
-        checks += voice_checks(config.voice)
+        checks += voice_checks(config.voice, config.buttons)
     if not on_pi:
         return checks
 

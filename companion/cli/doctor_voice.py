@@ -8,7 +8,7 @@ import shutil
 import subprocess
 
 from companion.cli.doctor_check import INFO, MISSING, OK, Check
-from companion.core.config import VoiceConfig
+from companion.core.config import ButtonConfig, VoiceConfig
 from companion.voice.listener import pocketsphinx_missing
 from companion.voice.speech import voice_problem
 
@@ -37,7 +37,24 @@ def device_check(name: str, program: str, device: str, used: bool) -> Check:
     return Check(name, OK, f"{device} ({program})")
 
 
-def voice_checks(voice: VoiceConfig) -> list[Check]:
+def listening_check(voice: VoiceConfig, buttons: ButtonConfig) -> Check:
+    """How a command is said to the companion: after the wake word, or with a button held."""
+    from companion.hardware import pinout
+
+    if voice.push_to_talk == "off":
+        return Check("push-to-talk", INFO, f"off: commands start with the wake word {voice.wake!r}")
+    if voice.push_to_talk == "talk":
+        pin = buttons.talk
+        how = "hold the talk button and speak; menu as without a voice"
+    else:
+        pin = buttons.menu or pinout.BUTTONS["menu"]
+        how = "hold menu and speak; a tap: the hint; the new-game menu: say 'open the menu'"
+    if buttons.enabled == "no":
+        return Check("push-to-talk", MISSING, "the buttons are off", "[buttons] enabled = auto")
+    return Check("push-to-talk", OK, f"GPIO{pin}: {how}")
+
+
+def voice_checks(voice: VoiceConfig, buttons: ButtonConfig | None = None) -> list[Check]:
     speaking = voice.speak != "off"
     problem = voice_problem(voice.voice)
     checks = [
@@ -60,6 +77,7 @@ def voice_checks(voice: VoiceConfig) -> list[Check]:
                 "pip install 'binaryon[voice]'" if missing else "",
             )  # fmt: skip
         )
+        checks.append(listening_check(voice, buttons or ButtonConfig()))
     else:
         checks.append(Check("microphone", INFO, "listening is off ([voice] listen = false)"))
     return checks

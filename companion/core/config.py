@@ -88,6 +88,7 @@ class ButtonConfig:
     confirm: int = 0  # 0 = the default of companion.hardware.pinout
     undo: int = 0
     menu: int = 0
+    talk: int = 0  # a push-to-talk button of its own ([voice] push_to_talk = "talk"); 0 = none
     buzzer: int = 0  # GPIO of the buzzer (26 in hardware/README.md); 0 = no buzzer
     buzzer_kind: str = "passive"  # passive: a piezo played with a PWM tone | active: on/off
     hold_seconds: float = 1.0
@@ -164,10 +165,14 @@ class VoiceConfig:
     device: str = "default"  # the ALSA output device (`aplay -L`)
     listen: bool = False  # commands by voice
     microphone: str = "default"  # the ALSA capture device (`arecord -L`)
-    wake: str = "companion"  # the word before a command; "" : push-to-talk on the menu button
+    wake: str = "companion"  # the word before a command (push_to_talk "off")
+    # "off": the wake word; "menu": hold menu and speak (a tap is still the hint); "talk":
+    # hold the talk button ([buttons] talk) and speak
+    push_to_talk: str = "off"
 
 
 VOICE_SPEAK = ("off", "moves", "all")
+PUSH_TO_TALK = ("off", "menu", "talk")
 
 
 @dataclass(frozen=True)
@@ -307,7 +312,7 @@ class Config:
             raise bad("[buttons] enabled must be auto, yes or no")
         if not 0.2 <= self.buttons.hold_seconds <= 10:
             raise bad("[buttons] hold_seconds must be 0.2..10")
-        for name in ("confirm", "undo", "menu", "buzzer"):
+        for name in ("confirm", "undo", "menu", "talk", "buzzer"):
             if (pin := getattr(self.buttons, name)) < 0:
                 raise bad(f"[buttons] {name}: GPIO {pin} is negative")
         if self.buttons.buzzer_kind not in ("passive", "active"):
@@ -320,6 +325,8 @@ class Config:
             raise bad(problem)
         if problem := voice_problem(self.voice):
             raise bad(problem)
+        if self.voice.push_to_talk == "talk" and not self.buttons.talk:
+            raise bad('[voice] push_to_talk = "talk" needs the button\'s GPIO: [buttons] talk')
 
 
 def club_problem(club: ClubConfig) -> str | None:
@@ -355,8 +362,13 @@ def voice_problem(voice: VoiceConfig) -> str | None:
         value = getattr(voice, key)
         if not value or not all(c.isalnum() or c in "-_+:.,=/@" for c in value):
             return f"[voice] {key} {value!r}: use a name of letters, digits and -_+:.,=/@"
+    if voice.push_to_talk not in PUSH_TO_TALK:
+        kinds = ", ".join(PUSH_TO_TALK)
+        return f"[voice] push_to_talk {voice.push_to_talk!r} is not one of {kinds}"
     if voice.wake and not all(c.isalpha() or c == " " for c in voice.wake):
-        return f'[voice] wake {voice.wake!r}: use words of letters, or "" for push-to-talk'
+        return f"[voice] wake {voice.wake!r}: use words of letters"
+    if not voice.wake.strip() and voice.push_to_talk == "off":
+        return '[voice] wake "": without a wake word, set push_to_talk to "menu" or "talk"'
     return None
 
 

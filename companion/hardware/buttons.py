@@ -1,4 +1,5 @@
-"""The three push buttons (confirm/end turn, undo, menu/hint) and the optional buzzer.
+"""The three push buttons (confirm/end turn, undo, menu/hint), an optional push-to-talk
+button ("talk") and the optional buzzer.
 
 Each button is a gpiozero Button wired from its GPIO to ground (internal pull-up). A short
 press is posted on release as ButtonEvent(name); holding for ``hold_seconds`` posts
@@ -8,6 +9,9 @@ new game, long undo = take back to the last confirmed position: the daemon decid
 Contact bounce: a "press" shorter than ``min_press_seconds`` is not a press, so the extra
 edges of a bouncing contact never reach the sink. This does not rely on the pin factory's
 own bounce handling (gpiozero's mock pins have none).
+
+``on_level(name, down)``, when given, is told each button's every press and release as it
+happens, in gpiozero's thread (push-to-talk opens the microphone while a button is held).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from companion.hardware.interfaces import HardwareError
 
 log = logging.getLogger(__name__)
 
-NAMES = ("confirm", "undo", "menu")
+NAMES = ("confirm", "undo", "menu", "talk")
 
 
 class ButtonsError(HardwareError):
@@ -35,8 +39,9 @@ def _why(e: BaseException) -> str:
 
 
 class _OneButton:
-    def __init__(self, name, device, sink, min_press, clock):
+    def __init__(self, name, device, sink, min_press, clock, on_level=None):
         self.name = name
+        self._on_level = on_level
         self.device = device
         self._sink = sink
         self._min_press = min_press
@@ -52,8 +57,18 @@ class _OneButton:
         with self._lock:
             self._pressed_at = self._clock()
             self._held = False
+        self._level(True)
+
+    def _level(self, down: bool) -> None:
+        if self._on_level is None:
+            return
+        try:
+            self._on_level(self.name, down)
+        except Exception:  # as for the sink: gpiozero's callback thread goes on
+            log.exception("button level failed on %s", self.name)
 
     def _released(self) -> None:
+        self._level(False)
         with self._lock:
             started, self._pressed_at = self._pressed_at, None
             if started is None or self._held:
@@ -88,6 +103,7 @@ class Buttons:
         min_press_seconds: float = 0.03,
         pin_factory=None,
         clock: Callable[[], float] = time.monotonic,
+        on_level: Callable[[str, bool], None] | None = None,
     ):
         unknown = sorted(set(pins) - set(NAMES))
         if unknown:
@@ -102,7 +118,9 @@ class Buttons:
         try:
             for name, pin in pins.items():
                 device = Button(pin, pull_up=True, hold_time=hold_seconds, pin_factory=pin_factory)
-                self._buttons[name] = _OneButton(name, device, sink, min_press_seconds, clock)
+                self._buttons[name] = _OneButton(
+                    name, device, sink, min_press_seconds, clock, on_level
+                )
         except Exception as e:
             self.close()
             raise ButtonsError(f"button {name} on GPIO{pin}: {_why(e)}") from e

@@ -164,6 +164,8 @@ def pin_claims(config: Config) -> list[tuple[str, int]]:
     if b.enabled != "no":
         for name in ("confirm", "undo", "menu"):
             out.append((f"the {name} button", getattr(b, name) or BUTTONS[name]))
+        if b.talk:
+            out.append(("the talk button ([buttons] talk)", b.talk))
         if b.buzzer:
             out.append(("the buzzer ([buttons] buzzer)", b.buzzer))
     d = config.display

@@ -144,7 +144,7 @@ def make_journal(config: Config):
         ) from None
 
 
-def make_buttons(config: Config, sink, simulated: bool):
+def make_buttons(config: Config, sink, simulated: bool, on_level=None):
     b = config.buttons
     if b.enabled == "no" or (b.enabled == "auto" and (simulated or not on_a_pi())):
         return None, None
@@ -156,9 +156,11 @@ def make_buttons(config: Config, sink, simulated: bool):
         "undo": b.undo or pinout.BUTTONS["undo"],
         "menu": b.menu or pinout.BUTTONS["menu"],
     }
+    if b.talk:  # push-to-talk's own button ([voice] push_to_talk = "talk")
+        pins["talk"] = b.talk
     buttons = buzzer = None
     try:
-        buttons = Buttons(pins, sink, hold_seconds=b.hold_seconds)
+        buttons = Buttons(pins, sink, hold_seconds=b.hold_seconds, on_level=on_level)
         buzzer = Buzzer(b.buzzer, kind=b.buzzer_kind) if b.buzzer else None
     except HardwareError as e:  # the referee goes on without them
         log.error("buttons: %s; running without them", e)
@@ -180,7 +182,7 @@ def build_daemon(
     service: bool = False,
     later: bool = False,
     voice_to: Path | None = None,
-    listen_from: Path | None = None,
+    listen_from: Any = None,
 ):
     """Returns (daemon, closers): call each closer after the daemon stops. A ``service``
     never falls back to the simulated board: it waits for the real one. ``later``: the
@@ -206,7 +208,7 @@ def build_daemon(
         journal=journal,
         notifier=make_notifier(),
     )
-    buttons, buzzer = make_buttons(config, daemon.post, simulated)
+    buttons, buzzer = make_buttons(config, daemon.post, simulated, daemon.button_level)
     daemon.buzzer = buzzer
     closers = [c.close for c in (buttons, buzzer, journal) if c is not None and hasattr(c, "close")]
     v = config.voice

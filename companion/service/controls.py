@@ -34,6 +34,7 @@ class ControlsHost(Protocol):
     web_problem: str  # why the pages are off when they should be served
     club_status: str  # the club link's state in one line ("" with no club)
     review_steps: Any  # a finished game's review stepped through (service/review_steps.py)
+    push_to_talk: Any  # voice/push_to_talk.py's PushToTalk while listening with one, else None
 
     @property
     def session(self) -> Session: ...
@@ -74,6 +75,8 @@ class Controls:
         self.titles: dict[str, str] = {REVIEW: "REVIEW GAME"}  # its entries' titles
 
     def button(self, name: str, long: bool = False) -> None:
+        if self._talk(name, long):
+            return
         if self.host.review_steps.active and not self.host.menu.is_open:
             self.host.review_steps.button(name, long)
             return
@@ -92,16 +95,30 @@ class Controls:
             self.host.undo(long)
         elif name == "menu":
             if long:
-                pages = (PAGES,) if self.host.web or self.host.web_problem else ()
-                club = (CLUB,) if self.host.club_status else ()
-                review = (REVIEW,) if self.host.review_steps.offered() else ()
-                extra = review + self._paused() + pages + club
-                self.host.menu.open(self.host.session.game, extra=extra)
-                self.host.say("menu: next, confirm: start, undo: back", lasting=True)
+                self.open_menu()
             else:
                 self.host.hint()
         else:
             log.warning("unknown button %r", name)
+
+    def _talk(self, name: str, long: bool) -> bool:
+        """Is this press the push-to-talk button's? Its hold is the microphone's; a tap of
+        the menu button with nothing said is still the hint (README, "Voice")."""
+        ptt = self.host.push_to_talk
+        if name == "talk":
+            return True  # a button for talking only
+        if ptt is None or ptt.button != name:
+            return False
+        return long or ptt.talked
+
+    def open_menu(self) -> None:
+        """The new-game menu (hold menu; "open the menu" by voice)."""
+        pages = (PAGES,) if self.host.web or self.host.web_problem else ()
+        club = (CLUB,) if self.host.club_status else ()
+        review = (REVIEW,) if self.host.review_steps.offered() else ()
+        extra = review + self._paused() + pages + club
+        self.host.menu.open(self.host.session.game, extra=extra)
+        self.host.say("menu: next, confirm: start, undo: back", lasting=True)
 
     def _menu_button(self, name: str, long: bool) -> None:
         """The new-game menu: menu steps through the games (and, when the pages are served,
@@ -181,6 +198,8 @@ class Controls:
                 self.host.resume_game(int(args[0].lstrip("#")))
         elif verb == "move":
             self._named_move(args)
+        elif verb == "talk":
+            self._typed_talk(args)
         elif verb in ("confirm", "undo", "menu"):
             if args and args != ["long"]:
                 self.host.say(f"{verb}: only 'long' may follow")
@@ -188,6 +207,20 @@ class Controls:
                 self.button(verb, long=bool(args))
         else:
             self.host.say(f"{verb}: unknown command")
+
+    def _typed_talk(self, args: list[str]) -> None:
+        """``talk``: the simulator's push-to-talk button, held until ``talk`` is typed again."""
+        ptt = self.host.push_to_talk
+        if args:
+            self.host.say("talk: nothing may follow")
+        elif ptt is None:
+            self.host.say("talk: no push-to-talk ([voice] push_to_talk, listening on)")
+        elif ptt.held:
+            ptt.release()
+            self.host.say("talk: let go")
+        else:
+            ptt.press()
+            self.host.say("talk: held; say a command, then type talk again", lasting=True)
 
     def _new(self, args: list[str]) -> None:
         """``new [GAME] [OPTION=VALUE ...]``: the command line's and config's options, with

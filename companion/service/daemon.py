@@ -113,6 +113,7 @@ class Daemon:
         self.club: Any = None  # the link to a club's broker (companion.club.board_link)
         self.club_status = ""  # its state in one line, for the menu ("" with no club)
         self.voice: Any = None  # the table's voice (service/table_voice.py), when it speaks
+        self.push_to_talk: Any = None  # voice/push_to_talk.py's, while listening with one
 
         session = first_session(config, self.journal, board.size, self.say, rng, clock)
         self.referee = Referee(session, board.kind)
@@ -623,6 +624,12 @@ class Daemon:
 
     def button(self, name: str, long: bool = False) -> None:
         self.controls.button(name, long)
+
+    def button_level(self, name: str, down: bool) -> None:
+        """A button went down or up, told at once in the buttons' thread (not the loop's):
+        push-to-talk opens and closes the microphone with it."""
+        if (ptt := self.push_to_talk) is not None:
+            ptt.level(name, down)
 
     def command(self, text: str) -> None:
         self.controls.command(text)

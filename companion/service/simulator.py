@@ -31,7 +31,8 @@ Type a square (e4) to press it (LED-switch board), turn its disc (colour board) 
 place/lift a piece (presence board). Several squares on one line: e4 d5.
 Buttons: confirm | confirm long (the game's position on the LEDs, the way out in words) |
 undo | undo long | menu (hints: the game's own, then the engine's move) |
-menu long (the new-game menu: menu = next game, confirm = start, undo = back).
+menu long (the new-game menu: menu = next game, confirm = start, undo = back) |
+talk (push-to-talk held, listening with [voice] push_to_talk; talk again lets it go).
 Also: move NAME [as PLAYER] (a move in the game's notation, e.g. move pass; a move that is
 no square needs no "move"; Binøme: write 1a or 1a, claim 33, pass, for the player to act),
 new [GAME] [OPTION=VALUE ...] (the command line's options unless given; the game in progress

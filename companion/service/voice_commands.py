@@ -28,6 +28,7 @@ SAID = {  # the phrase said for each command in "help"
     "hint": "give me a hint",
     "undo": "undo",
     "new game": "start a new game",
+    "menu": "open the menu",
     "time": "how much time",
     "pause": "pause the clock",
     "resume": "resume the clock",
@@ -43,10 +44,11 @@ SAID = {  # the phrase said for each command in "help"
 class VoiceCommands:
     """What the listener heard, acted on (``act``, in the loop's thread)."""
 
-    def __init__(self, host: Any, voice: Any, wake: str) -> None:
+    def __init__(self, host: Any, voice: Any, wake: str, hold: str = "") -> None:
         self.host = host  # the daemon
         self.voice = voice  # the TableVoice: answers are its lines
         self.wake = wake
+        self.hold = hold  # the push-to-talk button ("" : the wake word)
         self.undo_asked = False  # "undo" heard: a yes (or the undo button) takes back
         self.acted: list[str] = []  # the commands acted on, in order (``binaryon`` logs them)
 
@@ -109,7 +111,7 @@ class VoiceCommands:
                 said.append(SAID["rank"])
             if ctx.numbers:
                 said.append(SAID["claim"])
-            lead = f"Say {self.wake}, then: " if self.wake else "Hold menu and say: "
+            lead = f"Hold {self.hold} and say: " if self.hold else f"Say {self.wake}, then: "
             self._say(lead + ", ".join(said) + ".")
         elif name == "hint":
             host.hint()
@@ -126,6 +128,9 @@ class VoiceCommands:
                 self._say("Not taken back.")
         elif name == "new game":
             host.new_game(keep=True)
+        elif name == "menu":  # push-to-talk on menu: its hold is the microphone's
+            if not host.menu.is_open:
+                host.controls.open_menu()
         elif name == "time":
             clock = session.clock
             if clock is None:

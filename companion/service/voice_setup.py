@@ -22,23 +22,29 @@ DRAIN_SECONDS = 30.0  # at the end, a folder's lines are all written (a sound ca
 
 
 def start_voice(
-    config: Config, daemon: Any, voice_to: Path | None = None, listen_from: Path | None = None
+    config: Config, daemon: Any, voice_to: Path | None = None, listen_from: Any = None
 ) -> Callable[[], None]:
-    """Hook the voice on ``daemon``; returns the function that stops it."""
+    """Hook the voice on ``daemon``; returns the function that stops it. ``listen_from``: a
+    WAV file or folder (``--listen-from``), or a stream read as the microphone is (tests)."""
     from companion.voice.queue import SpeechQueue
     from companion.voice.sinks import AlsaSink, FolderSink
-    from companion.voice.speech import Speaker, VoiceSettings, voice_problem
+    from companion.voice.speaker_process import SpeakerProcess
+    from companion.voice.speech import VoiceSettings, voice_problem
 
     v = config.voice
     speak = v.speak
-    sink: Any = FolderSink(voice_to) if voice_to is not None else AlsaSink(v.device)
+    if voice_to is not None:
+        FolderSink(voice_to)  # a folder that cannot be written: one line, before the start
     problem = voice_problem(v.voice) or (None if voice_to is not None else AlsaSink.missing())
     if problem and speak != "off":
         log.error("voice: %s; running without speech", problem)
         daemon.say(f"voice off: {problem}", kind="warning")
         speak = "off"
     settings = VoiceSettings(v.voice, v.rate, v.volume)
-    queue = SpeechQueue(Speaker(sink, settings).say)
+    # said in a process of its own: the referee's interpreter never works for a line said
+    where = ("folder", str(voice_to)) if voice_to is not None else ("alsa", v.device)
+    speaker = SpeakerProcess(*where, settings)
+    queue = SpeechQueue(speaker.say, prepare=speaker.start)
     voice = TableVoice(daemon, speak, queue)
     daemon.voice = voice
     daemon.feedback.on_message = voice.message
@@ -54,13 +60,12 @@ def start_voice(
         daemon.feedback.on_message = None
         daemon.voice = None
         voice.close()
+        speaker.close()
 
     return close
 
 
-def _listen(
-    config: Config, daemon: Any, voice: TableVoice, listen_from: Path | None
-) -> Callable[[], None]:
+def _listen(config: Config, daemon: Any, voice: TableVoice, listen_from: Any) -> Callable[[], None]:
     """The listener, started once the table's first frame is up (the recogniser takes a
     moment to load): each line heard is acted on in the loop before the next is heard."""
     from companion.voice.listener import Heard, Listener, Recogniser, pocketsphinx_missing
@@ -70,17 +75,24 @@ def _listen(
         log.error("voice: %s; not listening", missing)
         daemon.say(f"not listening: {missing}", kind="warning")
         return lambda: None
-    if listen_from is not None:
+    if isinstance(listen_from, Path):
         source: Any = WavSource.of(listen_from)  # ValueError: one line, before the start
+    elif listen_from is not None:
+        source = listen_from
     elif missing := AlsaMicrophone.missing():
         log.error("voice: %s; not listening", missing)
         daemon.say(f"not listening: {missing}", kind="warning")
         return lambda: None
     else:
         source = AlsaMicrophone(config.voice.microphone)
-    wake = config.voice.wake
-    commands = VoiceCommands(daemon, voice, wake)
+    from companion.voice.push_to_talk import PushToTalk
+
+    ptt = config.voice.push_to_talk
+    push_to_talk = PushToTalk(ptt) if ptt != "off" else None
+    wake = config.voice.wake if push_to_talk is None else ""  # held: no wake word
+    commands = VoiceCommands(daemon, voice, wake, hold=ptt if push_to_talk else "")
     voice.commands = commands
+    daemon.push_to_talk = push_to_talk  # the buttons' presses and releases reach it
     holder: dict[str, Listener] = {}
     stopped = threading.Event()
 
@@ -112,8 +124,9 @@ def _listen(
             recogniser = InContext(Recogniser(daemon.call(commands.context, render=False), wake))
         except Exception as e:  # a model that will not load: the referee goes on
             log.error("voice: the recogniser cannot start: %s", e)
+            daemon.post_call(lambda: setattr(daemon, "push_to_talk", None))  # menu as before
             return
-        listener = Listener(recogniser, source, heard)  # type: ignore[arg-type]
+        listener = Listener(recogniser, source, heard, push_to_talk)  # type: ignore[arg-type]
         holder["listener"] = listener
         if stopped.is_set():
             return
@@ -129,6 +142,7 @@ def _listen(
 
     def stop() -> None:
         stopped.set()
+        daemon.push_to_talk = None
         source.close()
         if thread.is_alive():
             thread.join(5)

@@ -17,6 +17,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "hint": ("give me a hint",),
     "undo": ("undo",),
     "new game": ("start a new game",),
+    "menu": ("open the menu",),
     "time": ("how much time",),
     "pause": ("pause the clock",),
     "resume": ("resume the clock",),
@@ -56,7 +57,7 @@ class Command:
 
 def commands(ctx: Context) -> list[str]:
     """The command names the context allows."""
-    out = ["repeat", "score", "turn", "help", "hint", "undo", "new game"]
+    out = ["repeat", "score", "turn", "help", "hint", "undo", "new game", "menu"]
     if ctx.clock:
         out += ["time", "pause", "resume"]
     if ctx.next:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from companion.voice.grammar import Command, Context, command_of, jsgf
 from companion.voice.microphone import RATE, Microphone, quiet
+from companion.voice.push_to_talk import RELEASE_FRAMES, PushToTalk
 from companion.voice.segmenter import FRAME, Segmenter
 
 
@@ -29,8 +30,10 @@ class Heard:
 
     words: str
     command: Command | None
-    # said to the companion (its wake word): only then is a line not understood said back
+    # said to the companion (its wake word, or push-to-talk held): only then is a line not
+    # understood said back
     addressed: bool = False
+    lead: int = 1  # the words of the wake word that start ``words`` (0 with push-to-talk)
 
     @property
     def reply(self) -> str:
@@ -38,7 +41,7 @@ class Heard:
         (never acted on); '' otherwise."""
         if self.command is not None or not self.addressed:
             return ""
-        words = " ".join(self.words.split()[1:]) if self.words else ""
+        words = " ".join(self.words.split()[self.lead :]) if self.words else ""
         return f"Not understood: {words}." if words else "Not understood."
 
 
@@ -96,9 +99,10 @@ class Recogniser:
         if self.wake and not (len(pcm) <= LONGEST_LINE and self._wake_starts(pcm)):
             return Heard("", None, False)
         words = self._decode(pcm, "companion")
+        lead = len(self.wake.split())
         if self.least_sure() < SURE:  # never acted on: said back as not understood
-            return Heard(words, None, True)
-        return Heard(words, command_of(words, self.ctx, self.wake), True)
+            return Heard(words, None, True, lead)
+        return Heard(words, command_of(words, self.ctx, self.wake), True, lead)
 
     def least_sure(self) -> float:
         """How sure the last decoding is of its least sure word after the wake word (the
@@ -132,18 +136,21 @@ class Recogniser:
 
 class Listener:
     """Reads a microphone in its own thread and hands each line heard to ``on_heard`` (the
-    daemon's loop acts on a command and says back once a line it did not understand)."""
+    daemon's loop acts on a command and says back once a line it did not understand). With
+    ``push_to_talk`` the microphone is open only while its button is held (and
+    ``RELEASE_FRAMES`` after): nothing said otherwise reaches the recogniser."""
 
     def __init__(
         self,
         recogniser: Recogniser,
         source: Microphone,
         on_heard: Callable[[Heard], None],
+        push_to_talk: PushToTalk | None = None,
     ) -> None:
         self.recogniser = recogniser
         self.source = source
         self.on_heard = on_heard
-        self.talking = threading.Event()  # push-to-talk held (without a wake word)
+        self.push_to_talk = push_to_talk
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -160,22 +167,33 @@ class Listener:
     def run(self) -> None:
         """Until the stream ends or ``stop``: cut the stream into lines and hear each."""
         cutter = Segmenter()
-        pushed = False
+        ptt = self.push_to_talk
+        open_for = 0  # push-to-talk: frames the microphone stays open (held: always)
         while not self._stop.is_set():
             frame = self.source.read(FRAME * 2)
             if len(frame) < FRAME * 2:
                 line = cutter.flush()
-                if line:
-                    self._heard(line, pushed)
+                if line and (ptt is None or open_for):
+                    self.on_heard(self.recogniser.hear(line))
                 return
+            if ptt is not None:
+                if ptt.held:
+                    open_for = RELEASE_FRAMES
+                elif open_for:
+                    open_for -= 1
+                    if not open_for:  # let go: the line so far is what was said
+                        line = cutter.flush()
+                        cutter.room_only(frame)
+                        if line:
+                            self.on_heard(self.recogniser.hear(line))
+                        continue
+                if not open_for:
+                    cutter.room_only(frame)
+                    continue
             was = cutter.in_speech
             line = cutter.feed(frame)
-            if not was and cutter.in_speech:
-                pushed = self.talking.is_set()
+            started = line is not None or (cutter.in_speech and not was)
+            if ptt is not None and ptt.held and started:
+                ptt.spoke()
             if line is not None:
-                self._heard(line, pushed or self.talking.is_set())
-
-    def _heard(self, pcm: bytes, pushed: bool) -> None:
-        if not self.recogniser.wake and not pushed:
-            return  # push-to-talk: nothing counts unless the button was held
-        self.on_heard(self.recogniser.hear(pcm))
+                self.on_heard(self.recogniser.hear(line))

@@ -44,10 +44,16 @@ class _Item:
 class SpeechQueue:
     """Lines for a ``say(text, cut)`` function (``Speaker.say``) spoken in its own thread."""
 
-    def __init__(self, say: Callable[[str, threading.Event], bool], bound: int = 8) -> None:
+    def __init__(
+        self,
+        say: Callable[[str, threading.Event], bool],
+        bound: int = 8,
+        prepare: Callable[[], None] | None = None,
+    ) -> None:
         if bound < 1:
             raise ValueError("the queue must hold at least one line")
         self._say = say
+        self._prepare = prepare  # run first in the queue's thread (a speaker's process started)
         self.bound = bound
         self._heap: list[_Item] = []
         self._arrival = itertools.count()
@@ -107,6 +113,11 @@ class SpeechQueue:
 
     def _run(self) -> None:
         lower_priority()
+        if self._prepare is not None:
+            try:
+                self._prepare()
+            except OSError as e:  # said again at the first line, which tries once more
+                log.warning("voice: %s", e)
         while True:
             with self._cond:
                 self._cond.wait_for(lambda: self._heap or self._closed)

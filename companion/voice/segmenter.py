@@ -66,6 +66,14 @@ class Segmenter:
             return self.flush()
         return None
 
+    def room_only(self, frame: bytes) -> None:
+        """A frame heard with the microphone closed (push-to-talk not held): the room's level
+        learns from it, and nothing of it is kept for a line."""
+        self._levels.append(level(frame))
+        self._before.clear()
+        self._line = []
+        self._loud = 0
+
     def flush(self) -> bytes | None:
         """The line being heard, if any, as the stream ends."""
         line, self._line = self._line, []

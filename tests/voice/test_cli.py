@@ -7,7 +7,7 @@ import wave
 from companion.cli.doctor import INFO, MISSING, OK
 from companion.cli.doctor_voice import voice_checks
 from companion.cli.main import main
-from companion.core.config import VoiceConfig
+from companion.core.config import ButtonConfig, VoiceConfig
 from tests.voice_tools import needs_espeak
 
 
@@ -48,4 +48,12 @@ def test_doctor_says_espeak_the_output_and_the_microphone_one_line_each():
     assert voice_checks(VoiceConfig(speak="all", voice="klingon"))[0].status == MISSING
     assert voice_checks(VoiceConfig(speak="off", voice="klingon"))[0].status == INFO
     listening = voice_checks(VoiceConfig(listen=True))
-    assert [c.name for c in listening] == ["espeak-ng", "sound out", "microphone", "recogniser"]
+    assert [c.name for c in listening] == [
+        "espeak-ng", "sound out", "microphone", "recogniser", "push-to-talk",
+    ]  # fmt: skip
+    assert "'companion'" in listening[-1].detail  # the wake word, without push-to-talk
+    menu = voice_checks(VoiceConfig(listen=True, push_to_talk="menu"))[-1]
+    assert menu.status == OK and menu.detail.startswith("GPIO13: hold menu and speak")
+    talk = VoiceConfig(listen=True, push_to_talk="talk")
+    assert voice_checks(talk, ButtonConfig(talk=16))[-1].detail.startswith("GPIO16: hold the talk")
+    assert voice_checks(talk, ButtonConfig(enabled="no"))[-1].status == MISSING

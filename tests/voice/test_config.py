@@ -13,12 +13,13 @@ def test_the_voice_is_off_by_default_and_reads_its_section(tmp_path):
     path.write_text(
         '[voice]\nspeak = "moves"\nvoice = "en-us+f3"\nrate = 150\nvolume = 120\n'
         'device = "plughw:1,0"\nlisten = true\nmicrophone = "hw:2"\nwake = ""\n'
+        'push_to_talk = "menu"\n'
     )
     v = Config.load(path).voice
     assert (v.speak, v.voice, v.rate, v.volume, v.device) == (
         "moves", "en-us+f3", 150, 120, "plughw:1,0"
     )  # fmt: skip
-    assert v.listen and v.microphone == "hw:2" and v.wake == ""
+    assert v.listen and v.microphone == "hw:2" and v.wake == "" and v.push_to_talk == "menu"
 
 
 @pytest.mark.parametrize(

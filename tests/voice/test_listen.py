@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from companion.voice.grammar import Command, Context, command_of, commands, every_command, jsgf
 from companion.voice.grammar import spoken as said_for
 from companion.voice.microphone import WavSource
-from tests.voice_tools import needs_espeak, needs_pocketsphinx, speak_to
+from tests.voice_tools import Pressed, needs_espeak, needs_pocketsphinx, speak_to
 
 FULL = Context(ranks=8, numbers=True, next=True, clock=True, confirm=True, pass_move=True)
 VOICES = ("en-us", "en-us+f2", "en-us+f3")
@@ -69,14 +69,11 @@ def test_a_missing_or_bad_source_is_one_line(tmp_path):
     assert "\n" not in str(e.value)
 
 
-def listen(folder: Path, ctx: Context, wake: str = "companion", pushed: bool = False) -> list:
+def listen(folder: Path, ctx: Context, wake: str = "companion") -> list:
     from companion.voice.listener import Listener, Recogniser
 
     heard: list = []
-    listener = Listener(Recogniser(ctx, wake), WavSource.of(folder), heard.append)
-    if pushed:
-        listener.talking.set()
-    listener.run()
+    Listener(Recogniser(ctx, wake), WavSource.of(folder), heard.append).run()
     return heard
 
 
@@ -119,12 +116,38 @@ def test_talk_without_the_wake_word_never_acts(tmp_path):
 
 @needs_espeak
 @needs_pocketsphinx
-def test_push_to_talk_hears_only_while_held(tmp_path):
-    speak_to(tmp_path / "0.wav", "what is the score")
-    speak_to(tmp_path / "1.wav", "where can i move")
-    assert listen(tmp_path, FULL, wake="") == []  # the button was not held
-    heard = listen(tmp_path, FULL, wake="", pushed=True)
-    assert [h.command for h in heard] == [Command("score"), Command("moves")]
+def test_push_to_talk_hears_only_what_is_said_while_held(tmp_path):
+    from companion.voice.listener import Listener, Recogniser
+    from companion.voice.push_to_talk import PushToTalk
+
+    said = {"score": "what is the score", "moves": "where can i move", "turn": "whose turn is it",
+            "help": "help"}  # fmt: skip
+    for name, line in said.items():
+        speak_to(tmp_path / f"{name}.wav", line)
+
+    def hear(held: dict[str, bool]) -> tuple[list, list[bool]]:
+        ptt = PushToTalk("menu")
+        talked: list[bool] = []  # after each press: was it talk?
+
+        def press(down: bool) -> None:
+            if not down:
+                talked.append(ptt.talked)
+            ptt.level("menu", down)
+
+        stream = Pressed([(tmp_path / f"{n}.wav", held[n]) for n in said], press)
+        heard: list = []
+        Listener(Recogniser(FULL, ""), stream, heard.append, ptt).run()
+        return [h.command for h in heard], talked
+
+    assert hear(dict.fromkeys(said, False)) == ([], [])  # never held: nothing heard
+    commands, talked = hear({"score": True, "moves": False, "turn": True, "help": False})
+    assert commands == [Command("score"), Command("turn")]
+    assert talked == [True, True]
+    assert hear(dict.fromkeys(said, True))[0] == [Command(n) for n in said]
+    # another button going down is not the push-to-talk one
+    ptt = PushToTalk("talk")
+    ptt.level("menu", True)
+    assert not ptt.held
 
 
 def tone(seconds: float, amplitude: int = 6000) -> bytes:
@@ -228,3 +251,70 @@ def test_a_doubtful_hearing_is_said_back_and_never_acted_on(tmp_path):
         assert words.startswith("companion") and command is None
         assert reply == f"Not understood: {words.removeprefix('companion').strip()}."
     assert hear(None)[2][:2] == ["companion help", "help"]
+
+
+class Marked:
+    """A stream of frames, loud (a tone) or quiet, each carrying its number in its first
+    sample; the push-to-talk button is pressed and let go as the frames are read."""
+
+    def __init__(self, loud: list[bool], held: list[bool], ptt) -> None:
+        self.loud, self.held, self.ptt = loud, held, ptt
+        self.i = 0
+
+    def read(self, size: int) -> bytes:
+        import math
+        from array import array
+
+        from companion.voice.segmenter import FRAME
+
+        if self.i >= len(self.loud):
+            return b""
+        if self.held[self.i] != self.ptt.held:
+            self.ptt.level("menu", self.held[self.i])
+        amp = 6000 if self.loud[self.i] else 4
+        frame = array("h", (int(amp * math.sin(k / 5)) for k in range(FRAME)))
+        frame[0] = self.i
+        self.i += 1
+        return frame.tobytes()
+
+    def close(self) -> None:
+        pass
+
+
+@given(
+    pattern=st.lists(
+        st.tuples(st.integers(1, 40), st.booleans(), st.booleans()), min_size=1, max_size=12
+    )
+)
+def test_push_to_talk_hands_on_only_what_came_while_held_or_just_after(pattern):
+    """Whatever the talk and the presses, every frame the recogniser gets was read while the
+    button was held or in the ``RELEASE_FRAMES`` after it was let go (that what is said while
+    held is heard: test_push_to_talk_hears_only_what_is_said_while_held)."""
+    from array import array
+
+    from companion.voice.listener import Heard, Listener
+    from companion.voice.push_to_talk import RELEASE_FRAMES, PushToTalk
+    from companion.voice.segmenter import FRAME
+
+    loud = [is_loud for n, is_loud, _ in pattern for _ in range(n)]
+    held = [is_held for n, _, is_held in pattern for _ in range(n)]
+    allowed = set()
+    since = None  # frames since the button was let go
+    for i, h in enumerate(held):
+        since = 0 if h else (None if since is None else since + 1)
+        if since is not None and since < RELEASE_FRAMES:
+            allowed.add(i)
+    got: list[int] = []
+
+    class Recording:
+        wake = ""
+
+        def hear(self, pcm: bytes) -> Heard:
+            samples = array("h", pcm)
+            got.extend(samples[k] for k in range(0, len(samples), FRAME))
+            return Heard("", None, True, 0)
+
+    ptt = PushToTalk("menu")
+    Listener(Recording(), Marked(loud, held, ptt), lambda h: None, ptt).run()  # type: ignore[arg-type]
+    assert set(got) <= allowed
+    assert len(got) == len(set(got))  # no frame heard twice
