@@ -212,6 +212,10 @@ def build_daemon(
     daemon.buzzer = buzzer
     closers = [c.close for c in (buttons, buzzer, journal) if c is not None and hasattr(c, "close")]
     v = config.voice
+    if v.listen and v.push_to_talk != "off" and buttons is None and not simulated:
+        why = f"push-to-talk on {v.push_to_talk}, but no buttons: nothing opens the microphone"
+        log.warning("voice: %s ([buttons] enabled)", why)
+        daemon.say(why, kind="warning")
     if v.speak != "off" or v.listen or voice_to is not None or listen_from is not None:
         from companion.service.voice_setup import start_voice
 

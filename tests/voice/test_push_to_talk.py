@@ -179,3 +179,28 @@ def test_help_names_the_button_to_hold_and_open_the_menu_is_a_command():
     d.call(lambda: voice.commands.act(Heard("open the menu", Command("menu"), True, 0)))
     assert d.menu.is_open
     assert Heard("open the window", None, True, 0).reply == "Not understood: open the window."
+
+
+@needs_pocketsphinx
+def test_push_to_talk_with_no_buttons_says_nothing_opens_the_microphone(tmp_path, caplog):
+    """A board with its buttons turned off: the one line says so, and the referee runs."""
+    config = Config.default().with_overrides(
+        board={"driver": "mock"},
+        buttons={"enabled": "no"},
+        journal={"path": "none"},
+        voice={"speak": "all", "listen": True, "push_to_talk": "menu"},
+    )
+    out = tmp_path / "said"
+    out.mkdir()
+    daemon, closers = build_daemon(
+        config, simulated=False, voice_to=out, listen_from=Pressed([], None)
+    )
+    try:
+        notes = [r.getMessage() for r in caplog.records if "nothing opens" in r.getMessage()]
+        assert notes == [
+            "voice: push-to-talk on menu, but no buttons: nothing opens the microphone"
+            " ([buttons] enabled)"
+        ]
+    finally:
+        for close in closers:
+            close()
