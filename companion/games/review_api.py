@@ -106,3 +106,19 @@ class Review:
 # move names and a progress callback (done, total), the Review; ValueError with one line for a
 # game it may not review (one that has not revealed its secrets) or a move that does not replay.
 OwnReview = Callable[[dict[str, Any], Sequence[str], Callable[[int, int], None] | None], Review]
+
+
+def replayed(state: Any, names: Sequence[str]) -> list[tuple[int, Any, Any, Any]]:
+    """A game's moves played from ``state``: (ply, move, the state before, the state after)
+    each, for a game's own review; ValueError with one line naming a move that does not
+    replay."""
+    steps = []
+    for ply, name in enumerate(names, 1):
+        try:
+            move = state.parse_move(name)
+            after = state.play(move)
+        except ValueError as e:
+            raise ValueError(f"move {ply} {name}: {str(e).splitlines()[0]}") from None
+        steps.append((ply, move, state, after))
+        state = after
+    return steps

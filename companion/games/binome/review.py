@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..review_api import MoveReview, Review
+from ..review_api import MoveReview, Review, replayed
 from .engine import BinomeState, new_game
 from .moves import Claim, Decline, Draw, Roll
 from .postulates import BY_ID, number_text
@@ -70,15 +70,8 @@ def review(
     ``options``; ValueError with one line for a game not over or a move that does not
     replay."""
     state = new_game(**options)
-    steps = []
-    for ply, name in enumerate(names, 1):
-        try:
-            move = state.parse_move(name)
-            after = state.play(move)
-        except ValueError as e:
-            raise ValueError(f"move {ply} {name}: {str(e).splitlines()[0]}") from None
-        steps.append((ply, move, state, after))
-        state = after
+    steps = replayed(state, names)
+    state = steps[-1][3] if steps else state
     if not state.is_over():  # before anything is read of the sheets
         raise ValueError("only a game that is over is reviewed: its sheets are still secret")
     end = state

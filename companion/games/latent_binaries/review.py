@@ -23,7 +23,7 @@ from functools import cache
 from itertools import combinations
 from typing import Any, Final
 
-from ..review_api import MoveReview, Review
+from ..review_api import MoveReview, Review, replayed
 from .engine import LatentState, new_game
 from .facts import RIGHT, truth
 from .geometry import square_name
@@ -71,15 +71,8 @@ def review(
     """The review of the game played as ``names`` with ``options``; ValueError with one line
     for a game that has not revealed its secrets or a move that does not replay."""
     state = new_game(**options)
-    steps: list[tuple[int, Any, LatentState, LatentState]] = []
-    for ply, name in enumerate(names, 1):
-        try:
-            move = state.parse_move(name)
-            after = state.play(move)
-        except ValueError as e:
-            raise ValueError(f"move {ply} {name}: {str(e).splitlines()[0]}") from None
-        steps.append((ply, move, state, after))
-        state = after
+    steps = replayed(state, names)
+    state = steps[-1][3] if steps else state
     if not state.revealed():  # checked before anything is read of the secrets
         raise ValueError("the game has not revealed its secrets: no review before")
     first = PLAYERS[0]
