@@ -251,9 +251,15 @@ def iso(ms: int | None) -> str | None:
         raise ValueError("time out of range (years 1 to 9999)")
     day, ms = divmod(ms, 86_400_000)  # the date once per day (a game's moves share it)
     seconds, ms = divmod(ms, 1000)
-    minutes, seconds = divmod(seconds, 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{_date_text(day)}T{hours:02d}:{minutes:02d}:{seconds:02d}.{ms:03d}Z"
+    return f"{_date_text(day)}T{_clock_text(seconds)}.{ms:03d}Z"
+
+
+@lru_cache(maxsize=4096)
+def _clock_text(seconds: int) -> str:
+    """The time of day ``seconds`` after midnight, as ``14:02:11`` (a game's moves fall in a
+    few thousand seconds: an import of many games writes each once)."""
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours:02d}:{rest // 60:02d}:{rest % 60:02d}"
 
 
 @lru_cache(maxsize=1024)

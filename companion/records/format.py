@@ -191,7 +191,10 @@ def numberings(game: str, options: dict[str, Any]) -> tuple[int, ...]:
 
 def _move_token(name: str) -> str:
     """A move name as written: quoted when it holds spaces ("setup d2 red/yellow")."""
-    return f'"{name}"' if any(c.isspace() for c in name) else name
+    return f'"{name}"' if _SPACE.search(name) else name
+
+
+_SPACE = re.compile(r"\s")
 
 
 def format_record(rec: Record) -> str:
@@ -220,9 +223,12 @@ def format_record(rec: Record) -> str:
     row: list[str] = []
     per = per_number(rec.game, rec.options)
     tenths = rec.time_control is not None and counts_tenths(rec.time_control)
+    notes, clock_notes = rec.notes, rec.clock_notes
     for i, name in enumerate(rec.moves):
-        row.extend(_comment(note) for note in rec.notes.get(i, ()))
-        row.extend(_comment(note) for note in rec.clock_notes.get(i, ()))
+        if notes and i in notes:  # most moves have none: asked only then (an import's time)
+            row.extend(map(_comment, notes[i]))
+        if clock_notes and i in clock_notes:
+            row.extend(map(_comment, clock_notes[i]))
         if i % per == 0:
             if row:
                 lines.append(" ".join(row))

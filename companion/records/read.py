@@ -139,12 +139,12 @@ def parse_record(text: str, source: str = "record", first_line: int = 1) -> Reco
                     f"{source}:{lineno}:{m.start(kind) + 1}: more than {MAX_RECORD_TOKENS:,} "
                     f"words after the tags: a record holds at most {MAX_RECORD_MOVES:,} moves"
                 )
+            col = m.start(kind) + 1
             if kind == "open":
-                col = m.start(kind) + 1
                 if m.group(kind) == "{":
                     raise RecordError(f"{source}:{lineno}:{col}: comment not closed with }}")
                 raise RecordError(f'{source}:{lineno}:{col}: move not closed with "')
-            tokens.append((m.group(kind), lineno, m.start(kind) + 1))
+            tokens.append((m.group(kind), lineno, col))
     return _assemble(tags, tokens, source)
 
 
