@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.voice.audio import AudioFormat
 from companion.voice.listener import pocketsphinx_missing
 from companion.voice.speech import espeak_missing
 
@@ -63,3 +64,20 @@ class Pressed:
 
     def close(self) -> None:
         self.parts.clear()
+
+
+class NullSink:
+    """Speech nowhere (counts what it was handed: ``said``, ``samples``)."""
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+        self.samples = 0
+
+    def begin(self, text: str, fmt: AudioFormat) -> None:
+        self.said.append(text)
+
+    def write(self, pcm: bytes) -> None:
+        self.samples += len(pcm) // 2
+
+    def end(self, completed: bool) -> None:
+        pass

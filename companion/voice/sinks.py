@@ -24,23 +24,6 @@ class Sink(Protocol):
     def end(self, completed: bool) -> None: ...
 
 
-class NullSink:
-    """Speech nowhere (counts what it was handed: ``said``, ``samples``)."""
-
-    def __init__(self) -> None:
-        self.said: list[str] = []
-        self.samples = 0
-
-    def begin(self, text: str, fmt: AudioFormat) -> None:
-        self.said.append(text)
-
-    def write(self, pcm: bytes) -> None:
-        self.samples += len(pcm) // 2
-
-    def end(self, completed: bool) -> None:
-        pass
-
-
 class FolderSink:
     """Each utterance as ``DIR/NNNN.wav`` and a line ``NNNN<TAB>text`` in ``DIR/said.txt`` (an
     utterance that was cut gets `` [cut]`` after its text). Numbering goes on after the files

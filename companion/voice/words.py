@@ -99,10 +99,6 @@ def clock_words(spec: GameSpec, player: str, seconds: int) -> str:
     return f"{n} second{'s' if seconds != 1 else ''}, {who(spec, player)}."
 
 
-def flag_words(spec: GameSpec, player: str) -> str:
-    return f"{who(spec, player)}'s flag fell."
-
-
 def time_words(spec: GameSpec, left: dict[str, float]) -> str:
     """Each player's time left: 'black 4 minutes 12, white 52 seconds.'"""
     parts = []
@@ -130,14 +126,6 @@ def fix_words(squares: Iterable[str]) -> str:
     """The squares where the board differs from the game."""
     names = list(squares)
     return f"Put back {listing(names)}." if names else ""
-
-
-def opponent_words(spec: GameSpec, player: str, public: str, made: bool) -> str:
-    """The engine's or the remote board's move for someone here to make, and its confirmation."""
-    said = name_words(public)
-    if made:
-        return f"Done: {said}."
-    return f"{who(spec, player)} plays {said}: please make it on the board."
 
 
 def cell_words(piece: str, text: str = "") -> str:

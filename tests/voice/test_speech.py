@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from companion.voice.audio import AudioFormat
 from companion.voice.queue import CHAT, MOVE, REFUSAL, URGENT, SpeechQueue
-from companion.voice.sinks import AlsaSink, FolderSink, NullSink
+from companion.voice.sinks import AlsaSink, FolderSink
 from companion.voice.speech import Speaker, VoiceSettings
-from tests.voice_tools import needs_espeak
+from tests.voice_tools import NullSink, needs_espeak
 
 pytestmark = needs_espeak
 

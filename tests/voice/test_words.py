@@ -129,7 +129,6 @@ def test_results_refusals_clock_and_fixes_in_words():
     )
     spec = get_spec("binary")
     assert clock_words(spec, "black", 10) == "ten seconds, black."
-    assert words.flag_words(spec, "white") == "white's flag fell."
     assert fix_words(["c2", "d3"]) == "Put back c2 and d3." and fix_words([]) == ""
     assert words.time_words(spec, {"black": 252.4, "white": 52}) == (
         "black 4 minutes 12, white 52 seconds."

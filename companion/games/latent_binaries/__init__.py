@@ -4,6 +4,6 @@
 ``phases``, the ``nest``, the position ``queries`` and the 5x7 ``geometry``; ``masked`` and
 ``facts`` for a game across two boards, each holding its own player's secrets), ``views``
 what each player may see, ``position`` the public position text and the ``legal`` command's
-function, ``input`` and ``spec`` how the game is hosted, ``arrange`` states built mid-game for
-analysis and tests. Rules as enforced: docs/rules/latent-binaries.md.
+function, ``input`` and ``spec`` how the game is hosted (tests build states mid-game with
+tests/games/latent_binaries/arrange.py). Rules as enforced: docs/rules/latent-binaries.md.
 """

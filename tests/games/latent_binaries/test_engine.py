@@ -6,13 +6,13 @@ import pytest
 
 from companion.games import get_spec
 from companion.games.base import IllegalMove
-from companion.games.latent_binaries.arrange import arranged
 from companion.games.latent_binaries.engine import LatentState
 from companion.games.latent_binaries.geometry import parse_square, square_name
 from companion.games.latent_binaries.moves import END, PASS, Challenge, Order, Setup, Step
 from companion.games.latent_binaries.options import resolve
 from companion.games.latent_binaries.phases import CHALLENGE, MARKER, MOVE, OVER, SETUP
 from companion.games.latent_binaries.views import public_view
+from tests.games.latent_binaries.arrange import arranged
 
 new_game = get_spec("latent-binaries").new
 

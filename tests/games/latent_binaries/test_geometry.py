@@ -6,7 +6,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.games.latent_binaries.arrange import arranged
 from companion.games.latent_binaries.geometry import (
     BETWEEN,
     GOAL_ROWS,
@@ -23,6 +22,7 @@ from companion.games.latent_binaries.geometry import (
     squares_of,
     steps,
 )
+from tests.games.latent_binaries.arrange import arranged
 
 
 def sq(name: str) -> int:

@@ -5,9 +5,9 @@ and look at them before committing)."""
 from __future__ import annotations
 
 from companion.games import get_spec
-from companion.games.latent_binaries.arrange import arranged
 from companion.games.latent_binaries.spec import SPEC
 from companion.views.oled import Screen
+from tests.games.latent_binaries.arrange import arranged
 from tests.views.test_oled_golden import check, shown
 
 new_game = get_spec("latent-binaries").new

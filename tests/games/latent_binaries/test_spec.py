@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from companion.games import game_names, get_spec, register, unregister
 from companion.games.base import GameSpec, Pending, Play, Refuse
-from companion.games.latent_binaries.arrange import arranged
 from companion.games.latent_binaries.geometry import parse_square
 from companion.games.latent_binaries.input import LatentInput
 from companion.games.latent_binaries.moves import END, Marker, Step
@@ -20,6 +19,7 @@ from companion.games.latent_binaries.phases import CHALLENGE, MARKER, MOVE, SETU
 from companion.games.latent_binaries.spec import SPEC
 from companion.referee.session import Session
 from tests.games import test_contract as contract
+from tests.games.latent_binaries.arrange import arranged
 from tests.games.latent_binaries.test_properties import random_game, scrambled
 
 new_game = get_spec("latent-binaries").new

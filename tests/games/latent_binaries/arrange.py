@@ -1,15 +1,15 @@
-"""Game states built directly, in the middle of a game, for analysis and tests."""
+"""Latent Binaries states built directly, in the middle of a game, for the tests."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from .engine import LatentState
-from .geometry import parse_square
-from .nest import Nest
-from .options import PLAYERS, RAINBOW, rules
-from .phases import CHALLENGE, MARKER, MOVE
+from companion.games.latent_binaries.engine import LatentState
+from companion.games.latent_binaries.geometry import parse_square
+from companion.games.latent_binaries.nest import Nest
+from companion.games.latent_binaries.options import PLAYERS, RAINBOW, rules
+from companion.games.latent_binaries.phases import CHALLENGE, MARKER, MOVE
 
 
 def arranged(
