@@ -663,15 +663,6 @@ def new_game(**options: Any) -> BinomeState:
     )
 
 
-def referee_move(state: BinomeState, rng: random.Random) -> BinomeMove | None:
-    """What the referee plays by itself now: a chance outcome drawn with ``rng`` (roll,
-    draw) or a virtual player's move; None while it waits for the players."""
-    chance = state.chance_moves()
-    if chance:
-        return rng.choice(chance)
-    return state.forced_move()
-
-
 def _cell_or_none(text: str) -> int | None:
     """The cell a word names ('1a'..'8b'), or None."""
     try:

@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from .deck import Deck, DeckError, builtin_deck, load_deck
 from .postulates import BY_ID, get, parse_number
@@ -59,17 +59,6 @@ def resolve_claims(
         battle_royale="battle-royale" in variants,
         same_boat="same-boat" in variants,
     )
-
-
-def resolve_json(
-    postulate: str,
-    claims: Sequence[str],
-    variants: Sequence[str] = (),
-    deck_path: str | None = None,
-) -> dict[str, Any]:
-    """The ``--json`` answer: postulate, winners, eliminated (name: reason), points."""
-    deck = load_deck(deck_path) if deck_path else None
-    return resolve_claims(postulate, claims, variants, deck).to_json()
 
 
 class _BadUsage(Exception):

@@ -13,8 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from companion.core.squares import squares_of
-
 WIDTH: Final = 5
 HEIGHT: Final = 7
 SQUARES: Final = WIDTH * HEIGHT
@@ -119,16 +117,6 @@ def sight(square: int, nests: int) -> int:
             if nests >> t & 1:
                 found |= 1 << t
                 break
-    return found
-
-
-def seen_by_any(watchers: int, targets: int, nests: int) -> int:
-    """Mask of the ``targets`` that some square of ``watchers`` sees past ``nests``."""
-    found = 0
-    for s in squares_of(watchers):
-        for t in squares_of(targets & ~found):
-            if sees(s, t, nests):
-                found |= 1 << t
     return found
 
 

@@ -6,12 +6,22 @@ import random
 
 from companion.games import get_spec
 from companion.games.binome.deck import builtin_deck
-from companion.games.binome.engine import CLAIM, referee_move
+from companion.games.binome.engine import CLAIM
 from companion.games.binome.moves import Claim, Decline, Write
 from companion.games.binome.options import resolve_game_options
 from companion.games.binome.solo import choose_cell, choose_claim, personality, quality
 from companion.journal.api import NullJournal
 from tests.positions import solo_session
+
+
+def referee_move(state, rng: random.Random):
+    """What the referee plays by itself now: a chance outcome drawn with ``rng`` (roll,
+    draw) or a virtual player's move; None while it waits for the players."""
+    chance = state.chance_moves()
+    if chance:
+        return rng.choice(chance)
+    return state.forced_move()
+
 
 new_game = get_spec("binome").new
 

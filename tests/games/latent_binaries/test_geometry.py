@@ -15,7 +15,6 @@ from companion.games.latent_binaries.geometry import (
     aligned,
     mask_of,
     parse_square,
-    seen_by_any,
     sees,
     sight,
     square_name,
@@ -98,7 +97,6 @@ def test_sight_finds_the_first_nest_on_each_ray():
     nests = mask("c4", "c5", "c6", "e6", "a2", "b3")
     # up: c5 (c6 hidden behind it); up-right: d5 empty, e6; down-left: b3 (a2 behind it)
     assert names(sight(sq("c4"), nests)) == {"c5", "e6", "b3"}
-    assert names(seen_by_any(mask("c4"), mask("c5", "c6", "e6"), nests)) == {"c5", "e6"}
 
 
 def test_a_line_opened_by_moving_another_nest():
