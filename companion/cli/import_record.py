@@ -26,6 +26,7 @@ from companion.cli.journal_args import (
 )
 from companion.core.terminal_text import for_terminal
 from companion.journal.api import JournalError
+from companion.journal.rows import iso
 from companion.records.check import digest, import_record, validate
 from companion.records.format import (
     MAX_FILE_BYTES,
@@ -168,6 +169,7 @@ Item = tuple[str, Any, Any, "str | None"]
 class _Tally:
     imported = refused = games = 0
     last = ""
+    played: set[tuple[str, str]] | None = None  # the starts of the games played here
 
 
 def _up_to_a_good_one(items: Iterator[Item]) -> list[Item]:
@@ -203,7 +205,7 @@ def _import_batch(journal, batch: Iterator[Item], args, progress: Progress, tall
                 first, last = first or item[0], item[0]
                 tally.games += 1
                 try:
-                    tally.last = _import_one(journal, item, args)
+                    tally.last = _import_one(journal, item, args, tally)
                     done += 1
                 except RecordError as e:
                     tally.refused += 1
@@ -297,11 +299,18 @@ def _many(parts, source: str, count: int) -> Iterator[Item]:
             yield (f"{source} ({where})", None, None, f"{e} ({where})")
 
 
-def _played_here(journal, rec: Record, key: str) -> int | None:
+def _played_here(journal, rec: Record, key: str, tally: _Tally) -> int | None:
     """The game of this journal that ``rec`` was exported from (the same game, tags, moves and
     times: the same fingerprint as its own record), if any. Only games that started at the
     record's start are looked at."""
     if rec.started is None:
+        return None
+    if tally.played is None:  # read once for the whole import
+        tally.played = journal.played_starts()
+    try:
+        if (rec.game, iso(rec.started)) not in tally.played:
+            return None
+    except ValueError:  # a start out of range: no game of this journal has it
         return None
     for game_id in journal.started_at(rec.game, rec.started):
         entry = journal.load(game_id)
@@ -319,14 +328,14 @@ def _played_here(journal, rec: Record, key: str) -> int | None:
     return None
 
 
-def _import_one(journal, item: Item, args: argparse.Namespace) -> str:
+def _import_one(journal, item: Item, args: argparse.Namespace, tally: _Tally) -> str:
     source, rec, state, error = item
     if error is not None:
         raise RecordError(error)
     key = digest(rec)
     if not args.allow_duplicate and (same := journal.find_digest(key)) is not None:
         raise RecordError(f"{source}: already imported as game {same} (--allow-duplicate)")
-    if not args.allow_duplicate and (same := _played_here(journal, rec, key)) is not None:
+    if not args.allow_duplicate and (same := _played_here(journal, rec, key, tally)) is not None:
         raise RecordError(f"{source}: already in the journal as game {same} (--allow-duplicate)")
     game_id = import_record(journal, rec, state, resume=args.resume, key=key)
     for warning in rec.warnings:  # read all the same (a bad clock comment): said, not fatal

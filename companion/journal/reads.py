@@ -199,6 +199,13 @@ def started_at(db: sqlite3.Connection, game: str, started: int) -> list[int]:
     return [r[0] for r in rows]
 
 
+def played_starts(db: sqlite3.Connection) -> set[tuple[str, str]]:
+    """(game, start as stored) of every game played in this journal (not imported): read
+    once by an import of many records, which then asks ``started_at`` only where one fits
+    (there is no index of the starts: asked at each record, it was a scan of every game)."""
+    return set(db.execute("SELECT game, started FROM games WHERE digest IS NULL").fetchall())
+
+
 def find_digest(db: sqlite3.Connection, digest: str) -> int | None:
     """The id of a game imported from a record with this fingerprint, if any."""
     row = db.execute(

@@ -1049,6 +1049,7 @@ class SqliteJournal:
     recent = _read_by(reads.recent)
     paused = _read_by(reads.paused)
     events = _read_by(reads.events)
+    played_starts = _read_by(reads.played_starts)
     started_at = _read_by(reads.started_at)  # a record exported from here names its start
     find_digest = _read_by(reads.find_digest)
     disputes = _read_by(reads.disputes)
