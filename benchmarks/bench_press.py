@@ -33,6 +33,7 @@ def measure(presses: int, journal=None, seed: int = 1) -> list[float]:
     done: list[float] = []
     d.on_frame = lambda: done.append(time.perf_counter())
     times = []
+    misses = 0  # presses in a row that drew no frame: a daemon that takes none ends the run
     while len(times) < presses:
         state = d.session.state
         if state.is_over():
@@ -46,6 +47,11 @@ def measure(presses: int, journal=None, seed: int = 1) -> list[float]:
         d.loop.run_pending()
         if done:
             times.append(done[0] - start)
+            misses = 0
+        else:
+            misses += 1
+            if misses > 100:
+                raise SystemExit("bench_press: 100 presses drew no OLED frame (see the log above)")
         now[0] += 0.05  # the finger lifts after the debounce lock-out
         d.board.release(square)
         d.loop.run_pending()
