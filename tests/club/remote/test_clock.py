@@ -58,6 +58,18 @@ def seats(t3: Board, t4: Board) -> dict[str, Board]:
     return {t3.state()["local"]: t3, t4.state()["local"]: t4}
 
 
+def moves_made(t3: Board, t4: Board, rng: random.Random, think: float) -> tuple[Board, Board]:
+    """Two random moves, each made at the mover's board and then at the other's after
+    ``think`` s each; then (the board to move, the other)."""
+    boards = seats(t3, t4)
+    for _ in range(2):
+        mover = boards[t3.state()["turn"]]
+        other = next(b for b in boards.values() if b is not mover)
+        one_move(mover, other, rng.choice(mover.state()["legal"]), think, think)
+    mover = boards[t3.state()["turn"]]
+    return mover, next(b for b in boards.values() if b is not mover)
+
+
 def test_both_boards_keep_one_clock_each_move_stamped_where_it_was_made(timed_pair):
     t3, t4 = timed_pair()
     boards = seats(t3, t4)
@@ -84,14 +96,8 @@ def test_both_boards_keep_one_clock_each_move_stamped_where_it_was_made(timed_pa
 @pytest.mark.parametrize("killed", ["mover", "other"])
 def test_a_board_killed_and_started_again_shows_the_same_times_as_its_peer(timed_pair, killed):
     t3, t4 = timed_pair()
-    boards = seats(t3, t4)
     rng = random.Random(4)
-    for _ in range(2):
-        mover = boards[t3.state()["turn"]]
-        other = next(b for b in boards.values() if b is not mover)
-        one_move(mover, other, rng.choice(mover.state()["legal"]), 0.1, 0.1)
-    mover = boards[t3.state()["turn"]]
-    other = next(b for b in boards.values() if b is not mover)
+    mover, other = moves_made(t3, t4, rng, 0.1)
     victim = mover if killed == "mover" else other
     time.sleep(1.2)  # the clock ticked into the journal
     victim.kill()
@@ -112,14 +118,8 @@ def test_a_board_killed_and_started_again_shows_the_same_times_as_its_peer(timed
 
 def test_after_the_broker_comes_back_both_boards_show_the_same_times(timed_pair, broker):
     t3, t4 = timed_pair()
-    boards = seats(t3, t4)
     rng = random.Random(6)
-    for _ in range(2):
-        mover = boards[t3.state()["turn"]]
-        other = next(b for b in boards.values() if b is not mover)
-        one_move(mover, other, rng.choice(mover.state()["legal"]), 0.1, 0.1)
-    mover = boards[t3.state()["turn"]]
-    other = next(b for b in boards.values() if b is not mover)
+    mover, other = moves_made(t3, t4, rng, 0.1)
     broker.kill()  # the broker forgets everything
     ply = len(mover.state()["moves"])
     time.sleep(0.5)
@@ -141,14 +141,8 @@ def test_a_board_cut_off_never_flags_the_player_who_moved_in_time_at_the_other(t
     call. Once the broker is back the move arrives with its stamp, P2's time (run since
     the move) is gone, and both boards end the game the same way, with the same moves."""
     t3, t4 = timed_pair("0:06+0")
-    boards = seats(t3, t4)
     rng = random.Random(12)
-    for _ in range(2):  # the first move is free; P2 replies at once
-        mover = boards[t3.state()["turn"]]
-        other = next(b for b in boards.values() if b is not mover)
-        one_move(mover, other, rng.choice(mover.state()["legal"]), 0.0, 0.0)
-    p1 = boards[t3.state()["turn"]]
-    p2 = next(b for b in boards.values() if b is not p1)
+    p1, p2 = moves_made(t3, t4, rng, 0.0)  # the first move is free; P2 replies at once
     broker.kill()
     time.sleep(1.0)
     move = rng.choice(p1.state()["legal"])

@@ -158,15 +158,22 @@ def test_moves_out_of_order_twice_or_foreign_are_harmless(t3, peer):
     assert theirs.refusal is not None and theirs.refusal.reason == "no takebacks in a remote game"
 
 
-def test_the_peer_asks_and_is_answered_from_the_game(t3, peer):
-    wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
-    m = line_of_play(3)
+def three_plies(t3, peer, n: int) -> list[str]:
+    """A line of ``n`` moves, its first three played: t3's, t4's (sent by ``peer``, then
+    made at t3) and t3's again, both of t3's sent."""
+    m = line_of_play(n)
     press(t3, m[0])
     peer.send(identity(seq=0, move=m[1]))
     wait_until(lambda: t3.opponent.wanted is not None, 20, "t4's move lit")
     press(t3, m[1])
     press(t3, m[2])
     wait_until(lambda: len(peer.heard("move")) == 2, 20, "t3's own moves sent")
+    return m
+
+
+def test_the_peer_asks_and_is_answered_from_the_game(t3, peer):
+    wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
+    m = three_plies(t3, peer, 3)
     assert [(a["seq"], a["ply"], a["move"]) for a in peer.heard("move")] == [
         (0, 0, m[0]),
         (1, 2, m[2]),
@@ -269,13 +276,7 @@ def test_a_flood_of_questions_costs_a_bounded_answer(t3, peer, monkeypatch):
     through."""
     monkeypatch.setattr(remote_checks, "ASK_EVERY", 3600.0)
     wait_until(lambda: peer.heard("ask"), 20, "t3 asks")
-    m = line_of_play(5)
-    press(t3, m[0])
-    peer.send(identity(seq=0, move=m[1]))
-    wait_until(lambda: t3.opponent.wanted is not None, 20, "t4's move lit")
-    press(t3, m[1])
-    press(t3, m[2])
-    wait_until(lambda: len(peer.heard("move")) == 2, 20, "t3's own moves sent")
+    m = three_plies(t3, peer, 5)
     peer.listener.heard.clear()
     body = json.dumps(identity(kind="ask", have=0, mine=1)).encode()
     sent = [peer.client.publish(topics.remote("t4", "t3"), body, qos=1) for _ in range(500)]
