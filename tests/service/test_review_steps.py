@@ -150,20 +150,25 @@ def test_the_voice_says_each_step(tmp_path):
     assert "3. ON a4: blunder; better d4: holds a draw" in texts, texts
 
 
-def test_a_latent_binaries_review_steps_through_its_guesses(make_daemon, clock):
-    """A game's own review on the board: only its guesses, each in the position it was made
-    in, the nest challenged lit (and the sound guess's nest, when it was another)."""
+def played_to_the_end(d, clock, seed: int) -> list[str]:
+    """A whole game of random legal moves on ``d``, each accepted; the names played."""
     import random
 
-    d = make_daemon(game="latent-binaries")
-    rng = random.Random(1)
+    rng = random.Random(seed)
     while not d.session.state.is_over():
         state = d.session.state
         player = sorted(state.to_act)[0]
         verdict = d.submit(rng.choice(state.legal_moves(player)).name, player)
         assert verdict.accepted, verdict.refusal
         step(d, clock, 0.05)
-    played = [p.name for p in d.session.played]
+    return [p.name for p in d.session.played]
+
+
+def test_a_latent_binaries_review_steps_through_its_guesses(make_daemon, clock):
+    """A game's own review on the board: only its guesses, each in the position it was made
+    in, the nest challenged lit (and the sound guess's nest, when it was another)."""
+    d = make_daemon(game="latent-binaries")
+    played = played_to_the_end(d, clock, 1)
     guesses = [k for k, name in enumerate(played, 1) if name.startswith(("challenge", "order"))]
     assert guesses
     open_review(d, clock)
@@ -192,17 +197,8 @@ def test_a_latent_binaries_review_steps_through_its_guesses(make_daemon, clock):
 def test_a_binome_review_steps_through_its_claims_on_the_oled(make_daemon, clock):
     """Binøme has no board: its review's steps are said on the OLED, each claim or pass with
     its label and, at a mistake, the better number."""
-    import random
-
     d = make_daemon(game="binome", rules={"players": "Ann,Bob"})
-    rng = random.Random(2)
-    while not d.session.state.is_over():
-        state = d.session.state
-        player = sorted(state.to_act)[0]
-        verdict = d.submit(rng.choice(state.legal_moves(player)).name, player)
-        assert verdict.accepted, verdict.refusal
-        step(d, clock, 0.05)
-    played = [p.name for p in d.session.played]
+    played = played_to_the_end(d, clock, 2)
     choices = [k for k, n in enumerate(played, 1) if " claim " in n or n.endswith(" pass")]
     open_review(d, clock)
     assert [m["ply"] for m in d.review_steps.moves] == choices
