@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.club_hub import HubProcess  # noqa: E402
-from tests.mosquitto import Broker  # noqa: E402
+from tests.mosquitto import Broker, mosquitto_missing  # noqa: E402
 from tests.simulated_club_boards import SimBoard, play_game  # noqa: E402
 
 WAIT = 5.0  # seconds a move may take to reach the page before it counts as missed
@@ -256,6 +256,9 @@ def main(argv: list[str] | None = None) -> int:
         url, first, count, seed = args.worker
         worker(url, int(first), int(count), int(seed))
         return 0
+    if why := mosquitto_missing():
+        print(f"club: not measured ({why})")
+        return 1
     counts = [int(n) for n in args.boards.split(",") if n.strip()]
     results = [run_size(n, args.seconds, args.interval, args.per_process) for n in counts]
     if args.json:

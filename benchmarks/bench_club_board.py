@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from companion.club import topics  # noqa: E402
 from companion.core.config import Config  # noqa: E402
 from companion.service.app import build_daemon  # noqa: E402
-from tests.mosquitto import Broker  # noqa: E402
+from tests.mosquitto import Broker, mosquitto_missing  # noqa: E402
 
 
 def p99(values: list[float]) -> float:
@@ -104,6 +104,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=300)
     args = parser.parse_args()
+    if why := mosquitto_missing():
+        print(f"club: not measured ({why})")
+        return 1
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         (folder / "broker").mkdir()

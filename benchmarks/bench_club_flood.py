@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from companion.club import topics  # noqa: E402
 from tests.club_boards import BoardProcess  # noqa: E402
-from tests.mosquitto import Broker  # noqa: E402
+from tests.mosquitto import Broker, mosquitto_missing  # noqa: E402
 
 
 def status_kb(pid: int, key: str) -> int:
@@ -44,6 +44,9 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=200, help="100 KB acks")
     parser.add_argument("--deep", type=int, default=200, help="pairings 5,000 deep")
     args = parser.parse_args()
+    if why := mosquitto_missing():
+        print(f"club: not measured ({why})")
+        sys.exit(1)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         broker = Broker(folder).start()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import random
 import statistics
 import subprocess
 import sys
@@ -78,8 +79,6 @@ def press_frames(presses: int, speaking: bool, work: Path, seed: int = 1) -> lis
     """Press -> OLED frame (ms) over random Binaryon games through the daemon, with the voice
     saying every move, refusal and turn ([voice] speak = "all", into WAV files) or without a
     voice. A press every 30 ms: the lines of the last presses are being said meanwhile."""
-    import random
-
     from companion.core.config import Config
     from companion.service.daemon import Daemon
     from companion.service.voice_setup import start_voice
@@ -150,32 +149,49 @@ def sox(*args: str) -> None:
     subprocess.run(["sox", *args], check=True, stderr=subprocess.DEVNULL)
 
 
-def make_noise(kind: str, seconds: float, out: Path, work: Path) -> None:
-    """pink or brown noise from sox's synth; babble: several espeak-ng voices mixed."""
+BABBLE_SECONDS = 90.0
+
+
+def babble_track(work: Path) -> Path:
+    """A table's talk: four espeak-ng voices, each reading its own part of the README (the
+    wake word taken out), mixed into BABBLE_SECONDS of babble. Made once per run."""
+    track = work / "babble-track.wav"
+    if track.exists():
+        return track
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    sentences = text.replace("companion", "").replace("Companion", "").split(".")
+    parts = []
+    for i, voice in enumerate(BABBLE):
+        raw = work / f"babble-{i}.wav"
+        line = ".".join(sentences[40 + 60 * i : 100 + 60 * i])[:2500]
+        subprocess.run(["espeak-ng", "-v", voice, "-w", str(raw), line], check=True)
+        part = work / f"babble-{i}-16k.wav"
+        sox(str(raw), "-r", str(RATE), str(part), "trim", "0", f"{BABBLE_SECONDS:g}")
+        parts.append(str(part))
+    sox("-m", *parts, str(track))
+    return track
+
+
+def make_noise(kind: str, seconds: float, out: Path, work: Path, rng: random.Random) -> None:
+    """pink or brown noise from sox's synth (drawn afresh each time); babble: a stretch of
+    ``babble_track`` from a random point, so that each line meets other words."""
     if kind in ("pink", "brown"):
         sox("-n", "-r", str(RATE), "-b", "16", "-c", "1", str(out), "synth", f"{seconds:.2f}",
             f"{kind}noise")  # fmt: skip
         return
-    parts = []
-    text = (ROOT / "README.md").read_text(encoding="utf-8").split(".")
-    for i, voice in enumerate(BABBLE):
-        raw = work / f"babble-{i}.wav"
-        line = " ".join(text[20 + 7 * i : 26 + 7 * i]).replace("companion", "")
-        subprocess.run(["espeak-ng", "-v", voice, "-w", str(raw), line[:600]], check=True)
-        part = work / f"babble-{i}-16k.wav"
-        sox(str(raw), "-r", str(RATE), str(part), "trim", "0", f"{seconds:.2f}",
-            "pad", "0", f"{seconds:.2f}", "trim", "0", f"{seconds:.2f}")  # fmt: skip
-        parts.append(str(part))
-    sox("-m", *parts, str(out))
+    start = rng.uniform(0, BABBLE_SECONDS - seconds - 1)
+    sox(str(babble_track(work)), str(out), "trim", f"{start:.3f}", f"{seconds:.3f}")
 
 
-def mixed(speech: Path, kind: str, snr_db: float, work: Path, lead: float = 5.0) -> Path:
+def mixed(
+    speech: Path, kind: str, snr_db: float, work: Path, rng: random.Random, lead: float = 5.0
+) -> Path:
     """``speech`` (after ``lead`` seconds of silence) with noise at ``snr_db``: the RMS of
     the words against the noise's, mixed by sox."""
     with wave.open(str(speech)) as w:
         seconds = w.getnframes() / w.getframerate()
     noise = work / f"noise-{kind}.wav"
-    make_noise(kind, seconds, noise, work)
+    make_noise(kind, seconds, noise, work, rng)
     with wave.open(str(speech)) as w:
         total = w.getnframes()
     words = rms(speech) * math.sqrt(total / max(1, total - int(lead * RATE)))
@@ -188,6 +204,7 @@ def mixed(speech: Path, kind: str, snr_db: float, work: Path, lead: float = 5.0)
 def accuracy(work: Path, snrs: list[float], kinds: list[str], limit: int) -> None:
     recogniser = Recogniser(CTX, "companion")
     commands = every_command(CTX)[:limit]
+    rng = random.Random(1)  # where in the babble each line falls: the same every run
     for kind in ["clean", *kinds]:
         for snr in [None] if kind == "clean" else snrs:
             right = wrong = total = 0
@@ -203,7 +220,7 @@ def accuracy(work: Path, snrs: list[float], kinds: list[str], limit: int) -> Non
                         path = speech
                     else:  # the noise runs on before the words, as a fan or a crowd does
                         sox(str(raw), "-r", str(RATE), str(speech), "pad", "5", "0.5")
-                        path = mixed(speech, kind, snr, work)
+                        path = mixed(speech, kind, snr, work, rng)
                     heard: list = []  # through the microphone's stream, as it is used
                     t0 = time.process_time()
                     Listener(recogniser, WavSource.of(path), heard.append).run()

@@ -177,11 +177,9 @@ def daemon_on_journal(path, clock):
 def broker(tmp_path):
     """A real Mosquitto on a loopback port (tests/mosquitto.py); CI installs it, so a CI run
     without it fails rather than skips."""
-    from tests.mosquitto import Broker, mosquitto_path
+    from tests.mosquitto import Broker, require_mosquitto
 
-    if mosquitto_path() is None:
-        why = "mosquitto is not installed (apt install mosquitto)"
-        (pytest.fail if os.environ.get("CI") else pytest.skip)(why)
+    require_mosquitto()
     (tmp_path / "broker").mkdir()
     b = Broker(tmp_path / "broker").start()
     yield b

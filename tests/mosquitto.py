@@ -29,6 +29,20 @@ def mosquitto_path() -> str | None:
     return None
 
 
+def mosquitto_missing() -> str | None:
+    """Why no broker can be started here (one line), or None."""
+    return None if mosquitto_path() else "mosquitto is not installed (apt install mosquitto)"
+
+
+def require_mosquitto() -> None:
+    """Skips the test with one line when mosquitto is missing; CI installs it, so a CI run
+    without it fails rather than skips."""
+    if why := mosquitto_missing():
+        import pytest
+
+        (pytest.fail if os.environ.get("CI") else pytest.skip)(why)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -52,7 +66,7 @@ class Broker:
     ):
         self.exe = mosquitto_path()
         if self.exe is None:
-            raise RuntimeError("mosquitto is not installed (apt install mosquitto)")
+            raise RuntimeError(mosquitto_missing())
         self.port = port or free_port()
         self.workdir = workdir
         self.config = workdir / "mosquitto.conf"

@@ -103,11 +103,11 @@ def _listen(config: Config, daemon: Any, voice: TableVoice, listen_from: Any) ->
             self.recogniser = recogniser
             self.wake = recogniser.wake
 
-        def hear(self, pcm: bytes) -> Heard:
+        def hear(self, pcm: bytes, loudness: float | None = None) -> Heard:
             ctx = daemon.call(commands.context, render=False)
             if ctx != self.recogniser.ctx:
                 self.recogniser.set_context(ctx)
-            return self.recogniser.hear(pcm)
+            return self.recogniser.hear(pcm, loudness)
 
     def heard(line: Heard) -> None:
         if stopped.is_set():

@@ -1,7 +1,8 @@
 """Cuts a stream of samples into lines of speech by their loudness against the room's own
 level (the quietest moment of the last few seconds: a fan or a crowd raises it within
 ``ROOM_FRAMES``, the pauses between words keep it down): a line starts after a tenth of a
-second above it, keeps a little of what came before, and ends after half a second below. Pure."""
+second above it, keeps a little of what came before, and ends after half a second below. A
+line's ``loudness`` is its level over the room's when it started. Pure."""
 
 from __future__ import annotations
 
@@ -36,6 +37,8 @@ class Segmenter:
         self._line: list[bytes] = []
         self._loud = 0
         self._quiet = 0
+        self._room_at_start = FLOOR_LEVEL
+        self.loudness = 0.0  # the last line's RMS over the room's level as it started
 
     @property
     def in_speech(self) -> bool:
@@ -56,6 +59,7 @@ class Segmenter:
             self._loud = self._loud + 1 if loud else 0
             self._before.append(frame)
             if self._loud >= START_FRAMES:
+                self._room_at_start = self.room
                 self._line = list(self._before)
                 self._before.clear()
                 self._quiet = 0
@@ -78,4 +82,8 @@ class Segmenter:
         """The line being heard, if any, as the stream ends."""
         line, self._line = self._line, []
         self._loud = 0
-        return b"".join(line) if line else None
+        if not line:
+            return None
+        pcm = b"".join(line)
+        self.loudness = level(pcm) / self._room_at_start
+        return pcm

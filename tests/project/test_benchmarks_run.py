@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from tests.benchmark_modules import BENCHMARKS
+from tests.mosquitto import require_mosquitto
 
 # script, its smallest arguments, a line its figures must match
 RUNS = [
@@ -113,8 +114,14 @@ RUNS = [
 ]
 
 
+# these start a Mosquitto of their own
+NEEDS_MOSQUITTO = {"bench_club_board.py", "bench_club.py", "bench_club_flood.py"}
+
+
 @pytest.mark.parametrize(("script", "args", "figure"), RUNS, ids=[r[0] for r in RUNS])
 def test_the_benchmark_runs_and_prints_its_figures(script, args, figure, tmp_path):
+    if script in NEEDS_MOSQUITTO:
+        require_mosquitto()
     run = subprocess.run(
         [sys.executable, str(BENCHMARKS / script), *args],
         capture_output=True,

@@ -205,6 +205,28 @@ def test_a_steady_noise_raises_the_rooms_level_and_words_stand_out_of_it():
     # the fan is the room's level, not a line; the words alone are one
     assert cutter.room > 300 and len(lines) == 1
     assert 0.8 <= lines[0] <= 0.8 + 0.3 + 0.6
+    # its loudness: the line's RMS (the tone's 5,657 over 0.8 s of 1.56 s, the fan's 404 over
+    # the rest) over the room's level as it started
+    assert 9.5 < cutter.loudness < 11
+
+
+@needs_espeak
+@needs_pocketsphinx
+def test_words_barely_louder_than_the_room_are_said_back_as_too_noisy(tmp_path):
+    from companion.voice.audio import read_wav
+    from companion.voice.listener import CLEAR, Recogniser
+    from companion.voice.microphone import RATE
+
+    pcm = read_wav(speak_to(tmp_path / "score.wav", "companion what is the score"), RATE)
+    recogniser = Recogniser(FULL, "companion")
+    heard = recogniser.hear(pcm, loudness=CLEAR * 3)
+    assert heard.command == Command("score")
+    noisy = recogniser.hear(pcm, loudness=CLEAR * 0.8)  # as loud as a crowd's talk
+    assert noisy.command is None and noisy.addressed
+    assert noisy.reply == "Too noisy to hear that: say it again."
+    # talk without the wake word is still not answered, however loud the room
+    quiet_talk = read_wav(speak_to(tmp_path / "talk.wav", "what is the score"), RATE)
+    assert recogniser.hear(quiet_talk, loudness=CLEAR * 0.8).reply == ""
 
 
 HEAR_IN_A_FRESH_PROCESS = """
@@ -309,7 +331,7 @@ def test_push_to_talk_hands_on_only_what_came_while_held_or_just_after(pattern):
     class Recording:
         wake = ""
 
-        def hear(self, pcm: bytes) -> Heard:
+        def hear(self, pcm: bytes, loudness: float | None = None) -> Heard:
             samples = array("h", pcm)
             got.extend(samples[k] for k in range(0, len(samples), FRAME))
             return Heard("", None, True, 0)
