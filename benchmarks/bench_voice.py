@@ -2,9 +2,11 @@
 --pi-zero under the Pi Zero CPU quota of cpu_quota.py), press -> OLED frame through the daemon
 with its voice speaking every move (espeak-ng into WAV files) and without, command recognition
 on three espeak-ng voices with pink, brown (a fan) and babble noise mixed in by sox at 10 dB
-and 0 dB SNR, and false actions over minutes of read text that is not a command.
+and 0 dB SNR (after the wake word, and with --push-to-talk by push-to-talk too), and false
+actions over minutes of read text that is not a command.
 
     python benchmarks/bench_voice.py [--lines 30] [--presses 300] [--talk-minutes 3] [--pi-zero]
+                                     [--push-to-talk]
 """
 
 from __future__ import annotations
@@ -27,10 +29,11 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
-from companion.voice.audio import AudioFormat  # noqa: E402
+from companion.voice.audio import AudioFormat, read_wav  # noqa: E402
 from companion.voice.grammar import Context, every_command, spoken  # noqa: E402
 from companion.voice.listener import Listener, Recogniser  # noqa: E402
 from companion.voice.microphone import RATE, WavSource  # noqa: E402
+from companion.voice.push_to_talk import PushToTalk  # noqa: E402
 from companion.voice.speech import Speaker  # noqa: E402
 
 VOICES = ("en-us", "en-us+f2", "en-us+f3")
@@ -153,17 +156,17 @@ BABBLE_SECONDS = 90.0
 
 
 def babble_track(work: Path) -> Path:
-    """A table's talk: four espeak-ng voices, each reading its own part of the README (the
-    wake word taken out), mixed into BABBLE_SECONDS of babble. Made once per run."""
+    """A table's talk: four espeak-ng voices, each reading the club chatter of babble.txt from
+    its own sentence on, mixed into BABBLE_SECONDS of babble. Made once per run."""
     track = work / "babble-track.wav"
     if track.exists():
         return track
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    sentences = text.replace("companion", "").replace("Companion", "").split(".")
+    sentences = (HERE / "babble.txt").read_text(encoding="utf-8").splitlines()
     parts = []
     for i, voice in enumerate(BABBLE):
         raw = work / f"babble-{i}.wav"
-        line = ".".join(sentences[40 + 60 * i : 100 + 60 * i])[:2500]
+        start = i * len(sentences) // len(BABBLE)
+        line = " ".join(sentences[start:] + sentences[:start])
         subprocess.run(["espeak-ng", "-v", voice, "-w", str(raw), line], check=True)
         part = work / f"babble-{i}-16k.wav"
         sox(str(raw), "-r", str(RATE), str(part), "trim", "0", f"{BABBLE_SECONDS:g}")
@@ -201,10 +204,39 @@ def mixed(
     return out
 
 
-def accuracy(work: Path, snrs: list[float], kinds: list[str], limit: int) -> None:
-    recogniser = Recogniser(CTX, "companion")
+class HeldStream:
+    """A WAV file as the microphone's stream, with the push-to-talk button held from
+    ``held_from`` to ``held_to`` seconds into it (the listener reads the button every frame)."""
+
+    def __init__(self, path: Path, ptt: PushToTalk, held_from: float, held_to: float) -> None:
+        self.pcm = read_wav(path, RATE)
+        self.ptt = ptt
+        self.span = (int(held_from * RATE) * 2, int(held_to * RATE) * 2)
+        self.at = 0
+
+    def read(self, size: int) -> bytes:
+        down = self.span[0] <= self.at < self.span[1]
+        if down and not self.ptt.held:
+            self.ptt.press()
+        elif not down and self.ptt.held:
+            self.ptt.release()
+        out = self.pcm[self.at : self.at + size]
+        self.at += size
+        return out
+
+    def close(self) -> None:
+        pass
+
+
+def accuracy(work: Path, snrs: list[float], kinds: list[str], limit: int, talk: bool) -> None:
+    """Each command on each voice, alone and in each noise; with ``talk``, by push-to-talk (no
+    wake word; the button held from 0.3 s before the words to their end), else after the wake
+    word."""
+    wake = "" if talk else "companion"
+    recogniser = Recogniser(CTX, wake)
     commands = every_command(CTX)[:limit]
     rng = random.Random(1)  # where in the babble each line falls: the same every run
+    lead = 5.0  # seconds of the room before the words (of quiet when clean, by push-to-talk)
     for kind in ["clean", *kinds]:
         for snr in [None] if kind == "clean" else snrs:
             right = wrong = total = 0
@@ -213,25 +245,32 @@ def accuracy(work: Path, snrs: list[float], kinds: list[str], limit: int) -> Non
                 for command in commands:
                     raw = work / "say.wav"
                     subprocess.run(["espeak-ng", "-v", voice, "-w", str(raw),
-                                    spoken(command, "companion")], check=True)  # fmt: skip
+                                    spoken(command, wake)], check=True)  # fmt: skip
                     speech = work / "say-16k.wav"
-                    if snr is None:
+                    if snr is None and not talk:
                         sox(str(raw), "-r", str(RATE), str(speech))
                         path = speech
                     else:  # the noise runs on before the words, as a fan or a crowd does
-                        sox(str(raw), "-r", str(RATE), str(speech), "pad", "5", "0.5")
-                        path = mixed(speech, kind, snr, work, rng)
+                        sox(str(raw), "-r", str(RATE), str(speech), "pad", f"{lead:g}", "0.5")
+                        path = speech if snr is None else mixed(speech, kind, snr, work, rng)
                     heard: list = []  # through the microphone's stream, as it is used
                     t0 = time.process_time()
-                    Listener(recogniser, WavSource.of(path), heard.append).run()
+                    if talk:
+                        ptt = PushToTalk("menu")
+                        words_end = len(read_wav(speech, RATE)) / 2 / RATE - 0.5
+                        stream = HeldStream(path, ptt, lead - 0.3, words_end)
+                        Listener(recogniser, stream, heard.append, ptt).run()
+                    else:
+                        Listener(recogniser, WavSource.of(path), heard.append).run()
                     spent += time.process_time() - t0
                     total += 1
                     got = [h.command for h in heard if h.command is not None]
                     right += got == [command]
                     wrong += any(c != command for c in got)
             where = "clean" if snr is None else f"{kind} noise at {snr:g} dB SNR"
+            how = "push-to-talk" if talk else "commands"
             print(
-                f"commands, {where}: {100 * right / total:.1f} % right, {wrong} wrong actions "
+                f"{how}, {where}: {100 * right / total:.1f} % right, {wrong} wrong actions "
                 f"({total} lines, {len(VOICES)} voices; {1000 * spent / total:.0f} ms CPU a line)",
                 flush=True,
             )
@@ -278,6 +317,8 @@ def main() -> None:
     parser.add_argument("--snr", type=float, nargs="+", default=[10.0, 0.0])
     parser.add_argument("--noise", nargs="+", default=["pink", "brown", "babble"])
     parser.add_argument("--talk-minutes", type=float, default=3.0)
+    parser.add_argument("--push-to-talk", action="store_true",
+                        help="also the commands by push-to-talk, in the same noises")  # fmt: skip
     parser.add_argument("--pi-zero", action="store_true",
                         help="also time the first sample under the Pi Zero CPU quota")  # fmt: skip
     parser.add_argument("--latency-only", action="store_true", help=argparse.SUPPRESS)
@@ -323,7 +364,9 @@ def main() -> None:
             on += press_frames(args.presses // 3 or 1, True, work, seed)
         print(frames_line("speech off", off), flush=True)
         print(frames_line('speech on ("all", espeak-ng running)', on), flush=True)
-        accuracy(work, args.snr, args.noise, args.commands)
+        accuracy(work, args.snr, args.noise, args.commands, talk=False)
+        if args.push_to_talk:
+            accuracy(work, args.snr, args.noise, args.commands, talk=True)
         false_actions(work, args.talk_minutes)
 
 

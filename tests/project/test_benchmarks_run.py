@@ -72,9 +72,11 @@ RUNS = [
             "10",
             "--talk-minutes",
             "0.02",
+            "--push-to-talk",
         ],
         r"text -> first audio sample: p50 [\d.]+ ms[\s\S]*press -> OLED frame, speech off: "
         r"p50 [\d.]+ ms[\s\S]*speech on [^:]*: p50 [\d.]+ ms[\s\S]*commands, clean: [\d.]+ % right"
+        r"[\s\S]*push-to-talk, brown noise at 10 dB SNR: [\d.]+ % right"
         r"|voice: not measured",
     ),
     (
