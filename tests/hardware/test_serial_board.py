@@ -416,9 +416,10 @@ def test_brightness_is_sent_again_after_a_replug(link):
 
 
 def test_a_board_in_safe_mode_is_one_line_until_it_says_hello_again(link, caplog):
-    # the link is never declared lost here (a loaded machine may leave the simulated board's
-    # answer to a ping later than 1.5 s; the reconnection's HELLO would end safe mode early)
-    pico, board, sink = link(ping_after=5.0, lost_after=60.0)
+    # the link is never declared lost nor its handshake tried again here (a loaded machine may
+    # leave the simulated board's answer to a ping later than 1.5 s, or to HELLO later than
+    # 0.7 s: the reconnection's or the second try's HELLO would end safe mode early)
+    pico, board, sink = link(ping_after=5.0, lost_after=60.0, handshake_timeout=30.0)
     caplog.set_level(logging.WARNING, logger="companion.hardware.serial_board")
     safe = LinkStatus(False, "board safe mode: 5 failures: OSError(5,)")
     for _ in range(3):  # the board repeats it about once a second
