@@ -146,14 +146,16 @@ def test_the_voice_says_each_step(tmp_path):
         env={**ENV, "XDG_STATE_HOME": str(tmp_path)},
     )
     assert sim.stdin is not None
-    sim.stdin.write("".join(f"{line}\n" for line in lines))
-    sim.stdin.flush()
     said = out / "said.txt"
     step_line = "3. ON a4: blunder; better d4: holds a draw"
-    # quit once it is said: speech runs at niceness 10 (it never delays the referee), so under
-    # the suite's full load it says the game's lines minutes after they are typed
     try:
-        wait_until(lambda: said.exists() and step_line in said.read_text(), 300, "the step said")
+        # typed once the simulator is up and its voice has said whose turn it is, as a player
+        # would; and quit once the step is said (speech runs at niceness 10: under the suite's
+        # load it says the lines well after they are typed)
+        wait_until(lambda: said.exists() and "to play" in said.read_text(), 60, "the voice up")
+        sim.stdin.write("".join(f"{line}\n" for line in lines))
+        sim.stdin.flush()
+        wait_until(lambda: said.exists() and step_line in said.read_text(), 120, "the step said")
     finally:
         _, err = sim.communicate("quit\n", timeout=60)
     assert sim.returncode == 0, err
