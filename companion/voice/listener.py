@@ -108,8 +108,8 @@ class Recogniser:
         line must start with it (spotted alone first) and be short, else it is not a command:
         the grammar would match any talk to its nearest command. A line of a ``loudness``
         (its level over the room's) under ``CLEAR`` is said back as too noisy."""
-        # the model's silence around the words (the cut is tight), and a room's hiss under
-        # them: a file's digital silence between words spoils the features
+        # a room's hiss under the words: a file's digital silence between them spoils the
+        # features
         pad = PAD if self.wake else b""
         pcm = hissed(pad + pcm + pad)
         if self.wake and not (len(pcm) <= LONGEST_LINE and self._wake_starts(pcm)):
