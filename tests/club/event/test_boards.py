@@ -7,17 +7,9 @@ from __future__ import annotations
 import pytest
 
 from companion.club.event.desk import EventDesk
+from tests.club.event.events import ROUND_ROBIN_OF_FOUR as EVENT
 from tests.club.event.test_desk import Publisher
 from tests.club_boards import Acker, moves_to_end, play, start_board, stop_board, wait
-
-EVENT = """\
-name = "March"
-game = "binaryon"
-rules = { size = 4 }
-pairing = "round-robin"
-boards = ["t1", "t2"]
-players = ["Ann", "Ben", "Cat", "Dan"]
-"""
 
 
 @pytest.fixture

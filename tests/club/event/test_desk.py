@@ -14,6 +14,7 @@ import pytest
 from companion.cli.main import main
 from companion.club import topics
 from companion.club.event.desk import EventDesk
+from tests.club.event.events import ROUND_ROBIN_OF_FOUR as FOUR_PLAYERS
 from tests.mosquitto import Listener
 
 EVENT = """\
@@ -184,16 +185,6 @@ def test_a_disputed_or_unverified_remote_game_is_left_to_the_arbiter(desk, broke
         assert desk.note.endswith(f"is {status}: the arbiter's to decide")
     assert desk.tournament.find("r1-t1").result is None
     assert desk.on_result("t1", _finished(desk, first, "on"))  # the arbiter's way in stays open
-
-
-FOUR_PLAYERS = """\
-name = "March"
-game = "binaryon"
-rules = { size = 4 }
-pairing = "round-robin"
-boards = ["t1", "t2"]
-players = ["Ann", "Ben", "Cat", "Dan"]
-"""
 
 
 @pytest.mark.parametrize("winners", [[["x"]], [{"a": 1}], "on", [1]])

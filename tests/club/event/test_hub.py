@@ -18,17 +18,9 @@ from companion.club import topics
 from companion.journal.api import NullJournal
 from companion.records.format import Record, format_record
 from companion.referee.session import Session
+from tests.club.event.events import ROUND_ROBIN_OF_FOUR as EVENT
 from tests.club_hub import HubProcess
 from tests.mosquitto import Listener
-
-EVENT = """\
-name = "March"
-game = "binaryon"
-rules = { size = 4 }
-pairing = "round-robin"
-boards = ["t1", "t2"]
-players = ["Ann", "Ben", "Cat", "Dan"]
-"""
 
 
 class Board:

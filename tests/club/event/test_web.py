@@ -11,15 +11,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from companion.club.event.desk import EventDesk
 from companion.club.event.web import event_routes
-
-EVENT = """\
-name = "March"
-game = "binaryon"
-rules = { size = 4 }
-pairing = "round-robin"
-boards = ["t1", "t2"]
-players = ["Ann", "Ben", "Cat", "Dan"]
-"""
+from tests.club.event.events import ROUND_ROBIN_OF_FOUR as EVENT
 
 
 @pytest.fixture
