@@ -30,9 +30,10 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
+from companion.service.voice_commands import ALWAYS_ASKED, ASKED_IN_NOISE, NOISY  # noqa: E402
 from companion.voice.audio import AudioFormat, read_wav  # noqa: E402
 from companion.voice.grammar import Context, every_command, spoken  # noqa: E402
-from companion.voice.listener import Listener, Recogniser  # noqa: E402
+from companion.voice.listener import Heard, Listener, Recogniser  # noqa: E402
 from companion.voice.microphone import RATE, WavSource  # noqa: E402
 from companion.voice.push_to_talk import PushToTalk  # noqa: E402
 from companion.voice.speech import Speaker  # noqa: E402
@@ -149,6 +150,44 @@ def rms(path: Path) -> float:
     return math.sqrt(sum(x * x for x in s) / max(1, len(s)))
 
 
+def speech_level(path: Path) -> float:
+    """The active speech level of ITU-T P.56 (method B), as an RMS in sample units: the power
+    of the words over the time they are spoken, pauses and the silence around them left out,
+    as SNRs in speech recognition are stated."""
+    with wave.open(str(path)) as w:
+        rate = w.getframerate()
+        x = [s / 32768 for s in array("h", w.readframes(w.getnframes()))]
+    energy = sum(v * v for v in x)
+    if energy == 0:
+        return 0.0
+    g = math.exp(-1 / (rate * 0.03))  # the envelope's time constant: 0.03 s
+    p = q = 0.0
+    envelope = []
+    for v in x:
+        p = g * p + (1 - g) * abs(v)
+        q = g * q + (1 - g) * p
+        envelope.append(q)
+    hangover = int(0.2 * rate)
+    margin = 15.9  # dB between the level and the threshold that finds it
+    before: tuple[float, float] | None = None
+    for j in range(16):  # thresholds a factor of 2 apart, 2^-15 to 1
+        threshold = 2.0 ** (j - 15)
+        active, since = 0, hangover
+        for e in envelope:
+            since = 0 if e >= threshold else since + 1
+            active += since <= hangover
+        if active == 0:
+            break
+        level = 10 * math.log10(energy / active)
+        over = level - 20 * math.log10(threshold)
+        if over <= margin:
+            if before is not None:  # between the two thresholds, where `over` is the margin
+                level = before[0] + (level - before[0]) * (before[1] - margin) / (before[1] - over)
+            return 32768 * 10 ** (level / 20)
+        before = (level, over)
+    return 32768 * math.sqrt(energy / len(x))
+
+
 def sox(*args: str) -> None:
     subprocess.run(["sox", *args], check=True, stderr=subprocess.DEVNULL)
 
@@ -187,19 +226,14 @@ def make_noise(kind: str, seconds: float, out: Path, work: Path, rng: random.Ran
     sox(str(babble_track(work)), str(out), "trim", f"{start:.3f}", f"{seconds:.3f}")
 
 
-def mixed(
-    speech: Path, kind: str, snr_db: float, work: Path, rng: random.Random, lead: float = 5.0
-) -> Path:
-    """``speech`` (after ``lead`` seconds of silence) with noise at ``snr_db``: the RMS of
-    the words against the noise's, mixed by sox."""
+def mixed(speech: Path, kind: str, snr_db: float, work: Path, rng: random.Random) -> Path:
+    """``speech`` (after the room's lead-in of silence) with noise at ``snr_db``: the words'
+    active speech level (``speech_level``) against the noise's RMS, mixed by sox."""
     with wave.open(str(speech)) as w:
         seconds = w.getnframes() / w.getframerate()
     noise = work / f"noise-{kind}.wav"
     make_noise(kind, seconds, noise, work, rng)
-    with wave.open(str(speech)) as w:
-        total = w.getnframes()
-    words = rms(speech) * math.sqrt(total / max(1, total - int(lead * RATE)))
-    gain = words / (max(rms(noise), 1.0) * 10 ** (snr_db / 20))
+    gain = speech_level(speech) / (max(rms(noise), 1.0) * 10 ** (snr_db / 20))
     out = work / f"mix-{kind}-{snr_db:g}.wav"
     sox("-m", "-v", "1", str(speech), "-v", f"{gain:.5f}", str(noise), str(out))
     return out
@@ -229,6 +263,17 @@ class HeldStream:
         pass
 
 
+def asked_first(heard: Heard) -> bool:
+    """Whether the daemon asks "yes or no?" before acting on ``heard`` (a new game, an undo,
+    and in a noisy room a move: ``voice_commands``), so that a wrong hearing is not acted on
+    unless the question is answered yes."""
+    c = heard.command
+    if c is None:
+        return False
+    noisy = heard.loudness is not None and heard.loudness < NOISY
+    return c.name in ALWAYS_ASKED or (noisy and c.name in ASKED_IN_NOISE)
+
+
 def accuracy(work: Path, snrs: list[float], kinds: list[str], limit: int, talk: bool) -> None:
     """Each command on each voice, alone and in each noise; with ``talk``, by push-to-talk (no
     wake word; the button held from 0.3 s before the words to their end), else after the wake
@@ -240,7 +285,7 @@ def accuracy(work: Path, snrs: list[float], kinds: list[str], limit: int, talk: 
     lead = 5.0  # seconds of the room before the words (of quiet when clean, by push-to-talk)
     for kind in ["clean", *kinds]:
         for snr in [None] if kind == "clean" else snrs:
-            right = wrong = total = 0
+            right = wrong = asked = total = 0
             spent = 0.0
             for voice in VOICES:
                 for command in commands:
@@ -268,11 +313,13 @@ def accuracy(work: Path, snrs: list[float], kinds: list[str], limit: int, talk: 
                     got = [h.command for h in heard if h.command is not None]
                     right += got == [command]
                     wrong += any(c != command for c in got)
+                    asked += any(h.command != command and asked_first(h) for h in heard)
             where = "clean" if snr is None else f"{kind} noise at {snr:g} dB SNR"
             how = "push-to-talk" if talk else "commands"
             print(
-                f"{how}, {where}: {100 * right / total:.1f} % right, {wrong} wrong actions "
-                f"({total} lines, {len(VOICES)} voices; {1000 * spent / total:.0f} ms CPU a line)",
+                f"{how}, {where}: {100 * right / total:.1f} % right, {wrong} wrong actions, "
+                f"{asked} of them asked first ({total} lines, {len(VOICES)} voices; "
+                f"{1000 * spent / total:.0f} ms CPU a line)",
                 flush=True,
             )
 

@@ -1,5 +1,6 @@
 """Commands by voice, acted on in the daemon's loop through the same paths as the buttons and
-the pages: an undo asked is confirmed (by "yes", or the undo button), the clock paused and
+the pages: an undo or a new game asked is confirmed (by "yes"; an undo by the undo button too),
+and so is a move (a pass, a claim, the next step) heard in a noisy room; the clock paused and
 resumed as confirm does, a hint as the menu button gives it. A line heard that is not a command
 of the game's state is said back once and never acted on."""
 
@@ -20,6 +21,13 @@ from companion.voice.words import (
 )
 
 log = logging.getLogger(PROGRAM)
+
+ALWAYS_ASKED = ("undo", "new game")  # confirmed by "yes" first, however clearly heard
+# moves made by voice: confirmed first when the line stood under NOISY times the room's level
+# (about 18 dB): in a talking room a near command is heard as often as the right one
+# (bench_voice.py: babble at 10 dB SNR), and a claim or a pass is not taken back
+ASKED_IN_NOISE = ("pass", "claim", "next")
+NOISY = 8.0
 
 SAID = {  # the phrase said for each command in "help"
     "repeat": "say that again",
@@ -49,7 +57,7 @@ class VoiceCommands:
         self.voice = voice  # the TableVoice: answers are its lines
         self.wake = wake
         self.hold = hold  # the push-to-talk button ("" : the wake word)
-        self.undo_asked = False  # "undo" heard: a yes (or the undo button) takes back
+        self.asked: Command | None = None  # awaiting "yes" (an undo: or the undo button)
         self.acted: list[str] = []  # the commands acted on, in order (``binaryon`` logs them)
 
     def context(self) -> Context:
@@ -64,13 +72,13 @@ class VoiceCommands:
             numbers=any(n.startswith(f"{player} claim") for n in names),
             next=layout is None,
             clock=session.clock is not None,
-            confirm=self.undo_asked,
+            confirm=self.asked is not None,
             pass_move=any(_passes(n) for n in names),
         )
 
     def moved(self) -> None:
-        """The game moved (a move, an undo, a new game): a takeback asked is forgotten."""
-        self.undo_asked = False
+        """The game moved (a move, an undo, a new game): a question asked is forgotten."""
+        self.asked = None
 
     def act(self, heard: Heard) -> None:
         """One line heard: its command acted on, or said back once when it was said to the
@@ -85,9 +93,42 @@ class VoiceCommands:
         self.acted.append(str(command))
         self.voice.asked = True
         try:
-            self._do(command)
+            if self._to_ask(command, heard.loudness):
+                self.asked = command
+                self._say(self._question(command))
+            else:
+                self._do(command)
         finally:
             self.voice.asked = False
+
+    def _to_ask(self, c: Command, loudness: float | None) -> bool:
+        if c.name in ALWAYS_ASKED:
+            return True
+        noisy = loudness is not None and loudness < NOISY
+        return noisy and c.name in ASKED_IN_NOISE and self._can(c)
+
+    def _can(self, c: Command) -> bool:
+        """Whether the move ``c`` stands for can be made now (else it is said why at once)."""
+        if c.name == "next":
+            return True
+        player = acting(self.host.session.state)
+        if player is None:
+            return False
+        if c.name == "pass":
+            return bool(self._passes(player))
+        legal = {m.name for m in self.host.session.state.legal_moves(player)}
+        return _claim_move(player, c.number) in legal
+
+    def _question(self, c: Command) -> str:
+        """The question before ``c``: never with a claim's number (a secret until resolved)."""
+        if c.name == "undo":
+            return "Take back the last move? Say yes, or press undo."
+        if c.name == "new game":
+            return "Start a new game? This one is kept. Say yes or no."
+        if c.name == "next":
+            return "Next step? Say yes or no."
+        verb = "Claim" if c.name == "claim" else "Pass"
+        return f"{verb} for {acting(self.host.session.state)}? Say yes or no."
 
     def _say(self, text: str) -> None:
         self.voice.add(text, "answer")
@@ -96,8 +137,9 @@ class VoiceCommands:
         host, session = self.host, self.host.session
         spec, state, options = session.spec, session.state, session.options
         name = c.name
-        if name != "yes" and name != "no" and name != "undo":
-            self.undo_asked = False
+        asked = self.asked
+        if name != "repeat":  # any other command drops the question ("repeat" says it again)
+            self.asked = None
         if name == "repeat":
             self._say(self.voice.last or "Nothing said yet.")
         elif name == "score":
@@ -116,16 +158,13 @@ class VoiceCommands:
         elif name == "hint":
             host.hint()
         elif name == "undo":
-            self.undo_asked = True
-            self._say("Take back the last move? Say yes, or press undo.")
+            host.undo(False)
         elif name == "yes":
-            if self.undo_asked:
-                self.undo_asked = False
-                host.undo(False)
+            if asked is not None:
+                self._do(asked)
         elif name == "no":
-            if self.undo_asked:
-                self.undo_asked = False
-                self._say("Not taken back.")
+            if asked is not None:
+                self._say("Not taken back." if asked.name == "undo" else "Not done.")
         elif name == "new game":
             host.new_game(keep=True)
         elif name == "menu":  # push-to-talk on menu: its hold is the microphone's
@@ -161,15 +200,17 @@ class VoiceCommands:
         elif name == "rank":
             self._say(rank_words(spec, state, options, c.number or 0))
 
+    def _passes(self, player: str) -> list[str]:
+        legal = self.host.session.state.legal_moves(player)
+        return [m.name for m in legal if m.is_pass or _passes(m.name)]
+
     def _pass(self) -> None:
-        state = self.host.session.state
-        player = acting(state)
-        legal = state.legal_moves(player) if player is not None else []
-        passes = [m for m in legal if m.is_pass or _passes(m.name)]
+        player = acting(self.host.session.state)
+        passes = self._passes(player) if player is not None else []
         if not passes:
             self._say("No pass now.")
             return
-        self.host.submit(passes[0].name, player)
+        self.host.submit(passes[0], player)
 
     def _claim(self, number: int | None) -> None:
         """'I claim' (the number is asked later: a paper sheet), or 'claim 4 2' (the number
@@ -179,7 +220,7 @@ class VoiceCommands:
         if player is None:
             self._say("Nobody claims now.")
             return
-        self.host.submit(f"{player} claim" + ("" if number is None else f" {number:02d}"), player)
+        self.host.submit(_claim_move(player, number), player)
 
     def _next(self) -> None:
         """'Next step': every person to act who has one move only (a digit written on a paper
@@ -213,6 +254,10 @@ def acting(state: Any) -> str | None:
         return state.turn
     people = [p for p in state.players if p in state.to_act and p not in state.virtual]
     return people[0] if people else None
+
+
+def _claim_move(player: str, number: int | None) -> str:
+    return f"{player} claim" + ("" if number is None else f" {number:02d}")
 
 
 def _passes(name: str) -> bool:

@@ -35,6 +35,7 @@ class Heard:
     addressed: bool = False
     lead: int = 1  # the words of the wake word that start ``words`` (0 with push-to-talk)
     noisy: bool = False  # the line stood too little over the room's sound to be heard out
+    loudness: float | None = None  # the line's level over the room's (None: not measured)
 
     @property
     def reply(self) -> str:
@@ -116,11 +117,12 @@ class Recogniser:
             return Heard("", None, False)
         lead = len(self.wake.split())
         if loudness is not None and loudness < CLEAR:
-            return Heard("", None, True, lead, noisy=True)
+            return Heard("", None, True, lead, noisy=True, loudness=loudness)
         words = self._decode(pcm, "companion")
         if self.least_sure() < SURE:  # never acted on: said back as not understood
-            return Heard(words, None, True, lead)
-        return Heard(words, command_of(words, self.ctx, self.wake), True, lead)
+            return Heard(words, None, True, lead, loudness=loudness)
+        command = command_of(words, self.ctx, self.wake)
+        return Heard(words, command, True, lead, loudness=loudness)
 
     def least_sure(self) -> float:
         """How sure the last decoding is of its least sure word after the wake word (the

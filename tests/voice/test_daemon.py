@@ -12,7 +12,7 @@ from companion.core.events import ButtonEvent, LinkStatus
 from companion.hardware.simulated.mock_board import MockBoard
 from companion.service.daemon import Daemon
 from companion.service.table_voice import TableVoice
-from companion.service.voice_commands import VoiceCommands
+from companion.service.voice_commands import VoiceCommands, acting
 from companion.voice.grammar import Command
 from companion.voice.listener import Heard
 from companion.voice.queue import SpeechQueue
@@ -32,8 +32,10 @@ class Said:
         return True
 
 
-def voiced(clock, speak="all", control="", game="binaryon", kind="switch"):
-    cfg = Config.default().with_overrides(game={"name": game}, clock={"control": control})
+def voiced(clock, speak="all", control="", game="binaryon", kind="switch", rules=None):
+    cfg = Config.default().with_overrides(
+        game={"name": game}, clock={"control": control}, rules={game: rules or {}}
+    )
     d = Daemon(cfg, board=MockBoard(8, kind, clock), clock=clock)
     said = Said()
     queue = SpeechQueue(said, bound=64)
@@ -58,8 +60,11 @@ def press(d, clock, square: str) -> None:
     step(d, clock)
 
 
-def heard(d, voice, name: str, number: int | None = None, words: str = "x") -> None:
-    d.call(lambda: voice.commands.act(Heard(words, Command(name, number), True)))
+def heard(
+    d, voice, name: str, number: int | None = None, words: str = "x", loudness: float = 40.0
+) -> None:
+    line = Heard(words, Command(name, number), True, loudness=loudness)
+    d.call(lambda: voice.commands.act(line))
 
 
 def test_moves_refusals_and_whose_turn_are_said_after_the_frame():
@@ -209,10 +214,80 @@ def test_new_game_and_hint_by_voice_go_the_buttons_way():
     old = d.session.game_id
     heard(d, voice, "hint")
     assert d.notices.hint is not None
+    lines(queue, said)
+    heard(d, voice, "new game")  # however clearly heard, asked first
+    assert d.session.game_id == old and voice.commands.context().confirm
+    assert lines(queue, said) == ["Start a new game? This one is kept. Say yes or no."]
+    heard(d, voice, "repeat")  # the question said again, and still asked
+    assert lines(queue, said) == ["Start a new game? This one is kept. Say yes or no."]
+    heard(d, voice, "no")
+    assert d.session.game_id == old and lines(queue, said) == ["Not done."]
     heard(d, voice, "new game")
+    heard(d, voice, "yes")
     assert d.session.game_id != old and d.session.played == []
     got = lines(queue, said)
     assert any(line.startswith("new game") for line in got)
+
+
+def names(d) -> list[str]:
+    return [m.name for m in d.session.played]
+
+
+def at_a_postulate(clock):
+    """Binøme on paper sheets, Ann and Bob, every digit written: a postulate is put to the
+    table, and Ann is to claim or pass."""
+    d, voice, queue, said = voiced(
+        clock, game="binome", rules={"paper": True, "players": "Ann,Bob"}
+    )
+    while d.session.state.card is None:
+        state = d.session.state
+        player = sorted(state.to_act)[0]
+        move = state.legal_moves(player)[0].name
+        d.call(lambda m=move, p=player: d.submit(m, p))
+    assert acting(d.session.state) == "Ann"
+    lines(queue, said)
+    return d, voice, queue, said
+
+
+def test_a_move_by_voice_in_a_noisy_room_is_asked_first_and_no_number_said():
+    clock = FakeClock()
+    d, voice, queue, said = at_a_postulate(clock)
+    played = len(d.session.played)
+    heard(d, voice, "claim", loudness=5.0)  # words 14 dB over the room's talk
+    assert len(d.session.played) == played  # asked, not made
+    assert lines(queue, said) == ["Claim for Ann? Say yes or no."]
+    heard(d, voice, "no")
+    assert len(d.session.played) == played and lines(queue, said) == ["Not done."]
+    heard(d, voice, "pass", loudness=5.0)
+    assert lines(queue, said) == ["Pass for Ann? Say yes or no."]
+    heard(d, voice, "claim", loudness=5.0)  # the last question is the one answered
+    heard(d, voice, "yes")
+    assert names(d)[played:] == ["Ann claim"]
+    heard(d, voice, "pass", loudness=30.0)  # Bob passes, in a quieter moment
+    assert names(d)[-1] == "Bob pass"
+    assert any(t.endswith("Ann, your number?") for t in lines(queue, said))
+    heard(d, voice, "claim", 42, loudness=5.0)
+    question = lines(queue, said)
+    assert question == ["Claim for Ann? Say yes or no."]  # never the number before it is told
+    heard(d, voice, "yes")
+    assert "Ann claim 42" in names(d)
+    assert not voice.commands.context().confirm
+
+
+def test_a_move_by_voice_in_a_quiet_room_is_made_at_once():
+    clock = FakeClock()
+    d, voice, queue, said = at_a_postulate(clock)
+    heard(d, voice, "pass", loudness=30.0)
+    assert "Ann pass" in names(d)
+    assert not voice.commands.context().confirm
+
+
+def test_a_move_that_cannot_be_made_is_refused_at_once_even_in_noise():
+    clock = FakeClock()
+    d, voice, queue, said = at_a_postulate(clock)
+    heard(d, voice, "claim", 42, loudness=5.0)  # the number is asked for later, not now
+    assert not voice.commands.context().confirm
+    assert "Claim for Ann? Say yes or no." not in lines(queue, said)
 
 
 def test_the_engines_move_to_make_is_said_then_the_move_when_made():
