@@ -2,7 +2,8 @@
 --pi-zero under the Pi Zero CPU quota of cpu_quota.py), press -> OLED frame through the daemon
 with its voice speaking every move (espeak-ng into WAV files) and without, command recognition
 on three espeak-ng voices with pink, brown (a fan) and babble noise mixed in by sox at 10 dB
-and 0 dB SNR (after the wake word, and with --push-to-talk by push-to-talk too), and false
+and 0 dB SNR of the words' active speech level (after the wake word, and with --push-to-talk
+by push-to-talk too; with how many wrong hearings the daemon would ask about first), and false
 actions over minutes of read text that is not a command.
 
     python benchmarks/bench_voice.py [--lines 30] [--presses 300] [--talk-minutes 3] [--pi-zero]
