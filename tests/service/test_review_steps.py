@@ -135,7 +135,7 @@ def test_sim_steps_through_the_review_of_a_finished_game(tmp_path):
 @needs_espeak
 def test_the_voice_says_each_step(tmp_path):
     out = tmp_path / "voice"
-    lines = PRESSES + ["menu long"] + ["menu"] * len(game_names()) + ["confirm", "menu", "menu"]
+    review = ["menu long"] + ["menu"] * len(game_names()) + ["confirm", "menu", "menu"]
     sim = subprocess.Popen(
         [sys.executable, "-m", "companion.cli.main", "sim", "--journal", "none"]
         + ["--rule", "size=4", "--voice-to", str(out)],
@@ -149,16 +149,26 @@ def test_the_voice_says_each_step(tmp_path):
     said = out / "said.txt"
     step_line = "3. ON a4: blunder; better d4: holds a draw"
     try:
-        # typed once the simulator is up and its voice has said whose turn it is, as a player
-        # would; and quit once the step is said (speech runs at niceness 10: under the suite's
-        # load it says the lines well after they are typed)
+        # pressed as a player would: once the voice is up, and the review once the game's
+        # lines are said (speech runs at niceness 10: under the suite's load it says them well
+        # after a press; a queue full of the game's lines would drop a step's, by design)
         wait_until(lambda: said.exists() and "to play" in said.read_text(), 60, "the voice up")
-        sim.stdin.write("".join(f"{line}\n" for line in lines))
+        sim.stdin.write("".join(f"{line}\n" for line in PRESSES))
         sim.stdin.flush()
-        wait_until(lambda: said.exists() and step_line in said.read_text(), 120, "the step said")
+        wait_until(lambda: "draw" in said.read_text() and quiet_for(said, 3.0), 120, "the end said")
+        sim.stdin.write("".join(f"{line}\n" for line in review))
+        sim.stdin.flush()
+        wait_until(lambda: step_line in said.read_text(), 120, "the step said")
     finally:
         _, err = sim.communicate("quit\n", timeout=60)
     assert sim.returncode == 0, err
+
+
+def quiet_for(path, seconds: float) -> bool:
+    """Nothing more written to ``path`` for ``seconds``: the voice has said what it had."""
+    import time
+
+    return time.time() - path.stat().st_mtime >= seconds
 
 
 def played_to_the_end(d, clock, seed: int) -> list[str]:
