@@ -50,6 +50,7 @@ PRIORITY = {
 class Line:
     text: str
     kind: str  # a kind of words.worth_saying ("move", "refusal", ...; "answer": asked for)
+    still: Callable[[], bool] | None = None  # whether it is still true when its turn comes
 
 
 class TableVoice:
@@ -58,7 +59,7 @@ class TableVoice:
     def __init__(self, host: Any, speak: str, queue: Any) -> None:
         self.host = host  # the daemon: its session, map, opponent, frame
         self.speak = speak  # the [voice] speak level: "off", "moves" or "all"
-        self.queue = queue  # a voice.queue.SpeechQueue (or anything with say(text, priority))
+        self.queue = queue  # a voice.queue.SpeechQueue (anything with its say)
         self.lines: list[Line] = []  # this event's, not yet handed to the queue
         self._told: list[Callable[[], None]] = []  # this event's news, put in words after
         # the frame (a verdict with the states it was played in, a message)
@@ -71,9 +72,21 @@ class TableVoice:
         self._status = ""  # the lasting condition said last (a board disconnected)
 
     # --- what the table is told (the loop's thread) ---
-    def add(self, text: str, kind: str) -> None:
+    def add(self, text: str, kind: str, still: Callable[[], bool] | None = None) -> None:
         if text and (self.asked or kind == "answer" or worth_saying(self.speak, kind)):
-            self.lines.append(Line(text, kind))
+            self.lines.append(Line(text, kind, still))
+
+    def _turn(self, state: Any) -> None:
+        """Whose turn it is in ``state``: said only while it still is (a line waiting behind
+        others is passed over once a move is made or the game ends)."""
+        session = self.host.session
+        game, ply = session.game_id, len(session.played)
+
+        def still() -> bool:
+            now = self.host.session
+            return now.game_id == game and len(now.played) == ply and not now.state.is_over()
+
+        self.add(turn_words(session.spec, state), "turn", still)
 
     def verdict(self, verdict: Verdict) -> None:
         """A verdict the table is told (the daemon's ``tell``): put in words once the frame
@@ -133,7 +146,7 @@ class TableVoice:
             self.add(move_words(session.spec, before, move, after), "result" if over else "move")
         state = states[-1] if states else session.state
         if not state.is_over() and not self.asked:
-            self.add(turn_words(session.spec, state), "turn")
+            self._turn(state)
 
     def started(self) -> None:
         """The voice starts on a game already under way: the referee's steps since the last
@@ -149,7 +162,7 @@ class TableVoice:
                 Verdict(played=tuple(session.played[-steps:])), tuple(session.states[-steps - 1 :])
             )
         elif not session.state.is_over():
-            self.add(turn_words(session.spec, session.state), "turn")
+            self._turn(session.state)
 
     def _opponent_line(self, told: str) -> str:
         """The engine's or the remote board's move for someone here to make."""
@@ -204,7 +217,7 @@ class TableVoice:
         priority = max((PRIORITY.get(line.kind, prio.CHAT) for line in lines), default=0)
         for line in lines:
             self.last = line.text
-            self.queue.say(line.text, priority)
+            self.queue.say(line.text, priority, line.still)
 
     def _clock_warning(self) -> None:
         session = self.host.session

@@ -1,6 +1,8 @@
 """The voice's queue: ``say`` never blocks the caller; one thread speaks. A more urgent line
 (higher priority) cuts the one being said; the queue holds at most ``bound`` lines, dropping
-the least urgent, oldest first, so it never grows without bound."""
+the least urgent, oldest first, so it never grows without bound. A line may come with a test
+of whether it is still true ("black to play"): when its turn to be said comes and it no longer
+is, it is passed over."""
 
 from __future__ import annotations
 
@@ -39,6 +41,7 @@ class _Item:
     key: tuple[int, int]  # (-priority, arrival): the most urgent, then the oldest first
     text: str = field(compare=False)
     priority: int = field(compare=False)
+    still: Callable[[], bool] | None = field(compare=False, default=None)
 
 
 class SpeechQueue:
@@ -63,18 +66,20 @@ class SpeechQueue:
         self._closed = False
         self.dropped: list[str] = []  # lines never said: the queue was full of more urgent ones
         self.cut: list[str] = []  # lines stopped partway by a more urgent one
+        self.stale: list[str] = []  # lines passed over: no longer true when their turn came
         self._thread = threading.Thread(target=self._run, name="voice", daemon=True)
         self._thread.start()
 
-    def say(self, text: str, priority: int = CHAT) -> None:
-        """Queue ``text``; returns at once."""
+    def say(self, text: str, priority: int = CHAT, still: Callable[[], bool] | None = None) -> None:
+        """Queue ``text``; returns at once. ``still``: called (in the queue's thread) just before
+        the line is said; False passes it over."""
         text = text.strip()
         if not text:
             return
         with self._cond:
             if self._closed:
                 return
-            item = _Item((-priority, next(self._arrival)), text, priority)
+            item = _Item((-priority, next(self._arrival)), text, priority, still)
             heapq.heappush(self._heap, item)
             if len(self._heap) > self.bound:
                 least = max(self._heap)  # the least urgent; among equals, the newest
@@ -128,6 +133,12 @@ class SpeechQueue:
                 item = heapq.heappop(self._heap)
                 self._speaking = item
                 self._cut.clear()
+            if item.still is not None and not item.still():
+                with self._cond:
+                    self.stale.append(item.text)
+                    self._speaking = None
+                    self._cond.notify_all()
+                continue
             try:
                 whole = self._say(item.text, self._cut)
             except (OSError, ValueError) as e:

@@ -81,6 +81,33 @@ def test_moves_refusals_and_whose_turn_are_said_after_the_frame():
     assert lines(queue, said) == ["No: f5: not in line with d4."]
 
 
+def test_whose_turn_is_not_said_once_it_has_passed():
+    clock = FakeClock()
+    gate = threading.Event()
+    said: list[str] = []
+
+    def slow(text: str, cut: threading.Event) -> bool:  # a voice behind the presses
+        gate.wait(30)
+        said.append(text)
+        return True
+
+    d, voice, first, _ = voiced(clock)
+    first.close()
+    queue = voice.queue = SpeechQueue(slow, bound=64)
+    try:
+        press(d, clock, "e5")
+        press(d, clock, "d4")
+        press(d, clock, "f5")  # refused: the turn is still on's
+        gate.set()
+        assert queue.wait_idle(30)
+    finally:
+        gate.set()
+        queue.close()
+    assert "off to play." not in said  # off moved before it was said
+    assert "on to play." in said  # a refused press leaves it true
+    assert queue.stale == ["off to play."]
+
+
 def test_the_moves_level_says_the_game_and_not_the_chat():
     clock = FakeClock()
     d, voice, queue, said = voiced(clock, speak="moves")

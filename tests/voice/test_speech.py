@@ -122,6 +122,34 @@ def test_a_line_of_equal_urgency_waits_its_turn(tmp_path):
     assert [line.split("\t")[1] for line in said(tmp_path)] == ["one", "two"]
 
 
+def test_a_line_no_longer_true_when_its_turn_comes_is_passed_over():
+    gate, holding = threading.Event(), threading.Event()
+    heard: list[str] = []
+
+    def say(text: str, cut: threading.Event) -> bool:
+        holding.set()
+        gate.wait(30)
+        heard.append(text)
+        return True
+
+    true = {"black to play": True, "white to play": True}
+    queue = SpeechQueue(say, bound=8)
+    try:
+        queue.say("white a5", MOVE)
+        assert holding.wait(30)
+        queue.say("black to play", MOVE, lambda: true["black to play"])
+        queue.say("black b6", MOVE)
+        queue.say("white to play", MOVE, lambda: true["white to play"])
+        true["black to play"] = False  # black moved while the voice was behind
+        gate.set()
+        assert queue.wait_idle(30)
+    finally:
+        gate.set()
+        queue.close()
+    assert heard == ["white a5", "black b6", "white to play"]
+    assert queue.stale == ["black to play"]
+
+
 def test_a_line_that_cannot_be_said_is_logged_and_the_voice_goes_on(tmp_path, caplog):
     sink = FolderSink(tmp_path)
     bad = Speaker(sink, VoiceSettings("no-such-voice"))
