@@ -16,6 +16,7 @@ from pathlib import Path
 
 from companion import PROGRAM
 from companion.club import topics
+from companion.club.broker import stop_client
 from companion.core.config import Config
 from companion.games import get_spec
 from companion.service.app import build_daemon
@@ -125,8 +126,7 @@ class Acker:
         client.publish(topics.ack(board), ack, qos=1, retain=True)
 
     def close(self) -> None:
-        self.client.loop_stop()
-        self.client.disconnect()
+        stop_client(self.client)
 
 
 class BoardProcess:
@@ -252,8 +252,7 @@ def publish(url: str, topic: str, payload: dict | None, retain: bool = True) -> 
     client.loop_start()
     body = json.dumps(payload).encode() if payload is not None else b""
     client.publish(topic, body, qos=1, retain=retain).wait_for_publish(10)
-    client.loop_stop()
-    client.disconnect()
+    stop_client(client)
 
 
 def send_raw(url: str, topic: str, bodies: list[bytes], retain: bool = False) -> None:
@@ -265,8 +264,7 @@ def send_raw(url: str, topic: str, bodies: list[bytes], retain: bool = False) ->
     client.loop_start()
     for body in bodies:
         client.publish(topic, body, qos=1, retain=retain).wait_for_publish(20)
-    client.loop_stop()
-    client.disconnect()
+    stop_client(client)
 
 
 def deep(levels: int) -> bytes:

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from companion.club.broker import stop_client
 from tests import processes
 
 CANDIDATES = ("mosquitto", "/usr/sbin/mosquitto")
@@ -173,5 +174,4 @@ class Listener:
             time.sleep(0.02)
 
     def close(self) -> None:
-        self.client.loop_stop()
-        self.client.disconnect()
+        stop_client(self.client)

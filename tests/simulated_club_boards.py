@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.club import topics
+from companion.club.broker import stop_client
 from companion.games import DEFAULT_GAME, get_spec
 from companion.referee.session import Played
 from companion.views.presenter import Notices, Table, web_view
@@ -208,5 +209,4 @@ class SimBoard:
         self.close()
 
     def close(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
+        stop_client(self.client)

@@ -33,7 +33,7 @@ from typing import Any, Protocol
 from companion import PROGRAM
 from companion.club import messages, topics
 from companion.club.board_pairings import BoardPairings, pairing_of
-from companion.club.broker import connect_properties
+from companion.club.broker import connect_properties, stop_client
 from companion.club.link_state import LinkState
 from companion.core.broker_url import parse_broker_url
 from companion.core.config import ClubConfig, ConfigError
@@ -206,8 +206,7 @@ class BoardLink:
                 info.wait_for_publish(timeout)
         except (RuntimeError, ValueError) as e:
             log.info("club: offline status not sent: %s", e)
-        self.client.disconnect()
-        self.client.loop_stop()
+        stop_client(self.client)
         self._keep_mark()  # the daemon's loop has stopped: kept from this thread
         self.state.forget()
 

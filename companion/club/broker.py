@@ -1,6 +1,6 @@
 """How the paho clients are set up for the broker (``companion/core/broker_url.py`` reads the
 address): the largest packet each takes (board and hub); the hub's user, password and CA file
-come from the config file's ``[club]`` only."""
+come from the config file's ``[club]`` only. And how one is taken down (``stop_client``)."""
 
 from __future__ import annotations
 
@@ -38,3 +38,15 @@ def configure(client: Any, address: BrokerAddress, club: Any = None) -> None:
         except (OSError, ssl.SSLError) as e:
             raise BrokerError(f"[club] ca_file {ca_file!r}: {e.strerror or e}") from None
         client.tls_set_context(context)
+
+
+def stop_client(client: Any) -> None:
+    """Disconnect a client started with ``loop_start`` and stop its thread, and close the
+    socket pair ``loop_start`` made to wake that thread: paho closes the pair only when the
+    client object is finalised, and a client caught in a reference cycle can be finalised
+    after its sockets (two unclosed loopback sockets, a ResourceWarning)."""
+    client.disconnect()
+    client.loop_stop()
+    reset = getattr(client, "_reset_sockets", None)  # paho 2: no public way to close it
+    if reset is not None:
+        reset()

@@ -18,6 +18,7 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from companion.club import topics
+from companion.club.broker import stop_client
 from companion.club.hub.club import ClubHub
 from companion.club.hub.state import HubState, Refused, decode
 from companion.club.hub.store import ResultStore, parse_result
@@ -200,8 +201,7 @@ def test_hostile_messages_are_refused_and_the_hub_carries_on(broker, hub, game):
         assert hub.get("/api/results")["games"] == []
         assert hub.process.poll() is None
     finally:
-        client.loop_stop()
-        client.disconnect()
+        stop_client(client)
 
 
 def test_a_hub_killed_mid_round_loses_nothing_and_doubles_nothing(broker, hub, game):

@@ -1,6 +1,7 @@
 """The broker the club tests run against is a real Mosquitto, and it can be killed and
 started again on the same port."""
 
+from companion.club.broker import stop_client
 from tests.mosquitto import Listener
 
 
@@ -16,8 +17,7 @@ def test_a_retained_message_survives_a_new_subscriber_but_not_a_broker_restart(b
     second = Listener(broker.url)  # subscribes later: the retained message comes to it
     heard = second.wait_for(lambda heard: any(h.topic == "t/x" for h in heard))
     assert [h.retain for h in heard if h.topic == "t/x"] == [True]
-    client.loop_stop()
-    client.disconnect()
+    stop_client(client)
     for listener in (first, second):
         listener.close()
     broker.kill()
@@ -29,6 +29,5 @@ def test_a_retained_message_survives_a_new_subscriber_but_not_a_broker_restart(b
     client.publish("t/y", b"after", qos=1).wait_for_publish(10)
     heard = third.wait_for(lambda heard: any(h.topic == "t/y" for h in heard))
     assert all(h.topic != "t/x" for h in heard)
-    client.loop_stop()
-    client.disconnect()
+    stop_client(client)
     third.close()

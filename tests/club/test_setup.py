@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from companion.cli.main import main
 from companion.club import topics
+from companion.club.broker import stop_client
 from companion.club.setup import HASH_BYTES, acl_text, password_line
 from companion.core.config import Config
 from tests.club_boards import moves_to_end, play, start_board, stop_board, wait
@@ -168,11 +169,11 @@ def test_the_broker_takes_each_user_and_refuses_strangers(secure):
     for user in ("hub", "t1", "t2"):
         client, reason = _client(broker, user, passwords[user])
         assert reason == "Success", user
-        client.loop_stop()
+        stop_client(client)
     for user, password in (("", ""), ("t1", passwords["t2"]), ("t3", "x")):
         client, reason = _client(broker, user, password)
         assert reason == "Not authorized", user
-        client.loop_stop()
+        stop_client(client)
 
 
 @needs_mosquitto
@@ -202,7 +203,7 @@ def test_the_broker_refuses_a_board_that_writes_another_boards_topics(secure):
     assert [m.topic for m in late.messages()] == []
     for listener in (hub, t1, late):
         listener.close()
-    t2.loop_stop()
+    stop_client(t2)
 
 
 @needs_mosquitto
@@ -225,9 +226,9 @@ def test_the_mosquitto_conf_snippet_runs_a_broker_as_written(tmp_path):
     broker.start()
     try:
         client, reason = _client(broker, "t1", passwords["t1"])
-        client.loop_stop()
+        stop_client(client)
         stranger, refused = _client(broker)
-        stranger.loop_stop()
+        stop_client(stranger)
     finally:
         broker.stop()
     assert (reason, refused) == ("Success", "Not authorized")

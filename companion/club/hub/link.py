@@ -19,7 +19,7 @@ from typing import Any
 
 from companion import package_version
 from companion.club import topics
-from companion.club.broker import configure, connect_properties
+from companion.club.broker import configure, connect_properties, stop_client
 from companion.core.broker_url import BrokerAddress
 
 from .state import MAX_RESULT
@@ -91,8 +91,7 @@ class BrokerLink:
             )
             with contextlib.suppress(RuntimeError, ValueError):
                 info.wait_for_publish(2.0)
-        self.client.disconnect()
-        self.client.loop_stop()
+        stop_client(self.client)
 
     def publish(self, topic: str, payload: bytes, retain: bool = False, qos: int = 1) -> None:
         """Queue a message (paho sends it when connected; QoS 1 is kept across a reconnection)."""

@@ -13,6 +13,7 @@ import pytest
 
 from companion.cli.main import main
 from companion.club import topics
+from companion.club.broker import stop_client
 from companion.club.event.desk import EventDesk
 from tests.club.event.events import ROUND_ROBIN_OF_FOUR as FOUR_PLAYERS
 from tests.mosquitto import Listener
@@ -44,8 +45,7 @@ class Publisher:
         self.client.publish(topic, data, qos=1, retain=retain).wait_for_publish(10)
 
     def close(self) -> None:
-        self.client.loop_stop()
-        self.client.disconnect()
+        stop_client(self.client)
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ import pytest
 
 from companion.cli.main import main
 from companion.club import topics
+from companion.club.broker import stop_client
 from companion.journal.api import NullJournal
 from companion.records.format import Record, format_record
 from companion.referee.session import Session
@@ -65,8 +66,7 @@ class Board:
         return outcome.winners[0] if outcome.winners else "draw"
 
     def close(self) -> None:
-        self.client.loop_stop()
-        self.client.disconnect()
+        stop_client(self.client)
 
 
 def _pairing(
