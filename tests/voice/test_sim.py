@@ -158,13 +158,40 @@ def test_commands_heard_from_wavs_act_in_the_sim(tmp_path):
     assert (game["moves"], game["takebacks"]) == (1, 1)
 
 
-def listen_in_sim(args: list[str], lines: list[str], tmp_path: Path, until) -> list[str]:
-    """``sim`` with ``args`` hearing ``lines`` said by espeak-ng (through --listen-from) and
-    speaking into a folder; returns what it said once ``until(said lines)`` holds."""
+def in_a_fan(path: Path, snr_db: float = 10.0) -> None:
+    """Rewrite the WAV ``path`` as said in a room with a fan: brown noise (seeded) for five
+    seconds before the words and under them, ``snr_db`` below the words' RMS."""
+    import random
+
+    from companion.voice.audio import AudioFormat, read_wav, write_wav
+    from companion.voice.microphone import RATE
+
+    words = array("h", read_wav(path, RATE))
+    level = math.sqrt(sum(x * x for x in words) / len(words))
+    lead = 5 * RATE
+    rng, walk, noise = random.Random(7), 0.0, []
+    for _ in range(lead + len(words)):
+        walk = 0.98 * walk + rng.uniform(-1, 1)  # white noise, leakily summed: brown
+        noise.append(walk)
+    scale = level / 10 ** (snr_db / 20) / math.sqrt(sum(x * x for x in noise) / len(noise))
+    out = array("h", (round(x * scale) for x in noise))
+    for i, x in enumerate(words):
+        out[lead + i] = max(-32768, min(32767, out[lead + i] + x))
+    write_wav(path, out.tobytes(), AudioFormat(RATE, 1))
+
+
+def listen_in_sim(
+    args: list[str], lines: list[str], tmp_path: Path, until, fan: tuple[int, ...] = ()
+) -> list[str]:
+    """``sim`` with ``args`` hearing ``lines`` said by espeak-ng (through --listen-from; those
+    at the indexes ``fan`` in a room with a fan) and speaking into a folder; returns what it
+    said once ``until(said lines)`` holds."""
     heard = tmp_path / "heard"
     heard.mkdir()
     for i, line in enumerate(lines):
         speak_to(heard / f"{i:03d}.wav", line)
+        if i in fan:
+            in_a_fan(heard / f"{i:03d}.wav")
     out = tmp_path / "voice"
     command, env = cli(
         ["sim", "--journal", "none", "--voice-to", str(out), "--listen-from", str(heard), *args],
@@ -225,3 +252,22 @@ def test_binome_solo_on_paper_by_voice(tmp_path):
     assert texts[asked + 1] == "No pass now."  # asked a number: a pass is no answer
     told = texts[asked + 2]
     assert told.startswith("Ann: 42. ") and "Scores: Ann " in told
+
+
+@needs_espeak
+@needs_pocketsphinx
+def test_a_move_said_in_a_noisy_room_is_asked_back_before_it_is_made(tmp_path):
+    lines = [*WRITTEN, "companion i claim", "companion yes", "companion i pass"]
+    texts = listen_in_sim(
+        ["--game", "binome", "--rule", "paper=true", "--rule", "players=Ann,Bob"],
+        lines,
+        tmp_path,
+        lambda said: any(t.endswith("Ann, your number?") for t in said),
+        fan=(len(WRITTEN),),  # "i claim" said over a fan: the words 10 dB over it
+    )
+    postulate = next(i for i, t in enumerate(texts) if t.startswith("Postulate: "))
+    assert texts[postulate + 1 : postulate + 4] == [
+        "Claim for Ann? Say yes or no.",  # asked, not made
+        "Ann claims.",  # "yes", said in a quiet moment
+        "Bob passes. Ann, your number?",  # a quiet room: made at once
+    ]
