@@ -122,21 +122,28 @@ def test_a_line_of_equal_urgency_waits_its_turn(tmp_path):
     assert [line.split("\t")[1] for line in said(tmp_path)] == ["one", "two"]
 
 
-def test_a_line_no_longer_true_when_its_turn_comes_is_passed_over():
-    gate, holding = threading.Event(), threading.Event()
-    heard: list[str] = []
+class HeldVoice:
+    """A ``say`` that holds each line until ``gate`` is set: a voice behind the table."""
 
-    def say(text: str, cut: threading.Event) -> bool:
-        holding.set()
-        gate.wait(30)
-        heard.append(text)
+    def __init__(self) -> None:
+        self.gate, self.holding = threading.Event(), threading.Event()
+        self.heard: list[str] = []
+
+    def __call__(self, text: str, cut: threading.Event) -> bool:
+        self.holding.set()
+        self.gate.wait(30)
+        self.heard.append(text)
         return True
 
+
+def test_a_line_no_longer_true_when_its_turn_comes_is_passed_over():
+    say = HeldVoice()
+    gate, heard = say.gate, say.heard
     true = {"black to play": True, "white to play": True}
     queue = SpeechQueue(say, bound=8)
     try:
         queue.say("white a5", MOVE)
-        assert holding.wait(30)
+        assert say.holding.wait(30)
         queue.say("black to play", MOVE, lambda: true["black to play"])
         queue.say("black b6", MOVE)
         queue.say("white to play", MOVE, lambda: true["white to play"])
@@ -209,19 +216,12 @@ def test_a_very_long_line_is_cut_to_what_the_pipe_holds_and_never_hangs(tmp_path
 def test_the_queue_never_outgrows_its_bound_and_keeps_the_most_urgent(bound, lines):
     """Lines queued while the voice is held: at most ``bound`` wait, none dropped is more
     urgent than one kept, and every line is said, waiting, or dropped."""
-    gate, holding = threading.Event(), threading.Event()
-    heard: list[str] = []
-
-    def say(text: str, cut: threading.Event) -> bool:
-        holding.set()
-        gate.wait(30)
-        heard.append(text)
-        return True
-
+    say = HeldVoice()
+    gate, heard = say.gate, say.heard
     queue = SpeechQueue(say, bound=bound)
     try:
         queue.say("held", CHAT)
-        assert holding.wait(30)
+        assert say.holding.wait(30)
         for i, priority in enumerate(lines):
             queue.say(f"{priority}:{i}", priority)
             assert len(queue.pending()) <= bound
