@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import shutil
 import wave
 from array import array
 from pathlib import Path
+
+import pytest
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_voice.py"
 RATE = 16000
@@ -52,6 +55,7 @@ def test_the_words_level_leaves_the_silence_around_them_out(tmp_path):
     assert db(level, b.rms(padded)) > 6  # the plain RMS would count the silence: 6.7 dB lower
 
 
+@pytest.mark.skipif(shutil.which("sox") is None, reason="sox not installed (apt install sox)")
 def test_a_line_is_mixed_at_the_snr_of_its_words(tmp_path):
     import random
 
