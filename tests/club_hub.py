@@ -71,6 +71,8 @@ class HubProcess:
             except (OSError, ValueError, KeyError):
                 pass
             time.sleep(0.1)
+        self.process.kill()  # not left running once the test has given up on it
+        self.process.wait()
         raise RuntimeError(f"the hub did not start: {self.log.read_text()[-800:]}")
 
     def get(self, path: str) -> dict:
