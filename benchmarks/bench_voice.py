@@ -31,10 +31,10 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
-from companion.service.voice_commands import ALWAYS_ASKED, ASKED_IN_NOISE, NOISY  # noqa: E402
+from companion.service.voice_commands import asked_first  # noqa: E402
 from companion.voice.audio import AudioFormat, read_wav  # noqa: E402
 from companion.voice.grammar import Context, every_command, spoken  # noqa: E402
-from companion.voice.listener import Heard, Listener, Recogniser  # noqa: E402
+from companion.voice.listener import Listener, Recogniser  # noqa: E402
 from companion.voice.microphone import RATE, WavSource  # noqa: E402
 from companion.voice.push_to_talk import PushToTalk  # noqa: E402
 from companion.voice.speech import Speaker  # noqa: E402
@@ -264,17 +264,6 @@ class HeldStream:
         pass
 
 
-def asked_first(heard: Heard) -> bool:
-    """Whether the daemon asks "yes or no?" before acting on ``heard`` (a new game, an undo,
-    and in a noisy room a move: ``voice_commands``), so that a wrong hearing is not acted on
-    unless the question is answered yes."""
-    c = heard.command
-    if c is None:
-        return False
-    noisy = heard.loudness is not None and heard.loudness < NOISY
-    return c.name in ALWAYS_ASKED or (noisy and c.name in ASKED_IN_NOISE)
-
-
 def accuracy(work: Path, snrs: list[float], kinds: list[str], limit: int, talk: bool) -> None:
     """Each command on each voice, alone and in each noise; with ``talk``, by push-to-talk (no
     wake word; the button held from 0.3 s before the words to their end), else after the wake
@@ -314,7 +303,10 @@ def accuracy(work: Path, snrs: list[float], kinds: list[str], limit: int, talk: 
                     got = [h.command for h in heard if h.command is not None]
                     right += got == [command]
                     wrong += any(c != command for c in got)
-                    asked += any(h.command != command and asked_first(h) for h in heard)
+                    asked += any(
+                        h.command not in (None, command) and asked_first(h.command.name, h.loudness)
+                        for h in heard
+                    )  # wrong hearings the daemon asks about before acting (voice_commands)
             where = "clean" if snr is None else f"{kind} noise at {snr:g} dB SNR"
             how = "push-to-talk" if talk else "commands"
             print(

@@ -102,10 +102,7 @@ class VoiceCommands:
             self.voice.asked = False
 
     def _to_ask(self, c: Command, loudness: float | None) -> bool:
-        if c.name in ALWAYS_ASKED:
-            return True
-        noisy = loudness is not None and loudness < NOISY
-        return noisy and c.name in ASKED_IN_NOISE and self._can(c)
+        return asked_first(c.name, loudness) and (c.name in ALWAYS_ASKED or self._can(c))
 
     def _can(self, c: Command) -> bool:
         """Whether the move ``c`` stands for can be made now (else it is said why at once)."""
@@ -243,6 +240,13 @@ def score_words(view: Any) -> str:
         return ". ".join(view.explanation) + "."
     rows = [f"{r.label.lower()} {r.value}" for r in view.panel.rows if r.value]
     return ("Score: " + ", ".join(rows) + ".") if rows else "No score yet."
+
+
+def asked_first(name: str, loudness: float | None) -> bool:
+    """Whether the command ``name``, heard at ``loudness`` (its level over the room's), waits
+    for "yes" (a move only when it can be made now, which the daemon looks at too)."""
+    noisy = loudness is not None and loudness < NOISY
+    return name in ALWAYS_ASKED or (noisy and name in ASKED_IN_NOISE)
 
 
 def acting(state: Any) -> str | None:
