@@ -430,6 +430,14 @@ def test_a_board_in_safe_mode_is_one_line_until_it_says_hello_again(link, caplog
     assert [e for e in sink.of(LinkStatus) if e == safe] == [safe]  # said once
     said = [r.getMessage() for r in caplog.records if "safe mode" in r.getMessage()]
     assert said == [safe.detail]
+    # a HELLO this boot sent before its SAFE (the answer to ours, late): safe mode stays
+    fw = pico.firmware
+    late = f"HELLO proto={lp.PROTO} fw=1.0.0 size=8 kind=switch boot={fw.boot_id} leds=64"
+    pico.inject_raw(lp.board_line(0x51, late + " debounce=20 reset=power"))
+    pico.inject_raw(lp.board_line(0x52, "SAFE 5 failures: OSError(5,)"))
+    wait_until(lambda: board.stats["safe_lines"] == 4, what="the SAFE line after it")
+    assert board.stats["stale_hellos"] >= 1 and not board.connected
+    assert [e for e in sink.of(LinkStatus) if e == safe] == [safe]
     pico.reset()  # it boots again (a fixed firmware): HELLO
     wait_until(lambda: board.connected, what="the board back")
     assert sink.of(LinkStatus)[-1].connected
