@@ -26,6 +26,9 @@ from companion.service.controls import typing_player
 from companion.views.oled import screen_text
 from companion.views.terminal import board_lines, framed, legend, oled_view_lines, use_colour
 
+TYPED_WAIT = 10.0  # seconds a typed line waits for the engine or a review (see settle)
+SCRIPTED_WAIT = 120.0
+
 HELP = """\
 Type a square (e4) to press it (LED-switch board), turn its disc (colour board) or
 place/lift a piece (presence board). Several squares on one line: e4 d5.
@@ -179,10 +182,15 @@ class Simulator:
         except (OSError, ValueError, AttributeError):
             return None
 
-    def settle(self, timeout: float = 10.0) -> None:
+    def settle(self, timeout: float | None = None) -> None:
         """Wait until what was typed has gone all the way through (board settle included),
-        so the next line acts on the game as this one left it."""
+        so the next line acts on the game as this one left it. The engine's move or a review
+        is waited for up to ``TYPED_WAIT`` seconds at a terminal (the prompt comes back, the
+        progress is drawn) and ``SCRIPTED_WAIT`` from a script (its next line is meant for
+        what comes after: on a loaded machine a review at low priority takes its time)."""
         d = self.daemon
+        if timeout is None:
+            timeout = TYPED_WAIT if self.interactive else SCRIPTED_WAIT
         deadline = time.monotonic() + timeout
         while True:
             d.wait_idle(5)
