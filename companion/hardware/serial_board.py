@@ -366,12 +366,13 @@ class SerialBoard(SensorBoard):
             self._stopping.wait(self.retry_max)
             return
         boot = msg.fields.get("boot")
-        if self._state == "safe" and boot is not None and boot == self._boot_id:
+        same_boot = boot is not None and boot == self._boot_id
+        if same_boot and self._state == "safe":
             # Sent before its SAFE (the firmware leaves safe mode only by a reset, which
             # brings a new boot id): it does not end safe mode.
             self.stats["stale_hellos"] += 1
             return
-        if self._state == "up" and boot is not None and boot == self._boot_id:
+        if same_boot and self._state == "up":
             # The same boot answering our HELLO again: just follow its sequence numbers.
             self._expect = (msg.seq + 1) % lp.SEQ_MOD
             self._gap_at = None
